@@ -1,0 +1,53 @@
+/**
+ * Settlement records for a date, paged by `offset` / `limit` until `is_last_page`.
+ *
+ * Money: `amount`, `mer_service_fee`, `mer_service_tax` and `settled_amount` are integers of minor units;
+ * `merchant_subvention_amount`, `cgst`, `igst` and `sgst` are decimal strings in major units and become
+ * exact minor units. The document shows one variant only.
+ */
+import { z } from 'zod';
+import { calendarDate, istDateTime, majorAmount, minorInt, nonEmpty, requestId, statusTrue } from './common';
+
+export const settlementRecord = z.looseObject({
+  order_id: z.string().nullable(),
+  pg_transaction_id: z.string(),
+  order_date: istDateTime,
+  utr: z.string().nullish(),
+  settlement_date: istDateTime,
+  order_status: z.string(),
+  pg_status: z.string(),
+  payment_mode: z.string(),
+  amount: minorInt,
+  mer_service_fee: minorInt,
+  mer_service_tax: minorInt,
+  merchant_subvention_amount: majorAmount,
+  cgst: majorAmount,
+  igst: majorAmount,
+  sgst: majorAmount,
+  settled_amount: minorInt,
+  dispute_id: z.string().nullable(),
+  description: z.string().nullable(),
+  pg: z.string().optional(),
+});
+export type SettlementRecord = z.output<typeof settlementRecord>;
+
+/** Whole non-negative numbers, sent as text as the document shows (`"0"`, `"500"`). */
+const countText = z
+  .union([z.number().int().nonnegative(), z.string().regex(/^\d+$/, 'must be a whole number')])
+  .transform((v) => String(v));
+
+export const settlementFetchRequest = z.object({
+  date: calendarDate,
+  pg: nonEmpty.optional(),
+  offset: countText.optional(),
+  limit: countText.refine((v) => Number(v) > 0, 'must be at least 1').optional(),
+});
+export type SettlementFetchRequest = z.input<typeof settlementFetchRequest>;
+
+export const settlementFetchResponse = z
+  .looseObject({ status: statusTrue, data: z.array(settlementRecord), is_last_page: z.boolean(), request_id: requestId })
+  .transform(({ data, is_last_page, request_id }) => ({ data, is_last_page, request_id }));
+export type SettlementPage = z.output<typeof settlementFetchResponse>;
+
+/** Our documented paging limits (the document does not give them); the sandbox enforces the same. */
+export const SETTLEMENT_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const;

@@ -1,0 +1,85 @@
+/**
+ * Exact money. Every amount in a domain model is an integer number of minor units (paise for INR).
+ *
+ * The wire carries money three ways: integers already in minor units, decimal strings in major units
+ * ("12.50"), and JSON numbers in major units (payout amount, balances). None is ever multiplied as a
+ * float: decimals are parsed digit by digit, and JSON numbers go through their shortest round-trip
+ * text (`String(n)`), which is exactly what the sender wrote for any value with two decimals or fewer.
+ */
+
+/** Integer minor units. A plain number, checked to be a safe integer wherever it is made. */
+export type Minor = number;
+
+export class MoneyError extends Error {
+  override name = 'MoneyError';
+}
+
+const DECIMAL = /^([+-])?(\d+)(?:\.(\d+))?$/;
+const EXPONENT = /^([+-])?(\d+)(?:\.(\d+))?e([+-]?\d+)$/i;
+
+/**
+ * Parses a decimal text in major units ("12.5", "-0.75", "1000") into minor units.
+ * More fractional digits than `scale` are accepted only when the extra digits are zeros:
+ * a value that would need rounding is refused rather than silently changed.
+ */
+export function parseDecimalToMinor(text: string, scale = 2): Minor {
+  const trimmed = text.trim();
+  const m = DECIMAL.exec(trimmed);
+  if (!m) throw new MoneyError(`"${text}" is not a decimal amount`);
+  const [, sign, whole, frac = ''] = m;
+  return digitsToMinor(sign, whole!, frac, scale, text);
+}
+
+function digitsToMinor(sign: string | undefined, whole: string, frac: string, scale: number, original: string): Minor {
+  const kept = frac.slice(0, scale).padEnd(scale, '0');
+  if (/[^0]/.test(frac.slice(scale))) {
+    throw new MoneyError(`"${original}" has more than ${scale} decimal places`);
+  }
+  const minor = BigInt(whole + kept) * (sign === '-' ? -1n : 1n);
+  return toSafeMinor(minor, original);
+}
+
+/** Minor units from a JSON number given in major units (e.g. a balance of 1234.5 rupees). */
+export function majorNumberToMinor(value: number, scale = 2): Minor {
+  if (!Number.isFinite(value)) throw new MoneyError(`${value} is not a finite amount`);
+  const text = String(value);
+  const exp = EXPONENT.exec(text);
+  if (!exp) return parseDecimalToMinor(text, scale);
+  // Shift the decimal point by the exponent as text, so 1e21 or 5e-7 are handled exactly too.
+  const [, sign, whole, frac = '', e] = exp;
+  const digits = whole! + frac;
+  const point = whole!.length + Number(e);
+  const padded = point <= 0 ? '0'.repeat(1 - point) + digits : digits.padEnd(point, '0');
+  const at = Math.max(point, 1);
+  return digitsToMinor(sign, padded.slice(0, at), padded.slice(at), scale, text);
+}
+
+/** Minor units from a value that is already an integer count of minor units (the API's `integer` amounts). */
+export function integerMinor(value: number): Minor {
+  if (!Number.isSafeInteger(value)) throw new MoneyError(`${value} is not a whole number of minor units`);
+  return value;
+}
+
+function toSafeMinor(value: bigint, original: string): Minor {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new MoneyError(`"${original}" is too large to hold exactly`);
+  }
+  return Number(value);
+}
+
+/** "1234.50" from 123450: the exact major-unit text, for display, CSV and the wire. */
+export function formatMinor(minor: Minor, scale = 2): string {
+  const value = BigInt(integerMinor(minor));
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const frac = digits.slice(digits.length - scale);
+  return `${negative ? '-' : ''}${whole}${scale > 0 ? '.' + frac : ''}`;
+}
+
+/** Sum of minor amounts, checked for overflow of the exact integer range. */
+export function sumMinor(values: Iterable<Minor>): Minor {
+  let total = 0n;
+  for (const v of values) total += BigInt(integerMinor(v));
+  return toSafeMinor(total, total.toString());
+}
