@@ -1,0 +1,274 @@
+/**
+ * The one request path for every operation (Stripe's RequestSender is the model): validate the caller's
+ * input against the shared contract, add credentials, send, retry only what is safe to repeat, read the
+ * answer into the domain model or into an `ApiError`.
+ *
+ * The client never keeps the secret: `secret()` is asked for it at each request (the vault answers), and
+ * it lives only in local variables of that request.
+ */
+import { z } from 'zod';
+import { readErrorBody, readLooseErrorMessage } from '../../shared/api/errors';
+import {
+  OPERATIONS,
+  describeIssues,
+  resolvePath,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+  type OperationSpec,
+} from '../../shared/api/operations';
+import { ApiError, scrub } from './errors';
+import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep as realSleep, type RetryPolicy } from './retry';
+import { signBody, type HashScheme } from './signer';
+import { TransportError, createNodeTransport, type HttpResponse, type Transport } from './transport';
+import { explain } from './user-messages';
+
+export interface ApiProfile {
+  baseUrl: string;
+  aiUrl: string;
+  key: string;
+  hashScheme: HashScheme;
+}
+
+export interface RequestEvent {
+  operation: OperationName;
+  attempt: number;
+  outcome: 'ok' | 'retry' | 'error';
+  httpStatus?: number;
+  ms: number;
+  requestId?: string;
+  errorKind?: string;
+}
+
+export interface ApiClientOptions {
+  profile: ApiProfile;
+  /** Asked for the merchant secret at each request; the client does not keep it. */
+  secret: () => string | Promise<string>;
+  transport?: Transport;
+  timeouts?: { connectMs?: number; totalMs?: number };
+  retry?: Partial<RetryPolicy>;
+  userAgent?: string;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+  /** One event per attempt, for logs and the connectivity indicator. Carries no secret by construction. */
+  onEvent?: (event: RequestEvent) => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ApiClient {
+  call<N extends OperationName>(name: N, input: OperationInput<N>, options?: CallOptions): Promise<OperationOutput<N>>;
+  /** Closes pooled connections of the built-in transport. */
+  close(): void;
+}
+
+export const DEFAULT_TIMEOUTS = { connectMs: 5_000, totalMs: 30_000 };
+
+type Outcome = { done: true; value: unknown } | { done: false; error: ApiError; retryAfterMs?: number };
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const own = options.transport ? undefined : createNodeTransport();
+  const transport = options.transport ?? own!;
+  const policy = { ...DEFAULT_RETRY, ...options.retry };
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const wait = options.sleep ?? realSleep;
+  const random = options.random ?? Math.random;
+  const now = options.now ?? Date.now;
+  const { profile } = options;
+
+  async function call<N extends OperationName>(name: N, input: OperationInput<N>, callOptions: CallOptions = {}) {
+    const spec: OperationSpec = OPERATIONS[name];
+    const parsed = spec.request.safeParse(input);
+    if (!parsed.success) {
+      const detail = describeIssues(parsed.error);
+      throw new ApiError({ kind: 'invalid_input', operation: name, message: `invalid request: ${detail}`, userMessage: `Check the form: ${detail}.` });
+    }
+    const { path, body } = resolvePath(spec, parsed.data);
+    const secret = await options.secret();
+    const basic = Buffer.from(`${profile.key}:${secret}`, 'utf8').toString('base64');
+    const secrets = [secret, basic];
+    if (spec.auth === 'body' || spec.credentials !== 'none') body.key = profile.key;
+    if (spec.auth === 'body' || spec.credentials === 'key+hash') body.hash = signBody(body, secret, profile.hashScheme);
+
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'user-agent': options.userAgent ?? 'PayoutConsole',
+    };
+    if (spec.auth === 'basic') headers.authorization = `Basic ${basic}`;
+    const url = joinUrl(spec.host === 'ai' ? profile.aiUrl : profile.baseUrl, path);
+    const payload = JSON.stringify(body);
+
+    for (let attempt = 1; ; attempt++) {
+      const started = now();
+      const outcome = await attemptOnce(name, spec, { url, headers, body: payload, signal: callOptions.signal }, secrets);
+      const ms = now() - started;
+      if (outcome.done) {
+        options.onEvent?.({ operation: name, attempt, outcome: 'ok', ms, requestId: (outcome.value as { request_id?: string }).request_id });
+        return outcome.value as OperationOutput<N>;
+      }
+      const { error } = outcome;
+      const retryAfter = outcome.retryAfterMs;
+      const canRetry =
+        spec.safe && error.retryable && attempt < policy.maxAttempts && (retryAfter === undefined || retryAfter <= policy.maxRetryAfterMs);
+      options.onEvent?.({
+        operation: name,
+        attempt,
+        outcome: canRetry ? 'retry' : 'error',
+        httpStatus: error.httpStatus,
+        ms,
+        requestId: error.requestId,
+        errorKind: error.kind,
+      });
+      if (!canRetry) throw error;
+      try {
+        await wait(retryAfter ?? backoffDelay(attempt, policy, random), callOptions.signal);
+      } catch {
+        throw cancelled(name);
+      }
+    }
+  }
+
+  async function attemptOnce(
+    name: OperationName,
+    spec: OperationSpec,
+    req: { url: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
+    secrets: string[],
+  ): Promise<Outcome> {
+    let res: HttpResponse;
+    try {
+      res = await transport({ ...req, connectTimeoutMs: timeouts.connectMs, totalTimeoutMs: timeouts.totalMs });
+    } catch (e) {
+      if (!(e instanceof TransportError)) throw e;
+      return { done: false, error: fromTransport(name, spec, e) };
+    }
+    return readResponse(name, spec, res, secrets);
+  }
+
+  function readResponse(name: OperationName, spec: OperationSpec, res: HttpResponse, secrets: string[]): Outcome {
+    const fail = (error: ApiError, retryAfterMs?: number): Outcome => ({ done: false, error, retryAfterMs });
+    let json: unknown;
+    try {
+      json = res.body.trim() === '' ? {} : JSON.parse(res.body);
+    } catch {
+      if (res.status >= 500) return fail(unavailable(name, spec, res.status));
+      // A 200 we cannot read: a safe call can be asked again; a money-moving one probably happened.
+      if (!spec.safe && res.status < 300) return fail(outcomeUnknown(name, spec, 'the answer could not be read'));
+      return fail(
+        new ApiError({
+          kind: 'invalid_response',
+          operation: name,
+          httpStatus: res.status,
+          message: `HTTP ${res.status} body is not JSON`,
+          userMessage: explain('invalid_response'),
+          retryable: spec.safe,
+        }),
+      );
+    }
+
+    const errorBody = readErrorBody(json);
+    const requestId = errorBody?.requestId;
+    const wireMessage = scrub(errorBody?.message ?? readLooseErrorMessage(json) ?? '', secrets);
+
+    if (res.status === 429) {
+      const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now());
+      return fail(
+        new ApiError({ kind: 'rate_limited', operation: name, httpStatus: 429, code: errorBody?.code, requestId, message: wireMessage || 'too many requests', userMessage: explain('rate_limited'), retryable: true, retryAfterMs }),
+        retryAfterMs,
+      );
+    }
+    if (res.status >= 500) return fail(unavailable(name, spec, res.status, wireMessage, requestId));
+    if (res.status === 401 || res.status === 403 || (errorBody?.code === 204 && /hash/i.test(errorBody.message))) {
+      return fail(
+        new ApiError({
+          kind: 'auth',
+          operation: name,
+          httpStatus: res.status,
+          code: errorBody?.code ?? res.status,
+          requestId,
+          message: wireMessage || `HTTP ${res.status}`,
+          userMessage: explain(res.status === 401 || res.status === 403 ? 'auth' : 'hash'),
+        }),
+      );
+    }
+
+    const isFailure = isStatusFalse(json) || res.status >= 400;
+    if (!isFailure) {
+      const parsed = (spec.response as z.ZodType).safeParse(json);
+      if (parsed.success) return { done: true, value: parsed.data };
+      // Payout fetch answers `error_code` / `error_message` with `status: true` and no payout.
+      if (!errorBody) {
+        const detail = scrub(describeIssues(parsed.error), secrets);
+        return fail(
+          new ApiError({ kind: 'invalid_response', operation: name, httpStatus: res.status, message: `unexpected response: ${detail}`, userMessage: explain('invalid_response') }),
+        );
+      }
+    }
+    if (errorBody || wireMessage) {
+      return fail(
+        new ApiError({
+          kind: 'api',
+          operation: name,
+          httpStatus: res.status,
+          code: errorBody?.code ?? res.status,
+          requestId,
+          message: wireMessage,
+          userMessage: wireMessage ? `The service refused: ${wireMessage}.` : explain('api'),
+        }),
+      );
+    }
+    return fail(
+      new ApiError({ kind: 'http', operation: name, httpStatus: res.status, message: `HTTP ${res.status}`, userMessage: explain('http') }),
+    );
+  }
+
+  return {
+    call,
+    close: () => own?.destroy(),
+  };
+}
+
+function fromTransport(name: OperationName, spec: OperationSpec, e: TransportError): ApiError {
+  if (e.kind === 'aborted') return cancelled(name);
+  if (!spec.safe && e.maybeSent) return outcomeUnknown(name, spec, e.message);
+  const kind = e.kind === 'tls' ? 'tls' : e.kind === 'timeout' || e.kind === 'connect_timeout' ? 'timeout' : 'network';
+  return new ApiError({
+    kind,
+    operation: name,
+    message: e.message,
+    userMessage: explain(kind, e.kind),
+    // A request that never left is safe to send again whatever the operation; the loop retries only safe ones.
+    retryable: e.kind !== 'tls' && e.kind !== 'dns' && e.kind !== 'too_large',
+  });
+}
+
+function outcomeUnknown(name: OperationName, spec: OperationSpec, why: string): ApiError {
+  return new ApiError({
+    kind: 'outcome_unknown',
+    operation: name,
+    message: `outcome unknown (${why})`,
+    userMessage: `${spec.title}: the outcome is unknown — check its status before trying again. ${spec.afterUnknownOutcome ?? ''}`.trim(),
+    check: spec.afterUnknownOutcome,
+  });
+}
+
+function unavailable(name: OperationName, spec: OperationSpec, status: number, message?: string, requestId?: string): ApiError {
+  // 503 means "not processed"; any other 5xx on a money-moving call may have happened before the failure.
+  if (!spec.safe && status !== 503) return outcomeUnknown(name, spec, `HTTP ${status}`);
+  return new ApiError({ kind: 'unavailable', operation: name, httpStatus: status, requestId, message: message || `HTTP ${status}`, userMessage: explain('unavailable'), retryable: true });
+}
+
+function cancelled(name: OperationName): ApiError {
+  return new ApiError({ kind: 'cancelled', operation: name, message: 'cancelled', userMessage: explain('cancelled') });
+}
+
+function isStatusFalse(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && ((json as { status?: unknown }).status === false || (json as { status?: unknown }).status === 'false');
+}
+
+function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + path;
+}

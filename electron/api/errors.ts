@@ -1,0 +1,94 @@
+/**
+ * One error type for everything that goes wrong talking to the service. It carries what support needs
+ * (operation, HTTP status, code, request id) and a sentence a treasury user understands, and it is built
+ * so that no secret, Authorization header or hash can end up in it: messages are composed here, and any
+ * text that came from the wire is scrubbed of the profile's secrets before it is stored.
+ */
+import type { OperationName } from '../../shared/api/operations';
+
+export type ApiErrorKind =
+  /** The caller's input broke the contract; nothing was sent. */
+  | 'invalid_input'
+  /** The service answered with an error body (envelope, Variant B, payout error). */
+  | 'api'
+  /** Credentials or request hash rejected. */
+  | 'auth'
+  /** 429 that retries did not get past, or on an operation that is not retried. */
+  | 'rate_limited'
+  /** 5xx that retries did not get past. */
+  | 'unavailable'
+  /** Could not reach the service (refused, DNS, reset before sending); the request was not processed. */
+  | 'network'
+  | 'tls'
+  | 'timeout'
+  /** A money-moving or state-changing call may or may not have taken effect. */
+  | 'outcome_unknown'
+  /** The service answered something that is not the documented shape. */
+  | 'invalid_response'
+  /** Any other HTTP status without a readable error body. */
+  | 'http'
+  | 'cancelled';
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  operation: OperationName;
+  message: string;
+  userMessage: string;
+  httpStatus?: number;
+  code?: number | string | null;
+  requestId?: string;
+  retryable?: boolean;
+  retryAfterMs?: number;
+  /** For `outcome_unknown`: what to check before trying again. */
+  check?: string;
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly operation: OperationName;
+  readonly httpStatus: number | undefined;
+  readonly code: number | string | null;
+  readonly requestId: string | undefined;
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly userMessage: string;
+  readonly check: string | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(`${init.operation}: ${init.message}`);
+    this.kind = init.kind;
+    this.operation = init.operation;
+    this.httpStatus = init.httpStatus;
+    this.code = init.code ?? null;
+    this.requestId = init.requestId;
+    this.retryable = init.retryable ?? false;
+    this.retryAfterMs = init.retryAfterMs;
+    this.userMessage = init.userMessage;
+    this.check = init.check;
+  }
+
+  /** A plain object for IPC, logs and the CLI: no stack, nothing that is not listed here. */
+  toJSON() {
+    return {
+      kind: this.kind,
+      operation: this.operation,
+      httpStatus: this.httpStatus,
+      code: this.code,
+      message: this.message,
+      userMessage: this.userMessage,
+      requestId: this.requestId,
+      retryable: this.retryable,
+      check: this.check,
+    };
+  }
+}
+
+/** Replaces every occurrence of each secret (and its base64 Basic form) in `text`. */
+export function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s.length >= 4) out = out.split(s).join('[redacted]');
+  }
+  return out;
+}
