@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { MoneyError, formatMinor, integerMinor, majorNumberToMinor, parseDecimalToMinor, sumMinor } from '../../shared/money';
+
+describe('parseDecimalToMinor', () => {
+  it.each([
+    ['0.00', 0],
+    ['0', 0],
+    ['12.5', 1250],
+    ['12.50', 1250],
+    ['-3.10', -310],
+    ['+7.01', 701],
+    ['1.500', 150],
+    ['  42.00 ', 4200],
+    ['90071992547409.91', 9007199254740991],
+  ])('%s -> %d paise', (text, minor) => {
+    expect(parseDecimalToMinor(text)).toBe(minor);
+  });
+
+  it.each(['', 'abc', '1,000.00', '1.2.3', '.5', '5.', '1e3', 'NaN', '--1'])('refuses %j', (text) => {
+    expect(() => parseDecimalToMinor(text)).toThrow(MoneyError);
+  });
+
+  it('refuses a value that would need rounding instead of rounding it', () => {
+    expect(() => parseDecimalToMinor('1.005')).toThrow(/more than 2 decimal places/);
+  });
+
+  it('refuses values beyond exact integer range', () => {
+    expect(() => parseDecimalToMinor('99999999999999999999.99')).toThrow(/too large/);
+    expect(() => parseDecimalToMinor('-90071992547409.93')).toThrow(/too large/);
+  });
+
+  it('honours another scale', () => {
+    expect(parseDecimalToMinor('1.234', 3)).toBe(1234);
+    expect(parseDecimalToMinor('7', 0)).toBe(7);
+  });
+});
+
+describe('majorNumberToMinor', () => {
+  it.each([
+    [0, 0],
+    [1500.5, 150050],
+    [0.1 + 0.2 - 0.3 + 12.34 - (0.1 + 0.2 - 0.3), 1234],
+    [1234.56, 123456],
+    [-0.07, -7],
+    [1e6, 100000000],
+  ])('%d -> %d', (value, minor) => {
+    expect(majorNumberToMinor(value)).toBe(minor);
+  });
+
+  it('reads exponent forms exactly', () => {
+    expect(majorNumberToMinor(1e-7 * 0)).toBe(0);
+    expect(() => majorNumberToMinor(5e-7)).toThrow(/decimal places/);
+    expect(() => majorNumberToMinor(1e21)).toThrow(/too large/);
+  });
+
+  it('refuses a float that is not what a sender with two decimals wrote', () => {
+    expect(() => majorNumberToMinor(0.1 + 0.2)).toThrow(MoneyError);
+    expect(() => majorNumberToMinor(Number.NaN)).toThrow(/finite/);
+  });
+});
+
+describe('integerMinor, formatMinor, sumMinor', () => {
+  it('accepts only safe integers', () => {
+    expect(integerMinor(5)).toBe(5);
+    expect(() => integerMinor(5.5)).toThrow(MoneyError);
+    expect(() => integerMinor(2 ** 53)).toThrow(MoneyError);
+  });
+
+  it.each([
+    [0, '0.00'],
+    [5, '0.05'],
+    [-5, '-0.05'],
+    [123456, '1234.56'],
+    [-100, '-1.00'],
+    [9007199254740991, '90071992547409.91'],
+  ])('formats %d as %s', (minor, text) => {
+    expect(formatMinor(minor)).toBe(text);
+    expect(parseDecimalToMinor(text)).toBe(minor);
+  });
+
+  it('sums exactly and refuses overflow', () => {
+    expect(sumMinor([10, 20, -5])).toBe(25);
+    expect(sumMinor(Array.from({ length: 1000 }, () => 1))).toBe(1000);
+    expect(() => sumMinor([Number.MAX_SAFE_INTEGER, 1])).toThrow(/too large/);
+  });
+});
