@@ -1,0 +1,49 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+
+const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * The dev server needs inline script and style, which index.html's strict meta policy forbids. While serving, the
+ * meta tag is dropped and main's header (DEV_SERVER_CONTENT_SECURITY_POLICY in security.ts) is the policy; builds
+ * keep the meta, which is all that protects a `file://` page.
+ */
+function dropMetaPolicyWhileServing(): Plugin {
+  return {
+    name: 'payout-console:dev-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) => html.replace(/\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, ''),
+  };
+}
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: fromRoot('out/main'),
+      // Native addons and exceljs load from node_modules at run time; electron-builder ships them there.
+      externalizeDeps: { include: ['better-sqlite3', 'keytar', 'exceljs'] },
+      rolldownOptions: { input: { main: fromRoot('electron/main.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: fromRoot('out/preload'),
+      // A sandboxed preload is one CommonJS file that may require only `electron`: bundle everything else.
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { preload: fromRoot('electron/preload.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
+      },
+    },
+  },
+  renderer: {
+    root: fromRoot('renderer'),
+    plugins: [react(), dropMetaPolicyWhileServing()],
+    build: {
+      outDir: fromRoot('out/renderer'),
+      rolldownOptions: { input: fromRoot('renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,60 @@
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = builtinModules.flatMap((name) => [name, `${name}/*`]);
+
+/** Folders enforce where code may run: `shared/` runs everywhere, `renderer/` only in the sandboxed page. */
+const noElectron = { name: 'electron', message: 'Only electron/ may import electron.' };
+const noNodeBuiltins = {
+  group: ['node:*', ...nodeBuiltins],
+  message: 'Node built-ins are reachable only from electron/; this code also runs in the renderer.',
+};
+const noElectronFolder = {
+  regex: '(^|/)electron/',
+  message: 'electron/ is main-process code; reach it through window.api (renderer) or keep it out of shared/.',
+};
+const noRendererFolder = { regex: '(^|/)renderer/', message: 'shared/ must not depend on the renderer.' };
+
+export default defineConfig([
+  globalIgnores(['out/', 'dist/', 'release/', 'node_modules/', 'test-results/', 'coverage/', '.electron-native/']),
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    ignores: ['renderer/**'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [noElectron], patterns: [noNodeBuiltins, noElectronFolder, noRendererFolder] },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'process', 'Buffer', 'require', '__dirname'].map((name) => ({
+          name,
+          message: 'shared/ runs in both main and renderer; take what you need as a parameter.',
+        })),
+      ],
+    },
+  },
+  {
+    files: ['renderer/**'],
+    ...reactHooks.configs.flat.recommended,
+    languageOptions: { globals: globals.browser },
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noNodeBuiltins, noElectronFolder] }],
+    },
+  },
+]);
