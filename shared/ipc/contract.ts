@@ -1,0 +1,61 @@
+/**
+ * The IPC contract: one zod `input` and `output` schema per channel, gathered from the per-domain files.
+ *
+ * Adding a channel takes two steps in `shared/`: its name in `channels.ts`, its schemas in `<domain>.ts` spread into
+ * `ipcContract` below. The `satisfies` clauses fail to compile until both agree; main then fails to compile until the
+ * handler exists, and the preload exposes it with no change.
+ */
+import type { z } from 'zod';
+import { appChannels } from './app';
+import type { IpcChannel } from './channels';
+
+export interface IpcChannelSchemas {
+  input: z.ZodType;
+  output: z.ZodType;
+}
+
+/** One domain's schemas. A domain file declares its map with `satisfies DomainSchemas<'x'>`, so a name missing
+ * from `channels.ts` is an excess property there, and the contract below fails if a listed name has no schemas. */
+export type DomainSchemas<D extends string> = {
+  [C in IpcChannel as C extends `${D}.${string}` ? C : never]: IpcChannelSchemas;
+};
+
+export const ipcContract = {
+  ...appChannels,
+} satisfies { [C in IpcChannel]: IpcChannelSchemas };
+
+type Contract = typeof ipcContract;
+
+/** What the renderer passes. */
+export type IpcInput<C extends IpcChannel> = z.input<Contract[C]['input']>;
+/** What a handler in main returns, before the output schema checks it. */
+export type IpcHandlerOutput<C extends IpcChannel> = z.input<Contract[C]['output']>;
+/** What the renderer receives. */
+export type IpcOutput<C extends IpcChannel> = z.output<Contract[C]['output']>;
+
+/** Codes the router produces itself. A handler's own typed error keeps its code (an API error code, a vault refusal). */
+export type IpcRouterErrorCode =
+  'UNKNOWN_CHANNEL' | 'FORBIDDEN_SENDER' | 'INVALID_INPUT' | 'INVALID_OUTPUT' | 'INTERNAL';
+
+export interface IpcError {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+/** Errors cross the bridge as values: a thrown Error would lose its fields and leak its stack. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+type IpcMethod<C extends IpcChannel> =
+  undefined extends IpcInput<C>
+    ? (input?: IpcInput<C>) => Promise<IpcResult<IpcOutput<C>>>
+    : (input: IpcInput<C>) => Promise<IpcResult<IpcOutput<C>>>;
+
+type DomainOf<C extends string> = C extends `${infer D}.${string}` ? D : never;
+
+/** `window.api`: channel `app.info` is `api.app.info()`. */
+export type IpcApi = {
+  readonly [D in DomainOf<IpcChannel>]: {
+    readonly [C in IpcChannel as C extends `${D}.${infer M}` ? M : never]: IpcMethod<C>;
+  };
+};
