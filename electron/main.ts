@@ -1,0 +1,134 @@
+/**
+ * Wiring only: app lifecycle, the window, session hardening, the embedded sandbox and IPC registration. Every
+ * decision lives in `security.ts`, `ipc/` and the modules they call.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BrowserWindow, app, dialog, ipcMain, nativeTheme, session, shell } from 'electron';
+import type { ActiveProfile } from '../shared/ipc/app';
+import { createAppHandlers } from './ipc/app';
+import { registerIpc } from './ipc/register';
+import { createIpcRouter } from './ipc/router';
+import { startSandbox } from './sandbox/server';
+import {
+  CONTENT_SECURITY_POLICY,
+  DEV_SERVER_CONTENT_SECURITY_POLICY,
+  WINDOW_PREFERENCES,
+  denyAllPermissionChecks,
+  denyAllPermissions,
+  isAllowedExternalUrl,
+  isAppUrl,
+  shouldBlockRendererRequest,
+} from './security';
+
+// Hosts the console may open in the system browser. Empty until a feature links somewhere; it adds its host here.
+const EXTERNAL_HOSTS: readonly string[] = [];
+
+// electron-vite dev sets this; a packaged app never trusts it.
+const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
+const rendererDir = join(import.meta.dirname, '../renderer');
+const appOrigin = devServerUrl ? new URL(devServerUrl).origin : pathToFileURL(rendererDir).href;
+
+let mainWindow: BrowserWindow | null = null;
+let sandbox: Awaited<ReturnType<typeof startSandbox>> | null = null;
+
+function hardenSession(): void {
+  const { webRequest } = session.defaultSession;
+  const policy = devServerUrl ? DEV_SERVER_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY;
+  webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } });
+  });
+  // Main's own HTTP client runs on Node's stack, outside this session, so this blocks only the renderer.
+  webRequest.onBeforeRequest((details, callback) => {
+    callback({ cancel: shouldBlockRendererRequest(details.url, appOrigin) });
+  });
+  session.defaultSession.setPermissionRequestHandler(denyAllPermissions);
+  session.defaultSession.setPermissionCheckHandler(denyAllPermissionChecks);
+  session.defaultSession.setDevicePermissionHandler(denyAllPermissionChecks);
+}
+
+function hardenWebContents(): void {
+  app.on('web-contents-created', (_event, contents) => {
+    const stayInApp = (details: { url: string; preventDefault(): void }) => {
+      if (!isAppUrl(details.url, appOrigin)) details.preventDefault();
+    };
+    contents.on('will-navigate', stayInApp);
+    contents.on('will-redirect', stayInApp);
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      // Open the parsed form, so the OS handler sees exactly the URL that was checked.
+      if (isAllowedExternalUrl(url, EXTERNAL_HOSTS)) void shell.openExternal(new URL(url).href);
+      return { action: 'deny' };
+    });
+  });
+}
+
+function createWindow(): void {
+  const window = new BrowserWindow({
+    width: 1280,
+    height: 800,
+    minWidth: 960,
+    minHeight: 600,
+    show: false,
+    title: 'Payout Console',
+    // Matches the page background, so the window does not flash white in dark mode before the first paint.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#16181d' : '#f6f7f9',
+    webPreferences: {
+      ...WINDOW_PREFERENCES,
+      preload: join(import.meta.dirname, '../preload/preload.cjs'),
+      devTools: !app.isPackaged,
+    },
+  });
+  window.once('ready-to-show', () => window.show());
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null;
+  });
+  mainWindow = window;
+  void (devServerUrl ? window.loadURL(devServerUrl) : window.loadFile(join(rendererDir, 'index.html')));
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  hardenSession();
+  sandbox = await startSandbox();
+  const profile: ActiveProfile = { name: 'Local sandbox', environment: 'sandbox', baseUrl: sandbox.url };
+  const router = createIpcRouter({
+    ...createAppHandlers({ appVersion: app.getVersion(), activeProfile: () => profile }),
+  });
+  registerIpc(ipcMain, router, appOrigin);
+  createWindow();
+}
+
+function closeSandboxThenQuit(event: Electron.Event): void {
+  if (!sandbox) return;
+  event.preventDefault();
+  const closing = sandbox;
+  sandbox = null;
+  closing
+    .close()
+    .catch((error: unknown) => console.error('The sandbox did not close cleanly:', error))
+    .finally(() => app.quit());
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.enableSandbox();
+  hardenWebContents();
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('activate', () => {
+    if (app.isReady() && !mainWindow && sandbox) createWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('before-quit', closeSandboxThenQuit);
+  start().catch((error: unknown) => {
+    dialog.showErrorBox('Payout Console could not start', error instanceof Error ? error.message : String(error));
+    app.exit(1);
+  });
+}

@@ -1,0 +1,12 @@
+import type { ProfileEnvironment } from '../../shared/ipc/app';
+
+const LABELS: Record<ProfileEnvironment, string> = {
+  sandbox: 'Sandbox',
+  production: 'Production',
+  custom: 'Custom',
+};
+
+/** Colour and wording differ per environment so a production session is never mistaken for a sandbox one. */
+export function EnvironmentBadge({ environment }: { environment: ProfileEnvironment }) {
+  return <span className={`env-badge env-${environment}`}>{LABELS[environment]}</span>;
+}
