@@ -22,7 +22,6 @@ const bankEntry = z.looseObject({
 });
 const listSection = z.looseObject({ priority: z.number().int().optional(), data: z.array(bankEntry) });
 const upiSection = z.looseObject({ priority: z.number().int().optional(), data: z.record(z.string(), z.string()) });
-const FLAGS = ['intent', 'wallet', 'emi', 'scanAndPay', 'upiQr', 'convenience_fee'] as const;
 const flag = z.unknown().optional();
 
 export const paymentMethods = z.looseObject({
@@ -48,7 +47,11 @@ export const paymentMethodsRequest = z.object({
   pg_pool_id: z.string().optional(),
 });
 
-const methodB = z.looseObject({ id: z.union([z.string(), z.number()]).transform(String), name: z.string(), type: z.string() });
+const methodB = z.looseObject({
+  id: z.union([z.string(), z.number()]).transform(String),
+  name: z.string(),
+  type: z.string(),
+});
 
 function groupMethods(methods: z.output<typeof methodB>[]): PaymentMethods {
   const out: Record<string, unknown> = {};
@@ -76,21 +79,26 @@ export const paymentMethodsResponse = z.union([
     .transform(({ methods, request_id }) => ({ data: groupMethods(methods), request_id })),
 ]);
 
-/** True when a flag of the listing is on (the document gives only the boolean form). */
-export function methodFlagOn(methods: PaymentMethods, name: (typeof FLAGS)[number]): boolean {
-  const v = methods[name];
-  return v === true || (typeof v === 'object' && v !== null);
-}
-
 export const vpaRequest = z.object({ vpa });
 
 export const vpaResponse = z.union([
   z
-    .looseObject({ status: statusTrue, isVPAValid: z.boolean(), payerAccountName: z.string().optional(), request_id: requestId })
+    .looseObject({
+      status: statusTrue,
+      isVPAValid: z.boolean(),
+      payerAccountName: z.string().optional(),
+      request_id: requestId,
+    })
     .transform(({ isVPAValid, payerAccountName, request_id }) => ({ isVPAValid, payerAccountName, request_id })),
   z
     .looseObject({ status: statusTrue, message: z.string().optional(), vpa: z.string(), request_id: requestId })
-    .transform(({ message, vpa: v, request_id }) => ({ isVPAValid: true, payerAccountName: undefined, vpa: v, message, request_id })),
+    .transform(({ message, vpa: v, request_id }) => ({
+      isVPAValid: true,
+      payerAccountName: undefined,
+      vpa: v,
+      message,
+      request_id,
+    })),
 ]);
 export type VpaValidation = z.output<typeof vpaResponse>;
 
@@ -118,4 +126,3 @@ export const currencyResponse = z
     request_id,
   }));
 export type CurrencyConversion = z.output<typeof currencyResponse>;
-

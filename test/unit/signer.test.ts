@@ -22,13 +22,16 @@ describe('signBody', () => {
   const text = '2500|ord_0001|test_key|test_secret';
 
   it('sha512 is lowercase hex of the canonical text (fixed vector)', () => {
+    expect(canonicalString(body, 'test_secret')).toBe(text);
     expect(signBody(body, 'test_secret')).toBe(
       'b6b246cb823c918b7e93d2e24d840a7167b1d3315a0d5b078a6fd2da7e1b0b3c4b8fe21a6d005f977b77794a20af78725daa817e630bc759d0ea635871016093',
     );
   });
 
   it('hmac-sha256 is keyed by the secret over the same text (fixed vector)', () => {
-    expect(signBody(body, 'test_secret', 'hmac-sha256')).toBe('5e33a1c6f0b0564386d3bdd8ca0c825e37bfb3a6bf7cb8dfc8d815267c5b5f12');
+    expect(signBody(body, 'test_secret', 'hmac-sha256')).toBe(
+      '5e33a1c6f0b0564386d3bdd8ca0c825e37bfb3a6bf7cb8dfc8d815267c5b5f12',
+    );
   });
 
   it('changes with any value, any key name and the secret', () => {

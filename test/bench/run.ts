@@ -1,0 +1,39 @@
+/**
+ * `npm run bench [-- --only NAME,NAME] [--rows N]`: one JSON object per line on stdout, each with the
+ * ceiling it is compared against, measured in the same run on the same machine.
+ */
+import { parseArgs } from 'node:util';
+import { clientBenches } from './client';
+
+export interface BenchResult {
+  bench: string;
+  [figure: string]: unknown;
+}
+export interface BenchContext {
+  rows: number;
+}
+export type Bench = { group: string; run(ctx: BenchContext): AsyncGenerator<BenchResult> };
+
+const BENCHES: Bench[] = [clientBenches];
+
+async function main() {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, rows: { type: 'string' } } });
+  const rows = values.rows === undefined ? 200_000 : Number(values.rows);
+  if (!Number.isSafeInteger(rows) || rows <= 0) {
+    process.stderr.write(`--rows must be a positive whole number, got ${values.rows}\n`);
+    process.exit(2);
+  }
+  const only = values.only?.split(',').map((s) => s.trim());
+  const unknown = only?.filter((g) => !BENCHES.some((b) => b.group === g)) ?? [];
+  if (unknown.length) {
+    process.stderr.write(
+      `unknown bench group ${unknown.join(', ')}; known: ${BENCHES.map((b) => b.group).join(', ')}\n`,
+    );
+    process.exit(2);
+  }
+  for (const b of BENCHES.filter((b) => !only || only.includes(b.group))) {
+    for await (const result of b.run({ rows })) process.stdout.write(JSON.stringify(result) + '\n');
+  }
+}
+
+await main();
