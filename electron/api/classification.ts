@@ -10,7 +10,12 @@ export function classificationApi(client: ApiClient) {
       const answer = await client.call('classify', request, o);
       const mismatch = answerKeysMismatch(classifyRequest.parse(request), answer);
       if (mismatch) {
-        throw new ApiError({ kind: 'invalid_response', operation: 'classify', message: mismatch, userMessage: explain('invalid_response') });
+        throw new ApiError({
+          kind: 'invalid_response',
+          operation: 'classify',
+          message: mismatch,
+          userMessage: explain('invalid_response'),
+        });
       }
       return answer;
     },

@@ -84,7 +84,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const parsed = spec.request.safeParse(input);
     if (!parsed.success) {
       const detail = describeIssues(parsed.error);
-      throw new ApiError({ kind: 'invalid_input', operation: name, message: `invalid request: ${detail}`, userMessage: `Check the form: ${detail}.` });
+      throw new ApiError({
+        kind: 'invalid_input',
+        operation: name,
+        message: `invalid request: ${detail}`,
+        userMessage: `Check the form: ${detail}.`,
+      });
     }
     const { path, body } = resolvePath(spec, parsed.data);
     const secret = await options.secret();
@@ -104,16 +109,30 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     for (let attempt = 1; ; attempt++) {
       const started = now();
-      const outcome = await attemptOnce(name, spec, { url, headers, body: payload, signal: callOptions.signal }, secrets);
+      const outcome = await attemptOnce(
+        name,
+        spec,
+        { url, headers, body: payload, signal: callOptions.signal },
+        secrets,
+      );
       const ms = now() - started;
       if (outcome.done) {
-        options.onEvent?.({ operation: name, attempt, outcome: 'ok', ms, requestId: (outcome.value as { request_id?: string }).request_id });
+        options.onEvent?.({
+          operation: name,
+          attempt,
+          outcome: 'ok',
+          ms,
+          requestId: (outcome.value as { request_id?: string }).request_id,
+        });
         return outcome.value as OperationOutput<N>;
       }
       const { error } = outcome;
       const retryAfter = outcome.retryAfterMs;
       const canRetry =
-        spec.safe && error.retryable && attempt < policy.maxAttempts && (retryAfter === undefined || retryAfter <= policy.maxRetryAfterMs);
+        spec.safe &&
+        error.retryable &&
+        attempt < policy.maxAttempts &&
+        (retryAfter === undefined || retryAfter <= policy.maxRetryAfterMs);
       options.onEvent?.({
         operation: name,
         attempt,
@@ -176,7 +195,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (res.status === 429) {
       const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now());
       return fail(
-        new ApiError({ kind: 'rate_limited', operation: name, httpStatus: 429, code: errorBody?.code, requestId, message: wireMessage || 'too many requests', userMessage: explain('rate_limited'), retryable: true, retryAfterMs }),
+        new ApiError({
+          kind: 'rate_limited',
+          operation: name,
+          httpStatus: 429,
+          code: errorBody?.code,
+          requestId,
+          message: wireMessage || 'too many requests',
+          userMessage: explain('rate_limited'),
+          retryable: true,
+          retryAfterMs,
+        }),
         retryAfterMs,
       );
     }
@@ -203,7 +232,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!errorBody) {
         const detail = scrub(describeIssues(parsed.error), secrets);
         return fail(
-          new ApiError({ kind: 'invalid_response', operation: name, httpStatus: res.status, message: `unexpected response: ${detail}`, userMessage: explain('invalid_response') }),
+          new ApiError({
+            kind: 'invalid_response',
+            operation: name,
+            httpStatus: res.status,
+            message: `unexpected response: ${detail}`,
+            userMessage: explain('invalid_response'),
+          }),
         );
       }
     }
@@ -221,7 +256,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       );
     }
     return fail(
-      new ApiError({ kind: 'http', operation: name, httpStatus: res.status, message: `HTTP ${res.status}`, userMessage: explain('http') }),
+      new ApiError({
+        kind: 'http',
+        operation: name,
+        httpStatus: res.status,
+        message: `HTTP ${res.status}`,
+        userMessage: explain('http'),
+      }),
     );
   }
 
@@ -250,15 +291,30 @@ function outcomeUnknown(name: OperationName, spec: OperationSpec, why: string): 
     kind: 'outcome_unknown',
     operation: name,
     message: `outcome unknown (${why})`,
-    userMessage: `${spec.title}: the outcome is unknown — check its status before trying again. ${spec.afterUnknownOutcome ?? ''}`.trim(),
+    userMessage:
+      `${spec.title}: the outcome is unknown — check its status before trying again. ${spec.afterUnknownOutcome ?? ''}`.trim(),
     check: spec.afterUnknownOutcome,
   });
 }
 
-function unavailable(name: OperationName, spec: OperationSpec, status: number, message?: string, requestId?: string): ApiError {
+function unavailable(
+  name: OperationName,
+  spec: OperationSpec,
+  status: number,
+  message?: string,
+  requestId?: string,
+): ApiError {
   // 503 means "not processed"; any other 5xx on a money-moving call may have happened before the failure.
   if (!spec.safe && status !== 503) return outcomeUnknown(name, spec, `HTTP ${status}`);
-  return new ApiError({ kind: 'unavailable', operation: name, httpStatus: status, requestId, message: message || `HTTP ${status}`, userMessage: explain('unavailable'), retryable: true });
+  return new ApiError({
+    kind: 'unavailable',
+    operation: name,
+    httpStatus: status,
+    requestId,
+    message: message || `HTTP ${status}`,
+    userMessage: explain('unavailable'),
+    retryable: true,
+  });
 }
 
 function cancelled(name: OperationName): ApiError {
@@ -266,7 +322,11 @@ function cancelled(name: OperationName): ApiError {
 }
 
 function isStatusFalse(json: unknown): boolean {
-  return typeof json === 'object' && json !== null && ((json as { status?: unknown }).status === false || (json as { status?: unknown }).status === 'false');
+  return (
+    typeof json === 'object' &&
+    json !== null &&
+    ((json as { status?: unknown }).status === false || (json as { status?: unknown }).status === 'false')
+  );
 }
 
 function joinUrl(base: string, path: string): string {

@@ -4,7 +4,8 @@ import type { ApiClient, CallOptions } from './client';
 
 export function paymentInfoApi(client: ApiClient) {
   return {
-    methods: (filter: OperationInput<'info.paymentMethods'> = {}, o?: CallOptions) => client.call('info.paymentMethods', filter, o),
+    methods: (filter: OperationInput<'info.paymentMethods'> = {}, o?: CallOptions) =>
+      client.call('info.paymentMethods', filter, o),
     validateVpa: (vpa: string, o?: CallOptions) => client.call('info.vpa', { vpa }, o),
     currency: (from: string, to: string, o?: CallOptions) => client.call('info.currency', { from, to }, o),
   };

@@ -14,6 +14,7 @@ export function payoutsApi(client: ApiClient) {
     fetchPayout: (id: string, mode: 'normal' | 'advance' = 'normal', o?: CallOptions) =>
       client.call('payout.fetch', { id, fetch_type: mode }, o),
     accounts: (pg?: string, o?: CallOptions) => client.call('payout.accounts', pg ? { pg } : {}, o),
-    balance: (filter: { pg?: string; account_number?: string } = {}, o?: CallOptions) => client.call('payout.balance', filter, o),
+    balance: (filter: { pg?: string; account_number?: string } = {}, o?: CallOptions) =>
+      client.call('payout.balance', filter, o),
   };
 }

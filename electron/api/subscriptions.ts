@@ -7,7 +7,8 @@ export function subscriptionsApi(client: ApiClient) {
     createPlan: (plan: PlanCreateRequest, o?: CallOptions) => client.call('plan.create', plan, o),
     fetchPlan: (id: string, o?: CallOptions) => client.call('plan.fetch', { id }, o),
     fetch: (id: string, o?: CallOptions) => client.call('subscription.fetch', { id }, o),
-    fetchByReceipt: (receiptId: string, o?: CallOptions) => client.call('subscription.fetchByReceipt', { id: receiptId }, o),
+    fetchByReceipt: (receiptId: string, o?: CallOptions) =>
+      client.call('subscription.fetchByReceipt', { id: receiptId }, o),
     cancel: (id: string, o?: CallOptions) => client.call('subscription.cancel', { id }, o),
     /** `amount` in minor units; sent as text, as the document shows. */
     adhoc: (id: string, amount: number, currency: string, o?: CallOptions) =>

@@ -23,7 +23,8 @@ export interface HttpResponse {
 
 export type Transport = (request: HttpRequest) => Promise<HttpResponse>;
 
-export type TransportFailure = 'refused' | 'dns' | 'connect_timeout' | 'timeout' | 'reset' | 'tls' | 'aborted' | 'too_large' | 'other';
+export type TransportFailure =
+  'refused' | 'dns' | 'connect_timeout' | 'timeout' | 'reset' | 'tls' | 'aborted' | 'too_large' | 'other';
 
 export class TransportError extends Error {
   override name = 'TransportError';
@@ -87,14 +88,22 @@ export function createNodeTransport(options: { maxSockets?: number } = {}): Tran
         headers: { ...req.headers, 'content-length': String(payload.length) },
       });
 
-      timers.push(setTimeout(() => fail(new TransportError('timeout', connected, `no complete answer within ${req.totalTimeoutMs} ms`)), req.totalTimeoutMs));
+      timers.push(
+        setTimeout(
+          () => fail(new TransportError('timeout', connected, `no complete answer within ${req.totalTimeoutMs} ms`)),
+          req.totalTimeoutMs,
+        ),
+      );
       r.on('socket', (socket) => {
         // A reused keep-alive socket is already connected; only a fresh one can time out connecting.
         if (!socket.connecting) {
           connected = true;
           return;
         }
-        const t = setTimeout(() => fail(new TransportError('connect_timeout', false, `no connection within ${req.connectTimeoutMs} ms`)), req.connectTimeoutMs);
+        const t = setTimeout(
+          () => fail(new TransportError('connect_timeout', false, `no connection within ${req.connectTimeoutMs} ms`)),
+          req.connectTimeoutMs,
+        );
         timers.push(t);
         socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
           connected = true;
@@ -107,7 +116,8 @@ export function createNodeTransport(options: { maxSockets?: number } = {}): Tran
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_RESPONSE_BYTES) fail(new TransportError('too_large', true, `response larger than ${MAX_RESPONSE_BYTES} bytes`));
+          if (size > MAX_RESPONSE_BYTES)
+            fail(new TransportError('too_large', true, `response larger than ${MAX_RESPONSE_BYTES} bytes`));
           else chunks.push(chunk);
         });
         res.on('error', (err) => fail(classify(err, true)));

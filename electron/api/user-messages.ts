@@ -10,7 +10,8 @@ const BY_KIND: Record<string, string> = {
   timeout: 'The service did not answer in time. Check the connection and try again.',
   tls: "The service's certificate could not be trusted. Check the profile's address; do not continue on an untrusted network.",
   network: 'The service could not be reached. Check the network connection and the profile address.',
-  invalid_response: 'The service answered in an unexpected format. Try again; if it persists, contact support with the request id.',
+  invalid_response:
+    'The service answered in an unexpected format. Try again; if it persists, contact support with the request id.',
   api: 'The service refused the request.',
   http: 'The service answered with an unexpected error.',
   cancelled: 'Cancelled.',

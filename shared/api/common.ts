@@ -27,7 +27,9 @@ export const minorInt = z.number().transform(moneyFrom(integerMinor));
  */
 export const majorAmount = z
   .union([z.string(), z.number()])
-  .transform(moneyFrom((v: string | number) => (typeof v === 'string' ? parseDecimalToMinor(v) : majorNumberToMinor(v))));
+  .transform(
+    moneyFrom((v: string | number) => (typeof v === 'string' ? parseDecimalToMinor(v) : majorNumberToMinor(v))),
+  );
 
 /** `YYYY-MM-DD HH:MM:SS` (IST). */
 export const istDateTime = z.string().refine(isIstDateTime, 'expected YYYY-MM-DD HH:MM:SS');
@@ -80,7 +82,9 @@ export const address = z.looseObject({
 /** Positive whole minor units in a request (refund amounts, plan amounts as text, ...). */
 export const positiveMinor = z.number().int('must be a whole number of minor units').positive('must be positive');
 /** A positive whole number of minor units written as text (`"10000"`), as adhoc and plan create send it. */
-export const positiveMinorText = z.string().regex(/^[1-9]\d*$/, 'must be a positive whole number of minor units, as text');
+export const positiveMinorText = z
+  .string()
+  .regex(/^[1-9]\d*$/, 'must be a positive whole number of minor units, as text');
 
 export const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code');
 

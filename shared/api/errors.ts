@@ -44,7 +44,8 @@ const detail = z.looseObject({
 /** Reads an error body of any documented shape; null when `body` is not an error. */
 export function readErrorBody(body: unknown): ErrorBody | null {
   const e = envelope.safeParse(body);
-  if (e.success) return { code: e.data.error.code ?? null, message: e.data.error.message, requestId: e.data.request_id };
+  if (e.success)
+    return { code: e.data.error.code ?? null, message: e.data.error.message, requestId: e.data.request_id };
   const b = variantB.safeParse(body);
   if (b.success) return { code: b.data.code ?? null, message: b.data.message, requestId: b.data.request_id };
   const p = payoutError.safeParse(body);
@@ -60,7 +61,8 @@ export function readLooseErrorMessage(body: unknown): string | null {
   if (typeof error === 'string') return error;
   if (error && typeof error === 'object') return error.message;
   if (typeof det === 'string') return det;
-  if (Array.isArray(det)) return det.map((x) => (typeof x === 'object' && x && 'msg' in x ? String(x.msg) : String(x))).join('; ');
+  if (Array.isArray(det))
+    return det.map((x) => (typeof x === 'object' && x && 'msg' in x ? String(x.msg) : String(x))).join('; ');
   return message ?? null;
 }
 

@@ -133,8 +133,15 @@ export const partialRefundResponse = z
     refund_id: idText.optional(),
     request_id: requestId,
   })
-  .refine((r) => r.id !== undefined || r.refund_id !== undefined, { message: 'id (or refund_id) is required', path: ['id'] })
-  .transform(({ message, id, refund_id, request_id }) => ({ message: message ?? '', id: (id ?? refund_id)!, request_id }));
+  .refine((r) => r.id !== undefined || r.refund_id !== undefined, {
+    message: 'id (or refund_id) is required',
+    path: ['id'],
+  })
+  .transform(({ message, id, refund_id, request_id }) => ({
+    message: message ?? '',
+    id: (id ?? refund_id)!,
+    request_id,
+  }));
 
 const attemptB = z
   .looseObject({ attempt_id: idText, status: z.string(), amount: minorInt })
@@ -142,17 +149,36 @@ const attemptB = z
 
 export const refundAttemptsResponse = z.union([
   z
-    .looseObject({ status: statusTrue, message: z.string().optional(), data: z.array(refundAttempt), request_id: requestId })
+    .looseObject({
+      status: statusTrue,
+      message: z.string().optional(),
+      data: z.array(refundAttempt),
+      request_id: requestId,
+    })
     .transform(({ message, data, request_id }) => ({ message: message ?? '', data, request_id })),
   z
-    .looseObject({ status: statusTrue, message: z.string().optional(), refund_attempts: z.array(attemptB), request_id: requestId })
-    .transform(({ message, refund_attempts, request_id }) => ({ message: message ?? '', data: refund_attempts, request_id })),
+    .looseObject({
+      status: statusTrue,
+      message: z.string().optional(),
+      refund_attempts: z.array(attemptB),
+      request_id: requestId,
+    })
+    .transform(({ message, refund_attempts, request_id }) => ({
+      message: message ?? '',
+      data: refund_attempts,
+      request_id,
+    })),
 ]);
 
 export const processOrderResponse = z.union([
   z
     .looseObject({ status: statusTrue, payment_id: idText, data: paymentData, request_id: requestId })
-    .transform(({ payment_id, data, request_id }) => ({ payment_id, data, message: undefined as string | undefined, request_id })),
+    .transform(({ payment_id, data, request_id }) => ({
+      payment_id,
+      data,
+      message: undefined as string | undefined,
+      request_id,
+    })),
   z
     .looseObject({ status: statusTrue, transaction_id: idText, message: z.string().optional(), request_id: requestId })
     .transform(({ transaction_id, message, request_id }) => ({
@@ -163,4 +189,3 @@ export const processOrderResponse = z.union([
     })),
 ]);
 export type Payment = z.output<typeof processOrderResponse>;
-

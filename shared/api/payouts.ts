@@ -109,10 +109,18 @@ export const beneficiaryCreateRequest = z
   })
   .superRefine((b, ctx) => {
     if (!!b.account_number !== !!b.ifsc) {
-      ctx.addIssue({ code: 'custom', path: [b.account_number ? 'ifsc' : 'account_number'], message: 'account number and IFSC go together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.account_number ? 'ifsc' : 'account_number'],
+        message: 'account number and IFSC go together',
+      });
     }
     if (!b.account_number && !b.vpa) {
-      ctx.addIssue({ code: 'custom', path: ['account_number'], message: 'give a bank account (number and IFSC) or a UPI address' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['account_number'],
+        message: 'give a bank account (number and IFSC) or a UPI address',
+      });
     }
   });
 export type BeneficiaryCreateRequest = z.input<typeof beneficiaryCreateRequest>;
@@ -135,15 +143,29 @@ export const beneficiaryCreateResponse = z
   .transform(({ message, beneficiary_id, request_id }) => ({ message: message ?? '', beneficiary_id, request_id }));
 
 const beneficiaryB = z
-  .looseObject({ name: z.string(), email: z.string().nullish(), phone: z.string().nullish(), vpa: z.string().nullish(), account: bankAccountB.nullish() })
-  .transform(({ account, ...rest }) => ({ ...rest, account_number: account?.account_no ?? null, ifsc: account?.ifsc ?? null }) as Beneficiary);
+  .looseObject({
+    name: z.string(),
+    email: z.string().nullish(),
+    phone: z.string().nullish(),
+    vpa: z.string().nullish(),
+    account: bankAccountB.nullish(),
+  })
+  .transform(
+    ({ account, ...rest }) =>
+      ({ ...rest, account_number: account?.account_no ?? null, ifsc: account?.ifsc ?? null }) as Beneficiary,
+  );
 
 export const beneficiaryFetchResponse = z.union([
   z
     .looseObject({ status: statusTrue, message: z.string().optional(), data: beneficiary, request_id: requestId })
     .transform(({ message, data, request_id }) => ({ message: message ?? '', data, request_id })),
   z
-    .looseObject({ status: statusTrue, message: z.string().optional(), beneficiary: beneficiaryB, request_id: requestId })
+    .looseObject({
+      status: statusTrue,
+      message: z.string().optional(),
+      beneficiary: beneficiaryB,
+      request_id: requestId,
+    })
     .transform(({ message, beneficiary: data, request_id }) => ({ message: message ?? '', data, request_id })),
 ]);
 
@@ -159,7 +181,12 @@ export const payoutFetchResponse = z
     error_message: z.string().optional(),
     request_id: requestId,
   })
-  .transform(({ payout: p, error_code, error_message, request_id }) => ({ payout: p, error_code, error_message, request_id }));
+  .transform(({ payout: p, error_code, error_message, request_id }) => ({
+    payout: p,
+    error_code,
+    error_message,
+    request_id,
+  }));
 
 const accountB = z.looseObject({ pg: z.string(), account_id: idText, balance: majorAmount });
 
@@ -193,7 +220,11 @@ export const balanceResponse = z.union([
       request_id: requestId,
     })
     .transform(({ account, request_id }) => ({
-      balances: Object.entries(account).map(([pg, a]): Balance => ({ pg, account_no: a.account_no, balance: a.balance })),
+      balances: Object.entries(account).map(([pg, a]): Balance => ({
+        pg,
+        account_no: a.account_no,
+        balance: a.balance,
+      })),
       request_id,
     })),
   z

@@ -45,7 +45,12 @@ export const settlementFetchRequest = z.object({
 export type SettlementFetchRequest = z.input<typeof settlementFetchRequest>;
 
 export const settlementFetchResponse = z
-  .looseObject({ status: statusTrue, data: z.array(settlementRecord), is_last_page: z.boolean(), request_id: requestId })
+  .looseObject({
+    status: statusTrue,
+    data: z.array(settlementRecord),
+    is_last_page: z.boolean(),
+    request_id: requestId,
+  })
   .transform(({ data, is_last_page, request_id }) => ({ data, is_last_page, request_id }));
 export type SettlementPage = z.output<typeof settlementFetchResponse>;
 

@@ -24,7 +24,14 @@ import {
   statusTrue,
 } from './common';
 
-const minorFromText = z.union([minorInt, z.string().regex(/^-?\d+$/).transform(Number).pipe(minorInt)]);
+const minorFromText = z.union([
+  minorInt,
+  z
+    .string()
+    .regex(/^-?\d+$/)
+    .transform(Number)
+    .pipe(minorInt),
+]);
 
 export const plan = z.looseObject({
   id: idText,
@@ -41,7 +48,13 @@ export const plan = z.looseObject({
 export type Plan = z.output<typeof plan>;
 
 const planB = z
-  .looseObject({ id: idText, name: z.string(), amount: minorFromText, currency: z.string(), interval: z.union([z.string(), z.number()]).optional() })
+  .looseObject({
+    id: idText,
+    name: z.string(),
+    amount: minorFromText,
+    currency: z.string(),
+    interval: z.union([z.string(), z.number()]).optional(),
+  })
   .transform(({ name, ...rest }) => ({ ...rest, title: name }) as Plan);
 
 export const subscription = z.looseObject({
@@ -60,16 +73,17 @@ export const subscription = z.looseObject({
 });
 export type Subscription = z.output<typeof subscription>;
 
-const subscriptionB = z
-  .looseObject({ id: idText, status: z.string(), plan: planB })
-  .transform(({ id, status, plan: p, ...rest }) => ({
-    ...rest,
-    subscription_id: id,
-    subscription_status: status,
-    amount: p.amount,
-    currency: p.currency,
-    plan: p,
-  }) as Subscription);
+const subscriptionB = z.looseObject({ id: idText, status: z.string(), plan: planB }).transform(
+  ({ id, status, plan: p, ...rest }) =>
+    ({
+      ...rest,
+      subscription_id: id,
+      subscription_status: status,
+      amount: p.amount,
+      currency: p.currency,
+      plan: p,
+    }) as Subscription,
+);
 
 export const adhocTransaction = z.looseObject({
   id: idText,
@@ -106,7 +120,12 @@ export const planCreateResponse = z
   .transform(({ plan_id, message, request_id }) => ({ plan_id, message: message ?? '', request_id }));
 
 export const planFetchResponse = z
-  .looseObject({ status: statusTrue, plan: z.union([plan, planB]), message: z.string().optional(), request_id: requestId })
+  .looseObject({
+    status: statusTrue,
+    plan: z.union([plan, planB]),
+    message: z.string().optional(),
+    request_id: requestId,
+  })
   .transform(({ plan: p, message, request_id }) => ({ plan: p, message, request_id }));
 
 export const subscriptionResponse = z

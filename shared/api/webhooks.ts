@@ -24,7 +24,10 @@ export const webhookUpdateRequest = z
   .object({
     id: nonEmpty.regex(/^[A-Za-z0-9_-]+$/, 'must be a webhook id (letters, digits, _ and -)'),
     url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-    topics: z.array(z.string().regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/, 'must be an event type such as order.paid')).min(1).optional(),
+    topics: z
+      .array(z.string().regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/, 'must be an event type such as order.paid'))
+      .min(1)
+      .optional(),
     active: z.boolean().optional(),
   })
   .refine((r) => r.url !== undefined || r.topics !== undefined || r.active !== undefined, {
@@ -36,5 +39,10 @@ export const webhookListResponse = z
   .transform(({ data, request_id }) => ({ data, request_id }));
 
 export const webhookUpdateResponse = z
-  .looseObject({ status: statusTrue, data: webhookEndpoint.optional(), message: z.string().optional(), request_id: requestId })
+  .looseObject({
+    status: statusTrue,
+    data: webhookEndpoint.optional(),
+    message: z.string().optional(),
+    request_id: requestId,
+  })
   .transform(({ data, message, request_id }) => ({ data, message, request_id }));

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MoneyError, formatMinor, integerMinor, majorNumberToMinor, parseDecimalToMinor, sumMinor } from '../../shared/money';
+import {
+  MoneyError,
+  formatMinor,
+  integerMinor,
+  majorNumberToMinor,
+  parseDecimalToMinor,
+  sumMinor,
+} from '../../shared/money';
 
 describe('parseDecimalToMinor', () => {
   it.each([
