@@ -266,11 +266,34 @@ export function resolvePath(
   return { path, body };
 }
 
+type Issue = z.core.$ZodIssue;
+
+/**
+ * A union (Variant A | Variant B) that fails reports only "invalid input" at its own path. The branch that
+ * got furthest (deepest issue path, then fewest issues) is the variant the sender meant, so its issues name
+ * the real field: `order.amount`, not `order`.
+ */
+function flattenIssues(
+  issues: readonly Issue[],
+  prefix: readonly PropertyKey[] = [],
+): { path: PropertyKey[]; message: string }[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ path, message: issue.message }];
+    const depth = (branch: Issue[]) => Math.max(...branch.map((b) => b.path.length));
+    const best = issue.errors.reduce((a, b) =>
+      depth(b) > depth(a) || (depth(b) === depth(a) && b.length < a.length) ? b : a,
+    );
+    return flattenIssues(best, path);
+  });
+}
+
 /** Readable list of a zod error's issues: `order.amount: expected number, received string`. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues
+  const issues = flattenIssues(error.issues);
+  return issues
     .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(body)'}: ${i.message}`)
     .join('; ')
-    .concat(error.issues.length > 5 ? `; and ${error.issues.length - 5} more` : '');
+    .concat(issues.length > 5 ? `; and ${issues.length - 5} more` : '');
 }

@@ -59,7 +59,9 @@ function groupMethods(methods: z.output<typeof methodB>[]): PaymentMethods {
     const type = m.type === 'nb' ? 'netbanking' : m.type;
     if (type === 'netbanking' || type === 'debitcard' || type === 'creditcard') {
       const section = (out[type] ??= { data: [] }) as { data: { code: string; title: string }[] };
-      section.data.push({ code: m.id, title: m.name });
+      const { id, name, ...extra }: Record<string, unknown> = m;
+      delete extra.type;
+      section.data.push({ ...extra, code: String(id), title: String(name) });
     } else if (type === 'upi') {
       const section = (out.upi ??= { data: {} }) as { data: Record<string, string> };
       section.data[m.id] = m.name;

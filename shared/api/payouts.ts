@@ -91,6 +91,7 @@ export interface Balance {
   pg: string;
   account_no?: string;
   balance: number;
+  [extra: string]: unknown;
 }
 
 // ---- requests ---------------------------------------------------------------------------------------
@@ -192,10 +193,11 @@ const accountB = z.looseObject({ pg: z.string(), account_id: idText, balance: ma
 
 function groupAccountsB(list: z.output<typeof accountB>[]): Record<string, GatewayAccounts> {
   const out: Record<string, { status: true; data: PayoutAccount[] }> = {};
-  for (const a of list) {
-    (out[a.pg] ??= { status: true, data: [] }).data.push({
-      account_number: a.account_id,
-      available_balance: a.balance,
+  for (const { pg, account_id, balance, ...extra } of list) {
+    (out[pg] ??= { status: true, data: [] }).data.push({
+      ...extra,
+      account_number: account_id,
+      available_balance: balance,
       hold_fund: null,
       overdraft: null,
     });
@@ -220,11 +222,7 @@ export const balanceResponse = z.union([
       request_id: requestId,
     })
     .transform(({ account, request_id }) => ({
-      balances: Object.entries(account).map(([pg, a]): Balance => ({
-        pg,
-        account_no: a.account_no,
-        balance: a.balance,
-      })),
+      balances: Object.entries(account).map(([pg, a]): Balance => ({ ...a, pg })),
       request_id,
     })),
   z
@@ -234,7 +232,7 @@ export const balanceResponse = z.union([
       request_id: requestId,
     })
     .transform(({ balances, request_id }) => ({
-      balances: balances.map((b): Balance => ({ pg: b.pg, account_no: b.account_no, balance: b.balance })),
+      balances,
       request_id,
     })),
 ]);

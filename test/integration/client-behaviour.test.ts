@@ -55,7 +55,7 @@ describe('credentials', () => {
 
   it('maps a wrong secret on a body operation to "hash not verified" (code 204)', async () => {
     const api = sb.api({ secret: () => 'wrong-secret' });
-    const e = await caught(api.paymentInfo.validateVpa('asha@okbank'));
+    const e = await caught(api.paymentInfo.validateVpa('asha@okhdfcbank'));
     expect(e.kind).toBe('auth');
     expect(e.code).toBe(204);
     expect(e.userMessage).toMatch(/hash/);
@@ -63,7 +63,7 @@ describe('credentials', () => {
 
   it('maps a profile on another hash scheme to a hash error too', async () => {
     const api = sb.api({ profile: { ...sb.profile, hashScheme: 'hmac-sha256' } });
-    expect((await caught(api.paymentInfo.validateVpa('asha@okbank'))).code).toBe(204);
+    expect((await caught(api.paymentInfo.validateVpa('asha@okhdfcbank'))).code).toBe(204);
   });
 
   it('asks for the secret at every request and keeps it nowhere in the client', async () => {
@@ -82,7 +82,7 @@ describe('errors never carry secrets', () => {
     const api = sb.api({ secret: () => 'wrong-secret-value' });
     for (const p of [
       api.payouts.accounts(),
-      api.paymentInfo.validateVpa('asha@okbank'),
+      api.paymentInfo.validateVpa('asha@okhdfcbank'),
       api.orders.fetch('no-such-order'),
     ]) {
       const e = await caught(p);
@@ -175,7 +175,7 @@ describe('no blind retry of operations that move money or change state', () => {
   it('503 and 429 on a create are "not processed" errors, not unknown, and are not retried', async () => {
     const r = recorder();
     const api = sb.api({ onEvent: r.onEvent, sleep: r.sleep });
-    const ben = { name: 'Asha Rao', vpa: 'asha@okbank' };
+    const ben = { name: 'Asha Rao', vpa: 'asha@okhdfcbank' };
     await sb.fault({ path: '/api/v2/payout/beneficiary/create', kind: '503', count: 1 });
     expect((await caught(api.payouts.createBeneficiary(ben))).kind).toBe('unavailable');
     await sb.fault({ path: '/api/v2/payout/beneficiary/create', kind: '429', count: 1, retryAfter: 1 });
@@ -190,7 +190,7 @@ describe('reaching the service', () => {
     const e = await caught(api.payouts.accounts());
     expect(e.kind).toBe('network');
     expect(e.userMessage).toMatch(/Nothing is answering/);
-    const e2 = await caught(api.payouts.createBeneficiary({ name: 'Asha', vpa: 'asha@okbank' }));
+    const e2 = await caught(api.payouts.createBeneficiary({ name: 'Asha', vpa: 'asha@okhdfcbank' }));
     expect(e2.kind).toBe('network');
   });
 
