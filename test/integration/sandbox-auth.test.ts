@@ -1,7 +1,7 @@
 /** Authentication, credentials in the body, validation, and the HTTP-level errors of the merchant API. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Fixtures, type Sandbox } from '../../electron/sandbox/server';
-import { basicHeader, rawCall } from '../../electron/sandbox/testing';
+import { basicHeader, rawCall } from '../support/sandbox-http';
 import { signBody } from '../../electron/api/signer';
 
 let sandbox: Sandbox;
@@ -26,7 +26,12 @@ describe('Basic operations', () => {
     const none = await rawCall(sandbox.url, 'payout.accounts', {}, { ...creds, authorization: null });
     expect(none.http).toBe(401);
     expect(none.body).toMatchObject(envelope(401));
-    const wrong = await rawCall(sandbox.url, 'payout.accounts', {}, { ...creds, authorization: basicHeader('merchant_k', 'nope') });
+    const wrong = await rawCall(
+      sandbox.url,
+      'payout.accounts',
+      {},
+      { ...creds, authorization: basicHeader('merchant_k', 'nope') },
+    );
     expect(wrong.http).toBe(401);
     const garbage = await rawCall(sandbox.url, 'payout.accounts', {}, { ...creds, authorization: 'Bearer abc' });
     expect(garbage.http).toBe(401);
@@ -36,20 +41,34 @@ describe('Basic operations', () => {
 
   it('accept the literal "null" hash or a valid hash on key+hash operations, and nothing else', async () => {
     const id = first(f.orders, 'success');
-    expect((await rawCall(sandbox.url, 'order.fetch', { id }, { ...creds, hash: 'null' })).body).toMatchObject({ status: true });
+    expect((await rawCall(sandbox.url, 'order.fetch', { id }, { ...creds, hash: 'null' })).body).toMatchObject({
+      status: true,
+    });
     expect((await rawCall(sandbox.url, 'order.fetch', { id }, creds)).body).toMatchObject({ status: true });
     const bad = await rawCall(sandbox.url, 'order.fetch', { id }, { ...creds, hash: 'deadbeef' });
     expect([bad.http, bad.body]).toEqual([200, HASH_FAILED]);
     const missing = await rawCall(sandbox.url, 'order.fetch', { id }, { ...creds, hash: null });
     expect(missing.body).toEqual(HASH_FAILED);
     const wrongSecret = signBody({ key: 'merchant_k', id }, 'other_secret');
-    expect((await rawCall(sandbox.url, 'order.fetch', { id }, { ...creds, hash: wrongSecret })).body).toEqual(HASH_FAILED);
+    expect((await rawCall(sandbox.url, 'order.fetch', { id }, { ...creds, hash: wrongSecret })).body).toEqual(
+      HASH_FAILED,
+    );
   });
 
   it('refuse a body key that differs from the Basic credentials', async () => {
-    const r = await rawCall(sandbox.url, 'settlement.fetch', { date: f.settlementDates.at(-1) }, { ...creds, key: 'someone_else', authorization: basicHeader('merchant_k', 'merchant_s') });
+    const r = await rawCall(
+      sandbox.url,
+      'settlement.fetch',
+      { date: f.settlementDates.at(-1) },
+      { ...creds, key: 'someone_else', authorization: basicHeader('merchant_k', 'merchant_s') },
+    );
     expect(r.http).toBe(401);
-    const noKey = await rawCall(sandbox.url, 'settlement.fetch', { date: f.settlementDates.at(-1), limit: '1' }, { ...creds, omitKey: true });
+    const noKey = await rawCall(
+      sandbox.url,
+      'settlement.fetch',
+      { date: f.settlementDates.at(-1), limit: '1' },
+      { ...creds, omitKey: true },
+    );
     expect(noKey.http).toBe(200);
   });
 });
@@ -58,14 +77,25 @@ describe('body operations', () => {
   it('verify key and hash, answering 204 "Hash is not verified" (HTTP 200) otherwise', async () => {
     const ok = await rawCall(sandbox.url, 'info.vpa', { vpa: 'asha@ybl' }, creds);
     expect(ok.body).toMatchObject({ status: true, isVPAValid: true });
-    for (const opts of [{ hash: 'abc' }, { hash: null }, { omitKey: true }, { key: 'other_key' }, { secret: 'other_secret' }]) {
+    for (const opts of [
+      { hash: 'abc' },
+      { hash: null },
+      { omitKey: true },
+      { key: 'other_key' },
+      { secret: 'other_secret' },
+    ]) {
       const r = await rawCall(sandbox.url, 'info.vpa', { vpa: 'asha@ybl' }, { ...creds, ...opts });
       expect([r.http, r.body]).toEqual([200, HASH_FAILED]);
     }
   });
 
   it('reject the literal "null" hash (only Basic operations accept it)', async () => {
-    const r = await rawCall(sandbox.url, 'subscription.fetch', { id: first(f.subscriptions, 'active') }, { ...creds, hash: 'null' });
+    const r = await rawCall(
+      sandbox.url,
+      'subscription.fetch',
+      { id: first(f.subscriptions, 'active') },
+      { ...creds, hash: 'null' },
+    );
     expect(r.body).toMatchObject(HASH_FAILED);
   });
 
@@ -83,17 +113,49 @@ describe('validation', () => {
     ['order.process', () => ({ order_id: first(f.orders, 'created'), method: 'crypto', code: 'x' }), 'method:'],
     ['order.process', () => ({ order_id: first(f.orders, 'created'), method: 'upi', code: 'collect' }), 'vpa:'],
     ['order.process', () => ({ order_id: first(f.orders, 'created'), method: 'upi', code: 'intent' }), 'device:'],
-    ['order.process', () => ({ order_id: first(f.orders, 'created'), method: 'upi', code: 'intent', device: 'blackberry' }), 'device:'],
+    [
+      'order.process',
+      () => ({ order_id: first(f.orders, 'created'), method: 'upi', code: 'intent', device: 'blackberry' }),
+      'device:',
+    ],
     ['order.process', () => ({ order_id: first(f.orders, 'created'), method: 'upi', code: 'push' }), 'code:'],
     ['order.process', () => ({ order_id: first(f.orders, 'created'), method: 'nb', code: 'NOPE' }), 'code:'],
     ['order.process', () => ({ order_id: first(f.orders, 'created'), method: 'card', code: 'card' }), 'card:'],
     ['info.vpa', () => ({ vpa: 'not-a-vpa' }), 'vpa:'],
     ['info.currency', () => ({ from: 'usd', to: 'INR' }), 'from:'],
     ['info.currency', () => ({ from: 'XXX', to: 'INR' }), 'from:'],
-    ['plan.create', () => ({ title: 'T', description: '', amount: '100', frequency: 0, cycle: 1, currency: 'INR', mer_reference_id: 'r1' }), 'frequency:'],
-    ['plan.create', () => ({ title: 'T', description: '', amount: '10.50', frequency: 1, cycle: 1, currency: 'INR', mer_reference_id: 'r1' }), 'amount:'],
+    [
+      'plan.create',
+      () => ({
+        title: 'T',
+        description: '',
+        amount: '100',
+        frequency: 0,
+        cycle: 1,
+        currency: 'INR',
+        mer_reference_id: 'r1',
+      }),
+      'frequency:',
+    ],
+    [
+      'plan.create',
+      () => ({
+        title: 'T',
+        description: '',
+        amount: '10.50',
+        frequency: 1,
+        cycle: 1,
+        currency: 'INR',
+        mer_reference_id: 'r1',
+      }),
+      'amount:',
+    ],
     ['subscription.adhoc', () => ({ id: first(f.subscriptions, 'active'), amount: '0', currency: 'INR' }), 'amount:'],
-    ['subscription.adhoc', () => ({ id: first(f.subscriptions, 'active'), amount: '100', currency: 'USD' }), 'currency:'],
+    [
+      'subscription.adhoc',
+      () => ({ id: first(f.subscriptions, 'active'), amount: '100', currency: 'USD' }),
+      'currency:',
+    ],
     ['beneficiary.create', () => ({ name: 'A', account_number: '123456789', ifsc: 'hdfc0001234' }), 'ifsc:'],
     ['beneficiary.create', () => ({ name: 'A', account_number: '12', ifsc: 'HDFC0001234' }), 'account_number:'],
     ['beneficiary.create', () => ({ name: 'A' }), 'account_number:'],
@@ -112,12 +174,15 @@ describe('validation', () => {
     ['webhook.update', () => ({ id: f.webhooks[0]!.id }), '(body):'],
   ];
 
-  it.each(cases.map(([op, input, field]) => ({ op, input, field })))('$op -> HTTP 400 naming $field', async ({ op, input, field }) => {
-    const r = await rawCall(sandbox.url, op, input(), creds);
-    expect(r.http).toBe(400);
-    expect(r.body).toMatchObject(envelope(400));
-    expect((r.body as { error: { message: string } }).error.message.startsWith(field)).toBe(true);
-  });
+  it.each(cases.map(([op, input, field]) => ({ op, input, field })))(
+    '$op -> HTTP 400 naming $field',
+    async ({ op, input, field }) => {
+      const r = await rawCall(sandbox.url, op, input(), creds);
+      expect(r.http).toBe(400);
+      expect(r.body).toMatchObject(envelope(400));
+      expect((r.body as { error: { message: string } }).error.message.startsWith(field)).toBe(true);
+    },
+  );
 
   it('payment methods need a user-agent header', async () => {
     const r = await rawCall(sandbox.url, 'info.paymentMethods', {}, { ...creds, headers: { 'user-agent': '' } });
@@ -145,13 +210,20 @@ describe('HTTP-level errors', () => {
   });
 
   it('a body over 1 MiB -> 413 envelope', async () => {
-    const r = await rawCall(sandbox.url, 'payout.accounts', {}, { ...creds, rawBody: JSON.stringify({ pad: 'x'.repeat(1_100_000) }) });
+    const r = await rawCall(
+      sandbox.url,
+      'payout.accounts',
+      {},
+      { ...creds, rawBody: JSON.stringify({ pad: 'x'.repeat(1_100_000) }) },
+    );
     expect(r.http).toBe(413);
     expect(r.body).toMatchObject(envelope(413));
   });
 
-  it('webhook update routes by path id; /api/v2/webhook/list stays the list', async () => {
-    const res = await rawCall(sandbox.url, 'webhook.update', { id: 'wh_missing', active: false }, creds);
-    expect(res.body).toMatchObject(envelope(404));
+  it('routes /api/v2/webhook/list to the list, and any other /api/v2/webhook/{id} to an update', async () => {
+    const list = await rawCall(sandbox.url, 'webhook.list', {}, creds);
+    expect(list.body).toMatchObject({ status: true, data: expect.any(Array) });
+    const missing = await rawCall(sandbox.url, 'webhook.update', { id: 'wh_missing', active: false }, creds);
+    expect(missing.body).toMatchObject(envelope(404));
   });
 });

@@ -6,11 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../../shared/api/operations';
 import { startSandbox, type Fixtures, type Sandbox } from '../../electron/sandbox/server';
-import { hook, operationUrl, rawCall } from '../../electron/sandbox/testing';
+import { hook, operationUrl, rawCall } from '../support/sandbox-http';
 
 let sandbox: Sandbox;
 let f: Fixtures;
-const ids = (list: { id: string; status: string }[], status: string) => list.filter((x) => x.status === status).map((x) => x.id);
+const ids = (list: { id: string; status: string }[], status: string) =>
+  list.filter((x) => x.status === status).map((x) => x.id);
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 7 });
@@ -30,8 +31,16 @@ function cases(): { a: Case[]; b: Case[] } {
   const classify = {
     state: { ticket: 'Customer says the parcel arrived damaged and wants a refund' },
     questions: {
-      intent: { type: 'choice', instructions: 'What does the customer want?', criteria: { refund: 'money back', track: 'where is my parcel' } },
-      severity: { type: 'score', instructions: 'How bad is it?', criteria: ['all fine', 'parcel damaged', 'fraud suspected'] },
+      intent: {
+        type: 'choice',
+        instructions: 'What does the customer want?',
+        criteria: { refund: 'money back', track: 'where is my parcel' },
+      },
+      severity: {
+        type: 'score',
+        instructions: 'How bad is it?',
+        criteria: ['all fine', 'parcel damaged', 'fraud suspected'],
+      },
       refund: { type: 'noul', instructions: 'The customer wants a refund' },
     },
   };
@@ -51,7 +60,10 @@ function cases(): { a: Case[]; b: Case[] } {
     { name: 'order.refund', input: () => ({ id: success[0] }) },
     { name: 'order.refundPartial', input: () => ({ id: success[1], amount: 100 }) },
     { name: 'order.refundAttempts', input: () => ({ order_id: success[1] }) },
-    { name: 'order.process', input: () => ({ order_id: created[0], method: 'upi', code: 'intent', device: 'android' }) },
+    {
+      name: 'order.process',
+      input: () => ({ order_id: created[0], method: 'upi', code: 'intent', device: 'android' }),
+    },
     { name: 'info.paymentMethods', input: () => ({ amount: '500000', currency: 'INR' }) },
     { name: 'info.vpa', input: () => ({ vpa: 'aarav.sharma@ybl' }) },
     { name: 'info.currency', input: () => ({ from: 'USD', to: 'INR' }) },
@@ -61,7 +73,16 @@ function cases(): { a: Case[]; b: Case[] } {
     { name: 'subscription.fetchByReceipt', input: () => ({ id: receipts.get(active[0]!) }) },
     { name: 'subscription.cancel', input: () => ({ id: active[2] }) },
     { name: 'subscription.adhoc', input: () => ({ id: active[0], amount: '10000', currency: 'INR' }) },
-    { name: 'beneficiary.create', input: () => ({ name: 'Asha Rao', account_number: '001234567890', ifsc: 'HDFC0001234', phone: '9876543210', email: 'asha@example.in' }) },
+    {
+      name: 'beneficiary.create',
+      input: () => ({
+        name: 'Asha Rao',
+        account_number: '001234567890',
+        ifsc: 'HDFC0001234',
+        phone: '9876543210',
+        email: 'asha@example.in',
+      }),
+    },
     { name: 'beneficiary.fetch', input: () => ({ id: f.beneficiaries[0]!.id }) },
     { name: 'payout.fetch', input: () => ({ id: ids(f.payouts, 'failed')[0], fetch_type: 'normal' }) },
     { name: 'payout.accounts', input: () => ({}) },
@@ -112,7 +133,11 @@ describe('sandbox contract: every operation parses with the shared response sche
       const r = await rawCall(sandbox.url, c.name, c.input());
       expect({ op: c.name, http: r.http }).toEqual({ op: c.name, http: 200 });
       const parsed = OPERATIONS[c.name].response.safeParse(r.body);
-      expect({ op: c.name, ok: parsed.success, error: parsed.error?.message }).toEqual({ op: c.name, ok: true, error: undefined });
+      expect({ op: c.name, ok: parsed.success, error: parsed.error?.message }).toEqual({
+        op: c.name,
+        ok: true,
+        error: undefined,
+      });
     }
   });
 
@@ -124,7 +149,11 @@ describe('sandbox contract: every operation parses with the shared response sche
       const r = await rawCall(sandbox.url, c.name, input);
       expect({ op: c.name, http: r.http }).toEqual({ op: c.name, http: 200 });
       const parsed = OPERATIONS[c.name].response.safeParse(r.body);
-      expect({ op: c.name, ok: parsed.success, error: parsed.error?.message }).toEqual({ op: c.name, ok: true, error: undefined });
+      expect({ op: c.name, ok: parsed.success, error: parsed.error?.message }).toEqual({
+        op: c.name,
+        ok: true,
+        error: undefined,
+      });
     }
     expect((await hook<{ faults: unknown[] }>(sandbox.url, 'GET', 'faults')).body.faults).toEqual([]);
   });
@@ -133,7 +162,12 @@ describe('sandbox contract: every operation parses with the shared response sche
 describe('sandbox wire formats (Variant A)', () => {
   it('payout amounts are rupee numbers; failed payouts carry error_code and error_message beside the payout', async () => {
     const r = await rawCall(sandbox.url, 'payout.fetch', { id: ids(f.payouts, 'failed')[0] });
-    const body = r.body as { status: boolean; payout: Record<string, unknown>; error_code: number; error_message: string };
+    const body = r.body as {
+      status: boolean;
+      payout: Record<string, unknown>;
+      error_code: number;
+      error_message: string;
+    };
     expect(typeof body.payout.amount).toBe('number');
     expect(body.payout.transfer_status).toBe('failed');
     expect(typeof body.payout.error).toBe('string');
@@ -154,7 +188,13 @@ describe('sandbox wire formats (Variant A)', () => {
 
   it('payout accounts: one gateway answers INTERNAL_SERVER_ERROR while the overall status is true', async () => {
     const r = await rawCall(sandbox.url, 'payout.accounts', {});
-    const body = r.body as { status: boolean; accounts: Record<string, { status: boolean; error?: { code: string }; data?: { available_balance: unknown; ifsc_code: string }[] }> };
+    const body = r.body as {
+      status: boolean;
+      accounts: Record<
+        string,
+        { status: boolean; error?: { code: string }; data?: { available_balance: unknown; ifsc_code: string }[] }
+      >;
+    };
     expect(body.status).toBe(true);
     const failing = Object.values(body.accounts).filter((a) => !a.status);
     expect(failing).toHaveLength(1);
@@ -172,7 +212,8 @@ describe('sandbox wire formats (Variant A)', () => {
     const body = r.body as { request_id: string; data: Record<string, unknown>[] };
     expect(body.request_id).toMatch(/^req_/);
     for (const rec of body.data) {
-      for (const k of ['amount', 'mer_service_fee', 'mer_service_tax', 'settled_amount']) expect(Number.isInteger(rec[k])).toBe(true);
+      for (const k of ['amount', 'mer_service_fee', 'mer_service_tax', 'settled_amount'])
+        expect(Number.isInteger(rec[k])).toBe(true);
       for (const k of ['cgst', 'sgst', 'igst', 'merchant_subvention_amount']) expect(rec[k]).toMatch(/^\d+\.\d{2}$/);
       expect(f.gateways).toContain(rec.pg);
       expect(typeof rec.order_id).toBe('string');

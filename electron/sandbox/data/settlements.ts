@@ -1,0 +1,373 @@
+/**
+ * Settlement records, computed on demand. Record `index` of a settlement date is a pure function of
+ * (seed, date, index): nothing is generated ahead, so a sandbox with 1,000,000 records a day starts at
+ * once and a page costs O(limit). Record i belongs to gateway i % gateways.length, which makes a `pg`
+ * filter a stride over the indices. Order within a date is by index, stable across calls.
+ *
+ * Money is integer paise, except the four decimal-rupee strings the wire uses. Every normal record obeys
+ * the project's reconciliation rule:
+ *     mer_service_tax = cgst + sgst + igst                      (paise; intra-state cgst = sgst, igst 0;
+ *                                                               inter-state igst only)
+ *     settled_amount  = amount - mer_service_fee - mer_service_tax + merchant_subvention_amount
+ * with the fee 1.5-2% of the amount by payment mode and the tax 18% of the fee.
+ *
+ * Exceptions, chosen per record from its hash (about 3.2% in all):
+ *   0.8% open dispute            dispute_id set, description says so; amounts normal
+ *   0.8% failed                  pg_status/order_status "failed", no fee, tax or settlement (settled 0)
+ *   0.2% failed but settled      pg_status "failed" yet amounts normal: money moved for a failed payment
+ *   0.5% missing UTR             utr null
+ *   0.4% off by a few paise      settled_amount differs from the rule by 1-9 paise either way
+ *   0.5% settled twice           same pg_transaction_id (and order, amounts) as an earlier plain record of
+ *                                the same gateway: on the previous date, or the same day in a second
+ *                                settlement cycle 4 hours later (a different time and UTR, so gateway +
+ *                                transaction id + settlement_date stays unique)
+ */
+import { addDays } from '../../../shared/time';
+import { Rng, dayNumber, hash32, permute40 } from '../random';
+
+export interface SettlementWire {
+  order_id: string | null;
+  pg_transaction_id: string;
+  order_date: string;
+  utr: string | null;
+  settlement_date: string;
+  order_status: string;
+  pg_status: string;
+  payment_mode: string;
+  amount: number;
+  mer_service_fee: number;
+  mer_service_tax: number;
+  merchant_subvention_amount: string;
+  cgst: string;
+  igst: string;
+  sgst: string;
+  settled_amount: number;
+  dispute_id: string | null;
+  description: string | null;
+  pg: string;
+}
+
+type Exception = 'none' | 'dispute' | 'failed' | 'failedSettled' | 'missingUtr' | 'offByPaise' | 'duplicate';
+
+const EXCEPTIONS: readonly (readonly [Exception, number])[] = [
+  ['dispute', 0.008],
+  ['failed', 0.008],
+  ['failedSettled', 0.002],
+  ['missingUtr', 0.005],
+  ['offByPaise', 0.004],
+  ['duplicate', 0.005],
+];
+
+const MODES: readonly (readonly [string, number])[] = [
+  ['UPI', 50],
+  ['CC', 15],
+  ['DC', 15],
+  ['NB', 12],
+  ['WALLET', 8],
+];
+
+/** Fee in basis points by payment mode: all within the 1.5-2% the rule assumes. */
+const FEE_BPS: Readonly<Record<string, number>> = { UPI: 150, NB: 175, DC: 160, CC: 200, WALLET: 190 };
+
+/** Transaction ids are unique for index < 2^20; the CLI and startSandbox refuse more per day. */
+export const MAX_PER_DAY = 1_000_000;
+
+const INDEX_SPACE = 0x100000;
+
+interface Patch {
+  utr?: string | null;
+  dispute_id?: string | null;
+  description?: string | null;
+}
+
+interface DateMutations {
+  generation: number;
+  changed: Map<number, Patch>;
+  /** Indices of records that vanished, kept sorted for paging. */
+  removed: number[];
+}
+
+/** Which records a mutation touched, named by their natural key (pg, pg_transaction_id, settlement_date). */
+export interface MutationReport {
+  date: string;
+  changed: { index: number; pg: string; pg_transaction_id: string; settlement_date: string; fields: string[] }[];
+  removed: { index: number; pg: string; pg_transaction_id: string; settlement_date: string }[];
+}
+
+export class SettlementSource {
+  private readonly mutations = new Map<string, DateMutations>();
+
+  constructor(
+    private readonly seed: number,
+    readonly perDay: number,
+    readonly gateways: readonly string[],
+  ) {
+    if (!Number.isSafeInteger(perDay) || perDay < 0 || perDay > MAX_PER_DAY) {
+      throw new RangeError(`settlements per day must be a whole number from 0 to ${MAX_PER_DAY}`);
+    }
+  }
+
+  /** Record `index` of `date` as served now (mutations applied); undefined when it has vanished. */
+  record(date: string, index: number): SettlementWire | undefined {
+    const m = this.mutations.get(date);
+    if (m && binarySearch(m.removed, index) >= 0) return undefined;
+    const rec = this.generate(dayNumber(date), index);
+    const patch = m?.changed.get(index);
+    return patch ? { ...rec, ...patch } : rec;
+  }
+
+  /**
+   * One page of a date's records, optionally of one gateway. Offsets count the records that survive
+   * mutations, as a real API's would: a removal shifts the later offsets of that date.
+   */
+  page(
+    date: string,
+    pg: string | undefined,
+    offset: number,
+    limit: number,
+  ): { data: SettlementWire[]; isLastPage: boolean } {
+    const gi = pg === undefined ? 0 : this.gateways.indexOf(pg);
+    if (gi < 0) return { data: [], isLastPage: true };
+    const stride = pg === undefined ? 1 : this.gateways.length;
+    const total = gi < this.perDay ? Math.floor((this.perDay - 1 - gi) / stride) + 1 : 0;
+    const m = this.mutations.get(date);
+    const removed = (m?.removed ?? []).filter((i) => i >= gi && (i - gi) % stride === 0).map((i) => (i - gi) / stride);
+    const surviving = total - removed.length;
+    if (offset >= surviving) return { data: [], isLastPage: true };
+
+    const day = dayNumber(date);
+    const data: SettlementWire[] = [];
+    let pos = kthSurvivor(offset, removed);
+    let r = upperBound(removed, pos - 1);
+    while (data.length < limit && pos < total) {
+      if (r < removed.length && removed[r] === pos) {
+        r++;
+        pos++;
+        continue;
+      }
+      const index = gi + pos * stride;
+      const rec = this.generate(day, index);
+      const patch = m?.changed.get(index);
+      data.push(patch ? { ...rec, ...patch } : rec);
+      pos++;
+    }
+    return { data, isLastPage: offset + data.length >= surviving };
+  }
+
+  /**
+   * Changes `count` records of a date and removes `remove` others, deterministically from
+   * (seed, date, how many times this date was mutated). A change gives a record a new UTR (a re-settlement),
+   * fills a missing UTR, or opens a dispute; a removal makes the record vanish from every later page.
+   */
+  mutate(date: string, count: number, remove: number): MutationReport {
+    const day = dayNumber(date);
+    const m = this.mutations.get(date) ?? { generation: 0, changed: new Map<number, Patch>(), removed: [] };
+    this.mutations.set(date, m);
+    const rng = new Rng(hash32(this.seed, day, m.generation++, 0x307a7e));
+    const report: MutationReport = { date, changed: [], removed: [] };
+    const untouched = (i: number) => !m.changed.has(i) && binarySearch(m.removed, i) < 0;
+    const available = this.perDay - m.changed.size - m.removed.length;
+    const want = Math.min(count + remove, available);
+    const picked: number[] = [];
+    while (picked.length < want) {
+      const i = rng.int(0, this.perDay - 1);
+      if (untouched(i) && !picked.includes(i)) picked.push(i);
+    }
+    picked.forEach((index, n) => {
+      const rec = this.generate(day, index);
+      if (n < Math.min(count, want)) {
+        const patch: Patch =
+          rec.utr === null
+            ? { utr: rng.digits(12) }
+            : n % 2 === 0 || rec.dispute_id
+              ? { utr: rng.digits(12), description: 'Re-settled under a new UTR' }
+              : { dispute_id: `dsp_${rng.base36(10)}`, description: 'Chargeback raised after settlement' };
+        m.changed.set(index, patch);
+        report.changed.push({ index, ...naturalKey(rec), fields: Object.keys(patch) });
+      } else {
+        m.removed.splice(upperBound(m.removed, index), 0, index);
+        report.removed.push({ index, ...naturalKey(rec) });
+      }
+    });
+    return report;
+  }
+
+  /** The record as generated, before mutations. */
+  private generate(day: number, index: number): SettlementWire {
+    const core = this.core(day, index);
+    if (core.exception !== 'duplicate') return core.record;
+    // Settled twice: the same gateway's record on the previous date, or one cycle earlier the same day.
+    const rng = new Rng(hash32(this.seed, day, index, 0xd0b1e));
+    const n = this.gateways.length;
+    const sameDay = index >= n && rng.chance(0.5);
+    const ref = this.core(sameDay ? day : day - 1, sameDay ? index - n : index);
+    // Only a plain record is settled twice; otherwise this one stays a plain record of its own.
+    if (ref.exception !== 'none') return core.record;
+    const shift = sameDay ? 4 * 3_600_000 : 0;
+    return { ...ref.record, utr: core.record.utr, settlement_date: this.batchTime(day, index % n, shift) };
+  }
+
+  private core(day: number, index: number): { record: SettlementWire; exception: Exception } {
+    const rng = new Rng(hash32(this.seed, day, index, 0x5e771e));
+    const exception = pickException(rng.next());
+    const mode = rng.weighted(MODES);
+    const amount = randomAmount(rng);
+    const fee = Math.round((amount * FEE_BPS[mode]!) / 10_000);
+    const intraState = rng.chance(0.6);
+    const half = Math.round((fee * 9) / 100);
+    const igst = intraState ? 0 : Math.round((fee * 18) / 100);
+    const cgst = intraState ? half : 0;
+    const tax = cgst * 2 + igst;
+    const subvention = mode === 'CC' && rng.chance(0.2) ? Math.round((amount * 50) / 10_000) : 0;
+    const lagDays = rng.int(1, 3);
+    const orderSeconds = rng.int(0, 86_399);
+    const utr = rng.digits(12);
+    const key = permuteKey(this.seed);
+    const serial = day * INDEX_SPACE + index;
+    const gi = index % this.gateways.length;
+    const record: SettlementWire = {
+      order_id: `ord_${permute40(serial, key).toString(36).toUpperCase().padStart(8, '0')}`,
+      pg_transaction_id: `pay_${permute40(serial, key ^ 0x7a11)
+        .toString(36)
+        .toUpperCase()
+        .padStart(8, '0')}`,
+      order_date: istText(day - lagDays, orderSeconds),
+      utr,
+      settlement_date: this.batchTime(day, gi, 0),
+      order_status: 'success',
+      pg_status: 'success',
+      payment_mode: mode,
+      amount,
+      mer_service_fee: fee,
+      mer_service_tax: tax,
+      merchant_subvention_amount: rupeeText(subvention),
+      cgst: rupeeText(cgst),
+      igst: rupeeText(igst),
+      sgst: rupeeText(cgst),
+      settled_amount: amount - fee - tax + subvention,
+      dispute_id: null,
+      description: null,
+      pg: this.gateways[gi]!,
+    };
+    applyException(record, exception, rng);
+    return { record, exception };
+  }
+
+  /** Each gateway settles a date in one cycle at a seeded time between 10:00 and 14:00 IST. */
+  private batchTime(day: number, gatewayIndex: number, shiftMs: number): string {
+    const seconds = 10 * 3600 + (hash32(this.seed, day, gatewayIndex, 0xba7c4) % (4 * 3600));
+    return istText(day, seconds + shiftMs / 1000);
+  }
+}
+
+const dayTexts = new Map<number, string>();
+
+/**
+ * `YYYY-MM-DD HH:MM:SS` of a day number and a second of that (IST) day, without a Date per call:
+ * this runs several times per record, a million records a benchmark.
+ */
+function istText(day: number, second: number): string {
+  let date = dayTexts.get(day);
+  if (date === undefined) {
+    date = addDays('1970-01-01', day);
+    if (dayTexts.size > 4096) dayTexts.clear();
+    dayTexts.set(day, date);
+  }
+  const h = Math.floor(second / 3600);
+  const m = Math.floor((second % 3600) / 60);
+  const s = second % 60;
+  return `${date} ${h < 10 ? '0' : ''}${h}:${m < 10 ? '0' : ''}${m}:${s < 10 ? '0' : ''}${s}`;
+}
+
+function naturalKey(r: SettlementWire) {
+  return { pg: r.pg, pg_transaction_id: r.pg_transaction_id, settlement_date: r.settlement_date };
+}
+
+function pickException(u: number): Exception {
+  let edge = 0;
+  for (const [kind, share] of EXCEPTIONS) {
+    edge += share;
+    if (u < edge) return kind;
+  }
+  return 'none';
+}
+
+function applyException(r: SettlementWire, exception: Exception, rng: Rng): void {
+  switch (exception) {
+    case 'none':
+    case 'duplicate':
+      return;
+    case 'dispute':
+      r.dispute_id = `dsp_${rng.base36(10)}`;
+      r.description = 'Chargeback raised by the issuing bank';
+      return;
+    case 'failed':
+      Object.assign(r, {
+        order_status: 'failed',
+        pg_status: 'failed',
+        mer_service_fee: 0,
+        mer_service_tax: 0,
+        cgst: '0.00',
+        sgst: '0.00',
+        igst: '0.00',
+        merchant_subvention_amount: '0.00',
+        settled_amount: 0,
+        description: 'Payment failed at the bank; nothing settled',
+      });
+      return;
+    case 'failedSettled':
+      r.pg_status = 'failed';
+      r.order_status = 'failed';
+      return;
+    case 'missingUtr':
+      r.utr = null;
+      return;
+    case 'offByPaise':
+      r.settled_amount += (rng.chance(0.5) ? 1 : -1) * rng.int(1, 9);
+      return;
+  }
+}
+
+/** Log-uniform from Rs 10 to Rs 50,000, a good share of round rupees, as shop baskets look. */
+function randomAmount(rng: Rng): number {
+  const rupees = Math.exp(Math.log(10) + rng.next() * (Math.log(50_000) - Math.log(10)));
+  const whole = Math.floor(rupees);
+  return rng.chance(0.4) ? whole * 100 : whole * 100 + rng.int(1, 99);
+}
+
+/** "12.05" from 1205 paise: shared/money's formatMinor without BigInt, for the hot path (values >= 0). */
+function rupeeText(paise: number): string {
+  const frac = paise % 100;
+  return `${(paise - frac) / 100}.${frac < 10 ? '0' : ''}${frac}`;
+}
+
+function permuteKey(seed: number): number {
+  return hash32(seed, 0x7e11);
+}
+
+/** Position of the k-th (0-based) survivor when the sorted positions in `removed` are gone. */
+function kthSurvivor(k: number, removed: readonly number[]): number {
+  let p = k;
+  for (;;) {
+    const next = k + upperBound(removed, p);
+    if (next === p) return p;
+    p = next;
+  }
+}
+
+/** Number of elements <= value in a sorted list. */
+function upperBound(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function binarySearch(sorted: readonly number[], value: number): number {
+  const i = upperBound(sorted, value) - 1;
+  return i >= 0 && sorted[i] === value ? i : -1;
+}

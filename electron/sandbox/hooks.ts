@@ -1,0 +1,70 @@
+/**
+ * Test hooks, outside the interface's namespace (the packaged app never exposes them):
+ *   GET    /__sandbox/fixtures               ids and states of the seeded (and created) resources
+ *   GET    /__sandbox/faults                 the faults still armed
+ *   POST   /__sandbox/faults                 arm a fault (faults.ts)
+ *   DELETE /__sandbox/faults                 disarm all
+ *   POST   /__sandbox/settlements/mutate     {date, count, remove?}: change `count` records of a date
+ *                                            (new UTR, late UTR, or a dispute) and make `remove` others
+ *                                            vanish (default ceil(count / 2)), deterministically, so a
+ *                                            re-sync sees changed and vanished records; answers which.
+ * No authentication: the hooks only exist on the loopback sandbox.
+ */
+import { z } from 'zod';
+import { describeIssues } from '../../shared/api/operations';
+import { calendarDate } from '../../shared/api/common';
+import type { SettlementSource } from './data/settlements';
+import { faultSpec, type FaultQueue } from './faults';
+import type { Reply } from './handlers/reply';
+import type { Fixtures } from './state';
+
+export const HOOK_PREFIX = '/__sandbox/';
+
+export interface HookDeps {
+  faults: FaultQueue;
+  settlements: SettlementSource;
+  fixtures(): Fixtures;
+  settlementDates(): string[];
+}
+
+const mutateSpec = z
+  .object({
+    date: calendarDate,
+    count: z.number().int().nonnegative().max(100_000),
+    remove: z.number().int().nonnegative().max(100_000).optional(),
+  })
+  .strict();
+
+const hookError = (http: number, message: string): Reply => ({
+  http,
+  body: { status: false, error: { message, code: http } },
+});
+
+export function handleHook(method: string, pathname: string, body: unknown, deps: HookDeps): Reply {
+  const route = `${method} ${pathname.replace(/\/$/, '')}`;
+  switch (route) {
+    case 'GET /__sandbox/fixtures':
+      return { http: 200, body: deps.fixtures() };
+    case 'GET /__sandbox/faults':
+      return { http: 200, body: { status: true, faults: deps.faults.list() } };
+    case 'POST /__sandbox/faults': {
+      const spec = faultSpec.safeParse(body);
+      if (!spec.success) return hookError(400, describeIssues(spec.error));
+      deps.faults.add(spec.data);
+      return { http: 200, body: { status: true, faults: deps.faults.list() } };
+    }
+    case 'DELETE /__sandbox/faults':
+      deps.faults.clear();
+      return { http: 200, body: { status: true, faults: [] } };
+    case 'POST /__sandbox/settlements/mutate': {
+      const spec = mutateSpec.safeParse(body);
+      if (!spec.success) return hookError(400, describeIssues(spec.error));
+      const { date, count, remove = Math.ceil(count / 2) } = spec.data;
+      if (!deps.settlementDates().includes(date))
+        return hookError(400, `date: ${date} is outside the sandbox's 90 settlement days`);
+      return { http: 200, body: { status: true, ...deps.settlements.mutate(date, count, remove) } };
+    }
+    default:
+      return hookError(404, `No sandbox hook ${route}`);
+  }
+}

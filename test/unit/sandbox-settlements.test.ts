@@ -1,0 +1,172 @@
+/** The lazy settlement generator: consistency rule, exception mix, determinism, paging, mutations. */
+import { describe, expect, it } from 'vitest';
+import { SettlementSource, type SettlementWire } from '../../electron/sandbox/data/settlements';
+import { parseDecimalToMinor } from '../../shared/money';
+
+const GATEWAYS = ['razorpay', 'cashfree', 'payu', 'easebuzz'];
+const DATE = '2025-01-15';
+
+function all(src: SettlementSource, date: string, pg?: string, limit = 1000): SettlementWire[] {
+  const out: SettlementWire[] = [];
+  for (let offset = 0; ; offset += limit) {
+    const page = src.page(date, pg, offset, limit);
+    out.push(...page.data);
+    if (page.isLastPage) return out;
+  }
+}
+
+const paise = (text: string) => parseDecimalToMinor(text);
+const ruleGap = (r: SettlementWire) =>
+  r.amount - r.mer_service_fee - r.mer_service_tax + paise(r.merchant_subvention_amount) - r.settled_amount;
+
+describe('settlement records', () => {
+  const src = new SettlementSource(11, 20_000, GATEWAYS);
+  const records = all(src, DATE);
+
+  it('obey the tax split on every record: tax = cgst + sgst + igst, intra-state cgst = sgst, inter-state igst only', () => {
+    expect(records).toHaveLength(20_000);
+    const split = (r: SettlementWire) => [paise(r.cgst), paise(r.sgst), paise(r.igst)] as const;
+    const broken = records.filter((r) => {
+      const [c, s, i] = split(r);
+      return c + s + i !== r.mer_service_tax || (i === 0 ? c !== s : c + s !== 0);
+    });
+    expect(broken).toEqual([]);
+    const intra = records.filter((r) => split(r)[0] > 0).length;
+    expect(intra / records.length).toBeGreaterThan(0.5);
+  });
+
+  it('charge fees of 1.5-2% and tax of 18% of the fee on settled records', () => {
+    const charged = records.filter((x) => x.mer_service_fee > 0);
+    expect(charged.length).toBeGreaterThan(records.length * 0.98);
+    const broken = charged.filter(
+      (r) =>
+        r.mer_service_fee < Math.floor(r.amount * 0.015) ||
+        r.mer_service_fee > Math.ceil(r.amount * 0.02) ||
+        Math.abs(r.mer_service_tax - r.mer_service_fee * 0.18) > 1,
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it('satisfy settled = amount - fee - tax + subvention except a small share off by a few paise', () => {
+    const ok = records.filter((r) => r.pg_status === 'success');
+    const off = ok.filter((r) => ruleGap(r) !== 0);
+    expect(off.length).toBeGreaterThan(0);
+    expect(off.length / records.length).toBeLessThan(0.01);
+    for (const r of off) expect(Math.abs(ruleGap(r))).toBeLessThanOrEqual(9);
+    expect(records.some((r) => paise(r.merchant_subvention_amount) > 0 && ruleGap(r) === 0)).toBe(true);
+  });
+
+  it('hold a realistic exception mix of about 2-4%', () => {
+    const share = (pred: (r: SettlementWire) => boolean) => records.filter(pred).length / records.length;
+    const disputes = share((r) => r.dispute_id !== null);
+    const failed = share((r) => r.pg_status === 'failed' && r.settled_amount === 0);
+    const failedSettled = share((r) => r.pg_status === 'failed' && r.settled_amount > 0);
+    const missingUtr = share((r) => r.utr === null);
+    const off = share((r) => r.pg_status === 'success' && ruleGap(r) !== 0);
+    const ids = new Map<string, number>();
+    for (const r of records) ids.set(r.pg_transaction_id, (ids.get(r.pg_transaction_id) ?? 0) + 1);
+    const twiceToday = [...ids.values()].filter((n) => n > 1).length / records.length;
+    const prevDay = new Set(all(src, '2025-01-14').map((r) => r.pg_transaction_id));
+    const fromYesterday = share((r) => prevDay.has(r.pg_transaction_id));
+    for (const s of [disputes, failed, failedSettled, missingUtr, off, twiceToday, fromYesterday])
+      expect(s).toBeGreaterThan(0);
+    const total = disputes + failed + failedSettled + missingUtr + off + twiceToday + fromYesterday;
+    expect(total).toBeGreaterThan(0.02);
+    expect(total).toBeLessThan(0.04);
+  });
+
+  it('keep gateway + transaction id + settlement time unique, even for same-day duplicates', () => {
+    const keys = new Set(records.map((r) => `${r.pg}|${r.pg_transaction_id}|${r.settlement_date}`));
+    expect(keys.size).toBe(records.length);
+    const firstSeen = new Map<string, SettlementWire>();
+    const twins: [SettlementWire, SettlementWire][] = [];
+    for (const r of records) {
+      const seen = firstSeen.get(r.pg_transaction_id);
+      if (seen) twins.push([seen, r]);
+      else firstSeen.set(r.pg_transaction_id, r);
+    }
+    expect(twins.length).toBeGreaterThan(0);
+    for (const [original, t] of twins) {
+      expect({ ...t, utr: null, settlement_date: '' }).toEqual({ ...original, utr: null, settlement_date: '' });
+      expect(t.utr).not.toBe(original.utr);
+    }
+  });
+
+  it('write identifiers as text: 12-digit UTRs (some with leading zeros), order ids, payment modes', () => {
+    const utrs = records.map((r) => r.utr).filter((u): u is string => u !== null);
+    for (const u of utrs) expect(u).toMatch(/^\d{12}$/);
+    expect(utrs.some((u) => u.startsWith('0'))).toBe(true);
+    expect(new Set(records.map((r) => r.payment_mode))).toEqual(new Set(['UPI', 'NB', 'CC', 'DC', 'WALLET']));
+    for (const r of records.slice(0, 500)) {
+      expect(r.order_id).toMatch(/^ord_[0-9A-Z]{8}$/);
+      expect(r.settlement_date.startsWith(DATE)).toBe(true);
+      expect(r.order_date < r.settlement_date).toBe(true);
+      expect(r.pg).toBe(GATEWAYS[records.indexOf(r) % GATEWAYS.length]);
+    }
+  });
+
+  it('are deterministic by seed', () => {
+    expect(new SettlementSource(11, 20_000, GATEWAYS).page(DATE, undefined, 5000, 200)).toEqual(
+      src.page(DATE, undefined, 5000, 200),
+    );
+    expect(new SettlementSource(12, 20_000, GATEWAYS).page(DATE, undefined, 0, 50).data).not.toEqual(
+      src.page(DATE, undefined, 0, 50).data,
+    );
+  });
+});
+
+describe('settlement paging', () => {
+  it('filters by gateway as a stride over the same records, in the same order', () => {
+    const src = new SettlementSource(5, 1003, GATEWAYS);
+    const everything = all(src, DATE, undefined, 97);
+    for (const pg of GATEWAYS) expect(all(src, DATE, pg, 33)).toEqual(everything.filter((r) => r.pg === pg));
+    expect(src.page(DATE, 'nosuch', 0, 10)).toEqual({ data: [], isLastPage: true });
+    expect(src.page(DATE, undefined, 1003, 10)).toEqual({ data: [], isLastPage: true });
+    expect(src.page(DATE, undefined, 1000, 3).isLastPage).toBe(true);
+    expect(src.page(DATE, undefined, 999, 3).isLastPage).toBe(false);
+  });
+
+  it('after a mutation, pages hold every surviving record exactly once, changed ones changed', () => {
+    const src = new SettlementSource(5, 2000, GATEWAYS);
+    const before = all(src, DATE, undefined, 150);
+    const report = src.mutate(DATE, 20, 15);
+    expect(report.changed).toHaveLength(20);
+    expect(report.removed).toHaveLength(15);
+    const after = all(src, DATE, undefined, 150);
+    const gone = new Set(report.removed.map((r) => r.index));
+    expect(after).toHaveLength(before.length - 15);
+    const expected = before.filter((_, i) => !gone.has(i));
+    const changed = new Set(report.changed.map((c) => c.index));
+    expected.forEach((rec, k) => {
+      const index = before.indexOf(rec);
+      if (changed.has(index)) expect(after[k]).not.toEqual(rec);
+      else expect(after[k]).toEqual(rec);
+      expect(after[k]!.pg_transaction_id).toBe(rec.pg_transaction_id);
+    });
+    for (const pg of GATEWAYS) expect(all(src, DATE, pg, 7)).toEqual(after.filter((r) => r.pg === pg));
+    expect(src.record(DATE, report.removed[0]!.index)).toBeUndefined();
+  });
+
+  it('mutations are deterministic from the seed', () => {
+    const a = new SettlementSource(9, 500, GATEWAYS);
+    const b = new SettlementSource(9, 500, GATEWAYS);
+    expect(a.mutate(DATE, 5, 3)).toEqual(b.mutate(DATE, 5, 3));
+    expect(a.mutate(DATE, 5, 3)).toEqual(b.mutate(DATE, 5, 3));
+  });
+
+  it('serves 1,000,000 records a day lazily: any page is O(limit)', () => {
+    const started = performance.now();
+    const big = new SettlementSource(1, 1_000_000, GATEWAYS);
+    const last = big.page(DATE, undefined, 999_000, 1000);
+    const mid = big.page(DATE, 'payu', 123_456, 1000);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(last.data).toHaveLength(1000);
+    expect(last.isLastPage).toBe(true);
+    expect(mid.data.every((r) => r.pg === 'payu')).toBe(true);
+    expect(new Set(last.data.map((r) => r.pg_transaction_id)).size).toBeGreaterThan(995);
+  });
+
+  it('refuses more than 1,000,000 a day (transaction ids are unique below 2^20)', () => {
+    expect(() => new SettlementSource(1, 1_000_001, GATEWAYS)).toThrow(RangeError);
+  });
+});
