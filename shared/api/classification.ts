@@ -18,7 +18,11 @@ const choiceQuestion = z.object({
   type: z.literal('choice'),
   instructions: z.string().min(1),
   criteria: z.union([
-    z.array(z.string().min(1)).min(1).max(CLASSIFY_LIMITS.maxChoiceOptions),
+    z
+      .array(z.string().min(1))
+      .min(1)
+      .max(CLASSIFY_LIMITS.maxChoiceOptions)
+      .refine((labels) => new Set(labels).size === labels.length, 'choice labels must be distinct'),
     z
       .record(z.string().min(1), description)
       .refine((m) => Object.keys(m).length >= 1 && Object.keys(m).length <= CLASSIFY_LIMITS.maxChoiceOptions, {

@@ -260,7 +260,9 @@ export function resolvePath(
   const body = { ...input };
   let path = spec.path;
   for (const name of spec.pathParams ?? []) {
-    path = path.replace(`{${name}}`, encodeURIComponent(String(body[name])));
+    const value = body[name];
+    if (typeof value !== 'string' || value === '') throw new TypeError(`path parameter ${name} is missing`);
+    path = path.replace(`{${name}}`, encodeURIComponent(value));
     delete body[name];
   }
   return { path, body };

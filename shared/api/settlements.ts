@@ -31,6 +31,9 @@ export const settlementRecord = z.looseObject({
 });
 export type SettlementRecord = z.output<typeof settlementRecord>;
 
+/** Our documented paging limits (the document does not give them); the sandbox enforces the same. */
+export const SETTLEMENT_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const;
+
 /** Whole non-negative numbers, sent as text as the document shows (`"0"`, `"500"`). */
 const countText = z
   .union([z.number().int().nonnegative(), z.string().regex(/^\d+$/, 'must be a whole number')])
@@ -40,7 +43,10 @@ export const settlementFetchRequest = z.object({
   date: calendarDate,
   pg: nonEmpty.optional(),
   offset: countText.optional(),
-  limit: countText.refine((v) => Number(v) > 0, 'must be at least 1').optional(),
+  limit: countText
+    .refine((v) => Number(v) > 0, 'must be at least 1')
+    .refine((v) => Number(v) <= SETTLEMENT_PAGE.maxLimit, `must be at most ${SETTLEMENT_PAGE.maxLimit}`)
+    .optional(),
 });
 export type SettlementFetchRequest = z.input<typeof settlementFetchRequest>;
 
@@ -53,6 +59,3 @@ export const settlementFetchResponse = z
   })
   .transform(({ data, is_last_page, request_id }) => ({ data, is_last_page, request_id }));
 export type SettlementPage = z.output<typeof settlementFetchResponse>;
-
-/** Our documented paging limits (the document does not give them); the sandbox enforces the same. */
-export const SETTLEMENT_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const;
