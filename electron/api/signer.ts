@@ -12,9 +12,7 @@
  * Example: {key:"k", id:"o1", amount:100} -> "100|o1|k|SECRET".
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-
-export const HASH_SCHEMES = ['sha512', 'hmac-sha256'] as const;
-export type HashScheme = (typeof HASH_SCHEMES)[number];
+import type { HashScheme } from '../../shared/profiles';
 
 function byUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

@@ -1,0 +1,141 @@
+/**
+ * Profiles joined to their secrets. The secret is read from the keychain when a request is made and kept
+ * only for that request; what leaves this module is whether a secret exists, never the secret.
+ */
+import { createMerchantApi, ApiError, type MerchantApi } from '../api';
+import type { RequestEvent } from '../api/client';
+import type { Transport } from '../api/transport';
+import { secretInput, type ConnectionTestResult } from '../../shared/profiles';
+import { VaultUnavailableError, type SecretStore } from '../vault/secret-store';
+import { ProfileError, type ProfileStore } from './profile-store';
+
+export class CredentialError extends Error {
+  override name = 'CredentialError';
+  constructor(
+    readonly code: 'NO_SECRET' | 'SECRET_INVALID',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CredentialsOptions {
+  profiles: ProfileStore;
+  vault: SecretStore;
+  /** The embedded sandbox's own secret: the built-in profile needs none from the user. */
+  sandboxSecret: string | null;
+  transport?: Transport;
+  /** Every request outcome of every client made here (connectivity, logs). */
+  onRequest?: (event: RequestEvent) => void;
+  now?: () => number;
+}
+
+export function createCredentials({
+  profiles,
+  vault,
+  sandboxSecret,
+  transport,
+  onRequest,
+  now = Date.now,
+}: CredentialsOptions) {
+  const secretFor = (profileId: string) => async (): Promise<string> => {
+    const p = profiles.get(profileId);
+    if (p.builtIn && sandboxSecret !== null) return sandboxSecret;
+    const secret = await vault.get(p.id);
+    if (secret === null)
+      throw new CredentialError('NO_SECRET', `No secret is stored for the profile "${p.name}". Set it in Settings.`);
+    return secret;
+  };
+
+  function api(profileId: string): MerchantApi {
+    const p = profiles.get(profileId);
+    return createMerchantApi({
+      profile: { baseUrl: p.baseUrl, aiUrl: p.aiUrl, key: p.key, hashScheme: p.hashScheme },
+      secret: secretFor(p.id),
+      transport,
+      onEvent: onRequest,
+    });
+  }
+
+  return {
+    secretFor,
+    api,
+    async status(
+      profileId: string,
+    ): Promise<{ hasSecret: boolean; keychainAvailable: boolean; keychainProblem?: string }> {
+      const p = profiles.get(profileId);
+      const probe = await vault.probe();
+      if (p.builtIn && sandboxSecret !== null)
+        return {
+          hasSecret: true,
+          keychainAvailable: probe.available,
+          keychainProblem: probe.available ? undefined : probe.reason,
+        };
+      if (!probe.available) return { hasSecret: false, keychainAvailable: false, keychainProblem: probe.reason };
+      return { hasSecret: (await vault.get(p.id)) !== null, keychainAvailable: true };
+    },
+    async set(profileId: string, secret: string): Promise<void> {
+      const p = profiles.get(profileId);
+      if (p.builtIn)
+        throw new ProfileError('PROFILE_BUILT_IN', 'The built-in Sandbox profile uses the embedded sandbox secret.');
+      const parsed = secretInput.safeParse(secret);
+      if (!parsed.success)
+        throw new CredentialError('SECRET_INVALID', `The secret ${parsed.error.issues[0]?.message ?? 'is not valid'}.`);
+      await vault.set(p.id, parsed.data);
+    },
+    async remove(profileId: string): Promise<boolean> {
+      const p = profiles.get(profileId);
+      if (p.builtIn) return false;
+      return vault.delete(p.id);
+    },
+    /** Deletes the profile and its secret; the secret first, so no orphan stays in the keychain. */
+    async removeProfile(profileId: string): Promise<void> {
+      const p = profiles.get(profileId);
+      if (!p.builtIn) await vault.delete(p.id);
+      profiles.remove(p.id);
+    },
+    /** Calls payout accounts: the cheapest safe call that needs valid credentials. */
+    async testConnection(profileId: string): Promise<ConnectionTestResult> {
+      const client = api(profileId);
+      const started = now();
+      try {
+        const { accounts } = await client.payouts.accounts();
+        const entries = Object.entries(accounts);
+        return {
+          ok: true,
+          ms: now() - started,
+          gateways: entries.map(([pg]) => pg),
+          failingGateways: entries.filter(([, g]) => !g.status).map(([pg]) => pg),
+        };
+      } catch (e) {
+        return connectionFailure(e);
+      } finally {
+        client.close();
+      }
+    },
+  };
+}
+export type Credentials = ReturnType<typeof createCredentials>;
+
+function connectionFailure(e: unknown): ConnectionTestResult {
+  if (e instanceof CredentialError) return { ok: false, reason: 'no_secret', message: e.message };
+  if (e instanceof VaultUnavailableError) return { ok: false, reason: 'keychain_unavailable', message: e.message };
+  if (!(e instanceof ApiError)) throw e;
+  const reason = ((): Exclude<ConnectionTestResult, { ok: true }>['reason'] => {
+    switch (e.kind) {
+      case 'auth':
+        return e.httpStatus === 401 || e.httpStatus === 403 ? 'wrong_secret' : 'hash_rejected';
+      case 'network':
+        return 'unreachable';
+      case 'timeout':
+        return 'timeout';
+      case 'tls':
+        return 'tls';
+      case 'invalid_response':
+        return 'unexpected_response';
+      default:
+        return 'service_error';
+    }
+  })();
+  return { ok: false, reason, message: e.userMessage };
+}

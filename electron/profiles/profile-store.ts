@@ -1,0 +1,162 @@
+/**
+ * Profiles as settings in the app's data folder (`settings.json`), never holding a secret. Writes go to a
+ * temporary file that is renamed over the old one, so a crash leaves either the old settings or the new.
+ * A settings file that cannot be read is moved aside with a timestamp and reported, never deleted.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { describeIssues } from '../../shared/api/operations';
+import { SANDBOX_PROFILE_ID, profile, profileFields, type Profile, type ProfileFields } from '../../shared/profiles';
+
+const settingsFile = z.object({
+  version: z.literal(1),
+  activeProfileId: z.string(),
+  profiles: z.array(profile),
+});
+type Settings = z.output<typeof settingsFile>;
+
+export class ProfileError extends Error {
+  override name = 'ProfileError';
+  constructor(
+    readonly code: 'PROFILE_NOT_FOUND' | 'PROFILE_INVALID' | 'PROFILE_BUILT_IN' | 'PROFILE_NAME_TAKEN',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface EmbeddedSandbox {
+  url: string;
+  key: string;
+}
+
+export interface ProfileStoreOptions {
+  dataDir: string;
+  /** The running embedded sandbox, which the built-in profile points at; null where there is none (CLI). */
+  sandbox: EmbeddedSandbox | null;
+  now?: () => Date;
+}
+
+export function createProfileStore({ dataDir, sandbox, now = () => new Date() }: ProfileStoreOptions) {
+  const file = join(dataDir, 'settings.json');
+  /** Set when a broken settings file was moved aside at open: where it went, for the user. */
+  let recovered: string | null = null;
+  let settings = load();
+
+  function load(): Settings {
+    const fresh: Settings = { version: 1, activeProfileId: SANDBOX_PROFILE_ID, profiles: [] };
+    if (!existsSync(file)) return fresh;
+    try {
+      return settingsFile.parse(JSON.parse(readFileSync(file, 'utf8')));
+    } catch {
+      const aside = `${file}.unreadable-${now().toISOString().replace(/[:.]/g, '-')}`;
+      renameSync(file, aside);
+      recovered = aside;
+      return fresh;
+    }
+  }
+
+  function save(next: Settings) {
+    mkdirSync(dataDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
+    renameSync(tmp, file);
+    settings = next;
+  }
+
+  function builtIn(): Profile[] {
+    if (!sandbox) return [];
+    return [
+      {
+        id: SANDBOX_PROFILE_ID,
+        builtIn: true,
+        name: 'Sandbox',
+        environment: 'sandbox',
+        baseUrl: sandbox.url,
+        aiUrl: `${sandbox.url}/ai`,
+        key: sandbox.key,
+        hashScheme: 'sha512',
+      },
+    ];
+  }
+
+  function validate(fields: unknown): z.output<typeof profileFields> {
+    const parsed = profileFields.safeParse(fields);
+    if (!parsed.success)
+      throw new ProfileError('PROFILE_INVALID', `Check the profile: ${describeIssues(parsed.error)}.`);
+    return parsed.data;
+  }
+
+  function assertNameFree(name: string, exceptId?: string) {
+    if (list().some((p) => p.id !== exceptId && p.name.toLowerCase() === name.toLowerCase())) {
+      throw new ProfileError('PROFILE_NAME_TAKEN', `A profile named "${name}" already exists.`);
+    }
+  }
+
+  function list(): Profile[] {
+    return [...builtIn(), ...settings.profiles];
+  }
+
+  function get(id: string): Profile {
+    const found = list().find((p) => p.id === id);
+    if (!found) throw new ProfileError('PROFILE_NOT_FOUND', `No profile with id "${id}".`);
+    return found;
+  }
+
+  function stored(id: string): Profile {
+    const p = get(id);
+    if (p.builtIn)
+      throw new ProfileError('PROFILE_BUILT_IN', 'The built-in Sandbox profile cannot be changed or removed.');
+    return p;
+  }
+
+  return {
+    /** Where an unreadable settings file was moved at open, or null. */
+    recoveredFrom: () => recovered,
+    list,
+    get,
+    create(fields: ProfileFields): Profile {
+      const valid = validate(fields);
+      assertNameFree(valid.name);
+      const created: Profile = { ...valid, id: randomUUID(), builtIn: false };
+      save({ ...settings, profiles: [...settings.profiles, created] });
+      return created;
+    },
+    update(id: string, fields: ProfileFields): Profile {
+      const current = stored(id);
+      const valid = validate(fields);
+      assertNameFree(valid.name, id);
+      const updated: Profile = { ...valid, id: current.id, builtIn: false };
+      save({ ...settings, profiles: settings.profiles.map((p) => (p.id === id ? updated : p)) });
+      return updated;
+    },
+    remove(id: string): void {
+      stored(id);
+      const profiles = settings.profiles.filter((p) => p.id !== id);
+      const activeProfileId =
+        settings.activeProfileId === id
+          ? (builtIn()[0]?.id ?? profiles[0]?.id ?? SANDBOX_PROFILE_ID)
+          : settings.activeProfileId;
+      save({ ...settings, profiles, activeProfileId });
+    },
+    /** The active profile; falls back to the first one when the stored choice no longer exists. */
+    active(): Profile {
+      const all = list();
+      const found = all.find((p) => p.id === settings.activeProfileId) ?? all[0];
+      if (!found)
+        throw new ProfileError(
+          'PROFILE_NOT_FOUND',
+          'No profile is configured. Add one with a base URL and merchant key.',
+        );
+      return found;
+    },
+    activate(id: string): Profile {
+      const p = get(id);
+      save({ ...settings, activeProfileId: p.id });
+      return p;
+    },
+  };
+}
+export type ProfileStore = ReturnType<typeof createProfileStore>;
