@@ -5,11 +5,12 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BrowserWindow, app, dialog, ipcMain, nativeTheme, session, shell } from 'electron';
-import type { ActiveProfile } from '../shared/ipc/app';
-import { createAppHandlers } from './ipc/app';
+import { randomBytes } from 'node:crypto';
+import { eventChannel } from '../shared/ipc/channels';
+import { createCore } from './core';
 import { registerIpc } from './ipc/register';
-import { createIpcRouter } from './ipc/router';
-import { startSandbox } from './sandbox/server';
+import { SANDBOX_DEFAULTS, startSandbox } from './sandbox/server';
+import { createKeytarStore } from './vault/keytar-store';
 import {
   CONTENT_SECURITY_POLICY,
   DEV_SERVER_CONTENT_SECURITY_POLICY,
@@ -90,12 +91,17 @@ function createWindow(): void {
 async function start(): Promise<void> {
   await app.whenReady();
   hardenSession();
-  sandbox = await startSandbox();
-  const profile: ActiveProfile = { name: 'Local sandbox', environment: 'sandbox', baseUrl: sandbox.url };
-  const router = createIpcRouter({
-    ...createAppHandlers({ appVersion: app.getVersion(), activeProfile: () => profile }),
+  // The embedded sandbox's secret is new each run and known only to this process.
+  const sandboxSecret = randomBytes(24).toString('base64url');
+  sandbox = await startSandbox({ secret: sandboxSecret });
+  const core = createCore({
+    appVersion: app.getVersion(),
+    dataDir: app.getPath('userData'),
+    vault: createKeytarStore(app.getName()),
+    sandbox: { url: sandbox.url, key: SANDBOX_DEFAULTS.key, secret: sandboxSecret },
   });
-  registerIpc(ipcMain, router, appOrigin);
+  registerIpc(ipcMain, core.router, appOrigin);
+  core.events.subscribe((event, payload) => mainWindow?.webContents.send(eventChannel(event), payload));
   createWindow();
 }
 

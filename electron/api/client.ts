@@ -19,7 +19,8 @@ import {
 } from '../../shared/api/operations';
 import { ApiError, scrub } from './errors';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep as realSleep, type RetryPolicy } from './retry';
-import { signBody, type HashScheme } from './signer';
+import type { HashScheme } from '../../shared/profiles';
+import { signBody } from './signer';
 import { TransportError, createNodeTransport, type HttpResponse, type Transport } from './transport';
 import { explain } from './user-messages';
 
@@ -38,6 +39,8 @@ export interface RequestEvent {
   ms: number;
   requestId?: string;
   errorKind?: string;
+  /** For errors: the sentence the user would read. */
+  userMessage?: string;
 }
 
 export interface ApiClientOptions {
@@ -141,6 +144,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         ms,
         requestId: error.requestId,
         errorKind: error.kind,
+        userMessage: error.userMessage,
       });
       if (!canRetry) throw error;
       try {

@@ -1,15 +1,28 @@
 /** Handlers of the `app.*` channels. */
-import type { ActiveProfile } from '../../shared/ipc/app';
+import type { ConnectivityTracker } from '../connectivity';
+import type { ProfileStore } from '../profiles/profile-store';
 import type { IpcHandlers } from './router';
 
-export interface AppInfoSources {
+export interface AppSources {
   appVersion: string;
-  /** Read on every call: the active profile changes when the user switches it. */
-  activeProfile: () => ActiveProfile;
+  profiles: ProfileStore;
+  connectivity: ConnectivityTracker;
 }
 
-export function createAppHandlers(sources: AppInfoSources): Pick<IpcHandlers, 'app.info'> {
+export function createAppHandlers({
+  appVersion,
+  profiles,
+  connectivity,
+}: AppSources): Pick<IpcHandlers, 'app.info' | 'app.connectivity'> {
   return {
-    'app.info': () => ({ appVersion: sources.appVersion, profile: sources.activeProfile() }),
+    'app.info': () => {
+      const { id, name, environment, baseUrl } = profiles.active();
+      return {
+        appVersion,
+        profile: { id, name, environment, baseUrl },
+        settingsRecoveredFrom: profiles.recoveredFrom(),
+      };
+    },
+    'app.connectivity': () => connectivity.current(),
   };
 }

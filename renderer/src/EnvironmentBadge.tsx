@@ -1,4 +1,4 @@
-import type { ProfileEnvironment } from '../../shared/ipc/app';
+import type { Environment as ProfileEnvironment } from '../../shared/profiles';
 
 const LABELS: Record<ProfileEnvironment, string> = {
   sandbox: 'Sandbox',

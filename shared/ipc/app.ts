@@ -1,14 +1,24 @@
-/** Schemas of the `app.*` channels: what the console is and which API profile it is talking to. */
+/** Schemas of the `app.*` channels: what the console is, which profile is active, whether the service answers. */
 import { z } from 'zod';
+import { ENVIRONMENTS } from '../profiles';
 import type { DomainSchemas } from './contract';
 
-export const profileEnvironment = z.enum(['sandbox', 'production', 'custom']);
-
 export const activeProfile = z.object({
+  id: z.string().min(1),
   name: z.string().min(1),
-  environment: profileEnvironment,
+  environment: z.enum(ENVIRONMENTS),
   baseUrl: z.url({ protocol: /^https?$/ }),
 });
+
+/** Learnt from real request outcomes: a request that got an answer means online, one that could not reach the service means offline. */
+export const connectivity = z.object({
+  state: z.enum(['unknown', 'online', 'offline']),
+  /** ISO time of the request that set the state. */
+  since: z.string().nullable(),
+  /** For offline: the user-facing reason of the last failure. */
+  reason: z.string().optional(),
+});
+export type Connectivity = z.infer<typeof connectivity>;
 
 export const appChannels = {
   'app.info': {
@@ -16,9 +26,11 @@ export const appChannels = {
     output: z.object({
       appVersion: z.string().min(1),
       profile: activeProfile,
+      /** Set when an unreadable settings file was moved aside at start: where it went. */
+      settingsRecoveredFrom: z.string().nullable(),
     }),
   },
+  'app.connectivity': { input: z.undefined(), output: connectivity },
 } satisfies DomainSchemas<'app'>;
 
-export type ProfileEnvironment = z.infer<typeof profileEnvironment>;
 export type ActiveProfile = z.infer<typeof activeProfile>;

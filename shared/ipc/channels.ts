@@ -1,12 +1,31 @@
 /**
- * The names of every IPC channel, and nothing else.
+ * The names of every IPC channel and event, and nothing else.
  *
- * The sandboxed preload imports this list to build `window.api`; it must stay free of zod and of any other runtime
- * import so the preload bundle holds only `electron` and this array. The schemas live in `contract.ts`, which checks at
- * compile time that it covers exactly these names.
+ * The sandboxed preload imports these lists to build `window.api`; they must stay free of zod and of any other
+ * runtime import so the preload bundle holds only `electron` and these arrays. The schemas live in `contract.ts`,
+ * which checks at compile time that it covers exactly these names.
  *
- * A channel is named `domain.method` (one dot). The renderer calls it as `window.api.<domain>.<method>(input)`.
+ * A channel is named `domain.method` (one dot) and is called as `window.api.<domain>.<method>(input)`. An event is
+ * one word, subscribed to as `window.api.on.<event>(listener)`, which returns the function that unsubscribes.
  */
-export const IPC_CHANNELS = ['app.info'] as const satisfies readonly `${string}.${string}`[];
+export const IPC_CHANNELS = [
+  'app.info',
+  'app.connectivity',
+  'profiles.list',
+  'profiles.create',
+  'profiles.update',
+  'profiles.remove',
+  'profiles.activate',
+  'credentials.status',
+  'credentials.set',
+  'credentials.delete',
+  'credentials.test',
+] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];
+
+export const IPC_EVENTS = ['connectivity'] as const;
+export type IpcEvent = (typeof IPC_EVENTS)[number];
+
+/** Event messages travel on their own Electron channels, apart from the invoke channels. */
+export const eventChannel = (event: IpcEvent) => `event:${event}`;

@@ -5,9 +5,11 @@
  * `ipcContract` below. The `satisfies` clauses fail to compile until both agree; main then fails to compile until the
  * handler exists, and the preload exposes it with no change.
  */
-import type { z } from 'zod';
-import { appChannels } from './app';
-import type { IpcChannel } from './channels';
+import { z } from 'zod';
+import { appChannels, connectivity } from './app';
+import type { IpcChannel, IpcEvent } from './channels';
+import { credentialsChannels } from './credentials';
+import { profilesChannels } from './profiles';
 
 export interface IpcChannelSchemas {
   input: z.ZodType;
@@ -22,7 +24,16 @@ export type DomainSchemas<D extends string> = {
 
 export const ipcContract = {
   ...appChannels,
+  ...profilesChannels,
+  ...credentialsChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
+
+/** Payload schemas of the events main pushes to the renderer. */
+export const ipcEvents = {
+  connectivity,
+} satisfies { [E in IpcEvent]: z.ZodType };
+
+export type IpcEventPayload<E extends IpcEvent> = z.output<(typeof ipcEvents)[E]>;
 
 type Contract = typeof ipcContract;
 
@@ -53,9 +64,11 @@ type IpcMethod<C extends IpcChannel> =
 
 type DomainOf<C extends string> = C extends `${infer D}.${string}` ? D : never;
 
-/** `window.api`: channel `app.info` is `api.app.info()`. */
+/** `window.api`: channel `app.info` is `api.app.info()`; event `connectivity` is `api.on.connectivity(listener)`. */
 export type IpcApi = {
   readonly [D in DomainOf<IpcChannel>]: {
     readonly [C in IpcChannel as C extends `${D}.${infer M}` ? M : never]: IpcMethod<C>;
   };
+} & {
+  readonly on: { readonly [E in IpcEvent]: (listener: (payload: IpcEventPayload<E>) => void) => () => void };
 };

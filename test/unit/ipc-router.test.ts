@@ -1,5 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createConnectivity } from '../../electron/connectivity';
 import { createAppHandlers } from '../../electron/ipc/app';
+import { createProfileStore } from '../../electron/profiles/profile-store';
 import { registerIpc, senderOf, type IpcMainLike } from '../../electron/ipc/register';
 import { createIpcRouter, type IpcHandlers, type IpcSender } from '../../electron/ipc/router';
 import type { ActiveProfile } from '../../shared/ipc/app';
@@ -8,11 +13,30 @@ import { createIpcApi } from '../../shared/ipc/client';
 
 const APP_ORIGIN = 'file:///opt/payout-console/out/renderer';
 const MAIN_FRAME: IpcSender = { frameUrl: `${APP_ORIGIN}/index.html`, isMainFrame: true };
-const PROFILE: ActiveProfile = { name: 'Local sandbox', environment: 'sandbox', baseUrl: 'http://127.0.0.1:4010' };
+const PROFILE: ActiveProfile = {
+  id: 'sandbox',
+  name: 'Sandbox',
+  environment: 'sandbox',
+  baseUrl: 'http://127.0.0.1:4010',
+};
+const profiles = createProfileStore({
+  dataDir: mkdtempSync(join(tmpdir(), 'pc-router-')),
+  sandbox: { url: PROFILE.baseUrl, key: 'test_key' },
+});
 
+/** The real app.* handlers; the other channels are not reached by these tests and say so if they are. */
 function routerWith(handlers: Partial<IpcHandlers> = {}) {
+  const unused = Object.fromEntries(
+    IPC_CHANNELS.map((c) => [
+      c,
+      () => {
+        throw new Error(`${c} is not used by this test`);
+      },
+    ]),
+  ) as unknown as IpcHandlers;
   return createIpcRouter({
-    ...createAppHandlers({ appVersion: '0.1.0', activeProfile: () => PROFILE }),
+    ...unused,
+    ...createAppHandlers({ appVersion: '0.1.0', profiles, connectivity: createConnectivity(() => {}) }),
     ...handlers,
   });
 }
@@ -20,7 +44,7 @@ function routerWith(handlers: Partial<IpcHandlers> = {}) {
 describe('createIpcRouter', () => {
   it('answers a known channel from the app main frame', async () => {
     const result = await routerWith().handle('app.info', undefined, MAIN_FRAME, APP_ORIGIN);
-    expect(result).toEqual({ ok: true, value: { appVersion: '0.1.0', profile: PROFILE } });
+    expect(result).toEqual({ ok: true, value: { appVersion: '0.1.0', profile: PROFILE, settingsRecoveredFrom: null } });
   });
 
   it.each(['app.unknown', 'app', '', '__proto__', 'constructor', 'toString'])(
@@ -43,7 +67,7 @@ describe('createIpcRouter', () => {
     const router = routerWith({
       'app.info': () => {
         ran = true;
-        return { appVersion: '0.1.0', profile: PROFILE };
+        return { appVersion: '0.1.0', profile: PROFILE, settingsRecoveredFrom: null };
       },
     });
     const result = await router.handle('app.info', undefined, sender, APP_ORIGIN);
@@ -56,7 +80,7 @@ describe('createIpcRouter', () => {
     const router = routerWith({
       'app.info': () => {
         ran = true;
-        return { appVersion: '0.1.0', profile: PROFILE };
+        return { appVersion: '0.1.0', profile: PROFILE, settingsRecoveredFrom: null };
       },
     });
     const result = await router.handle('app.info', { sql: 'DROP TABLE payouts' }, MAIN_FRAME, APP_ORIGIN);
@@ -66,7 +90,11 @@ describe('createIpcRouter', () => {
 
   it('rejects an output that breaks the contract', async () => {
     const router = routerWith({
-      'app.info': () => ({ appVersion: '0.1.0', profile: { ...PROFILE, environment: 'staging' as 'sandbox' } }),
+      'app.info': () => ({
+        appVersion: '0.1.0',
+        profile: { ...PROFILE, environment: 'staging' as 'sandbox' },
+        settingsRecoveredFrom: null,
+      }),
     });
     const result = await router.handle('app.info', undefined, MAIN_FRAME, APP_ORIGIN);
     expect(result).toMatchObject({
@@ -136,14 +164,33 @@ describe('registerIpc and the preload api', () => {
     const { ipcMain, listeners } = fakeIpcMain();
     registerIpc(ipcMain, routerWith(), APP_ORIGIN);
     const mainFrame = { url: `${APP_ORIGIN}/index.html`, parent: null };
-    const api = createIpcApi(async (channel, input) => listeners.get(channel)?.({ senderFrame: mainFrame }, input));
+    const api = createIpcApi(
+      async (channel, input) => listeners.get(channel)?.({ senderFrame: mainFrame }, input),
+      () => () => {},
+    );
 
     expect(Object.isFrozen(api) && Object.isFrozen(api.app)).toBe(true);
-    expect(await api.app.info()).toEqual({ ok: true, value: { appVersion: '0.1.0', profile: PROFILE } });
+    expect(await api.app.info()).toEqual({
+      ok: true,
+      value: { appVersion: '0.1.0', profile: PROFILE, settingsRecoveredFrom: null },
+    });
+    expect(typeof api.on.connectivity).toBe('function');
   });
 
   it('refuses a channel name that is not domain.method', () => {
-    expect(() => createIpcApi(async () => undefined, ['app.info.extra'])).toThrow(/domain\.method/);
-    expect(() => createIpcApi(async () => undefined, ['info'])).toThrow(/domain\.method/);
+    expect(() =>
+      createIpcApi(
+        async () => undefined,
+        () => () => {},
+        ['app.info.extra'],
+      ),
+    ).toThrow(/domain\.method/);
+    expect(() =>
+      createIpcApi(
+        async () => undefined,
+        () => () => {},
+        ['info'],
+      ),
+    ).toThrow(/domain\.method/);
   });
 });

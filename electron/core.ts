@@ -1,0 +1,45 @@
+/**
+ * The console's core, with no Electron in it: profiles, credentials, connectivity, events and the IPC router.
+ * Electron's main process and the browser test harness both build it here and register the same router, so
+ * what the tests drive is what the app runs.
+ */
+import type { Transport } from './api/transport';
+import { createConnectivity } from './connectivity';
+import { createAppHandlers } from './ipc/app';
+import { createCredentialHandlers } from './ipc/credentials';
+import { createEventBus } from './ipc/events';
+import { createProfileHandlers } from './ipc/profiles';
+import { createIpcRouter } from './ipc/router';
+import { createCredentials } from './profiles/credentials';
+import { createProfileStore } from './profiles/profile-store';
+import type { SecretStore } from './vault/secret-store';
+
+export interface CoreOptions {
+  appVersion: string;
+  /** The app's data folder: settings and (later) the caches live here. */
+  dataDir: string;
+  vault: SecretStore;
+  /** The embedded sandbox the built-in profile points at, with its own secret; null for none. */
+  sandbox: { url: string; key: string; secret: string } | null;
+  transport?: Transport;
+}
+
+export function createCore(options: CoreOptions) {
+  const events = createEventBus();
+  const connectivity = createConnectivity((state) => events.emit('connectivity', state));
+  const profiles = createProfileStore({ dataDir: options.dataDir, sandbox: options.sandbox });
+  const credentials = createCredentials({
+    profiles,
+    vault: options.vault,
+    sandboxSecret: options.sandbox?.secret ?? null,
+    transport: options.transport,
+    onRequest: connectivity.record,
+  });
+  const router = createIpcRouter({
+    ...createAppHandlers({ appVersion: options.appVersion, profiles, connectivity }),
+    ...createProfileHandlers(profiles, credentials),
+    ...createCredentialHandlers(credentials),
+  });
+  return { events, connectivity, profiles, credentials, router };
+}
+export type Core = ReturnType<typeof createCore>;
