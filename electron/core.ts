@@ -5,6 +5,7 @@
  */
 import type { Transport } from './api/transport';
 import { createConnectivity } from './connectivity';
+import type { Logger, Redactor } from './log';
 import { createAppHandlers } from './ipc/app';
 import { createCredentialHandlers } from './ipc/credentials';
 import { createEventBus } from './ipc/events';
@@ -21,11 +22,15 @@ export interface CoreOptions {
   vault: SecretStore;
   /** The embedded sandbox the built-in profile points at, with its own secret; null for none. */
   sandbox: { url: string; key: string; secret: string } | null;
+  log: Logger;
+  /** Learns every secret the core handles, so the log's redaction step knows it. */
+  redactor: Redactor;
   transport?: Transport;
 }
 
 export function createCore(options: CoreOptions) {
   const events = createEventBus();
+  const requests = options.log.child('api');
   const connectivity = createConnectivity((state) => events.emit('connectivity', state));
   const profiles = createProfileStore({ dataDir: options.dataDir, sandbox: options.sandbox });
   const credentials = createCredentials({
@@ -33,13 +38,17 @@ export function createCore(options: CoreOptions) {
     vault: options.vault,
     sandboxSecret: options.sandbox?.secret ?? null,
     transport: options.transport,
-    onRequest: connectivity.record,
+    onSecret: (secret) => options.redactor.add(secret),
+    onRequest: (event) => {
+      connectivity.record(event);
+      requests[event.outcome === 'ok' ? 'info' : 'warn']('request', { ...event });
+    },
   });
   const router = createIpcRouter({
     ...createAppHandlers({ appVersion: options.appVersion, profiles, connectivity }),
     ...createProfileHandlers(profiles, credentials),
     ...createCredentialHandlers(credentials),
   });
-  return { events, connectivity, profiles, credentials, router };
+  return { events, connectivity, profiles, credentials, router, log: options.log };
 }
 export type Core = ReturnType<typeof createCore>;

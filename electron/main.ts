@@ -10,6 +10,7 @@ import { eventChannel } from '../shared/ipc/channels';
 import { createCore } from './core';
 import { registerIpc } from './ipc/register';
 import { SANDBOX_DEFAULTS, startSandbox } from './sandbox/server';
+import { createLogger, createRedactor, fileSink } from './log';
 import { createKeytarStore } from './vault/keytar-store';
 import {
   CONTENT_SECURITY_POLICY,
@@ -94,9 +95,14 @@ async function start(): Promise<void> {
   // The embedded sandbox's secret is new each run and known only to this process.
   const sandboxSecret = randomBytes(24).toString('base64url');
   sandbox = await startSandbox({ secret: sandboxSecret });
+  const dataDir = app.getPath('userData');
+  const redactor = createRedactor();
+  redactor.add(sandboxSecret);
   const core = createCore({
     appVersion: app.getVersion(),
-    dataDir: app.getPath('userData'),
+    dataDir,
+    log: createLogger('main', fileSink(join(dataDir, 'logs', 'main.log')), redactor),
+    redactor,
     vault: createKeytarStore(app.getName()),
     sandbox: { url: sandbox.url, key: SANDBOX_DEFAULTS.key, secret: sandboxSecret },
   });

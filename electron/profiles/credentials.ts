@@ -25,6 +25,8 @@ export interface CredentialsOptions {
   /** The embedded sandbox's own secret: the built-in profile needs none from the user. */
   sandboxSecret: string | null;
   transport?: Transport;
+  /** Told every secret read or stored here, for the logger's redaction. */
+  onSecret?: (secret: string) => void;
   /** Every request outcome of every client made here (connectivity, logs). */
   onRequest?: (event: RequestEvent) => void;
   now?: () => number;
@@ -35,6 +37,7 @@ export function createCredentials({
   vault,
   sandboxSecret,
   transport,
+  onSecret,
   onRequest,
   now = Date.now,
 }: CredentialsOptions) {
@@ -81,6 +84,7 @@ export function createCredentials({
       const parsed = secretInput.safeParse(secret);
       if (!parsed.success)
         throw new CredentialError('SECRET_INVALID', `The secret ${parsed.error.issues[0]?.message ?? 'is not valid'}.`);
+      onSecret?.(parsed.data);
       await vault.set(p.id, parsed.data);
     },
     async remove(profileId: string): Promise<boolean> {
