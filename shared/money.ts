@@ -35,7 +35,13 @@ function digitsToMinor(sign: string | undefined, whole: string, frac: string, sc
   if (/[^0]/.test(frac.slice(scale))) {
     throw new MoneyError(`"${original}" has more than ${scale} decimal places`);
   }
-  const minor = BigInt(whole + kept) * (sign === '-' ? -1n : 1n);
+  const digits = whole + kept;
+  // Up to 15 digits an integer is exact as a double; BigInt only where it could not be.
+  if (digits.length <= 15) {
+    const n = Number(digits);
+    return sign === '-' && n !== 0 ? -n : n;
+  }
+  const minor = BigInt(digits) * (sign === '-' ? -1n : 1n);
   return toSafeMinor(minor, original);
 }
 

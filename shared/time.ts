@@ -11,16 +11,14 @@ const LOCAL = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
 
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+// Plain arithmetic rather than a Date round trip: settlement pages check two timestamps per record.
 function validParts(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): boolean {
-  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return (
-    t.getUTCFullYear() === y &&
-    t.getUTCMonth() === mo - 1 &&
-    t.getUTCDate() === d &&
-    t.getUTCHours() === h &&
-    t.getUTCMinutes() === mi &&
-    t.getUTCSeconds() === s
-  );
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo) && h <= 23 && mi <= 59 && s <= 59;
 }
 
 /** True for a real calendar date written `YYYY-MM-DD` (rejects 2024-02-30). */
@@ -32,7 +30,7 @@ export function isCalendarDate(text: string): boolean {
 /** True for a real `YYYY-MM-DD HH:MM:SS` local time. */
 export function isIstDateTime(text: string): boolean {
   const m = LOCAL.exec(text);
-  return !!m && validParts(...(m.slice(1, 7).map(Number) as [number, number, number, number, number, number]));
+  return !!m && validParts(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
 }
 
 export function isIsoUtc(text: string): boolean {

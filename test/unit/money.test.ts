@@ -91,3 +91,12 @@ describe('integerMinor, formatMinor, sumMinor', () => {
     expect(() => sumMinor([Number.MAX_SAFE_INTEGER, 1])).toThrow(/too large/);
   });
 });
+
+describe('exactness on both paths', () => {
+  it('gives the same result below and above 15 digits, and no negative zero', () => {
+    expect(parseDecimalToMinor('9999999999999.99')).toBe(999999999999999);
+    expect(() => parseDecimalToMinor('99999999999999.99')).toThrow(/too large/);
+    expect(Object.is(parseDecimalToMinor('-0.00'), 0)).toBe(true);
+    expect(parseDecimalToMinor('-12345678901234.56')).toBe(-1234567890123456);
+  });
+});

@@ -45,6 +45,10 @@ describe('calendar dates', () => {
     expect(isCalendarDate('2024-02-29')).toBe(true);
     expect(isCalendarDate('2023-02-29')).toBe(false);
     expect(isCalendarDate('2024-04-31')).toBe(false);
+    expect(isCalendarDate('1900-02-29')).toBe(false);
+    expect(isCalendarDate('2000-02-29')).toBe(true);
+    expect(isCalendarDate('2024-00-10')).toBe(false);
+    expect(isCalendarDate('2024-06-00')).toBe(false);
     expect(isCalendarDate('20240101')).toBe(false);
   });
 
