@@ -94,7 +94,7 @@ async function start(): Promise<void> {
   hardenSession();
   // The embedded sandbox's secret is new each run and known only to this process.
   const sandboxSecret = randomBytes(24).toString('base64url');
-  sandbox = await startSandbox({ secret: sandboxSecret });
+  sandbox = await startSandbox({ secret: sandboxSecret, hooks: false });
   const dataDir = app.getPath('userData');
   const redactor = createRedactor();
   redactor.add(sandboxSecret);

@@ -31,6 +31,11 @@ export interface SandboxOptions {
   settlementsPerDay?: number;
   /** The clock: "today" for settlements and seeded dates, and the time stamped on refunds and charges. */
   now?: () => number;
+  /**
+   * Serve the /__sandbox/ test hooks (default true). The app's embedded sandbox turns them off: any local
+   * process could otherwise arm faults in it, and the app itself has no use for them.
+   */
+  hooks?: boolean;
 }
 
 export interface Sandbox {
@@ -91,7 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const pathname = new URL(req.url ?? '/', 'http://sandbox').pathname;
-    if (pathname.startsWith(HOOK_PREFIX)) {
+    if (pathname.startsWith(HOOK_PREFIX) && options.hooks !== false) {
       const body = await readBody(req, HOOK_BODY_CAP);
       const json = body.tooLarge ? { ok: false as const, message: 'body too large' } : parseJson(body.text);
       const reply = json.ok

@@ -128,3 +128,20 @@ describe('fault matching and clearing', () => {
     expect((await hook(sb.url, 'GET', 'nothing')).http).toBe(404);
   });
 });
+
+describe('the embedded (app) sandbox', () => {
+  it('serves no test hooks when started with hooks: false', async () => {
+    const embedded = await startSandbox({ port: 0, hooks: false });
+    try {
+      const armed = await fetch(`${embedded.url}/__sandbox/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ kind: '500' }),
+      });
+      expect(armed.status).toBe(404);
+      const fixtures = await fetch(`${embedded.url}/__sandbox/fixtures`);
+      expect(fixtures.status).toBe(404);
+    } finally {
+      await embedded.close();
+    }
+  });
+});
