@@ -1,0 +1,127 @@
+/**
+ * Reconciliation rules for settlement records: small pure functions, each a documented check that yields
+ * an exception with the values that broke it. The cache stores the exceptions with the record; the UI and
+ * the workbook show them. All amounts are integer minor units (paise).
+ *
+ * The settlement formula, our documented decision (the sandbox's data obeys it):
+ *     settled_amount  = amount - mer_service_fee - mer_service_tax + merchant_subvention_amount
+ *     mer_service_tax = cgst + sgst + igst
+ * A failed payment moves no money: its settled amount must be 0, and the formula does not apply to it.
+ */
+import type { SettlementRecord } from './api/settlements';
+
+export const RULES = {
+  settled_amount_mismatch: 'Settled amount differs from amount − fee − tax + subvention',
+  tax_breakdown_mismatch: 'Service tax differs from CGST + SGST + IGST',
+  failed_but_settled: 'Payment failed but money was settled',
+  missing_utr: 'Money settled without a UTR',
+  dispute_open: 'A dispute is open on the payment',
+  duplicate_settlement: 'The same gateway transaction was settled more than once',
+} as const;
+export type RuleId = keyof typeof RULES;
+export const RULE_IDS = Object.keys(RULES) as RuleId[];
+
+export interface ReconciliationException {
+  rule: RuleId;
+  /** The values that broke the rule, named as the record names them (amounts in minor units). */
+  values: Record<string, number | string | null>;
+}
+
+type Amounts = Pick<
+  SettlementRecord,
+  | 'amount'
+  | 'mer_service_fee'
+  | 'mer_service_tax'
+  | 'merchant_subvention_amount'
+  | 'cgst'
+  | 'sgst'
+  | 'igst'
+  | 'settled_amount'
+>;
+export type CheckedRecord = Amounts & Pick<SettlementRecord, 'pg_status' | 'utr' | 'dispute_id'>;
+
+export function isFailed(record: Pick<SettlementRecord, 'pg_status'>): boolean {
+  return /^(failed|failure)$/i.test(record.pg_status.trim());
+}
+
+export function expectedSettledAmount(r: Amounts): number {
+  return r.amount - r.mer_service_fee - r.mer_service_tax + r.merchant_subvention_amount;
+}
+
+export function settledAmountMismatch(r: CheckedRecord): ReconciliationException | null {
+  if (isFailed(r)) return null;
+  const expected = expectedSettledAmount(r);
+  if (r.settled_amount === expected) return null;
+  return {
+    rule: 'settled_amount_mismatch',
+    values: {
+      amount: r.amount,
+      mer_service_fee: r.mer_service_fee,
+      mer_service_tax: r.mer_service_tax,
+      merchant_subvention_amount: r.merchant_subvention_amount,
+      expected,
+      settled_amount: r.settled_amount,
+      difference: r.settled_amount - expected,
+    },
+  };
+}
+
+export function taxBreakdownMismatch(r: CheckedRecord): ReconciliationException | null {
+  const parts = r.cgst + r.sgst + r.igst;
+  if (parts === r.mer_service_tax) return null;
+  return {
+    rule: 'tax_breakdown_mismatch',
+    values: {
+      mer_service_tax: r.mer_service_tax,
+      cgst: r.cgst,
+      sgst: r.sgst,
+      igst: r.igst,
+      difference: r.mer_service_tax - parts,
+    },
+  };
+}
+
+export function failedButSettled(r: CheckedRecord): ReconciliationException | null {
+  if (!isFailed(r) || r.settled_amount === 0) return null;
+  return { rule: 'failed_but_settled', values: { pg_status: r.pg_status, settled_amount: r.settled_amount } };
+}
+
+export function missingUtr(r: CheckedRecord): ReconciliationException | null {
+  if (r.settled_amount === 0 || (r.utr ?? '').trim() !== '') return null;
+  return { rule: 'missing_utr', values: { utr: r.utr ?? null, settled_amount: r.settled_amount } };
+}
+
+export function disputeOpen(r: CheckedRecord): ReconciliationException | null {
+  if ((r.dispute_id ?? '').trim() === '') return null;
+  return { rule: 'dispute_open', values: { dispute_id: r.dispute_id ?? null } };
+}
+
+/** The rules that need only the record itself. */
+export const RECORD_RULES = [
+  settledAmountMismatch,
+  taxBreakdownMismatch,
+  failedButSettled,
+  missingUtr,
+  disputeOpen,
+] as const;
+
+export function checkRecord(r: CheckedRecord): ReconciliationException[] {
+  const out: ReconciliationException[] = [];
+  for (const rule of RECORD_RULES) {
+    const e = rule(r);
+    if (e) out.push(e);
+  }
+  return out;
+}
+
+/**
+ * The cross-record rule: `settlementDates` are every settlement time at which this gateway transaction was
+ * settled with money (this record's included). More than one is an exception on each of them.
+ */
+export function duplicateSettlement(settlementDates: readonly string[]): ReconciliationException | null {
+  if (settlementDates.length < 2) return null;
+  return {
+    rule: 'duplicate_settlement',
+    values: { times_settled: settlementDates.length, settlement_dates: [...settlementDates].sort().join(', ') },
+  };
+}
