@@ -24,7 +24,8 @@ export default defineConfig({
       outDir: fromRoot('out/main'),
       // Native addons and exceljs load from node_modules at run time; electron-builder ships them there.
       externalizeDeps: { include: ['better-sqlite3', 'keytar', 'exceljs'] },
-      rolldownOptions: { input: { main: fromRoot('electron/main.ts') } },
+      // The CLI rides in the same bundle: it is the same core, run under Node by bin/payout-console.mjs.
+      rolldownOptions: { input: { main: fromRoot('electron/main.ts'), cli: fromRoot('electron/cli/main.ts') } },
     },
   },
   preload: {

@@ -89,3 +89,23 @@ export function sumMinor(values: Iterable<Minor>): Minor {
   for (const v of values) total += BigInt(integerMinor(v));
   return toSafeMinor(total, total.toString());
 }
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * `₹12,34,567.89` for 123456789 paise: the amount's exact decimal text is handed to Intl, which formats a
+ * numeric string without turning it into a float. Currencies group per their locale (en-IN lakh/crore for INR).
+ */
+export function formatMoney(minor: Minor, currency = 'INR'): string {
+  let nf = formatters.get(currency);
+  if (!nf) {
+    nf = new Intl.NumberFormat(currency === 'INR' ? 'en-IN' : 'en', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    formatters.set(currency, nf);
+  }
+  return nf.format(formatMinor(minor) as `${number}`);
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MoneyError,
   formatMinor,
+  formatMoney,
   integerMinor,
   majorNumberToMinor,
   parseDecimalToMinor,
@@ -98,5 +99,19 @@ describe('exactness on both paths', () => {
     expect(() => parseDecimalToMinor('99999999999999.99')).toThrow(/too large/);
     expect(Object.is(parseDecimalToMinor('-0.00'), 0)).toBe(true);
     expect(parseDecimalToMinor('-12345678901234.56')).toBe(-1234567890123456);
+  });
+});
+
+describe('formatMoney', () => {
+  it.each([
+    [123456789, '₹12,34,567.89'],
+    [0, '₹0.00'],
+    [-5, '-₹0.05'],
+    [9007199254740991, '₹9,00,71,99,25,47,409.91'],
+  ])('%d paise -> %s', (minor, text) => {
+    expect(formatMoney(minor)).toBe(text);
+  });
+  it('uses the currency of the amount', () => {
+    expect(formatMoney(150050, 'USD')).toBe('$1,500.50');
   });
 });

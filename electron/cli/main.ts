@@ -1,0 +1,116 @@
+/**
+ * `payout-console` (and `npm run cli --`): the console's core on the command line.
+ * Exit codes: 0 done, 1 failed (one line on stderr says why), 2 bad usage.
+ */
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ApiError } from '../api/errors';
+import type { Command, Options } from './command';
+import { balanceCommands } from './commands/balances';
+import { beneficiaryCommands } from './commands/beneficiaries';
+import { payoutCommands } from './commands/payouts';
+import { profileCommands } from './commands/profiles';
+import { openContext } from './context';
+import { UsageError, processIo, type Io } from './io';
+
+export const COMMANDS: Command[] = [...profileCommands, ...balanceCommands, ...beneficiaryCommands, ...payoutCommands];
+
+const GLOBAL_OPTIONS: Options = {
+  profile: { type: 'string' },
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  'secret-env': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+function usage(): string {
+  return [
+    'usage: payout-console [--profile NAME] [--data-dir DIR] [--json] [--secret-env VAR] <command>',
+    '',
+    ...COMMANDS.map((c) => `  ${c.usage}`),
+  ].join('\n');
+}
+
+/** The command named by the leading positional words; the longest match wins. */
+function findCommand(argv: string[]): { command: Command; rest: string[] } {
+  const loose = parseArgs({ args: argv, options: GLOBAL_OPTIONS, strict: false, allowPositionals: true });
+  const words = loose.positionals;
+  const command = [...COMMANDS]
+    .sort((a, b) => b.words.length - a.words.length)
+    .find((c) => c.words.every((w, i) => words[i] === w));
+  if (!command) throw new UsageError(words.length ? `unknown command "${words.join(' ')}"` : 'no command given');
+  // Drop the command's words (wherever option values put them) and keep everything else for the strict parse.
+  const rest = [...argv];
+  for (const w of command.words) rest.splice(rest.indexOf(w), 1);
+  return { command, rest };
+}
+
+export async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  makeIo: (json: boolean) => Io = processIo,
+): Promise<number> {
+  const io = makeIo(argv.includes('--json'));
+  let command: Command | undefined;
+  try {
+    if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+      io.out(usage());
+      return argv.length === 0 ? 2 : 0;
+    }
+    const found = findCommand(argv);
+    command = found.command;
+    const { values, positionals } = parseArgs({
+      args: found.rest,
+      options: { ...GLOBAL_OPTIONS, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    });
+    const range = command.positionals ?? { min: 0, max: 0, names: '' };
+    if (positionals.length < range.min || positionals.length > range.max) {
+      throw new UsageError(
+        range.max === 0
+          ? `"${command.words.join(' ')}" takes no arguments`
+          : `"${command.words.join(' ')}" takes ${range.names}`,
+      );
+    }
+    const ctx = await openContext(
+      {
+        profile: values.profile as string | undefined,
+        dataDir: values['data-dir'] as string | undefined,
+        secretEnv: values['secret-env'] as string | undefined,
+      },
+      env,
+    );
+    try {
+      await command.run({ ctx, values, positionals, io });
+    } finally {
+      await ctx.close();
+    }
+    return 0;
+  } catch (e) {
+    return report(e, io, command);
+  }
+}
+
+function report(e: unknown, io: Io, command: Command | undefined): number {
+  const usageProblem =
+    e instanceof UsageError || (e instanceof Error && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'));
+  if (usageProblem) {
+    io.err(`payout-console: ${(e as Error).message}`);
+    io.err(command ? `usage: payout-console ${command.usage}` : 'run payout-console --help for the commands');
+    return 2;
+  }
+  if (e instanceof ApiError) {
+    const extra = [e.check, e.requestId ? `request id ${e.requestId}` : undefined].filter(Boolean).join(' ');
+    io.err(`payout-console: ${e.userMessage}${extra ? ` ${extra}` : ''}`);
+    return 1;
+  }
+  io.err(`payout-console: ${e instanceof Error ? e.message : String(e)}`);
+  return 1;
+}
+
+// Run when executed as a program (tsx, node on the built file), not when imported by tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  process.exitCode = await runCli(process.argv.slice(2));
+}

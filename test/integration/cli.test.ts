@@ -1,0 +1,172 @@
+/** The CLI on the real core: profiles, API commands, exit codes, and secrets kept out of its output. */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeytarStore } from '../../electron/vault/keytar-store';
+import { cliRunner } from '../support/cli';
+import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { requireSystem } from '../support/system';
+
+let dir: string;
+let sb: OpenSandbox;
+let cli: ReturnType<typeof cliRunner>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pc-cli-'));
+  sb = await openSandbox();
+  cli = cliRunner(dir, { PC_TEST_SECRET: sb.secret });
+});
+afterAll(async () => {
+  await sb.close();
+  const store = createKeytarStore(cli.keychainService);
+  if ((await store.probe()).available) for (const a of await store.accounts()) await store.delete(a);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('usage', () => {
+  it.each([
+    [['bogus'], /unknown command "bogus"/],
+    [['balances', '--bad'], /Unknown option '--bad'/],
+    [['payout', 'get'], /takes ID/],
+    [['profiles', 'add', '--name', 'x'], /needs --base-url/],
+    [['--secret-env', 'PC_NOT_SET', 'balances'], /PC_NOT_SET: that environment variable is not set/],
+  ])('%j exits 2 with a one-line reason', async (argv, reason) => {
+    const r = await cli.run(...argv);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toMatch(reason);
+  });
+
+  it('--help lists every command and exits 0', async () => {
+    const r = await cli.run('--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/profiles add/);
+    expect(r.stdout).toMatch(/payout get ID/);
+  });
+});
+
+describe('on the built-in sandbox profile (no secret needed)', () => {
+  it('lists the Sandbox profile as active', async () => {
+    const r = await cli.run('--json', 'profiles', 'list');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ id: 'sandbox', active: true, hasSecret: true })]);
+  });
+
+  it('shows balances with the failing gateway named', async () => {
+    const r = await cli.run('balances');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/₹[\d,]+\.\d{2}/);
+    expect(r.stdout).toMatch(/the gateway answered INTERNAL_SERVER_ERROR/);
+  });
+
+  it('payout get of an unknown payout fails with exit 1 and the reason', async () => {
+    const r = await cli.run('payout', 'get', 'po_nope');
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/not found/);
+  });
+});
+
+describe('on a profile of our own', () => {
+  it('adds a profile, uses --secret-env, and reaches the sandbox', async () => {
+    const add = await cli.run(
+      'profiles',
+      'add',
+      '--name',
+      'Local',
+      '--base-url',
+      sb.profile.baseUrl,
+      '--ai-url',
+      sb.profile.aiUrl,
+      '--key',
+      sb.key,
+    );
+    expect(add.code).toBe(0);
+    const fx = sb.sandbox.fixtures();
+    const failed = fx.payouts.find((p) => p.status === 'failed')!;
+    const r = await cli.run('--profile', 'local', '--secret-env', 'PC_TEST_SECRET', 'payout', 'get', failed.id);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/FAILED/);
+    expect(r.stdout).toMatch(/gateway says/);
+
+    const ben = await cli.run(
+      '--profile',
+      'Local',
+      '--secret-env',
+      'PC_TEST_SECRET',
+      '--json',
+      'beneficiary',
+      'add',
+      '--name',
+      'Kiran Shah',
+      '--vpa',
+      'kiran@okaxis',
+    );
+    expect(ben.code).toBe(0);
+    const id = JSON.parse(ben.stdout).beneficiary_id as string;
+    const got = await cli.run('--profile', 'Local', '--secret-env', 'PC_TEST_SECRET', 'beneficiary', 'get', id);
+    expect(got.stdout).toMatch(/Kiran Shah/);
+  });
+
+  it('without a secret, says how to set one (exit 1)', async () => {
+    const r = await cli.run('--profile', 'Local', 'balances');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/No secret is stored for the profile "Local"|No OS keychain is available/);
+  });
+
+  it('refuses a bad IFSC before sending', async () => {
+    const r = await cli.run(
+      '--profile',
+      'Local',
+      '--secret-env',
+      'PC_TEST_SECRET',
+      'beneficiary',
+      'add',
+      '--name',
+      'X',
+      '--account-number',
+      '123456789',
+      '--ifsc',
+      'BAD',
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/ifsc/);
+  });
+
+  it('keeps the secret out of output, settings and logs', () => {
+    const files = [join(dir, 'settings.json'), ...readdirSync(join(dir, 'logs')).map((f) => join(dir, 'logs', f))];
+    const basic = Buffer.from(`${sb.key}:${sb.secret}`).toString('base64');
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      expect(text).not.toContain(sb.secret);
+      expect(text).not.toContain(basic);
+    }
+    expect(readFileSync(join(dir, 'logs', 'cli.log'), 'utf8')).toMatch(/"operation":"payout.fetch"/);
+  });
+});
+
+describe('set-secret through the real keychain, as a program', () => {
+  it('reads the secret from standard input and stores it', async (ctx) => {
+    const store = createKeytarStore(cli.keychainService);
+    const probe = await store.probe();
+    if (!requireSystem('the OS keychain', probe.available ? null : probe.reason)) return ctx.skip();
+    const run = promisify(execFile);
+    const child = run(
+      process.execPath,
+      ['--import', 'tsx', 'electron/cli/main.ts', '--data-dir', dir, 'profiles', 'set-secret', 'Local'],
+      {
+        cwd: new URL('../..', import.meta.url).pathname,
+        env: { ...process.env, PAYOUT_CONSOLE_KEYCHAIN_SERVICE: cli.keychainService },
+        timeout: 30_000,
+      },
+    );
+    child.child.stdin!.end(sb.secret + '\n');
+    const { stdout } = await child;
+    expect(stdout).toMatch(/Stored the secret for "Local"/);
+    expect(stdout).not.toContain(sb.secret);
+    const r = await cli.run('--profile', 'Local', 'balances');
+    expect(r.code).toBe(0);
+  });
+});

@@ -1,0 +1,31 @@
+/** Runs the CLI in-process with captured output, against a throwaway data folder and keychain service. */
+import { randomBytes } from 'node:crypto';
+import { runCli } from '../../electron/cli/main';
+import type { Io } from '../../electron/cli/io';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function cliRunner(dataDir: string, env: NodeJS.ProcessEnv = {}) {
+  const keychainService = `payout-console-test-${randomBytes(4).toString('hex')}`;
+  const run = async (...argv: string[]): Promise<CliRun> => {
+    let stdout = '';
+    let stderr = '';
+    const io = (json: boolean): Io => ({
+      json,
+      out: (t) => void (stdout += t + '\n'),
+      err: (t) => void (stderr += t + '\n'),
+      isTerminal: false,
+    });
+    const code = await runCli(
+      ['--data-dir', dataDir, ...argv],
+      { ...process.env, PAYOUT_CONSOLE_KEYCHAIN_SERVICE: keychainService, ...env },
+      io,
+    );
+    return { code, stdout, stderr };
+  };
+  return { run, keychainService };
+}
