@@ -15,7 +15,6 @@ import { createKeytarStore } from './vault/keytar-store';
 import {
   CONTENT_SECURITY_POLICY,
   DEV_SERVER_CONTENT_SECURITY_POLICY,
-  WINDOW_PREFERENCES,
   denyAllPermissionChecks,
   denyAllPermissions,
   isAllowedExternalUrl,
@@ -38,7 +37,9 @@ function hardenSession(): void {
   const { webRequest } = session.defaultSession;
   const policy = devServerUrl ? DEV_SERVER_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY;
   webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } });
+    // Why eng-disable: the policy is a constant from security.ts (checked by test/unit/security.test.ts); the
+    // scanner cannot read a CSP held in a variable and reports it as unparseable.
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] } }); // eng-disable CSP_GLOBAL_CHECK
   });
   // Main's own HTTP client runs on Node's stack, outside this session, so this blocks only the renderer.
   webRequest.onBeforeRequest((details, callback) => {
@@ -59,7 +60,9 @@ function hardenWebContents(): void {
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {
       // Open the parsed form, so the OS handler sees exactly the URL that was checked.
-      if (isAllowedExternalUrl(url, EXTERNAL_HOSTS)) void shell.openExternal(new URL(url).href);
+      // Why eng-disable: only https URLs to an allow-listed host, in canonical form, get here (isAllowedExternalUrl,
+      // table-tested with hostile URLs in test/unit/security.test.ts).
+      if (isAllowedExternalUrl(url, EXTERNAL_HOSTS)) void shell.openExternal(new URL(url).href); // eng-disable OPEN_EXTERNAL_JS_CHECK
       return { action: 'deny' };
     });
   });
@@ -75,9 +78,26 @@ function createWindow(): void {
     title: 'Payout Console',
     // Matches the page background, so the window does not flash white in dark mode before the first paint.
     backgroundColor: nativeTheme.shouldUseDarkColors ? '#16181d' : '#f6f7f9',
+    // Written out here, not spread from a constant, so the security scan in CI reads and checks every value.
     webPreferences: {
-      ...WINDOW_PREFERENCES,
-      preload: join(import.meta.dirname, '../preload/preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      // A middle click must not open a window by a path that bypasses setWindowOpenHandler.
+      disableBlinkFeatures: 'Auxclick',
+      // The spellchecker downloads dictionaries from a Google CDN and sees every typed account number.
+      spellcheck: false,
+      // Why eng-disable: the preload is the bridge itself and exposes only the frozen contract API (one named
+      // method per channel, no ipcRenderer), built by shared/ipc/client.ts.
+      preload: join(import.meta.dirname, '../preload/preload.cjs'), // eng-disable PRELOAD_JS_CHECK
       devTools: !app.isPackaged,
     },
   });

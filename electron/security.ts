@@ -1,27 +1,9 @@
 /**
- * Window options, content policy and URL guards, as pure values and functions so they run in tests without Electron.
+ * Content policy and URL guards, as pure values and functions so they run in tests without Electron.
  *
  * "App origin" below means where the renderer's own files come from: the dev server's origin (`http://localhost:5173`)
  * during development, or the `file://` URL of the built renderer folder in a build.
  */
-import type { WebPreferences } from 'electron';
-
-export const WINDOW_PREFERENCES = Object.freeze({
-  contextIsolation: true,
-  sandbox: true,
-  nodeIntegration: false,
-  nodeIntegrationInWorker: false,
-  nodeIntegrationInSubFrames: false,
-  webSecurity: true,
-  allowRunningInsecureContent: false,
-  webviewTag: false,
-  experimentalFeatures: false,
-  navigateOnDragDrop: false,
-  safeDialogs: true,
-  // The spellchecker downloads dictionaries from a Google CDN and sees every typed account number.
-  spellcheck: false,
-} satisfies WebPreferences);
-
 const POLICY_DIRECTIVES = [
   "default-src 'self'",
   "script-src 'self'",

@@ -47,6 +47,8 @@ export function createCredentials({
     const secret = await vault.get(p.id);
     if (secret === null)
       throw new CredentialError('NO_SECRET', `No secret is stored for the profile "${p.name}". Set it in Settings.`);
+    // A secret stored in an earlier run reaches the redactor only here, when it is read for a request.
+    onSecret?.(secret);
     return secret;
   };
 

@@ -4,7 +4,6 @@ import {
   CONTENT_SECURITY_POLICY,
   DEV_SERVER_CONTENT_SECURITY_POLICY,
   META_CONTENT_SECURITY_POLICY,
-  WINDOW_PREFERENCES,
   denyAllPermissionChecks,
   denyAllPermissions,
   isAllowedExternalUrl,
@@ -15,23 +14,6 @@ import {
 const ALLOW_LIST = ['payouts.example.com', 'docs.example.com'];
 const BUILD_ORIGIN = 'file:///opt/Payout%20Console/resources/app.asar/out/renderer';
 const DEV_ORIGIN = 'http://localhost:5173';
-
-describe('WINDOW_PREFERENCES', () => {
-  it('keeps the renderer isolated, sandboxed and without Node', () => {
-    expect(WINDOW_PREFERENCES).toMatchObject({
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      spellcheck: false,
-    });
-    expect(Object.isFrozen(WINDOW_PREFERENCES)).toBe(true);
-  });
-});
 
 describe('content security policy', () => {
   it('allows only the app itself', () => {

@@ -1,0 +1,275 @@
+/**
+ * Secret containment: a unique merchant secret, stored in the real OS keychain for a profile that points at a real
+ * sandbox started with that secret, goes through every IPC channel (valid, fuzzed and foreign-sender calls), "test
+ * connection" with a wrong and the right secret, replacement, deletion, a restart of the core, and API errors whose
+ * text echoes what was sent. Every reply, event, error text and every file in the data folder (settings, logs) is
+ * then searched for the secret and its encodings: zero hits. The test also proves the secret was really used (the
+ * sandbox accepted it), so "never stored" cannot pass for "never leaked".
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeTransport } from '../../electron/api/transport';
+import { createCore, type Core } from '../../electron/core';
+import { createLogger, createRedactor, fileSink, type Redactor } from '../../electron/log';
+import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import { createKeytarStore } from '../../electron/vault/keytar-store';
+import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
+import { ipcContract } from '../../shared/ipc/contract';
+import { requireSystem } from '../support/system';
+import { hostilePayload } from './fuzz';
+import { APP_ORIGIN, MAIN_FRAME, filesUnder, prng, recordingTransport, seedFor, validInputs } from './support';
+
+const service = `payout-console-containment-${randomBytes(4).toString('hex')}`;
+const keychain = createKeytarStore(service);
+const probe = await keychain.probe();
+const available = requireSystem('the OS keychain', probe.available ? null : probe.reason);
+
+const SECRET = 'sk_live_' + randomBytes(16).toString('hex');
+const WRONG_SECRET = 'sk_live_' + randomBytes(16).toString('hex');
+const KEY = 'merchant_' + randomBytes(4).toString('hex');
+const EMBEDDED_KEY = 'test_key';
+const EMBEDDED_SECRET = randomBytes(24).toString('base64url');
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+/** What must never appear: each secret, its base64, and the Basic credentials made from it. */
+const NEEDLES: [string, string][] = [
+  ['secret', SECRET],
+  ['base64(secret)', b64(SECRET)],
+  ['base64(key:secret)', b64(`${KEY}:${SECRET}`)],
+  ['wrong secret', WRONG_SECRET],
+  ['base64(wrong secret)', b64(WRONG_SECRET)],
+  ['base64(key:wrong secret)', b64(`${KEY}:${WRONG_SECRET}`)],
+  ['embedded sandbox secret', EMBEDDED_SECRET],
+  ['base64(embedded sandbox secret)', b64(EMBEDDED_SECRET)],
+  ['base64(sandbox key:secret)', b64(`${EMBEDDED_KEY}:${EMBEDDED_SECRET}`)],
+];
+
+/** Everything that came back or went out, as text, labelled for the failure message. */
+const replies: { label: string; text: string }[] = [];
+const events: { label: string; text: string }[] = [];
+const errorTexts: { label: string; text: string }[] = [];
+
+let dataDir: string;
+let embedded: Sandbox;
+let merchant: Sandbox;
+const http = createNodeTransport();
+const network = recordingTransport(http);
+
+function hitsIn(haystacks: readonly { label: string; text: string }[]): string[] {
+  return haystacks.flatMap(({ label, text }) =>
+    NEEDLES.filter(([, needle]) => text.includes(needle)).map(([name]) => `${name} in ${label}`),
+  );
+}
+
+function startCore(redactor: Redactor): Core {
+  // As main.ts: the embedded sandbox's secret is known to the redactor from the start, the log is a file in the
+  // data folder, and the vault is the OS keychain.
+  redactor.add(EMBEDDED_SECRET);
+  const core = createCore({
+    appVersion: '0.0.0-containment',
+    dataDir,
+    vault: keychain,
+    sandbox: { url: embedded.url, key: EMBEDDED_KEY, secret: EMBEDDED_SECRET },
+    log: createLogger('main', fileSink(join(dataDir, 'logs', 'main.log')), redactor),
+    redactor,
+    transport: network.transport,
+  });
+  core.events.subscribe((event, payload) => events.push({ label: `event ${event}`, text: JSON.stringify(payload) }));
+  return core;
+}
+
+async function call(core: Core, channel: IpcChannel, input: unknown, label = 'valid', sender = MAIN_FRAME) {
+  const reply = await core.router.handle(channel, input, sender, APP_ORIGIN);
+  replies.push({ label: `${channel} (${label})`, text: JSON.stringify(reply) });
+  return reply;
+}
+
+async function ok<T>(core: Core, channel: IpcChannel, input: unknown): Promise<T> {
+  const reply = await call(core, channel, input);
+  if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`);
+  return reply.value as T;
+}
+
+/** Runs an API call through the core's own client and keeps every text of the error it throws. */
+async function apiError(label: string, run: () => Promise<unknown>): Promise<{ kind?: string; userMessage?: string }> {
+  try {
+    await run();
+  } catch (e) {
+    const error = e as Error & { kind?: string; userMessage?: string };
+    errorTexts.push(
+      { label: `${label}: String()`, text: String(error) },
+      { label: `${label}: stack`, text: error.stack ?? '' },
+      { label: `${label}: fields`, text: JSON.stringify({ ...error, message: error.message }) },
+      { label: `${label}: userMessage`, text: error.userMessage ?? '' },
+    );
+    return error;
+  }
+  throw new Error(`${label}: expected an error`);
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'pc-containment-'));
+  embedded = await startSandbox({ port: 0, key: EMBEDDED_KEY, secret: EMBEDDED_SECRET, settlementsPerDay: 5 });
+  merchant = await startSandbox({ port: 0, key: KEY, secret: SECRET, settlementsPerDay: 5 });
+});
+
+afterAll(async () => {
+  await Promise.all([embedded?.close(), merchant?.close()]);
+  http.destroy();
+  rmSync(dataDir, { recursive: true, force: true });
+  if (available) for (const account of await keychain.accounts()) await keychain.delete(account);
+});
+
+describe.runIf(available)('secret containment', () => {
+  it('keeps the secret out of every reply, event, error, setting and log line', async () => {
+    const redactor = createRedactor();
+    const core = startCore(redactor);
+    const succeeded = new Set<IpcChannel>();
+    const okCall = async <T>(channel: IpcChannel, input: unknown) => {
+      const value = await ok<T>(core, channel, input);
+      succeeded.add(channel);
+      return value;
+    };
+    const fields = {
+      name: 'Containment',
+      environment: 'custom',
+      baseUrl: merchant.url,
+      aiUrl: `${merchant.url}/ai`,
+      key: KEY,
+    };
+
+    // The whole surface with valid inputs.
+    await okCall('app.info', undefined);
+    await okCall('app.connectivity', undefined);
+    await okCall('profiles.list', undefined);
+    const { id } = await okCall<{ id: string }>('profiles.create', fields);
+    const spare = await okCall<{ id: string }>('profiles.create', { ...fields, name: 'Spare' });
+    expect(await okCall('credentials.status', { profileId: id })).toMatchObject({ hasSecret: false });
+
+    // Wrong secret first, then replaced by the right one.
+    await okCall('credentials.set', { profileId: id, secret: WRONG_SECRET });
+    expect(await okCall('credentials.test', { profileId: id })).toMatchObject({ ok: false, reason: 'wrong_secret' });
+    const wrongAuth = await apiError('payout accounts with the wrong secret', () =>
+      core.credentials.api(id).payouts.accounts(),
+    );
+    expect(wrongAuth.kind).toBe('auth');
+    await okCall('credentials.set', { profileId: id, secret: SECRET });
+    const status = await okCall('credentials.status', { profileId: id });
+    expect(status).toEqual({ hasSecret: true, keychainAvailable: true });
+    const tested = await okCall('credentials.test', { profileId: id });
+    expect(tested).toMatchObject({ ok: true });
+    expect(await okCall('credentials.test', { profileId: 'sandbox' })).toMatchObject({ ok: true });
+
+    await okCall('profiles.update', { id, fields: { ...fields, name: 'Containment (renamed)' } });
+    await okCall('profiles.activate', { id });
+    expect(await okCall('app.info', undefined)).toMatchObject({ profile: { id } });
+    expect(await okCall('app.connectivity', undefined)).toMatchObject({ state: 'online' });
+
+    // The spare profile: the same secret set, deleted, set again, then removed with its profile.
+    await okCall('credentials.set', { profileId: spare.id, secret: SECRET });
+    expect(await okCall('credentials.delete', { profileId: spare.id })).toEqual({ deleted: true });
+    await okCall('credentials.set', { profileId: spare.id, secret: WRONG_SECRET });
+    await okCall('profiles.remove', { id: spare.id });
+    expect(await keychain.accounts()).toEqual([id]);
+    expect(succeeded).toEqual(new Set(IPC_CHANNELS));
+
+    // API errors whose text echoes what was sent: the secret and the Basic credentials as an order or payout id.
+    const api = core.credentials.api(id);
+    for (const [name, echoed] of [
+      ['secret', SECRET],
+      ['base64(key:secret)', b64(`${KEY}:${SECRET}`)],
+    ] as const) {
+      const order = await apiError(`order ${name}`, () => api.orders.fetch(`${echoed}`));
+      expect(order.userMessage).toMatch(/Order \[redacted\] not found/);
+      await apiError(`payout ${name}`, () => api.payouts.fetchPayout(`x-${echoed}-y`));
+      await apiError(`refund attempts ${name}`, () => api.orders.refundAttempts(echoed));
+    }
+    api.close();
+
+    // Fuzzed and secret-bearing invalid inputs on every channel, and valid ones from a foreign page.
+    for (const channel of IPC_CHANNELS) {
+      const rng = prng(seedFor(`containment ${channel}`));
+      const base = validInputs(id, merchant.url)[channel];
+      for (let n = 0; n < 40;) {
+        const payload = hostilePayload(rng, base);
+        if (ipcContract[channel].input.safeParse(payload.value).success) continue;
+        n++;
+        const reply = await call(core, channel, payload.value, `fuzz: ${payload.kind.slice(0, 60)}`);
+        expect(reply).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+      }
+      const foreign = { frameUrl: 'https://evil.example/', isMainFrame: true };
+      const reply = await call(core, channel, base, 'foreign sender', foreign);
+      expect(reply).toMatchObject({ ok: false, error: { code: 'FORBIDDEN_SENDER' } });
+    }
+    const secretBearing: [IpcChannel, unknown][] = [
+      ['credentials.set', { profileId: id, secret: SECRET + 'x'.repeat(600) }],
+      ['credentials.set', { profileId: '', secret: SECRET }],
+      ['credentials.set', { profileId: id, secret: [SECRET] }],
+      ['credentials.set', { profileId: id, secret: { value: SECRET } }],
+      ['credentials.set', { profileId: id, secret: SECRET, note: SECRET }],
+      ['credentials.set', JSON.parse(`{"__proto__":{"secret":"${SECRET}"},"profileId":"${id}"}`)],
+      ['credentials.test', { profileId: id, secret: SECRET }],
+      ['profiles.create', { ...fields, key: SECRET.repeat(10) }],
+      ['profiles.create', { ...fields, secret: SECRET }],
+      ['profiles.update', { id, fields: { ...fields, baseUrl: `https://${KEY}:${SECRET}@evil.example` } }],
+    ];
+    for (const [channel, input] of secretBearing) {
+      expect(await call(core, channel, input, 'secret-bearing invalid')).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_INPUT' },
+      });
+    }
+    await call(core, 'credentials.set', { profileId: id, secret: SECRET }, 'foreign sender', {
+      frameUrl: 'https://evil.example/',
+      isMainFrame: true,
+    });
+
+    // A restart: a new core and a new redactor over the same data folder and keychain, which learns the secret only
+    // by reading it from the keychain for a request.
+    const restartRedactor = createRedactor();
+    const restarted = startCore(restartRedactor);
+    expect(await ok(restarted, 'credentials.status', { profileId: id })).toEqual({
+      hasSecret: true,
+      keychainAvailable: true,
+    });
+    expect(await ok(restarted, 'credentials.test', { profileId: id })).toMatchObject({ ok: true });
+    expect(restartRedactor.apply(`<${SECRET}>`)).toBe('<[redacted]>');
+    const restartedApi = restarted.credentials.api(id);
+    await apiError('order after restart', () => restartedApi.orders.fetch(SECRET));
+    restartedApi.close();
+    expect(await ok(restarted, 'credentials.delete', { profileId: id })).toEqual({ deleted: true });
+    expect(await ok(restarted, 'credentials.status', { profileId: id })).toMatchObject({ hasSecret: false });
+
+    // The secret really went over the wire and was accepted: authenticated answers came from the merchant sandbox.
+    const merchantAnswers = network.requests.filter((r) => r.url.startsWith(merchant.url));
+    expect(merchantAnswers.filter((r) => r.status === 200).length).toBeGreaterThan(3);
+    expect(merchantAnswers.some((r) => r.status === 401)).toBe(true); // the wrong secret, refused
+
+    // Search everything.
+    const files = filesUnder(dataDir).map((f) => ({
+      label: relative(dataDir, f.path),
+      text: f.bytes.toString('utf8'),
+    }));
+    expect(files.map((f) => f.label).sort()).toEqual(['logs/main.log', 'settings.json']);
+    const log = files.find((f) => f.label === 'logs/main.log')!.text;
+    expect(log).toMatch(/"message":"request"/); // the logger saw the requests…
+    expect(log).toContain('[redacted]'); // …and the echoed secret reached it only cut
+    const haystacks = [...replies, ...events, ...errorTexts, ...files];
+    // The search finds every needle when one is planted, so zero hits below is a real result.
+    const planted = NEEDLES.map(([name, needle]) => ({ label: `planted ${name}`, text: `{"x":"..${needle}.."}` }));
+    expect(hitsIn(planted)).toEqual(expect.arrayContaining(NEEDLES.map(([name]) => `${name} in planted ${name}`)));
+    expect(hitsIn(haystacks)).toEqual([]);
+
+    const bytes = haystacks.reduce((n, h) => n + Buffer.byteLength(h.text), 0);
+    console.log(
+      `secret containment: ${replies.length} replies, ${events.length} events, ${errorTexts.length} error texts, ` +
+        `${files.length} files (${files.map((f) => f.label).join(', ')}); ${bytes} bytes searched for ` +
+        `${NEEDLES.length} needles; ${merchantAnswers.length} requests to the merchant sandbox ` +
+        `(${merchantAnswers.filter((r) => r.status === 200).length} accepted); 0 hits`,
+    );
+    expect(events.length).toBeGreaterThan(0);
+  });
+});

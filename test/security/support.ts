@@ -1,0 +1,144 @@
+/**
+ * Shared pieces of the security suite: a seeded PRNG, the app's main frame and hostile senders, a valid input for
+ * every channel, recording wrappers around the vault and the transport, and a snapshot of everything a call could
+ * change (profiles, the data folder's bytes, keychain accounts, connectivity).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Transport } from '../../electron/api/transport';
+import type { Core } from '../../electron/core';
+import type { IpcSender } from '../../electron/ipc/router';
+import type { SecretStore } from '../../electron/vault/secret-store';
+import type { IpcChannel } from '../../shared/ipc/channels';
+import type { IpcInput } from '../../shared/ipc/contract';
+
+/** A packaged build's renderer folder, with a space in it as on Windows and macOS installs. */
+export const APP_ORIGIN = 'file:///opt/Payout%20Console/resources/app.asar/out/renderer';
+export const MAIN_FRAME: IpcSender = { frameUrl: `${APP_ORIGIN}/index.html`, isMainFrame: true };
+
+/** mulberry32: tiny, fast, and the same sequence for the same seed on every machine. */
+export function prng(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  return {
+    next,
+    int,
+    chance: (p: number) => next() < p,
+    pick: <T>(items: readonly T[]): T => items[int(items.length)]!,
+  };
+}
+export type Rng = ReturnType<typeof prng>;
+
+/** The run's seed (PAYOUT_FUZZ_SEED reproduces a run) mixed with a label, so each channel has its own sequence. */
+export const FUZZ_SEED = Number(process.env['PAYOUT_FUZZ_SEED'] ?? 0x5eed2026);
+export function seedFor(label: string, seed = FUZZ_SEED): number {
+  let h = 0x811c9dc5 ^ seed;
+  for (let i = 0; i < label.length; i++) h = Math.imul(h ^ label.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** One valid input per channel, aimed at `profileId` where a channel takes one. The mapped type makes a new
+ * channel in the contract a compile error here until it has an input. */
+export function validInputs(profileId: string, serviceUrl = 'https://payouts.example.com') {
+  const fields = {
+    name: 'Treasury (security suite)',
+    environment: 'custom',
+    baseUrl: serviceUrl,
+    aiUrl: `${serviceUrl}/ai`,
+    key: 'merchant_security_suite',
+  } as const;
+  const inputs: { [C in IpcChannel]: IpcInput<C> } = {
+    'app.info': undefined,
+    'app.connectivity': undefined,
+    'profiles.list': undefined,
+    'profiles.create': { ...fields },
+    'profiles.update': { id: profileId, fields: { ...fields, name: 'Treasury (renamed)' } },
+    'profiles.remove': { id: profileId },
+    'profiles.activate': { id: profileId },
+    'credentials.status': { profileId },
+    'credentials.set': { profileId, secret: 'sk_test_replacement_value' },
+    'credentials.delete': { profileId },
+    'credentials.test': { profileId },
+  };
+  return inputs;
+}
+
+/** A SecretStore in memory, for tests where the keychain is not the subject. */
+export function memoryStore(): SecretStore {
+  const secrets = new Map<string, string>();
+  return {
+    probe: async () => ({ available: true }),
+    get: async (account) => secrets.get(account) ?? null,
+    set: async (account, secret) => void secrets.set(account, secret),
+    delete: async (account) => secrets.delete(account),
+    accounts: async () => [...secrets.keys()],
+  };
+}
+
+/** Wraps a store and records every call the core makes on it. */
+export function recordingStore(inner: SecretStore) {
+  const calls: string[] = [];
+  const store: SecretStore = {
+    probe: () => (calls.push('probe'), inner.probe()),
+    get: (a) => (calls.push(`get ${a}`), inner.get(a)),
+    set: (a, s) => (calls.push(`set ${a}`), inner.set(a, s)),
+    delete: (a) => (calls.push(`delete ${a}`), inner.delete(a)),
+    accounts: () => (calls.push('accounts'), inner.accounts()),
+  };
+  return { store, calls };
+}
+
+/** Wraps a transport (or a refusing one) and records every request the core sends and every status it gets. */
+export function recordingTransport(inner?: Transport) {
+  const requests: { url: string; status: number | null }[] = [];
+  const transport: Transport = async (request) => {
+    const entry = { url: request.url, status: null as number | null };
+    requests.push(entry);
+    if (!inner) throw new Error(`unexpected request to ${request.url}`);
+    const response = await inner(request);
+    entry.status = response.status;
+    return response;
+  };
+  return { transport, requests };
+}
+
+/** Every file under `dir`, recursively, with its bytes. */
+export function filesUnder(dir: string): { path: string; bytes: Buffer }[] {
+  if (!existsSync(dir)) return [];
+  const out: { path: string; bytes: Buffer }[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
+    else out.push({ path, bytes: readFileSync(path) });
+  }
+  return out;
+}
+
+/** Everything an IPC call could change, as one comparable string. */
+export async function stateOf(core: Core, keychain: SecretStore, dataDir: string): Promise<string> {
+  return JSON.stringify({
+    profiles: core.profiles.list(),
+    active: core.profiles.active().id,
+    files: filesUnder(dataDir).map((f) => [
+      relative(dataDir, f.path),
+      f.bytes.length,
+      createHash('sha256').update(f.bytes).digest('hex'),
+    ]),
+    keychainAccounts: (await keychain.accounts()).sort(),
+    connectivity: core.connectivity.current(),
+  });
+}
+
+/** The own property names of the built-in prototypes, to prove nothing was added to them. */
+export function prototypeFingerprint(): string {
+  const protos = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype };
+  return JSON.stringify(Object.entries(protos).map(([name, p]) => [name, Object.getOwnPropertyNames(p).sort()]));
+}
