@@ -1,0 +1,217 @@
+/**
+ * The renderer in Chromium through the harness: it loads cleanly under its own CSP, sees exactly the contract's
+ * `window.api`, and reaches every channel and event of the real core; the harness answers nobody else.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { META_CONTENT_SECURITY_POLICY } from '../../electron/security';
+import { IPC_CHANNELS, IPC_EVENTS } from '../../shared/ipc/channels';
+import { rawRequest } from './http';
+import { e2eSystemReady, startApp, type RunningApp } from './support';
+
+const ready = await e2eSystemReady();
+
+/** `{ app: ['connectivity', 'info'], …, on: ['connectivity'] }`, from the contract's name lists. */
+function contractShape(): Record<string, string[]> {
+  const shape: Record<string, string[]> = { on: [...IPC_EVENTS].sort() };
+  for (const channel of IPC_CHANNELS) {
+    const [domain = '', method = ''] = channel.split('.');
+    (shape[domain] ??= []).push(method);
+  }
+  for (const methods of Object.values(shape)) methods.sort();
+  return shape;
+}
+
+describe.runIf(ready)('the renderer in Chromium through the harness', () => {
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('loads the app, shows the active profile and logs no console error', async () => {
+    const { page, sandbox } = app;
+    await page.getByRole('heading', { name: 'Welcome to Payout Console' }).waitFor();
+    const statusBar = page.getByRole('contentinfo');
+    await statusBar.getByText(sandbox.url).waitFor();
+    expect(await statusBar.textContent()).toMatch(/Sandbox.*Connection not checked yet.*v\d+\.\d+\.\d+/);
+    expect(app.consoleErrors).toEqual([]);
+  });
+
+  it('keeps the meta tag as the only policy, and the policy stops inline script, eval and other origins', async () => {
+    const { page, harness, sandbox } = app;
+    const response = await rawRequest(harness.origin, new URL(harness.url).pathname + new URL(harness.url).search);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-security-policy']).toBeUndefined();
+    expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(
+      META_CONTENT_SECURITY_POLICY,
+    );
+
+    const probe = await page.evaluate(async (foreignUrl) => {
+      const violations: string[] = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        violations.push(`${e.effectiveDirective} ${e.blockedURI}`),
+      );
+      const script = document.createElement('script');
+      script.textContent = 'document.documentElement.dataset.inlineRan = "yes"';
+      document.body.append(script);
+      // Code evaluated by the test itself may eval; code the page runs later (a timer) is held to the policy.
+      const evalResult = await new Promise<string>((resolve) =>
+        setTimeout(() => {
+          try {
+            resolve(String(new Function('return "ran"')()));
+          } catch (e) {
+            resolve((e as Error).name);
+          }
+        }),
+      );
+      const fetchResult = await fetch(foreignUrl).then(
+        () => 'fetched',
+        (e: Error) => e.name,
+      );
+      // Violation reports are queued as tasks; let them arrive.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { inlineRan: document.documentElement.dataset.inlineRan ?? 'no', evalResult, fetchResult, violations };
+    }, `${sandbox.url}/__sandbox/faults`);
+
+    expect(probe).toEqual({
+      inlineRan: 'no',
+      evalResult: 'EvalError',
+      fetchResult: 'TypeError',
+      violations: expect.arrayContaining([
+        'script-src-elem inline',
+        'script-src eval',
+        `connect-src ${sandbox.url}/__sandbox/faults`,
+      ]),
+    });
+    expect(app.consoleErrors.join('\n')).toMatch(/inline script violates the following Content Security Policy/);
+  });
+
+  it('exposes exactly the contract on a frozen, read-only window.api, and nothing of Node', async () => {
+    const seen = await app.page.evaluate(() => {
+      const api = window.api as unknown as Record<string, Record<string, unknown>>;
+      const shape = Object.fromEntries(
+        Object.entries(api).map(([domain, methods]) => [domain, Object.keys(methods).sort()]),
+      );
+      const descriptor = Object.getOwnPropertyDescriptor(window, 'api');
+      return {
+        shape,
+        allFunctions: Object.values(api).every((methods) =>
+          Object.values(methods).every((m) => typeof m === 'function'),
+        ),
+        frozen: Object.isFrozen(api) && Object.values(api).every((methods) => Object.isFrozen(methods)),
+        writable: descriptor?.writable,
+        configurable: descriptor?.configurable,
+        replaced: Reflect.set(window, 'api', {}) || window.api !== (api as unknown),
+        nodeGlobals: ['require', 'process', 'Buffer', 'module', 'ipcRenderer', 'electron'].filter(
+          (name) => name in window,
+        ),
+      };
+    });
+    expect(seen).toEqual({
+      shape: contractShape(),
+      allFunctions: true,
+      frozen: true,
+      writable: false,
+      configurable: false,
+      replaced: false,
+      nodeGlobals: [],
+    });
+  });
+
+  it('reaches every channel of the real core from the page, and its events come back', async () => {
+    const { page, harness, sandbox, merchant, core } = app;
+    const before = harness.calls.length;
+    const outcome = await page.evaluate(
+      async ({ url, key, secret }) => {
+        const api = window.api;
+        const events: unknown[] = [];
+        const stop = api.on.connectivity((state) => events.push(state));
+        const unwrap = async <T>(call: Promise<{ ok: true; value: T } | { ok: false; error: { code: string } }>) => {
+          const result = await call;
+          if (!result.ok) throw new Error(result.error.code);
+          return result.value;
+        };
+        const fields = { name: 'Via bridge', environment: 'custom' as const, baseUrl: url, aiUrl: `${url}/ai`, key };
+        await unwrap(api.app.info());
+        await unwrap(api.app.connectivity());
+        await unwrap(api.profiles.list());
+        const created = await unwrap(api.profiles.create(fields));
+        await unwrap(api.profiles.update({ id: created.id, fields: { ...fields, name: 'Via bridge (renamed)' } }));
+        await unwrap(api.profiles.activate({ id: created.id }));
+        const stored = await unwrap(api.credentials.set({ profileId: created.id, secret }));
+        const status = await unwrap(api.credentials.status({ profileId: created.id }));
+        const test = await unwrap(api.credentials.test({ profileId: created.id }));
+        const deleted = await unwrap(api.credentials.delete({ profileId: created.id }));
+        await unwrap(api.profiles.remove({ id: created.id }));
+        const info = await unwrap(api.app.info());
+        const invalid = await api.profiles.create({ ...fields, baseUrl: 'ftp://example.in' });
+        // The connectivity event is pushed after the test's request; give the stream a moment.
+        for (let i = 0; i < 50 && events.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        stop();
+        return { stored, status, test, deleted, activeAfter: info.profile.id, invalid, events };
+      },
+      { url: sandbox.url, key: merchant.key, secret: merchant.secret },
+    );
+
+    expect(new Set(harness.calls.slice(before))).toEqual(new Set(IPC_CHANNELS));
+    expect(outcome).toMatchObject({
+      stored: { hasSecret: true, keychainAvailable: true },
+      status: { hasSecret: true },
+      test: { ok: true, gateways: sandbox.fixtures().gateways },
+      deleted: { deleted: true },
+      activeAfter: 'sandbox',
+      invalid: { ok: false, error: { code: 'INVALID_INPUT', details: [expect.objectContaining({ path: 'baseUrl' })] } },
+      events: [expect.objectContaining({ state: 'online' })],
+    });
+    expect(core.profiles.list().map((p) => p.id)).toEqual(['sandbox']);
+  });
+
+  it('answers only its own host, and only with the run token', async () => {
+    const { harness } = app;
+    const ipc = (headers: Record<string, string>) =>
+      rawRequest(harness.origin, '/__harness/ipc', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ channel: 'app.info' }),
+      });
+    const good = { 'x-harness-token': harness.token };
+
+    expect((await ipc(good)).status).toBe(200);
+    expect((await ipc({})).status).toBe(403);
+    expect((await ipc({ 'x-harness-token': harness.token.slice(1) })).status).toBe(403);
+    expect((await ipc({ ...good, origin: 'http://evil.example' })).status).toBe(403);
+    expect((await ipc({ ...good, host: `evil.example:${new URL(harness.origin).port}` })).status).toBe(403);
+    for (const path of ['/index.html', '/', '/__harness/bridge.js', '/__harness/events', '/index.html?token=nope']) {
+      expect((await rawRequest(harness.origin, path)).status, path).toBe(403);
+    }
+  });
+
+  it('serves only files inside the build, with their content types', async () => {
+    const { harness, page } = app;
+    const assets = await page.evaluate(() =>
+      [
+        ...document.querySelectorAll<HTMLScriptElement | HTMLLinkElement>('script[type=module], link[rel=stylesheet]'),
+      ].map((el) => new URL(el instanceof HTMLScriptElement ? el.src : el.href).pathname),
+    );
+    const types = await Promise.all(
+      assets.map(async (path) => (await rawRequest(harness.origin, path)).headers['content-type']),
+    );
+    expect(types.sort()).toEqual(['text/css; charset=utf-8', 'text/javascript; charset=utf-8']);
+
+    for (const path of [
+      '/../package.json',
+      '/assets/../../package.json',
+      '/%2e%2e/package.json',
+      '/assets/%2e%2e%2f%2e%2e%2fpackage.json',
+      '/..%5c..%5cpackage.json',
+      '/assets/%00.js',
+      '/__harness/../../package.json',
+      '/index.html/',
+      '/nope.js',
+    ]) {
+      expect((await rawRequest(harness.origin, path)).status, path).toBe(404);
+    }
+  });
+});

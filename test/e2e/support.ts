@@ -1,0 +1,134 @@
+/**
+ * One call starts everything an end-to-end test needs: the sandbox with a fresh key and secret, the console's
+ * core on a temporary data folder and a keychain service of its own, the browser harness, and headless Debian
+ * Chromium with a page on the app. `close()` takes all of it down again, keychain entries included.
+ *
+ * Chromium and the OS keychain are system components: where one is missing the tests skip loudly, and under
+ * PAYOUT_CONSOLE_REQUIRE_SYSTEM=1 (CI) they fail instead.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { createCore, type Core } from '../../electron/core';
+import { createLogger, createRedactor, fileSink } from '../../electron/log';
+import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import { createKeytarStore } from '../../electron/vault/keytar-store';
+import type { SecretStore } from '../../electron/vault/secret-store';
+import { startHarness, type Harness } from '../harness';
+import { requireSystem } from '../support/system';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const APP_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** True when Chromium and a keychain are both here; call at the top of a test file and `describe.runIf` on it. */
+export async function e2eSystemReady(): Promise<boolean> {
+  const browser = requireSystem(
+    'Chromium',
+    existsSync(CHROMIUM) ? null : `${CHROMIUM} does not exist (apt install chromium)`,
+  );
+  const probe = await createKeytarStore(`payout-console-e2e-probe-${randomBytes(4).toString('hex')}`).probe();
+  const keychain = requireSystem('the OS keychain', probe.available ? null : probe.reason);
+  return browser && keychain;
+}
+
+export interface StartAppOptions {
+  /** Replaces the real keychain, e.g. with one that is missing. */
+  vault?: SecretStore;
+  /** Runs before the page opens, so the page's first look already shows what it sets up. */
+  prepare?(app: { core: Core; sandbox: Sandbox; merchant: { key: string; secret: string } }): Promise<void> | void;
+  colorScheme?: 'light' | 'dark';
+  viewport?: { width: number; height: number };
+}
+
+export interface RunningApp {
+  page: Page;
+  core: Core;
+  sandbox: Sandbox;
+  /** The sandbox's merchant key and secret, new for each start. */
+  merchant: { key: string; secret: string };
+  harness: Harness;
+  dataDir: string;
+  logFile: string;
+  /** Console errors and uncaught page errors, in order. */
+  consoleErrors: string[];
+  close(): Promise<void>;
+}
+
+export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
+  const run = randomBytes(6).toString('hex');
+  const merchant = { key: `merchant_${run}`, secret: `sk_${randomBytes(18).toString('base64url')}` };
+  const dataDir = mkdtempSync(join(tmpdir(), 'payout-console-e2e-'));
+  const logFile = join(dataDir, 'logs', 'main.log');
+  const vault = options.vault ?? createKeytarStore(`payout-console-e2e-${run}`);
+  const teardown: (() => Promise<unknown> | void)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
+
+  const close = async () => {
+    const failures: unknown[] = [];
+    for (const step of teardown.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (failures.length > 0) throw new AggregateError(failures, 'The e2e app did not close cleanly');
+  };
+
+  try {
+    const sandbox = await startSandbox({ port: 0, ...merchant });
+    teardown.push(() => sandbox.close());
+    const redactor = createRedactor();
+    redactor.add(merchant.secret);
+    const core = createCore({
+      appVersion: APP_VERSION,
+      dataDir,
+      vault,
+      sandbox: { url: sandbox.url, ...merchant },
+      log: createLogger('main', fileSink(logFile), redactor),
+      redactor,
+    });
+    // A vault passed in belongs to the caller; the run's own keychain service is emptied here.
+    if (!options.vault) {
+      teardown.push(async () => {
+        for (const account of await vault.accounts()) await vault.delete(account);
+      });
+    }
+    await options.prepare?.({ core, sandbox, merchant });
+    const harness = await startHarness(core);
+    teardown.push(() => harness.close());
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    teardown.push(() => browser.close());
+    const context = await browser.newContext({
+      colorScheme: options.colorScheme ?? 'light',
+      viewport: options.viewport ?? { width: 1280, height: 800 },
+    });
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+    await page.goto(harness.url);
+    await harness.eventStreamOpen().catch((error: Error) => {
+      throw new Error(`${error.message}; the page logged: ${consoleErrors.join(' | ') || 'nothing'}`);
+    });
+    return { page, core, sandbox, merchant, harness, dataDir, logFile, consoleErrors, close };
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+}
