@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useAppInfo } from './app-info-store';
+import { SectionUnavailable } from './SectionUnavailable';
+import { SettingsScreen } from './settings/SettingsScreen';
 import { StatusBar } from './StatusBar';
 import { WelcomePanel } from './WelcomePanel';
 
@@ -11,11 +13,17 @@ const SECTIONS = [
   { id: 'settings', label: 'Settings' },
 ] as const;
 
-type SectionId = (typeof SECTIONS)[number]['id'];
+type Section = (typeof SECTIONS)[number];
+
+function SectionView({ section }: { section: Section | null }) {
+  if (section === null) return <WelcomePanel />;
+  if (section.id === 'settings') return <SettingsScreen />;
+  return <SectionUnavailable label={section.label} />;
+}
 
 export function App() {
   const load = useAppInfo((store) => store.load);
-  const [section, setSection] = useState<SectionId | null>(null);
+  const [section, setSection] = useState<Section | null>(null);
 
   useEffect(() => {
     void load();
@@ -26,22 +34,22 @@ export function App() {
       <nav className="sidebar" aria-label="Sections">
         <div className="brand">Payout Console</div>
         <ul>
-          {SECTIONS.map(({ id, label }) => (
-            <li key={id}>
+          {SECTIONS.map((item) => (
+            <li key={item.id}>
               <button
                 type="button"
                 className="nav-item"
-                aria-current={section === id ? 'page' : undefined}
-                onClick={() => setSection(id)}
+                aria-current={section?.id === item.id ? 'page' : undefined}
+                onClick={() => setSection(item)}
               >
-                {label}
+                {item.label}
               </button>
             </li>
           ))}
         </ul>
       </nav>
       <main className="content">
-        <WelcomePanel />
+        <SectionView section={section} />
       </main>
       <StatusBar />
     </div>

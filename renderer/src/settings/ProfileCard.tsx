@@ -1,0 +1,95 @@
+import { useId, useState } from 'react';
+import type { IpcError } from '../../../shared/ipc/contract';
+import { ConfirmDialog } from '../ConfirmDialog';
+import { EnvironmentBadge } from '../EnvironmentBadge';
+import { CredentialsRow } from './CredentialsRow';
+import { HASH_SCHEME_LABELS } from './profile-form';
+import { ProfileForm } from './ProfileForm';
+import { useSettings, type Profile } from './settings-store';
+
+function ProfileFacts({ profile }: { profile: Profile }) {
+  return (
+    <dl className="profile-facts">
+      <dt className="fact-label">Base URL</dt>
+      <dd className="mono">{profile.baseUrl}</dd>
+      <dt className="fact-label">AI URL</dt>
+      <dd className="mono">{profile.aiUrl}</dd>
+      <dt className="fact-label">Merchant key</dt>
+      <dd className="mono">{profile.key}</dd>
+      <dt className="fact-label">Hash scheme</dt>
+      <dd>{HASH_SCHEME_LABELS[profile.hashScheme]}</dd>
+    </dl>
+  );
+}
+
+export function ProfileCard({ profile, active }: { profile: Profile; active: boolean }) {
+  const activate = useSettings((s) => s.activate);
+  const remove = useSettings((s) => s.remove);
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<IpcError | null>(null);
+  const nameId = useId();
+
+  async function run(action: () => Promise<{ ok: true } | { ok: false; error: IpcError }>) {
+    const result = await action();
+    setError(result.ok ? null : result.error);
+  }
+
+  return (
+    <article
+      className={`profile-card profile-${profile.environment}${active ? ' profile-active' : ''}`}
+      aria-labelledby={nameId}
+    >
+      <header className="profile-head">
+        <h3 id={nameId}>{profile.name}</h3>
+        <EnvironmentBadge environment={profile.environment} />
+        {active && <span className="tag tag-active">Active</span>}
+        {profile.builtIn && <span className="tag">Built-in, read-only</span>}
+        <span className="spacer" />
+        {!active && (
+          <button type="button" className="button" onClick={() => void run(() => activate(profile.id))}>
+            Activate
+          </button>
+        )}
+        {!profile.builtIn && !editing && (
+          <button type="button" className="button" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+        )}
+        {!profile.builtIn && (
+          <button type="button" className="button button-quiet-danger" onClick={() => setConfirming(true)}>
+            Remove…
+          </button>
+        )}
+      </header>
+      {editing ? (
+        <ProfileForm profile={profile} onDone={() => setEditing(false)} />
+      ) : (
+        <ProfileFacts profile={profile} />
+      )}
+      <CredentialsRow profile={profile} />
+      {error && (
+        <p className="notice notice-error" role="alert">
+          {error.message}
+        </p>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={`Remove the profile “${profile.name}”?`}
+          confirmLabel="Remove profile"
+          onConfirm={() => {
+            setConfirming(false);
+            void run(() => remove(profile.id));
+          }}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            “{profile.name}” ({profile.baseUrl}) is removed from this console, and its secret is deleted from the OS
+            keychain.
+            {active && ' The built-in Sandbox profile becomes active.'}
+          </p>
+        </ConfirmDialog>
+      )}
+    </article>
+  );
+}

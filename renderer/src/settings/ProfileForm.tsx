@@ -1,0 +1,114 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { FormField } from './FormField';
+import {
+  checkProfile,
+  EMPTY_VALUES,
+  ENVIRONMENT_CHOICES,
+  errorsFromIpc,
+  FIELD_LABELS,
+  HASH_SCHEME_CHOICES,
+  valuesOf,
+  type FieldName,
+  type FormErrors,
+  type FormValues,
+} from './profile-form';
+import { useSettings, type Profile } from './settings-store';
+
+type Control = { kind: 'text'; placeholder: string } | { kind: 'select'; choices: { value: string; label: string }[] };
+
+/** In reading order; the grid lays them out two to a row. */
+const CONTROLS: [FieldName, Control][] = [
+  ['name', { kind: 'text', placeholder: 'e.g. HDFC payouts' }],
+  ['environment', { kind: 'select', choices: ENVIRONMENT_CHOICES }],
+  ['baseUrl', { kind: 'text', placeholder: 'https://api.example.in' }],
+  ['aiUrl', { kind: 'text', placeholder: 'https://ai.example.in' }],
+  ['key', { kind: 'text', placeholder: 'Merchant key from the gateway' }],
+  ['hashScheme', { kind: 'select', choices: HASH_SCHEME_CHOICES }],
+];
+
+function hintFor(name: FieldName, values: FormValues): string | undefined {
+  if (name === 'environment' && values.environment === 'production') {
+    return 'Moves real money: marked in red wherever it is active.';
+  }
+  if (name === 'baseUrl') return 'https:// only; plain http:// is allowed for this machine.';
+  return undefined;
+}
+
+/** Adds a profile, or edits `profile`. Nothing is sent while the shared schema finds a problem. */
+export function ProfileForm({ profile, onDone }: { profile?: Profile; onDone(): void }) {
+  const create = useSettings((s) => s.create);
+  const update = useSettings((s) => s.update);
+  const [values, setValues] = useState<FormValues>(() => (profile ? valuesOf(profile) : EMPTY_VALUES));
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [errors]);
+
+  const change = (name: FieldName, value: string) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setErrors((e) => ({ ...e, [name]: undefined }));
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const checked = checkProfile(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    setBusy(true);
+    const result = profile ? await update(profile.id, checked.fields) : await create(checked.fields);
+    setBusy(false);
+    if (result.ok) onDone();
+    else setErrors(errorsFromIpc(result.error));
+  }
+
+  return (
+    <form ref={formRef} className="profile-form" onSubmit={submit} noValidate aria-busy={busy}>
+      <div className="form-grid">
+        {CONTROLS.map(([name, control]) => (
+          <FormField key={name} label={FIELD_LABELS[name]} error={errors[name]} hint={hintFor(name, values)}>
+            {(ids) =>
+              control.kind === 'text' ? (
+                <input
+                  {...ids}
+                  className={`input${name === 'name' ? '' : ' mono'}`}
+                  value={values[name]}
+                  placeholder={control.placeholder}
+                  spellCheck={false}
+                  autoComplete="off"
+                  autoFocus={name === 'name'}
+                  onChange={(e) => change(name, e.target.value)}
+                />
+              ) : (
+                <select {...ids} className="input" value={values[name]} onChange={(e) => change(name, e.target.value)}>
+                  {control.choices.map((c) => (
+                    <option key={c.value} value={c.value}>
+                      {c.label}
+                    </option>
+                  ))}
+                </select>
+              )
+            }
+          </FormField>
+        ))}
+      </div>
+      {errors.form && (
+        <p className="form-error" role="alert">
+          {errors.form}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {profile ? 'Save changes' : 'Save profile'}
+        </button>
+        <button type="button" className="button" onClick={onDone} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react';
+import { useAppInfo } from '../app-info-store';
+import { ProfileCard } from './ProfileCard';
+import { ProfileForm } from './ProfileForm';
+import { useSettings } from './settings-store';
+import './settings.css';
+
+function RecoveredSettingsNotice() {
+  const state = useAppInfo((s) => s.state);
+  if (state.status !== 'ready' || state.info.settingsRecoveredFrom === null) return null;
+  return (
+    <p className="notice notice-warning" role="alert">
+      <strong>The settings file could not be read</strong>, so the console started with the built-in profile only. The
+      unreadable file was kept at <span className="mono">{state.info.settingsRecoveredFrom}</span>.
+    </p>
+  );
+}
+
+export function SettingsScreen() {
+  const list = useSettings((s) => s.list);
+  const load = useSettings((s) => s.load);
+  const [adding, setAdding] = useState(false);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <div className="screen">
+      <h1 className="screen-title">Settings</h1>
+      <RecoveredSettingsNotice />
+      <section className="settings-section" aria-labelledby="profiles-title">
+        <div className="section-head">
+          <div>
+            <h2 id="profiles-title">Profiles and credentials</h2>
+            <p className="muted">
+              Which service the console calls, and as which merchant. Secrets live only in the OS keychain: set,
+              replace, test or delete them here; they are never shown.
+            </p>
+          </div>
+          <button type="button" className="button button-primary" onClick={() => setAdding(true)} disabled={adding}>
+            Add profile
+          </button>
+        </div>
+        {adding && (
+          <section className="profile-card profile-new" aria-labelledby="new-profile-title">
+            <h3 id="new-profile-title">New profile</h3>
+            <ProfileForm onDone={() => setAdding(false)} />
+          </section>
+        )}
+        {list.status === 'loading' && <p className="muted">Loading profiles…</p>}
+        {list.status === 'failed' && (
+          <p className="notice notice-error" role="alert">
+            The profiles could not be read: {list.error.message}{' '}
+            <button type="button" className="button" onClick={() => void load()}>
+              Try again
+            </button>
+          </p>
+        )}
+        {list.status === 'ready' && (
+          <div className="profile-list">
+            {list.value.profiles.map((p) => (
+              <ProfileCard key={p.id} profile={p} active={p.id === list.value.activeId} />
+            ))}
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

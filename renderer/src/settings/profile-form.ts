@@ -1,0 +1,102 @@
+/**
+ * The add/edit form's values and errors. The check before sending is the shared schema itself, so the form
+ * and main cannot disagree about what a valid profile is; errors main still returns (a name already taken, a
+ * schema main has and this build lacks) land on the same fields.
+ */
+import type { IpcError } from '../../../shared/ipc/contract';
+import { HASH_SCHEMES, profileFields, secretInput, type Environment, type HashScheme } from '../../../shared/profiles';
+import type { Profile, ProfileFields } from './settings-store';
+
+export const FIELD_LABELS = {
+  name: 'Name',
+  environment: 'Environment',
+  baseUrl: 'Base URL',
+  aiUrl: 'AI URL',
+  key: 'Merchant key',
+  hashScheme: 'Hash scheme',
+} as const;
+
+export type FieldName = keyof typeof FIELD_LABELS;
+export type FormValues = Record<FieldName, string>;
+/** One sentence per field, plus `form` for what belongs to no field. */
+export type FormErrors = Partial<Record<FieldName | 'form', string>>;
+
+export const ENVIRONMENT_CHOICES: { value: Environment; label: string }[] = [
+  { value: 'production', label: 'Production' },
+  { value: 'sandbox', label: 'Sandbox' },
+  { value: 'custom', label: 'Custom' },
+];
+
+export const HASH_SCHEME_LABELS: Record<HashScheme, string> = {
+  sha512: 'SHA-512 (default)',
+  'hmac-sha256': 'HMAC-SHA256',
+};
+
+export const HASH_SCHEME_CHOICES = HASH_SCHEMES.map((value) => ({ value, label: HASH_SCHEME_LABELS[value] }));
+
+export const EMPTY_VALUES: FormValues = {
+  name: '',
+  environment: 'custom',
+  baseUrl: '',
+  aiUrl: '',
+  key: '',
+  hashScheme: 'sha512',
+};
+
+export function valuesOf(profile: Profile): FormValues {
+  const { name, environment, baseUrl, aiUrl, key, hashScheme } = profile;
+  return { name, environment, baseUrl, aiUrl, key, hashScheme };
+}
+
+const isField = (name: string): name is FieldName => Object.hasOwn(FIELD_LABELS, name);
+
+/** Schema messages are fragments ("must not be empty"); the field's label makes them a sentence. */
+function sentence(field: FieldName, message: string): string {
+  return /^[a-z]/.test(message) ? `${FIELD_LABELS[field]} ${message}.` : message;
+}
+
+function errorsFromIssues(issues: readonly { path: string; message: string }[]): FormErrors {
+  const errors: FormErrors = {};
+  for (const { path, message } of issues) {
+    // profiles.update nests the fields under `fields`.
+    const field = path.replace(/^fields\./, '');
+    if (isField(field)) errors[field] ??= sentence(field, message);
+    else errors.form ??= message;
+  }
+  return errors;
+}
+
+export function checkProfile(
+  values: FormValues,
+): { ok: true; fields: ProfileFields } | { ok: false; errors: FormErrors } {
+  const parsed = profileFields.safeParse(values);
+  if (parsed.success) return { ok: true, fields: parsed.data };
+  return {
+    ok: false,
+    errors: errorsFromIssues(
+      parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+    ),
+  };
+}
+
+function isIssueList(details: unknown): details is { path: string; message: string }[] {
+  return (
+    Array.isArray(details) &&
+    details.every((d) => typeof d?.path === 'string' && typeof (d as { message?: unknown }).message === 'string')
+  );
+}
+
+export function errorsFromIpc(error: IpcError): FormErrors {
+  if (error.code === 'INVALID_INPUT' && isIssueList(error.details)) {
+    const errors = errorsFromIssues(error.details);
+    return Object.keys(errors).length > 0 ? errors : { form: error.message };
+  }
+  if (error.code === 'PROFILE_NAME_TAKEN') return { name: error.message };
+  return { form: error.message };
+}
+
+/** The secret field's check, before anything is sent. */
+export function secretProblem(secret: string): string | null {
+  const parsed = secretInput.safeParse(secret);
+  return parsed.success ? null : `The secret ${parsed.error.issues[0]?.message ?? 'is not valid'}.`;
+}

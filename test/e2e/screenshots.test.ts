@@ -1,0 +1,63 @@
+/**
+ * Pictures of the Settings screen in both colour schemes, for people to look at (test-results/screenshots/):
+ * the built-in profile, a production profile without a secret, and a custom one whose connection test passed.
+ */
+import { mkdirSync, statSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { e2eSystemReady, startApp, type RunningApp } from './support';
+
+const ready = await e2eSystemReady();
+const DIR = new URL('../../test-results/screenshots/', import.meta.url).pathname;
+
+describe.runIf(ready)('Settings screenshots', () => {
+  let app: RunningApp;
+  beforeAll(async () => {
+    app = await startApp({
+      async prepare({ core, sandbox, merchant }) {
+        core.profiles.create({
+          name: 'HDFC payouts',
+          environment: 'production',
+          baseUrl: 'https://api.payments.example.in',
+          aiUrl: 'https://ai.payments.example.in',
+          key: 'live_4f9a21c0',
+        });
+        const local = core.profiles.create({
+          name: 'Local sandbox',
+          environment: 'custom',
+          baseUrl: sandbox.url,
+          aiUrl: `${sandbox.url}/ai`,
+          key: merchant.key,
+          hashScheme: 'hmac-sha256',
+        });
+        await core.credentials.set(local.id, merchant.secret);
+        core.profiles.activate(local.id);
+      },
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('saves the Settings screen in light and dark', async () => {
+    const { page } = app;
+    await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+    const card = page.getByRole('article', { name: 'Local sandbox' });
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await card.getByRole('status').getByText('Connected').waitFor();
+    const statusBar = page.getByRole('contentinfo');
+    await statusBar.getByText('Active profile: Local sandbox').waitFor();
+    await statusBar.getByText(/^Online since/).waitFor();
+
+    mkdirSync(DIR, { recursive: true });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      // Off the clicked button (focus ring, hover), so the picture shows the resting state.
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.mouse.move(0, 0);
+      const path = `${DIR}settings-${scheme}.png`;
+      await page.screenshot({ path });
+      expect(statSync(path).size).toBeGreaterThan(10_000);
+    }
+    expect(app.consoleErrors).toEqual([]);
+  });
+});
