@@ -39,9 +39,10 @@ export function createCore(options: CoreOptions) {
     sandboxSecret: options.sandbox?.secret ?? null,
     transport: options.transport,
     onSecret: (secret) => options.redactor.add(secret),
-    onRequest: (event) => {
-      connectivity.record(event);
-      requests[event.outcome === 'ok' ? 'info' : 'warn']('request', { ...event });
+    onRequest: (event, profileId) => {
+      // The status bar speaks of the active profile; testing another one must not flip it.
+      if (profileId === profiles.active().id) connectivity.record(event);
+      requests[event.outcome === 'ok' ? 'info' : 'warn']('request', { profileId, ...event });
     },
   });
   const router = createIpcRouter({

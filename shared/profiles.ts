@@ -19,6 +19,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 const serviceUrl = z
   .string()
   .trim()
+  .min(1, 'must not be empty')
   .refine((text) => {
     try {
       const u = new URL(text);

@@ -8,6 +8,7 @@ import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
 import {
   ipcContract,
   type IpcError,
+  type IpcIssue,
   type IpcHandlerOutput,
   type IpcInput,
   type IpcOutput,
@@ -31,16 +32,16 @@ export interface IpcRouter {
   handle(channel: string, rawInput: unknown, sender: IpcSender, appOrigin: string): Promise<IpcResult<unknown>>;
 }
 
-function failure(code: string, message: string, details?: unknown): { ok: false; error: IpcError } {
+function failure(code: string, message: string, details?: IpcIssue[]): { ok: false; error: IpcError } {
   return { ok: false, error: details === undefined ? { code, message } : { code, message, details } };
 }
 
 /** The router's own refusals, with codes the renderer can switch on. */
-function refuse(code: IpcRouterErrorCode, message: string, details?: unknown): { ok: false; error: IpcError } {
+function refuse(code: IpcRouterErrorCode, message: string, details?: IpcIssue[]): { ok: false; error: IpcError } {
   return failure(code, message, details);
 }
 
-function issuesOf(error: z.ZodError): { path: string; message: string }[] {
+function issuesOf(error: z.ZodError): IpcIssue[] {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
 }
 

@@ -27,8 +27,8 @@ export interface CredentialsOptions {
   transport?: Transport;
   /** Told every secret read or stored here, for the logger's redaction. */
   onSecret?: (secret: string) => void;
-  /** Every request outcome of every client made here (connectivity, logs). */
-  onRequest?: (event: RequestEvent) => void;
+  /** Every request outcome of every client made here, with the profile it was made for (connectivity, logs). */
+  onRequest?: (event: RequestEvent, profileId: string) => void;
   now?: () => number;
 }
 
@@ -58,7 +58,7 @@ export function createCredentials({
       profile: { baseUrl: p.baseUrl, aiUrl: p.aiUrl, key: p.key, hashScheme: p.hashScheme },
       secret: secretFor(p.id),
       transport,
-      onEvent: onRequest,
+      onEvent: onRequest && ((event) => onRequest(event, p.id)),
     });
   }
 

@@ -48,10 +48,17 @@ export type IpcOutput<C extends IpcChannel> = z.output<Contract[C]['output']>;
 export type IpcRouterErrorCode =
   'UNKNOWN_CHANNEL' | 'FORBIDDEN_SENDER' | 'INVALID_INPUT' | 'INVALID_OUTPUT' | 'INTERNAL';
 
+/** One problem with an input: the dotted path of the field and what is wrong with it. */
+export interface IpcIssue {
+  path: string;
+  message: string;
+}
+
 export interface IpcError {
   code: string;
   message: string;
-  details?: unknown;
+  /** For INVALID_INPUT and INVALID_OUTPUT: every field that broke the schema. */
+  details?: IpcIssue[];
 }
 
 /** Errors cross the bridge as values: a thrown Error would lose its fields and leak its stack. */

@@ -1,0 +1,68 @@
+/** Online / offline follows real requests of the active profile only. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../electron/core';
+import { createLogger, createRedactor } from '../../electron/log';
+import { createProfileStore } from '../../electron/profiles/profile-store';
+import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import { withEnvironmentSecret } from '../../electron/vault/env-secret';
+import { createKeytarStore } from '../../electron/vault/keytar-store';
+import type { Connectivity } from '../../shared/ipc/app';
+
+let sandbox: Sandbox;
+let core: Core;
+let downId: string;
+const events: Connectivity[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, secret: 'embedded-secret' });
+  const dataDir = mkdtempSync(join(tmpdir(), 'pc-conn-'));
+  const embedded = { url: sandbox.url, key: 'test_key', secret: 'embedded-secret' };
+  // Port 9 (discard) has nothing listening on loopback: a refused connection, i.e. unreachable.
+  downId = createProfileStore({ dataDir, sandbox: embedded }).create({
+    name: 'Down',
+    environment: 'custom',
+    baseUrl: 'http://127.0.0.1:9',
+    aiUrl: 'http://127.0.0.1:9/ai',
+    key: 'k',
+  }).id;
+  const redactor = createRedactor();
+  core = createCore({
+    appVersion: '0.0.0',
+    dataDir,
+    // The unreachable profile's secret comes from here, so no keychain is involved.
+    vault: withEnvironmentSecret(createKeytarStore('payout-console-conn-test'), downId, 'down-secret'),
+    sandbox: embedded,
+    log: createLogger('test', () => {}, redactor),
+    redactor,
+  });
+  core.events.subscribe((event, payload) => {
+    if (event === 'connectivity') events.push(payload as Connectivity);
+  });
+});
+afterAll(() => sandbox.close());
+
+describe('connectivity', () => {
+  it('starts unknown, and a request of the active profile that is answered means online', async () => {
+    expect(core.connectivity.current().state).toBe('unknown');
+    expect((await core.credentials.testConnection('sandbox')).ok).toBe(true);
+    expect(core.connectivity.current().state).toBe('online');
+  });
+
+  it('is not changed by testing a profile that is not active', async () => {
+    expect(await core.credentials.testConnection(downId)).toMatchObject({ ok: false, reason: 'unreachable' });
+    expect(core.connectivity.current().state).toBe('online');
+  });
+
+  it('goes offline when the active profile cannot reach its service, and says why', async () => {
+    core.profiles.activate(downId);
+    await core.credentials.testConnection(downId);
+    expect(core.connectivity.current()).toMatchObject({
+      state: 'offline',
+      reason: expect.stringMatching(/Nothing is answering/),
+    });
+    expect(events.map((e) => e.state)).toEqual(['online', 'offline']);
+  });
+});
