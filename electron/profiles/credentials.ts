@@ -100,12 +100,16 @@ export function createCredentials({
       if (!p.builtIn) await vault.delete(p.id);
       profiles.remove(p.id);
     },
-    /** Calls payout accounts: the cheapest safe call that needs valid credentials. */
+    /**
+     * Two safe calls: payout accounts proves the Basic credentials (key and secret); a currency lookup, a
+     * body-signed call, proves the profile's hash scheme, which payout accounts never exercises.
+     */
     async testConnection(profileId: string): Promise<ConnectionTestResult> {
       const client = api(profileId);
       const started = now();
       try {
         const { accounts } = await client.payouts.accounts();
+        await client.paymentInfo.currency('INR', 'USD');
         const entries = Object.entries(accounts);
         return {
           ok: true,
