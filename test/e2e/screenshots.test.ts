@@ -27,7 +27,6 @@ describe.runIf(ready)('Settings screenshots', () => {
           baseUrl: sandbox.url,
           aiUrl: `${sandbox.url}/ai`,
           key: merchant.key,
-          hashScheme: 'hmac-sha256',
         });
         await core.credentials.set(local.id, merchant.secret);
         core.profiles.activate(local.id);
