@@ -1,0 +1,250 @@
+/**
+ * The cache's schema, as numbered migrations. `PRAGMA user_version` says which have run; each also leaves
+ * a row in `schema_migrations` (when, and under which name). A migration is never edited once shipped:
+ * a change is a new one. Each is tested from an empty file and from the version before it.
+ *
+ * Design of the settlement tables (the ingest has to keep up with a bare INSERT, see settlement-ingest.ts):
+ *  - `settlements` is keyed by an id the writer assigns from (date, arrival order) (settlement-ids.ts),
+ *    so a sync appends in key order, and the default order and date ranges are rowid ranges. Its one index covers only records with exceptions. There is deliberately no index on the
+ *    natural key: random transaction ids in a B-tree cost several times the insert itself. The natural
+ *    key (date asked for, gateway, gateway transaction id, settlement time) is kept unique by the one
+ *    writer, which holds an in-memory hash of the date being synced, and the cross-date rule "settled
+ *    twice" reads per-date sorted digests (`settlement_digests`) instead.
+ *  - `settlement_rollup` holds count and sums per date x gateway x payment mode x statuses x exception
+ *    flags, kept in step with the records in the same transactions, so totals and aggregates with any
+ *    filter but text search do not scan a million rows (settlement-rollup.ts).
+ *  - `settlement_days` records when each date was last synced, per gateway scope ('' = every gateway):
+ *    the "as of" time of every read.
+ */
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'sync runs',
+    sql: `
+      CREATE TABLE schema_migrations (
+        version INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        applied_at TEXT NOT NULL
+      );
+      CREATE TABLE sync_runs (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        range_from TEXT NOT NULL,
+        range_to TEXT NOT NULL,
+        pg TEXT,
+        status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'partial', 'cancelled', 'failed')),
+        owner_pid INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 1,
+        started_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        finished_at TEXT,
+        error TEXT
+      );
+      CREATE INDEX sync_runs_by_range ON sync_runs (kind, range_from, range_to, pg, id);
+      CREATE TABLE sync_run_dates (
+        run_id INTEGER NOT NULL REFERENCES sync_runs (id) ON DELETE CASCADE,
+        date TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'completed', 'failed')),
+        next_offset INTEGER NOT NULL DEFAULT 0,
+        pages INTEGER NOT NULL DEFAULT 0,
+        records INTEGER NOT NULL DEFAULT 0,
+        updated INTEGER NOT NULL DEFAULT 0,
+        vanished INTEGER NOT NULL DEFAULT 0,
+        error TEXT,
+        started_at TEXT,
+        finished_at TEXT,
+        PRIMARY KEY (run_id, date)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 2,
+    name: 'settlements',
+    sql: `
+      CREATE TABLE settlements (
+        id INTEGER PRIMARY KEY,
+        date TEXT NOT NULL,
+        pg TEXT NOT NULL,
+        pg_transaction_id TEXT NOT NULL,
+        settlement_date TEXT NOT NULL,
+        order_id TEXT,
+        order_date TEXT NOT NULL,
+        utr TEXT,
+        order_status TEXT NOT NULL,
+        pg_status TEXT NOT NULL,
+        payment_mode TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        mer_service_fee INTEGER NOT NULL,
+        mer_service_tax INTEGER NOT NULL,
+        merchant_subvention_amount INTEGER NOT NULL,
+        cgst INTEGER NOT NULL,
+        igst INTEGER NOT NULL,
+        sgst INTEGER NOT NULL,
+        settled_amount INTEGER NOT NULL,
+        dispute_id TEXT,
+        description TEXT,
+        extra TEXT,
+        exception_flags INTEGER NOT NULL DEFAULT 0,
+        exceptions TEXT,
+        seen_run INTEGER NOT NULL,
+        changed_run INTEGER,
+        vanished_at TEXT
+      );
+      CREATE INDEX settlements_exceptions ON settlements (id) WHERE exception_flags <> 0;
+      CREATE TABLE settlement_rollup (
+        date TEXT NOT NULL,
+        pg TEXT NOT NULL,
+        payment_mode TEXT NOT NULL,
+        order_status TEXT NOT NULL,
+        pg_status TEXT NOT NULL,
+        exception_flags INTEGER NOT NULL,
+        count INTEGER NOT NULL,
+        amount INTEGER NOT NULL,
+        fees INTEGER NOT NULL,
+        taxes INTEGER NOT NULL,
+        settled INTEGER NOT NULL,
+        PRIMARY KEY (date, pg, payment_mode, order_status, pg_status, exception_flags)
+      ) WITHOUT ROWID;
+      CREATE TABLE settlement_digests (
+        date TEXT NOT NULL,
+        pg TEXT NOT NULL,
+        hashes BLOB NOT NULL,
+        ids BLOB NOT NULL,
+        PRIMARY KEY (date, pg)
+      );
+      CREATE TABLE settlement_days (
+        date TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        synced_at TEXT NOT NULL,
+        run_id INTEGER NOT NULL,
+        records INTEGER NOT NULL,
+        PRIMARY KEY (date, scope)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 3,
+    name: 'beneficiaries',
+    sql: `
+      CREATE TABLE beneficiaries (
+        beneficiary_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        vpa TEXT,
+        account_number TEXT,
+        ifsc TEXT,
+        phone TEXT,
+        email TEXT,
+        address TEXT,
+        extra TEXT,
+        fetched_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX beneficiaries_by_name ON beneficiaries (name COLLATE NOCASE, beneficiary_id);
+    `,
+  },
+  {
+    version: 4,
+    name: 'payout lookups',
+    sql: `
+      CREATE TABLE payout_lookups (
+        id INTEGER PRIMARY KEY,
+        payout_id TEXT NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('normal', 'advance')),
+        looked_up_at TEXT NOT NULL,
+        transfer_status TEXT,
+        ut_no TEXT,
+        amount INTEGER,
+        processed_at TEXT,
+        error TEXT,
+        payout TEXT
+      );
+      CREATE INDEX payout_lookups_by_payout ON payout_lookups (payout_id, id);
+      CREATE INDEX payout_lookups_by_time ON payout_lookups (looked_up_at, id);
+    `,
+  },
+  {
+    version: 5,
+    name: 'payout accounts and balances',
+    sql: `
+      CREATE TABLE payout_accounts (
+        pg TEXT NOT NULL,
+        account_number TEXT NOT NULL,
+        ifsc_code TEXT,
+        account_type TEXT,
+        currency TEXT,
+        extra TEXT,
+        first_seen_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        PRIMARY KEY (pg, account_number)
+      ) WITHOUT ROWID;
+      CREATE TABLE payout_gateway_errors (
+        pg TEXT PRIMARY KEY,
+        code TEXT,
+        message TEXT NOT NULL,
+        at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE balance_snapshots (
+        id INTEGER PRIMARY KEY,
+        pg TEXT NOT NULL,
+        account_number TEXT NOT NULL,
+        taken_at TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('accounts', 'balance')),
+        available_balance INTEGER NOT NULL,
+        account_balance INTEGER,
+        minimum_balance INTEGER,
+        hold_fund INTEGER,
+        overdraft INTEGER
+      );
+      CREATE INDEX balance_snapshots_by_account ON balance_snapshots (pg, account_number, taken_at);
+      CREATE INDEX balance_snapshots_by_time ON balance_snapshots (taken_at);
+    `,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;
+
+export class CacheVersionError extends Error {
+  override name = 'CacheVersionError';
+}
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the file up to `target` (the latest by default), one transaction per migration, so a failure
+ * leaves the file at the last version that completed. A file from a newer app is refused untouched.
+ * Returns the versions applied.
+ */
+export function migrate(db: Database, appliedAt: () => Date, target = LATEST_VERSION): number[] {
+  const current = schemaVersion(db);
+  if (current > LATEST_VERSION) {
+    throw new CacheVersionError(
+      `This cache was written by a newer version of the app (schema ${current}; this one knows up to ` +
+        `${LATEST_VERSION}). Update the app; the file was left as it is.`,
+    );
+  }
+  const applied: number[] = [];
+  for (const m of MIGRATIONS) {
+    if (m.version <= current || m.version > target) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        appliedAt().toISOString(),
+      );
+      // PRAGMA takes no bound parameters; the version is one of the constants above.
+      db.pragma(`user_version = ${m.version}`);
+    })();
+    applied.push(m.version);
+  }
+  return applied;
+}

@@ -1,0 +1,76 @@
+/**
+ * Payout lookups: every status check is recorded (normal or "advance" hard pull, the answer or the error),
+ * so a payout's history shows when its status changed and what each check said, offline.
+ */
+import type { Database } from 'better-sqlite3';
+import type { Payout } from '../../shared/api/payouts';
+import { prepareAll } from './statements';
+
+export interface PayoutLookup {
+  id: number;
+  payoutId: string;
+  mode: 'normal' | 'advance';
+  lookedUpAt: string;
+  transferStatus: string | null;
+  utNo: string | null;
+  /** Integer paise. */
+  amount: number | null;
+  processedAt: string | null;
+  /** The check's error in the user's words, when it failed. */
+  error: string | null;
+  payout: Payout | null;
+}
+
+const COLUMNS = `id, payout_id AS payoutId, mode, looked_up_at AS lookedUpAt, transfer_status AS transferStatus,
+  ut_no AS utNo, amount, processed_at AS processedAt, error, payout`;
+
+const SQL = {
+  insert: `INSERT INTO payout_lookups (payout_id, mode, looked_up_at, transfer_status, ut_no, amount, processed_at, error, payout)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  byId: `SELECT ${COLUMNS} FROM payout_lookups WHERE id = ?`,
+  history: `SELECT ${COLUMNS} FROM payout_lookups WHERE payout_id = ? ORDER BY id`,
+  latest: `SELECT ${COLUMNS} FROM payout_lookups WHERE payout_id = ? ORDER BY id DESC LIMIT 1`,
+  recent: `SELECT ${COLUMNS} FROM payout_lookups
+           WHERE id IN (SELECT max(id) FROM payout_lookups GROUP BY payout_id) ORDER BY id DESC LIMIT ?`,
+} as const;
+
+type Row = Omit<PayoutLookup, 'payout'> & { payout: string | null };
+
+function fromRow(row: Row): PayoutLookup {
+  return { ...row, payout: row.payout === null ? null : (JSON.parse(row.payout) as Payout) };
+}
+
+export function createPayoutsRepository(db: Database, now: () => Date) {
+  const sql = prepareAll(db, SQL);
+  return {
+    recordLookup(lookup: {
+      payoutId: string;
+      mode: 'normal' | 'advance';
+      payout?: Payout;
+      error?: string;
+    }): PayoutLookup {
+      const p = lookup.payout;
+      const id = sql.insert.run(
+        lookup.payoutId,
+        lookup.mode,
+        now().toISOString(),
+        p?.transfer_status ?? null,
+        p?.ut_no ?? null,
+        p?.amount ?? null,
+        p?.processed_at ?? null,
+        lookup.error ?? null,
+        p === undefined ? null : JSON.stringify(p),
+      ).lastInsertRowid;
+      return fromRow(sql.byId.get(id) as Row);
+    },
+    /** Every lookup of the payout, oldest first. */
+    history: (payoutId: string) => (sql.history.all(payoutId) as Row[]).map(fromRow),
+    latest(payoutId: string): PayoutLookup | null {
+      const row = sql.latest.get(payoutId) as Row | undefined;
+      return row ? fromRow(row) : null;
+    },
+    /** The latest lookup of each payout, most recently checked first. */
+    recent: (limit = 50) => (sql.recent.all(limit) as Row[]).map(fromRow),
+  };
+}
+export type PayoutsRepository = ReturnType<typeof createPayoutsRepository>;

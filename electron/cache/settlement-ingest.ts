@@ -1,0 +1,252 @@
+/**
+ * Writing one settlement date of a sync run into the cache, page by page, then closing the date.
+ *
+ * Each page is one transaction: its records (appended, or updated in place when already cached), their
+ * exceptions, the rollup and the run's checkpoint for the date. A crash or kill at any moment leaves
+ * either the whole page with its checkpoint or neither, so the next attempt starts at the next page with
+ * nothing twice and nothing missing.
+ *
+ * Natural key: (date asked for, gateway, gateway transaction id, settlement time). Within the date it is
+ * kept unique by a HashIndex of the rows already cached for the date, loaded when the date starts (empty
+ * for a date never synced, the fast path: plain appends). A record whose key is cached updates that row;
+ * a record the API sends twice in one run (its pages shifted under us) is stored once. The gateway is the
+ * record's `pg`, else the one the sync asked for, else ''.
+ *
+ * Closing the date (one transaction): rows this run did not see are marked vanished (kept, out of the
+ * rollup), the date's digests are stored and the "settled twice" rule is run across dates, and the date
+ * is recorded as synced with its time: the "as of" of later reads.
+ *
+ * If a transaction fails, this object is spent (its memory no longer matches the file): the sync stops,
+ * and the next one starts the date afresh from the file.
+ */
+import type { Database } from 'better-sqlite3';
+import type { SettlementRecord } from '../../shared/api/settlements';
+import { checkRecord, type ReconciliationException } from '../../shared/reconciliation';
+import { codesOf, digestOf, encodeDigest } from './digest';
+import { HashIndex, MAX_CODES, SEEN, VANISHED, transactionHash } from './hash-index';
+import type { DuplicateRule } from './settlement-duplicates';
+import { PER_DAY, idRange } from './settlement-ids';
+import { ROLLUP_COLUMNS, createRollup, type RollupRow } from './settlement-rollup';
+import { FIELD_COLUMNS, fieldValues, flagsOf, parseExceptions, sameFields, type StoredRow } from './settlement-rows';
+import { prepareAll, type Statements } from './statements';
+
+const INSERT_COLUMNS = [
+  'id',
+  'date',
+  'pg',
+  'pg_transaction_id',
+  'settlement_date',
+  ...FIELD_COLUMNS,
+  'exception_flags',
+  'exceptions',
+  'seen_run',
+];
+
+const SQL = {
+  insert: `INSERT INTO settlements (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`,
+  byId: `SELECT * FROM settlements WHERE id = ?`,
+  update: `UPDATE settlements SET ${FIELD_COLUMNS.map((c) => `${c} = ?`).join(', ')},
+             exception_flags = ?, exceptions = ?, seen_run = ?, changed_run = ?, vanished_at = NULL
+           WHERE id = ?`,
+  seen: `UPDATE settlements SET seen_run = ?, vanished_at = NULL WHERE id = ?`,
+  vanish: `UPDATE settlements SET vanished_at = ? WHERE id = ? RETURNING ${ROLLUP_COLUMNS}`,
+  keysOfDate: `SELECT id, pg, pg_transaction_id, seen_run, vanished_at FROM settlements WHERE id BETWEEN ? AND ?`,
+  keysOfDateAndPg: `SELECT id, pg, pg_transaction_id, seen_run, vanished_at FROM settlements
+                    WHERE id BETWEEN ? AND ? AND pg = ?`,
+  lastId: `SELECT max(id) FROM settlements WHERE id BETWEEN ? AND ?`,
+  checkpoint: `UPDATE sync_run_dates SET status = 'running', next_offset = ?, pages = pages + 1,
+                 records = records + ?, updated = updated + ?, started_at = coalesce(started_at, ?)
+               WHERE run_id = ? AND date = ?`,
+  heartbeat: `UPDATE sync_runs SET updated_at = ? WHERE id = ?`,
+  saveDigest: `INSERT INTO settlement_digests (date, pg, hashes, ids) VALUES (?, ?, ?, ?)
+               ON CONFLICT (date, pg) DO UPDATE SET hashes = excluded.hashes, ids = excluded.ids`,
+  currentCount: `SELECT coalesce(sum(count), 0) FROM settlement_rollup WHERE date = ?`,
+  currentCountOfPg: `SELECT coalesce(sum(count), 0) FROM settlement_rollup WHERE date = ? AND pg = ?`,
+  markDay: `INSERT INTO settlement_days (date, scope, synced_at, run_id, records) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (date, scope) DO UPDATE SET
+              synced_at = excluded.synced_at, run_id = excluded.run_id, records = excluded.records`,
+  dateDone: `UPDATE sync_run_dates SET status = 'completed', vanished = vanished + ?, error = NULL,
+               finished_at = ?, started_at = coalesce(started_at, ?)
+             WHERE run_id = ? AND date = ?`,
+} as const;
+
+export type IngestStatements = Statements<keyof typeof SQL>;
+
+export function prepareIngest(db: Database): IngestStatements {
+  return prepareAll(db, SQL);
+}
+
+export interface DateScope {
+  runId: number;
+  /** The settlement date asked for, YYYY-MM-DD. */
+  date: string;
+  /** The one gateway synced, or null for all of them. */
+  pg: string | null;
+}
+
+export interface PageResult {
+  inserted: number;
+  /** Cached before this run and changed. */
+  updated: number;
+  unchanged: number;
+  /** Sent again within this run (pages shifted while paging): stored once. */
+  repeated: number;
+}
+
+export interface IngestDeps {
+  db: Database;
+  sql: IngestStatements;
+  duplicates: DuplicateRule;
+  now: () => Date;
+}
+
+export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateScope) {
+  const { runId, date } = scope;
+  const rollup = createRollup(db);
+  const pgs: string[] = [];
+  const codeOf = (pg: string) => {
+    let code = pgs.indexOf(pg);
+    if (code < 0) {
+      if (pgs.length === MAX_CODES) throw new RangeError(`more than ${MAX_CODES} gateways on ${date}`);
+      code = pgs.push(pg) - 1;
+    }
+    return code;
+  };
+
+  const { lo, hi } = idRange(date, date);
+  const index = new HashIndex(lo);
+  const existing =
+    scope.pg === null ? sql.keysOfDate.raw().iterate(lo, hi) : sql.keysOfDateAndPg.raw().iterate(lo, hi, scope.pg);
+  for (const [id, pg, txn, seenRun, vanishedAt] of existing as Iterable<
+    [number, string, string, number, string | null]
+  >) {
+    const flags = (seenRun === runId ? SEEN : 0) | (vanishedAt === null ? 0 : VANISHED);
+    index.add(transactionHash(pg, txn), id, codeOf(pg), flags);
+  }
+  /** The next free id of the date: records are appended in arrival order (settlement-ids.ts). */
+  let nextId = ((sql.lastId.pluck().get(lo, hi) as number | null) ?? lo - 1) + 1;
+
+  /** The cached row with this exact key, found through the index; its slot too. */
+  const lookup = (hash: number, pg: string, txn: string, settledAt: string) => {
+    for (let slot = index.find(hash); slot >= 0; slot = index.find(hash, slot)) {
+      const row = sql.byId.get(index.rowId(slot)) as StoredRow;
+      if (row.settlement_date === settledAt && row.pg_transaction_id === txn && row.pg === pg) return { slot, row };
+    }
+    return null;
+  };
+
+  const writePage = (records: readonly SettlementRecord[], nextOffset: number): PageResult => {
+    const result: PageResult = { inserted: 0, updated: 0, unchanged: 0, repeated: 0 };
+    const at = now().toISOString();
+    for (const r of records) {
+      const pg = r.pg ?? scope.pg ?? '';
+      const hash = transactionHash(pg, r.pg_transaction_id);
+      const values = fieldValues(r);
+      const found = lookup(hash, pg, r.pg_transaction_id, r.settlement_date);
+      if (found === null) {
+        if (nextId > hi) throw new RangeError(`more than ${PER_DAY} records on ${date}`);
+        const exceptions = checkRecord(r);
+        const id = nextId++;
+        const exceptionFlags = flagsOf(exceptions);
+        sql.insert.run(
+          id,
+          date,
+          pg,
+          r.pg_transaction_id,
+          r.settlement_date,
+          ...values,
+          exceptionFlags,
+          exceptions.length === 0 ? null : JSON.stringify(exceptions),
+          runId,
+        );
+        index.add(hash, id, codeOf(pg), SEEN);
+        rollup.addRecord(r, date, pg, exceptionFlags, 1);
+        result.inserted++;
+        continue;
+      }
+      const { slot, row } = found;
+      const flags = index.flags(slot);
+      const counted = (flags & VANISHED) === 0;
+      if (sameFields(row, values)) {
+        sql.seen.run(runId, row.id);
+        if (!counted) rollup.add(row as unknown as RollupRow, 1);
+        result[flags & SEEN ? 'repeated' : 'unchanged']++;
+      } else {
+        const exceptions = withDuplicateKept(checkRecord(r), row.exceptions);
+        const exceptionFlags = flagsOf(exceptions);
+        sql.update.run(
+          ...values,
+          exceptionFlags,
+          exceptions.length === 0 ? null : JSON.stringify(exceptions),
+          runId,
+          runId,
+          row.id,
+        );
+        if (counted) rollup.add(row as unknown as RollupRow, -1);
+        rollup.addRecord(r, date, pg, exceptionFlags, 1);
+        result[flags & SEEN ? 'repeated' : 'updated']++;
+      }
+      index.setFlags(slot, SEEN);
+    }
+    rollup.flush();
+    sql.checkpoint.run(nextOffset, records.length, result.updated, at, runId, date);
+    sql.heartbeat.run(at, runId);
+    return result;
+  };
+
+  const close = (): { vanished: number; records: number } => {
+    const at = now().toISOString();
+    let vanished = 0;
+    index.forEach((slot, _hash, rowId) => {
+      if (index.flags(slot) !== 0) return;
+      rollup.add(sql.vanish.get(at, rowId) as RollupRow, -1);
+      index.setFlags(slot, VANISHED);
+      vanished++;
+    });
+    // One gateway at a time: the rule never crosses gateways, and a million rows' digests at once would
+    // be a peak of memory for nothing.
+    for (const code of codesOf(index)) {
+      const digest = digestOf(index, code);
+      const { hashes, ids } = encodeDigest(digest);
+      sql.saveDigest.run(date, pgs[code]!, hashes, ids);
+      duplicates(date, pgs[code]!, digest, rollup);
+    }
+    rollup.flush();
+    const records = (
+      scope.pg === null ? sql.currentCount.pluck().get(date) : sql.currentCountOfPg.pluck().get(date, scope.pg)
+    ) as number;
+    sql.markDay.run(date, scope.pg ?? '', at, runId, records);
+    sql.dateDone.run(vanished, at, at, runId, date);
+    return { vanished, records };
+  };
+
+  let spent = false;
+  /** One transaction; on failure the memory is out of step with the file, so nothing more is written. */
+  const guarded = <A extends unknown[], R>(work: (...args: A) => R) => {
+    const transaction = db.transaction(work);
+    return (...args: A): R => {
+      if (spent) throw new Error(`the sync of ${date} stopped after a failed write; sync again to resume`);
+      try {
+        return transaction(...args);
+      } catch (e) {
+        spent = true;
+        rollup.discard();
+        throw e;
+      }
+    };
+  };
+
+  return {
+    /** Stores one page and moves the date's checkpoint to `nextOffset`, in one transaction. */
+    upsertPage: guarded(writePage),
+    /** Marks what vanished, runs the cross-date rule and records the date as synced, in one transaction. */
+    finish: guarded(close),
+  };
+}
+export type DateIngest = ReturnType<typeof beginDate>;
+
+/** A record's own exceptions, keeping the cross-record one (recomputed when the date closes). */
+function withDuplicateKept(own: ReconciliationException[], stored: string | null): ReconciliationException[] {
+  const duplicate = parseExceptions(stored).find((e) => e.rule === 'duplicate_settlement');
+  return duplicate ? [...own, duplicate] : own;
+}

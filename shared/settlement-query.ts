@@ -1,0 +1,140 @@
+/**
+ * Reads of the settlement cache: the filter every read takes, the keyset-paged query, and the shapes of
+ * rows, totals and aggregates. Amounts are integer paise; `asOf` is the ISO UTC time the range was last
+ * synced (the oldest date's, when dates were synced at different times), null when none of it was.
+ *
+ * A record's `date` is the settlement date the API was asked for; a record is `vanished` when a later
+ * sync of its date no longer returned it (kept, marked with the time, excluded from reads by default).
+ */
+import { z } from 'zod';
+import { calendarDate, nonEmpty } from './api/common';
+import { SETTLEMENT_PAGE } from './api/settlements';
+import { RULE_IDS, type RuleId } from './reconciliation';
+
+/**
+ * The sort columns a query may name; anything else is refused before SQL is involved. `date` (the
+ * default, newest first) orders by date, then by the order the API listed the date's records.
+ */
+export const SETTLEMENT_SORT_COLUMNS = [
+  'date',
+  'settlement_date',
+  'order_date',
+  'amount',
+  'mer_service_fee',
+  'settled_amount',
+  'pg',
+  'payment_mode',
+  'order_status',
+  'pg_status',
+  'order_id',
+  'pg_transaction_id',
+  'utr',
+] as const;
+export type SettlementSortColumn = (typeof SETTLEMENT_SORT_COLUMNS)[number];
+
+export const SETTLEMENT_STATES = ['current', 'vanished', 'all'] as const;
+
+const filterFields = {
+  from: calendarDate,
+  to: calendarDate,
+  pg: nonEmpty.optional(),
+  paymentMode: nonEmpty.optional(),
+  orderStatus: nonEmpty.optional(),
+  pgStatus: nonEmpty.optional(),
+  /** Only records that break at least one reconciliation rule (or `rule`, when given). */
+  exceptionsOnly: z.boolean().optional(),
+  rule: z.enum(RULE_IDS as [RuleId, ...RuleId[]]).optional(),
+  /** Part of an order id, gateway transaction id or UTR, any case. */
+  search: z.string().trim().min(1).max(64).optional(),
+  state: z.enum(SETTLEMENT_STATES).optional(),
+};
+
+const rangeInOrder = { message: 'must not be before from', path: ['to'] };
+
+export const settlementFilter = z
+  .object(filterFields)
+  .strict()
+  .refine((f) => f.from <= f.to, rangeInOrder);
+export type SettlementFilter = z.input<typeof settlementFilter>;
+
+export const settlementSort = z
+  .object({ column: z.enum(SETTLEMENT_SORT_COLUMNS), direction: z.enum(['asc', 'desc']) })
+  .strict();
+export type SettlementSort = z.output<typeof settlementSort>;
+
+export const settlementQuery = z
+  .object({
+    ...filterFields,
+    /** Default: newest settlement first. */
+    sort: settlementSort.optional(),
+    /** The `nextCursor` of the previous page, with the same filter and sort. */
+    after: z.string().min(1).max(512).optional(),
+    limit: z.number().int().min(1).max(SETTLEMENT_PAGE.maxLimit).optional(),
+  })
+  .strict()
+  .refine((f) => f.from <= f.to, rangeInOrder);
+export type SettlementQuery = z.input<typeof settlementQuery>;
+
+const minor = z.number().int();
+const asOf = z.string().nullable();
+
+export const cachedException = z.object({
+  rule: z.enum(RULE_IDS as [RuleId, ...RuleId[]]),
+  values: z.record(z.string(), z.union([z.number(), z.string(), z.null()])),
+});
+
+export const cachedSettlement = z.object({
+  id: z.number().int(),
+  date: z.string(),
+  pg: z.string(),
+  pg_transaction_id: z.string(),
+  settlement_date: z.string(),
+  order_id: z.string().nullable(),
+  order_date: z.string(),
+  utr: z.string().nullable(),
+  order_status: z.string(),
+  pg_status: z.string(),
+  payment_mode: z.string(),
+  amount: minor,
+  mer_service_fee: minor,
+  mer_service_tax: minor,
+  merchant_subvention_amount: minor,
+  cgst: minor,
+  igst: minor,
+  sgst: minor,
+  settled_amount: minor,
+  dispute_id: z.string().nullable(),
+  description: z.string().nullable(),
+  /** Fields the API sent that the contract does not name, kept as sent. */
+  extra: z.record(z.string(), z.unknown()).nullable(),
+  exceptions: z.array(cachedException),
+  /** ISO UTC time a re-sync found the record gone; null while the API still returns it. */
+  vanishedAt: z.string().nullable(),
+});
+export type CachedSettlement = z.output<typeof cachedSettlement>;
+
+export const settlementPage = z.object({
+  rows: z.array(cachedSettlement),
+  nextCursor: z.string().nullable(),
+  asOf,
+});
+export type SettlementPageResult = z.output<typeof settlementPage>;
+
+export const settlementSums = z.object({
+  count: z.number().int().nonnegative(),
+  amount: minor,
+  fees: minor,
+  taxes: minor,
+  settled: minor,
+});
+export type SettlementSums = z.output<typeof settlementSums>;
+
+export const settlementTotals = settlementSums.extend({ asOf });
+export type SettlementTotals = z.output<typeof settlementTotals>;
+
+export const settlementAggregate = z.object({
+  byDate: z.array(settlementSums.extend({ date: z.string(), pg: z.string(), paymentMode: z.string() })),
+  total: settlementSums,
+  asOf,
+});
+export type SettlementAggregate = z.output<typeof settlementAggregate>;

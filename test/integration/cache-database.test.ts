@@ -1,0 +1,212 @@
+/**
+ * The cache file itself: settings, migrations (each from an empty file and from the version before it),
+ * a file from a newer app, and recovery from a file SQLite cannot read (moved aside, never deleted).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openCache } from '../../electron/cache/database';
+import { CacheVersionError, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from '../../electron/cache/migrations';
+
+let dir: string;
+const at = new Date('2025-01-10T10:11:12.345Z');
+const now = () => at;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cache-db-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A row in each table a version adds, so a later migration can be seen to keep them. */
+const SEEDS: Record<number, string[]> = {
+  1: [
+    `INSERT INTO sync_runs (id, kind, range_from, range_to, status, started_at, updated_at)
+     VALUES (1, 'settlements', '2025-01-01', '2025-01-02', 'completed', 't', 't')`,
+    `INSERT INTO sync_run_dates (run_id, date, status) VALUES (1, '2025-01-01', 'completed')`,
+  ],
+  2: [
+    `INSERT INTO settlements (id, date, pg, pg_transaction_id, settlement_date, order_date, order_status, pg_status,
+       payment_mode, amount, mer_service_fee, mer_service_tax, merchant_subvention_amount, cgst, igst, sgst,
+       settled_amount, seen_run)
+     VALUES (1, '2025-01-01', 'payu', 'pay_1', '2025-01-01 11:00:00', '2024-12-31 09:00:00', 'success', 'success',
+       'UPI', 1000, 15, 3, 0, 1, 0, 2, 982, 1)`,
+    `INSERT INTO settlement_rollup VALUES ('2025-01-01', 'payu', 'UPI', 'success', 'success', 0, 1, 1000, 15, 3, 982)`,
+    `INSERT INTO settlement_digests VALUES ('2025-01-01', 'payu', x'00', x'00')`,
+    `INSERT INTO settlement_days VALUES ('2025-01-01', '', 't', 1, 1)`,
+  ],
+  3: [`INSERT INTO beneficiaries (beneficiary_id, name, fetched_at) VALUES ('ben_1', 'Asha', 't')`],
+  4: [`INSERT INTO payout_lookups (payout_id, mode, looked_up_at) VALUES ('po_1', 'normal', 't')`],
+  5: [
+    `INSERT INTO payout_accounts VALUES ('payu', '1234', NULL, NULL, NULL, NULL, 't', 't')`,
+    `INSERT INTO payout_gateway_errors VALUES ('easebuzz', '500', 'down', 't')`,
+    `INSERT INTO balance_snapshots (pg, account_number, taken_at, source, available_balance) VALUES ('payu', '1234', 't', 'accounts', 100)`,
+  ],
+};
+
+const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;
+
+function rowCounts(db: Database.Database, upTo: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let v = 1; v <= upTo; v++) {
+    for (const sql of SEEDS[v]!) {
+      const table = tableOf(sql);
+      out[table] = db.prepare(`SELECT count(*) AS n FROM ${table}`).pluck().get() as number;
+    }
+  }
+  return out;
+}
+
+describe('migrations', () => {
+  it('every version has seed rows here, numbered 1, 2, 3, ... with no gap', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(Array.from({ length: LATEST_VERSION }, (_, i) => i + 1));
+    expect(Object.keys(SEEDS).map(Number)).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+
+  for (const { version, name } of MIGRATIONS) {
+    it(`${version} (${name}) runs on an empty file and is recorded`, () => {
+      const db = new Database(join(dir, `empty-${version}.sqlite`));
+      expect(migrate(db, now, version)).toEqual(Array.from({ length: version }, (_, i) => i + 1));
+      expect(schemaVersion(db)).toBe(version);
+      expect(db.prepare('SELECT version, name, applied_at FROM schema_migrations ORDER BY version').all()).toEqual(
+        MIGRATIONS.slice(0, version).map((m) => ({ version: m.version, name: m.name, applied_at: at.toISOString() })),
+      );
+      for (const sql of SEEDS[version]!) db.exec(sql);
+      db.close();
+    });
+
+    if (version > 1) {
+      it(`${version} (${name}) runs on a file at version ${version - 1} with data, and keeps the data`, () => {
+        const db = new Database(join(dir, `previous-${version}.sqlite`));
+        migrate(db, now, version - 1);
+        for (let v = 1; v < version; v++) for (const sql of SEEDS[v]!) db.exec(sql);
+        const before = rowCounts(db, version - 1);
+        expect(migrate(db, now, version)).toEqual([version]);
+        expect(schemaVersion(db)).toBe(version);
+        expect(rowCounts(db, version - 1)).toEqual(before);
+        for (const sql of SEEDS[version]!) db.exec(sql);
+        expect(migrate(db, now)).toEqual(MIGRATIONS.filter((m) => m.version > version).map((m) => m.version));
+        db.close();
+      });
+    }
+  }
+
+  it('a failing migration leaves the file at the last version that completed', () => {
+    const db = new Database(join(dir, 'half.sqlite'));
+    migrate(db, now, 2);
+    db.exec('CREATE TABLE beneficiaries (x)');
+    expect(() => migrate(db, now)).toThrow(/already exists/);
+    expect(schemaVersion(db)).toBe(2);
+    db.close();
+  });
+
+  it('a file from a newer app is refused and left exactly as it was', () => {
+    const file = join(dir, 'newer.sqlite');
+    openCache(file, { now }).close();
+    const db = new Database(file);
+    db.pragma(`user_version = ${LATEST_VERSION + 1}`);
+    db.close();
+    const bytes = readFileSync(file);
+    expect(() => openCache(file, { now })).toThrow(CacheVersionError);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    expect(existsSync(`${file}.corrupt-20250110T101112Z`)).toBe(false);
+  });
+});
+
+describe('opening', () => {
+  it('creates the folder and the file with WAL, foreign keys, a busy timeout and the latest schema', () => {
+    const file = join(dir, 'cache', 'profile-1.sqlite');
+    const cache = openCache(file, { now });
+    expect(cache.recovered).toBeNull();
+    expect(cache.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(cache.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(cache.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(schemaVersion(cache.db)).toBe(LATEST_VERSION);
+    expect(cache.sizeBytes()).toBeGreaterThan(0);
+    cache.close();
+    cache.close();
+    const again = openCache(file, { now });
+    expect(again.recovered).toBeNull();
+    again.close();
+  });
+});
+
+describe('recovery', () => {
+  it('moves a file that is not a database aside with its WAL and SHM, says where, and starts afresh', () => {
+    const file = join(dir, 'garbage.sqlite');
+    const garbage = randomBytes(64 * 1024);
+    writeFileSync(file, garbage);
+    writeFileSync(`${file}-wal`, 'not a wal');
+    writeFileSync(`${file}-shm`, 'not a shm');
+
+    const cache = openCache(file, { now });
+    const movedTo = `${file}.corrupt-20250110T101112Z`;
+    expect(cache.recovered).toMatchObject({ movedTo, reason: expect.stringMatching(/not a database/) });
+    expect(cache.recovered!.message).toContain(movedTo);
+    expect(cache.recovered!.message).toMatch(/Nothing was deleted/);
+    expect(readFileSync(movedTo).equals(garbage)).toBe(true);
+    expect(readFileSync(`${movedTo}-wal`, 'utf8')).toBe('not a wal');
+    expect(readFileSync(`${movedTo}-shm`, 'utf8')).toBe('not a shm');
+    expect(schemaVersion(cache.db)).toBe(LATEST_VERSION);
+    expect(cache.settlements.totals({ from: '2025-01-01', to: '2025-01-31' }).count).toBe(0);
+    cache.close();
+  });
+
+  it('moves aside a database whose pages were overwritten, found by the integrity check', () => {
+    const file = join(dir, 'damaged.sqlite');
+    const cache = openCache(file, { now });
+    const { run } = cache.syncRuns.claim('settlements', { from: '2025-01-15', to: '2025-01-15', pg: null }, [
+      '2025-01-15',
+    ]);
+    cache.db
+      .prepare(`INSERT INTO sync_run_dates (run_id, date, status, error) VALUES (?, ?, 'pending', ?)`)
+      .run(run.id, '2025-01-16', 'x'.repeat(50_000));
+    cache.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, randomBytes(4096 * 3), 0, 4096 * 3, 4096 * 4);
+    closeSync(fd);
+
+    const reopened = openCache(file, { now });
+    expect(reopened.recovered?.reason).toBeTruthy();
+    expect(existsSync(reopened.recovered!.movedTo)).toBe(true);
+    expect(reopened.syncRuns.recent()).toEqual([]);
+    reopened.close();
+  });
+
+  it('leaves the WAL of a damaged file untouched: no checkpoint into it, no deletion', () => {
+    const live = join(dir, 'live.sqlite');
+    openCache(live, { now }).close();
+    const cache = openCache(live, { now });
+    cache.db.pragma('wal_autocheckpoint = 0');
+    cache.syncRuns.claim('settlements', { from: '2025-01-15', to: '2025-01-15', pg: null }, ['2025-01-15']);
+    // A crash: the files as they are on disk while the writer still has the WAL open.
+    const file = join(dir, 'crashed.sqlite');
+    writeFileSync(file, readFileSync(live));
+    writeFileSync(`${file}-wal`, readFileSync(`${live}-wal`));
+    cache.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, randomBytes(4096 * 16), 0, 4096 * 16, 4096 * 2);
+    closeSync(fd);
+    const wal = readFileSync(`${file}-wal`);
+    expect(wal.length).toBeGreaterThan(0);
+
+    const reopened = openCache(file, { now });
+    expect(reopened.recovered).not.toBeNull();
+    expect(readFileSync(`${reopened.recovered!.movedTo}-wal`).equals(wal)).toBe(true);
+    reopened.close();
+  });
+
+  it('never overwrites an earlier moved file', () => {
+    const file = join(dir, 'twice.sqlite');
+    writeFileSync(file, 'garbage one, long enough to be read as a header of something');
+    openCache(file, { now }).close();
+    rmSync(file);
+    writeFileSync(file, 'garbage two, long enough to be read as a header of something');
+    const second = openCache(file, { now });
+    expect(second.recovered!.movedTo).toBe(`${file}.corrupt-20250110T101112Z-2`);
+    expect(readFileSync(`${file}.corrupt-20250110T101112Z`, 'utf8')).toMatch(/^garbage one/);
+    second.close();
+  });
+});

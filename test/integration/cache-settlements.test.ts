@@ -1,0 +1,371 @@
+/**
+ * The settlements repository over a real SQLite file, fed with the sandbox's own records (no HTTP here;
+ * the sync tests cover the wire): exceptions stored with the records, totals and aggregates equal to
+ * direct sums, keyset pages without gaps or repeats for every sort, re-syncs that update and mark
+ * vanished records, and the query plans of the main reads.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCache, type Cache } from '../../electron/cache/database';
+import { CursorError } from '../../electron/cache/cursor';
+import { GATEWAYS } from '../../electron/sandbox/data/catalog';
+import { SettlementSource } from '../../electron/sandbox/data/settlements';
+import { settlementRecord, type SettlementRecord } from '../../shared/api/settlements';
+import { RULE_IDS, checkRecord, type RuleId } from '../../shared/reconciliation';
+import {
+  SETTLEMENT_SORT_COLUMNS,
+  type CachedSettlement,
+  type SettlementQuery,
+  type SettlementSortColumn,
+} from '../../shared/settlement-query';
+
+const DATES = ['2025-03-09', '2025-03-10', '2025-03-11'];
+const PER_DAY = 2400;
+const source = new SettlementSource(
+  7,
+  PER_DAY,
+  GATEWAYS.map((g) => g.code),
+);
+const recordsOf = (date: string): SettlementRecord[] =>
+  source.page(date, undefined, 0, PER_DAY).data.map((w) => settlementRecord.parse(w));
+
+let dir: string;
+let cache: Cache;
+let clock = new Date('2025-03-12T04:00:00.000Z');
+const range = { from: DATES[0]!, to: DATES.at(-1)! };
+
+/** What the sync engine does for one run over `dates`, pages of `pageSize`, records given per date. */
+function syncRun(dates: Record<string, SettlementRecord[]>, pageSize = 500) {
+  const days = Object.keys(dates).sort();
+  const { run } = cache.syncRuns.claim('settlements', { from: days[0]!, to: days.at(-1)!, pg: null }, days);
+  const results = [];
+  for (const date of days) {
+    const ingest = cache.settlements.beginDate({ runId: run.id, date, pg: null });
+    const records = dates[date]!;
+    let pages = 0;
+    const counts = { inserted: 0, updated: 0, unchanged: 0, repeated: 0 };
+    for (let offset = 0; offset < records.length || pages === 0; offset += pageSize) {
+      const page = records.slice(offset, offset + pageSize);
+      const r = ingest.upsertPage(page, offset + page.length);
+      for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] += r[k];
+      pages++;
+    }
+    results.push({ date, ...counts, ...ingest.finish() });
+  }
+  cache.syncRuns.finish(run.id, 'completed');
+  return results;
+}
+
+/** Every cached row in the default order, read page by page. */
+function allRows(filter: Partial<SettlementQuery> = {}): CachedSettlement[] {
+  const rows: CachedSettlement[] = [];
+  let after: string | undefined;
+  do {
+    const page = cache.settlements.query({ ...range, ...filter, limit: 1000, after });
+    rows.push(...page.rows);
+    after = page.nextCursor ?? undefined;
+  } while (after);
+  return rows;
+}
+
+function jsSums(
+  rows: readonly { amount: number; mer_service_fee: number; mer_service_tax: number; settled_amount: number }[],
+) {
+  return {
+    count: rows.length,
+    amount: rows.reduce((s, r) => s + r.amount, 0),
+    fees: rows.reduce((s, r) => s + r.mer_service_fee, 0),
+    taxes: rows.reduce((s, r) => s + r.mer_service_tax, 0),
+    settled: rows.reduce((s, r) => s + r.settled_amount, 0),
+  };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cache-settlements-'));
+  cache = openCache(join(dir, 'cache.sqlite'), { now: () => clock });
+  syncRun(Object.fromEntries(DATES.map((d) => [d, recordsOf(d)])));
+});
+afterAll(() => {
+  cache.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('stored records', () => {
+  it('every record once, with its date, in the order the API listed each date', () => {
+    const rows = allRows({ sort: { column: 'date', direction: 'asc' } });
+    const expected = DATES.flatMap((d) =>
+      recordsOf(d).map((r) => ({
+        date: d,
+        pg_transaction_id: r.pg_transaction_id,
+        settlement_date: r.settlement_date,
+      })),
+    );
+    expect(
+      rows.map((r) => ({ date: r.date, pg_transaction_id: r.pg_transaction_id, settlement_date: r.settlement_date })),
+    ).toEqual(expected);
+  });
+
+  it('each record keeps its own exceptions, as the rules compute them', () => {
+    const rows = allRows();
+    const own = (r: { exceptions: { rule: RuleId }[] }) =>
+      r.exceptions.filter((e) => e.rule !== 'duplicate_settlement');
+    const byKey = new Map(rows.map((r) => [`${r.date}|${r.pg_transaction_id}|${r.settlement_date}`, r]));
+    for (const date of DATES) {
+      for (const record of recordsOf(date)) {
+        const row = byKey.get(`${date}|${record.pg_transaction_id}|${record.settlement_date}`)!;
+        expect(own(row)).toEqual(checkRecord(record));
+      }
+    }
+    expect(rows.filter((r) => own(r).length > 0).length / rows.length).toBeGreaterThan(0.01);
+  });
+
+  it('"settled twice" marks every settlement of a transaction settled more than once, across dates', () => {
+    const rows = allRows();
+    const groups = new Map<string, CachedSettlement[]>();
+    for (const r of rows.filter((r) => r.settled_amount !== 0)) {
+      const key = `${r.pg}|${r.pg_transaction_id}`;
+      groups.set(key, [...(groups.get(key) ?? []), r]);
+    }
+    const expected = [...groups.values()]
+      .filter((g) => g.length > 1)
+      .flat()
+      .map((r) => r.id)
+      .sort();
+    const marked = rows.filter((r) => r.exceptions.some((e) => e.rule === 'duplicate_settlement'));
+    expect(marked.map((r) => r.id).sort()).toEqual(expected);
+    expect(new Set(marked.map((r) => r.date)).size).toBeGreaterThan(1);
+    const sample = marked[0]!.exceptions.find((e) => e.rule === 'duplicate_settlement')!;
+    expect(sample.values.times_settled).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('totals and aggregates', () => {
+  const filters: Partial<SettlementQuery>[] = [
+    {},
+    { pg: 'payu' },
+    { paymentMode: 'CC' },
+    { orderStatus: 'failed' },
+    { pgStatus: 'failed', pg: 'razorpay' },
+    { exceptionsOnly: true },
+    { rule: 'missing_utr' },
+    { rule: 'duplicate_settlement' },
+    { from: DATES[1]!, to: DATES[1]! },
+  ];
+
+  it('totals equal a sum of the records, from the rollup and from the records alike', () => {
+    for (const filter of filters) {
+      const expected = jsSums(allRows(filter));
+      const { asOf, ...totals } = cache.settlements.totals({ ...range, ...filter });
+      expect(totals, JSON.stringify(filter)).toEqual(expected);
+      expect(asOf).toBe(clock.toISOString());
+      // `search` matching every transaction id forces the sum over the records themselves.
+      const direct = cache.settlements.totals({ ...range, ...filter, search: 'pay_' });
+      expect(direct, JSON.stringify(filter)).toEqual({ ...expected, asOf });
+    }
+  });
+
+  it('aggregates by date x gateway x payment mode equal a grouping of the records', () => {
+    for (const filter of [{}, { exceptionsOnly: true }, { pg: 'cashfree', orderStatus: 'success' }]) {
+      const rows = allRows(filter);
+      const groups = new Map<string, CachedSettlement[]>();
+      for (const r of rows) {
+        const key = `${r.date}|${r.pg}|${r.payment_mode}`;
+        groups.set(key, [...(groups.get(key) ?? []), r]);
+      }
+      const expected = [...groups.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([key, g]) => {
+          const [date, pg, paymentMode] = key.split('|');
+          return { date, pg, paymentMode, ...jsSums(g) };
+        });
+      for (const f of [filter, { ...filter, search: 'pay_' }]) {
+        const agg = cache.settlements.aggregate({ ...range, ...f });
+        expect(agg.byDate).toEqual(expected);
+        expect(agg.total).toEqual(jsSums(rows));
+      }
+    }
+  });
+
+  it('a sum that a double could not hold exactly is refused, not rounded', () => {
+    const huge = 2 ** 52;
+    cache.db
+      .prepare(
+        `INSERT INTO settlement_rollup VALUES ('2030-01-01', 'payu', 'UPI', 'success', 'success', 0, 3, ?, 0, 0, 0)`,
+      )
+      .run(huge);
+    cache.db
+      .prepare(
+        `INSERT INTO settlement_rollup VALUES ('2030-01-01', 'payu', 'CC', 'success', 'success', 0, 3, ?, 0, 0, 0)`,
+      )
+      .run(huge);
+    expect(() => cache.settlements.totals({ from: '2030-01-01', to: '2030-01-01' })).toThrow(
+      /too large to show exactly/,
+    );
+    cache.db.prepare(`DELETE FROM settlement_rollup WHERE date = '2030-01-01'`).run();
+  });
+});
+
+describe('keyset pages', () => {
+  const valueOf = (r: CachedSettlement, column: SettlementSortColumn): string | number =>
+    column === 'date' ? r.id : (r[column] ?? '');
+  const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+
+  it('walk every sort column both ways with no gap and no repeat, ties broken by id', () => {
+    const filter = { from: DATES[1]!, to: DATES[2]!, pg: 'razorpay' };
+    const all = allRows(filter);
+    expect(all.length).toBeGreaterThan(1000);
+    for (const column of SETTLEMENT_SORT_COLUMNS) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const sign = direction === 'asc' ? 1 : -1;
+        const expected = [...all]
+          .sort((a, b) => sign * (compare(valueOf(a, column), valueOf(b, column)) || compare(a.id, b.id)))
+          .map((r) => r.id);
+        const walked: number[] = [];
+        let after: string | undefined;
+        do {
+          const page = cache.settlements.query({ ...filter, sort: { column, direction }, limit: 97, after });
+          walked.push(...page.rows.map((r) => r.id));
+          after = page.nextCursor ?? undefined;
+        } while (after);
+        expect(walked, `${column} ${direction}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('filters narrow exactly as their names say', () => {
+    const all = allRows();
+    const cases: [Partial<SettlementQuery>, (r: CachedSettlement) => boolean][] = [
+      [{ pg: 'easebuzz' }, (r) => r.pg === 'easebuzz'],
+      [{ paymentMode: 'NB' }, (r) => r.payment_mode === 'NB'],
+      [{ orderStatus: 'failed' }, (r) => r.order_status === 'failed'],
+      [{ pgStatus: 'failed' }, (r) => r.pg_status === 'failed'],
+      [{ exceptionsOnly: true }, (r) => r.exceptions.length > 0],
+      ...RULE_IDS.map((rule): [Partial<SettlementQuery>, (r: CachedSettlement) => boolean] => [
+        { rule },
+        (r) => r.exceptions.some((e) => e.rule === rule),
+      ]),
+    ];
+    for (const [filter, keep] of cases) expect(allRows(filter), JSON.stringify(filter)).toEqual(all.filter(keep));
+    expect(cache.settlements.exceptions({ ...range, limit: 1000 }).rows).toEqual(
+      all.filter((r) => r.exceptions.length > 0).slice(0, 1000),
+    );
+    const someUtr = all.find((r) => r.utr)!.utr!;
+    const someOrder = all[5]!.order_id!;
+    expect(allRows({ search: someUtr.slice(2, 9) }).map((r) => r.id)).toContain(all.find((r) => r.utr === someUtr)!.id);
+    expect(allRows({ search: someOrder.toLowerCase() }).map((r) => r.order_id)).toContain(someOrder);
+    expect(allRows({ search: '%' })).toEqual([]);
+  });
+
+  it('refuses a cursor of another sort, or one that is not a cursor', () => {
+    const page = cache.settlements.query({ ...range, limit: 10 });
+    expect(() =>
+      cache.settlements.query({ ...range, sort: { column: 'amount', direction: 'desc' }, after: page.nextCursor! }),
+    ).toThrow(CursorError);
+    expect(() => cache.settlements.query({ ...range, after: 'bm90IGEgY3Vyc29y' })).toThrow(CursorError);
+  });
+});
+
+describe('query plans', () => {
+  const plan = (read: 'query' | 'totals' | 'aggregate', q: SettlementQuery) =>
+    cache.settlements.explain(read, q).join(' | ');
+
+  it('the default page is a rowid range, in order, with no sort step', () => {
+    const p = plan('query', range);
+    expect(p).toMatch(/SEARCH settlements USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);
+    expect(p).not.toMatch(/TEMP B-TREE|SCAN/);
+  });
+
+  it('a filtered page is still a rowid range; exceptions only read their own index', () => {
+    expect(plan('query', { ...range, pg: 'payu', paymentMode: 'UPI', orderStatus: 'success' })).toMatch(
+      /^SEARCH settlements USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)$/,
+    );
+    expect(plan('query', { ...range, exceptionsOnly: true })).toMatch(
+      /^SEARCH settlements USING INDEX settlements_exceptions/,
+    );
+    expect(plan('query', { ...range, rule: 'dispute_open', sort: { column: 'date', direction: 'asc' } })).toMatch(
+      /^SEARCH settlements USING INDEX settlements_exceptions/,
+    );
+  });
+
+  it('another sort reads the range once and keeps the top rows', () => {
+    expect(plan('query', { ...range, sort: { column: 'amount', direction: 'desc' } })).toMatch(
+      /^SEARCH settlements USING INTEGER PRIMARY KEY .*USE TEMP B-TREE FOR ORDER BY$/,
+    );
+  });
+
+  it('totals and aggregates read the rollup by its key, not the records', () => {
+    for (const read of ['totals', 'aggregate'] as const) {
+      for (const q of [range, { ...range, pg: 'payu', exceptionsOnly: true }]) {
+        const p = plan(read, q);
+        expect(p).toMatch(/SEARCH settlement_rollup USING PRIMARY KEY \(date>\? AND date<\?\)/);
+        expect(p).not.toMatch(/settlements /);
+      }
+    }
+    expect(plan('totals', { ...range, search: 'x' })).toMatch(/^SEARCH settlements USING INTEGER PRIMARY KEY/);
+  });
+});
+
+describe('re-syncing a date', () => {
+  const date = DATES[2]!;
+
+  it('stores nothing twice when the API says the same again', () => {
+    const before = cache.settlements.totals(range);
+    const [result] = syncRun({ [date]: recordsOf(date) });
+    expect(result).toMatchObject({ inserted: 0, updated: 0, unchanged: PER_DAY, vanished: 0 });
+    expect(cache.settlements.totals(range)).toEqual({ ...before, asOf: clock.toISOString() });
+  });
+
+  it('updates changed records, marks vanished ones, and keeps every sum in step', () => {
+    clock = new Date('2025-03-13T04:00:00.000Z');
+    const records = recordsOf(date);
+    const changed = new Set([3, 40, 41, 900]);
+    const removed = new Set([7, 8, 1500]);
+    const next = records
+      .map((r, i) =>
+        changed.has(i) ? { ...r, utr: `NEWUTR${i}`, order_status: i === 900 ? 'refunded' : r.order_status } : r,
+      )
+      .filter((_, i) => !removed.has(i));
+    const [result] = syncRun({ [date]: next });
+    expect(result).toMatchObject({ inserted: 0, updated: changed.size, vanished: removed.size });
+
+    const current = allRows({ from: date, to: date });
+    expect(current).toHaveLength(PER_DAY - removed.size);
+    expect(
+      current
+        .filter((r) => r.utr?.startsWith('NEWUTR'))
+        .map((r) => r.utr)
+        .sort(),
+    ).toEqual([...changed].map((i) => `NEWUTR${i}`).sort());
+    const gone = allRows({ from: date, to: date, state: 'vanished' });
+    expect(gone.map((r) => r.pg_transaction_id).sort()).toEqual(
+      [...removed].map((i) => records[i]!.pg_transaction_id).sort(),
+    );
+    expect(gone.every((r) => r.vanishedAt === clock.toISOString())).toBe(true);
+    expect(allRows({ from: date, to: date, state: 'all' })).toHaveLength(PER_DAY);
+
+    for (const filter of [{}, { orderStatus: 'refunded' }, { exceptionsOnly: true }, { state: 'vanished' as const }]) {
+      expect(cache.settlements.totals({ ...range, ...filter }), JSON.stringify(filter)).toMatchObject(
+        jsSums(allRows(filter)),
+      );
+    }
+  });
+
+  it('counts a vanished record again when it comes back, and a record sent twice in one run once', () => {
+    const records = recordsOf(date);
+    const [result] = syncRun({ [date]: [...records.slice(0, 600), ...records.slice(500)] }, 300);
+    expect(result).toMatchObject({ inserted: 0, repeated: 100, vanished: 0 });
+    expect(allRows({ from: date, to: date })).toHaveLength(PER_DAY);
+    expect(allRows({ from: date, to: date, state: 'vanished' })).toEqual([]);
+    expect(cache.settlements.totals({ from: date, to: date })).toMatchObject(jsSums(records));
+  });
+});
+
+describe('as of', () => {
+  it('is null for dates never synced, and the oldest sync time of a range', () => {
+    expect(cache.settlements.totals({ from: '2024-01-01', to: '2024-01-31' }).asOf).toBeNull();
+    expect(cache.settlements.query({ from: DATES[2]!, to: DATES[2]! }).asOf).toBe('2025-03-13T04:00:00.000Z');
+    expect(cache.settlements.aggregate(range).asOf).toBe('2025-03-12T04:00:00.000Z');
+  });
+});
