@@ -1,0 +1,295 @@
+/**
+ * Settlement sync: fills the cache with every settlement record of a date range (optionally one gateway).
+ *
+ * Each date is paged by offset/limit until `is_last_page`. A few requests are in flight at once: several
+ * small dates side by side, or, once a date's first page comes back full, the next pages of that date
+ * ahead of time. Pages are stored strictly in offset order, each in one transaction with the date's
+ * checkpoint (cache/settlement-ingest.ts); a page that arrives early waits, and it counts against the same
+ * window as the requests, so memory stays bounded by `concurrency` pages whatever the API's speed.
+ *
+ * A crash, kill or cancel leaves every stored page with its checkpoint; the next sync of the same range
+ * resumes the run there (cache/sync-runs.ts). Retries are the API client's (its policy, its backoff); an
+ * error that outlives them fails that date only, records why, and the other dates carry on. A fault in
+ * the cache itself (disk full, say) stops the whole run and is thrown.
+ */
+import { ApiError, type MerchantApi } from '../api';
+import type { SettlementPage } from '../../shared/api/settlements';
+import { SETTLEMENT_PAGE } from '../../shared/api/settlements';
+import { syncRequest, type SyncProgress, type SyncSummary } from '../../shared/sync';
+import { addDays } from '../../shared/time';
+import type { Cache } from '../cache/database';
+import type { DateIngest } from '../cache/settlement-ingest';
+import { createProgress } from './progress';
+
+export interface SyncSettlementsOptions {
+  api: { settlements: Pick<MerchantApi['settlements'], 'page'> };
+  cache: Pick<Cache, 'settlements' | 'syncRuns'>;
+  from: string;
+  to: string;
+  pg?: string;
+  /** Records per request: the API's largest page unless told otherwise. */
+  pageSize?: number;
+  /** Requests (and pages waiting to be stored) at once. */
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: SyncProgress) => void;
+  /** Milliseconds, for the rate and the summary's timing. */
+  clock?: () => number;
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+
+interface DateState {
+  date: string;
+  status: 'pending' | 'active' | 'completed' | 'failed' | 'cancelled';
+  /** Checkpoint: the offset of the next page to store. */
+  next: number;
+  /** The offset of the next page to ask for. */
+  fetchAt: number;
+  /** Known once a last page has come back: no request goes past it. */
+  end: number;
+  /** A full page came back, so more are likely: ask ahead. */
+  ahead: boolean;
+  /** Bumped when the API's pages turn out shorter than asked: answers to older guesses are dropped. */
+  generation: number;
+  inflight: number;
+  waiting: Map<number, SettlementPage>;
+  ingest: DateIngest | null;
+  records: number;
+}
+
+export async function syncSettlements(options: SyncSettlementsOptions): Promise<SyncSummary> {
+  const request = syncRequest.parse({ from: options.from, to: options.to, pg: options.pg });
+  const pg = request.pg ?? null;
+  const pageSize = checkedCount('pageSize', options.pageSize ?? SETTLEMENT_PAGE.maxLimit, SETTLEMENT_PAGE.maxLimit);
+  const concurrency = checkedCount('concurrency', options.concurrency ?? DEFAULT_CONCURRENCY, 16);
+  const clock = options.clock ?? (() => performance.now());
+  const started = clock();
+  const { cache, api } = options;
+
+  // Oldest first: ids grow with the date, so every date is appended at the end of the table.
+  const days: string[] = [];
+  for (let d = request.from; d <= request.to; d = addDays(d, 1)) days.push(d);
+  const claimed = cache.syncRuns.claim('settlements', { from: request.from, to: request.to, pg }, days);
+  const runId = claimed.run.id;
+  const states: DateState[] = claimed.dates
+    .map((d) => ({
+      date: d.date,
+      status: d.status === 'completed' ? ('completed' as const) : ('pending' as const),
+      next: d.nextOffset,
+      fetchAt: d.nextOffset,
+      end: Infinity,
+      ahead: false,
+      generation: 0,
+      inflight: 0,
+      waiting: new Map<number, SettlementPage>(),
+      ingest: null,
+      records: d.records,
+    }))
+    .sort((a, b) => (a.date < b.date ? -1 : 1));
+  const progress = createProgress({
+    runId,
+    dates: states,
+    pages: claimed.run.pages,
+    records: claimed.run.records,
+    clock,
+    emit: options.onProgress,
+  });
+
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const inflight = new Set<Promise<void>>();
+  let waitingPages = 0;
+
+  const currentDate = () => states.find((s) => s.status === 'active')?.date ?? null;
+
+  const failDate = (s: DateState, error: unknown) => {
+    s.status = 'failed';
+    s.ingest = null;
+    waitingPages -= s.waiting.size;
+    s.waiting.clear();
+    const message = error instanceof ApiError ? error.userMessage : String(error);
+    cache.syncRuns.failDate(runId, s.date, message);
+    progress.report(currentDate(), true);
+  };
+
+  const store = (s: DateState) => {
+    for (let page = s.waiting.get(s.next); page !== undefined && s.status === 'active'; page = s.waiting.get(s.next)) {
+      s.waiting.delete(s.next);
+      waitingPages--;
+      const last = page.is_last_page || page.data.length === 0;
+      const nextOffset = s.next + page.data.length;
+      s.ingest!.upsertPage(page.data, nextOffset);
+      s.next = nextOffset;
+      s.records += page.data.length;
+      progress.page(page.data.length);
+      if (last) {
+        s.ingest!.finish();
+        s.status = 'completed';
+        s.ingest = null;
+        waitingPages -= s.waiting.size;
+        s.waiting.clear();
+        progress.report(currentDate(), true);
+        return;
+      }
+      if (page.data.length === pageSize) s.ahead = true;
+      else {
+        // Fewer than asked, yet not the last page: the guesses at later offsets were wrong; ask again.
+        s.ahead = false;
+        s.generation++;
+        s.fetchAt = s.next;
+        waitingPages -= s.waiting.size;
+        s.waiting.clear();
+      }
+      progress.report(currentDate());
+    }
+  };
+
+  /** A fault of the cache (or a bug): stops the run. Kept here because a settled task may go unobserved. */
+  let fatal: { error: unknown } | null = null;
+  const guarded = (work: () => void) => {
+    try {
+      work();
+    } catch (error) {
+      fatal ??= { error };
+      stop.abort();
+    }
+  };
+
+  const fetchPage = (s: DateState) => {
+    const offset = s.fetchAt;
+    const generation = s.generation;
+    const stale = () => signal.aborted || s.status !== 'active' || generation !== s.generation;
+    s.fetchAt += pageSize;
+    s.inflight++;
+    const task = api.settlements
+      .page({ date: s.date, pg: pg ?? undefined, offset, limit: pageSize }, { signal })
+      .then(
+        (page) =>
+          guarded(() => {
+            if (stale()) return;
+            if (page.is_last_page || page.data.length === 0) s.end = Math.min(s.end, offset + page.data.length);
+            s.waiting.set(offset, page);
+            waitingPages++;
+            store(s);
+          }),
+        (error: unknown) =>
+          guarded(() => {
+            if (stale()) return;
+            if (!(error instanceof ApiError)) throw error;
+            // A page asked for ahead of a last page that has since come back was never needed.
+            if (offset >= s.end) return;
+            failDate(s, error);
+          }),
+      )
+      .finally(() => {
+        s.inflight--;
+        inflight.delete(task);
+      });
+    inflight.add(task);
+  };
+
+  /** The date to ask next: one being read ahead, then one waiting on nothing, then a new one. */
+  const nextDate = (): DateState | undefined => {
+    const active = states.filter((s) => s.status === 'active');
+    return (
+      active.find((s) => s.ahead && s.fetchAt < s.end) ??
+      active.find((s) => s.inflight === 0 && s.waiting.size === 0 && s.fetchAt < s.end) ??
+      start(states.find((s) => s.status === 'pending'))
+    );
+  };
+
+  const start = (s: DateState | undefined) => {
+    if (!s) return undefined;
+    s.status = 'active';
+    s.ingest = cache.settlements.beginDate({ runId, date: s.date, pg });
+    return s;
+  };
+
+  const drain = async () => {
+    for (;;) {
+      while (!signal.aborted && inflight.size + waitingPages < concurrency) {
+        const s = nextDate();
+        if (!s) break;
+        fetchPage(s);
+      }
+      if (inflight.size === 0) return;
+      await Promise.race(inflight);
+    }
+  };
+  try {
+    await drain();
+  } catch (error) {
+    fatal ??= { error };
+    stop.abort();
+    await Promise.allSettled(inflight);
+  }
+  if (fatal) {
+    const { error } = fatal;
+    try {
+      cache.syncRuns.finish(runId, 'failed', error instanceof Error ? error.message : String(error));
+    } catch {
+      // The cache itself is failing; the first error says more than this one would.
+    }
+    throw error;
+  }
+
+  const cancelled = signal.aborted && states.some((s) => s.status === 'pending' || s.status === 'active');
+  for (const s of states) if (s.status === 'pending' || s.status === 'active') s.status = 'cancelled';
+  const failed = states.some((s) => s.status === 'failed');
+  const status = cancelled ? 'cancelled' : failed ? 'partial' : 'completed';
+  cache.syncRuns.finish(runId, status);
+  progress.report(null, true);
+  return summarize(options.cache, runId, claimed.resumed, request, status, states, Math.round(clock() - started));
+}
+
+function summarize(
+  cache: SyncSettlementsOptions['cache'],
+  runId: number,
+  resumed: boolean,
+  request: { from: string; to: string; pg?: string },
+  status: SyncSummary['status'],
+  states: readonly DateState[],
+  ms: number,
+): SyncSummary {
+  const stored = new Map(cache.syncRuns.dates(runId).map((d) => [d.date, d]));
+  const dates = states.map((s) => {
+    const d = stored.get(s.date)!;
+    return {
+      date: s.date,
+      status:
+        s.status === 'completed'
+          ? ('completed' as const)
+          : s.status === 'failed'
+            ? ('failed' as const)
+            : ('cancelled' as const),
+      records: d.records,
+      pages: d.pages,
+      updated: d.updated,
+      vanished: d.vanished,
+      ...(d.error ? { error: d.error } : {}),
+    };
+  });
+  const sum = (k: 'records' | 'pages' | 'updated' | 'vanished') => dates.reduce((t, d) => t + d[k], 0);
+  return {
+    runId,
+    resumed,
+    status,
+    from: request.from,
+    to: request.to,
+    pg: request.pg ?? null,
+    dates,
+    records: sum('records'),
+    pages: sum('pages'),
+    updated: sum('updated'),
+    vanished: sum('vanished'),
+    ms,
+  };
+}
+
+function checkedCount(name: string, value: number, max: number): number {
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new RangeError(`${name} must be a whole number from 1 to ${max}, got ${value}`);
+  }
+  return value;
+}

@@ -1,0 +1,79 @@
+/**
+ * Settlement sync as the UI and the CLI see it: what to sync, progress while it runs, and the summary
+ * at the end. The sync engine (electron/sync/) produces these; the IPC contract carries them.
+ *
+ * Counts in a summary are the run's totals: a run resumed after a crash or a cancel reports the pages
+ * and records of every attempt, not only the last one.
+ */
+import { z } from 'zod';
+import { calendarDate, nonEmpty } from './api/common';
+
+/** The longest range one sync takes: a year, well past the sandbox's 90 days of settlements. */
+export const MAX_SYNC_DAYS = 366;
+
+const count = z.number().int().nonnegative();
+
+export const syncRequest = z
+  .object({ from: calendarDate, to: calendarDate, pg: nonEmpty.optional() })
+  .strict()
+  .refine((r) => r.from <= r.to, { message: 'must not be before from', path: ['to'] })
+  .refine((r) => daysBetween(r.from, r.to) < MAX_SYNC_DAYS, {
+    message: `must be within ${MAX_SYNC_DAYS} days of from`,
+    path: ['to'],
+  });
+export type SyncRequest = z.output<typeof syncRequest>;
+
+export const syncProgress = z.object({
+  runId: z.number().int().positive(),
+  dates: count,
+  datesDone: count,
+  pages: count,
+  records: count,
+  /** Records per second over this attempt. */
+  ratePerSec: z.number().nonnegative(),
+  /** Null until there is enough to estimate from: one finished date, or a date's record count known. */
+  etaSeconds: z.number().nonnegative().nullable(),
+  /** The date whose pages are being stored, or null between dates and at the end. */
+  currentDate: calendarDate.nullable(),
+});
+export type SyncProgress = z.output<typeof syncProgress>;
+
+export const SYNC_DATE_STATUSES = ['completed', 'failed', 'cancelled'] as const;
+
+export const syncDateSummary = z.object({
+  date: calendarDate,
+  status: z.enum(SYNC_DATE_STATUSES),
+  records: count,
+  pages: count,
+  /** Records already cached whose fields changed. */
+  updated: count,
+  /** Records cached before that the API no longer returned for this date: kept and marked. */
+  vanished: count,
+  /** Why the date failed, in words a treasury user understands. */
+  error: z.string().optional(),
+});
+export type SyncDateSummary = z.output<typeof syncDateSummary>;
+
+export const SYNC_STATUSES = ['completed', 'partial', 'cancelled'] as const;
+
+export const syncSummary = z.object({
+  runId: z.number().int().positive(),
+  /** True when this call continued an unfinished run of the same range instead of starting over. */
+  resumed: z.boolean(),
+  status: z.enum(SYNC_STATUSES),
+  from: calendarDate,
+  to: calendarDate,
+  pg: z.string().nullable(),
+  dates: z.array(syncDateSummary),
+  records: count,
+  pages: count,
+  updated: count,
+  vanished: count,
+  /** Wall time of this attempt. */
+  ms: count,
+});
+export type SyncSummary = z.output<typeof syncSummary>;
+
+function daysBetween(from: string, to: string): number {
+  return (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
+}

@@ -1,0 +1,351 @@
+/**
+ * Settlement sync against the real sandbox over loopback HTTP into a real SQLite file: several days,
+ * cancel and resume, a re-sync after the API changed and dropped records, one date failing while the
+ * others complete, reads with the sandbox gone, and no trace of the secret in the cache's files.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../electron/api';
+import { openCache, type Cache } from '../../electron/cache/database';
+import { SyncBusyError } from '../../electron/cache/sync-runs';
+import { syncSettlements } from '../../electron/sync/settlement-sync';
+import type { SettlementRecord } from '../../shared/api/settlements';
+import { syncProgress, syncSummary, type SyncProgress } from '../../shared/sync';
+import { hook } from '../support/sandbox-http';
+import { openSandbox, type OpenSandbox } from '../support/sandbox';
+
+const PER_DAY = 1500;
+let sb: OpenSandbox;
+let dates: string[];
+let dir: string;
+const caches: Cache[] = [];
+
+beforeAll(async () => {
+  sb = await openSandbox({ settlementsPerDay: PER_DAY });
+  dates = sb.sandbox.fixtures().settlementDates;
+  dir = mkdtempSync(join(tmpdir(), 'sync-settlements-'));
+});
+afterEach(() => caches.splice(0).forEach((c) => c.close()));
+afterAll(async () => {
+  await sb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+function freshCache(): Cache {
+  const cache = openCache(join(dir, `cache-${++n}.sqlite`));
+  caches.push(cache);
+  return cache;
+}
+
+/** What the API serves for the dates, read with the client's own sequential paging. */
+async function served(days: string[], pg?: string): Promise<SettlementRecord[]> {
+  const api = sb.api();
+  const out: SettlementRecord[] = [];
+  for (const date of days) for await (const page of api.settlements.pages({ date, pg })) out.push(...page.data);
+  return out;
+}
+
+function checksum(
+  rows:
+    | readonly SettlementRecord[]
+    | readonly {
+        pg_transaction_id: string;
+        settlement_date: string;
+        pg?: string;
+        amount: number;
+        settled_amount: number;
+      }[],
+) {
+  return {
+    count: rows.length,
+    amount: rows.reduce((s, r) => s + r.amount, 0),
+    settled: rows.reduce((s, r) => s + r.settled_amount, 0),
+    keys: new Set(rows.map((r) => `${r.pg}|${r.pg_transaction_id}|${r.settlement_date}`)).size,
+  };
+}
+
+function cached(cache: Cache, from: string, to: string) {
+  const rows = cache.db
+    .prepare(
+      'SELECT pg, pg_transaction_id, settlement_date, amount, settled_amount FROM settlements WHERE vanished_at IS NULL AND date BETWEEN ? AND ?',
+    )
+    .all(from, to) as {
+    pg: string;
+    pg_transaction_id: string;
+    settlement_date: string;
+    amount: number;
+    settled_amount: number;
+  }[];
+  return checksum(rows);
+}
+
+describe('settlement sync', () => {
+  it('syncs several days, page by page, with progress and a summary', async () => {
+    const cache = freshCache();
+    const days = dates.slice(-4);
+    const events: SyncProgress[] = [];
+    const summary = await syncSettlements({
+      api: sb.api(),
+      cache,
+      from: days[0]!,
+      to: days.at(-1)!,
+      pageSize: 400,
+      concurrency: 3,
+      onProgress: (p) => events.push(syncProgress.parse(p)),
+    });
+    expect(syncSummary.parse(summary)).toEqual(summary);
+    expect(summary).toMatchObject({
+      status: 'completed',
+      resumed: false,
+      records: 4 * PER_DAY,
+      pages: 4 * 4,
+      updated: 0,
+      vanished: 0,
+    });
+    expect(summary.dates.map((d) => [d.date, d.status, d.records, d.pages])).toEqual(
+      days.map((d) => [d, 'completed', PER_DAY, 4]),
+    );
+    expect(cached(cache, days[0]!, days.at(-1)!)).toEqual(checksum(await served(days)));
+
+    expect(events.length).toBeGreaterThan(2);
+    expect(events.map((e) => e.records)).toEqual([...events.map((e) => e.records)].sort((a, b) => a - b));
+    expect(events.at(-1)).toMatchObject({ dates: 4, datesDone: 4, records: 4 * PER_DAY, currentDate: null });
+    expect(events.some((e) => e.etaSeconds !== null)).toBe(true);
+    expect(cache.settlements.totals({ from: days[0]!, to: days.at(-1)! }).asOf).not.toBeNull();
+  });
+
+  it('resumes a cancelled sync where it stopped: nothing twice, nothing missing', async () => {
+    const cache = freshCache();
+    const days = dates.slice(-6, -3);
+    const controller = new AbortController();
+    const first = await syncSettlements({
+      api: sb.api(),
+      cache,
+      from: days[0]!,
+      to: days.at(-1)!,
+      pageSize: 250,
+      concurrency: 2,
+      signal: controller.signal,
+      onProgress: (p) => p.records >= 2000 && controller.abort(),
+    });
+    expect(first.status).toBe('cancelled');
+    expect(first.records).toBeGreaterThanOrEqual(2000);
+    expect(first.records).toBeLessThan(3 * PER_DAY);
+    expect(first.dates.some((d) => d.status === 'cancelled')).toBe(true);
+
+    const second = await syncSettlements({ api: sb.api(), cache, from: days[0]!, to: days.at(-1)!, pageSize: 700 });
+    expect(second).toMatchObject({ status: 'completed', resumed: true, runId: first.runId, records: 3 * PER_DAY });
+    expect(cached(cache, days[0]!, days.at(-1)!)).toEqual(checksum(await served(days)));
+  });
+
+  it('a sync cancelled before it starts stores nothing and says so', async () => {
+    const cache = freshCache();
+    const summary = await syncSettlements({
+      api: sb.api(),
+      cache,
+      from: dates[0]!,
+      to: dates[1]!,
+      signal: AbortSignal.abort(),
+    });
+    expect(summary).toMatchObject({ status: 'cancelled', records: 0 });
+    expect(summary.dates.map((d) => d.status)).toEqual(['cancelled', 'cancelled']);
+  });
+
+  it('a re-sync updates changed records and marks the ones the API no longer returns', async () => {
+    const cache = freshCache();
+    const [d1, d2] = dates.slice(-9, -7) as [string, string];
+    await syncSettlements({ api: sb.api(), cache, from: d1, to: d2 });
+    const { body: report } = await hook<{
+      changed: { pg_transaction_id: string; settlement_date: string; fields: string[] }[];
+      removed: { pg_transaction_id: string; settlement_date: string }[];
+    }>(sb.sandbox.url, 'POST', 'settlements/mutate', { date: d2, count: 6, remove: 4 });
+    expect(report.changed).toHaveLength(6);
+    expect(report.removed).toHaveLength(4);
+
+    const summary = await syncSettlements({ api: sb.api(), cache, from: d1, to: d2 });
+    expect(summary.resumed).toBe(false);
+    expect(summary.dates).toEqual([
+      expect.objectContaining({ date: d1, status: 'completed', updated: 0, vanished: 0, records: PER_DAY }),
+      expect.objectContaining({ date: d2, status: 'completed', updated: 6, vanished: 4, records: PER_DAY - 4 }),
+    ]);
+    expect(cached(cache, d1, d2)).toEqual(checksum(await served([d1, d2])));
+
+    const gone = cache.settlements.query({ from: d2, to: d2, state: 'vanished' }).rows;
+    expect(gone.map((r) => `${r.pg_transaction_id}|${r.settlement_date}`).sort()).toEqual(
+      report.removed.map((r) => `${r.pg_transaction_id}|${r.settlement_date}`).sort(),
+    );
+    expect(gone.every((r) => r.vanishedAt !== null)).toBe(true);
+    const now = await served([d2]);
+    for (const c of report.changed) {
+      const row = cache.settlements
+        .query({ from: d2, to: d2, search: c.pg_transaction_id })
+        .rows.find((r) => r.settlement_date === c.settlement_date)!;
+      const wire = now.find(
+        (r) => r.pg_transaction_id === c.pg_transaction_id && r.settlement_date === c.settlement_date,
+      )!;
+      for (const field of c.fields) expect(row[field as 'utr']).toBe(wire[field as 'utr'] ?? null);
+    }
+  });
+
+  it('an error on one date is recorded, the others complete, and the next sync finishes it', async () => {
+    const cache = freshCache();
+    const days = dates.slice(-12, -9);
+    await sb.fault({ path: '/api/v2/settlement/fetch', kind: '500', count: 4 });
+    const summary = await syncSettlements({ api: sb.api(), cache, from: days[0]!, to: days.at(-1)!, concurrency: 1 });
+    expect(summary.status).toBe('partial');
+    expect(summary.dates.map((d) => d.status)).toEqual(['failed', 'completed', 'completed']);
+    expect(summary.dates[0]!.error).toMatch(/\w+ \w+/);
+    expect(summary.dates[0]!.error).not.toMatch(/500|stack|Error:/);
+
+    const retry = await syncSettlements({ api: sb.api(), cache, from: days[0]!, to: days.at(-1)! });
+    expect(retry).toMatchObject({ status: 'completed', resumed: true, records: 3 * PER_DAY });
+    expect(cached(cache, days[0]!, days.at(-1)!)).toEqual(checksum(await served(days)));
+  });
+
+  it('syncs one gateway alone, and a later full sync of the date adds the rest without repeats', async () => {
+    const cache = freshCache();
+    const date = dates.at(-13)!;
+    const one = await syncSettlements({ api: sb.api(), cache, from: date, to: date, pg: 'payu' });
+    expect(one).toMatchObject({ status: 'completed', pg: 'payu', records: PER_DAY / 4 });
+    expect(cache.settlements.query({ from: date, to: date, limit: 1000 }).rows.every((r) => r.pg === 'payu')).toBe(
+      true,
+    );
+    expect(cache.settlements.totals({ from: date, to: date, pg: 'payu' }).asOf).not.toBeNull();
+
+    await syncSettlements({ api: sb.api(), cache, from: date, to: date });
+    expect(cached(cache, date, date)).toEqual(checksum(await served([date])));
+  });
+
+  it('refuses a second sync into the same cache while one runs', async () => {
+    const cache = freshCache();
+    const other = openCache(cache.file);
+    caches.push(other);
+    const running = syncSettlements({ api: sb.api(), cache, from: dates.at(-20)!, to: dates.at(-18)! });
+    await expect(
+      syncSettlements({ api: sb.api(), cache: other, from: dates.at(-17)!, to: dates.at(-17)! }),
+    ).rejects.toThrow(SyncBusyError);
+    await expect(running).resolves.toMatchObject({ status: 'completed' });
+  });
+});
+
+describe('paging edge cases (a scripted API)', () => {
+  const records = (date: string, total: number): SettlementRecord[] =>
+    Array.from({ length: total }, (_, i) => ({
+      order_id: `ord_${i}`,
+      pg_transaction_id: `pay_${date}_${i}`,
+      order_date: `${date} 01:00:00`,
+      utr: `utr${i}`,
+      settlement_date: `${date} 12:00:00`,
+      order_status: 'success',
+      pg_status: 'success',
+      payment_mode: 'UPI',
+      amount: 1000 + i,
+      mer_service_fee: 0,
+      mer_service_tax: 0,
+      merchant_subvention_amount: 0,
+      cgst: 0,
+      igst: 0,
+      sgst: 0,
+      settled_amount: 1000 + i,
+      dispute_id: null,
+      description: null,
+      pg: 'scripted',
+    }));
+
+  it('an API that pages shorter than asked loses nothing', async () => {
+    const cache = freshCache();
+    const all = records('2025-05-01', 2345);
+    const api = {
+      settlements: {
+        page: async ({ offset = 0 }: { offset?: number }) => {
+          const data = all.slice(offset, offset + 300);
+          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+        },
+      },
+    };
+    const summary = await syncSettlements({
+      api,
+      cache,
+      from: '2025-05-01',
+      to: '2025-05-01',
+      pageSize: 1000,
+      concurrency: 4,
+    });
+    expect(summary).toMatchObject({ status: 'completed', records: all.length });
+    expect(cached(cache, '2025-05-01', '2025-05-01')).toEqual(checksum(all));
+  });
+
+  it('a fault of the cache stops the run, marks it failed and is thrown', async () => {
+    const cache = freshCache();
+    const api = {
+      settlements: {
+        page: async () => {
+          cache.db.exec('DROP TABLE settlement_rollup');
+          return { data: records('2025-05-02', 3), is_last_page: true, request_id: 'r' };
+        },
+      },
+    };
+    await expect(syncSettlements({ api, cache, from: '2025-05-02', to: '2025-05-02' })).rejects.toThrow(
+      /settlement_rollup/,
+    );
+    expect(cache.syncRuns.recent(1)[0]).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/settlement_rollup/),
+    });
+  });
+
+  it('a failed request past a last page that came back is not an error', async () => {
+    const cache = freshCache();
+    const all = records('2025-05-03', 1500);
+    const api = {
+      settlements: {
+        page: async ({ offset = 0 }: { offset?: number }) => {
+          if (offset >= 2000) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            throw new ApiError({
+              kind: 'unavailable',
+              operation: 'settlement.fetch',
+              message: 'x',
+              userMessage: 'Down.',
+            });
+          }
+          const data = all.slice(offset, offset + 1000);
+          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+        },
+      },
+    };
+    const summary = await syncSettlements({ api, cache, from: '2025-05-03', to: '2025-05-03', concurrency: 4 });
+    expect(summary).toMatchObject({ status: 'completed', records: 1500 });
+  });
+});
+
+describe('offline and secrets', () => {
+  it('reads work with the sandbox stopped, and no file of the cache holds the secret', async () => {
+    const own = await openSandbox({ settlementsPerDay: 800 });
+    const cache = freshCache();
+    const days = own.sandbox.fixtures().settlementDates.slice(-3);
+    await syncSettlements({ api: own.api(), cache, from: days[0]!, to: days.at(-1)! });
+    await own.close();
+
+    const totals = cache.settlements.totals({ from: days[0]!, to: days.at(-1)! });
+    expect(totals.count).toBe(3 * 800);
+    expect(cache.settlements.aggregate({ from: days[0]!, to: days.at(-1)! }).total.count).toBe(3 * 800);
+    expect(
+      cache.settlements.query({ from: days[0]!, to: days.at(-1)!, exceptionsOnly: true }).rows.length,
+    ).toBeGreaterThan(0);
+
+    const needles = [own.secret, Buffer.from(`${own.key}:${own.secret}`).toString('base64')].map((s) => Buffer.from(s));
+    const files = ['', '-wal', '-shm'].map((suffix) => cache.file + suffix);
+    expect(existsSync(files[1]!)).toBe(true);
+    const scan = () =>
+      files
+        .filter(existsSync)
+        .flatMap((f) => needles.filter((needle) => readFileSync(f).includes(needle)).map(() => f));
+    expect(scan()).toEqual([]);
+    cache.close();
+    expect(scan()).toEqual([]);
+  });
+});

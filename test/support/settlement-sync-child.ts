@@ -1,0 +1,52 @@
+/**
+ * A settlement sync in a process of its own, for the crash test (SIGKILL at random moments) and the
+ * end-to-end benchmark (its own peak memory). It stands in for `payout-console sync settlements` until
+ * tests can drive the CLI; it is the same core: the API client and `syncSettlements` over a cache file.
+ *
+ *   node --import tsx test/support/settlement-sync-child.ts --base-url URL --key K --secret-env VAR \
+ *     --file CACHE.sqlite --from D --to D [--pg CODE] [--concurrency N]
+ *
+ * stdout: one JSON line per progress event `{"progress": ...}`, then `{"summary": ..., "peak_rss_mb": N}`.
+ */
+import { parseArgs } from 'node:util';
+import { createMerchantApi } from '../../electron/api';
+import { openCache } from '../../electron/cache/database';
+import { syncSettlements } from '../../electron/sync/settlement-sync';
+
+const { values } = parseArgs({
+  options: {
+    'base-url': { type: 'string' },
+    key: { type: 'string' },
+    'secret-env': { type: 'string' },
+    file: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    pg: { type: 'string' },
+    concurrency: { type: 'string' },
+  },
+});
+const baseUrl = values['base-url']!;
+const secret = process.env[values['secret-env']!];
+if (!secret) throw new Error(`no secret in $${values['secret-env']}`);
+
+const api = createMerchantApi({
+  profile: { baseUrl, aiUrl: `${baseUrl}/ai`, key: values.key!, hashScheme: 'sha512' },
+  secret: () => secret,
+});
+const cache = openCache(values.file!);
+try {
+  const summary = await syncSettlements({
+    api,
+    cache,
+    from: values.from!,
+    to: values.to!,
+    pg: values.pg,
+    concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
+    onProgress: (progress) => process.stdout.write(`${JSON.stringify({ progress })}\n`),
+  });
+  const peak = Math.round(process.resourceUsage().maxRSS / 1024);
+  process.stdout.write(`${JSON.stringify({ summary, peak_rss_mb: peak })}\n`);
+} finally {
+  cache.close();
+  api.close();
+}
