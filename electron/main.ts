@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { BrowserWindow, app, dialog, ipcMain, nativeTheme, session, shell } from 'electron';
 import { randomBytes } from 'node:crypto';
 import { eventChannel } from '../shared/ipc/channels';
-import { createCore } from './core';
+import { createCore, type Core } from './core';
+import { sqliteNativeBinding } from './native-binding';
 import { registerIpc } from './ipc/register';
 import { SANDBOX_DEFAULTS, startSandbox } from './sandbox/server';
 import { createLogger, createRedactor, fileSink } from './log';
@@ -32,6 +33,7 @@ const appOrigin = devServerUrl ? new URL(devServerUrl).origin : pathToFileURL(re
 
 let mainWindow: BrowserWindow | null = null;
 let sandbox: Awaited<ReturnType<typeof startSandbox>> | null = null;
+let core: Core | null = null;
 
 function hardenSession(): void {
   const { webRequest } = session.defaultSession;
@@ -118,13 +120,14 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   const redactor = createRedactor();
   redactor.add(sandboxSecret);
-  const core = createCore({
+  core = createCore({
     appVersion: app.getVersion(),
     dataDir,
     log: createLogger('main', fileSink(join(dataDir, 'logs', 'main.log')), redactor),
     redactor,
     vault: createKeytarStore(app.getName()),
     sandbox: { url: sandbox.url, key: SANDBOX_DEFAULTS.key, secret: sandboxSecret },
+    sqliteNativeBinding: sqliteNativeBinding(),
   });
   registerIpc(ipcMain, core.router, appOrigin);
   core.events.subscribe((event, payload) => mainWindow?.webContents.send(eventChannel(event), payload));
@@ -132,6 +135,9 @@ async function start(): Promise<void> {
 }
 
 function closeSandboxThenQuit(event: Electron.Event): void {
+  // SQLite files are closed first and at once, so a quit never leaves a WAL half-checkpointed.
+  core?.close();
+  core = null;
   if (!sandbox) return;
   event.preventDefault();
   const closing = sandbox;

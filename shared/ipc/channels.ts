@@ -20,11 +20,13 @@ export const IPC_CHANNELS = [
   'credentials.set',
   'credentials.delete',
   'credentials.test',
+  'sync.start',
+  'sync.cancel',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];
 
-export const IPC_EVENTS = ['connectivity'] as const;
+export const IPC_EVENTS = ['connectivity', 'syncProgress', 'syncFinished'] as const;
 export type IpcEvent = (typeof IPC_EVENTS)[number];
 
 /** Event messages travel on their own Electron channels, apart from the invoke channels. */

@@ -10,6 +10,7 @@ import { appChannels, connectivity } from './app';
 import type { IpcChannel, IpcEvent } from './channels';
 import { credentialsChannels } from './credentials';
 import { profilesChannels } from './profiles';
+import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
 
 export interface IpcChannelSchemas {
   input: z.ZodType;
@@ -26,11 +27,14 @@ export const ipcContract = {
   ...appChannels,
   ...profilesChannels,
   ...credentialsChannels,
+  ...syncChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */
 export const ipcEvents = {
   connectivity,
+  syncProgress: syncProgressEvent,
+  syncFinished: syncFinishedEvent,
 } satisfies { [E in IpcEvent]: z.ZodType };
 
 export type IpcEventPayload<E extends IpcEvent> = z.output<(typeof ipcEvents)[E]>;

@@ -5,8 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { META_CONTENT_SECURITY_POLICY } from '../../electron/security';
 import { IPC_CHANNELS, IPC_EVENTS } from '../../shared/ipc/channels';
+import { addDays, epochMsToIstDate } from '../../shared/time';
 import { rawRequest } from './http';
 import { e2eSystemReady, startApp, type RunningApp } from './support';
+
+const todayIst = epochMsToIstDate(Date.now());
 
 const ready = await e2eSystemReady();
 
@@ -124,7 +127,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
     const { page, harness, sandbox, merchant, core } = app;
     const before = harness.calls.length;
     const outcome = await page.evaluate(
-      async ({ url, key, secret }) => {
+      async ({ url, key, secret, from, to }) => {
         const api = window.api;
         const events: unknown[] = [];
         const stop = api.on.connectivity((state) => events.push(state));
@@ -143,6 +146,15 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         const stored = await unwrap(api.credentials.set({ profileId: created.id, secret }));
         const status = await unwrap(api.credentials.status({ profileId: created.id }));
         const test = await unwrap(api.credentials.test({ profileId: created.id }));
+        const finished = new Promise<unknown>((resolve) => {
+          const off = api.on.syncFinished((event) => {
+            off();
+            resolve(event);
+          });
+        });
+        const { jobId } = await unwrap(api.sync.start({ from, to }));
+        const synced = await finished;
+        const cancelled = await unwrap(api.sync.cancel({ jobId }));
         const deleted = await unwrap(api.credentials.delete({ profileId: created.id }));
         await unwrap(api.profiles.remove({ id: created.id }));
         const info = await unwrap(api.app.info());
@@ -150,14 +162,22 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         // The connectivity event is pushed after the test's request; give the stream a moment.
         for (let i = 0; i < 50 && events.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
         stop();
-        return { stored, status, test, deleted, activeAfter: info.profile.id, invalid, events };
+        return { stored, status, test, synced, cancelled, deleted, activeAfter: info.profile.id, invalid, events };
       },
-      { url: sandbox.url, key: merchant.key, secret: merchant.secret },
+      {
+        url: sandbox.url,
+        key: merchant.key,
+        secret: merchant.secret,
+        from: addDays(todayIst, -2),
+        to: addDays(todayIst, -1),
+      },
     );
 
     expect(new Set(harness.calls.slice(before))).toEqual(new Set(IPC_CHANNELS));
     expect(outcome).toMatchObject({
       stored: { hasSecret: true, keychainAvailable: true },
+      synced: { summary: { status: 'completed', dates: [{ status: 'completed' }, { status: 'completed' }] } },
+      cancelled: { cancelled: false },
       status: { hasSecret: true },
       test: { ok: true, gateways: sandbox.fixtures().gateways },
       deleted: { deleted: true },

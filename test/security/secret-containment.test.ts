@@ -20,6 +20,7 @@ import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
 import { ipcContract } from '../../shared/ipc/contract';
 import { requireSystem } from '../support/system';
 import { hostilePayload } from './fuzz';
+import { addDays, epochMsToIstDate } from '../../shared/time';
 import { APP_ORIGIN, MAIN_FRAME, filesUnder, prng, recordingTransport, seedFor, validInputs } from './support';
 
 const service = `payout-console-containment-${randomBytes(4).toString('hex')}`;
@@ -168,6 +169,20 @@ describe.runIf(available)('secret containment', () => {
     expect(await okCall('app.info', undefined)).toMatchObject({ profile: { id } });
     expect(await okCall('app.connectivity', undefined)).toMatchObject({ state: 'online' });
 
+    // A settlement sync with the secret: the cache file, its WAL and SHM join the data folder searched below.
+    const finished = new Promise<string>((resolve) =>
+      core.events.subscribe((event, payload) => {
+        if (event === 'syncFinished') resolve(JSON.stringify(payload));
+      }),
+    );
+    const today = epochMsToIstDate(Date.now());
+    const { jobId } = await okCall<{ jobId: string }>('sync.start', {
+      from: addDays(today, -3),
+      to: addDays(today, -1),
+    });
+    expect(JSON.parse(await finished)).toMatchObject({ jobId, summary: { status: 'completed', records: 15 } });
+    expect(await okCall('sync.cancel', { jobId })).toEqual({ cancelled: false });
+
     // The spare profile: the same secret set, deleted, set again, then removed with its profile.
     await okCall('credentials.set', { profileId: spare.id, secret: SECRET });
     expect(await okCall('credentials.delete', { profileId: spare.id })).toEqual({ deleted: true });
@@ -253,7 +268,13 @@ describe.runIf(available)('secret containment', () => {
       label: relative(dataDir, f.path),
       text: f.bytes.toString('utf8'),
     }));
-    expect(files.map((f) => f.label).sort()).toEqual(['logs/main.log', 'settings.json']);
+    expect(files.map((f) => f.label).sort()).toEqual([
+      `cache/${id}.sqlite`,
+      `cache/${id}.sqlite-shm`,
+      `cache/${id}.sqlite-wal`,
+      'logs/main.log',
+      'settings.json',
+    ]);
     const log = files.find((f) => f.label === 'logs/main.log')!.text;
     expect(log).toMatch(/"message":"request"/); // the logger saw the requests…
     expect(log).toContain('[redacted]'); // …and the echoed secret reached it only cut

@@ -67,6 +67,8 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'credentials.set': { profileId, secret: 'sk_test_replacement_value' },
     'credentials.delete': { profileId },
     'credentials.test': { profileId },
+    'sync.start': { from: '2026-11-01', to: '2026-11-02' },
+    'sync.cancel': { jobId: 'job-that-is-not-running' },
   };
   return inputs;
 }

@@ -1,0 +1,76 @@
+/**
+ * Settlement syncs started from the UI: one at a time per profile, in the background of the main process,
+ * cancellable, reporting through the event bus. The CLI calls `syncSettlements` directly instead.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SyncRequest } from '../../shared/sync';
+import type { Cache } from '../cache/database';
+import type { EventBus } from '../ipc/events';
+import type { Logger } from '../log';
+import type { Credentials } from '../profiles/credentials';
+import { syncSettlements } from './settlement-sync';
+
+export class SyncJobError extends Error {
+  override name = 'SyncJobError';
+  readonly code = 'SYNC_RUNNING';
+}
+
+interface Job {
+  profileId: string;
+  controller: AbortController;
+}
+
+export function createSyncJobs(deps: {
+  credentials: Credentials;
+  cacheFor: (profileId: string) => Cache;
+  events: EventBus;
+  log: Logger;
+}) {
+  const jobs = new Map<string, Job>();
+
+  async function run(jobId: string, profileId: string, request: SyncRequest, signal: AbortSignal) {
+    const api = deps.credentials.api(profileId);
+    try {
+      const summary = await syncSettlements({
+        api,
+        cache: deps.cacheFor(profileId),
+        ...request,
+        signal,
+        onProgress: (p) => deps.events.emit('syncProgress', { ...p, jobId, profileId }),
+      });
+      deps.events.emit('syncFinished', { jobId, profileId, summary });
+    } catch (e) {
+      // Whatever stopped the whole sync (no secret, a locked keychain) reaches the UI as a sentence.
+      const error = e instanceof Error ? e.message : String(e);
+      deps.log.warn('sync failed', { jobId, profileId, error: e });
+      deps.events.emit('syncFinished', { jobId, profileId, summary: null, error });
+    } finally {
+      api.close();
+      jobs.delete(jobId);
+    }
+  }
+
+  return {
+    start(profileId: string, request: SyncRequest): string {
+      if ([...jobs.values()].some((j) => j.profileId === profileId)) {
+        throw new SyncJobError('A settlement sync is already running for this profile. Wait for it or cancel it.');
+      }
+      const jobId = randomUUID();
+      const controller = new AbortController();
+      jobs.set(jobId, { profileId, controller });
+      void run(jobId, profileId, request, controller.signal);
+      return jobId;
+    },
+    cancel(jobId: string): boolean {
+      const job = jobs.get(jobId);
+      if (!job) return false;
+      job.controller.abort();
+      return true;
+    },
+    /** Cancels every running sync, for shutdown. */
+    cancelAll(): void {
+      for (const job of jobs.values()) job.controller.abort();
+    },
+  };
+}
+export type SyncJobs = ReturnType<typeof createSyncJobs>;

@@ -1,0 +1,104 @@
+/** Settlement syncs started over IPC: background jobs with progress events, one per profile, cancel and resume. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../electron/core';
+import { createLogger, createRedactor } from '../../electron/log';
+import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import { createKeytarStore } from '../../electron/vault/keytar-store';
+import type { IpcEvent } from '../../shared/ipc/channels';
+import { addDays, epochMsToIstDate } from '../../shared/time';
+
+const MAIN = { frameUrl: 'file:///app/index.html', isMainFrame: true };
+const ORIGIN = 'file:///app';
+let sandbox: Sandbox;
+let core: Core;
+const events: { event: IpcEvent; payload: Record<string, unknown> }[] = [];
+const today = epochMsToIstDate(Date.now());
+
+function finishedEvent(jobId: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    const stop = core.events.subscribe((event, payload) => {
+      const p = payload as Record<string, unknown>;
+      if (event === 'syncFinished' && p.jobId === jobId) {
+        stop();
+        resolve(p);
+      }
+    });
+  });
+}
+
+async function start(from: string, to: string): Promise<string> {
+  const r = await core.router.handle('sync.start', { from, to }, MAIN, ORIGIN);
+  if (!r.ok) throw new Error(r.error.message);
+  return (r.value as { jobId: string }).jobId;
+}
+
+beforeAll(async () => {
+  // The built-in profile talks to its embedded sandbox; big days make a sync long enough to cancel.
+  sandbox = await startSandbox({ port: 0, secret: 'embedded', settlementsPerDay: 20_000 });
+  const redactor = createRedactor();
+  core = createCore({
+    appVersion: '0.0.0',
+    dataDir: mkdtempSync(join(tmpdir(), 'pc-ipc-sync-')),
+    vault: createKeytarStore('payout-console-ipc-sync-test'),
+    sandbox: { url: sandbox.url, key: 'test_key', secret: 'embedded' },
+    log: createLogger('test', () => {}, redactor),
+    redactor,
+  });
+  core.events.subscribe((event, payload) => events.push({ event, payload: payload as Record<string, unknown> }));
+});
+afterAll(async () => {
+  core.close();
+  await sandbox.close();
+});
+
+describe('sync over IPC', () => {
+  it('runs in the background, reports progress, refuses a second sync of the same profile, and can be cancelled', async () => {
+    const jobId = await start(addDays(today, -6), addDays(today, -1));
+    const again = await core.router.handle(
+      'sync.start',
+      { from: addDays(today, -2), to: addDays(today, -1) },
+      MAIN,
+      ORIGIN,
+    );
+    expect(again).toMatchObject({ ok: false, error: { code: 'SYNC_RUNNING' } });
+
+    const done = finishedEvent(jobId);
+    await new Promise<void>((resolve) => {
+      const stop = core.events.subscribe((event, payload) => {
+        if (event === 'syncProgress' && (payload as { records: number }).records > 0) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    expect(await core.router.handle('sync.cancel', { jobId }, MAIN, ORIGIN)).toEqual({
+      ok: true,
+      value: { cancelled: true },
+    });
+    const finished = await done;
+    expect(finished).toMatchObject({ jobId, profileId: 'sandbox', summary: { status: 'cancelled' } });
+    const progress = events.filter((e) => e.event === 'syncProgress' && e.payload.jobId === jobId);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)!.payload).toMatchObject({ dates: 6, profileId: 'sandbox' });
+  });
+
+  it('resumes the cancelled range and ends with every record exactly once', async () => {
+    const from = addDays(today, -6);
+    const to = addDays(today, -1);
+    const jobId = await start(from, to);
+    const finished = (await finishedEvent(jobId)) as { summary: { status: string; resumed: boolean } };
+    expect(finished.summary).toMatchObject({ status: 'completed', resumed: true });
+    const totals = core.cacheFor('sandbox').settlements.totals({ from, to });
+    expect(totals.count).toBe(6 * 20_000);
+  });
+
+  it('a finished job can no longer be cancelled', async () => {
+    expect(await core.router.handle('sync.cancel', { jobId: 'no-such-job' }, MAIN, ORIGIN)).toEqual({
+      ok: true,
+      value: { cancelled: false },
+    });
+  });
+});
