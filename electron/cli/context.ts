@@ -56,7 +56,16 @@ export async function openContext(globals: Globals, env: NodeJS.ProcessEnv = pro
       log: createLogger('cli', fileSink(join(dataDir, 'logs', 'cli.log')), redactor),
       redactor,
     });
-    return { core, profile, dataDir, secretFromEnv, close: () => sandbox.close() };
+    return {
+      core,
+      profile,
+      dataDir,
+      secretFromEnv,
+      async close() {
+        core.close();
+        await sandbox.close();
+      },
+    };
   } catch (e) {
     await sandbox.close();
     throw e;

@@ -11,10 +11,17 @@ import { balanceCommands } from './commands/balances';
 import { beneficiaryCommands } from './commands/beneficiaries';
 import { payoutCommands } from './commands/payouts';
 import { profileCommands } from './commands/profiles';
+import { settlementCommands } from './commands/settlements';
 import { openContext } from './context';
 import { UsageError, processIo, type Io } from './io';
 
-export const COMMANDS: Command[] = [...profileCommands, ...balanceCommands, ...beneficiaryCommands, ...payoutCommands];
+export const COMMANDS: Command[] = [
+  ...profileCommands,
+  ...settlementCommands,
+  ...balanceCommands,
+  ...beneficiaryCommands,
+  ...payoutCommands,
+];
 
 const GLOBAL_OPTIONS: Options = {
   profile: { type: 'string' },

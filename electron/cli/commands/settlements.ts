@@ -1,0 +1,139 @@
+/** `sync settlements` and `settlements summary`: fill the cache from the API, and read it back offline. */
+import { describeIssues } from '../../../shared/api/operations';
+import { formatMoney } from '../../../shared/money';
+import { syncRequest, type SyncProgress, type SyncSummary } from '../../../shared/sync';
+import { syncSettlements } from '../../sync/settlement-sync';
+import type { Command, Values } from '../command';
+import { UsageError, progressLine, result, table, type Io } from '../io';
+
+const range = { from: { type: 'string' }, to: { type: 'string' }, pg: { type: 'string' } } as const;
+
+function parseRange(values: Values) {
+  const parsed = syncRequest.safeParse({
+    from: values.from,
+    to: values.to,
+    ...(typeof values.pg === 'string' ? { pg: values.pg } : {}),
+  });
+  if (!parsed.success)
+    throw new UsageError(
+      describeIssues(parsed.error)
+        .replace(/^from:/, '--from:')
+        .replace(/^to:/, '--to:'),
+    );
+  return parsed.data;
+}
+
+function describeProgress(p: SyncProgress): string {
+  const eta = p.etaSeconds === null ? '' : `, about ${Math.ceil(p.etaSeconds)} s left`;
+  return `${p.currentDate ?? '…'}  ${p.datesDone}/${p.dates} dates, ${p.pages} pages, ${p.records.toLocaleString('en-IN')} records, ${Math.round(p.ratePerSec).toLocaleString('en-IN')}/s${eta}`;
+}
+
+function describeSummary(s: SyncSummary): string {
+  const rows = s.dates.map((d) => [
+    d.date,
+    d.status,
+    String(d.pages),
+    String(d.records),
+    String(d.updated),
+    String(d.vanished),
+    d.error ?? '',
+  ]);
+  const head = `Sync ${s.status} for ${s.from} to ${s.to}${s.pg ? ` (${s.pg})` : ''}${s.resumed ? ', resumed' : ''}: ${s.records.toLocaleString('en-IN')} records in ${(s.ms / 1000).toFixed(1)} s.`;
+  return [
+    head,
+    table(['DATE', 'STATUS', 'PAGES', 'RECORDS', 'UPDATED', 'VANISHED', 'ERROR'], rows, [
+      'left',
+      'left',
+      'right',
+      'right',
+      'right',
+      'right',
+      'left',
+    ]),
+  ].join('\n');
+}
+
+/** Ctrl-C cancels the sync cleanly: the pages stored so far stay, and the next sync resumes after them. */
+function cancelOnInterrupt(io: Io): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    io.err('cancelling: the pages already stored are kept; run the same sync again to resume');
+    controller.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+const sync: Command = {
+  words: ['sync', 'settlements'],
+  usage: 'sync settlements --from YYYY-MM-DD --to YYYY-MM-DD [--pg CODE]',
+  options: range,
+  async run({ ctx, values, io }) {
+    const request = parseRange(values);
+    const api = ctx.core.credentials.api(ctx.profile.id);
+    const line = progressLine(io);
+    const interrupt = cancelOnInterrupt(io);
+    try {
+      const summary = await syncSettlements({
+        api,
+        cache: ctx.core.cacheFor(ctx.profile.id),
+        ...request,
+        signal: interrupt.signal,
+        onProgress: (p) => line.update(describeProgress(p)),
+      });
+      line.done();
+      result(io, summary, () => describeSummary(summary));
+      if (summary.status !== 'completed') process.exitCode = 1;
+    } finally {
+      interrupt.dispose();
+      api.close();
+    }
+  },
+};
+
+const summary: Command = {
+  words: ['settlements', 'summary'],
+  usage: 'settlements summary --from YYYY-MM-DD --to YYYY-MM-DD [--pg CODE]   (from the local cache; works offline)',
+  options: range,
+  async run({ ctx, values, io }) {
+    const { from, to, pg } = parseRange(values);
+    const agg = ctx.core.cacheFor(ctx.profile.id).settlements.aggregate({ from, to, pg });
+    result(io, agg, () => {
+      const money = (v: number) => formatMoney(v);
+      const rows = agg.byDate.map((d) => [
+        d.date,
+        d.pg,
+        d.paymentMode,
+        String(d.count),
+        money(d.amount),
+        money(d.fees),
+        money(d.taxes),
+        money(d.settled),
+      ]);
+      const t = agg.total;
+      rows.push(['TOTAL', '', '', String(t.count), money(t.amount), money(t.fees), money(t.taxes), money(t.settled)]);
+      return [
+        table(['DATE', 'GATEWAY', 'MODE', 'COUNT', 'AMOUNT', 'FEES', 'TAXES', 'SETTLED'], rows, [
+          'left',
+          'left',
+          'left',
+          'right',
+          'right',
+          'right',
+          'right',
+          'right',
+        ]),
+        `As of ${agg.asOf ?? 'never synced'}.`,
+      ].join('\n');
+    });
+  },
+};
+
+export const settlementCommands = [sync, summary];
