@@ -3,7 +3,10 @@
  * ceiling it is compared against, measured in the same run on the same machine.
  */
 import { parseArgs } from 'node:util';
+import { cacheBenches } from './cache';
 import { clientBenches } from './client';
+import { queryBenches } from './query';
+import { syncBenches } from './sync';
 
 export interface BenchResult {
   bench: string;
@@ -12,14 +15,19 @@ export interface BenchResult {
 export interface BenchContext {
   rows: number;
 }
-export type Bench = { group: string; run(ctx: BenchContext): AsyncGenerator<BenchResult> };
+export type Bench = {
+  group: string;
+  /** Rows when `--rows` is not given (200,000 unless the group says otherwise). */
+  defaultRows?: number;
+  run(ctx: BenchContext): AsyncGenerator<BenchResult>;
+};
 
-const BENCHES: Bench[] = [clientBenches];
+const BENCHES: Bench[] = [clientBenches, cacheBenches, syncBenches, queryBenches];
 
 async function main() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, rows: { type: 'string' } } });
-  const rows = values.rows === undefined ? 200_000 : Number(values.rows);
-  if (!Number.isSafeInteger(rows) || rows <= 0) {
+  const rows = values.rows === undefined ? undefined : Number(values.rows);
+  if (rows !== undefined && (!Number.isSafeInteger(rows) || rows <= 0)) {
     process.stderr.write(`--rows must be a positive whole number, got ${values.rows}\n`);
     process.exit(2);
   }
@@ -32,7 +40,9 @@ async function main() {
     process.exit(2);
   }
   for (const b of BENCHES.filter((b) => !only || only.includes(b.group))) {
-    for await (const result of b.run({ rows })) process.stdout.write(JSON.stringify(result) + '\n');
+    for await (const result of b.run({ rows: rows ?? b.defaultRows ?? 200_000 })) {
+      process.stdout.write(JSON.stringify(result) + '\n');
+    }
   }
 }
 

@@ -1,0 +1,168 @@
+/**
+ * The cache's ingest against the bare SQLite ceiling, in the same run on the same records:
+ *  - `ceiling.sqlite_insert`: one prepared INSERT of the same columns, bound the same way, into a table
+ *    with no index and no key, in transactions of one page (1000 rows), with the cache's journal settings
+ *    (WAL, synchronous=NORMAL, the same checkpoint interval), so only schema, keys and work differ;
+ *  - `cache.ingest`: the cache's real path (schema, indexes, rollup, reconciliation, natural-key index,
+ *    checkpoint per page, then closing the date: digests and the cross-date rule).
+ * The records are the sandbox's for one date (`rows` of them), generated page by page outside the timed
+ * sections; each page goes to both, one after the other, so both rates see the machine in the same state.
+ * Target: the cache keeps at least 60% of the ceiling's rate.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { WAL_CHECKPOINT_PAGES, openCache, type Cache } from '../../electron/cache/database';
+import { FIELD_COLUMNS, fieldValues } from '../../electron/cache/settlement-rows';
+import { GATEWAYS } from '../../electron/sandbox/data/catalog';
+import { SettlementSource, type SettlementWire } from '../../electron/sandbox/data/settlements';
+import { SETTLEMENT_PAGE, type SettlementRecord } from '../../shared/api/settlements';
+import { parseDecimalToMinor } from '../../shared/money';
+import type { Bench } from './run';
+
+const TARGET_RATIO = 0.6;
+/** A date inside the sandbox's range is not needed: the generator computes any date. */
+export const BENCH_DATE = '2025-01-15';
+
+function toRecord(w: SettlementWire): SettlementRecord {
+  return {
+    ...w,
+    merchant_subvention_amount: parseDecimalToMinor(w.merchant_subvention_amount),
+    cgst: parseDecimalToMinor(w.cgst),
+    igst: parseDecimalToMinor(w.igst),
+    sgst: parseDecimalToMinor(w.sgst),
+  };
+}
+
+/** The sandbox's records of one date, a page at a time, as the API client would hand them over. */
+export function* recordPages(rows: number): Generator<SettlementRecord[]> {
+  const source = new SettlementSource(
+    1,
+    rows,
+    GATEWAYS.map((g) => g.code),
+  );
+  for (let offset = 0; offset < rows; offset += SETTLEMENT_PAGE.maxLimit) {
+    yield source.page(BENCH_DATE, undefined, offset, SETTLEMENT_PAGE.maxLimit).data.map(toRecord);
+  }
+}
+
+export function scratchDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'payout-bench-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A bare table of the cache's columns and a prepared INSERT binding them like the cache does. */
+function bareTable(file: string) {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+  const columns = [
+    'date',
+    'pg',
+    'pg_transaction_id',
+    'settlement_date',
+    ...FIELD_COLUMNS,
+    'exception_flags',
+    'exceptions',
+    'seen_run',
+  ];
+  db.exec(`CREATE TABLE bare (${columns.join(', ')})`);
+  const insert = db.prepare(`INSERT INTO bare VALUES (${columns.map(() => '?').join(', ')})`);
+  const write = db.transaction((page: SettlementRecord[]) => {
+    for (const r of page)
+      insert.run(BENCH_DATE, r.pg, r.pg_transaction_id, r.settlement_date, ...fieldValues(r), 0, null, 1);
+  });
+  return { write, close: () => db.close() };
+}
+
+/** Ingests pages of one date into `cache` as one sync run; returns the milliseconds spent in the cache. */
+export function ingest(
+  cache: Cache,
+  pages: Iterable<SettlementRecord[]>,
+  beside?: (page: SettlementRecord[]) => void,
+): number {
+  const { run } = cache.syncRuns.claim('settlements', { from: BENCH_DATE, to: BENCH_DATE, pg: null }, [BENCH_DATE]);
+  let ms = 0;
+  const timed = (work: () => void) => {
+    const t = performance.now();
+    work();
+    ms += performance.now() - t;
+  };
+  let date!: ReturnType<Cache['settlements']['beginDate']>;
+  timed(() => (date = cache.settlements.beginDate({ runId: run.id, date: BENCH_DATE, pg: null })));
+  let offset = 0;
+  for (const page of pages) {
+    beside?.(page);
+    offset += page.length;
+    timed(() => date.upsertPage(page, offset));
+  }
+  timed(() => date.finish());
+  cache.syncRuns.finish(run.id, 'completed');
+  return ms;
+}
+
+let ceilingMemo: { rows: number; rowsPerSec: number } | undefined;
+
+/** Times the bare INSERT of each page; the result is kept for the sync group of the same run. */
+function bareCeiling(rows: number, file: string) {
+  const bare = bareTable(file);
+  let ms = 0;
+  return {
+    write(page: SettlementRecord[]) {
+      const t = performance.now();
+      bare.write(page);
+      ms += performance.now() - t;
+    },
+    done(): number {
+      bare.close();
+      ceilingMemo = { rows, rowsPerSec: rows / (ms / 1000) };
+      return ceilingMemo.rowsPerSec;
+    },
+  };
+}
+
+/** The bare INSERT rate: the one measured by the cache group in this run, else measured now. */
+export function sqliteCeiling(rows: number): number {
+  if (ceilingMemo?.rows === rows) return ceilingMemo.rowsPerSec;
+  const scratch = scratchDir();
+  try {
+    const ceiling = bareCeiling(rows, join(scratch.dir, 'bare.sqlite'));
+    for (const page of recordPages(rows)) ceiling.write(page);
+    return ceiling.done();
+  } finally {
+    scratch.remove();
+  }
+}
+
+export const cacheBenches: Bench = {
+  group: 'cache',
+  defaultRows: 1_000_000,
+  async *run({ rows }) {
+    const scratch = scratchDir();
+    const cache = openCache(join(scratch.dir, 'cache.sqlite'));
+    try {
+      // Page by page, the bare INSERT then the cache, so both see the same machine at the same moment.
+      const bare = bareCeiling(rows, join(scratch.dir, 'bare.sqlite'));
+      const ms = ingest(cache, recordPages(rows), (page) => bare.write(page));
+      const ceiling = bare.done();
+      yield { bench: 'ceiling.sqlite_insert', rows, rows_per_s: Math.round(ceiling), rows_per_transaction: 1000 };
+      const rate = rows / (ms / 1000);
+      yield {
+        bench: 'cache.ingest',
+        rows,
+        rows_per_s: Math.round(rate),
+        ceiling: 'ceiling.sqlite_insert',
+        ceiling_rows_per_s: Math.round(ceiling),
+        ratio: Number((rate / ceiling).toFixed(3)),
+        target_ratio: TARGET_RATIO,
+        pass: rate / ceiling >= TARGET_RATIO,
+        file_mb: Math.round(cache.sizeBytes() / 1e6),
+      };
+    } finally {
+      cache.close();
+      scratch.remove();
+    }
+  },
+};

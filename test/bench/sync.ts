@@ -1,0 +1,158 @@
+/**
+ * End-to-end settlement sync against its ceilings, in the same run:
+ *  - `ceiling.http_fetch`: a bare loopback fetch + JSON.parse of the same pages (1000 records, the largest
+ *    the API allows), one request at a time as in the client group, measured before and after the sync
+ *    and averaged; the rate with as many requests in flight as the sync uses is shown beside it;
+ *  - the bare SQLite INSERT rate (cache.ts; shared when the cache group ran first);
+ *  - `sync.end_to_end`: `syncSettlements` in a process of its own (so its peak RSS is its own), through the
+ *    API client (auth, validation, exact money) into a fresh cache file.
+ * The sandbox runs in its own process too, as a remote API would: its page generation is not charged to
+ * the sync. One date of `rows` records. Targets: at least 60% of the slower ceiling; peak RSS under 300 MB.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { SETTLEMENT_PAGE } from '../../shared/api/settlements';
+import { DEFAULT_CONCURRENCY } from '../../electron/sync/settlement-sync';
+import { scratchDir, sqliteCeiling } from './cache';
+import type { Bench } from './run';
+
+const TARGET_RATIO = 0.6;
+const RSS_TARGET_MB = 300;
+
+async function firstLine(child: ChildProcess): Promise<string> {
+  const lines = createInterface({ input: child.stdout! });
+  const line = await new Promise<string>((resolve, reject) => {
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before writing a line`)));
+  });
+  lines.close();
+  return line;
+}
+
+async function lastLine(child: ChildProcess): Promise<string> {
+  let last = '';
+  for await (const line of createInterface({ input: child.stdout! })) last = line;
+  const code = child.exitCode ?? (await new Promise((resolve) => child.once('exit', resolve)));
+  if (code !== 0) throw new Error(`sync child exited with ${code}`);
+  return last;
+}
+
+export const syncBenches: Bench = {
+  group: 'sync',
+  defaultRows: 1_000_000,
+  async *run({ rows }) {
+    const key = 'bench_key';
+    const secret = `bench_${randomBytes(8).toString('hex')}`;
+    const sandbox = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'electron/sandbox/cli.ts',
+        '--port',
+        '0',
+        '--settlements-per-day',
+        String(rows),
+        '--key',
+        key,
+        '--secret',
+        secret,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const scratch = scratchDir();
+    try {
+      const url = (await firstLine(sandbox)).split(' ').at(-1)!;
+      const fixtures = (await (await fetch(`${url}/__sandbox/fixtures`)).json()) as { settlementDates: string[] };
+      const date = fixtures.settlementDates.at(-1)!;
+      const auth = `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
+      const limit = SETTLEMENT_PAGE.maxLimit;
+      const bare = async (offset: number) => {
+        const res = await fetch(`${url}/api/v2/settlement/fetch`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: auth },
+          body: JSON.stringify({ key, date, offset: String(offset), limit: String(limit) }),
+        });
+        return (JSON.parse(await res.text()) as { data: unknown[] }).data.length;
+      };
+      /** Rows a second fetching every page, `inFlight` requests at a time. */
+      const fetchAll = async (inFlight: number) => {
+        const t = performance.now();
+        let n = 0;
+        for (let offset = 0; offset < rows; offset += limit * inFlight) {
+          const batch = Array.from({ length: inFlight }, (_, k) => offset + k * limit).filter((o) => o < rows);
+          n += (await Promise.all(batch.map(bare))).reduce((a, b) => a + b, 0);
+        }
+        return n / ((performance.now() - t) / 1000);
+      };
+      await bare(0);
+      const httpBefore = await fetchAll(1);
+      const httpConcurrentRate = await fetchAll(DEFAULT_CONCURRENCY);
+
+      const sqliteRate = sqliteCeiling(rows);
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'test/support/settlement-sync-child.ts',
+          '--base-url',
+          url,
+          '--key',
+          key,
+          '--secret-env',
+          'BENCH_SECRET',
+          '--file',
+          join(scratch.dir, 'cache.sqlite'),
+          '--from',
+          date,
+          '--to',
+          date,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SECRET: secret } },
+      );
+      const { summary, peak_rss_mb } = JSON.parse(await lastLine(child)) as {
+        summary: { records: number; ms: number; status: string };
+        peak_rss_mb: number;
+      };
+      // Measured again after the sync, and averaged: the machine's load may change during a long run.
+      const httpAfter = await fetchAll(1);
+      const httpRate = (httpBefore + httpAfter) / 2;
+      yield {
+        bench: 'ceiling.http_fetch',
+        group: 'sync',
+        rows,
+        rows_per_s: Math.round(httpRate),
+        before_rows_per_s: Math.round(httpBefore),
+        after_rows_per_s: Math.round(httpAfter),
+        concurrent_rows_per_s: Math.round(httpConcurrentRate),
+        concurrency: DEFAULT_CONCURRENCY,
+        sandbox: 'separate process',
+      };
+      const rate = summary.records / (summary.ms / 1000);
+      const slower = httpRate <= sqliteRate ? 'ceiling.http_fetch' : 'ceiling.sqlite_insert';
+      const ceiling = Math.min(httpRate, sqliteRate);
+      yield {
+        bench: 'sync.end_to_end',
+        rows: summary.records,
+        status: summary.status,
+        rows_per_s: Math.round(rate),
+        peak_rss_mb,
+        ceiling: slower,
+        ceiling_rows_per_s: Math.round(ceiling),
+        http_ceiling_rows_per_s: Math.round(httpRate),
+        sqlite_ceiling_rows_per_s: Math.round(sqliteRate),
+        ratio: Number((rate / ceiling).toFixed(3)),
+        target_ratio: TARGET_RATIO,
+        rss_target_mb: RSS_TARGET_MB,
+        concurrency: DEFAULT_CONCURRENCY,
+        pass: summary.records === rows && rate / ceiling >= TARGET_RATIO && peak_rss_mb < RSS_TARGET_MB,
+      };
+    } finally {
+      sandbox.kill();
+      scratch.remove();
+    }
+  },
+};
