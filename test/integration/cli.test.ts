@@ -170,3 +170,19 @@ describe('set-secret through the real keychain, as a program', () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe('an unreadable cache', () => {
+  it('is moved aside, the user is told where, and the command still answers', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(join(dir, 'cache'), { recursive: true });
+    writeFileSync(join(dir, 'cache', 'sandbox.sqlite'), 'this is not a SQLite database, just bytes '.repeat(200));
+    const r = await cli.run('settlements', 'summary', '--from', '2026-11-01', '--to', '2026-11-02');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /The local cache could not be read .* It was moved to .*sandbox\.sqlite.* Nothing was deleted\./,
+    );
+    expect(readdirSync(join(dir, 'cache')).some((f) => f.startsWith('sandbox.sqlite') && f !== 'sandbox.sqlite')).toBe(
+      true,
+    );
+  });
+});

@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCache } from '../../electron/cache/database';
 import { createProfileStore } from '../../electron/profiles/profile-store';
+import { filesUnder } from '../security/support';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
 
 const PER_DAY = 60_000;
@@ -102,6 +103,12 @@ it('survives SIGKILL at random moments and ends with exactly the sandbox records
 
   const final = await attempt(range);
   const summary = JSON.parse(final.stdout) as { status: string; resumed: boolean; records: number };
+
+  // Secret containment over a CLI sync: its output and every file it left (settings, logs, SQLite, WAL, SHM).
+  const needles = [sb.secret, Buffer.from(`${sb.key}:${sb.secret}`).toString('base64')];
+  const haystacks = [final.stdout, final.stderr, ...filesUnder(dir).map((f) => f.bytes.toString('latin1'))];
+  for (const needle of needles) expect(haystacks.filter((h) => h.includes(needle))).toEqual([]);
+  expect(filesUnder(dir).some((f) => f.path.endsWith('.sqlite'))).toBe(true);
   expect(summary).toMatchObject({ status: 'completed', resumed: true, records: DAYS * PER_DAY });
 
   const api = sb.api();

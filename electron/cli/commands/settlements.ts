@@ -4,7 +4,15 @@ import { formatMoney } from '../../../shared/money';
 import { syncRequest, type SyncProgress, type SyncSummary } from '../../../shared/sync';
 import { syncSettlements } from '../../sync/settlement-sync';
 import type { Command, Values } from '../command';
+import type { Context } from '../context';
 import { UsageError, progressLine, result, table, type Io } from '../io';
+
+/** The profile's cache; if its file was unreadable and moved aside just now, the user hears where it went. */
+function openProfileCache(ctx: Context, io: Io) {
+  const cache = ctx.core.cacheFor(ctx.profile.id);
+  if (cache.recovered) io.err(`payout-console: ${cache.recovered.message}`);
+  return cache;
+}
 
 const range = { from: { type: 'string' }, to: { type: 'string' }, pg: { type: 'string' } } as const;
 
@@ -83,7 +91,7 @@ const sync: Command = {
     try {
       const summary = await syncSettlements({
         api,
-        cache: ctx.core.cacheFor(ctx.profile.id),
+        cache: openProfileCache(ctx, io),
         ...request,
         signal: interrupt.signal,
         onProgress: (p) => line.update(describeProgress(p)),
@@ -104,7 +112,7 @@ const summary: Command = {
   options: range,
   async run({ ctx, values, io }) {
     const { from, to, pg } = parseRange(values);
-    const agg = ctx.core.cacheFor(ctx.profile.id).settlements.aggregate({ from, to, pg });
+    const agg = openProfileCache(ctx, io).settlements.aggregate({ from, to, pg });
     result(io, agg, () => {
       const money = (v: number) => formatMoney(v);
       const rows = agg.byDate.map((d) => [
