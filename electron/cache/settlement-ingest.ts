@@ -27,23 +27,19 @@ import { HashIndex, MAX_CODES, SEEN, VANISHED, transactionHash } from './hash-in
 import type { DuplicateRule } from './settlement-duplicates';
 import { PER_DAY, idRange } from './settlement-ids';
 import { ROLLUP_COLUMNS, createRollup, type RollupRow } from './settlement-rollup';
-import { FIELD_COLUMNS, fieldValues, flagsOf, parseExceptions, sameFields, type StoredRow } from './settlement-rows';
+import {
+  FIELD_COLUMNS,
+  ROW_COLUMNS,
+  fieldValues,
+  flagsOf,
+  parseExceptions,
+  sameFields,
+  type StoredRow,
+} from './settlement-rows';
 import { prepareAll, type Statements } from './statements';
 
-const INSERT_COLUMNS = [
-  'id',
-  'date',
-  'pg',
-  'pg_transaction_id',
-  'settlement_date',
-  ...FIELD_COLUMNS,
-  'exception_flags',
-  'exceptions',
-  'seen_run',
-];
-
 const SQL = {
-  insert: `INSERT INTO settlements (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`,
+  insert: `INSERT INTO settlements (${ROW_COLUMNS.join(', ')}) VALUES (${ROW_COLUMNS.map(() => '?').join(', ')})`,
   byId: `SELECT * FROM settlements WHERE id = ?`,
   update: `UPDATE settlements SET ${FIELD_COLUMNS.map((c) => `${c} = ?`).join(', ')},
              exception_flags = ?, exceptions = ?, seen_run = ?, changed_run = ?, vanished_at = NULL

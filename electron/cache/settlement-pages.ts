@@ -22,20 +22,9 @@ import {
 } from '../../shared/settlement-query';
 import { CursorError, decodeCursor, encodeCursor } from './cursor';
 import { EXCEPTIONS_SQL, FILTER_SQL, type FilterParams } from './settlement-filter';
-import { FIELD_COLUMNS, rowToCached, type StoredRow } from './settlement-rows';
+import { ROW_COLUMNS, rowToCached, type StoredRow } from './settlement-rows';
 
-const COLUMNS = [
-  'id',
-  'date',
-  'pg',
-  'pg_transaction_id',
-  'settlement_date',
-  ...FIELD_COLUMNS,
-  'exception_flags',
-  'exceptions',
-  'seen_run',
-  'vanished_at',
-].join(', ');
+const COLUMNS = [...ROW_COLUMNS, 'vanished_at'].join(', ');
 
 type OtherColumn = Exclude<SettlementSortColumn, 'date'>;
 

@@ -28,6 +28,19 @@ export const FIELD_COLUMNS = [
   'extra',
 ] as const;
 
+/** Every column a stored row is written with, in insert order; reads add `vanished_at`. */
+export const ROW_COLUMNS = [
+  'id',
+  'date',
+  'pg',
+  'pg_transaction_id',
+  'settlement_date',
+  ...FIELD_COLUMNS,
+  'exception_flags',
+  'exceptions',
+  'seen_run',
+] as const;
+
 export type FieldValues = (string | number | null)[];
 
 const KNOWN = new Set(Object.keys(settlementRecord.shape));

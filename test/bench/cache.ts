@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { WAL_CHECKPOINT_PAGES, openCache, type Cache } from '../../electron/cache/database';
-import { FIELD_COLUMNS, fieldValues } from '../../electron/cache/settlement-rows';
+import { ROW_COLUMNS, fieldValues } from '../../electron/cache/settlement-rows';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource, type SettlementWire } from '../../electron/sandbox/data/settlements';
 import { SETTLEMENT_PAGE, type SettlementRecord } from '../../shared/api/settlements';
@@ -58,16 +58,8 @@ function bareTable(file: string) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
-  const columns = [
-    'date',
-    'pg',
-    'pg_transaction_id',
-    'settlement_date',
-    ...FIELD_COLUMNS,
-    'exception_flags',
-    'exceptions',
-    'seen_run',
-  ];
+  // The cache's own columns but its rowid: the bare table lets SQLite number the rows.
+  const columns = ROW_COLUMNS.filter((c) => c !== 'id');
   db.exec(`CREATE TABLE bare (${columns.join(', ')})`);
   const insert = db.prepare(`INSERT INTO bare VALUES (${columns.map(() => '?').join(', ')})`);
   const write = db.transaction((page: SettlementRecord[]) => {
