@@ -1,0 +1,142 @@
+/**
+ * Streaming CSV writer with the XLSX writer's columns and value rules: UTF-8 with a BOM (so Excel reads it as UTF-8),
+ * RFC 4180 quoting, CRLF line ends, the header first. Money is the exact decimal text of `formatMinor` without
+ * grouping; dates and times are their own text.
+ *
+ * Formula injection: a text field that `needsInjectionGuard` flags gets a leading apostrophe, as OWASP recommends.
+ * A CSV cannot carry a cell style, so unlike XLSX the apostrophe stays visible in the data; that is the price of a
+ * file that cannot run a formula in whatever spreadsheet opens it. Money and integers are numbers, never prefixed.
+ */
+import { finished, type Writable } from 'node:stream';
+import { needsInjectionGuard } from './injection';
+import { cellText, invalidValue, isTypedCell, type ColumnSpec, type ColumnType, type RowValues } from './xlsx-writer';
+
+const FLUSH_CHARS = 64 * 1024;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+function field(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function textField(text: string): string {
+  return field(needsInjectionGuard(text) ? `'${text}` : text);
+}
+
+export interface CsvWriter {
+  /** Data rows written so far (the header not counted). */
+  readonly rowCount: number;
+  /**
+   * Adds a row. Returns a promise only when output is backed up; await it before the next row
+   * (`const p = csv.addRow(r); if (p) await p;` saves a microtask per row). Throws `ExportValueError` for a value
+   * that does not fit, without writing any of the row.
+   */
+  addRow(values: RowValues): void | Promise<void>;
+  /** Writes what is buffered, ends `out` and resolves once it has closed. */
+  finish(): Promise<void>;
+  /** Stops writing and destroys `out` (the partial file is the caller's to remove); pending promises reject. */
+  abort(reason?: Error): void;
+}
+
+export function createCsvWriter(out: Writable, columns: readonly ColumnSpec[]): CsvWriter {
+  if (columns.length === 0) throw new RangeError('a CSV export needs at least one column');
+  const types: ColumnType[] = columns.map((c) => c.type);
+  let buffer = '\ufeff' + columns.map((c) => textField(c.header)).join(',') + '\r\n';
+  let rowCount = 0;
+  let state: 'open' | 'finishing' | 'done' = 'open';
+  let failure: Error | undefined;
+  let waiting: Promise<void> | undefined;
+  const waiters = new Set<(error: Error) => void>();
+
+  function fail(error: Error): void {
+    if (failure || state === 'done') return;
+    failure = error;
+    for (const reject of waiters) reject(error);
+    waiters.clear();
+    out.destroy();
+  }
+  // Stays for the stream's life: an 'error' with no listener would crash the process.
+  out.on('error', fail);
+
+  /** Resolves when `register` signals, rejects with the writer's failure if that comes first. */
+  function until(register: (done: () => void) => () => void): Promise<void> {
+    if (failure) return Promise.reject(failure);
+    return new Promise<void>((resolve, reject) => {
+      const onFailure = (error: Error) => {
+        unregister();
+        reject(error);
+      };
+      const unregister = register(() => {
+        waiters.delete(onFailure);
+        unregister();
+        resolve();
+      });
+      waiters.add(onFailure);
+    });
+  }
+
+  function flush(): void | Promise<void> {
+    if (waiting) return waiting;
+    const chunk = Buffer.from(buffer, 'utf8');
+    buffer = '';
+    if (out.write(chunk)) return;
+    const drained = until((done) => {
+      out.once('drain', done);
+      return () => out.off('drain', done);
+    }).then(() => {
+      waiting = undefined;
+    });
+    drained.catch(() => {});
+    waiting = drained;
+    return drained;
+  }
+
+  function check(): void {
+    if (failure) throw failure;
+    if (state !== 'open') throw new Error('the CSV export is already finished');
+  }
+
+  return {
+    get rowCount() {
+      return rowCount;
+    },
+    addRow(values) {
+      check();
+      const r = rowCount + 2;
+      if (values.length > types.length) {
+        throw new RangeError(`CSV row ${r}: ${values.length} values for ${types.length} columns`);
+      }
+      let line = '';
+      for (let i = 0; i < types.length; i++) {
+        if (i > 0) line += ',';
+        let value = values[i];
+        if (value === null || value === undefined) continue;
+        let type = types[i]!;
+        if (typeof value === 'object') {
+          if (!isTypedCell(value)) throw invalidValue(undefined, r, columns[i]!.header, type, value);
+          type = value.type;
+          value = value.value;
+          if (value === null || value === undefined) continue;
+        }
+        const text = cellText(type, value);
+        if (text === undefined) throw invalidValue(undefined, r, columns[i]!.header, type, value);
+        line += type === 'text' ? textField(text) : text;
+      }
+      buffer += line + '\r\n';
+      rowCount++;
+      if (buffer.length >= FLUSH_CHARS) return flush();
+    },
+    async finish() {
+      check();
+      state = 'finishing';
+      while (waiting) await waiting;
+      const closed = until((done) => finished(out, (error) => (error ? fail(error) : done())));
+      out.end(Buffer.from(buffer, 'utf8'));
+      buffer = '';
+      await closed;
+      state = 'done';
+    },
+    abort(reason = new Error('the CSV export was aborted')) {
+      fail(reason);
+    },
+  };
+}

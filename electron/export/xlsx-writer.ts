@@ -1,0 +1,655 @@
+/**
+ * Streaming XLSX (SpreadsheetML) writer. Rows become XML text in a string buffer that is handed to the ZIP writer in
+ * ~64 KB chunks, so memory does not grow with the row count (exceljs's WorkbookWriter keeps a sheet's rows until it
+ * is committed). Only what settlement exports need: typed columns, a bold frozen header with an autofilter, widths.
+ *
+ * Cell values follow the column's type (shared with the CSV writer):
+ *  - text: a string, written as an inline string; empty text writes no cell, which Excel shows the same way.
+ *  - money: integer minor units, written as the exact decimal text of `formatMinor` (never float arithmetic), `#,##0.00`.
+ *  - integer: a safe integer, format `0` so long ids do not turn into 1.23E+15.
+ *  - date: `YYYY-MM-DD`; datetime: `YYYY-MM-DD HH:MM:SS` IST wall clock. Both become Excel serials of the wall clock
+ *    (Excel has no time zones), formatted `yyyy-mm-dd` / `yyyy-mm-dd hh:mm:ss`.
+ *  - null or undefined: no cell. A row may give `{ type, value }` to write one cell as another type.
+ * A value that does not fit throws an `ExportValueError` naming the place and the kind of value, never coerced.
+ */
+import type { Writable } from 'node:stream';
+import { formatMinor } from '../../shared/money';
+import { isCalendarDate, isIstDateTime } from '../../shared/time';
+import { needsInjectionGuard } from './injection';
+import { createZipWriter, type ZipEntryWriter } from './zip-writer';
+
+/** Rows in one worksheet, header included. Past it the caller continues on a new sheet. */
+export const XLSX_MAX_ROWS = 1_048_576;
+const XLSX_MAX_COLUMNS = 16_384;
+const XLSX_MAX_TEXT = 32_767;
+const FLUSH_CHARS = 64 * 1024;
+
+export type ColumnType = 'text' | 'money' | 'integer' | 'date' | 'datetime';
+
+export interface ColumnSpec {
+  readonly header: string;
+  readonly type: ColumnType;
+  /** In Excel's character units; by default from the type and the header's length. */
+  readonly width?: number;
+}
+
+/** One cell written as another type than its column's (a Summary sheet's label and value rows). */
+export interface TypedCell {
+  readonly type: ColumnType;
+  readonly value: string | number | null | undefined;
+}
+
+export type CellValue = string | number | null | undefined | TypedCell;
+export type RowValues = readonly CellValue[];
+
+export class ExportValueError extends Error {
+  override name = 'ExportValueError';
+  constructor(
+    /** The sheet's name; undefined for CSV. */
+    readonly sheet: string | undefined,
+    /** 1-based, the header being row 1: the row number Excel shows, the line number of a CSV without line breaks. */
+    readonly row: number,
+    readonly column: string,
+    readonly kind: string,
+    expected: string,
+  ) {
+    super(
+      `${sheet === undefined ? 'CSV' : `Sheet "${sheet}"`} row ${row}, column "${column}": expected ${expected}, got ${kind}`,
+    );
+  }
+}
+
+const EXPECTED: Record<ColumnType, string> = {
+  text: 'a string',
+  money: 'a safe integer of minor units',
+  integer: 'a safe integer',
+  date: 'a YYYY-MM-DD date',
+  datetime: 'a YYYY-MM-DD HH:MM:SS time',
+};
+
+/**
+ * The canonical text of a value for a cell of `type` (what CSV writes, and what XLSX stores or converts),
+ * or undefined when the value does not fit the type.
+ */
+export function cellText(type: ColumnType, value: string | number): string | undefined {
+  switch (type) {
+    case 'text':
+      return typeof value === 'string' ? value : undefined;
+    case 'money':
+      return Number.isSafeInteger(value) ? formatMinor(value as number) : undefined;
+    case 'integer':
+      return Number.isSafeInteger(value) ? String(value) : undefined;
+    case 'date':
+      return typeof value === 'string' && isCalendarDate(value) ? value : undefined;
+    case 'datetime':
+      return typeof value === 'string' && isIstDateTime(value) ? value : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A row's explicit `{ type, value }`; checked at run time, as a Date or an array must not pass for one. */
+export function isTypedCell(value: object): value is TypedCell {
+  return 'type' in value && 'value' in value;
+}
+
+/** The error for a value `cellText` refused, describing the value's kind but not the value (exports hold PII). */
+export function invalidValue(
+  sheet: string | undefined,
+  row: number,
+  column: string,
+  type: string,
+  value: unknown,
+  kind = describe(type, value),
+): ExportValueError {
+  const expected = EXPECTED[type as ColumnType] ?? 'a cell type among text, money, integer, date, datetime';
+  return new ExportValueError(sheet, row, column, kind, expected);
+}
+
+function describe(type: string, value: unknown): string {
+  if (!(type in EXPECTED)) return `a cell of unknown type "${type}"`;
+  switch (typeof value) {
+    case 'number':
+      if (Number.isNaN(value)) return 'NaN';
+      if (!Number.isFinite(value)) return 'an infinite number';
+      if (!Number.isInteger(value)) return 'a non-integer number';
+      if (!Number.isSafeInteger(value)) return 'an integer beyond 2^53';
+      return 'a number';
+    case 'string':
+      return type === 'date' || type === 'datetime' ? 'a malformed or impossible date string' : 'a string';
+    case 'object':
+      if (value instanceof Date) return 'a Date object';
+      return Array.isArray(value) ? 'an array' : 'an object';
+    default:
+      return `a ${typeof value}`;
+  }
+}
+
+/**
+ * Text as XML element content. Besides `&`, `<` and `>`:
+ *  - CR becomes `&#13;`, since XML parsers turn a literal CR into LF;
+ *  - characters XML 1.0 forbids (C0 controls but tab and LF, U+FFFE, U+FFFF) become Excel's `_xHHHH_` escape, which
+ *    Excel and LibreOffice decode back to the character; a literal `_xHHHH_` in the text gets its `_` escaped as
+ *    `_x005F_` so Excel shows it unchanged. Readers that do not decode these (exceljs) show the escape text;
+ *  - an unpaired surrogate, which UTF-8 cannot encode, becomes U+FFFD.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this must find
+const XML_ESCAPE = /[&<>\r\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]|_x[0-9a-fA-F]{4}_/gu;
+
+function escapeXml(text: string): string {
+  XML_ESCAPE.lastIndex = 0;
+  if (!XML_ESCAPE.test(text)) return text;
+  return text.replace(XML_ESCAPE, (match) => {
+    switch (match) {
+      case '&':
+        return '&amp;';
+      case '<':
+        return '&lt;';
+      case '>':
+        return '&gt;';
+      case '\r':
+        return '&#13;';
+    }
+    if (match.length > 1) return '_x005F' + match;
+    const code = match.charCodeAt(0);
+    if (code >= 0xd800 && code <= 0xdfff) return '\ufffd';
+    return `_x${code.toString(16).toUpperCase().padStart(4, '0')}_`;
+  });
+}
+
+// Sheet names and the creator are not cell text: Excel does not decode `_xHHHH_` there, and they cannot hold
+// controls (sheet names are checked; a creator's would be replaced).
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this must find
+const MARKUP_ESCAPE = /[&<>"\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g;
+const MARKUP_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+function escapeMarkup(text: string): string {
+  return text.replace(MARKUP_ESCAPE, (c) => MARKUP_ENTITIES[c] ?? '\ufffd');
+}
+
+/**
+ * `<is>` content. xml:space="preserve" only where leading or trailing whitespace needs it, as Excel writes it:
+ * on every cell it made a sixth of a typical sheet's XML, all of which has to be encoded, checksummed and deflated.
+ */
+function inlineString(text: string): string {
+  const preserve = text.charCodeAt(0) <= 0x20 || text.charCodeAt(text.length - 1) <= 0x20;
+  return `<is><t${preserve ? ' xml:space="preserve"' : ''}>${escapeXml(text)}</t></is>`;
+}
+
+function columnLetters(index: number): string {
+  let letters = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) {
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  }
+  return letters;
+}
+
+// Excel's 1900 date system counts days from 1899-12-30 (which absorbs its fictitious 1900-02-29): the Unix epoch is
+// day 25,569. Serials before 1900-03-01 are off by that leap-year bug; exports never need them, so they are refused.
+const UNIX_EPOCH_SERIAL = 25_569;
+const FIRST_EXACT_DATE = '1900-03-01';
+const MS_PER_DAY = 86_400_000;
+const SECONDS_PER_DAY = 86_400;
+
+function digits(text: string, at: number, count: number): number {
+  let n = 0;
+  for (let i = at; i < at + count; i++) n = n * 10 + text.charCodeAt(i) - 48;
+  return n;
+}
+
+/**
+ * The Excel serial of a `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS` that `cellText` has validated: whole days, plus the
+ * time of day as a fraction computed in one division so it is the double nearest the exact second. Digits are read
+ * in place: parsing the text again through the IST helpers took a fifth of the main thread's time on settlements.
+ */
+function excelSerial(text: string): string {
+  const days =
+    Date.UTC(digits(text, 0, 4), digits(text, 5, 2) - 1, digits(text, 8, 2)) / MS_PER_DAY + UNIX_EPOCH_SERIAL;
+  if (text.length === 10) return String(days);
+  const seconds = digits(text, 11, 2) * 3600 + digits(text, 14, 2) * 60 + digits(text, 17, 2);
+  return String((days * SECONDS_PER_DAY + seconds) / SECONDS_PER_DAY);
+}
+
+// Indexes into cellXfs in STYLES_XML.
+const STYLE = { header: 1, headerGuarded: 2, guarded: 3, money: 4, integer: 5, date: 6, datetime: 7 } as const;
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const PACKAGE_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+
+const STYLES_XML =
+  XML_DECLARATION +
+  `<styleSheet xmlns="${MAIN_NS}">` +
+  '<numFmts count="3">' +
+  '<numFmt numFmtId="164" formatCode="#,##0.00"/>' +
+  '<numFmt numFmtId="165" formatCode="yyyy-mm-dd"/>' +
+  '<numFmt numFmtId="166" formatCode="yyyy-mm-dd hh:mm:ss"/>' +
+  '</numFmts>' +
+  '<fonts count="2">' +
+  '<font><sz val="11"/><name val="Calibri"/><family val="2"/></font>' +
+  '<font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font>' +
+  '</fonts>' +
+  '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
+  '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
+  '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
+  '<cellXfs count="8">' +
+  '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>' +
+  '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>' +
+  '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1" quotePrefix="1"/>' +
+  '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" quotePrefix="1"/>' +
+  '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="1" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="166" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '</cellXfs>' +
+  '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
+  '<dxfs count="0"/><tableStyles count="0"/>' +
+  '</styleSheet>';
+
+const ROOT_RELS_XML =
+  XML_DECLARATION +
+  `<Relationships xmlns="${PACKAGE_REL_NS}">` +
+  `<Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/>` +
+  `<Relationship Id="rId2" Type="${PACKAGE_REL_NS}/metadata/core-properties" Target="docProps/core.xml"/>` +
+  `<Relationship Id="rId3" Type="${REL_NS}/extended-properties" Target="docProps/app.xml"/>` +
+  '</Relationships>';
+
+const APP_XML =
+  XML_DECLARATION +
+  '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">' +
+  '<Application>Payout Console</Application></Properties>';
+
+function coreXml(creator: string, now: Date): string {
+  const when = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const who = escapeMarkup(creator);
+  return (
+    XML_DECLARATION +
+    '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties"' +
+    ' xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/"' +
+    ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">' +
+    `<dc:creator>${who}</dc:creator><cp:lastModifiedBy>${who}</cp:lastModifiedBy>` +
+    `<dcterms:created xsi:type="dcterms:W3CDTF">${when}</dcterms:created>` +
+    `<dcterms:modified xsi:type="dcterms:W3CDTF">${when}</dcterms:modified>` +
+    '</cp:coreProperties>'
+  );
+}
+
+interface FinishedSheet {
+  name: string;
+  /** The autofilter's range in absolute references, for its defined name; undefined without an autofilter. */
+  filterRange: string | undefined;
+}
+
+function workbookXml(sheets: readonly FinishedSheet[]): string {
+  const list = sheets.map((s, i) => `<sheet name="${escapeMarkup(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`);
+  // Excel records every autofilter as this hidden name; it writes one itself when it finds it missing.
+  const names = sheets.flatMap((s, i) =>
+    s.filterRange === undefined
+      ? []
+      : [
+          `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">` +
+            `${escapeMarkup(`'${s.name.replace(/'/g, "''")}'!${s.filterRange}`)}</definedName>`,
+        ],
+  );
+  return (
+    XML_DECLARATION +
+    `<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
+    '<bookViews><workbookView activeTab="0"/></bookViews>' +
+    `<sheets>${list.join('')}</sheets>` +
+    (names.length > 0 ? `<definedNames>${names.join('')}</definedNames>` : '') +
+    '</workbook>'
+  );
+}
+
+function workbookRelsXml(count: number): string {
+  let rels = '';
+  for (let i = 1; i <= count; i++) {
+    rels += `<Relationship Id="rId${i}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i}.xml"/>`;
+  }
+  rels += `<Relationship Id="rId${count + 1}" Type="${REL_NS}/styles" Target="styles.xml"/>`;
+  return XML_DECLARATION + `<Relationships xmlns="${PACKAGE_REL_NS}">${rels}</Relationships>`;
+}
+
+function contentTypesXml(count: number): string {
+  const type = (name: string) => `application/vnd.openxmlformats-officedocument.${name}+xml`;
+  let overrides = `<Override PartName="/xl/workbook.xml" ContentType="${type('spreadsheetml.sheet.main')}"/>`;
+  for (let i = 1; i <= count; i++) {
+    overrides += `<Override PartName="/xl/worksheets/sheet${i}.xml" ContentType="${type('spreadsheetml.worksheet')}"/>`;
+  }
+  overrides +=
+    `<Override PartName="/xl/styles.xml" ContentType="${type('spreadsheetml.styles')}"/>` +
+    '<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>' +
+    `<Override PartName="/docProps/app.xml" ContentType="${type('extended-properties')}"/>`;
+  return (
+    XML_DECLARATION +
+    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+    '<Default Extension="xml" ContentType="application/xml"/>' +
+    overrides +
+    '</Types>'
+  );
+}
+
+const DEFAULT_WIDTH: Record<ColumnType, number> = { text: 20, money: 16, integer: 12, date: 12, datetime: 20 };
+const MAX_DEFAULT_WIDTH = 60;
+
+function columnWidth(column: ColumnSpec): number {
+  if (column.width !== undefined) return column.width;
+  // +3 leaves room for the bold face and the autofilter's drop-down button.
+  return Math.min(MAX_DEFAULT_WIDTH, Math.max(DEFAULT_WIDTH[column.type], column.header.length + 3));
+}
+
+const FORBIDDEN_IN_SHEET_NAME = /[[\]:*?/\\\p{Cc}]/u;
+
+function checkSheetName(name: string, taken: ReadonlySet<string>): void {
+  const problem =
+    name.length === 0
+      ? 'is empty'
+      : name.length > 31
+        ? 'is longer than 31 characters'
+        : FORBIDDEN_IN_SHEET_NAME.test(name)
+          ? 'contains one of [ ] : * ? / \\ or a control character'
+          : name.startsWith("'") || name.endsWith("'")
+            ? 'starts or ends with an apostrophe'
+            : taken.has(name.toLowerCase())
+              ? 'is already used (sheet names are compared without case)'
+              : undefined;
+  if (problem) throw new RangeError(`Sheet name "${name}" ${problem}`);
+}
+
+export interface SheetOptions {
+  /** Keep the header row in view while scrolling. Default true. */
+  freezeHeader?: boolean;
+  /** Filter buttons on the header, over every written row. Default true. */
+  autoFilter?: boolean;
+  /** Default 'bold'. */
+  headerStyle?: 'bold' | 'plain';
+}
+
+export interface SheetWriter {
+  readonly name: string;
+  /** Data rows written so far (the header not counted). */
+  readonly rowCount: number;
+  /** Data rows this sheet can still take before the row limit; at 0, continue on a new sheet. */
+  readonly remaining: number;
+  /**
+   * Adds a row. Returns a promise only when it has handed a ~64 KB chunk to compression (letting it run) or output
+   * is backed up; await it before the next row. `const p = sheet.addRow(r); if (p) await p;` saves a microtask per
+   * row. Rows added without awaiting are kept, only in memory. Throws `ExportValueError` for a value that does not
+   * fit, without writing any of the row.
+   */
+  addRow(values: RowValues): void | Promise<void>;
+}
+
+export interface XlsxWriter {
+  /** Starts the next sheet; the previous one is finished and takes no more rows. */
+  addSheet(name: string, columns: readonly ColumnSpec[], options?: SheetOptions): SheetWriter;
+  /** Completes the workbook, ends `out` and resolves once it has closed. */
+  finish(): Promise<void>;
+  /** Stops writing and destroys `out` (the partial file is the caller's to remove); pending promises reject. */
+  abort(reason?: Error): void;
+}
+
+export interface XlsxOptions {
+  /** The document's author. Default "Payout Console". */
+  creator?: string;
+  /** Created time in the document properties and the ZIP entries. */
+  now?: Date;
+  /** Rows per sheet, header included; a lower limit is for tests. Default and maximum `XLSX_MAX_ROWS`. */
+  maxRows?: number;
+}
+
+export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): XlsxWriter {
+  const now = options.now ?? new Date();
+  const maxRows = options.maxRows ?? XLSX_MAX_ROWS;
+  if (!Number.isInteger(maxRows) || maxRows < 2 || maxRows > XLSX_MAX_ROWS) {
+    throw new RangeError(`maxRows must be an integer from 2 to ${XLSX_MAX_ROWS}`);
+  }
+  const zip = createZipWriter(out, { now });
+  const taken = new Set<string>();
+  const finishedSheets: FinishedSheet[] = [];
+  let current: Sheet | undefined;
+  let sheetCount = 0;
+  let state: 'open' | 'finishing' | 'aborted' = 'open';
+
+  // Zip work happens in this order, one step after another: an entry must end before the next starts.
+  let tail: Promise<void> = Promise.resolve();
+  function then(step: () => Promise<void>): Promise<void> {
+    const next = tail.then(step);
+    tail = next;
+    // A failure reaches callers through the promises they await; this only stops an unawaited one being reported.
+    next.catch(() => {});
+    return next;
+  }
+
+  // `.rels` first: file(1) and other sniffers recognise an OOXML package by its first entry.
+  then(async () => {
+    await zip.addFile('_rels/.rels', ROOT_RELS_XML);
+    await zip.addFile('docProps/core.xml', coreXml(options.creator ?? 'Payout Console', now));
+    await zip.addFile('docProps/app.xml', APP_XML);
+    await zip.addFile('xl/styles.xml', STYLES_XML);
+  });
+
+  function checkOpen(): void {
+    if (state === 'aborted') throw new Error('the XLSX export was aborted');
+    if (state === 'finishing') throw new Error('the XLSX workbook is already finished');
+  }
+
+  class Sheet implements SheetWriter {
+    rowCount = 0;
+    closed = false;
+    private entry: ZipEntryWriter | undefined;
+    private buffer: string;
+    /** Set while output cannot take more: the entry is not open yet, or the deflater is full. */
+    private waiting: Promise<void> | undefined;
+    private readonly types: ColumnType[];
+    private readonly letters: string[];
+
+    constructor(
+      readonly name: string,
+      private readonly columns: readonly ColumnSpec[],
+      private readonly options: SheetOptions,
+      index: number,
+    ) {
+      this.types = columns.map((c) => c.type);
+      this.letters = columns.map((_, i) => columnLetters(i));
+      this.buffer = this.head(index === 0);
+      this.wait(
+        then(async () => {
+          this.entry = zip.entry(`xl/worksheets/sheet${index + 1}.xml`);
+        }),
+      );
+    }
+
+    get remaining(): number {
+      return maxRows - 1 - this.rowCount;
+    }
+
+    private wait(promise: Promise<void>): Promise<void> {
+      const waiting = promise.then(() => {
+        if (this.waiting === waiting) this.waiting = undefined;
+      });
+      waiting.catch(() => {});
+      this.waiting = waiting;
+      return waiting;
+    }
+
+    private head(selected: boolean): string {
+      const { freezeHeader = true, headerStyle = 'bold' } = this.options;
+      const pane = freezeHeader
+        ? '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>' +
+          '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/>'
+        : '';
+      const cols = this.columns
+        .map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${columnWidth(c)}" customWidth="1"/>`)
+        .join('');
+      const bold = headerStyle === 'bold';
+      const header = this.columns
+        .map((c, i) => {
+          if (c.header === '') return '';
+          const guarded = needsInjectionGuard(c.header);
+          const style = bold ? (guarded ? STYLE.headerGuarded : STYLE.header) : guarded ? STYLE.guarded : 0;
+          return `<c r="${this.letters[i]}1"${style ? ` s="${style}"` : ''} t="inlineStr">${inlineString(c.header)}</c>`;
+        })
+        .join('');
+      return (
+        XML_DECLARATION +
+        `<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
+        `<sheetViews><sheetView workbookViewId="0"${selected ? ' tabSelected="1"' : ''}>${pane}</sheetView></sheetViews>` +
+        '<sheetFormatPr defaultRowHeight="15"/>' +
+        `<cols>${cols}</cols>` +
+        `<sheetData><row r="1">${header}</row>`
+      );
+    }
+
+    addRow(values: RowValues): void | Promise<void> {
+      checkOpen();
+      if (this.closed) throw new Error(`Sheet "${this.name}" is finished: a later sheet was added`);
+      const r = this.rowCount + 2;
+      if (r > maxRows) {
+        throw new RangeError(
+          `Sheet "${this.name}" is full: a worksheet holds ${maxRows} rows; continue on a new sheet`,
+        );
+      }
+      if (values.length > this.types.length) {
+        throw new RangeError(`Sheet "${this.name}" row ${r}: ${values.length} values for ${this.types.length} columns`);
+      }
+      let xml = `<row r="${r}">`;
+      for (let i = 0; i < values.length; i++) {
+        let value = values[i];
+        if (value === null || value === undefined) continue;
+        let type = this.types[i]!;
+        if (typeof value === 'object') {
+          if (!isTypedCell(value)) throw invalidValue(this.name, r, this.columns[i]!.header, type, value);
+          type = value.type;
+          value = value.value;
+          if (value === null || value === undefined) continue;
+        }
+        const text = cellText(type, value);
+        if (text === undefined) throw invalidValue(this.name, r, this.columns[i]!.header, type, value);
+        const ref = this.letters[i]! + r;
+        switch (type) {
+          case 'text':
+            if (text === '') continue;
+            if (text.length > XLSX_MAX_TEXT) {
+              throw invalidValue(
+                this.name,
+                r,
+                this.columns[i]!.header,
+                type,
+                value,
+                'a string longer than 32,767 characters',
+              );
+            }
+            xml +=
+              `<c r="${ref}"${needsInjectionGuard(text) ? ` s="${STYLE.guarded}"` : ''} t="inlineStr">` +
+              `${inlineString(text)}</c>`;
+            break;
+          case 'money':
+            xml += `<c r="${ref}" s="${STYLE.money}"><v>${text}</v></c>`;
+            break;
+          case 'integer':
+            xml += `<c r="${ref}" s="${STYLE.integer}"><v>${text}</v></c>`;
+            break;
+          case 'date':
+          case 'datetime':
+            if (text < FIRST_EXACT_DATE) {
+              throw invalidValue(
+                this.name,
+                r,
+                this.columns[i]!.header,
+                type,
+                value,
+                `a date before ${FIRST_EXACT_DATE}`,
+              );
+            }
+            xml +=
+              type === 'date'
+                ? `<c r="${ref}" s="${STYLE.date}"><v>${excelSerial(text)}</v></c>`
+                : `<c r="${ref}" s="${STYLE.datetime}"><v>${excelSerial(text)}</v></c>`;
+            break;
+        }
+      }
+      this.buffer += xml + '</row>';
+      this.rowCount++;
+      if (this.buffer.length >= FLUSH_CHARS) return this.flush();
+    }
+
+    private flush(): void | Promise<void> {
+      if (this.waiting) return this.waiting;
+      const chunk = Buffer.from(this.buffer, 'utf8');
+      this.buffer = '';
+      return this.wait(this.entry!.write(chunk));
+    }
+
+    /** Ends the sheet's XML and its ZIP entry; runs in the zip order, after the entry was opened. */
+    async close(): Promise<FinishedSheet> {
+      while (this.waiting) await this.waiting;
+      const lastColumn = this.letters[this.letters.length - 1]!;
+      const filterRange = this.options.autoFilter === false ? undefined : `$A$1:$${lastColumn}$${this.rowCount + 1}`;
+      this.buffer +=
+        '</sheetData>' +
+        (filterRange === undefined ? '' : `<autoFilter ref="A1:${lastColumn}${this.rowCount + 1}"/>`) +
+        '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>' +
+        '</worksheet>';
+      const chunk = Buffer.from(this.buffer, 'utf8');
+      this.buffer = '';
+      await this.entry!.write(chunk);
+      await this.entry!.end();
+      return { name: this.name, filterRange };
+    }
+  }
+
+  /** Marks the current sheet closed at once (no more rows) and queues writing its end. */
+  function closeCurrent(): void {
+    const sheet = current;
+    if (!sheet) return;
+    sheet.closed = true;
+    then(async () => {
+      finishedSheets.push(await sheet.close());
+    });
+  }
+
+  return {
+    addSheet(name, columns, sheetOptions = {}) {
+      checkOpen();
+      checkSheetName(name, taken);
+      if (columns.length === 0 || columns.length > XLSX_MAX_COLUMNS) {
+        throw new RangeError(`Sheet "${name}" needs 1 to ${XLSX_MAX_COLUMNS} columns, got ${columns.length}`);
+      }
+      for (const c of columns) {
+        if (!(c.type in DEFAULT_WIDTH)) {
+          throw new RangeError(`Sheet "${name}" column "${c.header}": unknown type "${c.type}"`);
+        }
+        if (c.width !== undefined && !(c.width > 0 && c.width <= 255)) {
+          throw new RangeError(`Sheet "${name}" column "${c.header}": width must be above 0 and at most 255`);
+        }
+        if (c.header.length > XLSX_MAX_TEXT) {
+          throw new RangeError(`Sheet "${name}": a header is longer than 32,767 characters`);
+        }
+      }
+      taken.add(name.toLowerCase());
+      closeCurrent();
+      current = new Sheet(name, columns, sheetOptions, sheetCount++);
+      return current;
+    },
+    async finish() {
+      checkOpen();
+      if (!current) throw new Error('an XLSX workbook needs at least one sheet');
+      state = 'finishing';
+      closeCurrent();
+      await then(async () => {
+        await zip.addFile('xl/workbook.xml', workbookXml(finishedSheets));
+        await zip.addFile('xl/_rels/workbook.xml.rels', workbookRelsXml(finishedSheets.length));
+        await zip.addFile('[Content_Types].xml', contentTypesXml(finishedSheets.length));
+        await zip.finish();
+      });
+    },
+    abort(reason = new Error('the XLSX export was aborted')) {
+      if (state === 'aborted') return;
+      state = 'aborted';
+      zip.abort(reason);
+    },
+  };
+}
