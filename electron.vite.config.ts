@@ -24,8 +24,17 @@ export default defineConfig({
       outDir: fromRoot('out/main'),
       // Native addons and exceljs load from node_modules at run time; electron-builder ships them there.
       externalizeDeps: { include: ['better-sqlite3', 'keytar', 'exceljs'] },
-      // The CLI rides in the same bundle: it is the same core, run under Node by bin/payout-console.mjs.
-      rolldownOptions: { input: { main: fromRoot('electron/main.ts'), cli: fromRoot('electron/cli/main.ts') } },
+      // The CLI rides in the same bundle: it is the same core, run under Node by bin/payout-console.mjs. The export
+      // worker is its own entry: electron/export/spawn-worker.ts starts it from beside the main bundle.
+      rolldownOptions: {
+        input: {
+          main: fromRoot('electron/main.ts'),
+          cli: fromRoot('electron/cli/main.ts'),
+          'export-worker': fromRoot('electron/export/worker.ts'),
+        },
+        // Shared chunks beside the entries, so `./export-worker.js` means the same file from any of them.
+        output: { chunkFileNames: '[name]-[hash].js' },
+      },
     },
   },
   preload: {

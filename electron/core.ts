@@ -3,20 +3,30 @@
  * Electron's main process and the browser test harness both build it here and register the same router, so
  * what the tests drive is what the app runs.
  */
-import { join } from 'node:path';
 import type { Transport } from './api/transport';
-import { openCache, type Cache } from './cache/database';
+import type { Cache } from './cache/database';
+import { createCacheRegistry } from './cache/registry';
 import { createConnectivity } from './connectivity';
+import { createExportJobs, type ExportTargets } from './export/jobs';
 import type { Logger, Redactor } from './log';
+import { createAccountHandlers } from './ipc/accounts';
 import { createAppHandlers } from './ipc/app';
+import { createBeneficiaryHandlers } from './ipc/beneficiaries';
+import { createCacheHandlers } from './ipc/cache';
 import { createCredentialHandlers } from './ipc/credentials';
 import { createEventBus } from './ipc/events';
+import { createExportHandlers } from './ipc/exports';
+import { createPayoutHandlers } from './ipc/payouts';
 import { createProfileHandlers } from './ipc/profiles';
+import { createSettlementHandlers } from './ipc/settlements';
 import { createSyncHandlers } from './ipc/sync';
 import { createIpcRouter } from './ipc/router';
 import { createCredentials } from './profiles/credentials';
 import { createProfileStore } from './profiles/profile-store';
 import { createSyncJobs } from './sync/jobs';
+import { createAccountService } from './treasury/accounts';
+import { createBeneficiaryService } from './treasury/beneficiaries';
+import { createPayoutService } from './treasury/payouts';
 import type { SecretStore } from './vault/secret-store';
 
 export interface CoreOptions {
@@ -32,6 +42,8 @@ export interface CoreOptions {
   transport?: Transport;
   /** better-sqlite3's Electron build, where the core runs inside Electron (electron/native-binding.ts). */
   sqliteNativeBinding?: string;
+  /** Where exports go and how a finished one is shown: Electron's save dialog and file manager in the app. */
+  exportTargets?: Partial<ExportTargets>;
 }
 
 export function createCore(options: CoreOptions) {
@@ -51,25 +63,46 @@ export function createCore(options: CoreOptions) {
       requests[event.outcome === 'ok' ? 'info' : 'warn']('request', { profileId, ...event });
     },
   });
-  // One cache file per profile, opened when first needed and kept open: SQLite opens are not free.
-  const caches = new Map<string, Cache>();
-  function cacheFor(profileId: string): Cache {
-    const id = profiles.get(profileId).id;
-    let cache = caches.get(id);
-    if (!cache) {
-      cache = openCache(join(options.dataDir, 'cache', `${id}.sqlite`), { nativeBinding: options.sqliteNativeBinding });
-      if (cache.recovered) options.log.warn('cache recovered', { profileId: id, ...cache.recovered });
-      caches.set(id, cache);
-    }
-    return cache;
-  }
+  const caches = createCacheRegistry({
+    dataDir: options.dataDir,
+    log: options.log,
+    nativeBinding: options.sqliteNativeBinding,
+  });
+  const cacheFor = (profileId: string): Cache => caches.cacheFor(profiles.get(profileId).id);
+  const services = { credentials, cacheFor };
+  const treasury = {
+    beneficiaries: createBeneficiaryService(services),
+    payouts: createPayoutService(services),
+    accounts: createAccountService(services),
+  };
 
   const syncJobs = createSyncJobs({ credentials, cacheFor, events, log: options.log.child('sync') });
+  const exportJobs = createExportJobs({
+    dataDir: options.dataDir,
+    profiles,
+    cacheFor,
+    events,
+    log: options.log.child('export'),
+    targets: options.exportTargets,
+    nativeBinding: options.sqliteNativeBinding,
+  });
+  const busyReason = (profileId: string): string | null =>
+    syncJobs.isRunning(profileId)
+      ? 'a settlement sync is running'
+      : exportJobs.isRunning(profileId)
+        ? 'an export is being written'
+        : null;
   const router = createIpcRouter({
     ...createAppHandlers({ appVersion: options.appVersion, profiles, connectivity }),
     ...createProfileHandlers(profiles, credentials),
     ...createCredentialHandlers(credentials),
     ...createSyncHandlers(syncJobs, profiles),
+    ...createSettlementHandlers(cacheFor, profiles),
+    ...createBeneficiaryHandlers(treasury.beneficiaries, profiles),
+    ...createPayoutHandlers(treasury.payouts, profiles),
+    ...createAccountHandlers(treasury.accounts, profiles),
+    ...createCacheHandlers({ caches, profiles, dataDir: options.dataDir, busyReason }),
+    ...createExportHandlers(exportJobs, profiles),
   });
   return {
     events,
@@ -79,10 +112,15 @@ export function createCore(options: CoreOptions) {
     router,
     log: options.log,
     cacheFor,
-    close() {
+    /** Beneficiaries, payout lookups and balances through the API, recorded in the cache: the CLI uses them too. */
+    treasury,
+    exports: exportJobs,
+    /** Closes the SQLite files at once; resolves when running exports have stopped and removed their partial files. */
+    close(): Promise<void> {
       syncJobs.cancelAll();
-      for (const cache of caches.values()) cache.close();
-      caches.clear();
+      const exportsStopped = exportJobs.cancelAll();
+      caches.closeAll();
+      return exportsStopped;
     },
   };
 }

@@ -128,6 +128,16 @@ async function start(): Promise<void> {
     vault: createKeytarStore(app.getName()),
     sandbox: { url: sandbox.url, key: SANDBOX_DEFAULTS.key, secret: sandboxSecret },
     sqliteNativeBinding: sqliteNativeBinding(),
+    exportTargets: {
+      async choose(suggestedName) {
+        const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
+        const answer = mainWindow
+          ? await dialog.showSaveDialog(mainWindow, options)
+          : await dialog.showSaveDialog(options);
+        return answer.canceled || !answer.filePath ? null : answer.filePath;
+      },
+      reveal: (file) => shell.showItemInFolder(file),
+    },
   });
   registerIpc(ipcMain, core.router, appOrigin);
   core.events.subscribe((event, payload) => mainWindow?.webContents.send(eventChannel(event), payload));
@@ -135,16 +145,16 @@ async function start(): Promise<void> {
 }
 
 function closeSandboxThenQuit(event: Electron.Event): void {
-  // SQLite files are closed first and at once, so a quit never leaves a WAL half-checkpointed.
-  core?.close();
+  // SQLite files are closed first and at once, so a quit never leaves a WAL half-checkpointed; a running export is
+  // told to stop and given the time to remove its partial file.
+  const exportsStopped = core?.close();
   core = null;
-  if (!sandbox) return;
+  if (!sandbox && !exportsStopped) return;
   event.preventDefault();
   const closing = sandbox;
   sandbox = null;
-  closing
-    .close()
-    .catch((error: unknown) => console.error('The sandbox did not close cleanly:', error))
+  Promise.all([exportsStopped, closing?.close()])
+    .catch((error: unknown) => console.error('The app did not close cleanly:', error))
     .finally(() => app.quit());
 }
 

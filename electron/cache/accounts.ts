@@ -4,40 +4,11 @@
  * that error until it answers again.
  */
 import type { Database } from 'better-sqlite3';
+import type { AccountsOverview, BalanceSnapshot, CachedAccount, GatewayError } from '../../shared/accounts';
 import type { Balance, GatewayAccounts } from '../../shared/api/payouts';
 import { prepareAll } from './statements';
 
-export interface CachedAccount {
-  pg: string;
-  accountNumber: string;
-  ifscCode: string | null;
-  accountType: string | null;
-  currency: string | null;
-  extra: Record<string, unknown> | null;
-  firstSeenAt: string;
-  lastSeenAt: string;
-}
-
-/** Amounts in integer paise; `accountNumber` is '' when the balance call named no account. */
-export interface BalanceSnapshot {
-  id: number;
-  pg: string;
-  accountNumber: string;
-  takenAt: string;
-  source: 'accounts' | 'balance';
-  availableBalance: number;
-  accountBalance: number | null;
-  minimumBalance: number | null;
-  holdFund: number | null;
-  overdraft: number | null;
-}
-
-export interface GatewayError {
-  pg: string;
-  code: string | null;
-  message: string;
-  at: string;
-}
+export type { BalanceSnapshot, CachedAccount, GatewayError };
 
 const KNOWN = new Set([
   'account_number',
@@ -49,6 +20,7 @@ const KNOWN = new Set([
   'minimum_balance',
   'hold_fund',
   'overdraft',
+  'transaction_limit',
 ]);
 
 const SNAPSHOT = `id, pg, account_number AS accountNumber, taken_at AS takenAt, source,
@@ -56,10 +28,12 @@ const SNAPSHOT = `id, pg, account_number AS accountNumber, taken_at AS takenAt, 
   hold_fund AS holdFund, overdraft`;
 
 const SQL = {
-  upsertAccount: `INSERT INTO payout_accounts (pg, account_number, ifsc_code, account_type, currency, extra, first_seen_at, last_seen_at)
-                  VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  upsertAccount: `INSERT INTO payout_accounts (pg, account_number, ifsc_code, account_type, currency, transaction_limit,
+                    extra, first_seen_at, last_seen_at)
+                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                   ON CONFLICT (pg, account_number) DO UPDATE SET ifsc_code = excluded.ifsc_code,
-                    account_type = excluded.account_type, currency = excluded.currency, extra = excluded.extra,
+                    account_type = excluded.account_type, currency = excluded.currency,
+                    transaction_limit = excluded.transaction_limit, extra = excluded.extra,
                     last_seen_at = excluded.last_seen_at`,
   snapshot: `INSERT INTO balance_snapshots (pg, account_number, taken_at, source, available_balance, account_balance,
                minimum_balance, hold_fund, overdraft)
@@ -68,13 +42,15 @@ const SQL = {
              ON CONFLICT (pg) DO UPDATE SET code = excluded.code, message = excluded.message, at = excluded.at`,
   clearError: `DELETE FROM payout_gateway_errors WHERE pg = ?`,
   accounts: `SELECT pg, account_number AS accountNumber, ifsc_code AS ifscCode, account_type AS accountType, currency,
-               extra, first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt
+               transaction_limit AS transactionLimit, extra, first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt
              FROM payout_accounts ORDER BY pg, account_number`,
   errors: `SELECT pg, code, message, at FROM payout_gateway_errors ORDER BY pg`,
   snapshots: `SELECT ${SNAPSHOT} FROM balance_snapshots
               WHERE (:pg IS NULL OR pg = :pg) AND (:account IS NULL OR account_number = :account)
                 AND (:since IS NULL OR taken_at >= :since)
               ORDER BY taken_at, id LIMIT :limit`,
+  snapshotById: `SELECT ${SNAPSHOT} FROM balance_snapshots WHERE id = ?`,
+  everySnapshot: `SELECT ${SNAPSHOT} FROM balance_snapshots ORDER BY pg, account_number, taken_at, id`,
   latest: `SELECT ${SNAPSHOT} FROM balance_snapshots
            WHERE id IN (SELECT max(id) FROM balance_snapshots GROUP BY pg, account_number) ORDER BY pg, account_number`,
 } as const;
@@ -98,6 +74,7 @@ export function createAccountsRepository(db: Database, now: () => Date) {
           a.ifsc_code ?? null,
           a.account_type ?? null,
           a.currency ?? null,
+          a.transaction_limit ?? null,
           Object.keys(extra).length === 0 ? null : JSON.stringify(extra),
           at,
           at,
@@ -117,23 +94,35 @@ export function createAccountsRepository(db: Database, now: () => Date) {
     }
   });
 
-  const recordBalances = db.transaction((balances: readonly Balance[]) => {
+  const recordBalances = db.transaction((balances: readonly Balance[]): BalanceSnapshot[] => {
     const at = now().toISOString();
-    for (const b of balances) {
-      sql.snapshot.run(b.pg, b.account_no ?? '', at, 'balance', b.balance, null, null, null, null);
-    }
+    return balances.map((b) => {
+      const id = sql.snapshot.run(
+        b.pg,
+        b.account_no ?? '',
+        at,
+        'balance',
+        b.balance,
+        null,
+        null,
+        null,
+        null,
+      ).lastInsertRowid;
+      return sql.snapshotById.get(id) as BalanceSnapshot;
+    });
   });
 
+  const list = (): CachedAccount[] =>
+    (sql.accounts.all() as (Omit<CachedAccount, 'extra'> & { extra: string | null })[]).map((a) => ({
+      ...a,
+      extra: a.extra === null ? null : (JSON.parse(a.extra) as Record<string, unknown>),
+    }));
   return {
     /** The answer of the payout-accounts call: accounts upserted, a snapshot each, gateway errors kept. */
     recordAccounts: (accounts: Readonly<Record<string, GatewayAccounts>>) => recordAccounts(accounts),
-    /** The answer of the balance call: a snapshot per balance. */
+    /** The answer of the balance call: a snapshot per balance, returned. */
     recordBalances: (balances: readonly Balance[]) => recordBalances(balances),
-    list: () =>
-      (sql.accounts.all() as (Omit<CachedAccount, 'extra'> & { extra: string | null })[]).map((a) => ({
-        ...a,
-        extra: a.extra === null ? null : (JSON.parse(a.extra) as Record<string, unknown>),
-      })),
+    list,
     gatewayErrors: () => sql.errors.all() as GatewayError[],
     /** Snapshots oldest first, for trends; every argument narrows. */
     snapshots(pg?: string, account?: string, since?: string, limit = 10_000): BalanceSnapshot[] {
@@ -144,8 +133,18 @@ export function createAccountsRepository(db: Database, now: () => Date) {
         limit,
       }) as BalanceSnapshot[];
     },
+    /** Every snapshot, by account and then oldest first, read as they are used: exports. */
+    everySnapshot: () => sql.everySnapshot.iterate() as IterableIterator<BalanceSnapshot>,
     /** The newest snapshot of every account. */
     latest: () => sql.latest.all() as BalanceSnapshot[],
+    /** Every account with its newest snapshot and every gateway's standing error: the accounts screen, offline. */
+    overview(): AccountsOverview {
+      const latest = new Map((sql.latest.all() as BalanceSnapshot[]).map((b) => [`${b.pg}\0${b.accountNumber}`, b]));
+      const gatewayErrors = sql.errors.all() as GatewayError[];
+      const accounts = list().map((a) => ({ ...a, latest: latest.get(`${a.pg}\0${a.accountNumber}`) ?? null }));
+      const times = [...latest.values()].map((b) => b.takenAt).concat(gatewayErrors.map((e) => e.at));
+      return { accounts, gatewayErrors, asOf: times.length ? times.sort().at(-1)! : null };
+    },
   };
 }
 export type AccountsRepository = ReturnType<typeof createAccountsRepository>;

@@ -5,21 +5,11 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import type { Beneficiary } from '../../shared/api/payouts';
+import type { CachedBeneficiary } from '../../shared/beneficiaries';
 import { containsPattern, decodeCursor, encodeCursor } from './cursor';
 import { prepareAll } from './statements';
 
-export interface CachedBeneficiary {
-  beneficiary_id: string;
-  name: string;
-  vpa: string | null;
-  account_number: string | null;
-  ifsc: string | null;
-  phone: string | null;
-  email: string | null;
-  address: string | null;
-  extra: Record<string, unknown> | null;
-  fetchedAt: string;
-}
+export type { CachedBeneficiary };
 
 const KNOWN = new Set(['beneficiary_id', 'name', 'vpa', 'account_number', 'ifsc', 'phone', 'email', 'address']);
 const COLUMNS = 'beneficiary_id, name, vpa, account_number, ifsc, phone, email, address, extra, fetched_at';
@@ -37,6 +27,11 @@ const SQL = {
                 OR email LIKE :search ESCAPE '\\' OR phone LIKE :search ESCAPE '\\')
            AND (:kId IS NULL OR (name COLLATE NOCASE, beneficiary_id) > (:kName, :kId))
          ORDER BY name COLLATE NOCASE, beneficiary_id LIMIT :limit`,
+  every: `SELECT ${COLUMNS} FROM beneficiaries ORDER BY name COLLATE NOCASE, beneficiary_id`,
+  matches: `SELECT ${COLUMNS} FROM beneficiaries
+            WHERE (:vpa IS NOT NULL AND vpa = :vpa COLLATE NOCASE)
+               OR (:account IS NOT NULL AND account_number = :account AND ifsc = :ifsc COLLATE NOCASE)
+            ORDER BY name COLLATE NOCASE, beneficiary_id LIMIT 20`,
 } as const;
 
 type Row = Omit<CachedBeneficiary, 'extra' | 'fetchedAt'> & { extra: string | null; fetched_at: string };
@@ -76,6 +71,19 @@ export function createBeneficiariesRepository(db: Database, now: () => Date) {
       return get(b.beneficiary_id)!;
     },
     get,
+    /** Every beneficiary by name, read as they are used: exports. */
+    *every(): Generator<CachedBeneficiary> {
+      for (const row of sql.every.iterate() as Iterable<Row>) yield fromRow(row);
+    },
+    /** Beneficiaries already paying into the same UPI address, or the same bank account at the same branch. */
+    matches(m: { account_number?: string; ifsc?: string; vpa?: string }): CachedBeneficiary[] {
+      const text = (v: string | undefined) => (v?.trim() ? v.trim() : null);
+      const account = text(m.account_number);
+      const ifsc = text(m.ifsc);
+      return (sql.matches.all({ vpa: text(m.vpa), account: account && ifsc ? account : null, ifsc }) as Row[]).map(
+        fromRow,
+      );
+    },
     /** By name (any case), then id; `search` matches part of the name, id, UPI address, account, email or phone. */
     list(options: { search?: string; after?: string; limit?: number } = {}) {
       const limit = options.limit ?? 100;

@@ -64,9 +64,7 @@ export function openCache(file: string, options: CacheOptions = {}) {
     payouts: createPayoutsRepository(db, now),
     accounts: createAccountsRepository(db, now),
     /** Bytes on disk, the WAL and shared-memory files included. */
-    sizeBytes(): number {
-      return ['', '-wal', '-shm'].reduce((sum, suffix) => sum + fileSize(file + suffix), 0);
-    },
+    sizeBytes: () => cacheFileSize(file),
     close(): void {
       if (!db.open) return;
       db.pragma('optimize');
@@ -127,6 +125,13 @@ function openConfigured(file: string, nativeBinding: string | undefined, now: ()
   }
 }
 
+/** Bytes on disk of a cache file with its WAL and shared-memory files; 0 for files that do not exist. */
+export function cacheFileSize(file: string): number {
+  return CACHE_FILE_SUFFIXES.reduce((sum, suffix) => sum + fileSize(file + suffix), 0);
+}
+
+export const CACHE_FILE_SUFFIXES = ['', '-wal', '-shm'] as const;
+
 function fileSize(path: string): number {
   try {
     return statSync(path).size;
@@ -134,3 +139,35 @@ function fileSize(path: string): number {
     return 0;
   }
 }
+
+/**
+ * A read-only connection to a cache the app has open, for work off the main thread (exports). It reads the
+ * schema the app's own connection migrated; `snapshot` runs a function in one read transaction, so every
+ * read inside sees the same records even while a sync writes.
+ */
+export function openCacheReader(file: string, options: CacheOptions = {}) {
+  const now = options.now ?? (() => new Date());
+  const db = new Database(file, {
+    readonly: true,
+    fileMustExist: true,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma(`cache_size = -${CACHE_KIB}`);
+  return {
+    settlements: createSettlementsRepository(db, now),
+    beneficiaries: createBeneficiariesRepository(db, now),
+    payouts: createPayoutsRepository(db, now),
+    accounts: createAccountsRepository(db, now),
+    async snapshot<T>(run: () => Promise<T>): Promise<T> {
+      db.exec('BEGIN');
+      try {
+        return await run();
+      } finally {
+        db.exec('COMMIT');
+      }
+    },
+    close: () => db.close(),
+  };
+}
+export type CacheReader = ReturnType<typeof openCacheReader>;

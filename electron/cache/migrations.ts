@@ -206,6 +206,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX balance_snapshots_by_time ON balance_snapshots (taken_at);
     `,
   },
+  {
+    version: 6,
+    name: 'gateway errors of payout lookups, transaction limits of accounts',
+    sql: `
+      ALTER TABLE payout_lookups ADD COLUMN gateway_error_code TEXT;
+      ALTER TABLE payout_lookups ADD COLUMN gateway_error_message TEXT;
+      ALTER TABLE payout_accounts ADD COLUMN transaction_limit INTEGER;
+      CREATE INDEX beneficiaries_by_vpa ON beneficiaries (vpa) WHERE vpa IS NOT NULL;
+      CREATE INDEX beneficiaries_by_account ON beneficiaries (account_number, ifsc) WHERE account_number IS NOT NULL;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;

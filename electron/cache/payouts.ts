@@ -4,32 +4,23 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { Payout } from '../../shared/api/payouts';
+import type { PayoutLookup, PayoutLookupMode } from '../../shared/payouts';
 import { prepareAll } from './statements';
 
-export interface PayoutLookup {
-  id: number;
-  payoutId: string;
-  mode: 'normal' | 'advance';
-  lookedUpAt: string;
-  transferStatus: string | null;
-  utNo: string | null;
-  /** Integer paise. */
-  amount: number | null;
-  processedAt: string | null;
-  /** The check's error in the user's words, when it failed. */
-  error: string | null;
-  payout: Payout | null;
-}
+export type { PayoutLookup };
 
 const COLUMNS = `id, payout_id AS payoutId, mode, looked_up_at AS lookedUpAt, transfer_status AS transferStatus,
-  ut_no AS utNo, amount, processed_at AS processedAt, error, payout`;
+  ut_no AS utNo, amount, processed_at AS processedAt, gateway_error_code AS gatewayErrorCode,
+  gateway_error_message AS gatewayErrorMessage, error, payout`;
 
 const SQL = {
-  insert: `INSERT INTO payout_lookups (payout_id, mode, looked_up_at, transfer_status, ut_no, amount, processed_at, error, payout)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  insert: `INSERT INTO payout_lookups (payout_id, mode, looked_up_at, transfer_status, ut_no, amount, processed_at,
+             gateway_error_code, gateway_error_message, error, payout)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   byId: `SELECT ${COLUMNS} FROM payout_lookups WHERE id = ?`,
   history: `SELECT ${COLUMNS} FROM payout_lookups WHERE payout_id = ? ORDER BY id`,
   latest: `SELECT ${COLUMNS} FROM payout_lookups WHERE payout_id = ? ORDER BY id DESC LIMIT 1`,
+  every: `SELECT ${COLUMNS} FROM payout_lookups ORDER BY payout_id, id`,
   recent: `SELECT ${COLUMNS} FROM payout_lookups
            WHERE id IN (SELECT max(id) FROM payout_lookups GROUP BY payout_id) ORDER BY id DESC LIMIT ?`,
 } as const;
@@ -37,7 +28,7 @@ const SQL = {
 type Row = Omit<PayoutLookup, 'payout'> & { payout: string | null };
 
 function fromRow(row: Row): PayoutLookup {
-  return { ...row, payout: row.payout === null ? null : (JSON.parse(row.payout) as Payout) };
+  return { ...row, payout: row.payout === null ? null : (JSON.parse(row.payout) as PayoutLookup['payout']) };
 }
 
 export function createPayoutsRepository(db: Database, now: () => Date) {
@@ -45,8 +36,10 @@ export function createPayoutsRepository(db: Database, now: () => Date) {
   return {
     recordLookup(lookup: {
       payoutId: string;
-      mode: 'normal' | 'advance';
+      mode: PayoutLookupMode;
       payout?: Payout;
+      /** The gateway's own error for the payout, sent beside it. */
+      gatewayError?: { code: string | null; message: string | null };
       error?: string;
     }): PayoutLookup {
       const p = lookup.payout;
@@ -58,6 +51,8 @@ export function createPayoutsRepository(db: Database, now: () => Date) {
         p?.ut_no ?? null,
         p?.amount ?? null,
         p?.processed_at ?? null,
+        lookup.gatewayError?.code ?? null,
+        lookup.gatewayError?.message ?? null,
         lookup.error ?? null,
         p === undefined ? null : JSON.stringify(p),
       ).lastInsertRowid;
@@ -68,6 +63,10 @@ export function createPayoutsRepository(db: Database, now: () => Date) {
     latest(payoutId: string): PayoutLookup | null {
       const row = sql.latest.get(payoutId) as Row | undefined;
       return row ? fromRow(row) : null;
+    },
+    /** Every lookup, by payout and then in the order they were made, read as they are used: exports. */
+    *every(): Generator<PayoutLookup> {
+      for (const row of sql.every.iterate() as Iterable<Row>) yield fromRow(row);
     },
     /** The latest lookup of each payout, most recently checked first. */
     recent: (limit = 50) => (sql.recent.all(limit) as Row[]).map(fromRow),

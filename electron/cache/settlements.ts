@@ -18,10 +18,13 @@ import {
   type SettlementSums,
   type SettlementTotals,
 } from '../../shared/settlement-query';
+import type { SettlementFacets } from '../../shared/ipc/settlements';
 import { EXCEPTIONS_SQL, FILTER_SQL, toSqlFilter, type FilterParams } from './settlement-filter';
 import { createDuplicateRule } from './settlement-duplicates';
 import { beginDate, prepareIngest, type DateScope } from './settlement-ingest';
 import { DEFAULT_SORT, createSettlementPages } from './settlement-pages';
+import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
+import { ruleBit } from './settlement-rows';
 import { exactNumber, prepareAll } from './statements';
 
 const SUMS = 'count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(settled_amount)';
@@ -31,7 +34,20 @@ const ROLLUP_WHERE = `date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg) A
   AND (:ruleBit IS NULL OR exception_flags & :ruleBit <> 0) AND (:exceptionsOnly = 0 OR exception_flags <> 0)`;
 const RECORDS_WHERE = `id BETWEEN :lo AND :hi AND ${FILTER_SQL}`;
 
+/** Every sum a workbook's Summary sheet shows, per date x gateway x payment mode. */
+const WORKBOOK_SUMS = `count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(cgst), sum(igst), sum(sgst),
+  sum(merchant_subvention_amount), sum(settled_amount)`;
+const RULE_COUNTS = RULE_IDS.map((id) => `sum(exception_flags & ${ruleBit(id)} <> 0)`).join(', ');
+
+/** Every gateway stays in its menu; the other menus follow the chosen gateway. */
+const FACET_WHERE = 'date BETWEEN :from AND :to AND count > 0 AND (:pg IS NULL OR pg = :pg)';
+
 const SQL = {
+  workbookSums: `SELECT date, pg, payment_mode, ${WORKBOOK_SUMS} FROM settlements WHERE ${RECORDS_WHERE}
+                 GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
+  workbookSumsOfExceptions: `SELECT date, pg, payment_mode, ${WORKBOOK_SUMS} FROM settlements WHERE ${RECORDS_WHERE}
+                 ${EXCEPTIONS_SQL} GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
+  ruleCounts: `SELECT ${RULE_COUNTS} FROM settlements WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL}`,
   totalsFromRollup: `SELECT ${ROLLUP_SUMS} FROM settlement_rollup WHERE ${ROLLUP_WHERE}`,
   totals: `SELECT ${SUMS} FROM settlements WHERE ${RECORDS_WHERE}`,
   totalsOfExceptions: `SELECT ${SUMS} FROM settlements WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL}`,
@@ -42,7 +58,25 @@ const SQL = {
   aggregateOfExceptions: `SELECT date, pg, payment_mode, ${SUMS} FROM settlements WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL}
                           GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
   syncedDays: `SELECT date, scope, synced_at FROM settlement_days WHERE date BETWEEN ? AND ?`,
+  lastSynced: `SELECT max(synced_at) AS at FROM settlement_days`,
+  facets: `SELECT DISTINCT 'pg', pg FROM settlement_rollup WHERE date BETWEEN :from AND :to AND count > 0
+           UNION SELECT DISTINCT 'paymentModes', payment_mode FROM settlement_rollup WHERE ${FACET_WHERE}
+           UNION SELECT DISTINCT 'orderStatuses', order_status FROM settlement_rollup WHERE ${FACET_WHERE}
+           UNION SELECT DISTINCT 'pgStatuses', pg_status FROM settlement_rollup WHERE ${FACET_WHERE}
+           ORDER BY 1, 2`,
 } as const;
+
+const WORKBOOK_FIGURES = ['count', 'amount', 'fees', 'taxes', 'cgst', 'igst', 'sgst', 'subvention', 'settled'] as const;
+
+/** One Summary line: integer paise, counts of records. */
+export type WorkbookGroup = { date: string; pg: string; paymentMode: string } & Record<
+  (typeof WORKBOOK_FIGURES)[number],
+  number
+>;
+export interface WorkbookSummary {
+  groups: WorkbookGroup[];
+  ruleCounts: Record<RuleId, number>;
+}
 
 type SumRow = [bigint | null, bigint | null, bigint | null, bigint | null, bigint | null];
 
@@ -61,6 +95,7 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
   const sql = prepareAll(db, SQL);
   for (const s of [sql.totalsFromRollup, sql.totals, sql.totalsOfExceptions]) s.raw().safeIntegers();
   for (const s of [sql.aggregateFromRollup, sql.aggregate, sql.aggregateOfExceptions]) s.raw().safeIntegers();
+  for (const s of [sql.workbookSums, sql.workbookSumsOfExceptions, sql.ruleCounts]) s.raw().safeIntegers();
   const ingest = { db, sql: prepareIngest(db), duplicates: createDuplicateRule(db), now };
   const pages = createSettlementPages(db);
 
@@ -136,6 +171,55 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
       });
       return { byDate, total: sums(total), asOf: asOf(params) };
     },
+
+    /**
+     * The Summary sheet of a workbook: every sum per date x gateway x payment mode, read from the records
+     * themselves, and how many records break each rule. Call inside the read transaction the export's
+     * detail rows are read in, so both describe the same records.
+     */
+    workbookSummary(input: SettlementFilter): WorkbookSummary {
+      const { params, exceptionsOnly } = toSqlFilter(settlementFilter.parse(input));
+      const rows = (exceptionsOnly ? sql.workbookSumsOfExceptions : sql.workbookSums).all(params) as [
+        string,
+        string,
+        string,
+        ...(bigint | null)[],
+      ][];
+      const groups = rows.map(([date, pg, paymentMode, ...values]) => {
+        const [count, amount, fees, taxes, cgst, igst, sgst, subvention, settled] = values.map((v, i) =>
+          exactNumber(v ?? 0n, WORKBOOK_FIGURES[i]!),
+        ) as number[];
+        return {
+          date,
+          pg,
+          paymentMode,
+          count,
+          amount,
+          fees,
+          taxes,
+          cgst,
+          igst,
+          sgst,
+          subvention,
+          settled,
+        } as WorkbookGroup;
+      });
+      const counts = (sql.ruleCounts.get(params) as (bigint | null)[]).map((v) => exactNumber(v ?? 0n, 'rule count'));
+      const ruleCounts = Object.fromEntries(RULE_IDS.map((id, i) => [id, counts[i] ?? 0])) as Record<RuleId, number>;
+      return { groups, ruleCounts };
+    },
+
+    /** The values the range's current records hold, per filter field, sorted: the filter menus. */
+    facets(range: { from: string; to: string; pg?: string }): SettlementFacets {
+      const out: SettlementFacets = { pgs: [], paymentModes: [], orderStatuses: [], pgStatuses: [] };
+      for (const [field, value] of sql.facets.raw().all({ ...range, pg: range.pg ?? null }) as [string, string][]) {
+        out[field === 'pg' ? 'pgs' : (field as keyof SettlementFacets)].push(value);
+      }
+      return out;
+    },
+
+    /** When any date was last synced: the status bar's "last synced". */
+    lastSyncedAt: () => (sql.lastSynced.get() as { at: string | null }).at,
 
     asOf: (input: SettlementFilter) => asOf(toSqlFilter(settlementFilter.parse(input)).params),
 

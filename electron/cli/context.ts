@@ -62,7 +62,7 @@ export async function openContext(globals: Globals, env: NodeJS.ProcessEnv = pro
       dataDir,
       secretFromEnv,
       async close() {
-        core.close();
+        await core.close();
         await sandbox.close();
       },
     };

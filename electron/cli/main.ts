@@ -9,6 +9,7 @@ import { ApiError } from '../api/errors';
 import type { Command, Options } from './command';
 import { balanceCommands } from './commands/balances';
 import { beneficiaryCommands } from './commands/beneficiaries';
+import { exportCommands } from './commands/export';
 import { payoutCommands } from './commands/payouts';
 import { profileCommands } from './commands/profiles';
 import { settlementCommands } from './commands/settlements';
@@ -21,6 +22,7 @@ export const COMMANDS: Command[] = [
   ...balanceCommands,
   ...beneficiaryCommands,
   ...payoutCommands,
+  ...exportCommands,
 ];
 
 const GLOBAL_OPTIONS: Options = {

@@ -15,6 +15,7 @@ import {
   type IpcResult,
   type IpcRouterErrorCode,
 } from '../../shared/ipc/contract';
+import { ApiError } from '../api/errors';
 import { isAppUrl } from '../security';
 
 export type IpcHandlers = {
@@ -49,8 +50,15 @@ function isChannel(channel: string): channel is IpcChannel {
   return (IPC_CHANNELS as readonly string[]).includes(channel);
 }
 
-/** A typed error from a handler (API, vault, cache) keeps its string `code`; anything else is INTERNAL. */
+/**
+ * A typed error from a handler (vault, cache) keeps its string `code`; an API error crosses as `API_<KIND>` with
+ * the sentence written for the user (and the request id support asks for); anything else is INTERNAL.
+ */
 function thrownToError(thrown: unknown): { ok: false; error: IpcError } {
+  if (thrown instanceof ApiError) {
+    const reference = thrown.requestId ? ` (request id ${thrown.requestId})` : '';
+    return failure(`API_${thrown.kind.toUpperCase()}`, `${thrown.userMessage}${reference}`);
+  }
   if (!(thrown instanceof Error)) return failure('INTERNAL', String(thrown));
   const code = 'code' in thrown && typeof thrown.code === 'string' && thrown.code !== '' ? thrown.code : 'INTERNAL';
   return failure(code, thrown.message || 'The request failed.');

@@ -65,6 +65,15 @@ export function createCredentials({
   return {
     secretFor,
     api,
+    /** One call sequence on a client of the profile, closed afterwards whatever happens. */
+    async withApi<T>(profileId: string, run: (client: MerchantApi) => Promise<T>): Promise<T> {
+      const client = api(profileId);
+      try {
+        return await run(client);
+      } finally {
+        client.close();
+      }
+    },
     async status(
       profileId: string,
     ): Promise<{ hasSecret: boolean; keychainAvailable: boolean; keychainProblem?: string }> {

@@ -67,6 +67,7 @@ export function createSyncJobs(deps: {
       job.controller.abort();
       return true;
     },
+    isRunning: (profileId: string) => [...jobs.values()].some((j) => j.profileId === profileId),
     /** Cancels every running sync, for shutdown. */
     cancelAll(): void {
       for (const job of jobs.values()) job.controller.abort();

@@ -96,7 +96,7 @@ export interface Balance {
 
 // ---- requests ---------------------------------------------------------------------------------------
 
-const optionalText = (schema: z.ZodType<string>) => z.union([schema, z.literal('')]).optional();
+const optionalText = (schema: z.ZodType<string, string>) => z.union([schema, z.literal('')]).optional();
 
 export const beneficiaryCreateRequest = z
   .object({

@@ -22,11 +22,33 @@ export const IPC_CHANNELS = [
   'credentials.test',
   'sync.start',
   'sync.cancel',
+  'settlements.query',
+  'settlements.totals',
+  'settlements.aggregate',
+  'settlements.facets',
+  'beneficiaries.list',
+  'beneficiaries.create',
+  'beneficiaries.fetch',
+  'beneficiaries.matches',
+  'beneficiaries.verifyVpa',
+  'payouts.lookup',
+  'payouts.history',
+  'payouts.recent',
+  'accounts.overview',
+  'accounts.refresh',
+  'accounts.checkBalance',
+  'accounts.history',
+  'cache.list',
+  'cache.status',
+  'cache.clear',
+  'exports.start',
+  'exports.cancel',
+  'exports.reveal',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];
 
-export const IPC_EVENTS = ['connectivity', 'syncProgress', 'syncFinished'] as const;
+export const IPC_EVENTS = ['connectivity', 'syncProgress', 'syncFinished', 'exportProgress', 'exportFinished'] as const;
 export type IpcEvent = (typeof IPC_EVENTS)[number];
 
 /** Event messages travel on their own Electron channels, apart from the invoke channels. */

@@ -8,8 +8,14 @@
 import { z } from 'zod';
 import { appChannels, connectivity } from './app';
 import type { IpcChannel, IpcEvent } from './channels';
+import { accountsChannels } from './accounts';
+import { beneficiariesChannels } from './beneficiaries';
+import { cacheChannels } from './cache';
 import { credentialsChannels } from './credentials';
+import { exportFinishedEvent, exportProgressEvent, exportsChannels } from './exports';
+import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
+import { settlementsChannels } from './settlements';
 import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
 
 export interface IpcChannelSchemas {
@@ -28,6 +34,12 @@ export const ipcContract = {
   ...profilesChannels,
   ...credentialsChannels,
   ...syncChannels,
+  ...settlementsChannels,
+  ...beneficiariesChannels,
+  ...payoutsChannels,
+  ...accountsChannels,
+  ...cacheChannels,
+  ...exportsChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */
@@ -35,6 +47,8 @@ export const ipcEvents = {
   connectivity,
   syncProgress: syncProgressEvent,
   syncFinished: syncFinishedEvent,
+  exportProgress: exportProgressEvent,
+  exportFinished: exportFinishedEvent,
 } satisfies { [E in IpcEvent]: z.ZodType };
 
 export type IpcEventPayload<E extends IpcEvent> = z.output<(typeof ipcEvents)[E]>;

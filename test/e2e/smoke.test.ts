@@ -155,6 +155,45 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         const { jobId } = await unwrap(api.sync.start({ from, to }));
         const synced = await finished;
         const cancelled = await unwrap(api.sync.cancel({ jobId }));
+        // The treasury screens' channels on the synced profile.
+        const range = { from, to };
+        const page = await unwrap(api.settlements.query({ ...range, limit: 5 }));
+        const totals = await unwrap(api.settlements.totals(range));
+        await unwrap(api.settlements.aggregate(range));
+        await unwrap(api.settlements.facets(range));
+        const accounts = await unwrap(api.accounts.refresh({}));
+        await unwrap(api.accounts.overview());
+        await unwrap(api.accounts.checkBalance({}));
+        await unwrap(api.accounts.history({}));
+        const added = await unwrap(
+          api.beneficiaries.create({
+            requestKey: crypto.randomUUID(),
+            beneficiary: { name: 'Bridge Vendor', vpa: 'bridge.vendor@okaxis' },
+          }),
+        );
+        await unwrap(api.beneficiaries.fetch({ id: added.beneficiary.beneficiary_id }));
+        await unwrap(api.beneficiaries.list({}));
+        await unwrap(api.beneficiaries.matches({ vpa: 'bridge.vendor@okaxis' }));
+        await unwrap(api.beneficiaries.verifyVpa({ vpa: 'bridge.vendor@okaxis' }));
+        await unwrap(api.payouts.lookup({ payoutId: 'po_unknown', mode: 'normal' }));
+        await unwrap(api.payouts.history({ payoutId: 'po_unknown' }));
+        await unwrap(api.payouts.recent({}));
+        const progress: unknown[] = [];
+        const offProgress = api.on.exportProgress((p) => progress.push(p));
+        const exported = new Promise<unknown>((resolve) => {
+          const off = api.on.exportFinished((event) => {
+            off();
+            resolve(event);
+          });
+        });
+        const exportJob = await unwrap(api.exports.start({ kind: 'settlements', format: 'xlsx', filter: range }));
+        const exportEnd = await exported;
+        offProgress();
+        await unwrap(api.exports.reveal({ jobId: exportJob.jobId! }));
+        await unwrap(api.exports.cancel({ jobId: exportJob.jobId! }));
+        await unwrap(api.cache.list());
+        const cacheStatus = await unwrap(api.cache.status());
+        await unwrap(api.cache.clear({ profileId: 'sandbox' }));
         const deleted = await unwrap(api.credentials.delete({ profileId: created.id }));
         await unwrap(api.profiles.remove({ id: created.id }));
         const info = await unwrap(api.app.info());
@@ -162,7 +201,23 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         // The connectivity event is pushed after the test's request; give the stream a moment.
         for (let i = 0; i < 50 && events.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
         stop();
-        return { stored, status, test, synced, cancelled, deleted, activeAfter: info.profile.id, invalid, events };
+        return {
+          stored,
+          status,
+          test,
+          synced,
+          cancelled,
+          deleted,
+          activeAfter: info.profile.id,
+          invalid,
+          events,
+          rows: page.rows.length,
+          totals,
+          gateways: accounts.accounts.length + accounts.gatewayErrors.length,
+          exportEnd,
+          exportProgress: progress.length,
+          cacheStatus,
+        };
       },
       {
         url: sandbox.url,
@@ -184,7 +239,13 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
       activeAfter: 'sandbox',
       invalid: { ok: false, error: { code: 'INVALID_INPUT', details: [expect.objectContaining({ path: 'baseUrl' })] } },
       events: [expect.objectContaining({ state: 'online' })],
+      rows: 5,
+      totals: { count: 600 },
+      exportEnd: { kind: 'settlements', format: 'xlsx', status: 'completed', rows: 600 },
+      cacheStatus: { settlementsSyncedAt: expect.any(String), balancesAt: expect.any(String) },
     });
+    expect(outcome.gateways).toBeGreaterThan(0);
+    expect(outcome.exportProgress).toBeGreaterThan(0);
     expect(core.profiles.list().map((p) => p.id)).toEqual(['sandbox']);
   });
 

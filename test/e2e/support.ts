@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { createCore, type Core } from '../../electron/core';
+import type { ExportTargets } from '../../electron/export/jobs';
 import { createLogger, createRedactor, fileSink } from '../../electron/log';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
@@ -51,6 +52,10 @@ export interface StartAppOptions {
   prepare?(app: { core: Core; sandbox: Sandbox; merchant: { key: string; secret: string } }): Promise<void> | void;
   colorScheme?: 'light' | 'dark';
   viewport?: { width: number; height: number };
+  /** Settlement records a day in the sandbox (its default otherwise), e.g. several pages a day for a sync test. */
+  settlementsPerDay?: number;
+  /** Where exports go and how "Show in folder" shows one (the core's defaults otherwise: the data folder, no-op). */
+  exportTargets?: Partial<ExportTargets>;
 }
 
 export interface RunningApp {
@@ -88,7 +93,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   };
 
   try {
-    const sandbox = await startSandbox({ port: 0, ...merchant });
+    const sandbox = await startSandbox({ port: 0, ...merchant, settlementsPerDay: options.settlementsPerDay });
     teardown.push(() => sandbox.close());
     const redactor = createRedactor();
     redactor.add(merchant.secret);
@@ -99,6 +104,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       sandbox: { url: sandbox.url, ...merchant },
       log: createLogger('main', fileSink(logFile), redactor),
       redactor,
+      exportTargets: options.exportTargets,
     });
     // A vault passed in belongs to the caller; the run's own keychain service is emptied here.
     if (!options.vault) {

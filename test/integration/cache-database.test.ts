@@ -44,6 +44,12 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO payout_gateway_errors VALUES ('easebuzz', '500', 'down', 't')`,
     `INSERT INTO balance_snapshots (pg, account_number, taken_at, source, available_balance) VALUES ('payu', '1234', 't', 'accounts', 100)`,
   ],
+  6: [
+    `INSERT INTO payout_lookups (payout_id, mode, looked_up_at, gateway_error_code, gateway_error_message)
+     VALUES ('po_6', 'normal', 't', 'E1', 'account frozen')`,
+    `INSERT INTO payout_accounts (pg, account_number, transaction_limit, first_seen_at, last_seen_at)
+     VALUES ('cashfree', '5678', 2500000, 't', 't')`,
+  ],
 };
 
 const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;

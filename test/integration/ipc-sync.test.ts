@@ -50,7 +50,7 @@ beforeAll(async () => {
   core.events.subscribe((event, payload) => events.push({ event, payload: payload as Record<string, unknown> }));
 });
 afterAll(async () => {
-  core.close();
+  await core.close();
   await sandbox.close();
 });
 

@@ -178,6 +178,22 @@ function isJsonFaithfulDeep(value: unknown, depth = 0): boolean {
   return depth < 4 && Object.values(value).every((v) => isJsonFaithfulDeep(v, depth + 1));
 }
 
+/**
+ * One payload of each family every channel must meet: the fuzz starts with these, so a channel's random draws
+ * cannot skip one however many channels there are.
+ */
+export function notablePayloads(rng: Rng): Payload[] {
+  return [
+    { kind: 'whole payload: huge string', value: hugeString(rng) },
+    { kind: 'whole payload: deep nesting', value: deepNest(rng) },
+    { kind: 'whole payload: big array', value: new Array(100_000).fill(rng.pick([0, 'x', null])) },
+    {
+      kind: 'whole payload: object with own __proto__',
+      value: jsonObject([['__proto__', rng.pick(POLLUTION_VALUES)]]),
+    },
+  ];
+}
+
 /** One value of any structured-clone type, hostile where it can be. */
 export function hostileValue(rng: Rng, base: unknown): Payload {
   const roll = rng.int(100);
@@ -271,7 +287,7 @@ export function hostilePayload(rng: Rng, base: unknown): Payload {
       return { kind: `several fields: ${broken.join(', ')}`, value };
     }
     case 9: {
-      if (!objectBase) break;
+      if (!objectBase || Object.keys(base as object).length === 0) break;
       // Key names that look right and are not: case, whitespace, invisible characters.
       const root = base as Record<string, unknown>;
       const key = rng.pick(Object.keys(root));

@@ -18,7 +18,7 @@ import type { SecretStore } from '../../electron/vault/secret-store';
 import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
 import { ipcContract } from '../../shared/ipc/contract';
 import { requireSystem } from '../support/system';
-import { POLLUTION_MARKER, hostilePayload } from './fuzz';
+import { POLLUTION_MARKER, hostilePayload, notablePayloads } from './fuzz';
 import {
   APP_ORIGIN,
   FUZZ_SEED,
@@ -120,8 +120,9 @@ describe(`IPC fuzz (seed ${FUZZ_SEED}, ${PER_CHANNEL} invalid payloads per chann
       const notable: Record<Notable, number> = { huge: 0, deep: 0, pollution: 0, bigArray: 0 };
       let rejected = 0;
       let discardedValid = 0;
+      const forced = notablePayloads(rng);
       for (let attempt = 0; rejected < PER_CHANNEL && attempt < MAX_ATTEMPTS; attempt++) {
-        const payload = hostilePayload(rng, base);
+        const payload = forced[attempt] ?? hostilePayload(rng, base);
         // Counted only when the schema itself rejects it: a payload that happens to be valid is not fuzz.
         if (schema.safeParse(payload.value).success) {
           discardedValid++;

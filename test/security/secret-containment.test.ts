@@ -54,6 +54,7 @@ const events: { label: string; text: string }[] = [];
 const errorTexts: { label: string; text: string }[] = [];
 
 let dataDir: string;
+let exportFile = '';
 let embedded: Sandbox;
 let merchant: Sandbox;
 const http = createNodeTransport();
@@ -183,6 +184,43 @@ describe.runIf(available)('secret containment', () => {
     expect(JSON.parse(await finished)).toMatchObject({ jobId, summary: { status: 'completed', records: 15 } });
     expect(await okCall('sync.cancel', { jobId })).toEqual({ cancelled: false });
 
+    // The treasury screens' channels on this profile, whose every request is signed with the secret.
+    const range = { from: addDays(today, -3), to: addDays(today, -1) };
+    await okCall('settlements.query', { ...range, limit: 10 });
+    await okCall('settlements.totals', range);
+    await okCall('settlements.aggregate', range);
+    await okCall('settlements.facets', range);
+    await okCall('accounts.refresh', {});
+    await okCall('accounts.overview', undefined);
+    await okCall('accounts.checkBalance', {});
+    await okCall('accounts.history', {});
+    const created = await okCall<{ beneficiary: { beneficiary_id: string } }>('beneficiaries.create', {
+      requestKey: 'containment-0001',
+      beneficiary: { name: 'Containment Vendor', vpa: 'vendor@okaxis' },
+    });
+    await okCall('beneficiaries.fetch', { id: created.beneficiary.beneficiary_id });
+    await okCall('beneficiaries.list', {});
+    await okCall('beneficiaries.matches', { vpa: 'vendor@okaxis' });
+    await okCall('beneficiaries.verifyVpa', { vpa: 'vendor@okaxis' });
+    const payoutId = merchant.fixtures().payouts[0]!.id;
+    await okCall('payouts.lookup', { payoutId, mode: 'advance' });
+    await okCall('payouts.history', { payoutId });
+    await okCall('payouts.recent', {});
+    const exported = new Promise<string>((resolve) =>
+      core.events.subscribe((event, payload) => {
+        if (event === 'exportFinished') resolve(JSON.stringify(payload));
+      }),
+    );
+    const exportJob = await okCall<{ jobId: string }>('exports.start', { kind: 'payouts', format: 'csv' });
+    const exportEnd = JSON.parse(await exported) as { file: string };
+    expect(exportEnd).toMatchObject({ jobId: exportJob.jobId, status: 'completed' });
+    exportFile = relative(dataDir, exportEnd.file);
+    await okCall('exports.reveal', { jobId: exportJob.jobId });
+    expect(await okCall('exports.cancel', { jobId: exportJob.jobId })).toEqual({ cancelled: false });
+    await okCall('cache.list', undefined);
+    await okCall('cache.status', undefined);
+    expect(await okCall('cache.clear', { profileId: spare.id })).toEqual({ cleared: true, freedBytes: 0 });
+
     // The spare profile: the same secret set, deleted, set again, then removed with its profile.
     await okCall('credentials.set', { profileId: spare.id, secret: SECRET });
     expect(await okCall('credentials.delete', { profileId: spare.id })).toEqual({ deleted: true });
@@ -268,10 +306,13 @@ describe.runIf(available)('secret containment', () => {
       label: relative(dataDir, f.path),
       text: f.bytes.toString('utf8'),
     }));
+    // The CSV export is plain text and searched as it is; workbooks are searched unzipped in export-containment.
+    expect(exportFile).toMatch(/^exports\/containment-renamed-payouts-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(files.map((f) => f.label).sort()).toEqual([
       `cache/${id}.sqlite`,
       `cache/${id}.sqlite-shm`,
       `cache/${id}.sqlite-wal`,
+      exportFile,
       'logs/main.log',
       'settings.json',
     ]);

@@ -1,4 +1,4 @@
-/** `balances [--pg CODE]`: every payout account per gateway; a gateway that failed shows its error. */
+/** `balances [--pg CODE]`: every payout account per gateway, recorded as snapshots; a gateway that failed shows its error. */
 import { formatMoney } from '../../../shared/money';
 import type { Command } from '../command';
 import { result, table } from '../io';
@@ -8,42 +8,34 @@ const balances: Command = {
   usage: 'balances [--pg CODE]',
   options: { pg: { type: 'string' } },
   async run({ ctx, values, io }) {
-    const api = ctx.core.credentials.api(ctx.profile.id);
-    try {
-      const { accounts } = await api.payouts.accounts(typeof values.pg === 'string' ? values.pg : undefined);
-      const rows: string[][] = [];
-      const failures: string[] = [];
-      for (const [pg, entry] of Object.entries(accounts)) {
-        if (!entry.status) {
-          failures.push(`${pg}: the gateway answered ${entry.error.code}: ${entry.error.message}`);
-          continue;
-        }
-        for (const a of entry.data) {
-          const currency = a.currency ?? 'INR';
-          rows.push([
-            pg,
-            maskAccount(a.account_number),
-            formatMoney(a.available_balance, currency),
-            a.account_balance === undefined ? '-' : formatMoney(a.account_balance, currency),
-            a.minimum_balance === undefined ? '-' : formatMoney(a.minimum_balance, currency),
-          ]);
-        }
-      }
-      result(io, accounts, () =>
-        [
-          table(['GATEWAY', 'ACCOUNT', 'AVAILABLE', 'BALANCE', 'MINIMUM'], rows, [
-            'left',
-            'left',
-            'right',
-            'right',
-            'right',
-          ]),
-          ...failures,
-        ].join('\n'),
-      );
-    } finally {
-      api.close();
-    }
+    const pg = typeof values.pg === 'string' ? values.pg : undefined;
+    const overview = await ctx.core.treasury.accounts.refresh(ctx.profile.id, pg);
+    // The overview is the whole cache; show what was asked for.
+    const asked = <T extends { pg: string }>(items: T[]) => items.filter((i) => pg === undefined || i.pg === pg);
+    const money = (v: number | null | undefined, currency: string) => (v == null ? '-' : formatMoney(v, currency));
+    const rows = asked(overview.accounts).map((a) => {
+      const currency = a.currency ?? 'INR';
+      return [
+        a.pg,
+        maskAccount(a.accountNumber),
+        money(a.latest?.availableBalance, currency),
+        money(a.latest?.accountBalance, currency),
+        money(a.latest?.minimumBalance, currency),
+      ];
+    });
+    const failures = asked(overview.gatewayErrors).map((e) => `${e.pg}: the gateway answered ${e.code}: ${e.message}`);
+    result(io, overview, () =>
+      [
+        table(['GATEWAY', 'ACCOUNT', 'AVAILABLE', 'BALANCE', 'MINIMUM'], rows, [
+          'left',
+          'left',
+          'right',
+          'right',
+          'right',
+        ]),
+        ...failures,
+      ].join('\n'),
+    );
   },
 };
 

@@ -1,4 +1,10 @@
-/** `beneficiary add|get`. Adding is never retried by the client: a lost answer says what to check. */
+/**
+ * `beneficiary add|get`, recorded in the cache like the app's. Adding is never retried by the client: a lost
+ * answer says what to check. The form is checked by the shared schema before anything is sent.
+ */
+import { randomUUID } from 'node:crypto';
+import { describeIssues } from '../../../shared/api/operations';
+import { beneficiaryForm } from '../../../shared/beneficiaries';
 import type { Command } from '../command';
 import { result } from '../io';
 
@@ -15,22 +21,28 @@ const add: Command = {
     address: { type: 'string' },
   },
   async run({ ctx, values, io }) {
-    const api = ctx.core.credentials.api(ctx.profile.id);
-    try {
-      const text = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
-      const r = await api.payouts.createBeneficiary({
-        name: text('name') ?? '',
-        account_number: text('account-number'),
-        ifsc: text('ifsc'),
-        vpa: text('vpa'),
-        phone: text('phone'),
-        email: text('email'),
-        address: text('address'),
-      });
-      result(io, r, () => `Added beneficiary ${r.beneficiary_id}${r.message ? ` (${r.message})` : ''}.`);
-    } finally {
-      api.close();
-    }
+    const text = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+    const form = beneficiaryForm.safeParse({
+      name: text('name') ?? '',
+      account_number: text('account-number'),
+      ifsc: text('ifsc'),
+      vpa: text('vpa'),
+      phone: text('phone'),
+      email: text('email'),
+      address: text('address'),
+    });
+    // Exit 1 like the service's own refusals: the command was understood, the values were not acceptable.
+    if (!form.success) throw new Error(`Check the form: ${describeIssues(form.error)}.`);
+    const { beneficiary, message } = await ctx.core.treasury.beneficiaries.create(
+      ctx.profile.id,
+      randomUUID(),
+      form.data,
+    );
+    result(
+      io,
+      { beneficiary_id: beneficiary.beneficiary_id, message, beneficiary },
+      () => `Added beneficiary ${beneficiary.beneficiary_id}${message ? ` (${message})` : ''}.`,
+    );
   },
 };
 
@@ -39,21 +51,16 @@ const get: Command = {
   usage: 'beneficiary get ID',
   positionals: { min: 1, max: 1, names: 'ID' },
   async run({ ctx, positionals, io }) {
-    const api = ctx.core.credentials.api(ctx.profile.id);
-    try {
-      const { data: b } = await api.payouts.fetchBeneficiary(positionals[0]!);
-      result(io, b, () =>
-        [
-          `Beneficiary ${b.beneficiary_id}: ${b.name}`,
-          `  bank account ${b.account_number ? `${b.account_number} (${b.ifsc})` : '-'}`,
-          `  UPI          ${b.vpa || '-'}`,
-          `  phone        ${b.phone || '-'}`,
-          `  email        ${b.email || '-'}`,
-        ].join('\n'),
-      );
-    } finally {
-      api.close();
-    }
+    const b = await ctx.core.treasury.beneficiaries.fetch(ctx.profile.id, positionals[0]!);
+    result(io, b, () =>
+      [
+        `Beneficiary ${b.beneficiary_id}: ${b.name}`,
+        `  bank account ${b.account_number ? `${b.account_number} (${b.ifsc})` : '-'}`,
+        `  UPI          ${b.vpa || '-'}`,
+        `  phone        ${b.phone || '-'}`,
+        `  email        ${b.email || '-'}`,
+      ].join('\n'),
+    );
   },
 };
 

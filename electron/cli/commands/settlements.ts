@@ -8,15 +8,15 @@ import type { Context } from '../context';
 import { UsageError, progressLine, result, table, type Io } from '../io';
 
 /** The profile's cache; if its file was unreadable and moved aside just now, the user hears where it went. */
-function openProfileCache(ctx: Context, io: Io) {
+export function openProfileCache(ctx: Context, io: Io) {
   const cache = ctx.core.cacheFor(ctx.profile.id);
   if (cache.recovered) io.err(`payout-console: ${cache.recovered.message}`);
   return cache;
 }
 
-const range = { from: { type: 'string' }, to: { type: 'string' }, pg: { type: 'string' } } as const;
+export const range = { from: { type: 'string' }, to: { type: 'string' }, pg: { type: 'string' } } as const;
 
-function parseRange(values: Values) {
+export function parseRange(values: Values) {
   const parsed = syncRequest.safeParse({
     from: values.from,
     to: values.to,
@@ -62,10 +62,13 @@ function describeSummary(s: SyncSummary): string {
 }
 
 /** Ctrl-C cancels the sync cleanly: the pages stored so far stay, and the next sync resumes after them. */
-function cancelOnInterrupt(io: Io): { signal: AbortSignal; dispose(): void } {
+export function cancelOnInterrupt(
+  io: Io,
+  what = 'the pages already stored are kept; run the same sync again to resume',
+): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSignal = () => {
-    io.err('cancelling: the pages already stored are kept; run the same sync again to resume');
+    io.err(`cancelling: ${what}`);
     controller.abort();
   };
   process.once('SIGINT', onSignal);

@@ -1,0 +1,83 @@
+/**
+ * `export settlements|beneficiaries|payouts|balances --out FILE.xlsx|FILE.csv`: the same files the app writes,
+ * from the profile's cache (so they work offline), written under a temporary name and renamed at the end.
+ * The format follows the file's extension.
+ */
+import { extname, resolve } from 'node:path';
+import { EXPORT_FORMATS, type ExportFormat, type ExportRequest } from '../../../shared/exports';
+import { epochMsToIst } from '../../../shared/time';
+import { runExport } from '../../export/run-export';
+import type { Command, Values } from '../command';
+import type { Context } from '../context';
+import { UsageError, progressLine, result, type Io } from '../io';
+import { cancelOnInterrupt, openProfileCache, parseRange, range } from './settlements';
+
+function outFile(values: Values): { file: string; format: ExportFormat } {
+  if (typeof values.out !== 'string' || values.out === '')
+    throw new UsageError('--out FILE.xlsx or FILE.csv is required');
+  const format = extname(values.out).slice(1).toLowerCase();
+  if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--out must end in .xlsx or .csv, got "${values.out}"`);
+  }
+  return { file: resolve(values.out), format: format as ExportFormat };
+}
+
+async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: string): Promise<void> {
+  const cache = openProfileCache(ctx, io);
+  const line = progressLine(io);
+  const interrupt = cancelOnInterrupt(io, `nothing is left under ${file}`);
+  try {
+    const done = await runExport(
+      {
+        request,
+        cacheFile: cache.file,
+        file,
+        context: {
+          profileName: ctx.profile.name,
+          environment: ctx.profile.environment,
+          baseUrl: ctx.profile.baseUrl,
+          generatedAtIst: epochMsToIst(Date.now()),
+        },
+      },
+      {
+        signal: interrupt.signal,
+        onProgress: (p) =>
+          line.update(
+            `${p.phase} ${p.rowsWritten.toLocaleString('en-IN')}${p.rowsTotal === null ? '' : ` of ${p.rowsTotal.toLocaleString('en-IN')}`} rows`,
+          ),
+      },
+    );
+    line.done();
+    if (done.status !== 'completed') throw new Error('Export cancelled; no file was written.');
+    result(
+      io,
+      done,
+      () => `Wrote ${done.rows.toLocaleString('en-IN')} rows to ${done.file} in ${done.seconds.toFixed(1)} s.`,
+    );
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+const settlements: Command = {
+  words: ['export', 'settlements'],
+  usage: 'export settlements --from YYYY-MM-DD --to YYYY-MM-DD [--pg CODE] --out FILE.xlsx|FILE.csv   (from the cache)',
+  options: { ...range, out: { type: 'string' } },
+  async run({ ctx, values, io }) {
+    const { from, to, pg } = parseRange(values);
+    const { file, format } = outFile(values);
+    await exportTo(ctx, io, { kind: 'settlements', format, filter: { from, to, ...(pg ? { pg } : {}) } }, file);
+  },
+};
+
+const lists: Command[] = (['beneficiaries', 'payouts', 'balances'] as const).map((kind) => ({
+  words: ['export', kind],
+  usage: `export ${kind} --out FILE.xlsx|FILE.csv   (from the cache)`,
+  options: { out: { type: 'string' } },
+  async run({ ctx, values, io }) {
+    const { file, format } = outFile(values);
+    await exportTo(ctx, io, { kind, format }, file);
+  },
+}));
+
+export const exportCommands = [settlements, ...lists];

@@ -1,0 +1,168 @@
+/**
+ * Exports started from the UI: each in its own worker thread, cancellable, reporting through the event bus.
+ * Where the file goes is asked of `targets.choose` (the app's save dialog); by default, a new name in the data
+ * folder's `exports/`. Finished exports are remembered by job id for "Show in folder", so the renderer never
+ * names a path for the shell to open.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join, parse } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import type { ExportRequest, ExportResult } from '../../shared/exports';
+import { epochMsToIst, epochMsToIstDate } from '../../shared/time';
+import type { Cache } from '../cache/database';
+import type { EventBus } from '../ipc/events';
+import type { Logger } from '../log';
+import type { ProfileStore } from '../profiles/profile-store';
+import type { ExportJob } from './run-export';
+import { spawnExportWorker } from './spawn-worker';
+import type { WorkerMessage } from './worker-protocol';
+
+export interface ExportTargets {
+  /** The path to write, or null when the user dismissed the dialog. */
+  choose(suggestedName: string, defaultDir: string): Promise<string | null>;
+  /** Shows the file in the OS file manager. */
+  reveal(file: string): void;
+}
+
+/** A name that does not replace anything: `name.xlsx`, then `name (2).xlsx`, … */
+export function freeName(dir: string, name: string): string {
+  const { name: stem, ext } = parse(name);
+  for (let n = 1; ; n++) {
+    const path = join(dir, n === 1 ? name : `${stem} (${n})${ext}`);
+    if (!existsSync(path)) return path;
+  }
+}
+
+/** What the file is called by default: the profile, what, and for which dates, so two desks' files never mix. */
+export function suggestedName(profileName: string, request: ExportRequest, now: number): string {
+  const slug =
+    profileName
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase() || 'profile';
+  const what =
+    request.kind === 'settlements'
+      ? `settlements-${request.filter.from}-to-${request.filter.to}${request.filter.pg ? `-${request.filter.pg}` : ''}`
+      : `${request.kind}-${epochMsToIstDate(now)}`;
+  return `${slug}-${what}.${request.format}`;
+}
+
+interface Running {
+  profileId: string;
+  worker: Worker;
+}
+
+export function createExportJobs(deps: {
+  dataDir: string;
+  profiles: ProfileStore;
+  cacheFor: (profileId: string) => Cache;
+  events: EventBus;
+  log: Logger;
+  targets?: Partial<ExportTargets>;
+  nativeBinding?: string;
+  now?: () => number;
+}) {
+  const now = deps.now ?? Date.now;
+  const defaultDir = join(deps.dataDir, 'exports');
+  const choose = deps.targets?.choose ?? (async (name: string) => freeName(defaultDir, name));
+  /** Jobs that have not reported their end. */
+  const running = new Map<string, Running>();
+  /** Workers not yet exited (a worker reports its end, then removes its partial file and exits). */
+  const alive = new Set<Promise<void>>();
+  const done = new Map<string, string>();
+
+  function run(jobId: string, profileId: string, job: ExportJob): Running {
+    const worker = spawnExportWorker(job);
+    const finish = (result: ExportResult) => {
+      running.delete(jobId);
+      if (result.file) done.set(jobId, result.file);
+      deps.events.emit('exportFinished', { ...result, jobId, profileId });
+    };
+    const failed = (error: string) => {
+      deps.log.warn('export failed', { jobId, profileId, kind: job.request.kind, error });
+      finish({
+        kind: job.request.kind,
+        format: job.request.format,
+        file: null,
+        rows: 0,
+        sheets: 0,
+        status: 'failed',
+        error,
+        seconds: 0,
+      });
+    };
+    let settled = false;
+    worker.on('message', (m: WorkerMessage) => {
+      if (m.type === 'progress') deps.events.emit('exportProgress', { ...m.progress, jobId, profileId });
+      else if (!settled) {
+        settled = true;
+        if (m.type === 'result') finish(m.result);
+        else failed(m.error);
+      }
+    });
+    const exited = new Promise<void>((resolve) => {
+      worker.once('error', (e) => {
+        if (!settled) {
+          settled = true;
+          failed(e.message);
+        }
+      });
+      worker.once('exit', () => {
+        if (!settled) {
+          settled = true;
+          failed('The export stopped unexpectedly.');
+        }
+        alive.delete(exited);
+        resolve();
+      });
+    });
+    alive.add(exited);
+    return { profileId, worker };
+  }
+
+  return {
+    /** Asks where to write, then starts the export; `jobId` is null when the user chose nowhere. */
+    async start(profileId: string, request: ExportRequest): Promise<{ jobId: string | null; file: string | null }> {
+      const profile = deps.profiles.get(profileId);
+      const cache = deps.cacheFor(profile.id);
+      const file = await choose(suggestedName(profile.name, request, now()), defaultDir);
+      if (file === null) return { jobId: null, file: null };
+      const jobId = randomUUID();
+      const job: ExportJob = {
+        request,
+        cacheFile: cache.file,
+        file,
+        nativeBinding: deps.nativeBinding,
+        context: {
+          profileName: profile.name,
+          environment: profile.environment,
+          baseUrl: profile.baseUrl,
+          generatedAtIst: epochMsToIst(now()),
+        },
+      };
+      running.set(jobId, run(jobId, profile.id, job));
+      return { jobId, file };
+    },
+    cancel(jobId: string): boolean {
+      const job = running.get(jobId);
+      if (!job) return false;
+      job.worker.postMessage({ type: 'cancel' });
+      return true;
+    },
+    /** Shows a finished export's file; false for a job that wrote nothing or whose file is gone. */
+    reveal(jobId: string): boolean {
+      const file = done.get(jobId);
+      if (!file || !existsSync(file) || !deps.targets?.reveal) return false;
+      deps.targets.reveal(file);
+      return true;
+    },
+    isRunning: (profileId: string) => [...running.values()].some((j) => j.profileId === profileId),
+    /** Cancels every export and waits for the workers to stop, for shutdown. */
+    async cancelAll(): Promise<void> {
+      for (const j of running.values()) j.worker.postMessage({ type: 'cancel' });
+      await Promise.all(alive);
+    },
+  };
+}
+export type ExportJobs = ReturnType<typeof createExportJobs>;

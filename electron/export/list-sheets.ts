@@ -1,0 +1,123 @@
+/**
+ * The smaller exports: beneficiaries, payout lookups with their history (one line per check, so a status
+ * change over time reads down the sheet), and balance snapshots. Identifiers and account numbers are text, so
+ * leading zeros survive; money is exact rupees; times are IST date-times.
+ */
+import { epochMsToIst } from '../../shared/time';
+import type { CacheReader } from '../cache/database';
+import type { ColumnSpec, RowValues } from './xlsx-writer';
+
+const text = (header: string, width?: number): ColumnSpec => ({ header, type: 'text', width });
+const money = (header: string): ColumnSpec => ({ header: `${header} (INR)`, type: 'money' });
+const at = (header: string): ColumnSpec => ({ header: `${header} (IST)`, type: 'datetime' });
+const ist = (iso: string) => epochMsToIst(Date.parse(iso));
+const json = (extra: Record<string, unknown> | null | undefined) => (extra ? JSON.stringify(extra) : null);
+
+export interface ListExport {
+  sheet: string;
+  columns: readonly ColumnSpec[];
+  rows(reader: CacheReader): Iterable<RowValues>;
+}
+
+export const LIST_EXPORTS = {
+  beneficiaries: {
+    sheet: 'Beneficiaries',
+    columns: [
+      text('Beneficiary id', 20),
+      text('Name', 28),
+      text('Account number', 20),
+      text('IFSC', 13),
+      text('UPI address', 26),
+      text('Phone', 13),
+      text('Email', 26),
+      text('Address', 36),
+      at('Fetched at'),
+      text('Other fields (JSON)', 30),
+    ],
+    *rows(reader) {
+      for (const b of reader.beneficiaries.every()) {
+        yield [
+          b.beneficiary_id,
+          b.name,
+          b.account_number,
+          b.ifsc,
+          b.vpa,
+          b.phone,
+          b.email,
+          b.address,
+          ist(b.fetchedAt),
+          json(b.extra),
+        ];
+      }
+    },
+  },
+  payouts: {
+    sheet: 'Payout lookups',
+    columns: [
+      text('Payout id', 22),
+      at('Checked at'),
+      text('Check', 9),
+      text('Transfer status', 14),
+      text('UTR', 22),
+      money('Amount'),
+      text('Method'),
+      text('Fund source'),
+      at('Processed at'),
+      text('Beneficiary', 24),
+      text('Beneficiary account or UPI', 26),
+      text('Gateway error code'),
+      text('Gateway error', 36),
+      text('Check failed because', 36),
+    ],
+    *rows(reader) {
+      for (const l of reader.payouts.every()) {
+        const b = l.payout?.beneficiary;
+        yield [
+          l.payoutId,
+          ist(l.lookedUpAt),
+          l.mode,
+          l.transferStatus,
+          l.utNo,
+          l.amount,
+          l.payout?.method ?? null,
+          l.payout?.fund_source ?? null,
+          l.processedAt,
+          b?.name ?? null,
+          b?.vpa ?? (b?.account?.account_no ? `${b.account.account_no} ${b.account.ifsc ?? ''}`.trim() : null),
+          l.gatewayErrorCode,
+          l.gatewayErrorMessage ?? l.payout?.error ?? null,
+          l.error,
+        ];
+      }
+    },
+  },
+  balances: {
+    sheet: 'Balance snapshots',
+    columns: [
+      text('Gateway'),
+      text('Account number', 20),
+      at('Taken at'),
+      text('From', 9),
+      money('Available'),
+      money('Account balance'),
+      money('Minimum balance'),
+      money('Hold'),
+      money('Overdraft'),
+    ],
+    *rows(reader) {
+      for (const s of reader.accounts.everySnapshot()) {
+        yield [
+          s.pg,
+          s.accountNumber,
+          ist(s.takenAt),
+          s.source,
+          s.availableBalance,
+          s.accountBalance,
+          s.minimumBalance,
+          s.holdFund,
+          s.overdraft,
+        ];
+      }
+    },
+  },
+} satisfies Record<'beneficiaries' | 'payouts' | 'balances', ListExport>;

@@ -1,0 +1,39 @@
+/** Handlers of the `cache.*` channels: sizes per profile, the active profile's "last synced" times, clearing. */
+import type { CacheRegistry } from '../cache/registry';
+import type { ProfileStore } from '../profiles/profile-store';
+import type { IpcHandlers } from './router';
+
+export function createCacheHandlers(deps: {
+  caches: CacheRegistry;
+  profiles: ProfileStore;
+  dataDir: string;
+  /** What is using a profile's cache right now (a sync, an export), or null. */
+  busyReason(profileId: string): string | null;
+}): Pick<IpcHandlers, 'cache.list' | 'cache.status' | 'cache.clear'> {
+  return {
+    'cache.list': () => ({
+      dataDir: deps.dataDir,
+      caches: deps.profiles.list().map((p) => ({
+        profileId: p.id,
+        file: deps.caches.fileFor(p.id),
+        sizeBytes: deps.caches.sizeOf(p.id),
+      })),
+    }),
+    'cache.status': () => {
+      const profileId = deps.profiles.active().id;
+      // Asking must not create a cache: a profile never synced (or just cleared) has none.
+      if (deps.caches.sizeOf(profileId) === 0) return { profileId, settlementsSyncedAt: null, balancesAt: null };
+      const cache = deps.caches.cacheFor(profileId);
+      return {
+        profileId,
+        settlementsSyncedAt: cache.settlements.lastSyncedAt(),
+        balancesAt: cache.accounts.overview().asOf,
+      };
+    },
+    'cache.clear': ({ profileId }) => {
+      const id = deps.profiles.get(profileId).id;
+      const freedBytes = deps.caches.clear(id, deps.busyReason(id));
+      return { cleared: true, freedBytes };
+    },
+  };
+}

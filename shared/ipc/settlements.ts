@@ -1,0 +1,33 @@
+/** Schemas of the `settlements.*` channels: keyset pages, totals, aggregates and filter choices, all from the cache. */
+import { z } from 'zod';
+import { calendarDate } from '../api/common';
+import {
+  settlementAggregate,
+  settlementFilter,
+  settlementPage,
+  settlementQuery,
+  settlementTotals,
+} from '../settlement-query';
+import type { DomainSchemas } from './contract';
+
+/** The values the cached range holds, for the filter menus; with `pg`, the other menus list that gateway's values. */
+export const settlementFacets = z.object({
+  pgs: z.array(z.string()),
+  paymentModes: z.array(z.string()),
+  orderStatuses: z.array(z.string()),
+  pgStatuses: z.array(z.string()),
+});
+export type SettlementFacets = z.output<typeof settlementFacets>;
+
+export const settlementsChannels = {
+  'settlements.query': { input: settlementQuery, output: settlementPage },
+  'settlements.totals': { input: settlementFilter, output: settlementTotals },
+  'settlements.aggregate': { input: settlementFilter, output: settlementAggregate },
+  'settlements.facets': {
+    input: z
+      .object({ from: calendarDate, to: calendarDate, pg: z.string().trim().min(1).max(64).optional() })
+      .strict()
+      .refine((r) => r.from <= r.to, { message: 'must not be before from', path: ['to'] }),
+    output: settlementFacets,
+  },
+} satisfies DomainSchemas<'settlements'>;
