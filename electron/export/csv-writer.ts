@@ -8,6 +8,7 @@
  * file that cannot run a formula in whatever spreadsheet opens it. Money and integers are numbers, never prefixed.
  */
 import { finished, type Writable } from 'node:stream';
+import { createFailureLatch } from './failure-latch';
 import { needsInjectionGuard } from './injection';
 import { cellText, invalidValue, isTypedCell, type ColumnSpec, type ColumnType, type RowValues } from './xlsx-writer';
 
@@ -43,36 +44,15 @@ export function createCsvWriter(out: Writable, columns: readonly ColumnSpec[]): 
   let buffer = '\ufeff' + columns.map((c) => textField(c.header)).join(',') + '\r\n';
   let rowCount = 0;
   let state: 'open' | 'finishing' | 'done' = 'open';
-  let failure: Error | undefined;
   let waiting: Promise<void> | undefined;
-  const waiters = new Set<(error: Error) => void>();
+  const latch = createFailureLatch(() => out.destroy());
+  const { until } = latch;
 
   function fail(error: Error): void {
-    if (failure || state === 'done') return;
-    failure = error;
-    for (const reject of waiters) reject(error);
-    waiters.clear();
-    out.destroy();
+    if (state !== 'done') latch.fail(error);
   }
   // Stays for the stream's life: an 'error' with no listener would crash the process.
   out.on('error', fail);
-
-  /** Resolves when `register` signals, rejects with the writer's failure if that comes first. */
-  function until(register: (done: () => void) => () => void): Promise<void> {
-    if (failure) return Promise.reject(failure);
-    return new Promise<void>((resolve, reject) => {
-      const onFailure = (error: Error) => {
-        unregister();
-        reject(error);
-      };
-      const unregister = register(() => {
-        waiters.delete(onFailure);
-        unregister();
-        resolve();
-      });
-      waiters.add(onFailure);
-    });
-  }
 
   function flush(): void | Promise<void> {
     if (waiting) return waiting;
@@ -91,7 +71,7 @@ export function createCsvWriter(out: Writable, columns: readonly ColumnSpec[]): 
   }
 
   function check(): void {
-    if (failure) throw failure;
+    if (latch.failure) throw latch.failure;
     if (state !== 'open') throw new Error('the CSV export is already finished');
   }
 

@@ -6,11 +6,11 @@
  * No ZIP64: an XLSX sheet is capped at 1,048,576 rows, which keeps every entry and the archive under 4 GiB in
  * practice; going past a 32-bit field or 65,535 entries is refused with a `ZipLimitError` rather than written corrupt.
  */
-import type { EventEmitter } from 'node:events';
 import { finished, type TransformOptions, type Writable } from 'node:stream';
 // zlib.crc32 (Node 20.15+, so every version package.json allows) rather than a JS table: 10× faster, and the CRC of
 // every uncompressed byte is computed on the main thread.
 import { crc32, createDeflateRaw, type DeflateRaw, type ZlibOptions } from 'node:zlib';
+import { createFailureLatch } from './failure-latch';
 
 const ZIP_MAX_ENTRIES = 0xffff;
 const ZIP_MAX_BYTES = 0xffff_ffff;
@@ -95,41 +95,14 @@ export function createZipWriter(out: Writable, options: ZipOptions = {}): ZipWri
   let offset = 0;
   let current: DeflateRaw | undefined;
   let state: 'open' | 'finishing' | 'done' = 'open';
-  let failure: Error | undefined;
-  const waiters = new Set<(error: Error) => void>();
-
-  function fail(error: Error): void {
-    if (failure || state === 'done') return;
-    failure = error;
-    // Reject first, so callers see the cause rather than the premature close that destroying provokes.
-    for (const reject of waiters) reject(error);
-    waiters.clear();
+  const latch = createFailureLatch(() => {
     current?.destroy();
     out.destroy();
-  }
+  });
+  const { until, untilEvent } = latch;
 
-  /** Resolves when `register` signals, rejects with the writer's failure if that comes first. */
-  function until(register: (done: () => void) => () => void): Promise<void> {
-    if (failure) return Promise.reject(failure);
-    return new Promise<void>((resolve, reject) => {
-      const onFailure = (error: Error) => {
-        unregister();
-        reject(error);
-      };
-      const unregister = register(() => {
-        waiters.delete(onFailure);
-        unregister();
-        resolve();
-      });
-      waiters.add(onFailure);
-    });
-  }
-
-  function untilEvent(emitter: EventEmitter, event: string): Promise<void> {
-    return until((done) => {
-      emitter.once(event, done);
-      return () => emitter.off(event, done);
-    });
+  function fail(error: Error): void {
+    if (state !== 'done') latch.fail(error);
   }
 
   // Listeners stay for the stream's life: an 'error' with no listener would crash the process.
@@ -143,7 +116,7 @@ export function createZipWriter(out: Writable, options: ZipOptions = {}): ZipWri
   }
 
   function check(): void {
-    if (failure) throw failure;
+    if (latch.failure) throw latch.failure;
     if (state !== 'open') throw new Error('the ZIP archive is already finished');
   }
 
