@@ -45,7 +45,14 @@ export const gatewayError = z.object({
 export type GatewayError = z.output<typeof gatewayError>;
 
 export const accountsOverview = z.object({
-  accounts: z.array(cachedAccount.extend({ latest: balanceSnapshot.nullable() })),
+  accounts: z.array(
+    cachedAccount.extend({
+      /** The newest accounts answer: every balance figure, as of one moment. */
+      latest: balanceSnapshot.nullable(),
+      /** A balance check newer than `latest` (it carries the available balance only), or null. */
+      checked: balanceSnapshot.nullable(),
+    }),
+  ),
   gatewayErrors: z.array(gatewayError),
   /** ISO UTC time of the newest snapshot or gateway answer; null before the first refresh. */
   asOf: z.string().nullable(),
@@ -67,3 +74,16 @@ export const balanceHistoryQuery = z
     limit: z.number().int().min(1).max(10_000).optional(),
   })
   .strict();
+
+/**
+ * An account number as statements print it: only the last four digits, so a screen share, a screenshot or a
+ * terminal log never carries a whole account number.
+ */
+export function maskAccount(accountNumber: string): string {
+  return accountNumber.length <= 4 ? accountNumber : `•••••${accountNumber.slice(-4)}`;
+}
+
+/** What a screen reader says instead of the bullets. */
+export function accountLabel(accountNumber: string): string {
+  return accountNumber.length <= 4 ? `account ${accountNumber}` : `account ending ${accountNumber.slice(-4)}`;
+}

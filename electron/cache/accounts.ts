@@ -53,6 +53,8 @@ const SQL = {
   everySnapshot: `SELECT ${SNAPSHOT} FROM balance_snapshots ORDER BY pg, account_number, taken_at, id`,
   latest: `SELECT ${SNAPSHOT} FROM balance_snapshots
            WHERE id IN (SELECT max(id) FROM balance_snapshots GROUP BY pg, account_number) ORDER BY pg, account_number`,
+  latestBySource: `SELECT ${SNAPSHOT} FROM balance_snapshots
+                   WHERE id IN (SELECT max(id) FROM balance_snapshots GROUP BY pg, account_number, source)`,
 } as const;
 
 export function createAccountsRepository(db: Database, now: () => Date) {
@@ -139,10 +141,17 @@ export function createAccountsRepository(db: Database, now: () => Date) {
     latest: () => sql.latest.all() as BalanceSnapshot[],
     /** Every account with its newest snapshot and every gateway's standing error: the accounts screen, offline. */
     overview(): AccountsOverview {
-      const latest = new Map((sql.latest.all() as BalanceSnapshot[]).map((b) => [`${b.pg}\0${b.accountNumber}`, b]));
+      const newest = sql.latestBySource.all() as BalanceSnapshot[];
+      const find = (a: CachedAccount, source: BalanceSnapshot['source']) =>
+        newest.find((b) => b.pg === a.pg && b.accountNumber === a.accountNumber && b.source === source) ?? null;
       const gatewayErrors = sql.errors.all() as GatewayError[];
-      const accounts = list().map((a) => ({ ...a, latest: latest.get(`${a.pg}\0${a.accountNumber}`) ?? null }));
-      const times = [...latest.values()].map((b) => b.takenAt).concat(gatewayErrors.map((e) => e.at));
+      const accounts = list().map((a) => {
+        // A balance check has the available balance only: it never stands in for the full answer.
+        const latest = find(a, 'accounts');
+        const checked = find(a, 'balance');
+        return { ...a, latest, checked: checked && (!latest || checked.id > latest.id) ? checked : null };
+      });
+      const times = newest.map((b) => b.takenAt).concat(gatewayErrors.map((e) => e.at));
       return { accounts, gatewayErrors, asOf: times.length ? times.sort().at(-1)! : null };
     },
   };

@@ -77,6 +77,17 @@ describe('accounts', () => {
     const checked = await ok('accounts.checkBalance', { pg: one.pg });
     expect(checked.length).toBeGreaterThan(0);
     expect(checked.every((s) => s.pg === one.pg && s.source === 'balance')).toBe(true);
+
+    // A check carries the available balance only: the full answer stays `latest`, the check rides beside it
+    // until the next full answer.
+    const after = (await ok('accounts.overview', undefined)).accounts.find(
+      (a) => a.pg === one.pg && a.accountNumber === checked[0]!.accountNumber,
+    )!;
+    expect(after.latest?.source).toBe('accounts');
+    expect(after.latest?.minimumBalance).toEqual(one.latest?.minimumBalance);
+    expect(after.checked).toEqual(checked[0]);
+    const refreshed = await ok('accounts.refresh', {});
+    expect(refreshed.accounts.every((a) => a.checked === null)).toBe(true);
   });
 });
 

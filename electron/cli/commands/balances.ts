@@ -1,4 +1,5 @@
 /** `balances [--pg CODE]`: every payout account per gateway, recorded as snapshots; a gateway that failed shows its error. */
+import { maskAccount } from '../../../shared/accounts';
 import { formatMoney } from '../../../shared/money';
 import type { Command } from '../command';
 import { result, table } from '../io';
@@ -39,11 +40,5 @@ const balances: Command = {
   },
 };
 
-/** Only the last four digits, as statements print them. */
-export function maskAccount(accountNumber: string): string {
-  return accountNumber.length <= 4
-    ? accountNumber
-    : '•'.repeat(Math.min(accountNumber.length - 4, 8)) + accountNumber.slice(-4);
-}
 
 export const balanceCommands = [balances];
