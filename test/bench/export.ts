@@ -1,0 +1,78 @@
+/**
+ * Settlement export against a bare exceljs streaming write of the same records, in the same run:
+ *  - `ceiling.exceljs_stream`: exceljs's stream.xlsx.WorkbookWriter writing the detail sheet alone, each row
+ *    committed as it is added, from the same cache reads and the same prepared values (export-child.ts);
+ *  - `export.xlsx`: the app's export as the app runs it, `runExport` in its worker thread: Summary,
+ *    Settlements and Exceptions;
+ *  - `export.csv`: the same records as CSV.
+ * Every run is a process of its own, so each peak RSS (the process's maximum resident set, worker included) is
+ * that run's alone; `baseline_rss_mb` is the same export of no records (Node, tsx in both threads, the modules),
+ * so what the rows add shows beside it. The records are the sandbox's, all on one date, in a cache built before
+ * the runs; sizes 100,000 and `rows` (1,000,000 by default; `--rows` is the largest size run).
+ * Targets: the XLSX export within 1.3x the ceiling's seconds, and under 250 MB at any size (the ceiling keeps
+ * every row of its sheet in memory until the sheet is committed, so it grows with the rows).
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openCache } from '../../electron/cache/database';
+import { addDays } from '../../shared/time';
+import { BENCH_DATE, ingest, recordPages, scratchDir } from './cache';
+import type { ChildArgs, ChildResult } from './export-child';
+import type { Bench } from './run';
+
+const TARGET_RATIO = 1.3;
+const RSS_TARGET_MB = 250;
+const SMALL = 100_000;
+const CHILD = fileURLToPath(new URL('./export-child.ts', import.meta.url));
+
+function measure(args: ChildArgs): ChildResult {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(args)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (child.status !== 0) throw new Error(`export bench child (${args.mode}) exited with ${child.status}`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1)!) as ChildResult;
+}
+
+export const exportBenches: Bench = {
+  group: 'export',
+  defaultRows: 1_000_000,
+  async *run({ rows: largest }) {
+    /** Peak RSS of an export of no records through the same worker: what the runs cost before any row. */
+    const baselines = new Map<string, number>();
+    for (const rows of new Set([Math.min(SMALL, largest), largest])) {
+      const scratch = scratchDir();
+      try {
+        const cacheFile = join(scratch.dir, 'cache.sqlite');
+        const cache = openCache(cacheFile);
+        ingest(cache, recordPages(rows));
+        cache.close();
+        const run = (mode: ChildArgs['mode'], date = BENCH_DATE) =>
+          measure({ mode, cacheFile, out: join(scratch.dir, `${mode}.${mode === 'csv' ? 'csv' : 'xlsx'}`), date });
+
+        const ceiling = run('ceiling');
+        yield { bench: 'ceiling.exceljs_stream', ...ceiling };
+        for (const format of ['xlsx', 'csv'] as const) {
+          if (!baselines.has(format)) baselines.set(format, run(format, addDays(BENCH_DATE, 1)).peak_rss_mb);
+          const result = run(format);
+          if (result.rows !== rows) throw new Error(`export.${format} wrote ${result.rows} of ${rows} rows`);
+          const ratio = Number((result.seconds / ceiling.seconds).toFixed(3));
+          const memoryOk = result.peak_rss_mb <= RSS_TARGET_MB;
+          yield {
+            bench: `export.${format}`,
+            ...result,
+            baseline_rss_mb: baselines.get(format),
+            ceiling: 'ceiling.exceljs_stream',
+            ratio_to_ceiling: ratio,
+            ...(format === 'xlsx' ? { target_ratio: TARGET_RATIO } : {}),
+            target_peak_rss_mb: RSS_TARGET_MB,
+            pass: format === 'xlsx' ? ratio <= TARGET_RATIO && memoryOk : memoryOk,
+          };
+        }
+      } finally {
+        scratch.remove();
+      }
+    }
+  },
+};

@@ -1,0 +1,207 @@
+/**
+ * Exports started over IPC, as the renderer starts them: a core with the built-in sandbox profile, its cache
+ * filled by a sync over IPC, then `exports.*` calls. Each export runs in a worker thread (registering tsx, as
+ * from sources), reports progress and its end as events, can be cancelled and shown in the file manager by job
+ * id; a dismissed save dialog starts nothing, a target that cannot be written fails cleanly, and the cache cannot
+ * be cleared under a running export.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../electron/core';
+import { createLogger, createRedactor } from '../../electron/log';
+import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import type { ExportRequest } from '../../shared/exports';
+import type { IpcChannel, IpcEvent } from '../../shared/ipc/channels';
+import { exportFinishedEvent, exportProgressEvent } from '../../shared/ipc/exports';
+import { addDays, epochMsToIstDate } from '../../shared/time';
+import { APP_ORIGIN, MAIN_FRAME, memoryStore } from '../security/support';
+
+// Two days big enough that an export is still writing when the first progress event arrives (one every 200 ms).
+const PER_DAY = 12_000;
+const DAYS = 2;
+const today = epochMsToIstDate(Date.now());
+const range = { from: addDays(today, -DAYS), to: addDays(today, -1) };
+
+let sandbox: Sandbox;
+let core: Core;
+let dataDir: string;
+let outDir: string;
+const events: { event: IpcEvent; payload: Record<string, unknown> }[] = [];
+/** What the save dialog answers; every call is recorded. */
+let choose: (name: string, dir: string) => string | null;
+const asked: { name: string; dir: string }[] = [];
+const revealed: string[] = [];
+
+async function call<T>(channel: IpcChannel, input: unknown): Promise<T> {
+  const reply = await core.router.handle(channel, input, MAIN_FRAME, APP_ORIGIN);
+  if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`);
+  return reply.value as T;
+}
+
+/** The first event (already seen or still to come) that matches. */
+function nextEvent(event: IpcEvent, match: (p: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  const seen = events.find((e) => e.event === event && match(e.payload));
+  if (seen) return Promise.resolve(seen.payload);
+  return new Promise((resolve) => {
+    const stop = core.events.subscribe((e, payload) => {
+      const p = payload as Record<string, unknown>;
+      if (e === event && match(p)) {
+        stop();
+        resolve(p);
+      }
+    });
+  });
+}
+
+const finished = (jobId: string) => nextEvent('exportFinished', (p) => p['jobId'] === jobId);
+
+const SETTLEMENTS: ExportRequest = { kind: 'settlements', format: 'xlsx', filter: range };
+
+async function start(request: ExportRequest): Promise<{ jobId: string; file: string }> {
+  const started = await call<{ jobId: string | null; file: string | null }>('exports.start', request);
+  if (started.jobId === null || started.file === null) throw new Error('the export did not start');
+  return { jobId: started.jobId, file: started.file };
+}
+
+const partFiles = () => readdirSync(outDir).filter((n) => n.endsWith('.part'));
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, secret: 'embedded', settlementsPerDay: PER_DAY });
+  dataDir = mkdtempSync(join(tmpdir(), 'pc-export-jobs-'));
+  outDir = join(dataDir, 'chosen');
+  mkdirSync(outDir);
+  const redactor = createRedactor();
+  core = createCore({
+    appVersion: '0.0.0',
+    dataDir,
+    vault: memoryStore(),
+    sandbox: { url: sandbox.url, key: 'test_key', secret: 'embedded' },
+    log: createLogger('test', () => {}, redactor),
+    redactor,
+    exportTargets: {
+      choose: async (name, dir) => {
+        asked.push({ name, dir });
+        return choose(name, dir);
+      },
+      reveal: (file) => void revealed.push(file),
+    },
+  });
+  core.events.subscribe((event, payload) => events.push({ event, payload: payload as Record<string, unknown> }));
+  const { jobId } = await call<{ jobId: string }>('sync.start', range);
+  const synced = await nextEvent('syncFinished', (p) => p['jobId'] === jobId);
+  expect(synced).toMatchObject({ summary: { status: 'completed', records: DAYS * PER_DAY } });
+  choose = (name) => join(outDir, name);
+});
+
+afterAll(async () => {
+  await core?.close();
+  await sandbox?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('exports over IPC', () => {
+  it('writes the workbook in a worker with progress events, then shows it in the folder by job id', async () => {
+    const { jobId, file } = await start(SETTLEMENTS);
+    expect(core.exports.isRunning('sandbox')).toBe(true);
+    expect(asked.at(-1)).toEqual({
+      name: `sandbox-settlements-${range.from}-to-${range.to}.xlsx`,
+      dir: join(dataDir, 'exports'),
+    });
+    expect(file).toBe(join(outDir, asked.at(-1)!.name));
+
+    const end = exportFinishedEvent.parse(await finished(jobId));
+    expect(end).toMatchObject({ jobId, profileId: 'sandbox', status: 'completed', file, rows: DAYS * PER_DAY });
+    expect(core.exports.isRunning('sandbox')).toBe(false);
+    const progress = events
+      .filter((e) => e.event === 'exportProgress' && e.payload['jobId'] === jobId)
+      .map((e) => exportProgressEvent.parse(e.payload));
+    expect(progress[0]).toMatchObject({ phase: 'counting', kind: 'settlements', profileId: 'sandbox' });
+    expect(progress.some((p) => p.phase === 'writing' && p.rowsTotal === DAYS * PER_DAY)).toBe(true);
+    expect(progress.at(-1)).toMatchObject({ phase: 'finishing', rowsWritten: DAYS * PER_DAY });
+    const written = progress.map((p) => p.rowsWritten);
+    expect(written).toEqual([...written].sort((a, b) => a - b));
+
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(file);
+    expect(book.worksheets.map((s) => s.name)).toEqual(['Summary', 'Settlements', 'Exceptions']);
+    expect(book.getWorksheet('Settlements')!.rowCount).toBe(DAYS * PER_DAY + 1);
+    expect(partFiles()).toEqual([]);
+
+    expect(await call('exports.reveal', { jobId })).toEqual({ revealed: true });
+    expect(revealed).toEqual([file]);
+    expect(await call('exports.reveal', { jobId: 'no-such-job' })).toEqual({ revealed: false });
+    expect(revealed).toEqual([file]);
+  });
+
+  it('runs list exports in the worker too', async () => {
+    const { jobId, file } = await start({ kind: 'balances', format: 'csv' });
+    expect(exportFinishedEvent.parse(await finished(jobId))).toMatchObject({ status: 'completed', file, rows: 0 });
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it('cancels a running export: the file it would replace is untouched, and no temporary file is left', async () => {
+    // The user agreed to replace an earlier export; a cancelled one must leave that file as it was.
+    const target = join(outDir, 'replace-me.xlsx');
+    writeFileSync(target, 'the earlier export');
+    choose = () => target;
+    try {
+      const { jobId, file } = await start(SETTLEMENTS);
+      expect(file).toBe(target);
+      // Cancelled once rows are being written; were the export to end first, this says so rather than time out.
+      const writing = await Promise.race([
+        nextEvent('exportProgress', (p) => p['jobId'] === jobId && p['phase'] === 'writing'),
+        finished(jobId),
+      ]);
+      expect(writing).toMatchObject({ phase: 'writing' });
+      expect(await call('exports.cancel', { jobId })).toEqual({ cancelled: true });
+      const end = exportFinishedEvent.parse(await finished(jobId));
+      expect(end).toMatchObject({ jobId, status: 'cancelled', file: null, rows: 0 });
+      expect(readFileSync(target, 'utf8')).toBe('the earlier export');
+      expect(partFiles()).toEqual([]);
+      expect(await call('exports.cancel', { jobId })).toEqual({ cancelled: false });
+      expect(await call('exports.reveal', { jobId })).toEqual({ revealed: false });
+    } finally {
+      choose = (name) => join(outDir, name);
+    }
+  });
+
+  it('starts nothing when the save dialog is dismissed', async () => {
+    choose = () => null;
+    try {
+      const before = events.length;
+      expect(await call('exports.start', SETTLEMENTS)).toEqual({ jobId: null, file: null });
+      expect(core.exports.isRunning('sandbox')).toBe(false);
+      expect(events.slice(before).filter((e) => e.event.startsWith('export'))).toEqual([]);
+    } finally {
+      choose = (name) => join(outDir, name);
+    }
+  });
+
+  it('fails the job when the chosen place cannot be written, leaving nothing', async () => {
+    const blocker = join(outDir, 'a-file-not-a-folder');
+    writeFileSync(blocker, '');
+    choose = (name) => join(blocker, name);
+    try {
+      const { jobId } = await start(SETTLEMENTS);
+      const end = exportFinishedEvent.parse(await finished(jobId));
+      expect(end).toMatchObject({ jobId, status: 'failed', file: null });
+      expect(end.error).toMatch(/EEXIST|ENOTDIR/);
+      expect(readdirSync(dirname(blocker))).not.toContainEqual(expect.stringMatching(/\.part$/));
+      expect(await call('exports.reveal', { jobId })).toEqual({ revealed: false });
+    } finally {
+      choose = (name) => join(outDir, name);
+    }
+  });
+
+  it('refuses to clear the cache while an export reads it, and clears it once the export is done', async () => {
+    const { jobId } = await start(SETTLEMENTS);
+    const refused = await core.router.handle('cache.clear', { profileId: 'sandbox' }, MAIN_FRAME, APP_ORIGIN);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'CACHE_BUSY' } });
+    expect(refused.ok || refused.error.message).toMatch(/export/);
+    expect(await finished(jobId)).toMatchObject({ status: 'completed' });
+    expect(await call('cache.clear', { profileId: 'sandbox' })).toMatchObject({ cleared: true });
+  });
+});

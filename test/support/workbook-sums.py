@@ -1,0 +1,61 @@
+"""What openpyxl, a reader independent of the app's writer and of exceljs, reads in a workbook: per sheet, the
+rows below the header, the sum of every money column (header ending "(INR)") in paise, and the kinds of value
+each column holds. Cells are added up as decimal.Decimal(str(value)): str() gives the shortest text that reads
+back as the same float, so a cell written as "2506.60" adds exactly 2506.6 and the sums are exact.
+
+Usage: python3 workbook-sums.py FILE.xlsx  ->  one JSON object on stdout.
+"""
+import datetime
+import json
+import sys
+from decimal import Decimal
+
+from openpyxl import load_workbook
+
+
+def kind(value):
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, datetime.datetime):
+        return "datetime"
+    return type(value).__name__
+
+
+def paise(sheet, header, total):
+    minor = total * 100
+    if minor != minor.to_integral_value():
+        sys.exit(f"{sheet} / {header}: the cells add up to {total}, which is not a whole number of paise")
+    return int(minor)
+
+
+def read(path):
+    workbook = load_workbook(path, read_only=True)
+    out = {}
+    for sheet in workbook.worksheets:
+        # The writer streams and does not declare the sheet's size; read every row there is.
+        sheet.reset_dimensions()
+        rows = sheet.iter_rows(values_only=True)
+        header = next(rows, ())
+        money = {i for i, h in enumerate(header) if isinstance(h, str) and h.endswith("(INR)")}
+        sums = {header[i]: Decimal(0) for i in money}
+        kinds = {h: set() for h in header if h is not None}
+        count = 0
+        for row in rows:
+            count += 1
+            for i, value in enumerate(row):
+                if value is None:
+                    continue
+                kinds[header[i]].add(kind(value))
+                if i in money and kind(value) == "number":
+                    sums[header[i]] += Decimal(str(value))
+        out[sheet.title] = {
+            "rows": count,
+            "sums": {h: paise(sheet.title, h, total) for h, total in sums.items()},
+            "kinds": {h: sorted(k) for h, k in kinds.items()},
+        }
+    return out
+
+
+print(json.dumps(read(sys.argv[1])))
