@@ -13,7 +13,7 @@
  * set: the whole process, worker thread included, and never missed between samples.
  */
 import { statSync } from 'node:fs';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { openCacheReader } from '../../electron/cache/database';
 import { settlementPages, type ExportJob } from '../../electron/export/run-export';
 import { DETAIL_COLUMNS, detailRow } from '../../electron/export/settlement-sheets';
@@ -62,7 +62,9 @@ function toExcelJs(values: RowValues): ExcelJS.CellValue[] {
 }
 
 async function exceljsCeiling({ cacheFile, out, date }: ChildArgs): Promise<number> {
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: out, useStyles: true, useSharedStrings: false });
+  // Loaded only for the ceiling, so the export runs carry none of exceljs in their memory.
+  const { default: Excel } = await import('exceljs');
+  const book = new Excel.stream.xlsx.WorkbookWriter({ filename: out, useStyles: true, useSharedStrings: false });
   const sheet = book.addWorksheet('Settlements', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = DETAIL_COLUMNS.map((c) => ({
     header: c.header,

@@ -2,12 +2,10 @@
  * Pictures of the Settings screen in both colour schemes, for people to look at (test-results/screenshots/):
  * the built-in profile, a production profile without a secret, and a custom one whose connection test passed.
  */
-import { mkdirSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2eSystemReady, startApp, type RunningApp } from './support';
+import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
 
 const ready = await e2eSystemReady();
-const DIR = new URL('../../test-results/screenshots/', import.meta.url).pathname;
 
 describe.runIf(ready)('Settings screenshots', () => {
   let app: RunningApp;
@@ -47,16 +45,7 @@ describe.runIf(ready)('Settings screenshots', () => {
     await statusBar.getByText('Active profile: Local sandbox').waitFor();
     await statusBar.getByText(/^Online since/).waitFor();
 
-    mkdirSync(DIR, { recursive: true });
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      // Off the clicked button (focus ring, hover), so the picture shows the resting state.
-      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-      await page.mouse.move(0, 0);
-      const path = `${DIR}settings-${scheme}.png`;
-      await page.screenshot({ path });
-      expect(statSync(path).size).toBeGreaterThan(10_000);
-    }
+    await saveScreenshots(page, 'settings');
     expect(app.consoleErrors).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
  * PAYOUT_CONSOLE_REQUIRE_SYSTEM=1 (CI) they fail instead.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -137,4 +137,31 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     await close().catch(() => {});
     throw error;
   }
+}
+
+const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url).pathname;
+
+/**
+ * Saves the page as it stands as `test-results/screenshots/<name>-<scheme>.png`, once per colour scheme, off any
+ * focus ring or hover so the picture shows the resting state; a blank picture fails. The page is left in light, at
+ * the viewport it had.
+ */
+export async function saveScreenshots(
+  page: Page,
+  name: string,
+  options: { schemes?: readonly ('light' | 'dark')[]; height?: number } = {},
+): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const viewport = page.viewportSize();
+  if (options.height && viewport) await page.setViewportSize({ width: viewport.width, height: options.height });
+  for (const scheme of options.schemes ?? (['light', 'dark'] as const)) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.mouse.move(0, 0);
+    const path = `${SCREENSHOTS}${name}-${scheme}.png`;
+    await page.screenshot({ path });
+    if (statSync(path).size < 10_000) throw new Error(`${path} is nearly empty: the screen did not render`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (options.height && viewport) await page.setViewportSize(viewport);
 }
