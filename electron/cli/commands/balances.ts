@@ -40,5 +40,4 @@ const balances: Command = {
   },
 };
 
-
 export const balanceCommands = [balances];
