@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useAppInfo } from './app-info-store';
-import { SectionUnavailable } from './SectionUnavailable';
+import { AccountsScreen } from './accounts/AccountsScreen';
+import { BeneficiariesScreen } from './beneficiaries/BeneficiariesScreen';
+import { PayoutsScreen } from './payouts/PayoutsScreen';
 import { SettingsScreen } from './settings/SettingsScreen';
+import { SettlementsScreen } from './settlements/SettlementsScreen';
 import { StatusBar } from './StatusBar';
 import { WelcomePanel } from './WelcomePanel';
 
@@ -17,8 +20,18 @@ type Section = (typeof SECTIONS)[number];
 
 function SectionView({ section }: { section: Section | null }) {
   if (section === null) return <WelcomePanel />;
-  if (section.id === 'settings') return <SettingsScreen />;
-  return <SectionUnavailable label={section.label} />;
+  switch (section.id) {
+    case 'accounts':
+      return <AccountsScreen />;
+    case 'beneficiaries':
+      return <BeneficiariesScreen />;
+    case 'payouts':
+      return <PayoutsScreen />;
+    case 'settlements':
+      return <SettlementsScreen />;
+    case 'settings':
+      return <SettingsScreen />;
+  }
 }
 
 export function App() {

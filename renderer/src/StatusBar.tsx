@@ -1,9 +1,21 @@
 import { useEffect } from 'react';
+import { epochMsToIstDate } from '../../shared/time';
 import { useAppInfo } from './app-info-store';
+import { useCacheStatus, type CacheStatus } from './cache-status-store';
 import { useConnectivity } from './connectivity-store';
 import { EnvironmentBadge } from './EnvironmentBadge';
+import { formatIstInstant } from './ui/format';
+import './status-bar.css';
 
 const TIME = new Intl.DateTimeFormat('en-IN', { timeStyle: 'medium', timeZone: 'Asia/Kolkata' });
+
+/** Today's times without the date, to keep the bar short; any other day's with it, so none passes for today's. */
+function shortIst(iso: string): string {
+  const at = new Date(iso);
+  return epochMsToIstDate(at.getTime()) === epochMsToIstDate(Date.now())
+    ? `${TIME.format(at)} IST`
+    : formatIstInstant(iso);
+}
 
 function ConnectivityIndicator() {
   const follow = useConnectivity((store) => store.follow);
@@ -20,6 +32,44 @@ function ConnectivityIndicator() {
   return (
     <span className={`connectivity connectivity-${tone}`} role="status">
       <span className="dot" aria-hidden="true" />
+      {text}
+    </span>
+  );
+}
+
+function syncedText({ settlementsSyncedAt, balancesAt }: CacheStatus): { text: string; full: string } {
+  const balances = balancesAt ? `balances ${shortIst(balancesAt)}` : 'balances not fetched yet';
+  const fullBalances = balancesAt ? `balances fetched ${formatIstInstant(balancesAt)}` : 'balances not fetched yet';
+  if (settlementsSyncedAt === null) {
+    return {
+      text: balancesAt ? `Settlements not synced yet · ${balances}` : 'Settlements not synced yet',
+      full: `Settlements not synced yet; ${fullBalances}`,
+    };
+  }
+  return {
+    text: `Last synced: settlements ${shortIst(settlementsSyncedAt)} · ${balances}`,
+    full: `Settlements synced ${formatIstInstant(settlementsSyncedAt)}; ${fullBalances}`,
+  };
+}
+
+/** Quiet on purpose: the environment badge stays the loudest thing in the bar. */
+function LastSynced() {
+  const follow = useCacheStatus((store) => store.follow);
+  const status = useCacheStatus((store) => store.status);
+  useEffect(() => follow(), [follow]);
+
+  if (status.status === 'loading') return null;
+  if (status.status === 'failed') {
+    const text = `Last synced: unknown. ${status.error.message}`;
+    return (
+      <span className="last-synced last-synced-failed" title={text}>
+        {text}
+      </span>
+    );
+  }
+  const { text, full } = syncedText(status.value);
+  return (
+    <span className="last-synced muted" title={full}>
       {text}
     </span>
   );
@@ -44,6 +94,7 @@ export function StatusBar() {
         <span className="muted">{state.status === 'loading' ? 'Connecting…' : 'No active profile'}</span>
       )}
       <span className="spacer" />
+      {state.status === 'ready' && <LastSynced />}
       <ConnectivityIndicator />
       {state.status === 'ready' && <span className="mono muted">v{state.info.appVersion}</span>}
     </footer>

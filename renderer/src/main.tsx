@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './controls.css';
+import './ui/ui.css';
 // After controls.css, so helpers such as .mono win over a control's own font.
 import './styles.css';
 

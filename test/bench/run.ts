@@ -5,8 +5,10 @@
 import { parseArgs } from 'node:util';
 import { cacheBenches } from './cache';
 import { clientBenches } from './client';
+import { exportBenches } from './export';
 import { queryBenches } from './query';
 import { syncBenches } from './sync';
+import { uiBenches } from './ui';
 
 export interface BenchResult {
   bench: string;
@@ -22,7 +24,7 @@ export type Bench = {
   run(ctx: BenchContext): AsyncGenerator<BenchResult>;
 };
 
-const BENCHES: Bench[] = [clientBenches, cacheBenches, syncBenches, queryBenches];
+const BENCHES: Bench[] = [clientBenches, cacheBenches, syncBenches, queryBenches, uiBenches, exportBenches];
 
 async function main() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, rows: { type: 'string' } } });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { FormField } from './FormField';
+import { FormField } from '../ui/FormField';
 import {
   checkProfile,
   EMPTY_VALUES,

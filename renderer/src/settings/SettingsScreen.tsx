@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useAppInfo } from '../app-info-store';
+import { CacheSection } from './CacheSection';
 import { ProfileCard } from './ProfileCard';
 import { ProfileForm } from './ProfileForm';
 import { useSettings } from './settings-store';
@@ -65,6 +66,7 @@ export function SettingsScreen() {
           </div>
         )}
       </section>
+      <CacheSection />
     </div>
   );
 }

@@ -4,6 +4,12 @@
  * schema main has and this build lacks) land on the same fields.
  */
 import type { IpcError } from '../../../shared/ipc/contract';
+import {
+  errorsFromIpc as ipcErrors,
+  errorsFromIssues,
+  zodIssues,
+  type FormErrors as FormErrorsOf,
+} from '../ui/form-errors';
 import { HASH_SCHEMES, profileFields, secretInput, type Environment, type HashScheme } from '../../../shared/profiles';
 import type { Profile, ProfileFields } from './settings-store';
 
@@ -18,8 +24,7 @@ export const FIELD_LABELS = {
 
 export type FieldName = keyof typeof FIELD_LABELS;
 export type FormValues = Record<FieldName, string>;
-/** One sentence per field, plus `form` for what belongs to no field. */
-export type FormErrors = Partial<Record<FieldName | 'form', string>>;
+export type FormErrors = FormErrorsOf<FieldName>;
 
 export const ENVIRONMENT_CHOICES: { value: Environment; label: string }[] = [
   { value: 'production', label: 'Production' },
@@ -48,51 +53,18 @@ export function valuesOf(profile: Profile): FormValues {
   return { name, environment, baseUrl, aiUrl, key, hashScheme };
 }
 
-const isField = (name: string): name is FieldName => Object.hasOwn(FIELD_LABELS, name);
-
-/** Schema messages are fragments ("must not be empty"); the field's label makes them a sentence. */
-function sentence(field: FieldName, message: string): string {
-  return /^[a-z]/.test(message) ? `${FIELD_LABELS[field]} ${message}.` : message;
-}
-
-function errorsFromIssues(issues: readonly { path: string; message: string }[]): FormErrors {
-  const errors: FormErrors = {};
-  for (const { path, message } of issues) {
-    // profiles.update nests the fields under `fields`.
-    const field = path.replace(/^fields\./, '');
-    if (isField(field)) errors[field] ??= sentence(field, message);
-    else errors.form ??= message;
-  }
-  return errors;
-}
-
 export function checkProfile(
   values: FormValues,
 ): { ok: true; fields: ProfileFields } | { ok: false; errors: FormErrors } {
   const parsed = profileFields.safeParse(values);
   if (parsed.success) return { ok: true, fields: parsed.data };
-  return {
-    ok: false,
-    errors: errorsFromIssues(
-      parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
-    ),
-  };
-}
-
-function isIssueList(details: unknown): details is { path: string; message: string }[] {
-  return (
-    Array.isArray(details) &&
-    details.every((d) => typeof d?.path === 'string' && typeof (d as { message?: unknown }).message === 'string')
-  );
+  return { ok: false, errors: errorsFromIssues(FIELD_LABELS, zodIssues(parsed.error.issues)) };
 }
 
 export function errorsFromIpc(error: IpcError): FormErrors {
-  if (error.code === 'INVALID_INPUT' && isIssueList(error.details)) {
-    const errors = errorsFromIssues(error.details);
-    return Object.keys(errors).length > 0 ? errors : { form: error.message };
-  }
   if (error.code === 'PROFILE_NAME_TAKEN') return { name: error.message };
-  return { form: error.message };
+  // profiles.update nests the fields under `fields`.
+  return ipcErrors(FIELD_LABELS, error, error.details?.some((d) => d.path.startsWith('fields.')) ? 'fields.' : '');
 }
 
 /** The secret field's check, before anything is sent. */

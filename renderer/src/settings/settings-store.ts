@@ -3,19 +3,15 @@
  * `setSecret` on its way to main and is kept nowhere here.
  */
 import { create } from 'zustand';
-import type { IpcError, IpcInput, IpcOutput, IpcResult } from '../../../shared/ipc/contract';
+import type { IpcInput, IpcOutput, IpcResult } from '../../../shared/ipc/contract';
 import { api, settle } from '../api';
 import { useAppInfo } from '../app-info-store';
+import { loaded, type Loadable } from '../loadable';
 
 export type Profile = IpcOutput<'profiles.list'>['profiles'][number];
 export type ProfileFields = IpcInput<'profiles.create'>;
 export type CredentialStatus = IpcOutput<'credentials.status'>;
 export type ConnectionTestResult = IpcOutput<'credentials.test'>;
-
-export type Loadable<T> = { status: 'loading' } | { status: 'ready'; value: T } | { status: 'failed'; error: IpcError };
-
-const loaded = <T>(result: IpcResult<T>): Loadable<T> =>
-  result.ok ? { status: 'ready', value: result.value } : { status: 'failed', error: result.error };
 
 interface SettingsStore {
   list: Loadable<IpcOutput<'profiles.list'>>;

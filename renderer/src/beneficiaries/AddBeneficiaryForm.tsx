@@ -1,0 +1,362 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { BeneficiaryForm, CachedBeneficiary, VpaCheckResult } from '../../../shared/beneficiaries';
+import type { IpcError } from '../../../shared/ipc/contract';
+import { api, settle } from '../api';
+import { useAppInfo } from '../app-info-store';
+import { ConfirmDialog } from '../ConfirmDialog';
+import { EnvironmentBadge } from '../EnvironmentBadge';
+import { FormField } from '../ui/FormField';
+import {
+  checkBeneficiary,
+  EMPTY_VALUES,
+  errorsFromIpc,
+  FIELD_LABELS,
+  mayHaveHappened,
+  targetsOf,
+  vpaProblem,
+  type FieldName,
+  type FormErrors,
+  type FormValues,
+} from './beneficiary-form';
+import { useBeneficiaries } from './beneficiaries-store';
+import { MaskedAccount } from '../ui/MaskedAccount';
+
+/** In reading order; the grid lays them out two to a row. */
+const FIELDS: { name: FieldName; placeholder: string; mono?: boolean; hint?: string; inputMode?: 'numeric' | 'tel' }[] =
+  [
+    { name: 'name', placeholder: 'As on the bank account' },
+    { name: 'phone', placeholder: '9876543210', mono: true, inputMode: 'tel', hint: '10 digits, no +91.' },
+    { name: 'email', placeholder: 'name@example.in' },
+    { name: 'address', placeholder: 'Optional' },
+    { name: 'account_number', placeholder: '9 to 18 digits', mono: true, inputMode: 'numeric' },
+    { name: 'ifsc', placeholder: 'HDFC0001234', mono: true, hint: '11 characters, capital letters: HDFC0001234.' },
+    { name: 'vpa', placeholder: 'name@bank', mono: true },
+  ];
+
+type Stage =
+  | { kind: 'editing' }
+  | { kind: 'checking' }
+  | { kind: 'matches'; matches: CachedBeneficiary[] }
+  | { kind: 'confirming' };
+
+interface Submission {
+  beneficiary: BeneficiaryForm;
+  requestKey: string;
+}
+
+type Verification =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'done'; result: VpaCheckResult }
+  | { status: 'failed'; error: IpcError };
+
+function VerificationText({ verification }: { verification: Verification }): ReactNode {
+  switch (verification.status) {
+    case 'idle':
+      return 'Verify asks the UPI network who holds the address.';
+    case 'loading':
+      return 'Asking the UPI network…';
+    case 'failed':
+      return <span className="error">Not verified: {verification.error.message}</span>;
+    case 'done': {
+      const { valid, accountName, vpa } = verification.result;
+      if (!valid) return <span className="error">{vpa} is not a valid UPI address: no UPI app knows it.</span>;
+      return (
+        <span className="bene-verified">
+          ✓ {vpa} belongs to <strong>{accountName ?? 'a holder the service did not name'}</strong>
+        </span>
+      );
+    }
+  }
+}
+
+function Targets({ beneficiary }: { beneficiary: BeneficiaryForm }) {
+  const { bank, vpa } = targetsOf({
+    account_number: beneficiary.account_number ?? null,
+    ifsc: beneficiary.ifsc ?? null,
+    vpa: beneficiary.vpa ?? null,
+  });
+  return (
+    <ul className="bene-targets">
+      {bank && (
+        <li>
+          Bank account <strong className="mono">{bank.account}</strong>, IFSC{' '}
+          <strong className="mono">{bank.ifsc}</strong>
+        </li>
+      )}
+      {vpa && (
+        <li>
+          UPI address <strong className="mono">{vpa}</strong>
+        </li>
+      )}
+    </ul>
+  );
+}
+
+function MatchesWarning({
+  matches,
+  onProceed,
+  onBack,
+}: {
+  matches: CachedBeneficiary[];
+  onProceed(): void;
+  onBack(): void;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  useEffect(() => ref.current?.focus(), []);
+  const count = matches.length === 1 ? 'A beneficiary' : `${matches.length} beneficiaries`;
+  return (
+    <div ref={ref} className="notice notice-warning bene-matches" role="alert" aria-labelledby={titleId} tabIndex={-1}>
+      <p id={titleId}>
+        <strong>Possible duplicate.</strong> {count} in this console already {matches.length === 1 ? 'pays' : 'pay'} to
+        the same bank account or UPI address:
+      </p>
+      <ul>
+        {matches.map((m) => {
+          const { bank, vpa } = targetsOf(m);
+          return (
+            <li key={m.beneficiary_id}>
+              <strong>{m.name}</strong> <span className="mono">{m.beneficiary_id}</span>
+              {bank && (
+                <>
+                  {' · '}
+                  <MaskedAccount account={bank.account} ifsc={bank.ifsc} />
+                </>
+              )}
+              {vpa && (
+                <>
+                  {' · '}
+                  <span className="mono">{vpa}</span>
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <div className="form-actions">
+        <button type="button" className="button" onClick={onProceed}>
+          Add anyway…
+        </button>
+        <button type="button" className="button" onClick={onBack}>
+          Back to the form
+        </button>
+      </div>
+    </div>
+  );
+}
+
+interface AddBeneficiaryFormProps {
+  onCreated(beneficiary: CachedBeneficiary, message: string): void;
+  onCancel(): void;
+}
+
+/**
+ * Adds a beneficiary. Nothing is sent while the shared schema finds a problem; a bank account or UPI address
+ * the cache already knows needs an explicit "Add anyway"; and the create itself is confirmed with the target
+ * repeated. One request key stands for one submission, and only an edit to the form makes a new one: main
+ * answers a key that is still out, or whose outcome it could not learn, with that same answer instead of
+ * sending again, so neither a double click nor a retry after a lost answer can add the beneficiary twice.
+ */
+export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormProps) {
+  const create = useBeneficiaries((s) => s.create);
+  const appInfo = useAppInfo((s) => s.state);
+  const [values, setValues] = useState<FormValues>(EMPTY_VALUES);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [stage, setStage] = useState<Stage>({ kind: 'editing' });
+  const [busy, setBusy] = useState(false);
+  const [uncertain, setUncertain] = useState(false);
+  const [verification, setVerification] = useState<Verification>({ status: 'idle' });
+  const formRef = useRef<HTMLFormElement>(null);
+  const titleId = useId();
+  /** What passed the check, with the one key that stands for it until the form changes. */
+  const [submission, setSubmission] = useState<Submission | null>(null);
+  // A ref, not state: two clicks in one frame both see the same state, but not the same ref.
+  const inFlight = useRef(false);
+
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [errors]);
+
+  const change = (name: FieldName, value: string) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setErrors((e) => ({ ...e, [name]: undefined, form: undefined }));
+    setStage({ kind: 'editing' });
+    setSubmission(null);
+    setUncertain(false);
+    if (name === 'vpa') setVerification({ status: 'idle' });
+  };
+
+  const back = () => {
+    setStage({ kind: 'editing' });
+    setSubmission(null);
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy || stage.kind !== 'editing') return;
+    // The same values failed to send: they go out again with their key, already confirmed.
+    if (submission) {
+      void send(submission);
+      return;
+    }
+    const checked = checkBeneficiary(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    setSubmission({ beneficiary: checked.beneficiary, requestKey: crypto.randomUUID() });
+    setStage({ kind: 'checking' });
+    const { account_number, ifsc, vpa } = checked.beneficiary;
+    const matches = await settle(() =>
+      api.beneficiaries.matches({
+        ...(account_number ? { account_number } : {}),
+        ...(ifsc ? { ifsc } : {}),
+        ...(vpa ? { vpa } : {}),
+      }),
+    );
+    if (!matches.ok) {
+      back();
+      setErrors({ ...errorsFromIpc(matches.error), form: `Could not look for duplicates: ${matches.error.message}` });
+      return;
+    }
+    setStage(matches.value.length > 0 ? { kind: 'matches', matches: matches.value } : { kind: 'confirming' });
+  }
+
+  async function send({ requestKey, beneficiary }: Submission) {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    setErrors({});
+    const result = await create({ requestKey, beneficiary });
+    inFlight.current = false;
+    setBusy(false);
+    if (result.ok) {
+      setSubmission(null);
+      onCreated(result.value.beneficiary, result.value.message);
+      return;
+    }
+    setUncertain(mayHaveHappened(result.error));
+    setErrors(errorsFromIpc(result.error, 'beneficiary.'));
+  }
+
+  async function verify() {
+    const problem = vpaProblem(values.vpa);
+    if (problem) {
+      setErrors((e) => ({ ...e, vpa: problem }));
+      return;
+    }
+    setVerification({ status: 'loading' });
+    const result = await settle(() => api.beneficiaries.verifyVpa({ vpa: values.vpa.trim() }));
+    setVerification(result.ok ? { status: 'done', result: result.value } : { status: 'failed', error: result.error });
+  }
+
+  const checking = stage.kind === 'checking';
+  const profile = appInfo.status === 'ready' ? appInfo.info.profile : null;
+
+  return (
+    <section className="bene-add" aria-labelledby={titleId}>
+      <h2 id={titleId}>New beneficiary</h2>
+      <p className="muted bene-add-intro">
+        Give a bank account (number and IFSC), a UPI address, or both. Phone, email and address are optional.
+      </p>
+      <form ref={formRef} onSubmit={submit} noValidate aria-busy={busy || checking}>
+        {/* Locked while the duplicate check or the create is out, so the answer is about the values on screen. */}
+        <fieldset className="form-grid bene-add-grid" disabled={busy || checking}>
+          {FIELDS.map(({ name, placeholder, mono, hint, inputMode }) => (
+            <FormField
+              key={name}
+              label={FIELD_LABELS[name]}
+              error={errors[name]}
+              hint={name === 'vpa' ? <VerificationText verification={verification} /> : hint}
+            >
+              {(ids) => {
+                const input = (
+                  <input
+                    {...ids}
+                    className={`input${mono ? ' mono' : ''}`}
+                    value={values[name]}
+                    placeholder={placeholder}
+                    inputMode={inputMode}
+                    spellCheck={false}
+                    autoComplete="off"
+                    autoFocus={name === 'name'}
+                    onChange={(e) => change(name, e.target.value)}
+                  />
+                );
+                return name === 'vpa' ? (
+                  <div className="bene-input-action">
+                    {input}
+                    <button
+                      type="button"
+                      className="button"
+                      onClick={() => void verify()}
+                      disabled={verification.status === 'loading'}
+                    >
+                      Verify UPI address
+                    </button>
+                  </div>
+                ) : (
+                  input
+                );
+              }}
+            </FormField>
+          ))}
+        </fieldset>
+        {errors.form && (
+          <div className="notice notice-error bene-form-error" role="alert">
+            <p>{errors.form}</p>
+            {uncertain && (
+              <p>
+                The service may have added this beneficiary although its answer was lost. Trying again repeats this
+                answer rather than sending the request a second time, so it cannot be added twice; once you know it was
+                not added, change the form to send a new request.
+              </p>
+            )}
+          </div>
+        )}
+        {stage.kind === 'matches' && (
+          <MatchesWarning matches={stage.matches} onProceed={() => setStage({ kind: 'confirming' })} onBack={back} />
+        )}
+        <div className="form-actions">
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={busy || checking || stage.kind !== 'editing'}
+          >
+            {busy
+              ? 'Adding…'
+              : checking
+                ? 'Checking…'
+                : submission && stage.kind === 'editing'
+                  ? 'Try again'
+                  : 'Add beneficiary…'}
+          </button>
+          <button type="button" className="button" onClick={onCancel} disabled={busy}>
+            Cancel
+          </button>
+        </div>
+      </form>
+      {stage.kind === 'confirming' && submission && (
+        <ConfirmDialog
+          title={`Add “${submission.beneficiary.name}” as a beneficiary?`}
+          confirmLabel="Add beneficiary"
+          onConfirm={() => {
+            setStage({ kind: 'editing' });
+            void send(submission);
+          }}
+          onCancel={back}
+        >
+          <p>Payouts to this beneficiary will go to:</p>
+          <Targets beneficiary={submission.beneficiary} />
+          {profile && (
+            <p className="bene-confirm-profile">
+              Added on <EnvironmentBadge environment={profile.environment} /> “{profile.name}”. Check the account
+              against the beneficiary&apos;s own documents first.
+            </p>
+          )}
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,220 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { CachedBeneficiary } from '../../../shared/beneficiaries';
+import { AsOf } from '../ui/AsOf';
+import { OfflineBanner } from '../ui/OfflineBanner';
+import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
+import { useFindShortcut } from '../ui/use-find-shortcut';
+import { AddBeneficiaryForm } from './AddBeneficiaryForm';
+import { useBeneficiaries } from './beneficiaries-store';
+import { BeneficiaryDetail } from './BeneficiaryDetail';
+import { BeneficiaryTable } from './BeneficiaryTable';
+import './beneficiaries.css';
+
+const SEARCH_DEBOUNCE_MS = 150;
+const FIND_KEYS = /Mac/.test(navigator.userAgent) ? '⌘F' : 'Ctrl+F';
+
+/** Pulls one beneficiary from the service into the cache, by the id the service gave it. */
+function FetchById({ onFetched }: { onFetched(b: CachedBeneficiary): void }) {
+  const fetch = useBeneficiaries((s) => s.fetch);
+  const [id, setId] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const inputId = useId();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const wanted = id.trim();
+    if (!wanted) {
+      setError('Type the id the service gave the beneficiary, such as bene_…');
+      return;
+    }
+    setBusy(true);
+    const result = await fetch(wanted);
+    setBusy(false);
+    setError(result.ok ? null : result.error.message);
+    if (result.ok) {
+      setId('');
+      onFetched(result.value);
+    }
+  }
+
+  return (
+    <form className="bene-fetch" onSubmit={submit} noValidate aria-busy={busy}>
+      <label htmlFor={inputId}>Fetch by id</label>
+      <input
+        id={inputId}
+        className="input mono"
+        value={id}
+        placeholder="bene_…"
+        spellCheck={false}
+        autoComplete="off"
+        aria-invalid={error !== null}
+        aria-describedby={error ? `${inputId}-error` : undefined}
+        onChange={(e) => {
+          setId(e.target.value);
+          setError(null);
+        }}
+      />
+      <button type="submit" className="button" disabled={busy}>
+        {busy ? 'Fetching…' : 'Fetch'}
+      </button>
+      {error && (
+        <p id={`${inputId}-error`} className="field-error bene-fetch-error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+export function BeneficiariesScreen() {
+  const list = useBeneficiaries((s) => s.list);
+  const search = useBeneficiaries((s) => s.search);
+  const more = useBeneficiaries((s) => s.more);
+  const selectedId = useBeneficiaries((s) => s.selectedId);
+  const detailOpen = useBeneficiaries((s) => s.detailOpen);
+  const { load, loadMore, select, closeDetail } = useBeneficiaries.getState();
+  const [query, setQuery] = useState(search);
+  const [adding, setAdding] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  /** A row to give focus to once it is rendered: one just added or fetched, or the one whose detail closed. */
+  const focusRow = useRef<string | null>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const searchId = useId();
+  const listRef = useRef<HTMLElement>(null);
+  useFindShortcut(searchRef);
+
+  // The applied search loads at once (opening the screen); a changed one waits until typing pauses.
+  useEffect(() => {
+    const delay = query === useBeneficiaries.getState().search ? 0 : SEARCH_DEBOUNCE_MS;
+    const timer = setTimeout(() => void load(query), delay);
+    return () => clearTimeout(timer);
+  }, [query, load]);
+
+  useEffect(() => {
+    if (focusRow.current === null) return;
+    const row = listRef.current?.querySelector<HTMLElement>(`tr[data-id="${CSS.escape(focusRow.current)}"]`);
+    if (!row) return;
+    focusRow.current = null;
+    row.focus();
+    row.scrollIntoView({ block: 'nearest' });
+  });
+
+  const rows = list.status === 'ready' ? list.value.rows : [];
+  const selected = rows.find((r) => r.beneficiary_id === selectedId) ?? null;
+  const newest = rows.reduce<string | null>((max, r) => (max === null || r.fetchedAt > max ? r.fetchedAt : max), null);
+
+  function arrived(b: CachedBeneficiary, message: string) {
+    setNotice(message);
+    select(b.beneficiary_id, true);
+    focusRow.current = b.beneficiary_id;
+  }
+
+  return (
+    <div className="bene-screen">
+      <header className="bene-head">
+        <div>
+          <h1 className="screen-title">Beneficiaries</h1>
+          <p className="muted bene-intro">
+            The service keeps no list of beneficiaries, so this is every one this console added or fetched for the
+            active profile, kept for search and offline review.
+          </p>
+        </div>
+        <button type="button" className="button button-primary" onClick={() => setAdding(true)} disabled={adding}>
+          Add beneficiary
+        </button>
+      </header>
+      <OfflineBanner />
+      {notice && (
+        <div className="notice bene-notice-ok" role="status">
+          <span>{notice}</span>
+          <button type="button" className="button" onClick={() => setNotice(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {adding && (
+        <AddBeneficiaryForm
+          onCreated={(b, message) => {
+            setAdding(false);
+            arrived(b, `${message || 'Beneficiary added.'} ${b.name} (${b.beneficiary_id}) is in the list.`);
+          }}
+          onCancel={() => setAdding(false)}
+        />
+      )}
+      <div className="bene-toolbar">
+        <div className="bene-search">
+          <label htmlFor={searchId}>Search</label>
+          <input
+            ref={searchRef}
+            id={searchId}
+            type="search"
+            className="input"
+            value={query}
+            placeholder="Name, id, UPI address, account, email or phone"
+            spellCheck={false}
+            autoComplete="off"
+            aria-keyshortcuts="Control+F Meta+F"
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          <kbd className="muted">{FIND_KEYS}</kbd>
+        </div>
+        <FetchById onFetched={(b) => arrived(b, `Fetched ${b.name} (${b.beneficiary_id}) from the service.`)} />
+      </div>
+      <div className={`bene-layout${detailOpen && selected ? ' bene-with-detail' : ''}`}>
+        <section className="bene-list" aria-label="Beneficiary list" ref={listRef}>
+          <div className="bene-list-meta">
+            <AsOf at={newest} label="Newest fetch" />
+          </div>
+          {list.status === 'loading' && <Skeleton rows={5} label="Loading beneficiaries" />}
+          {list.status === 'failed' && <ErrorNotice error={list.error} onRetry={() => void load(query)} />}
+          {list.status === 'ready' && rows.length === 0 && !search.trim() && (
+            <EmptyState title="No beneficiaries cached yet">
+              Add a beneficiary, or fetch one by the id the service gave it; both are kept here for search and offline
+              review.
+            </EmptyState>
+          )}
+          {list.status === 'ready' && rows.length === 0 && search.trim() && (
+            <EmptyState title={`No cached beneficiary matches “${search.trim()}”`}>
+              Search looks in names, ids, UPI addresses, account numbers, emails and phones. A beneficiary this console
+              never saw can be fetched by its id.
+            </EmptyState>
+          )}
+          {rows.length > 0 && (
+            <>
+              <BeneficiaryTable rows={rows} selectedId={selectedId} onSelect={select} onEscape={closeDetail} />
+              <div className="bene-list-foot">
+                <span className="muted">
+                  {rows.length} {rows.length === 1 ? 'beneficiary' : 'beneficiaries'}
+                  {search.trim() ? ` matching “${search.trim()}”` : ''}
+                  {list.status === 'ready' && list.value.nextCursor === null ? ', all shown' : ''}
+                </span>
+                {list.status === 'ready' && list.value.nextCursor !== null && (
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => void loadMore()}
+                    disabled={more.status === 'loading'}
+                  >
+                    {more.status === 'loading' ? 'Loading…' : 'Load more'}
+                  </button>
+                )}
+              </div>
+              {more.status === 'failed' && <ErrorNotice error={more.error} onRetry={() => void loadMore()} />}
+            </>
+          )}
+        </section>
+        {detailOpen && selected && (
+          <BeneficiaryDetail
+            key={selected.beneficiary_id}
+            beneficiary={selected}
+            onClose={() => {
+              closeDetail();
+              focusRow.current = selected.beneficiary_id;
+            }}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

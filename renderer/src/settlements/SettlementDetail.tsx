@@ -1,0 +1,181 @@
+/**
+ * Everything the cache holds about one settlement record: its fields, the fields the API sent beyond the
+ * contract, the rules it broke with the values that broke them, and when a re-sync stopped finding it.
+ * A modal dialog: Escape or Close returns to the table, on the row it came from.
+ */
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { RULES } from '../../../shared/reconciliation';
+import type { CachedSettlement } from '../../../shared/settlement-query';
+import { formatCalendarDate, formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
+
+/** Names of record fields, also used for the values an exception names. */
+const LABELS = {
+  date: 'Date asked for',
+  pg: 'Gateway',
+  pg_transaction_id: 'Gateway transaction ID',
+  order_id: 'Order ID',
+  utr: 'UTR',
+  settlement_date: 'Settled at',
+  settlement_dates: 'Settled at',
+  order_date: 'Ordered at',
+  order_status: 'Order status',
+  pg_status: 'Gateway status',
+  payment_mode: 'Payment mode',
+  amount: 'Amount',
+  mer_service_fee: 'Service fee',
+  mer_service_tax: 'Service tax',
+  cgst: 'CGST',
+  sgst: 'SGST',
+  igst: 'IGST',
+  merchant_subvention_amount: 'Merchant subvention',
+  settled_amount: 'Settled amount',
+  expected: 'Expected settled amount',
+  difference: 'Difference',
+  times_settled: 'Times settled',
+  dispute_id: 'Dispute ID',
+  description: 'Description',
+} as const;
+
+/** Exception values that are amounts in paise. */
+const MONEY = new Set([
+  'amount',
+  'mer_service_fee',
+  'mer_service_tax',
+  'cgst',
+  'sgst',
+  'igst',
+  'merchant_subvention_amount',
+  'settled_amount',
+  'expected',
+  'difference',
+]);
+
+const labelOf = (key: string): string => (LABELS as Readonly<Record<string, string>>)[key] ?? key;
+
+function exceptionValue(key: string, value: number | string | null): ReactNode {
+  if (value === null) return <span className="muted">none</span>;
+  if (typeof value === 'number' && MONEY.has(key)) return formatMoney(value);
+  return String(value);
+}
+
+function Facts({ items }: { items: [string, ReactNode][] }) {
+  return (
+    <dl className="facts stl-facts">
+      {items.map(([label, value]) => (
+        <div key={label} className="stl-fact">
+          <dt>{label}</dt>
+          <dd>{value ?? <span className="muted">none</span>}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onClose(): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  // As in ConfirmDialog: closed before React removes it, so the browser gives focus back to the table.
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+
+  const mono = (text: string | null) => (text === null ? null : <span className="mono">{text}</span>);
+  const extra = Object.entries(row.extra ?? {});
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog stl-detail"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <div className="stl-detail-head">
+        <h2 id={titleId}>
+          Settlement <span className="mono">{row.pg_transaction_id}</span>
+        </h2>
+        <button type="button" className="button" autoFocus onClick={onClose}>
+          Close
+        </button>
+      </div>
+
+      {row.vanishedAt && (
+        <p className="notice notice-warning">
+          The API stopped returning this record on {formatIstInstant(row.vanishedAt)}. It is kept here and left out of
+          current figures.
+        </p>
+      )}
+
+      <section aria-label="Exceptions">
+        <h3>Exceptions</h3>
+        {row.exceptions.length === 0 ? (
+          <p className="muted">This record breaks no reconciliation rule.</p>
+        ) : (
+          row.exceptions.map((e) => (
+            <div key={e.rule} className="stl-exception">
+              <p className="stl-exception-rule">{RULES[e.rule]}</p>
+              <Facts
+                items={Object.entries(e.values).map(([k, v]): [string, ReactNode] => [
+                  labelOf(k),
+                  exceptionValue(k, v),
+                ])}
+              />
+            </div>
+          ))
+        )}
+      </section>
+
+      <section aria-label="Record">
+        <h3>Record</h3>
+        <Facts
+          items={[
+            [LABELS.date, formatCalendarDate(row.date)],
+            [LABELS.pg, row.pg],
+            [LABELS.payment_mode, row.payment_mode],
+            [LABELS.pg_transaction_id, mono(row.pg_transaction_id)],
+            [LABELS.order_id, mono(row.order_id)],
+            [LABELS.utr, mono(row.utr)],
+            [LABELS.settlement_date, formatIstWallClock(row.settlement_date)],
+            [LABELS.order_date, formatIstWallClock(row.order_date)],
+            [LABELS.order_status, row.order_status],
+            [LABELS.pg_status, row.pg_status],
+            [LABELS.dispute_id, mono(row.dispute_id)],
+            [LABELS.description, row.description],
+          ]}
+        />
+      </section>
+
+      <section aria-label="Amounts">
+        <h3>Amounts</h3>
+        <Facts
+          items={(
+            [
+              'amount',
+              'mer_service_fee',
+              'mer_service_tax',
+              'cgst',
+              'sgst',
+              'igst',
+              'merchant_subvention_amount',
+              'settled_amount',
+            ] as const
+          ).map((k) => [LABELS[k], <span className="money">{formatMoney(row[k])}</span>])}
+        />
+      </section>
+
+      {extra.length > 0 && (
+        <section aria-label="Other fields from the API">
+          <h3>Other fields from the API</h3>
+          <Facts
+            items={extra.map(([k, v]): [string, ReactNode] => [k, <span className="mono">{JSON.stringify(v)}</span>])}
+          />
+        </section>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,327 @@
+/**
+ * The settlements table: a hand-rolled virtual grid. Rows have one fixed height, so where each row sits
+ * follows from its index; only the rows in view (and a few either side) are in the page, positioned in a
+ * spacer as tall as every row the filter matches. Rows come from a PagedRows source, which reads the pages
+ * around what is in view; a row not read yet shows as a placeholder.
+ *
+ * Past MAX_SCROLL_PX the spacer stops growing (browsers cap an element's height) and the scroll position
+ * maps onto the rows proportionally, so a scrollbar still reaches every row.
+ *
+ * Keyboard: the grid takes focus as one stop and marks its active row with aria-activedescendant. Up, Down,
+ * Page Up, Page Down, Home and End move it and scroll it into view; Enter opens its details.
+ */
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type KeyboardEvent,
+} from 'react';
+import { flushSync } from 'react-dom';
+import type { CachedSettlement, SettlementSort } from '../../../shared/settlement-query';
+import { ErrorNotice } from '../ui/states';
+import { firstDirection, type Column } from './columns';
+import type { PagedRows } from './paged-rows';
+
+const ROW_HEIGHT = 28;
+const HEAD_HEIGHT = 32;
+/** Rows rendered beyond each edge of the view, so a small scroll shows rows already laid out. */
+const OVERSCAN = 8;
+const MAX_SCROLL_PX = 16_000_000;
+const ANCHOR_ROWS = 4096;
+
+const count = new Intl.NumberFormat('en-IN');
+
+interface Geometry {
+  spacer: number;
+  /** Content pixels per scrolled pixel: 1 until the spacer hits its cap. */
+  scale: number;
+}
+
+function geometryOf(rows: number, view: number): Geometry {
+  const content = rows * ROW_HEIGHT;
+  const spacer = Math.min(content, MAX_SCROLL_PX);
+  return { spacer, scale: content > spacer && spacer > view ? (content - view) / (spacer - view) : 1 };
+}
+
+interface RowProps {
+  index: number;
+  /** Pixels from the top of the window layer. */
+  top: number;
+  row: CachedSettlement | undefined;
+  columns: readonly Column[];
+  active: boolean;
+  id: string;
+  onPick(index: number): void;
+}
+
+const GridRow = memo(function GridRow({ index, top, row, columns, active, id, onPick }: RowProps) {
+  if (!row) {
+    return (
+      <div
+        role="row"
+        id={id}
+        aria-rowindex={index + 2}
+        aria-busy="true"
+        className="stl-row stl-row-loading"
+        style={{ top }}
+      >
+        <div role="gridcell" aria-colspan={columns.length} className="stl-cell stl-cell-loading">
+          <span className="sr-only">Loading row {index + 1}</span>
+          <span className="skeleton-line" aria-hidden="true" />
+        </div>
+      </div>
+    );
+  }
+  const flagged = row.exceptions.length > 0;
+  return (
+    <div
+      role="row"
+      id={id}
+      aria-rowindex={index + 2}
+      aria-selected={active}
+      data-id={row.id}
+      className={`stl-row${active ? ' stl-row-active' : ''}${flagged ? ' stl-row-flagged' : ''}${row.vanishedAt ? ' stl-row-vanished' : ''}`}
+      style={{ top }}
+      onClick={() => onPick(index)}
+    >
+      {columns.map((c) => (
+        <div
+          key={c.id}
+          role="gridcell"
+          className={`stl-cell${c.numeric ? ' money' : ''}${c.mono ? ' mono' : ''}`}
+          style={{ width: c.width }}
+        >
+          {c.cell(row)}
+        </div>
+      ))}
+    </div>
+  );
+});
+
+/** Column headers; a sortable column's header is a button. Memoised: scrolling does not touch it. */
+const GridHeader = memo(function GridHeader({
+  columns,
+  sort,
+  onSort,
+  width,
+}: {
+  columns: readonly Column[];
+  sort: SettlementSort;
+  onSort(sort: SettlementSort): void;
+  width: number;
+}) {
+  return (
+    <div role="rowgroup" className="stl-head" style={{ width }}>
+      <div role="row" aria-rowindex={1} className="stl-row stl-row-head">
+        {columns.map((c) => {
+          const sorted = c.sort !== undefined && sort.column === c.sort;
+          return (
+            <div
+              key={c.id}
+              role="columnheader"
+              aria-sort={sorted ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}
+              className={`stl-cell${c.numeric ? ' money' : ''}`}
+              style={{ width: c.width }}
+            >
+              {c.sort === undefined ? (
+                c.abbr ? (
+                  <>
+                    <span aria-hidden="true" title={c.label}>
+                      {c.abbr}
+                    </span>
+                    <span className="sr-only">{c.label}</span>
+                  </>
+                ) : (
+                  c.label
+                )
+              ) : (
+                <button
+                  type="button"
+                  className="stl-sort"
+                  onClick={() =>
+                    onSort({
+                      column: c.sort!,
+                      direction: sorted ? (sort.direction === 'asc' ? 'desc' : 'asc') : firstDirection(c),
+                    })
+                  }
+                >
+                  {c.label}
+                  <span aria-hidden="true" className="stl-sort-mark">
+                    {sorted ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
+                  </span>
+                </button>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+});
+
+interface GridProps {
+  source: PagedRows;
+  columns: readonly Column[];
+  sort: SettlementSort;
+  onSort(sort: SettlementSort): void;
+  onOpen(row: CachedSettlement): void;
+  /** Shown while the next filter's first page is on its way: the rows on screen are the previous filter's. */
+  busy: boolean;
+}
+
+export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }: GridProps) {
+  useSyncExternalStore(source.subscribe, source.getVersion);
+  const id = useId();
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [view, setView] = useState(400);
+  const [active, setActive] = useState(0);
+  const [shownSource, setShownSource] = useState(source);
+  if (shownSource !== source) {
+    // A new filter or sort starts at its first row.
+    setShownSource(source);
+    setActive(0);
+    setScrollTop(0);
+  }
+
+  const rows = source.count;
+  const { spacer, scale } = geometryOf(rows, view);
+  const offset = scrollTop * scale;
+  const first = Math.min(Math.floor(offset / ROW_HEIGHT), Math.max(0, rows - 1));
+  const last = Math.min(rows - 1, Math.floor((offset + view - 1) / ROW_HEIGHT));
+  const start = Math.max(0, first - OVERSCAN);
+  const end = Math.min(rows - 1, last + OVERSCAN);
+  const perPage = Math.max(1, Math.floor(view / ROW_HEIGHT) - 1);
+  const width = columns.reduce((sum, c) => sum + c.width, 0);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setView(Math.max(ROW_HEIGHT, el.clientHeight - HEAD_HEIGHT)));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  useLayoutEffect(() => {
+    if (scroller.current && scroller.current.scrollTop !== 0) scroller.current.scrollTop = 0;
+  }, [source]);
+
+  useEffect(() => {
+    if (rows > 0) source.want(first, last);
+  }, [source, first, last, rows]);
+
+  const moveTo = useCallback(
+    (index: number) => {
+      const el = scroller.current;
+      if (!el || rows === 0) return;
+      const target = Math.max(0, Math.min(rows - 1, index));
+      setActive(target);
+      const top = target * ROW_HEIGHT;
+      const seen = el.scrollTop * scale;
+      let nextOffset = seen;
+      if (top < seen) nextOffset = top;
+      else if (top + ROW_HEIGHT > seen + view) nextOffset = top + ROW_HEIGHT - view;
+      if (nextOffset !== seen) el.scrollTop = nextOffset / scale;
+    },
+    [rows, scale, view],
+  );
+
+  const pick = useCallback(
+    (index: number) => {
+      setActive(index);
+      const row = source.rowAt(index);
+      if (row) onOpen(row);
+    },
+    [source, onOpen],
+  );
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget) return;
+    const step: Record<string, number> = {
+      ArrowDown: active + 1,
+      ArrowUp: active - 1,
+      PageDown: active + perPage,
+      PageUp: active - perPage,
+      Home: 0,
+      End: rows - 1,
+    };
+    if (event.key in step) {
+      event.preventDefault();
+      moveTo(step[event.key]!);
+    } else if (event.key === 'Enter') {
+      const row = source.rowAt(active);
+      if (row) {
+        event.preventDefault();
+        onOpen(row);
+      }
+    }
+  };
+
+  // Rows sit at fixed places in one layer, which only the compositor moves: scrolling then paints the rows that
+  // come into view and nothing else. The layer's origin moves on every ANCHOR_ROWS rows.
+  const anchor = Math.floor(start / ANCHOR_ROWS) * ANCHOR_ROWS;
+  const windowTop = scrollTop + (anchor * ROW_HEIGHT - offset);
+  const rowIds = (index: number) => `${id}-row-${index}`;
+  const visible: number[] = [];
+  for (let i = start; i <= end; i++) visible.push(i);
+
+  return (
+    <div className="stl-grid-wrap">
+      <div
+        ref={scroller}
+        role="grid"
+        aria-label="Settlements"
+        aria-rowcount={rows + 1}
+        aria-colcount={columns.length}
+        aria-busy={busy || source.loadingFirst}
+        aria-activedescendant={rows > 0 ? rowIds(active) : undefined}
+        tabIndex={0}
+        className="stl-grid"
+        // Rendered in the scroll event itself, which the browser dispatches before painting the frame: the rows
+        // for the new position are in that frame rather than the next.
+        onScroll={(e) => {
+          const top = e.currentTarget.scrollTop;
+          flushSync(() => setScrollTop(top));
+        }}
+        onKeyDown={onKeyDown}
+      >
+        <GridHeader columns={columns} sort={sort} onSort={onSort} width={width} />
+        <div role="rowgroup" className="stl-body" style={{ height: spacer, width }}>
+          <div role="presentation" className="stl-window" style={{ transform: `translateY(${windowTop}px)` }}>
+            {visible.map((i) => (
+              <GridRow
+                key={i}
+                index={i}
+                top={(i - anchor) * ROW_HEIGHT}
+                row={source.rowAt(i)}
+                columns={columns}
+                active={i === active}
+                id={rowIds(i)}
+                onPick={pick}
+              />
+            ))}
+          </div>
+        </div>
+      </div>
+      <GridStatus source={source} first={first} last={last} rows={rows} />
+    </div>
+  );
+}
+
+function GridStatus({ source, first, last, rows }: { source: PagedRows; first: number; last: number; rows: number }) {
+  if (source.error) return <ErrorNotice error={source.error} onRetry={() => source.retry()} />;
+  return (
+    <p className="stl-grid-status muted">
+      {rows > 0 && `Rows ${count.format(first + 1)}–${count.format(last + 1)} of ${count.format(rows)}`}
+      <span aria-live="polite">
+        {source.walk &&
+          ` · reading the rows before row ${count.format(source.walk.target + 1)}: ${Math.floor(source.walk.done * 100)}% of the way`}
+      </span>
+    </p>
+  );
+}

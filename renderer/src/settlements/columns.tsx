@@ -1,0 +1,118 @@
+/**
+ * The settlements table's columns. Money comes first after the date and gateway, so the figures a desk
+ * reconciles are on screen without scrolling sideways; identifiers and the two wall-clock times follow.
+ */
+import type { ReactNode } from 'react';
+import { RULES, type RuleId } from '../../../shared/reconciliation';
+import type { CachedSettlement, SettlementSortColumn } from '../../../shared/settlement-query';
+import { formatCalendarDate, formatMoney } from '../ui/format';
+
+/** Table-width names of the rules; the filter menu and the detail panel use the full sentences of RULES. */
+export const RULE_SHORT: Readonly<Record<RuleId, string>> = {
+  settled_amount_mismatch: 'Settled ≠ formula',
+  tax_breakdown_mismatch: 'Tax split off',
+  failed_but_settled: 'Failed, settled',
+  missing_utr: 'No UTR',
+  dispute_open: 'Dispute open',
+  duplicate_settlement: 'Settled twice',
+};
+
+export interface Column {
+  id: string;
+  label: string;
+  /** Shown instead of the label where the column is too narrow for it; the label stays its accessible name. */
+  abbr?: string;
+  width: number;
+  sort?: SettlementSortColumn;
+  numeric?: boolean;
+  mono?: boolean;
+  cell(row: CachedSettlement): ReactNode;
+}
+
+const none = (
+  <span className="muted" aria-label="none">
+    —
+  </span>
+);
+
+function ExceptionMarker({ row }: { row: CachedSettlement }) {
+  if (row.exceptions.length === 0) return row.vanishedAt ? <span className="stl-tag">gone</span> : null;
+  const rules = row.exceptions.map((e) => RULES[e.rule]).join('; ');
+  return (
+    <span className="stl-flag" title={rules} aria-label={`${row.exceptions.length} exceptions: ${rules}`}>
+      ⚠{row.exceptions.length > 1 ? row.exceptions.length : ''}
+    </span>
+  );
+}
+
+function RulesBroken({ row }: { row: CachedSettlement }) {
+  return (
+    <span className="stl-rules" title={row.exceptions.map((e) => RULES[e.rule]).join('; ')}>
+      {row.exceptions.map((e) => RULE_SHORT[e.rule]).join(', ')}
+    </span>
+  );
+}
+
+const money = (pick: (row: CachedSettlement) => number) => (row: CachedSettlement) => formatMoney(pick(row));
+
+const REST: Column[] = [
+  { id: 'date', label: 'Date', width: 104, sort: 'date', cell: (r) => formatCalendarDate(r.date) },
+  { id: 'pg', label: 'Gateway', width: 84, sort: 'pg', cell: (r) => r.pg },
+  { id: 'payment_mode', label: 'Mode', width: 68, sort: 'payment_mode', cell: (r) => r.payment_mode },
+  { id: 'amount', label: 'Amount', width: 112, sort: 'amount', numeric: true, cell: money((r) => r.amount) },
+  { id: 'fee', label: 'Fee', width: 92, sort: 'mer_service_fee', numeric: true, cell: money((r) => r.mer_service_fee) },
+  { id: 'tax', label: 'Tax', width: 84, numeric: true, cell: money((r) => r.mer_service_tax) },
+  {
+    id: 'settled',
+    label: 'Settled',
+    width: 112,
+    sort: 'settled_amount',
+    numeric: true,
+    cell: money((r) => r.settled_amount),
+  },
+  { id: 'order_status', label: 'Order status', width: 96, sort: 'order_status', cell: (r) => r.order_status },
+  { id: 'pg_status', label: 'Gateway status', width: 120, sort: 'pg_status', cell: (r) => r.pg_status },
+  { id: 'order_id', label: 'Order ID', width: 124, sort: 'order_id', mono: true, cell: (r) => r.order_id ?? none },
+  {
+    id: 'pg_transaction_id',
+    label: 'Gateway txn ID',
+    width: 130,
+    sort: 'pg_transaction_id',
+    mono: true,
+    cell: (r) => r.pg_transaction_id,
+  },
+  { id: 'utr', label: 'UTR', width: 118, sort: 'utr', mono: true, cell: (r) => r.utr ?? none },
+  {
+    id: 'settlement_date',
+    label: 'Settled at (IST)',
+    width: 150,
+    sort: 'settlement_date',
+    cell: (r) => r.settlement_date,
+  },
+  { id: 'order_date', label: 'Ordered at (IST)', width: 150, sort: 'order_date', cell: (r) => r.order_date },
+];
+
+const MARKER: Column = {
+  id: 'exceptions',
+  label: 'Exceptions',
+  abbr: '⚠',
+  width: 40,
+  cell: (row) => <ExceptionMarker row={row} />,
+};
+const RULES_BROKEN: Column = {
+  id: 'exceptions',
+  label: 'Rules broken',
+  width: 200,
+  cell: (row) => <RulesBroken row={row} />,
+};
+
+/** With "exceptions only" the first column names the rules each row broke; otherwise it is a marker. */
+export const COLUMNS: Readonly<Record<'normal' | 'exceptions', readonly Column[]>> = {
+  normal: [MARKER, ...REST],
+  exceptions: [RULES_BROKEN, ...REST],
+};
+
+/** Newest, largest first for dates and amounts; A to Z for text. */
+export function firstDirection(column: Column): 'asc' | 'desc' {
+  return column.numeric || column.sort === 'date' || column.sort?.endsWith('_date') ? 'desc' : 'asc';
+}

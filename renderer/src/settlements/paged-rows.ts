@@ -1,0 +1,234 @@
+/**
+ * The rows behind the settlements table: read from the cache a page at a time with keyset cursors, never all
+ * of them. A source belongs to one filter and sort; a new filter or sort gets a new source.
+ *
+ * Keyset pages have no offset: page k can only be asked for with the cursor the page before it returned. So
+ * the source keeps two chains of cursors (a few dozen bytes each, kept for every page read), one from the top
+ * of the order and one from the bottom (the same query in the opposite direction, whose pages are the last
+ * rows read backwards), while it keeps the rows of at most `MAX_PAGES` pages, dropping those farthest from
+ * where the table looks. A row whose page was dropped costs one read to get back.
+ *
+ * A row far from both chains (a scrollbar dragged to the middle of a million rows) is reached by reading the
+ * pages in between, one after the other, from whichever end is nearer; the table shows placeholder rows and
+ * how far the reading has got meanwhile. Pages are read one at a time: each needs the cursor of the previous
+ * one, and one reader keeps the cache's single connection free for the totals and the chart. Where the table
+ * looks changes while a page is on its way, and the next page read follows the new position, so a long walk
+ * is abandoned as soon as the user scrolls somewhere else.
+ */
+import type { IpcError, IpcResult } from '../../../shared/ipc/contract';
+import type {
+  CachedSettlement,
+  SettlementFilter,
+  SettlementPageResult,
+  SettlementSort,
+} from '../../../shared/settlement-query';
+
+/**
+ * Rows a read asks for. Each page that arrives costs the renderer about a frame (parsing it, and the garbage it
+ * leaves), so fewer, larger pages scroll smoother (test/bench/ui.ts); 500 rows is still a quick read from the cache.
+ */
+export const PAGE_SIZE = 500;
+/** Pages whose rows are kept (4,000 rows); their cursors are kept regardless. */
+const MAX_PAGES = 8;
+/** Rows read ahead on either side of what the table shows. */
+const MARGIN = Math.floor(PAGE_SIZE / 2);
+
+type Direction = 'down' | 'up';
+
+interface Chain {
+  /** cursors[k] reads page k of this direction; cursors[0] is the start (no cursor). */
+  cursors: (string | undefined)[];
+  /** Every row of this direction, once a read came back without a next cursor. */
+  rowCount: number | null;
+}
+
+interface StoredPage {
+  direction: Direction;
+  page: number;
+  rows: CachedSettlement[];
+}
+
+type ReadPage = (
+  query: SettlementFilter & { sort: SettlementSort; after?: string; limit: number },
+) => Promise<IpcResult<SettlementPageResult>>;
+
+interface Walk {
+  /** The row being walked to, counted from the top. */
+  target: number;
+  /** How much of the way is read, 0 to 1. */
+  done: number;
+}
+
+const opposite = (sort: SettlementSort): SettlementSort => ({
+  column: sort.column,
+  direction: sort.direction === 'asc' ? 'desc' : 'asc',
+});
+
+export class PagedRows {
+  /** Bumped on every change, for useSyncExternalStore. */
+  version = 0;
+  /** Rows the filter matches: the totals' count once known, corrected if the pages run out elsewhere. */
+  total: number | null = null;
+  asOf: string | null = null;
+  error: IpcError | null = null;
+  /** Set while reading pages that are not shown, on the way to a far position. */
+  walk: Walk | null = null;
+  /** True from creation until the first page is in. */
+  loadingFirst = true;
+
+  private readonly chains: Record<Direction, Chain> = {
+    down: { cursors: [undefined], rowCount: null },
+    up: { cursors: [undefined], rowCount: null },
+  };
+  private readonly pages = new Map<string, StoredPage>();
+  private readonly listeners = new Set<() => void>();
+  private window: [number, number] = [0, PAGE_SIZE];
+  private reading = false;
+  private disposed = false;
+
+  constructor(
+    readonly filter: SettlementFilter,
+    readonly sort: SettlementSort,
+    private readonly read: ReadPage,
+  ) {
+    this.pump();
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  /** Rows the table can lay out now: the total when known, else what the first pages have shown. */
+  get count(): number {
+    const down = this.chains.down;
+    return this.total ?? down.rowCount ?? (down.cursors.length - 1) * PAGE_SIZE;
+  }
+
+  /** The totals' count for the same filter. Pages that already ran out know better. */
+  setTotal(total: number): void {
+    if (this.disposed || this.total === total) return;
+    if (this.chains.down.rowCount !== null || this.chains.up.rowCount !== null) return;
+    this.total = total;
+    this.changed();
+    this.pump();
+  }
+
+  /** Row `index` counted from the top, when its page is in memory. */
+  rowAt(index: number): CachedSettlement | undefined {
+    const k = Math.floor(index / PAGE_SIZE);
+    const down = this.pages.get(`down:${k}`);
+    if (down) return down.rows[index - k * PAGE_SIZE];
+    if (this.total === null) return undefined;
+    const fromEnd = this.total - 1 - index;
+    const j = Math.floor(fromEnd / PAGE_SIZE);
+    return this.pages.get(`up:${j}`)?.rows[fromEnd - j * PAGE_SIZE];
+  }
+
+  /** Where the table looks: rows `first` to `last` inclusive. Reads what is missing around them. */
+  want(first: number, last: number): void {
+    const from = Math.max(0, first - MARGIN);
+    const to = Math.min(this.count, last + 1 + MARGIN);
+    if (from === this.window[0] && to === this.window[1]) return;
+    this.window = [from, to];
+    this.pump();
+  }
+
+  retry(): void {
+    if (this.disposed) return;
+    this.error = null;
+    this.changed();
+    this.pump();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.listeners.clear();
+  }
+
+  private changed(): void {
+    this.version += 1;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** The next page to read for the current window, or null when everything in it is in memory. */
+  private nextRead(): { direction: Direction; page: number; walking: Walk | null } | null {
+    const [from, to] = this.window;
+    // Until some read says how many rows there are, the window itself is the bound.
+    const known = this.total ?? this.chains.down.rowCount;
+    const end = known === null ? to : Math.min(to, known);
+    for (let i = from; i < end; i++) {
+      if (this.rowAt(i)) continue;
+      const down = this.chains.down;
+      const k = Math.floor(i / PAGE_SIZE);
+      if (k < down.cursors.length) return { direction: 'down', page: k, walking: null };
+      if (this.total === null) return { direction: 'down', page: down.cursors.length - 1, walking: null };
+      const up = this.chains.up;
+      const j = Math.floor((this.total - 1 - i) / PAGE_SIZE);
+      if (j < up.cursors.length) return { direction: 'up', page: j, walking: null };
+      const downFrontier = down.cursors.length - 1;
+      const upFrontier = up.cursors.length - 1;
+      return k - downFrontier <= j - upFrontier
+        ? { direction: 'down', page: downFrontier, walking: { target: i, done: downFrontier / k } }
+        : { direction: 'up', page: upFrontier, walking: { target: i, done: upFrontier / j } };
+    }
+    return null;
+  }
+
+  private pump(): void {
+    if (this.reading || this.disposed || this.error) return;
+    const next = this.nextRead();
+    if (this.walk !== (next?.walking ?? null)) {
+      this.walk = next?.walking ?? null;
+      this.changed();
+    }
+    if (!next) return;
+    this.reading = true;
+    void this.readPage(next.direction, next.page).finally(() => {
+      this.reading = false;
+      this.pump();
+    });
+  }
+
+  private async readPage(direction: Direction, page: number): Promise<void> {
+    const chain = this.chains[direction];
+    const result = await this.read({
+      ...this.filter,
+      sort: direction === 'down' ? this.sort : opposite(this.sort),
+      after: chain.cursors[page],
+      limit: PAGE_SIZE,
+    });
+    if (this.disposed) return;
+    if (!result.ok) {
+      this.error = result.error;
+      this.changed();
+      return;
+    }
+    const { rows, nextCursor, asOf } = result.value;
+    this.asOf = asOf;
+    this.loadingFirst = false;
+    if (nextCursor !== null) chain.cursors[page + 1] = nextCursor;
+    else {
+      chain.rowCount = page * PAGE_SIZE + rows.length;
+      // Where the pages ran out is the truth, should the totals have been read before a sync wrote more.
+      this.total = chain.rowCount;
+    }
+    this.pages.set(`${direction}:${page}`, { direction, page, rows });
+    this.evict();
+    this.changed();
+  }
+
+  /** Drops the pages farthest from the window until at most MAX_PAGES remain. */
+  private evict(): void {
+    if (this.pages.size <= MAX_PAGES) return;
+    const centre = (this.window[0] + this.window[1]) / 2;
+    const distance = (p: StoredPage): number => {
+      const start = p.direction === 'down' ? p.page * PAGE_SIZE : (this.total ?? 0) - (p.page + 1) * PAGE_SIZE;
+      return Math.abs(start + PAGE_SIZE / 2 - centre);
+    };
+    const byDistance = [...this.pages.entries()].sort(([, a], [, b]) => distance(b) - distance(a));
+    for (const [key] of byDistance.slice(0, this.pages.size - MAX_PAGES)) this.pages.delete(key);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Schema problems as sentences next to the fields they belong to. The forms check with the same shared schemas main
+ * uses, and main's INVALID_INPUT details carry the same paths, so one mapping serves both.
+ */
+import type { IpcError, IpcIssue } from '../../../shared/ipc/contract';
+
+/** One sentence per field, plus `form` for what belongs to no field. */
+export type FormErrors<F extends string> = Partial<Record<F | 'form', string>>;
+
+/**
+ * Schema messages are either predicates ("must be 9 to 18 digits"), which read as a sentence after the field's
+ * label, or whole clauses ("account number and IFSC go together"), which only need a capital.
+ */
+function sentence(label: string, message: string): string {
+  if (/^(must|is|are|should|cannot|needs?|has)\b/.test(message)) return `${label} ${message}.`;
+  const text = message.charAt(0).toUpperCase() + message.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** `prefix` is where a channel nests the form (`beneficiary.` for a create, `fields.` for a profile update). */
+export function errorsFromIssues<F extends string>(
+  labels: Readonly<Record<F, string>>,
+  issues: readonly IpcIssue[],
+  prefix = '',
+): FormErrors<F> {
+  const errors: FormErrors<F> = {};
+  for (const { path, message } of issues) {
+    const field = path.startsWith(prefix) ? path.slice(prefix.length) : path;
+    if (Object.hasOwn(labels, field)) errors[field as F] ??= sentence(labels[field as F], message);
+    else errors.form ??= message;
+  }
+  return errors;
+}
+
+/** A zod error's issues in the IPC shape. */
+export const zodIssues = (issues: readonly { path: readonly PropertyKey[]; message: string }[]): IpcIssue[] =>
+  issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+
+/** Main's refusal on the fields it names, or as the form's own error. */
+export function errorsFromIpc<F extends string>(
+  labels: Readonly<Record<F, string>>,
+  error: IpcError,
+  prefix = '',
+): FormErrors<F> {
+  if (error.code === 'INVALID_INPUT' && error.details?.length) {
+    const errors = errorsFromIssues(labels, error.details, prefix);
+    return Object.keys(errors).length > 0 ? errors : ({ form: error.message } as FormErrors<F>);
+  }
+  return { form: error.message } as FormErrors<F>;
+}
+
+/** One field's problem as a sentence, for checks of a single field. */
+export const fieldSentence = sentence;

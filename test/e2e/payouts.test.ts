@@ -1,0 +1,224 @@
+/**
+ * The Payouts screen end to end, against the real core and sandbox: a failed payout's reason in plain words (the
+ * gateway's own text and code, as the wire carries them), a pending payout on the watch list that resolves on the
+ * second hard pull with the change marked in its history, the watch list's 30-second refresh (stopped when the
+ * screen closes), an unknown id, and a lookup offline that fails while the cached answer and history stay.
+ * Screenshots in light and dark.
+ */
+import type { Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMoney, majorNumberToMinor } from '../../shared/money';
+import { rawCall } from '../support/sandbox-http';
+import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
+
+const ready = await e2eSystemReady();
+
+interface WirePayout {
+  payout: {
+    transfer_status: string;
+    amount: number;
+    processed_at: string | null;
+    method: string;
+    fund_source: string;
+    beneficiary: { name: string };
+    error: string;
+  };
+  error_code?: number;
+  error_message?: string;
+}
+
+describe.runIf(ready)('Payouts', () => {
+  let app: RunningApp;
+  let profileId: string;
+  let failed: string;
+  let pending: string[];
+
+  const lookups = () => app.harness.calls.filter((c) => c === 'payouts.lookup').length;
+  const history = (payoutId: string) => app.core.cacheFor(profileId).payouts.history(payoutId);
+  const result = (): Locator => app.page.getByRole('region', { name: /^Payout / });
+  const timeline = (): Locator => app.page.getByRole('list', { name: 'Checks of this payout, newest first' });
+  const watchList = (): Locator => app.page.getByRole('table', { name: 'Pending payouts' });
+
+  async function lookUp(payoutId: string, advance = false): Promise<void> {
+    const { page } = app;
+    await page.getByLabel('Payout id', { exact: true }).fill(payoutId);
+    const box = page.getByLabel('Advance (ask the gateway directly)');
+    if ((await box.isChecked()) !== advance) await box.setChecked(advance);
+    const before = lookups();
+    await page.getByLabel('Payout id', { exact: true }).press('Enter');
+    await expect.poll(lookups).toBe(before + 1);
+    await result().and(page.locator('[aria-busy="false"]')).waitFor();
+  }
+
+  async function openPayouts(): Promise<void> {
+    await app.page.getByRole('navigation').getByRole('button', { name: 'Payouts' }).click();
+    await app.page.getByRole('heading', { name: 'Payouts', level: 1 }).waitFor();
+  }
+
+  beforeAll(async () => {
+    app = await startApp();
+    profileId = app.core.profiles.active().id;
+    const fixtures = app.sandbox.fixtures().payouts;
+    failed = fixtures.find((p) => p.status === 'failed')!.id;
+    pending = fixtures.filter((p) => p.status === 'pending').map((p) => p.id);
+    expect(pending.length).toBeGreaterThanOrEqual(2);
+    await openPayouts();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('shows a failed payout with the gateway’s reason in plain words', async () => {
+    const { page } = app;
+    await page.getByText('No lookups yet').waitFor();
+    const wire = (await rawCall(app.sandbox.url, 'payout.fetch', { id: failed }, app.merchant)).body as WirePayout;
+    expect(wire.payout.transfer_status).toBe('failed');
+
+    await lookUp(failed);
+    const panel = result();
+    expect(await panel.getByRole('heading').textContent()).toBe(`Payout ${failed}`);
+    expect(await panel.locator('.payout-status').textContent()).toBe('Failed');
+    expect(await panel.getByRole('alert').textContent()).toBe(
+      `The transfer failed: ${wire.error_message} (gateway code ${wire.error_code}).`,
+    );
+    expect(await panel.locator('.payout-amount').textContent()).toBe(
+      formatMoney(majorNumberToMinor(wire.payout.amount)),
+    );
+    const facts = await panel.locator('.payout-facts').textContent();
+    expect(facts).toContain(`Processed${wire.payout.processed_at} IST`);
+    expect(facts).toContain(`Method${wire.payout.method.toUpperCase()}`);
+    expect(facts).toContain(`Fund source${wire.payout.fund_source}`);
+    expect(facts).toContain(wire.payout.beneficiary.name);
+    expect(facts).toContain('UTRNot issued yet');
+    expect(await panel.getByTestId('as-of').textContent()).toMatch(/^Checked .* IST$/);
+
+    const [kept] = history(failed);
+    expect(kept).toMatchObject({
+      transferStatus: 'failed',
+      gatewayErrorCode: String(wire.error_code),
+      gatewayErrorMessage: wire.error_message,
+      amount: majorNumberToMinor(wire.payout.amount),
+    });
+    await expect.poll(() => timeline().getByRole('listitem').count()).toBe(1);
+    const recent = page.getByRole('table', { name: 'Recent lookups' });
+    await recent.getByRole('row', { name: new RegExp(failed) }).waitFor();
+    expect(await watchList().count()).toBe(0);
+  });
+
+  it('watches a pending payout, and marks where its status changed when the gateway resolves it', async () => {
+    const { page } = app;
+    const id = pending[0]!;
+    await lookUp(id);
+    expect(await result().locator('.payout-status').textContent()).toBe('Pending');
+    await watchList()
+      .getByRole('row', { name: new RegExp(id) })
+      .waitFor();
+    expect(await page.getByRole('heading', { name: 'Watch list' }).isVisible()).toBe(true);
+
+    // A second check, this time asking the gateway: two checks in the history.
+    await lookUp(id, true);
+    await expect.poll(() => timeline().getByRole('listitem').count()).toBe(2);
+    expect(history(id).map((l) => [l.mode, l.transferStatus])).toEqual([
+      ['normal', 'pending'],
+      ['advance', 'pending'],
+    ]);
+    expect(await timeline().locator('.payout-check-changed').count()).toBe(0);
+
+    // The sandbox settles a pending payout on its second hard pull.
+    await lookUp(id, true);
+    expect(await result().locator('.payout-status').textContent()).toBe('Success');
+    await expect.poll(() => timeline().getByRole('listitem').count()).toBe(3);
+    const newest = timeline().getByRole('listitem').first();
+    expect(await newest.getAttribute('class')).toContain('payout-check-changed');
+    expect(await newest.textContent()).toContain('Changed from Pending');
+    expect(await timeline().locator('.payout-check-changed').count()).toBe(1);
+    const utNo = history(id).at(-1)!.utNo!;
+    expect(utNo).toMatch(/^\d{12}$/);
+    expect(await result().locator('.payout-facts').textContent()).toContain(`UTR${utNo}`);
+    await page.getByText('Nothing pending to watch').waitFor();
+  });
+
+  it('refreshes the watch list every 30 s while the screen is open, and stops when it closes', async () => {
+    const { page } = app;
+    const id = pending[1]!;
+    await page.clock.install();
+    // Opened again, so its timer runs on the page's fake clock.
+    await page.getByRole('navigation').getByRole('button', { name: 'Accounts & balances' }).click();
+    await openPayouts();
+    await page.getByLabel('Payout id', { exact: true }).waitFor();
+    await lookUp(id);
+    await watchList()
+      .getByRole('row', { name: new RegExp(id) })
+      .waitFor();
+    const schedule = page.locator('.payout-watch-schedule');
+    await schedule.getByText(/^Next refresh at .* IST\.$/).waitFor();
+    expect(history(id)).toHaveLength(1);
+
+    await page.clock.runFor(29_000);
+    expect(history(id)).toHaveLength(1);
+    await page.clock.runFor(1_000);
+    await expect.poll(() => history(id).length).toBe(2);
+    await schedule.getByText(/^Last refreshed .* IST\. Next refresh at .* IST\.$/).waitFor();
+
+    // The keyboard reaches the list: Tab onto its row, Enter opens the payout from the cache.
+    await watchList()
+      .getByRole('row', { name: new RegExp(id) })
+      .focus();
+    const before = lookups();
+    await page.keyboard.press('Enter');
+    await timeline().getByRole('listitem').nth(1).waitFor();
+    expect(lookups()).toBe(before);
+    await saveScreenshots(app.page, 'payouts', { height: 1100 });
+
+    await page.getByRole('navigation').getByRole('button', { name: 'Accounts & balances' }).click();
+    const afterClose = lookups();
+    await page.clock.runFor(120_000);
+    expect(lookups()).toBe(afterClose);
+    expect(history(id)).toHaveLength(2);
+    // Time flows again for the tests after this one.
+    await page.clock.resume();
+    await openPayouts();
+  });
+
+  it('says so when a payout id is unknown', async () => {
+    const { page } = app;
+    // Ctrl+F lands in the payout id, as in every screen's search.
+    await page.getByRole('heading', { name: 'Payouts', level: 1 }).click();
+    await page.keyboard.press('Control+f');
+    expect(await page.getByLabel('Payout id', { exact: true }).evaluate((el) => el === document.activeElement)).toBe(
+      true,
+    );
+    await lookUp('TRF000000000000');
+    const alert = result().getByRole('alert');
+    expect(await alert.textContent()).toMatch(/^The lookup failed: .*TRF000000000000 not found.*Try again$/);
+    expect(await timeline().getByRole('listitem').textContent()).toMatch(/Failed: /);
+    expect(history('TRF000000000000')).toMatchObject([{ transferStatus: null, error: expect.any(String) }]);
+
+    // An empty id is refused before anything is sent.
+    const before = app.harness.calls.length;
+    await page.getByLabel('Payout id', { exact: true }).fill('   ');
+    await page.getByLabel('Payout id', { exact: true }).press('Enter');
+    await page.getByText('Enter a payout id.').waitFor();
+    expect(app.harness.calls.length).toBe(before);
+  });
+
+  it('offline: the lookup fails with a way to try again, the last known answer and the history stay', async () => {
+    const { page, sandbox } = app;
+    await sandbox.close();
+    await lookUp(failed);
+    const alert = result().getByRole('alert').filter({ hasText: 'The lookup did not get an answer' });
+    await alert.waitFor();
+    expect(await alert.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
+    await page.locator('.offline-banner').waitFor();
+    expect(await result().getByTestId('as-of').textContent()).toMatch(/^Last known answer, checked .* IST$/);
+    expect(await result().locator('.payout-status').textContent()).toBe('Failed');
+    await expect.poll(() => timeline().getByRole('listitem').count()).toBe(1);
+    expect(history(failed)).toHaveLength(1);
+    await page.getByText('Automatic refresh is paused while the service cannot be reached.').waitFor();
+
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await result().getByRole('alert').filter({ hasText: 'The lookup did not get an answer' }).waitFor();
+    expect(history(failed)).toHaveLength(1);
+    expect(app.consoleErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,427 @@
+/**
+ * The Settlements screen end to end, against the real core, cache and sandbox: a sync of the last seven days
+ * (three pages a day) shown with its progress, cancelled half-way and resumed; the totals bar under filters
+ * checked against direct SQL sums on the cache file; sorting, search by a UTR, exceptions with their rules and
+ * the detail panel; the virtual table reading pages as it scrolls while the page holds a bounded number of rows;
+ * the cached view offline; an Excel export offered in its folder; screenshots in light and dark.
+ */
+import { existsSync, statSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RULE_SHORT } from '../../renderer/src/settlements/columns';
+import { formatIstInstant } from '../../renderer/src/ui/format';
+import { formatMoney } from '../../shared/money';
+import { RULES, type RuleId } from '../../shared/reconciliation';
+import { addDays, epochMsToIstDate } from '../../shared/time';
+import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
+
+const ready = await e2eSystemReady();
+
+/** Three API pages a day (the sync asks for 1000 at a time), seven days: 17,500 records. */
+const PER_DAY = 2500;
+const DAYS = 7;
+const SETTLEMENT_PATH = '/api/v2/settlement/fetch';
+const TO = epochMsToIstDate(Date.now());
+const FROM = addDays(TO, -(DAYS - 1));
+const count = new Intl.NumberFormat('en-IN');
+
+interface Sums {
+  count: number;
+  amount: number;
+  fees: number;
+  taxes: number;
+  settled: number;
+}
+
+describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => {
+  let app: RunningApp;
+  let page: Page;
+  const revealed: string[] = [];
+
+  beforeAll(async () => {
+    app = await startApp({
+      settlementsPerDay: PER_DAY,
+      viewport: { width: 1440, height: 900 },
+      exportTargets: { reveal: (file) => void revealed.push(file) },
+    });
+    page = app.page;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const db = () => app.core.cacheFor(app.core.profiles.active().id).db;
+
+  /** Count and sums of current records in the default range, straight from the cache file. */
+  function sqlSums(where = '1 = 1', ...params: unknown[]): Sums {
+    const row = db()
+      .prepare(
+        `SELECT count(*) AS count, ifnull(sum(amount), 0) AS amount, ifnull(sum(mer_service_fee), 0) AS fees,
+                ifnull(sum(mer_service_tax), 0) AS taxes, ifnull(sum(settled_amount), 0) AS settled
+         FROM settlements WHERE date BETWEEN ? AND ? AND vanished_at IS NULL AND (${where})`,
+      )
+      .get(FROM, TO, ...params) as Sums;
+    return row;
+  }
+
+  const grid = () => page.getByRole('grid', { name: 'Settlements' });
+  const totalsBar = () => page.getByRole('region', { name: 'Totals' });
+
+  async function settled(locator: Locator): Promise<void> {
+    await page.waitForFunction((el) => el?.getAttribute('aria-busy') !== 'true', await locator.elementHandle());
+  }
+
+  /** The totals bar once it shows the answer for the filter on screen. */
+  async function totalsShown(): Promise<Record<string, string>> {
+    await settled(totalsBar());
+    const terms = await totalsBar().locator('dt').allTextContents();
+    const values = await totalsBar().locator('dd').allTextContents();
+    return Object.fromEntries(terms.map((t, i) => [t, values[i]!]));
+  }
+
+  async function expectTotals(expected: Sums): Promise<void> {
+    await expect.poll(totalsShown, { timeout: 10_000 }).toEqual({
+      Records: count.format(expected.count),
+      Amount: formatMoney(expected.amount),
+      Fees: formatMoney(expected.fees),
+      Taxes: formatMoney(expected.taxes),
+      Settled: formatMoney(expected.settled),
+    });
+    await page.waitForFunction(() => document.querySelector('[role=grid]')?.getAttribute('aria-busy') === 'false');
+    expect(await grid().getAttribute('aria-rowcount')).toBe(String(expected.count + 1));
+  }
+
+  /** Cell texts of the rendered data rows, by column header. */
+  async function renderedRows(): Promise<Record<string, string>[]> {
+    return grid().evaluate((el) => {
+      const heads = [...el.querySelectorAll('[role=columnheader]')].map((h) => h.textContent!.replace(/[▲▼]/g, ''));
+      return [...el.querySelectorAll('[role=row][data-id]')].map((row) => {
+        const cells = [...row.querySelectorAll('[role=gridcell]')].map((c) => c.textContent ?? '');
+        return Object.fromEntries([['id', row.getAttribute('data-id')!], ...heads.map((h, i) => [h, cells[i]!])]);
+      });
+    });
+  }
+
+  async function armFault(spec: Record<string, unknown>): Promise<void> {
+    const response = await fetch(`${app.sandbox.url}/__sandbox/faults`, {
+      method: spec.kind === undefined ? 'DELETE' : 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(spec),
+    });
+    expect(response.ok).toBe(true);
+  }
+
+  it('says nothing is cached, then syncs a week with progress, cancels half-way and resumes', async () => {
+    await page.getByRole('navigation').getByRole('button', { name: 'Settlements' }).click();
+    await page.getByText('Nothing cached for these dates — Sync to fetch them').waitFor();
+    expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe(FROM);
+    expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(TO);
+
+    // Slow pages, so the sync is still running when Cancel is pressed.
+    await armFault({ path: SETTLEMENT_PATH, kind: 'delay', delayMs: 350, count: 1000 });
+    await page.getByRole('button', { name: 'Sync', exact: true }).click();
+    const progress = page.getByRole('progressbar', { name: 'Sync progress' });
+    await progress.waitFor();
+    const syncRegion = page.getByRole('region', { name: 'Sync' });
+    await syncRegion.getByText(/ [1-9][\d,]* records · [\d,]+ records\/s/).waitFor();
+    expect(await syncRegion.textContent()).toMatch(/of 7 dates · [\d,]+ pages/);
+
+    // A second sync while this one runs is main's to refuse; the screen shows main's words.
+    const sender = { frameUrl: `${app.harness.origin}/index.html`, isMainFrame: true };
+    const second = await app.core.router.handle('sync.start', { from: FROM, to: TO }, sender, app.harness.origin);
+    expect(second).toMatchObject({ ok: false, error: { code: 'SYNC_RUNNING' } });
+    expect(await page.getByRole('button', { name: 'Sync', exact: true }).isDisabled()).toBe(true);
+
+    await syncRegion.getByRole('button', { name: 'Cancel' }).click();
+    await syncRegion.getByText(/^Sync cancelled for/).waitFor({ timeout: 15_000 });
+    const partial = sqlSums();
+    expect(partial.count).toBeGreaterThan(0);
+    expect(partial.count).toBeLessThan(PER_DAY * DAYS);
+    await expectTotals(partial);
+
+    await armFault({});
+    await page.getByRole('button', { name: 'Sync', exact: true }).click();
+    await syncRegion.getByText(/^Sync completed for .*, resumed\)\.$/).waitFor({ timeout: 20_000 });
+    const all = sqlSums();
+    expect(all.count).toBe(PER_DAY * DAYS);
+    await expectTotals(all);
+    await page.getByRole('figure', { name: 'Settled amount by day' }).waitFor();
+    expect(app.consoleErrors).toEqual([]);
+  }, 60_000);
+
+  it('saves the screen in light and dark', async () => {
+    await saveScreenshots(page, 'settlements');
+  });
+
+  it('refuses to start a sync while another runs, with main’s reason', async () => {
+    const sender = { frameUrl: `${app.harness.origin}/index.html`, isMainFrame: true };
+    await armFault({ path: SETTLEMENT_PATH, kind: 'delay', delayMs: 2000, count: 1 });
+    const other = await app.core.router.handle('sync.start', { from: TO, to: TO }, sender, app.harness.origin);
+    expect(other.ok).toBe(true);
+    await page.getByRole('button', { name: 'Sync', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .getByText('A settlement sync is already running for this profile. Wait for it or cancel it.')
+      .waitFor();
+    const jobId = (other as { ok: true; value: { jobId: string } }).value.jobId;
+    await app.core.router.handle('sync.cancel', { jobId }, sender, app.harness.origin);
+    await armFault({});
+  });
+
+  it('filters, and the totals bar agrees with SQL sums on the cache file', async () => {
+    await page.getByLabel('Payment mode', { exact: true }).selectOption('UPI');
+    await expectTotals(sqlSums("payment_mode = 'UPI'"));
+    for (const row of await renderedRows()) expect(row['Mode']).toBe('UPI');
+
+    await page.getByLabel('Gateway', { exact: true }).selectOption('cashfree');
+    await expectTotals(sqlSums("payment_mode = 'UPI' AND pg = 'cashfree'"));
+    for (const row of await renderedRows()) expect([row['Gateway'], row['Mode']]).toEqual(['cashfree', 'UPI']);
+
+    await page.getByLabel('Gateway status').selectOption('failed');
+    await expectTotals(sqlSums("payment_mode = 'UPI' AND pg = 'cashfree' AND pg_status = 'failed'"));
+
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByLabel('Gateway', { exact: true }).selectOption('');
+    await expectTotals(sqlSums());
+    expect(await page.getByRole('button', { name: 'Clear filters' }).count()).toBe(0);
+  });
+
+  it('shows the totals of the filter on screen when an older answer arrives last', async () => {
+    // The UPI totals are held back until the CC ones are in: the late UPI answer must not replace them.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/__harness/ipc', async (route) => {
+      const body = route.request().postDataJSON() as { channel: string; input?: { paymentMode?: string } };
+      if (body.channel === 'settlements.totals' && body.input?.paymentMode === 'UPI') await held;
+      await route.continue();
+    });
+    const mode = page.getByLabel('Payment mode', { exact: true });
+    await mode.selectOption('UPI');
+    await mode.selectOption('CC');
+    const cc = sqlSums("payment_mode = 'CC'");
+    await expect.poll(() => totalsBar().locator('dd').first().textContent()).toBe(count.format(cc.count));
+    release();
+    await page.waitForTimeout(300);
+    await expectTotals(cc);
+    await page.unrouteAll();
+    await mode.selectOption('');
+    await expectTotals(sqlSums());
+  });
+
+  it('sorts by amount both ways', async () => {
+    const amountHeader = grid().getByRole('columnheader', { name: 'Amount' });
+    expect(await grid().getByRole('columnheader', { name: 'Date' }).getAttribute('aria-sort')).toBe('descending');
+    await amountHeader.getByRole('button').click();
+    await expect.poll(() => amountHeader.getAttribute('aria-sort')).toBe('descending');
+    await settled(grid());
+    const { max, min } = db()
+      .prepare(
+        'SELECT max(amount) AS max, min(amount) AS min FROM settlements WHERE date BETWEEN ? AND ? AND vanished_at IS NULL',
+      )
+      .get(FROM, TO) as { max: number; min: number };
+    let rows = await renderedRows();
+    expect(rows[0]!['Amount']).toBe(formatMoney(max));
+    const amounts = (r: Record<string, string>[]) => r.map((x) => Number(x['Amount']!.replace(/[₹,]/g, '')));
+    expect(amounts(rows)).toEqual([...amounts(rows)].sort((a, b) => b - a));
+
+    await amountHeader.getByRole('button').click();
+    await expect.poll(() => amountHeader.getAttribute('aria-sort')).toBe('ascending');
+    await settled(grid());
+    rows = await renderedRows();
+    expect(rows[0]!['Amount']).toBe(formatMoney(min));
+    expect(amounts(rows)).toEqual([...amounts(rows)].sort((a, b) => a - b));
+
+    await grid().getByRole('columnheader', { name: 'Date' }).getByRole('button').click();
+    await expect
+      .poll(() => grid().getByRole('columnheader', { name: 'Date' }).getAttribute('aria-sort'))
+      .toBe('descending');
+  });
+
+  it('finds a record by its UTR, and Ctrl+F goes to the search box', async () => {
+    const known = db()
+      .prepare(
+        `SELECT id, utr, pg_transaction_id FROM settlements WHERE date = ? AND utr IS NOT NULL AND vanished_at IS NULL
+         ORDER BY id LIMIT 1 OFFSET 777`,
+      )
+      .get(TO) as { id: number; utr: string; pg_transaction_id: string };
+    await grid().focus();
+    await page.keyboard.press('Control+f');
+    const search = page.getByRole('searchbox', { name: 'Search order ID, gateway transaction ID or UTR' });
+    expect(await search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type(known.utr);
+    await expectTotals(sqlSums("utr LIKE '%' || ? || '%'", known.utr));
+    const rows = await renderedRows();
+    expect(rows.map((r) => r['id'])).toContain(String(known.id));
+    for (const row of rows) expect(row['UTR']).toContain(known.utr);
+
+    await search.fill('');
+    await expectTotals(sqlSums());
+  });
+
+  it('shows only exceptions with the rules each row broke, and every detail of one', async () => {
+    await page.getByRole('checkbox', { name: 'Exceptions only' }).check();
+    await expectTotals(sqlSums('exception_flags <> 0'));
+    const rows = await renderedRows();
+    expect(rows.length).toBeGreaterThan(5);
+    const stored = db().prepare('SELECT exceptions FROM settlements WHERE id = ?');
+    for (const row of rows) {
+      const exceptions = JSON.parse((stored.get(Number(row['id'])) as { exceptions: string }).exceptions) as {
+        rule: RuleId;
+      }[];
+      expect(exceptions.length).toBeGreaterThan(0);
+      expect(row['Rules broken']).toBe(exceptions.map((e) => RULE_SHORT[e.rule]).join(', '));
+    }
+
+    await page.getByLabel('Rule').selectOption('missing_utr');
+    await expectTotals(
+      sqlSums("EXISTS (SELECT 1 FROM json_each(exceptions) WHERE json_extract(value, '$.rule') = 'missing_utr')"),
+    );
+    for (const row of await renderedRows()) expect(row['Rules broken']).toContain('No UTR');
+
+    // The first row is active: Enter opens its details; Escape returns to the table.
+    await grid().focus();
+    await page.keyboard.press('Enter');
+    const first = (await renderedRows())[0]!;
+    const record = db().prepare('SELECT * FROM settlements WHERE id = ?').get(Number(first['id'])) as Record<
+      string,
+      string | number | null
+    >;
+    const dialog = page.getByRole('dialog', { name: `Settlement ${record['pg_transaction_id']}` });
+    await dialog.waitFor();
+    const text = (await dialog.textContent())!;
+    expect(text).toContain(RULES.missing_utr);
+    for (const field of ['order_id', 'order_status', 'pg_status', 'payment_mode', 'pg'] as const) {
+      expect(text).toContain(String(record[field]));
+    }
+    expect(text).toContain(`${record['settlement_date']} IST`);
+    expect(text).toContain(`${record['order_date']} IST`);
+    for (const amount of ['amount', 'mer_service_fee', 'mer_service_tax', 'settled_amount'] as const) {
+      expect(text).toContain(formatMoney(record[amount] as number));
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await grid().evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expectTotals(sqlSums());
+  });
+
+  it('reads pages as the table scrolls, keeps few rows in the page, and moves by keyboard', async () => {
+    const readsBefore = app.harness.calls.filter((c) => c === 'settlements.query').length;
+    const ids = db()
+      .prepare('SELECT id FROM settlements WHERE date BETWEEN ? AND ? AND vanished_at IS NULL ORDER BY id DESC')
+      .all(FROM, TO)
+      .map((r) => (r as { id: number }).id);
+    let most = 0;
+    // Down the whole table a screen at a time, as a user dragging the scrollbar slowly would. Each position is
+    // checked once the rows in view are the ones for it and all of them are read.
+    for (let step = 1; step <= 24; step++) {
+      const top = await grid().evaluate((el, f) => (el.scrollTop = (el.scrollHeight - el.clientHeight) * f), step / 24);
+      const shown = await page.waitForFunction(
+        (rowAtTop) => {
+          const rows = [...document.querySelectorAll('[role=grid] [role=row][aria-rowindex]')].slice(1);
+          const indexes = rows.map((r) => Number(r.getAttribute('aria-rowindex')) - 2);
+          if (rows.some((r) => !r.hasAttribute('data-id')) || !indexes.includes(rowAtTop)) return null;
+          return { first: indexes[0]!, ids: rows.map((r) => Number(r.getAttribute('data-id'))), all: rows.length + 1 };
+        },
+        Math.floor(top / 28),
+        { timeout: 10_000 },
+      );
+      const { first, ids: shownIds, all } = (await shown.jsonValue())!;
+      most = Math.max(most, all);
+      expect(shownIds).toEqual(ids.slice(first, first + shownIds.length));
+    }
+    const total = ids.length;
+    expect(most).toBeLessThan(80);
+    const reads = app.harness.calls.filter((c) => c === 'settlements.query').length - readsBefore;
+    expect(reads).toBeGreaterThan(10);
+
+    await grid().focus();
+    await page.keyboard.press('Home');
+    const active = async () => {
+      const id = await grid().getAttribute('aria-activedescendant');
+      return page.locator(`[id="${id}"]`).getAttribute('data-id');
+    };
+    await expect.poll(active).toBe(String(ids[0]));
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(active).toBe(String(ids[2]));
+    expect(await page.locator('[role=row][aria-selected=true]').getAttribute('data-id')).toBe(String(ids[2]));
+    await page.keyboard.press('End');
+    await expect.poll(active, { timeout: 10_000 }).toBe(String(ids[total - 1]));
+    await page.keyboard.press('PageUp');
+    const perPage = await grid().evaluate((el) => Math.floor((el.clientHeight - 32) / 28) - 1);
+    await expect.poll(active, { timeout: 10_000 }).toBe(String(ids[total - 1 - perPage]));
+    await page.keyboard.press('Home');
+    await expect.poll(active).toBe(String(ids[0]));
+  });
+
+  it('shows records a re-sync no longer found, and since when', async () => {
+    const response = await fetch(`${app.sandbox.url}/__sandbox/settlements/mutate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ date: TO, count: 4, remove: 3 }),
+    });
+    expect(response.ok).toBe(true);
+    await page.getByRole('button', { name: 'Sync', exact: true }).click();
+    const syncRegion = page.getByRole('region', { name: 'Sync' });
+    await syncRegion.getByText(/^Sync completed for .* 4 changed, 3 no longer returned/).waitFor({ timeout: 30_000 });
+    await expectTotals(sqlSums());
+
+    await page.getByLabel('Records').selectOption('vanished');
+    const vanished = db()
+      .prepare(
+        'SELECT id, pg_transaction_id, vanished_at FROM settlements WHERE vanished_at IS NOT NULL ORDER BY id DESC',
+      )
+      .all() as { id: number; pg_transaction_id: string; vanished_at: string }[];
+    expect(vanished).toHaveLength(3);
+    await expect
+      .poll(async () => (await renderedRows()).map((r) => Number(r['id'])))
+      .toEqual(vanished.map((v) => v.id));
+    expect(await totalsBar().locator('dd').first().textContent()).toBe('3');
+
+    await grid().locator('[role=row][data-id]').first().click();
+    const dialog = page.getByRole('dialog', { name: `Settlement ${vanished[0]!.pg_transaction_id}` });
+    await dialog
+      .getByText(`The API stopped returning this record on ${formatIstInstant(vanished[0]!.vanished_at)}.`)
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByLabel('Records').selectOption('current');
+    await expectTotals(sqlSums());
+  }, 60_000);
+
+  it('exports the filtered records to Excel and offers the file in its folder', async () => {
+    await page.getByRole('button', { name: 'Export to Excel' }).click();
+    const exportRegion = page.getByRole('region', { name: 'Export' });
+    await exportRegion.getByRole('button', { name: 'Show in folder' }).waitFor({ timeout: 30_000 });
+    const text = (await exportRegion.textContent())!;
+    expect(text).toContain(`Exported ${count.format(sqlSums().count)} rows`);
+    const file = /to (\S+\.xlsx) in/.exec(text)![1]!;
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).size).toBeGreaterThan(100_000);
+    await exportRegion.getByRole('button', { name: 'Show in folder' }).click();
+    await expect.poll(() => revealed).toEqual([file]);
+    await exportRegion.getByRole('button', { name: 'Dismiss' }).click();
+  }, 60_000);
+
+  it('keeps the cached table, totals and chart working offline, with the banner', async () => {
+    await app.sandbox.close();
+    await page.getByRole('button', { name: 'Sync', exact: true }).click();
+    await page
+      .getByText(/^Offline/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await page.getByRole('status').filter({ hasText: 'showing cached data' }).waitFor();
+    await page.getByLabel('Payment mode', { exact: true }).selectOption('CC');
+    await expectTotals(sqlSums("payment_mode = 'CC'"));
+    for (const row of await renderedRows()) expect(row['Mode']).toBe('CC');
+    await page.getByRole('figure', { name: 'Settled amount by day' }).waitFor();
+    await page.getByRole('radio', { name: 'By payment mode' }).check();
+    expect(await page.getByRole('list', { name: 'Legend' }).textContent()).toBe('CC');
+    await page
+      .getByRole('region', { name: 'Sync' })
+      .getByText(/dates failed|could not run/)
+      .waitFor({ timeout: 30_000 });
+    expect(app.consoleErrors).toEqual([]);
+  }, 60_000);
+});
