@@ -5,3 +5,9 @@ export type Loadable<T> = { status: 'loading' } | { status: 'ready'; value: T } 
 
 export const loaded = <T>(result: IpcResult<T>): Loadable<T> =>
   result.ok ? { status: 'ready', value: result.value } : { status: 'failed', error: result.error };
+
+/** A failed action and the way to try it again. */
+export interface Failure {
+  error: IpcError;
+  retry(): void;
+}

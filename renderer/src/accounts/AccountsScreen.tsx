@@ -13,6 +13,7 @@ import { GatewayCard } from './GatewayCard';
 import { lowBalanceReason, useLowBalanceThreshold } from './low-balance';
 import { ThresholdForm } from './ThresholdForm';
 import './accounts.css';
+import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 
 interface Gateway {
   pg: string;
@@ -126,6 +127,7 @@ export function AccountsScreen() {
         <h1 className="screen-title">Accounts &amp; balances</h1>
         <span className="spacer" />
         {overview.status === 'ready' && <AsOf at={overview.value.asOf} />}
+        <ExportButtons kind="balances" request={(format) => ({ kind: 'balances', format })} />
         <button
           type="button"
           className="button button-primary"
@@ -136,6 +138,7 @@ export function AccountsScreen() {
           {refreshing ? 'Refreshing…' : 'Refresh balances'}
         </button>
       </header>
+      <ExportStatus kind="balances" />
       {refreshing && (
         <div className="accounts-progress" role="progressbar" aria-label="Asking the gateways for balances" />
       )}

@@ -9,6 +9,7 @@ import { useBeneficiaries } from './beneficiaries-store';
 import { BeneficiaryDetail } from './BeneficiaryDetail';
 import { BeneficiaryTable } from './BeneficiaryTable';
 import './beneficiaries.css';
+import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 
 const SEARCH_DEBOUNCE_MS = 150;
 const FIND_KEYS = /Mac/.test(navigator.userAgent) ? '⌘F' : 'Ctrl+F';
@@ -120,11 +121,15 @@ export function BeneficiariesScreen() {
             active profile, kept for search and offline review.
           </p>
         </div>
-        <button type="button" className="button button-primary" onClick={() => setAdding(true)} disabled={adding}>
-          Add beneficiary
-        </button>
+        <div className="screen-actions">
+          <ExportButtons kind="beneficiaries" request={(format) => ({ kind: 'beneficiaries', format })} />
+          <button type="button" className="button button-primary" onClick={() => setAdding(true)} disabled={adding}>
+            Add beneficiary
+          </button>
+        </div>
       </header>
       <OfflineBanner />
+      <ExportStatus kind="beneficiaries" />
       {notice && (
         <div className="notice bene-notice-ok" role="status">
           <span>{notice}</span>

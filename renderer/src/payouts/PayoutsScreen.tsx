@@ -10,6 +10,7 @@ import { PayoutTimeline } from './PayoutTimeline';
 import { usePayouts } from './payouts-store';
 import { WatchList } from './WatchList';
 import './payouts.css';
+import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 
 export function PayoutsScreen() {
   const open = usePayouts((s) => s.open);
@@ -27,7 +28,13 @@ export function PayoutsScreen() {
   return (
     <div className="screen payouts-screen">
       <OfflineBanner />
-      <h1 className="screen-title">Payouts</h1>
+      <header className="screen-head">
+        <h1 className="screen-title">Payouts</h1>
+        <div className="screen-actions">
+          <ExportButtons kind="payouts" request={(format) => ({ kind: 'payouts', format })} />
+        </div>
+      </header>
+      <ExportStatus kind="payouts" />
       <div className="payout-top">
         <div className="payout-main">
           <LookupForm />

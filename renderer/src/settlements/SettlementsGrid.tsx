@@ -26,6 +26,7 @@ import type { CachedSettlement, SettlementSort } from '../../../shared/settlemen
 import { ErrorNotice } from '../ui/states';
 import { firstDirection, type Column } from './columns';
 import type { PagedRows } from './paged-rows';
+import { formatCount } from '../ui/format';
 
 const ROW_HEIGHT = 28;
 const HEAD_HEIGHT = 32;
@@ -33,8 +34,6 @@ const HEAD_HEIGHT = 32;
 const OVERSCAN = 8;
 const MAX_SCROLL_PX = 16_000_000;
 const ANCHOR_ROWS = 4096;
-
-const count = new Intl.NumberFormat('en-IN');
 
 interface Geometry {
   spacer: number;
@@ -317,10 +316,10 @@ function GridStatus({ source, first, last, rows }: { source: PagedRows; first: n
   if (source.error) return <ErrorNotice error={source.error} onRetry={() => source.retry()} />;
   return (
     <p className="stl-grid-status muted">
-      {rows > 0 && `Rows ${count.format(first + 1)}–${count.format(last + 1)} of ${count.format(rows)}`}
+      {rows > 0 && `Rows ${formatCount(first + 1)}–${formatCount(last + 1)} of ${formatCount(rows)}`}
       <span aria-live="polite">
         {source.walk &&
-          ` · reading the rows before row ${count.format(source.walk.target + 1)}: ${Math.floor(source.walk.done * 100)}% of the way`}
+          ` · reading the rows before row ${formatCount(source.walk.target + 1)}: ${Math.floor(source.walk.done * 100)}% of the way`}
       </span>
     </p>
   );

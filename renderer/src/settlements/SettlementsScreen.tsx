@@ -9,19 +9,19 @@ import type { CachedSettlement } from '../../../shared/settlement-query';
 import { epochMsToIstDate, isCalendarDate } from '../../../shared/time';
 import { AsOf } from '../ui/AsOf';
 import { OfflineBanner } from '../ui/OfflineBanner';
-import { formatMoney } from '../ui/format';
+import { formatCount, formatMoney } from '../ui/format';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import { useFindShortcut } from '../ui/use-find-shortcut';
 import { COLUMNS } from './columns';
-import { ExportPanel, SyncPanel } from './JobPanels';
+import { ExportButtons, ExportStatus } from '../exports/ExportControls';
+import { SyncPanel } from './JobPanels';
 import { SettledChart } from './SettledChart';
 import { SettlementDetail } from './SettlementDetail';
 import { SettlementsGrid } from './SettlementsGrid';
-import { hasFilters, useSettlements, type RecordState } from './settlements-store';
+import { filterOf, hasFilters, useSettlements, type RecordState } from './settlements-store';
 import './settlements.css';
 
 const SEARCH_DELAY_MS = 250;
-const count = new Intl.NumberFormat('en-IN');
 
 const RECORD_STATES: readonly [RecordState, string][] = [
   ['current', 'Current'],
@@ -66,8 +66,6 @@ function RangeBar() {
   const facets = useSettlements((s) => s.facets.current);
   const sync = useSettlements((s) => s.sync);
   const startSync = useSettlements((s) => s.startSync);
-  const exportJob = useSettlements((s) => s.exportJob);
-  const startExport = useSettlements((s) => s.startExport);
   const totals = useSettlements((s) => s.totals.current);
   const [draft, setDraft] = useState({ from: range.from, to: range.to });
   const fromId = useId();
@@ -90,7 +88,6 @@ function RangeBar() {
   };
 
   const syncing = sync.phase === 'starting' || sync.phase === 'running';
-  const exporting = exportJob.phase === 'starting' || exportJob.phase === 'running';
   const nothingToExport = totals.status === 'ready' && totals.value.count === 0;
 
   return (
@@ -143,22 +140,14 @@ function RangeBar() {
         </span>
       )}
       <span className="spacer" />
-      <button
-        type="button"
-        className="button"
-        disabled={exporting || nothingToExport}
-        onClick={() => void startExport('xlsx')}
-      >
-        Export to Excel
-      </button>
-      <button
-        type="button"
-        className="button"
-        disabled={exporting || nothingToExport}
-        onClick={() => void startExport('csv')}
-      >
-        Export CSV
-      </button>
+      <ExportButtons
+        kind="settlements"
+        disabled={nothingToExport}
+        request={(format) => {
+          const { range: now, filters } = useSettlements.getState();
+          return { kind: 'settlements', format, filter: filterOf(now, filters) };
+        }}
+      />
     </section>
   );
 }
@@ -289,7 +278,7 @@ function TotalsBar() {
       <dl>
         <div>
           <dt>Records</dt>
-          <dd>{value(() => count.format(t.status === 'ready' ? t.value.count : 0))}</dd>
+          <dd>{value(() => formatCount(t.status === 'ready' ? t.value.count : 0))}</dd>
         </div>
         {TOTALS.map(([label, key]) => (
           <div key={key}>
@@ -390,7 +379,7 @@ export function SettlementsScreen() {
       <OfflineBanner />
       <RangeBar />
       <SyncPanel />
-      <ExportPanel />
+      <ExportStatus kind="settlements" />
       <FilterBar />
       <TotalsBar />
       <Chart />

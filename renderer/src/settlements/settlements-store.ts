@@ -1,15 +1,14 @@
 /**
  * The Settlements screen's state: the range and filters, the rows (a PagedRows source), the totals, the chart's
- * aggregates and the filter menus, all read from the cache for one filter object; and the sync and export jobs
- * the screen starts in main.
+ * aggregates and the filter menus, all read from the cache for one filter object; and the sync the screen starts
+ * in main. (Exports go through exports/exports-store.ts, with `filterOf` of the moment.)
  *
  * Every read is numbered when it is sent and applied only if no newer read of the same kind was sent since,
  * so a slow answer for an old filter never overwrites the answer for the filter on screen. The rows of a new
  * filter replace the old ones when their first page is in, so the table does not blank between filters.
  */
 import { create } from 'zustand';
-import type { ExportFormat } from '../../../shared/exports';
-import type { IpcError, IpcEventPayload, IpcOutput, IpcResult } from '../../../shared/ipc/contract';
+import type { IpcEventPayload, IpcOutput, IpcResult } from '../../../shared/ipc/contract';
 import type { RuleId } from '../../../shared/reconciliation';
 import type {
   SettlementAggregate,
@@ -20,14 +19,12 @@ import type {
 import type { SyncSummary } from '../../../shared/sync';
 import { addDays, epochMsToIstDate } from '../../../shared/time';
 import { api, settle } from '../api';
-import { loaded, type Loadable } from '../loadable';
-import { createJobFollower } from './job-events';
+import { loaded, type Failure, type Loadable } from '../loadable';
+import { createJobFollower } from '../ui/job-follower';
 import { PagedRows } from './paged-rows';
 
 type Facets = IpcOutput<'settlements.facets'>;
 type SyncProgressEvent = IpcEventPayload<'syncProgress'>;
-type ExportProgressEvent = IpcEventPayload<'exportProgress'>;
-type ExportFinishedEvent = IpcEventPayload<'exportFinished'>;
 export type RecordState = NonNullable<SettlementFilter['state']>;
 
 /** A read that keeps its last value on screen, marked busy, while the next one is on its way. */
@@ -59,25 +56,7 @@ type SyncJob =
   | { phase: 'running'; jobId: string; request: Range; progress: SyncProgressEvent | null; cancelling: boolean }
   | { phase: 'finished'; summary: SyncSummary | null; error: string | null };
 
-export type ExportJob =
-  | { phase: 'idle' }
-  | { phase: 'starting'; format: ExportFormat }
-  | {
-      phase: 'running';
-      jobId: string;
-      format: ExportFormat;
-      file: string | null;
-      progress: ExportProgressEvent | null;
-      cancelling: boolean;
-    }
-  | { phase: 'finished'; jobId: string; result: ExportFinishedEvent };
-
 export type ChartSplit = 'pg' | 'paymentMode';
-
-export interface Failure {
-  error: IpcError;
-  retry(): void;
-}
 
 const NO_FILTERS: Filters = {
   paymentMode: null,
@@ -98,7 +77,7 @@ function lastSevenDays(now = Date.now()): Range {
 }
 
 /** The one filter object the table, the totals, the chart and an export all take. */
-function filterOf(range: Range, filters: Filters): SettlementFilter {
+export function filterOf(range: Range, filters: Filters): SettlementFilter {
   const f: SettlementFilter = { from: range.from, to: range.to };
   if (range.pg) f.pg = range.pg;
   if (filters.paymentMode) f.paymentMode = filters.paymentMode;
@@ -131,8 +110,6 @@ interface SettlementsStore {
   sync: SyncJob;
   /** Main's answer when a sync could not be started or cancelled, and the call to try again. */
   syncError: Failure | null;
-  exportJob: ExportJob;
-  exportError: Failure | null;
 
   /** The screen opened: re-reads everything, since a sync elsewhere (or another profile) may have changed it. */
   open(): void;
@@ -148,10 +125,6 @@ interface SettlementsStore {
   startSync(): Promise<void>;
   cancelSync(): Promise<void>;
   dismissSync(): void;
-  startExport(format: ExportFormat): Promise<void>;
-  cancelExport(): Promise<void>;
-  revealExport(): Promise<void>;
-  dismissExport(): void;
 }
 
 const refreshing = <T>(): Refreshing<T> => ({ current: { status: 'loading' }, busy: true });
@@ -244,19 +217,6 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
     },
   );
 
-  const exportFollower = createJobFollower(
-    { progress: api.on.exportProgress, finished: api.on.exportFinished },
-    {
-      progress(event) {
-        const job = get().exportJob;
-        if (job.phase === 'running') set({ exportJob: { ...job, progress: event } });
-      },
-      finished(event) {
-        set({ exportJob: { phase: 'finished', jobId: event.jobId, result: event } });
-      },
-    },
-  );
-
   return {
     range: lastSevenDays(),
     filters: NO_FILTERS,
@@ -269,13 +229,10 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
     chartSplit: 'pg',
     sync: { phase: 'idle' },
     syncError: null,
-    exportJob: { phase: 'idle' },
-    exportError: null,
 
     open() {
       screenOpen = true;
       syncFollower.listen();
-      exportFollower.listen();
       readAll();
     },
     close() {
@@ -338,52 +295,5 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
       }
     },
     dismissSync: () => set({ sync: { phase: 'idle' }, syncError: null }),
-
-    async startExport(format) {
-      const job = get().exportJob;
-      if (job.phase === 'starting' || job.phase === 'running') return;
-      const filter = filterOf(get().range, get().filters);
-      set({ exportJob: { phase: 'starting', format }, exportError: null });
-      exportFollower.starting();
-      const result = await settle(() => api.exports.start({ kind: 'settlements', format, filter }));
-      if (!result.ok || result.value.jobId === null) {
-        // No job id and no error: the user dismissed the save dialog, which is not a failure.
-        exportFollower.started(null);
-        set({
-          exportJob: { phase: 'idle' },
-          exportError: result.ok ? null : { error: result.error, retry: () => void get().startExport(format) },
-        });
-        return;
-      }
-      const { jobId, file } = result.value;
-      set({ exportJob: { phase: 'running', jobId, format, file, progress: null, cancelling: false } });
-      exportFollower.started(jobId);
-    },
-    async cancelExport() {
-      const job = get().exportJob;
-      if (job.phase !== 'running' || job.cancelling) return;
-      set({ exportJob: { ...job, cancelling: true }, exportError: null });
-      const result = await settle(() => api.exports.cancel({ jobId: job.jobId }));
-      if (!result.ok) {
-        const now = get().exportJob;
-        set({
-          exportError: { error: result.error, retry: () => void get().cancelExport() },
-          exportJob: now.phase === 'running' ? { ...now, cancelling: false } : now,
-        });
-      }
-    },
-    async revealExport() {
-      const job = get().exportJob;
-      if (job.phase !== 'finished') return;
-      set({ exportError: null });
-      const result = await settle(() => api.exports.reveal({ jobId: job.jobId }));
-      const retry = () => void get().revealExport();
-      if (!result.ok) set({ exportError: { error: result.error, retry } });
-      else if (!result.value.revealed) {
-        const message = 'The file could not be shown: it may have been moved or deleted since it was written.';
-        set({ exportError: { error: { code: 'NOT_REVEALED', message }, retry } });
-      }
-    },
-    dismissExport: () => set({ exportJob: { phase: 'idle' }, exportError: null }),
   };
 });

@@ -27,3 +27,8 @@ export function formatCalendarDate(date: string): string {
 export function formatIstWallClock(text: string): string {
   return `${text} IST`;
 }
+
+const COUNT = new Intl.NumberFormat('en-IN');
+
+/** A count as the desk reads it: en-IN grouping (12,34,567). */
+export const formatCount = (n: number): string => COUNT.format(n);

@@ -4,7 +4,7 @@
  * The start call answers with the job's id, and progress arrives as events on another path; an event can
  * overtake that answer (a sync of dates already cached finishes in a few milliseconds). So while a start is on
  * its way, events of ids not known yet are held, and handed over in order once the answer names the job.
- * Not specific to settlements: any screen that starts a job can follow it with this.
+ * Any screen that starts a job follows it with this: the settlement sync, every export.
  */
 
 interface JobEvent {
