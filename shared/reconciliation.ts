@@ -21,6 +21,20 @@ export const RULES = {
 export type RuleId = keyof typeof RULES;
 export const RULE_IDS = Object.keys(RULES) as RuleId[];
 
+/** The names under which an exception's values are amounts in paise (the others are ids, statuses, text). */
+export const MONEY_VALUE_NAMES: ReadonlySet<string> = new Set([
+  'amount',
+  'mer_service_fee',
+  'mer_service_tax',
+  'merchant_subvention_amount',
+  'cgst',
+  'sgst',
+  'igst',
+  'settled_amount',
+  'expected',
+  'difference',
+]);
+
 export interface ReconciliationException {
   rule: RuleId;
   /** The values that broke the rule, named as the record names them (amounts in minor units). */

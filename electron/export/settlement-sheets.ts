@@ -4,7 +4,7 @@
  * sheet. Pure: rows in, cell values out; the writers decide how each type is written.
  */
 import { formatMinor } from '../../shared/money';
-import { RULES, type ReconciliationException } from '../../shared/reconciliation';
+import { MONEY_VALUE_NAMES, RULES, type ReconciliationException } from '../../shared/reconciliation';
 import type { CachedSettlement, SettlementFilter } from '../../shared/settlement-query';
 import { epochMsToIst } from '../../shared/time';
 import type { WorkbookGroup, WorkbookSummary } from '../cache/settlements';
@@ -82,24 +82,9 @@ export const EXCEPTION_COLUMNS: readonly ColumnSpec[] = [
   money('Difference'),
 ];
 
-/** Names of the values that are amounts in paise, shown as rupees. */
-const MONEY_VALUES = new Set([
-  'amount',
-  'mer_service_fee',
-  'mer_service_tax',
-  'merchant_subvention_amount',
-  'cgst',
-  'sgst',
-  'igst',
-  'settled_amount',
-  'expected',
-  'difference',
-  'parts',
-]);
-
 export function describeValues(values: ReconciliationException['values']): string {
   return Object.entries(values)
-    .map(([k, v]) => `${k} = ${typeof v === 'number' && MONEY_VALUES.has(k) ? formatMinor(v) : String(v)}`)
+    .map(([k, v]) => `${k} = ${typeof v === 'number' && MONEY_VALUE_NAMES.has(k) ? formatMinor(v) : String(v)}`)
     .join('; ');
 }
 

@@ -1,4 +1,5 @@
-import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
+import { useModalDialog } from './ui/use-modal-dialog';
 
 interface ConfirmDialogProps {
   title: string;
@@ -13,16 +14,8 @@ interface ConfirmDialogProps {
  * Enter never confirms a destructive action.
  */
 export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCancel }: ConfirmDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog();
   const titleId = useId();
-
-  // A layout effect, so the dialog closes (and the browser gives focus back to the button that opened it) before
-  // React takes it out of the page.
-  useLayoutEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
 
   return (
     <dialog

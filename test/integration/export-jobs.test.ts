@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../electron/core';
-import { createLogger, createRedactor } from '../../electron/log';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { ExportRequest } from '../../shared/exports';
 import type { IpcChannel, IpcEvent } from '../../shared/ipc/channels';
 import { exportFinishedEvent, exportProgressEvent } from '../../shared/ipc/exports';
 import { addDays, epochMsToIstDate } from '../../shared/time';
 import { APP_ORIGIN, MAIN_FRAME, memoryStore } from '../security/support';
+import type { Core } from '../../electron/core';
+import { EMBEDDED_SECRET, coreOnSandbox } from '../support/core';
 
 // Two days big enough that an export is still writing when the first progress event arrives (one every 200 ms).
 const PER_DAY = 12_000;
@@ -69,18 +69,13 @@ async function start(request: ExportRequest): Promise<{ jobId: string; file: str
 const partFiles = () => readdirSync(outDir).filter((n) => n.endsWith('.part'));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, secret: 'embedded', settlementsPerDay: PER_DAY });
+  sandbox = await startSandbox({ port: 0, secret: EMBEDDED_SECRET, settlementsPerDay: PER_DAY });
   dataDir = mkdtempSync(join(tmpdir(), 'pc-export-jobs-'));
   outDir = join(dataDir, 'chosen');
   mkdirSync(outDir);
-  const redactor = createRedactor();
-  core = createCore({
-    appVersion: '0.0.0',
+  core = coreOnSandbox(sandbox, {
     dataDir,
     vault: memoryStore(),
-    sandbox: { url: sandbox.url, key: 'test_key', secret: 'embedded' },
-    log: createLogger('test', () => {}, redactor),
-    redactor,
     exportTargets: {
       choose: async (name, dir) => {
         asked.push({ name, dir });

@@ -3,12 +3,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../electron/core';
-import { createLogger, createRedactor } from '../../electron/log';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import type { IpcEvent } from '../../shared/ipc/channels';
 import { addDays, epochMsToIstDate } from '../../shared/time';
+import type { Core } from '../../electron/core';
+import { EMBEDDED_SECRET, coreOnSandbox } from '../support/core';
 
 const MAIN = { frameUrl: 'file:///app/index.html', isMainFrame: true };
 const ORIGIN = 'file:///app';
@@ -37,15 +37,10 @@ async function start(from: string, to: string): Promise<string> {
 
 beforeAll(async () => {
   // The built-in profile talks to its embedded sandbox; big days make a sync long enough to cancel.
-  sandbox = await startSandbox({ port: 0, secret: 'embedded', settlementsPerDay: 20_000 });
-  const redactor = createRedactor();
-  core = createCore({
-    appVersion: '0.0.0',
+  sandbox = await startSandbox({ port: 0, secret: EMBEDDED_SECRET, settlementsPerDay: 20_000 });
+  core = coreOnSandbox(sandbox, {
     dataDir: mkdtempSync(join(tmpdir(), 'pc-ipc-sync-')),
     vault: createKeytarStore('payout-console-ipc-sync-test'),
-    sandbox: { url: sandbox.url, key: 'test_key', secret: 'embedded' },
-    log: createLogger('test', () => {}, redactor),
-    redactor,
   });
   core.events.subscribe((event, payload) => events.push({ event, payload: payload as Record<string, unknown> }));
 });

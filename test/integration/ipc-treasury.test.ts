@@ -7,8 +7,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../electron/core';
-import { createLogger, createRedactor } from '../../electron/log';
 import { OPERATIONS } from '../../shared/api/operations';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { IpcChannel } from '../../shared/ipc/channels';
@@ -16,6 +14,8 @@ import type { IpcInput, IpcOutput, IpcResult } from '../../shared/ipc/contract';
 import { addDays, epochMsToIstDate } from '../../shared/time';
 import { APP_ORIGIN, MAIN_FRAME, memoryStore } from '../security/support';
 import { hook } from '../support/sandbox-http';
+import type { Core } from '../../electron/core';
+import { EMBEDDED_SECRET, coreOnSandbox } from '../support/core';
 
 let sandbox: Sandbox;
 let core: Core;
@@ -34,17 +34,9 @@ const arm = (operation: keyof typeof OPERATIONS, kind: string, count = 1) =>
 const sandboxBeneficiaries = () => sandbox.fixtures().beneficiaries.length;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, secret: 'embedded', settlementsPerDay: 20_000 });
+  sandbox = await startSandbox({ port: 0, secret: EMBEDDED_SECRET, settlementsPerDay: 20_000 });
   dataDir = mkdtempSync(join(tmpdir(), 'pc-ipc-treasury-'));
-  const redactor = createRedactor();
-  core = createCore({
-    appVersion: '0.0.0',
-    dataDir,
-    vault: memoryStore(),
-    sandbox: { url: sandbox.url, key: 'test_key', secret: 'embedded' },
-    log: createLogger('test', () => {}, redactor),
-    redactor,
-  });
+  core = coreOnSandbox(sandbox, { dataDir, vault: memoryStore() });
 });
 afterAll(async () => {
   await core.close();

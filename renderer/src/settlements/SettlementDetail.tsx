@@ -3,8 +3,9 @@
  * contract, the rules it broke with the values that broke them, and when a re-sync stopped finding it.
  * A modal dialog: Escape or Close returns to the table, on the row it came from.
  */
-import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
-import { RULES } from '../../../shared/reconciliation';
+import { useId, type ReactNode } from 'react';
+import { useModalDialog } from '../ui/use-modal-dialog';
+import { RULES, MONEY_VALUE_NAMES } from '../../../shared/reconciliation';
 import type { CachedSettlement } from '../../../shared/settlement-query';
 import { formatCalendarDate, formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
 
@@ -36,25 +37,11 @@ const LABELS = {
   description: 'Description',
 } as const;
 
-/** Exception values that are amounts in paise. */
-const MONEY = new Set([
-  'amount',
-  'mer_service_fee',
-  'mer_service_tax',
-  'cgst',
-  'sgst',
-  'igst',
-  'merchant_subvention_amount',
-  'settled_amount',
-  'expected',
-  'difference',
-]);
-
 const labelOf = (key: string): string => (LABELS as Readonly<Record<string, string>>)[key] ?? key;
 
 function exceptionValue(key: string, value: number | string | null): ReactNode {
   if (value === null) return <span className="muted">none</span>;
-  if (typeof value === 'number' && MONEY.has(key)) return formatMoney(value);
+  if (typeof value === 'number' && MONEY_VALUE_NAMES.has(key)) return formatMoney(value);
   return String(value);
 }
 
@@ -72,15 +59,9 @@ function Facts({ items }: { items: [string, ReactNode][] }) {
 }
 
 export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onClose(): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  // Closed before React removes it, so the browser gives focus back to the table.
+  const ref = useModalDialog();
   const titleId = useId();
-
-  // As in ConfirmDialog: closed before React removes it, so the browser gives focus back to the table.
-  useLayoutEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
 
   const mono = (text: string | null) => (text === null ? null : <span className="mono">{text}</span>);
   const extra = Object.entries(row.extra ?? {});
