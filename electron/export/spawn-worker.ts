@@ -1,6 +1,7 @@
 /**
  * Starts the export worker. A built app runs `export-worker.js`, which electron-vite writes beside the main
- * bundle; from sources (tests, `npm run cli`) the worker registers tsx first, so it runs the same TypeScript.
+ * bundle (inside app.asar when packaged: Electron reads the archive in worker threads since electron/electron#33216);
+ * from sources (tests, `npm run cli`) the worker registers tsx first, so it runs the same TypeScript.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
