@@ -31,7 +31,7 @@ import type { SecretStore } from './vault/secret-store';
 
 export interface CoreOptions {
   appVersion: string;
-  /** The app's data folder: settings and (later) the caches live here. */
+  /** The app's data folder: settings, the caches, logs and (by default) exports live here. */
   dataDir: string;
   vault: SecretStore;
   /** The embedded sandbox the built-in profile points at, with its own secret; null for none. */

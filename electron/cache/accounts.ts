@@ -5,23 +5,13 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { AccountsOverview, BalanceSnapshot, CachedAccount, GatewayError } from '../../shared/accounts';
-import type { Balance, GatewayAccounts } from '../../shared/api/payouts';
+import { payoutAccount, type Balance, type GatewayAccounts } from '../../shared/api/payouts';
 import { prepareAll } from './statements';
+import { parseUnnamedFields, unnamedFieldsJson } from './unnamed-fields';
 
 export type { BalanceSnapshot, CachedAccount, GatewayError };
 
-const KNOWN = new Set([
-  'account_number',
-  'ifsc_code',
-  'account_type',
-  'currency',
-  'available_balance',
-  'account_balance',
-  'minimum_balance',
-  'hold_fund',
-  'overdraft',
-  'transaction_limit',
-]);
+const KNOWN = new Set(Object.keys(payoutAccount.shape));
 
 const SNAPSHOT = `id, pg, account_number AS accountNumber, taken_at AS takenAt, source,
   available_balance AS availableBalance, account_balance AS accountBalance, minimum_balance AS minimumBalance,
@@ -69,7 +59,6 @@ export function createAccountsRepository(db: Database, now: () => Date) {
       }
       sql.clearError.run(pg);
       for (const a of answer.data) {
-        const extra = Object.fromEntries(Object.entries(a).filter(([k]) => !KNOWN.has(k)));
         sql.upsertAccount.run(
           pg,
           a.account_number,
@@ -77,7 +66,7 @@ export function createAccountsRepository(db: Database, now: () => Date) {
           a.account_type ?? null,
           a.currency ?? null,
           a.transaction_limit ?? null,
-          Object.keys(extra).length === 0 ? null : JSON.stringify(extra),
+          unnamedFieldsJson(a, KNOWN),
           at,
           at,
         );
@@ -117,7 +106,7 @@ export function createAccountsRepository(db: Database, now: () => Date) {
   const list = (): CachedAccount[] =>
     (sql.accounts.all() as (Omit<CachedAccount, 'extra'> & { extra: string | null })[]).map((a) => ({
       ...a,
-      extra: a.extra === null ? null : (JSON.parse(a.extra) as Record<string, unknown>),
+      extra: parseUnnamedFields(a.extra),
     }));
   return {
     /** The answer of the payout-accounts call: accounts upserted, a snapshot each, gateway errors kept. */

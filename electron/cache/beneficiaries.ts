@@ -4,14 +4,15 @@
  */
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
-import type { Beneficiary } from '../../shared/api/payouts';
+import { beneficiary, type Beneficiary } from '../../shared/api/payouts';
 import type { CachedBeneficiary } from '../../shared/beneficiaries';
 import { containsPattern, decodeCursor, encodeCursor } from './cursor';
 import { prepareAll } from './statements';
+import { parseUnnamedFields, unnamedFieldsJson } from './unnamed-fields';
 
 export type { CachedBeneficiary };
 
-const KNOWN = new Set(['beneficiary_id', 'name', 'vpa', 'account_number', 'ifsc', 'phone', 'email', 'address']);
+const KNOWN = new Set(Object.keys(beneficiary.shape));
 const COLUMNS = 'beneficiary_id, name, vpa, account_number, ifsc, phone, email, address, extra, fetched_at';
 
 const SQL = {
@@ -41,7 +42,7 @@ const cursorShape = z.tuple([z.string(), z.string()]);
 function fromRow({ extra, fetched_at, ...rest }: Row): CachedBeneficiary {
   return {
     ...rest,
-    extra: extra === null ? null : (JSON.parse(extra) as Record<string, unknown>),
+    extra: parseUnnamedFields(extra),
     fetchedAt: fetched_at,
   };
 }
@@ -55,7 +56,6 @@ export function createBeneficiariesRepository(db: Database, now: () => Date) {
   return {
     /** Stores the beneficiary as the API answered it (the id is the one asked for when it sent none). */
     upsert(b: Beneficiary & { beneficiary_id: string }): CachedBeneficiary {
-      const extra = Object.fromEntries(Object.entries(b).filter(([k]) => !KNOWN.has(k)));
       sql.upsert.run(
         b.beneficiary_id,
         b.name,
@@ -65,7 +65,7 @@ export function createBeneficiariesRepository(db: Database, now: () => Date) {
         b.phone ?? null,
         b.email ?? null,
         b.address ?? null,
-        Object.keys(extra).length === 0 ? null : JSON.stringify(extra),
+        unnamedFieldsJson(b, KNOWN),
         now().toISOString(),
       );
       return get(b.beneficiary_id)!;

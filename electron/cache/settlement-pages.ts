@@ -22,9 +22,9 @@ import {
 } from '../../shared/settlement-query';
 import { CursorError, decodeCursor, encodeCursor } from './cursor';
 import { EXCEPTIONS_SQL, FILTER_SQL, type FilterParams } from './settlement-filter';
-import { ROW_COLUMNS, rowToCached, type StoredRow } from './settlement-rows';
+import { READ_COLUMNS, readRowToCached } from './settlement-rows';
 
-const COLUMNS = [...ROW_COLUMNS, 'vanished_at'].join(', ');
+const COLUMNS = READ_COLUMNS.join(', ');
 
 type OtherColumn = Exclude<SettlementSortColumn, 'date'>;
 
@@ -92,6 +92,7 @@ export function createSettlementPages(db: Database) {
           ? byIdSql(sort.direction, exceptions)
           : byColumnSql(SORT_EXPRESSION[sort.column], sort.direction, exceptions),
       );
+      s.raw(true);
       statements.set(name, s);
     }
     return s;
@@ -116,9 +117,9 @@ export function createSettlementPages(db: Database) {
       kId,
       kValue: cursor?.value ?? null,
       limit: limit + 1,
-    }) as StoredRow[];
+    }) as unknown[][];
     const more = stored.length > limit;
-    const rows = (more ? stored.slice(0, limit) : stored).map(rowToCached);
+    const rows = (more ? stored.slice(0, limit) : stored).map(readRowToCached);
     const last = rows.at(-1);
     const nextCursor =
       more && last

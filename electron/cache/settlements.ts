@@ -8,6 +8,7 @@
  * rather than rounded.
  */
 import type { Database } from 'better-sqlite3';
+import type { z } from 'zod';
 import {
   settlementFilter,
   settlementQuery,
@@ -15,6 +16,7 @@ import {
   type SettlementFilter,
   type SettlementPageResult,
   type SettlementQuery,
+  type SettlementSort,
   type SettlementSums,
   type SettlementTotals,
 } from '../../shared/settlement-query';
@@ -68,11 +70,10 @@ const SQL = {
 
 const WORKBOOK_FIGURES = ['count', 'amount', 'fees', 'taxes', 'cgst', 'igst', 'sgst', 'subvention', 'settled'] as const;
 
+export type WorkbookFigure = (typeof WORKBOOK_FIGURES)[number];
+
 /** One Summary line: integer paise, counts of records. */
-export type WorkbookGroup = { date: string; pg: string; paymentMode: string } & Record<
-  (typeof WORKBOOK_FIGURES)[number],
-  number
->;
+export type WorkbookGroup = { date: string; pg: string; paymentMode: string } & Record<WorkbookFigure, number>;
 export interface WorkbookSummary {
   groups: WorkbookGroup[];
   ruleCounts: Record<RuleId, number>;
@@ -121,16 +122,25 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
     return oldest;
   }
 
-  function query(input: SettlementQuery): SettlementPageResult {
+  function readPage(input: SettlementQuery) {
     const q = settlementQuery.parse(input);
     const { params, exceptionsOnly } = toSqlFilter(q);
-    const result = pages.page(params, exceptionsOnly, { sort: q.sort, after: q.after, limit: q.limit });
-    return { ...result, asOf: asOf(params) };
+    return { params, ...pages.page(params, exceptionsOnly, { sort: q.sort, after: q.after, limit: q.limit }) };
   }
 
-  /** The statement a read uses and the parameters it binds (one place, so `explain` shows what runs). */
-  function plan(read: 'query' | 'totals' | 'aggregate', input: SettlementQuery) {
-    const q = settlementQuery.parse(input);
+  function query(input: SettlementQuery): SettlementPageResult {
+    const { params, rows, nextCursor } = readPage(input);
+    return { rows, nextCursor, asOf: asOf(params) };
+  }
+
+  /**
+   * The statement a read uses and the parameters it binds (one place, so `explain` shows what runs), for a filter
+   * already checked by `settlementFilter` or `settlementQuery`.
+   */
+  function plan(
+    read: 'query' | 'totals' | 'aggregate',
+    q: z.output<typeof settlementFilter> & { sort?: SettlementSort },
+  ) {
     const { params, exceptionsOnly, rollupCovers } = toSqlFilter(q);
     if (read === 'query') {
       return {
@@ -155,6 +165,12 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
 
     /** Records that break a reconciliation rule, paged like `query`. */
     exceptions: (input: SettlementQuery) => query({ ...input, exceptionsOnly: true }),
+
+    /** A page without its "as of" time: what a reader walking a whole range (an export) needs, page after page. */
+    page(input: SettlementQuery): Omit<SettlementPageResult, 'asOf'> {
+      const { rows, nextCursor } = readPage(input);
+      return { rows, nextCursor };
+    },
 
     totals(input: SettlementFilter): SettlementTotals {
       const { statement, params } = plan('totals', settlementFilter.parse(input));
@@ -221,11 +237,9 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
     /** When any date was last synced: the status bar's "last synced". */
     lastSyncedAt: () => (sql.lastSynced.get() as { at: string | null }).at,
 
-    asOf: (input: SettlementFilter) => asOf(toSqlFilter(settlementFilter.parse(input)).params),
-
     /** SQLite's plan for a read, one line per step: for diagnostics and the tests that pin the indexes. */
     explain(read: 'query' | 'totals' | 'aggregate', input: SettlementQuery): string[] {
-      const { statement, params } = plan(read, input);
+      const { statement, params } = plan(read, settlementQuery.parse(input));
       return (db.prepare(`EXPLAIN QUERY PLAN ${statement.source}`).all(params) as { detail: string }[]).map(
         (r) => r.detail,
       );

@@ -3,15 +3,15 @@
  * change over time reads down the sheet), and balance snapshots. Identifiers and account numbers are text, so
  * leading zeros survive; money is exact rupees; times are IST date-times.
  */
-import { epochMsToIst } from '../../shared/time';
 import type { CacheReader } from '../cache/database';
+import {
+  istColumn as at,
+  istOfIso as ist,
+  jsonOrNull as json,
+  moneyColumn as money,
+  textColumn as text,
+} from './column-specs';
 import type { ColumnSpec, RowValues } from './xlsx-writer';
-
-const text = (header: string, width?: number): ColumnSpec => ({ header, type: 'text', width });
-const money = (header: string): ColumnSpec => ({ header: `${header} (INR)`, type: 'money' });
-const at = (header: string): ColumnSpec => ({ header: `${header} (IST)`, type: 'datetime' });
-const ist = (iso: string) => epochMsToIst(Date.parse(iso));
-const json = (extra: Record<string, unknown> | null | undefined) => (extra ? JSON.stringify(extra) : null);
 
 export interface ListExport {
   sheet: string;

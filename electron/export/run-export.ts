@@ -127,7 +127,7 @@ type Progress = (p: Omit<ExportProgress, 'kind'>, force?: boolean) => void;
 export async function* settlementPages(reader: CacheReader, filter: SettlementFilter, exceptionsOnly: boolean) {
   let after: string | undefined;
   do {
-    const page = reader.settlements.query({
+    const page = reader.settlements.page({
       ...filter,
       ...(exceptionsOnly ? { exceptionsOnly: true } : {}),
       sort: { column: 'date', direction: 'asc' },

@@ -6,12 +6,9 @@
 import { formatMinor } from '../../shared/money';
 import { MONEY_VALUE_NAMES, RULES, type ReconciliationException } from '../../shared/reconciliation';
 import type { CachedSettlement, SettlementFilter } from '../../shared/settlement-query';
-import { epochMsToIst } from '../../shared/time';
-import type { WorkbookGroup, WorkbookSummary } from '../cache/settlements';
+import type { WorkbookFigure, WorkbookGroup, WorkbookSummary } from '../cache/settlements';
+import { istOfIso, jsonOrNull, moneyColumn as money, textColumn as text } from './column-specs';
 import type { ColumnSpec, RowValues } from './xlsx-writer';
-
-const money = (header: string): ColumnSpec => ({ header: `${header} (INR)`, type: 'money' });
-const text = (header: string, width?: number): ColumnSpec => ({ header, type: 'text', width });
 
 /** The detail columns, in the order `detailRow` fills them. */
 export const DETAIL_COLUMNS: readonly ColumnSpec[] = [
@@ -40,8 +37,6 @@ export const DETAIL_COLUMNS: readonly ColumnSpec[] = [
   text('Other fields (JSON)', 30),
 ];
 
-const istOf = (iso: string) => epochMsToIst(Date.parse(iso));
-
 export function detailRow(r: CachedSettlement): RowValues {
   return [
     r.date,
@@ -65,8 +60,8 @@ export function detailRow(r: CachedSettlement): RowValues {
     r.dispute_id,
     r.description,
     r.exceptions.length ? r.exceptions.map((e) => e.rule).join('; ') : null,
-    r.vanishedAt === null ? null : istOf(r.vanishedAt),
-    r.extra === null ? null : JSON.stringify(r.extra),
+    r.vanishedAt === null ? null : istOfIso(r.vanishedAt),
+    jsonOrNull(r.extra),
   ];
 }
 
@@ -103,7 +98,18 @@ export function exceptionRows(r: CachedSettlement): RowValues[] {
   ]);
 }
 
-const FIGURES = ['count', 'amount', 'fees', 'taxes', 'cgst', 'sgst', 'igst', 'subvention', 'settled'] as const;
+/** The Summary's figures in the order its columns show them. */
+const FIGURES: readonly WorkbookFigure[] = [
+  'count',
+  'amount',
+  'fees',
+  'taxes',
+  'cgst',
+  'sgst',
+  'igst',
+  'subvention',
+  'settled',
+];
 
 export const SUMMARY_COLUMNS: readonly ColumnSpec[] = [
   { header: 'Date', type: 'date', width: 14 },
@@ -120,7 +126,7 @@ export const SUMMARY_COLUMNS: readonly ColumnSpec[] = [
   money('Settled'),
 ];
 
-export type Totals = Record<(typeof FIGURES)[number], number>;
+export type Totals = Record<WorkbookFigure, number>;
 
 export const zeroTotals = (): Totals => ({
   count: 0,

@@ -34,7 +34,7 @@ export interface EmbeddedSandbox {
 
 export interface ProfileStoreOptions {
   dataDir: string;
-  /** The running embedded sandbox, which the built-in profile points at; null where there is none (CLI). */
+  /** The running embedded sandbox, which the built-in profile points at; null for a store with no built-in profile. */
   sandbox: EmbeddedSandbox | null;
   now?: () => Date;
 }

@@ -50,9 +50,11 @@ export function createSyncJobs(deps: {
     }
   }
 
+  const isRunning = (profileId: string) => [...jobs.values()].some((j) => j.profileId === profileId);
+
   return {
     start(profileId: string, request: SyncRequest): string {
-      if ([...jobs.values()].some((j) => j.profileId === profileId)) {
+      if (isRunning(profileId)) {
         throw new SyncJobError('A settlement sync is already running for this profile. Wait for it or cancel it.');
       }
       const jobId = randomUUID();
@@ -67,7 +69,7 @@ export function createSyncJobs(deps: {
       job.controller.abort();
       return true;
     },
-    isRunning: (profileId: string) => [...jobs.values()].some((j) => j.profileId === profileId),
+    isRunning,
     /** Cancels every running sync, for shutdown. */
     cancelAll(): void {
       for (const job of jobs.values()) job.controller.abort();
