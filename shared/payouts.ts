@@ -4,6 +4,7 @@
  * are integer paise.
  */
 import { z } from 'zod';
+import { payoutBeneficiary } from './api/payouts';
 
 export const PAYOUT_LOOKUP_MODES = ['normal', 'advance'] as const;
 export type PayoutLookupMode = (typeof PAYOUT_LOOKUP_MODES)[number];
@@ -23,15 +24,8 @@ export const payoutView = z.looseObject({
   fund_source: z.string().optional(),
   method: z.string().optional(),
   processed_at: z.string().nullish(),
-  beneficiary: z
-    .looseObject({
-      name: z.string().optional(),
-      email: z.string().nullish(),
-      phone: z.string().nullish(),
-      vpa: z.string().nullish(),
-      account: z.looseObject({ account_no: z.string().nullish(), ifsc: z.string().nullish() }).nullish(),
-    })
-    .optional(),
+  // The wire's beneficiary as it is: it carries no money, so the API schema is already the domain one.
+  beneficiary: payoutBeneficiary.optional(),
   ack: z.string().optional(),
 });
 

@@ -7,7 +7,7 @@
  * it lives only in local variables of that request.
  */
 import { z } from 'zod';
-import { readErrorBody, readLooseErrorMessage } from '../../shared/api/errors';
+import { ERROR_CODES, readErrorBody, readLooseErrorMessage } from '../../shared/api/errors';
 import {
   OPERATIONS,
   describeIssues,
@@ -214,7 +214,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       );
     }
     if (res.status >= 500) return fail(unavailable(name, spec, res.status, wireMessage, requestId));
-    if (res.status === 401 || res.status === 403 || (errorBody?.code === 204 && /hash/i.test(errorBody.message))) {
+    const hashRefused = errorBody?.code === ERROR_CODES.hashNotVerified && /hash/i.test(errorBody.message);
+    if (res.status === 401 || res.status === 403 || hashRefused) {
       return fail(
         new ApiError({
           kind: 'auth',

@@ -19,10 +19,7 @@ export function settlementsApi(client: ApiClient) {
      * Every page of a date from `offset` on, in order, one request at a time. A page that comes back
      * empty without `is_last_page` ends the walk too, so a misbehaving server cannot loop it forever.
      */
-    async *pages(
-      query: Omit<SettlementQuery, 'offset'> & { offset?: number },
-      o?: CallOptions,
-    ): AsyncGenerator<SettlementPage & { offset: number }> {
+    async *pages(query: SettlementQuery, o?: CallOptions): AsyncGenerator<SettlementPage & { offset: number }> {
       const limit = query.limit ?? SETTLEMENT_PAGE.maxLimit;
       let offset = query.offset ?? 0;
       for (;;) {

@@ -39,11 +39,11 @@ export function signBody(body: Record<string, unknown>, secret: string, scheme: 
   }
 }
 
-/** Constant-time check of a received hash, as a server (the sandbox) does it. */
-export function verifyBody(body: Record<string, unknown>, secret: string, scheme: HashScheme = 'sha512'): boolean {
+/** Constant-time check of a received hash under the default scheme, as a server (the sandbox) does it. */
+export function verifyBody(body: Record<string, unknown>, secret: string): boolean {
   const given = body.hash;
   if (typeof given !== 'string') return false;
-  const expected = Buffer.from(signBody(body, secret, scheme), 'utf8');
+  const expected = Buffer.from(signBody(body, secret), 'utf8');
   const actual = Buffer.from(given.toLowerCase(), 'utf8');
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }

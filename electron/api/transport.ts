@@ -54,11 +54,14 @@ function classify(err: NodeJS.ErrnoException, connected: boolean): TransportErro
   return new TransportError('other', connected, code || err.message);
 }
 
+/** Connections per origin in a transport's keep-alive pool. */
+const MAX_SOCKETS = 8;
+
 /** A transport with its own keep-alive pool; `destroy()` closes the pool's sockets. */
-export function createNodeTransport(options: { maxSockets?: number } = {}): Transport & { destroy(): void } {
+export function createNodeTransport(): Transport & { destroy(): void } {
   const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 8 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 8 }),
+    'http:': new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS }),
   };
 
   const send: Transport = (req) =>

@@ -56,7 +56,7 @@ export interface DispatchDeps {
   faults: FaultQueue;
   creds: Credentials;
   now(): number;
-  settlementDates(): string[];
+  settlementDates(): readonly string[];
   nextRequestId(): string;
   sleep(ms: number): Promise<void>;
 }

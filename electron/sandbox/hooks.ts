@@ -15,7 +15,7 @@ import { describeIssues } from '../../shared/api/operations';
 import { calendarDate } from '../../shared/api/common';
 import type { SettlementSource } from './data/settlements';
 import { faultSpec, type FaultQueue } from './faults';
-import type { Reply } from './handlers/reply';
+import { CODE, fail, invalid, type Reply } from './handlers/reply';
 import type { Fixtures } from './state';
 
 export const HOOK_PREFIX = '/__sandbox/';
@@ -24,7 +24,7 @@ export interface HookDeps {
   faults: FaultQueue;
   settlements: SettlementSource;
   fixtures(): Fixtures;
-  settlementDates(): string[];
+  settlementDates(): readonly string[];
 }
 
 const mutateSpec = z
@@ -35,11 +35,6 @@ const mutateSpec = z
   })
   .strict();
 
-const hookError = (http: number, message: string): Reply => ({
-  http,
-  body: { status: false, error: { message, code: http } },
-});
-
 export function handleHook(method: string, pathname: string, body: unknown, deps: HookDeps): Reply {
   const route = `${method} ${pathname.replace(/\/$/, '')}`;
   switch (route) {
@@ -49,7 +44,7 @@ export function handleHook(method: string, pathname: string, body: unknown, deps
       return { http: 200, body: { status: true, faults: deps.faults.list() } };
     case 'POST /__sandbox/faults': {
       const spec = faultSpec.safeParse(body);
-      if (!spec.success) return hookError(400, describeIssues(spec.error));
+      if (!spec.success) return invalid(describeIssues(spec.error));
       deps.faults.add(spec.data);
       return { http: 200, body: { status: true, faults: deps.faults.list() } };
     }
@@ -58,13 +53,13 @@ export function handleHook(method: string, pathname: string, body: unknown, deps
       return { http: 200, body: { status: true, faults: [] } };
     case 'POST /__sandbox/settlements/mutate': {
       const spec = mutateSpec.safeParse(body);
-      if (!spec.success) return hookError(400, describeIssues(spec.error));
+      if (!spec.success) return invalid(describeIssues(spec.error));
       const { date, count, remove = Math.ceil(count / 2) } = spec.data;
       if (!deps.settlementDates().includes(date))
-        return hookError(400, `date: ${date} is outside the sandbox's 90 settlement days`);
+        return invalid(`date: ${date} is outside the sandbox's 90 settlement days`);
       return { http: 200, body: { status: true, ...deps.settlements.mutate(date, count, remove) } };
     }
     default:
-      return hookError(404, `No sandbox hook ${route}`);
+      return fail(CODE.notFound, `No sandbox hook ${route}`, 404);
   }
 }

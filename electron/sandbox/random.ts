@@ -23,13 +23,6 @@ function fold(h: number, v: number): number {
   return x ^ (x >>> 16);
 }
 
-/** Hash of a text, for seeding from names (FNV-1a). */
-export function hashText(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
 /** A small seeded generator (mulberry32): fast, 32-bit state, good enough for test data. */
 export class Rng {
   private s: number;

@@ -107,7 +107,8 @@ const ORDER_MIX: readonly OrderStatus[] = [
   'failed',
 ];
 
-const UNMAPPED: Record<OrderStatus, string> = {
+/** The gateway's own (unmapped) status name of each order status; order handlers keep it in step. */
+export const UNMAPPED_STATUS: Readonly<Record<OrderStatus, string>> = {
   created: 'CREATED',
   authorized: 'AUTHORIZED',
   captured: 'CAPTURED',
@@ -133,7 +134,7 @@ function seedOrders(state: SandboxState, rng: Rng, clock: Clock): void {
       pg: rng.pick(GATEWAYS).code,
       method,
       status,
-      unmapped_status: UNMAPPED[status],
+      unmapped_status: UNMAPPED_STATUS[status],
       card_last_4: card ? rng.digits(4) : '',
       card_issuer: card ? rng.pick(BANKS).title : '',
       customer: who,

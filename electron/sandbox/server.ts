@@ -13,7 +13,7 @@ import { addDays, epochMsToIstDate } from '../../shared/time';
 import { MAX_PER_DAY, SettlementSource } from './data/settlements';
 import { handleInterface } from './dispatch';
 import { FaultQueue } from './faults';
-import { CODE, fail } from './handlers/reply';
+import { fail, invalid } from './handlers/reply';
 import { HOOK_PREFIX, handleHook } from './hooks';
 import { parseJson, readBody, sendJson } from './http-io';
 import { hash32 } from './random';
@@ -67,11 +67,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const timers = new Set<NodeJS.Timeout>();
   let requests = 0;
 
-  const settlementDates = () => {
+  // Built once per IST day rather than on every settlement fetch; callers only read it.
+  let datesDay = '';
+  let dates: readonly string[] = [];
+  const settlementDates = (): readonly string[] => {
     const today = epochMsToIstDate(now());
-    return Array.from({ length: SETTLEMENT_DAYS }, (_, i) => addDays(today, i - (SETTLEMENT_DAYS - 1)));
+    if (today !== datesDay) {
+      dates = Array.from({ length: SETTLEMENT_DAYS }, (_, i) => addDays(today, i - (SETTLEMENT_DAYS - 1)));
+      datesDay = today;
+    }
+    return dates;
   };
-  const fixtures = () => state.fixtures(settlementDates());
+  // Fixtures go to callers that may keep or change them: a copy, never the cached list.
+  const fixtures = () => state.fixtures([...settlementDates()]);
   const deps = {
     state,
     settlements,
@@ -101,7 +109,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const json = body.tooLarge ? { ok: false as const, message: 'body too large' } : parseJson(body.text);
       const reply = json.ok
         ? handleHook(req.method ?? 'GET', pathname, json.value, { faults, settlements, fixtures, settlementDates })
-        : fail(CODE.invalid, `(body): ${json.message}`, 400);
+        : invalid(`(body): ${json.message}`);
       return sendJson(res, reply.http, reply.body);
     }
     return handleInterface(req, res, pathname, deps);
@@ -110,8 +118,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const server = createServer((req, res) => {
     onRequest(req, res).catch((e: unknown) => {
       // A bug in the sandbox must still answer, or a test would wait for its timeout.
-      if (!res.headersSent && !res.destroyed)
-        sendJson(res, 500, { status: false, error: { message: `sandbox error: ${String(e)}`, code: 500 } });
+      if (!res.headersSent && !res.destroyed) {
+        const reply = fail(500, `sandbox error: ${String(e)}`, 500);
+        sendJson(res, reply.http, reply.body);
+      }
     });
   });
 

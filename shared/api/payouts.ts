@@ -13,7 +13,7 @@
  * - balance: A `account {pg: {account_no, balance}}` and B `balances [{pg, balance}]` -> `balances [{pg, account_no?, balance}]`.
  */
 import { z } from 'zod';
-import { IFSC, VPA, idText, istDateTime, majorAmount, nonEmpty, requestId, statusTrue } from './common';
+import { idText, ifsc, istDateTime, majorAmount, nonEmpty, requestId, statusTrue, vpa } from './common';
 
 // ---- domain --------------------------------------------------------------------------------------
 
@@ -31,7 +31,7 @@ export type Beneficiary = z.output<typeof beneficiary>;
 
 const bankAccountB = z.looseObject({ account_no: z.string().nullish(), ifsc: z.string().nullish() });
 
-const payoutBeneficiary = z.looseObject({
+export const payoutBeneficiary = z.looseObject({
   name: z.string().optional(),
   email: z.string().nullish(),
   phone: z.string().nullish(),
@@ -105,8 +105,8 @@ export const beneficiaryCreateRequest = z
     email: optionalText(z.email('must be an email address')),
     address: z.string().max(250, 'must be at most 250 characters').optional(),
     account_number: optionalText(z.string().regex(/^\d{9,18}$/, 'must be 9 to 18 digits')),
-    ifsc: optionalText(z.string().regex(IFSC, 'must be an IFSC code such as HDFC0001234')),
-    vpa: optionalText(z.string().regex(VPA, 'must be a UPI address such as name@bank')),
+    ifsc: optionalText(ifsc),
+    vpa: optionalText(vpa),
   })
   .superRefine((b, ctx) => {
     if (!!b.account_number !== !!b.ifsc) {

@@ -15,9 +15,6 @@ export const webhookEndpoint = z.looseObject({
 });
 export type WebhookEndpoint = z.output<typeof webhookEndpoint>;
 
-/** Topics the console knows of; the full set is not shown, so others are accepted as they come. */
-export const KNOWN_TOPICS = ['order.paid', 'order.failed'] as const;
-
 export const webhookListRequest = z.object({ active: z.boolean().optional() });
 
 export const webhookUpdateRequest = z

@@ -96,6 +96,8 @@ export interface MutationReport {
 
 export class SettlementSource {
   private readonly mutations = new Map<string, DateMutations>();
+  /** The key of the id permutation: a function of the seed alone, so computed once. */
+  private readonly idKey: number;
 
   constructor(
     private readonly seed: number,
@@ -105,6 +107,7 @@ export class SettlementSource {
     if (!Number.isSafeInteger(perDay) || perDay < 0 || perDay > MAX_PER_DAY) {
       throw new RangeError(`settlements per day must be a whole number from 0 to ${MAX_PER_DAY}`);
     }
+    this.idKey = permuteKey(seed);
   }
 
   /** Record `index` of `date` as served now (mutations applied); undefined when it has vanished. */
@@ -222,7 +225,7 @@ export class SettlementSource {
     const lagDays = rng.int(1, 3);
     const orderSeconds = rng.int(0, 86_399);
     const utr = rng.digits(12);
-    const key = permuteKey(this.seed);
+    const key = this.idKey;
     const serial = day * INDEX_SPACE + index;
     const gi = index % this.gateways.length;
     const record: SettlementWire = {

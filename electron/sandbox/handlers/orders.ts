@@ -10,6 +10,7 @@
 import { formatMinor } from '../../../shared/money';
 import { epochMsToIst, isoUtcMicros } from '../../../shared/time';
 import { BANKS, WALLETS } from '../data/catalog';
+import { UNMAPPED_STATUS } from '../seed';
 import type { OrderRec, OrderStatus, RefundRec } from '../state';
 import { CODE, fail, invalid, ok, rupees, type Ctx, type Handlers, type Reply } from './reply';
 
@@ -170,15 +171,9 @@ function addRefund(order: OrderRec, amount: number, type: RefundRec['type'], ctx
   return refund;
 }
 
-const UNMAPPED: Partial<Record<OrderStatus, string>> = {
-  captured: 'CAPTURED',
-  partially_refunded: 'PARTIAL_REFUND',
-  refunded: 'REFUNDED',
-};
-
 function setStatus(order: OrderRec, status: OrderStatus, ctx: Ctx): void {
   order.status = status;
-  order.unmapped_status = UNMAPPED[status] ?? order.unmapped_status;
+  order.unmapped_status = UNMAPPED_STATUS[status];
   order.updated_at = epochMsToIst(ctx.now());
 }
 

@@ -6,7 +6,7 @@
  * Currency rule: fixed reference rates through INR, six decimals, exact (decimal text, never floats).
  */
 import { BANKS, INR_PER, UPI_HANDLES } from '../data/catalog';
-import { CODE, fail, invalid, ok, type Ctx, type Handlers, type Reply } from './reply';
+import { CODE, fail, invalid, ok, unknownGateway, type Handlers } from './reply';
 
 /** EMI shows only for baskets of Rs 3,000 and up, as lenders require. */
 const EMI_MINIMUM = 300_000;
@@ -46,11 +46,6 @@ export const paymentInfoHandlers: Handlers<'info.paymentMethods' | 'info.vpa' | 
     return ok({ from, to, conversion_rate: rate });
   },
 };
-
-function unknownGateway(pg: string | undefined, ctx: Ctx): Reply | null {
-  if (pg === undefined || ctx.state.gateways.includes(pg)) return null;
-  return invalid(`pg: unknown gateway "${pg}" (known: ${ctx.state.gateways.join(', ')})`);
-}
 
 function methodListing(emi: boolean) {
   const card = (codes: readonly string[]) => codes.map((code) => ({ code, title: CARD_NAMES[code]! }));

@@ -11,7 +11,7 @@
 import { formatMinor } from '../../../shared/money';
 import { epochMsToIst } from '../../../shared/time';
 import type { BeneficiaryRec, GatewayAccountsRec, PayoutRec } from '../state';
-import { CODE, fail, invalid, ok, rupees, type Ctx, type Handlers, type Reply } from './reply';
+import { CODE, fail, ok, rupees, unknownGateway, type Ctx, type Handlers, type Reply } from './reply';
 
 export const ADVANCE_FETCHES_TO_RESOLVE = 2;
 
@@ -127,9 +127,9 @@ function beneficiaryB(b: BeneficiaryRec) {
 }
 
 function selectGateways(pg: string | undefined, ctx: Ctx): GatewayAccountsRec[] | Reply {
-  if (pg === undefined) return ctx.state.gatewayAccounts;
-  const one = ctx.state.gatewayAccounts.filter((g) => g.pg === pg);
-  return one.length ? one : invalid(`pg: unknown gateway "${pg}" (known: ${ctx.state.gateways.join(', ')})`);
+  const bad = unknownGateway(pg, ctx);
+  if (bad) return bad;
+  return pg === undefined ? ctx.state.gatewayAccounts : ctx.state.gatewayAccounts.filter((g) => g.pg === pg);
 }
 
 function accountWire(a: GatewayAccountsRec['accounts'][number]) {

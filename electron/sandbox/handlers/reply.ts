@@ -8,6 +8,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { z } from 'zod';
+import { ERROR_CODES } from '../../../shared/api/errors';
 import type { OPERATIONS, OperationName } from '../../../shared/api/operations';
 import type { SettlementSource } from '../data/settlements';
 import type { SandboxState } from '../state';
@@ -27,23 +28,26 @@ export interface Ctx {
   readonly headers: IncomingHttpHeaders;
   now(): number;
   /** The 90 settlement dates, oldest first, ending today in IST. */
-  settlementDates(): string[];
+  settlementDates(): readonly string[];
 }
 
 export type Input<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['request']>;
 export type Handler<N extends OperationName> = (input: Input<N>, ctx: Ctx) => Reply;
 export type Handlers<K extends OperationName> = { readonly [N in K]: Handler<N> };
 
-/** Codes of the error envelope. 404 is the sandbox's own choice: the document shows no not-found code. */
+/**
+ * Codes of the error envelope: the documented ones (shared ERROR_CODES) plus the sandbox's own. 404 is the
+ * sandbox's own choice: the document shows no not-found code.
+ */
 export const CODE = {
-  generic: 202,
-  hash: 204,
+  generic: ERROR_CODES.generic,
+  hash: ERROR_CODES.hashNotVerified,
   // The document gives refund failures the hash code too, with a message that says what went wrong.
-  refund: 204,
-  invalid: 400,
+  refund: ERROR_CODES.hashNotVerified,
+  invalid: ERROR_CODES.invalidRequest,
   unauthorized: 401,
   notFound: 404,
-  alreadyCancelled: 1035,
+  alreadyCancelled: ERROR_CODES.alreadyCancelled,
 } as const;
 
 export function ok(body: Record<string, unknown>): Reply {
@@ -57,6 +61,12 @@ export function fail(code: number | string, message: string, http = 200): Reply 
 /** A request the document's rules refuse: HTTP 400 naming the field (`amount: must be positive`). */
 export function invalid(message: string): Reply {
   return fail(CODE.invalid, message, 400);
+}
+
+/** A `pg` the sandbox does not know: HTTP 400 naming the known ones; null when `pg` is absent or known. */
+export function unknownGateway(pg: string | undefined, ctx: Ctx): Reply | null {
+  if (pg === undefined || ctx.state.gateways.includes(pg)) return null;
+  return invalid(`pg: unknown gateway "${pg}" (known: ${ctx.state.gateways.join(', ')})`);
 }
 
 /** Rupees as a JSON number from paise: exact for two decimals, which is what the wire carries. */

@@ -5,15 +5,14 @@
  * 90 days the sandbox holds is an empty last page; an offset past the end is an empty last page.
  */
 import { SETTLEMENT_PAGE } from '../../../shared/api/settlements';
-import { invalid, ok, type Handlers } from './reply';
+import { invalid, ok, unknownGateway, type Handlers } from './reply';
 
 export const settlementHandlers: Handlers<'settlement.fetch'> = {
   'settlement.fetch': ({ date, pg, offset, limit }, ctx) => {
-    if (pg !== undefined && !ctx.state.gateways.includes(pg)) {
-      return invalid(`pg: unknown gateway "${pg}" (known: ${ctx.state.gateways.join(', ')})`);
-    }
+    const bad = unknownGateway(pg, ctx);
+    if (bad) return bad;
+    // The request schema has already refused a limit above SETTLEMENT_PAGE.maxLimit.
     const size = limit === undefined ? SETTLEMENT_PAGE.defaultLimit : Number(limit);
-    if (size > SETTLEMENT_PAGE.maxLimit) return invalid(`limit: must be at most ${SETTLEMENT_PAGE.maxLimit}`);
     const start = offset === undefined ? 0 : Number(offset);
     if (!Number.isSafeInteger(start)) return invalid('offset: too large');
     if (!ctx.settlementDates().includes(date)) return ok({ data: [], is_last_page: true, request_id: ctx.requestId });
