@@ -77,18 +77,18 @@ function LastSynced() {
 
 export function StatusBar() {
   const state = useAppInfo((store) => store.state);
-  const environment = state.status === 'ready' ? state.info.profile.environment : null;
+  const environment = state.status === 'ready' ? state.value.profile.environment : null;
 
   return (
     <footer className={`status-bar${environment === 'production' ? ' status-production' : ''}`}>
       {state.status === 'ready' ? (
         <>
-          <EnvironmentBadge environment={state.info.profile.environment} />
+          <EnvironmentBadge environment={state.value.profile.environment} />
           <span className="status-profile">
             <span className="sr-only">Active profile: </span>
-            {state.info.profile.name}
+            {state.value.profile.name}
           </span>
-          <span className="mono muted">{state.info.profile.baseUrl}</span>
+          <span className="mono muted">{state.value.profile.baseUrl}</span>
         </>
       ) : (
         <span className="muted">{state.status === 'loading' ? 'Connecting…' : 'No active profile'}</span>
@@ -96,7 +96,7 @@ export function StatusBar() {
       <span className="spacer" />
       {state.status === 'ready' && <LastSynced />}
       <ConnectivityIndicator />
-      {state.status === 'ready' && <span className="mono muted">v{state.info.appVersion}</span>}
+      {state.status === 'ready' && <span className="mono muted">v{state.value.appVersion}</span>}
     </footer>
   );
 }

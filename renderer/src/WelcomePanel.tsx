@@ -16,15 +16,15 @@ export function WelcomePanel() {
       {state.status === 'ready' && (
         <dl className="facts">
           <dt>Profile</dt>
-          <dd>{state.info.profile.name}</dd>
+          <dd>{state.value.profile.name}</dd>
           <dt>Environment</dt>
           <dd>
-            <EnvironmentBadge environment={state.info.profile.environment} />
+            <EnvironmentBadge environment={state.value.profile.environment} />
           </dd>
           <dt>Base URL</dt>
-          <dd className="mono">{state.info.profile.baseUrl}</dd>
+          <dd className="mono">{state.value.profile.baseUrl}</dd>
           <dt>Version</dt>
-          <dd className="mono">{state.info.appVersion}</dd>
+          <dd className="mono">{state.value.appVersion}</dd>
         </dl>
       )}
     </section>

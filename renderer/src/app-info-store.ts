@@ -1,14 +1,16 @@
 import { create } from 'zustand';
-import type { IpcError, IpcOutput } from '../../shared/ipc/contract';
+import type { IpcOutput } from '../../shared/ipc/contract';
 import { api, settle } from './api';
+import { loaded, type Loadable } from './loadable';
 
 export type AppInfo = IpcOutput<'app.info'>;
 
-export type AppInfoState =
-  { status: 'loading' } | { status: 'ready'; info: AppInfo } | { status: 'failed'; error: IpcError };
+/** The active profile's id once the app info is in, else null. */
+export const activeProfileId = (state: Loadable<AppInfo>): string | null =>
+  state.status === 'ready' ? state.value.profile.id : null;
 
 interface AppInfoStore {
-  state: AppInfoState;
+  state: Loadable<AppInfo>;
   load(): Promise<void>;
 }
 
@@ -16,6 +18,6 @@ export const useAppInfo = create<AppInfoStore>()((set) => ({
   state: { status: 'loading' },
   async load() {
     const result = await settle(() => api.app.info());
-    set({ state: result.ok ? { status: 'ready', info: result.value } : { status: 'failed', error: result.error } });
+    set({ state: loaded(result) });
   },
 }));

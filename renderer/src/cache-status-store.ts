@@ -5,15 +5,12 @@
 import { create } from 'zustand';
 import type { IpcOutput } from '../../shared/ipc/contract';
 import { api, settle } from './api';
-import { useAppInfo, type AppInfoState } from './app-info-store';
+import { activeProfileId, useAppInfo } from './app-info-store';
 import { loaded, type Loadable } from './loadable';
 
 export type CacheStatus = IpcOutput<'cache.status'>;
 
 const REFRESH_MS = 60_000;
-
-const activeProfileId = (state: AppInfoState): string | null =>
-  state.status === 'ready' ? state.info.profile.id : null;
 
 interface CacheStatusStore {
   status: Loadable<CacheStatus>;

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { AccountsOverview, GatewayError } from '../../../shared/accounts';
 import { sumMinor, type Minor } from '../../../shared/money';
-import { useAppInfo } from '../app-info-store';
+import { activeProfileId, useAppInfo } from '../app-info-store';
 import { useConnectivity } from '../connectivity-store';
 import { AsOf } from '../ui/AsOf';
 import { formatMoney } from '../ui/format';
@@ -103,7 +103,7 @@ export function AccountsScreen() {
   const refreshError = useAccounts((s) => s.refreshError);
   const open = useAccounts((s) => s.open);
   const refresh = useAccounts((s) => s.refresh);
-  const profileId = useAppInfo((s) => (s.state.status === 'ready' ? s.state.info.profile.id : null));
+  const profileId = useAppInfo((s) => activeProfileId(s.state));
   const [threshold, saveThreshold] = useLowBalanceThreshold(profileId);
   const [query, setQuery] = useState('');
   const search = useRef<HTMLInputElement>(null);

@@ -46,8 +46,10 @@ export const useAccounts = create<AccountsStore>()((set) => {
     if (current(g)) set((s) => ({ histories: { ...s.histories, [accountKey(pg, accountNumber)]: loaded(result) } }));
   }
 
-  async function loadHistories(g: number, overview: AccountsOverview): Promise<void> {
-    await Promise.all(overview.accounts.map((a) => loadHistory(g, a.pg, a.accountNumber)));
+  /** Every account's history, or only those of gateway `pg` (a refresh of one gateway changes no other's). */
+  async function loadHistories(g: number, overview: AccountsOverview, pg?: string): Promise<void> {
+    const accounts = pg === undefined ? overview.accounts : overview.accounts.filter((a) => a.pg === pg);
+    await Promise.all(accounts.map((a) => loadHistory(g, a.pg, a.accountNumber)));
   }
 
   async function refreshIn(g: number, pg?: string): Promise<void> {
@@ -58,7 +60,7 @@ export const useAccounts = create<AccountsStore>()((set) => {
       set({ overview: { status: 'ready', value: result.value }, refreshing: false, refreshError: null });
       // The status bar's "balances" time moved; no event tells it.
       void useCacheStatus.getState().refresh();
-      await loadHistories(g, result.value);
+      await loadHistories(g, result.value, pg);
     } else {
       set({ refreshing: false, refreshError: result.error });
     }

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { BeneficiaryForm, CachedBeneficiary, VpaCheckResult } from '../../../shared/beneficiaries';
-import type { IpcError } from '../../../shared/ipc/contract';
 import { api, settle } from '../api';
 import { useAppInfo } from '../app-info-store';
+import { loaded, type Loadable } from '../loadable';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { EnvironmentBadge } from '../EnvironmentBadge';
 import { FormField } from '../ui/FormField';
@@ -44,11 +44,7 @@ interface Submission {
   requestKey: string;
 }
 
-type Verification =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'done'; result: VpaCheckResult }
-  | { status: 'failed'; error: IpcError };
+type Verification = { status: 'idle' } | Loadable<VpaCheckResult>;
 
 function VerificationText({ verification }: { verification: Verification }): ReactNode {
   switch (verification.status) {
@@ -58,8 +54,8 @@ function VerificationText({ verification }: { verification: Verification }): Rea
       return 'Asking the UPI network…';
     case 'failed':
       return <span className="error">Not verified: {verification.error.message}</span>;
-    case 'done': {
-      const { valid, accountName, vpa } = verification.result;
+    case 'ready': {
+      const { valid, accountName, vpa } = verification.value;
       if (!valid) return <span className="error">{vpa} is not a valid UPI address: no UPI app knows it.</span>;
       return (
         <span className="bene-verified">
@@ -248,11 +244,11 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
     }
     setVerification({ status: 'loading' });
     const result = await settle(() => api.beneficiaries.verifyVpa({ vpa: values.vpa.trim() }));
-    setVerification(result.ok ? { status: 'done', result: result.value } : { status: 'failed', error: result.error });
+    setVerification(loaded(result));
   }
 
   const checking = stage.kind === 'checking';
-  const profile = appInfo.status === 'ready' ? appInfo.info.profile : null;
+  const profile = appInfo.status === 'ready' ? appInfo.value.profile : null;
 
   return (
     <section className="bene-add" aria-labelledby={titleId}>

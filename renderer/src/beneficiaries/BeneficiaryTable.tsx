@@ -3,6 +3,7 @@ import type { CachedBeneficiary } from '../../../shared/beneficiaries';
 import { formatIstInstant } from '../ui/format';
 import { present, targetsOf } from './beneficiary-form';
 import { MaskedAccount } from '../ui/MaskedAccount';
+import { rowKeyTarget } from '../ui/use-roving-rows';
 
 interface BeneficiaryTableProps {
   rows: CachedBeneficiary[];
@@ -37,18 +38,10 @@ export function BeneficiaryTable({ rows, selectedId, onSelect, onEscape }: Benef
   }, [selectedId]);
 
   function onKeyDown(event: KeyboardEvent<HTMLTableSectionElement>) {
-    const last = rows.length - 1;
-    const target: Record<string, number> = {
-      ArrowDown: Math.min(last, selectedIndex + 1),
-      ArrowUp: Math.max(0, selectedIndex - 1),
-      PageDown: Math.min(last, selectedIndex + PAGE_STEP),
-      PageUp: Math.max(0, selectedIndex - PAGE_STEP),
-      Home: 0,
-      End: last,
-    };
-    if (event.key in target) {
+    const target = rowKeyTarget(event.key, selectedIndex, rows.length, PAGE_STEP);
+    if (target !== null) {
       event.preventDefault();
-      const next = rows[target[event.key]!];
+      const next = rows[target];
       if (next) {
         moved.current = true;
         onSelect(next.beneficiary_id);

@@ -10,7 +10,7 @@ import type { IpcError, IpcInput, IpcOutput, IpcResult } from '../../../shared/i
 import { api, settle } from '../api';
 import type { Loadable } from '../loadable';
 
-export const PAGE_SIZE = 100;
+const PAGE_SIZE = 100;
 
 interface Rows {
   rows: CachedBeneficiary[];

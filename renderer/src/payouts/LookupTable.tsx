@@ -1,7 +1,7 @@
 import type { PayoutLookup } from '../../../shared/payouts';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { TransferStatus } from './TransferStatus';
-import { useRovingRows } from './use-roving-rows';
+import { useRovingRows } from '../ui/use-roving-rows';
 
 /** Latest lookups, one row per payout; ↑/↓ move between rows, Enter or a click opens one. */
 export function LookupTable({

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useAppInfo } from '../app-info-store';
+import { activeProfileId, useAppInfo } from '../app-info-store';
 import { AsOf } from '../ui/AsOf';
 import { OfflineBanner } from '../ui/OfflineBanner';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
@@ -18,7 +18,7 @@ export function PayoutsScreen() {
   const reloadHistory = usePayouts((s) => s.reloadHistory);
   const shown = usePayouts((s) => s.shown);
   const recent = usePayouts((s) => s.recent);
-  const profileId = useAppInfo((s) => (s.state.status === 'ready' ? s.state.info.profile.id : null));
+  const profileId = useAppInfo((s) => activeProfileId(s.state));
 
   useEffect(() => {
     void open(profileId);

@@ -8,11 +8,11 @@ import './settings.css';
 
 function RecoveredSettingsNotice() {
   const state = useAppInfo((s) => s.state);
-  if (state.status !== 'ready' || state.info.settingsRecoveredFrom === null) return null;
+  if (state.status !== 'ready' || state.value.settingsRecoveredFrom === null) return null;
   return (
     <p className="notice notice-warning" role="alert">
       <strong>The settings file could not be read</strong>, so the console started with the built-in profile only. The
-      unreadable file was kept at <span className="mono">{state.info.settingsRecoveredFrom}</span>.
+      unreadable file was kept at <span className="mono">{state.value.settingsRecoveredFrom}</span>.
     </p>
   );
 }

@@ -2,6 +2,8 @@
  * File sizes for people. Decimal units (1 MB = 1,000,000 bytes), as file managers on Linux and macOS show them,
  * so the figure here matches the one the user sees next to the file on disk.
  */
+import { formatCount } from '../ui/format';
+
 const UNITS = ['kB', 'MB', 'GB', 'TB'] as const;
 
 /** Whole bytes as "512 bytes" or "12.4 MB", with one decimal. */
@@ -17,5 +19,5 @@ export function formatBytes(bytes: number): string {
 
 /** The exact count, grouped the way the console groups every number (en-IN). */
 export function formatExactBytes(bytes: number): string {
-  return `${bytes.toLocaleString('en-IN')} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  return `${formatCount(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
 }

@@ -27,6 +27,7 @@ import { ErrorNotice } from '../ui/states';
 import { firstDirection, type Column } from './columns';
 import type { PagedRows } from './paged-rows';
 import { formatCount } from '../ui/format';
+import { rowKeyTarget } from '../ui/use-roving-rows';
 
 const ROW_HEIGHT = 28;
 const HEAD_HEIGHT = 32;
@@ -214,11 +215,11 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
     if (rows > 0) source.want(first, last);
   }, [source, first, last, rows]);
 
+  // `target` is one of the rows: rowKeyTarget clamps it.
   const moveTo = useCallback(
-    (index: number) => {
+    (target: number) => {
       const el = scroller.current;
       if (!el || rows === 0) return;
-      const target = Math.max(0, Math.min(rows - 1, index));
       setActive(target);
       const top = target * ROW_HEIGHT;
       const seen = el.scrollTop * scale;
@@ -241,17 +242,10 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
-    const step: Record<string, number> = {
-      ArrowDown: active + 1,
-      ArrowUp: active - 1,
-      PageDown: active + perPage,
-      PageUp: active - perPage,
-      Home: 0,
-      End: rows - 1,
-    };
-    if (event.key in step) {
+    const target = rowKeyTarget(event.key, active, rows, perPage);
+    if (target !== null) {
       event.preventDefault();
-      moveTo(step[event.key]!);
+      moveTo(target);
     } else if (event.key === 'Enter') {
       const row = source.rowAt(active);
       if (row) {

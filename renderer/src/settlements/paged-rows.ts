@@ -59,6 +59,9 @@ interface Walk {
   done: number;
 }
 
+/** A stored page's key: page k of the down chain is k, of the up chain ~k (-k - 1), so the two never meet. */
+const pageKey = (direction: Direction, page: number): number => (direction === 'down' ? page : ~page);
+
 const opposite = (sort: SettlementSort): SettlementSort => ({
   column: sort.column,
   direction: sort.direction === 'asc' ? 'desc' : 'asc',
@@ -80,7 +83,7 @@ export class PagedRows {
     down: { cursors: [undefined], rowCount: null },
     up: { cursors: [undefined], rowCount: null },
   };
-  private readonly pages = new Map<string, StoredPage>();
+  private readonly pages = new Map<number, StoredPage>();
   private readonly listeners = new Set<() => void>();
   private window: [number, number] = [0, PAGE_SIZE];
   private reading = false;
@@ -118,13 +121,15 @@ export class PagedRows {
 
   /** Row `index` counted from the top, when its page is in memory. */
   rowAt(index: number): CachedSettlement | undefined {
+    // No page is negative; the checks keep a row outside 0..total-1 from landing in the other chain's keys.
     const k = Math.floor(index / PAGE_SIZE);
-    const down = this.pages.get(`down:${k}`);
+    const down = k >= 0 ? this.pages.get(k) : undefined;
     if (down) return down.rows[index - k * PAGE_SIZE];
     if (this.total === null) return undefined;
     const fromEnd = this.total - 1 - index;
     const j = Math.floor(fromEnd / PAGE_SIZE);
-    return this.pages.get(`up:${j}`)?.rows[fromEnd - j * PAGE_SIZE];
+    if (j < 0) return undefined;
+    return this.pages.get(~j)?.rows[fromEnd - j * PAGE_SIZE];
   }
 
   /** Where the table looks: rows `first` to `last` inclusive. Reads what is missing around them. */
@@ -215,7 +220,7 @@ export class PagedRows {
       // Where the pages ran out is the truth, should the totals have been read before a sync wrote more.
       this.total = chain.rowCount;
     }
-    this.pages.set(`${direction}:${page}`, { direction, page, rows });
+    this.pages.set(pageKey(direction, page), { direction, page, rows });
     this.evict();
     this.changed();
   }

@@ -173,12 +173,13 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
 
   function readSums(filter: SettlementFilter): void {
     sent.sums += 1;
-    sumsKey = filterKey(filter);
+    const key = filterKey(filter);
+    sumsKey = key;
     void refresh('sums', 'totals', () => api.settlements.totals(filter)).then((result) => {
       if (!result?.ok) return;
       const { rows, nextRows } = get();
       for (const source of [rows, nextRows]) {
-        if (source && filterKey(source.filter) === filterKey(filter)) source.setTotal(result.value.count);
+        if (source && filterKey(source.filter) === key) source.setTotal(result.value.count);
       }
     });
     void refresh('sums', 'aggregate', () => api.settlements.aggregate(filter));
@@ -189,18 +190,18 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
     void refresh('facets', 'facets', () => api.settlements.facets({ from: range.from, to: range.to }));
   }
 
-  function readAll(): void {
-    const { range, filters } = get();
-    const filter = filterOf(range, filters);
-    readSums(filter);
-    readRows(filter);
-    readFacets(range);
-  }
+  /** The filter of the range and filters on screen. */
+  const currentFilter = (): SettlementFilter => filterOf(get().range, get().filters);
 
   function filtersChanged(): void {
-    const filter = filterOf(get().range, get().filters);
+    const filter = currentFilter();
     readSums(filter);
     readRows(filter);
+  }
+
+  function readAll(): void {
+    filtersChanged();
+    readFacets(get().range);
   }
 
   const syncFollower = createJobFollower(
@@ -258,10 +259,10 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
     },
     setSort(sort) {
       set({ sort });
-      readRows(filterOf(get().range, get().filters));
+      readRows(currentFilter());
     },
     setChartSplit: (chartSplit) => set({ chartSplit }),
-    retrySums: () => readSums(filterOf(get().range, get().filters)),
+    retrySums: () => readSums(currentFilter()),
     retryFacets: () => readFacets(get().range),
 
     async startSync() {
