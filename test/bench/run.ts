@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- --only NAME,NAME] [--rows N]`: one JSON object per line on stdout, each with the
- * ceiling it is compared against, measured in the same run on the same machine.
+ * `npm run bench [-- --only NAME,NAME] [--rows N]`: one JSON object per line on stdout. A figure is compared
+ * either with a ceiling measured in the same run on the same machine (`ceiling` names that line) or, where
+ * there is no bare equivalent to measure (query, ui), with fixed targets (`target_ms`, `targets`).
  */
 import { parseArgs } from 'node:util';
 import { cacheBenches } from './cache';

@@ -15,21 +15,14 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SETTLEMENT_PAGE } from '../../shared/api/settlements';
 import { DEFAULT_CONCURRENCY } from '../../electron/sync/settlement-sync';
+import { firstLine } from '../support/child-process';
+import { basicHeader } from '../support/sandbox-http';
 import { scratchDir, sqliteCeiling } from './cache';
+import { bareSettlementPage } from './client';
 import type { Bench } from './run';
 
 const TARGET_RATIO = 0.6;
 const RSS_TARGET_MB = 300;
-
-async function firstLine(child: ChildProcess): Promise<string> {
-  const lines = createInterface({ input: child.stdout! });
-  const line = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before writing a line`)));
-  });
-  lines.close();
-  return line;
-}
 
 async function lastLine(child: ChildProcess): Promise<string> {
   let last = '';
@@ -67,16 +60,9 @@ export const syncBenches: Bench = {
       const url = (await firstLine(sandbox)).split(' ').at(-1)!;
       const fixtures = (await (await fetch(`${url}/__sandbox/fixtures`)).json()) as { settlementDates: string[] };
       const date = fixtures.settlementDates.at(-1)!;
-      const auth = `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
+      const auth = basicHeader(key, secret);
       const limit = SETTLEMENT_PAGE.maxLimit;
-      const bare = async (offset: number) => {
-        const res = await fetch(`${url}/api/v2/settlement/fetch`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: auth },
-          body: JSON.stringify({ key, date, offset: String(offset), limit: String(limit) }),
-        });
-        return (JSON.parse(await res.text()) as { data: unknown[] }).data.length;
-      };
+      const bare = (offset: number) => bareSettlementPage(url, auth, key, date, offset, limit);
       /** Rows a second fetching every page, `inFlight` requests at a time. */
       const fetchAll = async (inFlight: number) => {
         const t = performance.now();

@@ -22,7 +22,7 @@ import { startApp } from '../e2e/support';
 import { BENCH_DATE, ingest, recordPages } from './cache';
 import type { Bench } from './run';
 
-const CEILING = { first_rows_ms: 300, filter_ms: 200, frame_p95_ms: 20 } as const;
+const TARGETS = { first_rows_ms: 300, filter_ms: 200, frame_p95_ms: 20 } as const;
 const OPENS = 5;
 const MODES = ['UPI', 'CC', 'DC', 'NB', 'WALLET'];
 const SCROLL_PAGES = 40;
@@ -107,7 +107,8 @@ function scrollFrames(page: Page, rows: number, perFrame: number): Promise<{ del
         const spacer = grid.scrollHeight - headHeight;
         const scale = total * rowHeight > spacer ? (total * rowHeight - view) / (spacer - view) : 1;
         grid.scrollTop = 0;
-        const target = (rows * rowHeight) / scale;
+        // A table shorter than the span stops at its bottom instead of scrolling forever.
+        const target = Math.min((rows * rowHeight) / scale, grid.scrollHeight - grid.clientHeight);
         const deltas: number[] = [];
         let waiting = 0;
         let last = -1;
@@ -184,7 +185,7 @@ export const uiBenches: Bench = {
       await page.keyboard.press('Home');
 
       const idle = await idleFrames(page, 240);
-      const scrolled = SCROLL_PAGES * PAGE_SIZE;
+      const scrolled = Math.min(SCROLL_PAGES * PAGE_SIZE, rows);
       const { deltas, waiting } = await scrollFrames(page, scrolled, SCROLL_ROWS_PER_FRAME);
 
       const firstRows = percentile(opens, 0.5);
@@ -208,12 +209,11 @@ export const uiBenches: Bench = {
         scrolled_rows: scrolled,
         scroll_rows_per_frame: SCROLL_ROWS_PER_FRAME,
         ingest_s: round(ingestMs / 1000),
-        ceiling: CEILING,
-        pass: firstRows <= CEILING.first_rows_ms && filterMs <= CEILING.filter_ms && p95 <= CEILING.frame_p95_ms,
+        targets: TARGETS,
+        pass: firstRows <= TARGETS.first_rows_ms && filterMs <= TARGETS.filter_ms && p95 <= TARGETS.frame_p95_ms,
       };
       if (app.consoleErrors.length > 0) throw new Error(`The page logged errors: ${app.consoleErrors.join(' | ')}`);
     } finally {
-      await app.core.close();
       await app.close();
     }
   },

@@ -8,6 +8,7 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_PROFILE_ID } from '../../shared/profiles';
+import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
 
 const ready = await e2eSystemReady();
@@ -54,12 +55,7 @@ describe.runIf(ready)('Beneficiaries', () => {
   }
 
   async function armFault(kind: string): Promise<void> {
-    const res = await fetch(`${app.sandbox.url}/__sandbox/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ path: CREATE_PATH, kind }),
-    });
-    expect(res.ok).toBe(true);
+    expect((await hook(app.sandbox.url, 'POST', 'faults', { path: CREATE_PATH, kind })).http).toBe(200);
   }
 
   beforeAll(async () => {

@@ -10,16 +10,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IpcChannel } from '../../shared/ipc/channels';
-import type { IpcEventPayload, IpcInput, IpcOutput } from '../../shared/ipc/contract';
+import type { IpcEventPayload } from '../../shared/ipc/contract';
 import { addDays, epochMsToIstDate } from '../../shared/time';
 import { formatBytes, formatExactBytes } from '../../renderer/src/settings/bytes';
+import { call, nextEvent, ok } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
 
 const ready = await e2eSystemReady();
-const MAIN = { frameUrl: 'file:///app/index.html', isMainFrame: true };
-const ORIGIN = 'file:///app';
 /** An oracle of its own for the bar's times: today's IST time of day, stated as IST. */
 const IST_TIME = new Intl.DateTimeFormat('en-IN', { timeStyle: 'medium', timeZone: 'Asia/Kolkata' });
 const LOCAL = 'Local sandbox';
@@ -34,27 +32,14 @@ describe.runIf(ready)('Settings: data folder, cache per profile, clearing; the s
   let sandboxId: string;
   const day = addDays(epochMsToIstDate(Date.now()), -1);
 
-  async function call<C extends IpcChannel>(channel: C, input?: IpcInput<C>): Promise<IpcOutput<C>> {
-    const result = await app.core.router.handle(channel, input, MAIN, ORIGIN);
-    if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-    return result.value as IpcOutput<C>;
-  }
   const sizeOf = async (profileId: string) =>
-    (await call('cache.list')).caches.find((c) => c.profileId === profileId)!.sizeBytes;
+    (await ok(app.core, 'cache.list', undefined)).caches.find((c) => c.profileId === profileId)!.sizeBytes;
   // No cache folder yet is no cache file: asking for sizes or times creates nothing.
   const cacheFiles = (profileId: string) =>
     existsSync(join(app.dataDir, 'cache'))
       ? readdirSync(join(app.dataDir, 'cache')).filter((name) => name.startsWith(`${profileId}.sqlite`))
       : [];
   const cachedRecords = () => app.core.cacheFor(sandboxId).settlements.totals({ from: day, to: day }).count;
-  const nextSyncFinished = () =>
-    new Promise<SyncFinished>((resolve) => {
-      const stop = app.core.events.subscribe((event, payload) => {
-        if (event !== 'syncFinished') return;
-        stop();
-        resolve(payload as SyncFinished);
-      });
-    });
 
   const statusBar = () => app.page.getByRole('contentinfo');
   const dataSection = () => app.page.getByRole('region', { name: 'Data' });
@@ -63,7 +48,7 @@ describe.runIf(ready)('Settings: data folder, cache per profile, clearing; the s
 
   /** The bar's text as it should read for what main reports now. */
   async function expectedLastSynced(): Promise<string> {
-    const status = await call('cache.status');
+    const status = await ok(app.core, 'cache.status', undefined);
     expect(status.profileId).toBe(app.core.profiles.active().id);
     if (status.settlementsSyncedAt === null) return 'Settlements not synced yet';
     expect(status.balancesAt).not.toBeNull();
@@ -132,7 +117,7 @@ describe.runIf(ready)('Settings: data folder, cache per profile, clearing; the s
     expect(await clearButton(localRow).isDisabled()).toBe(true);
 
     // Balances first: a refresh sends no event, so the bar learns of it with the sync's end.
-    await call('accounts.refresh', {});
+    await ok(app.core, 'accounts.refresh', {});
     const finished = await page.evaluate(
       async (range) => {
         const seen: { jobId: string }[] = [];
@@ -210,12 +195,12 @@ describe.runIf(ready)('Settings: data folder, cache per profile, clearing; the s
     const row = cacheRow('Sandbox');
     // The sync's first request waits, so the sync is surely running when the clear arrives.
     expect((await hook(sandbox.url, 'POST', 'faults', { kind: 'delay', delayMs: 4000, count: 1 })).http).toBe(200);
-    const finished = nextSyncFinished();
+    const finished = nextEvent(app.core, 'syncFinished');
     const started = await page.evaluate((range) => window.api.sync.start(range), { from: day, to: day });
     expect(started.ok).toBe(true);
 
     // Main's own refusal, asked directly: the page must show this sentence, whatever its wording.
-    const busy = await app.core.router.handle('cache.clear', { profileId: sandboxId }, MAIN, ORIGIN);
+    const busy = await call(app.core, 'cache.clear', { profileId: sandboxId });
     expect(busy).toMatchObject({ ok: false, error: { code: 'CACHE_BUSY', message: expect.stringMatching(/sync/) } });
     const sentence = (busy as { error: { message: string } }).error.message;
 

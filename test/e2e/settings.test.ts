@@ -3,10 +3,11 @@
  * then saved, a custom profile on the running sandbox whose secret is stored, tested, replaced with a wrong one,
  * deleted, and the profile removed. Afterwards the secrets are nowhere in the page, the settings or the logs.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filePathsUnder } from '../support/files';
 import { e2eSystemReady, startApp, type RunningApp } from './support';
 
 const ready = await e2eSystemReady();
@@ -24,12 +25,6 @@ async function fillProfile(form: Locator, fields: Record<string, string>): Promi
     if (label === 'Environment' || label === 'Hash scheme') await control.selectOption(value);
     else await control.fill(value);
   }
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 describe.runIf(ready)('Settings: profiles and credentials', () => {
@@ -170,7 +165,7 @@ describe.runIf(ready)('Settings: profiles and credentials', () => {
       Buffer.from(`${merchant.key}:${secret}`).toString('base64'),
     ]);
     const html = await page.content();
-    const files = filesUnder(app.dataDir);
+    const files = filePathsUnder(app.dataDir);
     expect(files).toEqual(expect.arrayContaining([join(app.dataDir, 'settings.json'), app.logFile]));
     expect(readFileSync(app.logFile, 'utf8')).toMatch(/"message":"request"/);
     for (const secret of secrets) {

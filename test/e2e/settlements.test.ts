@@ -13,6 +13,7 @@ import { formatIstInstant } from '../../renderer/src/ui/format';
 import { formatMoney } from '../../shared/money';
 import { RULES, type RuleId } from '../../shared/reconciliation';
 import { addDays, epochMsToIstDate } from '../../shared/time';
+import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
 const ready = await e2eSystemReady();
@@ -103,12 +104,8 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
   }
 
   async function armFault(spec: Record<string, unknown>): Promise<void> {
-    const response = await fetch(`${app.sandbox.url}/__sandbox/faults`, {
-      method: spec.kind === undefined ? 'DELETE' : 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(spec),
-    });
-    expect(response.ok).toBe(true);
+    const method = spec.kind === undefined ? 'DELETE' : 'POST';
+    expect((await hook(app.sandbox.url, method, 'faults', spec)).http).toBe(200);
   }
 
   it('says nothing is cached, then syncs a week with progress, cancels half-way and resumes', async () => {
@@ -357,12 +354,8 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
   });
 
   it('shows records a re-sync no longer found, and since when', async () => {
-    const response = await fetch(`${app.sandbox.url}/__sandbox/settlements/mutate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ date: TO, count: 4, remove: 3 }),
-    });
-    expect(response.ok).toBe(true);
+    const mutated = await hook(app.sandbox.url, 'POST', 'settlements/mutate', { date: TO, count: 4, remove: 3 });
+    expect(mutated.http).toBe(200);
     await page.getByRole('button', { name: 'Sync', exact: true }).click();
     const syncRegion = page.getByRole('region', { name: 'Sync' });
     await syncRegion.getByText(/^Sync completed for .* 4 changed, 3 no longer returned/).waitFor({ timeout: 30_000 });

@@ -1,7 +1,7 @@
 /**
  * One call starts everything an end-to-end test needs: the sandbox with a fresh key and secret, the console's
  * core on a temporary data folder and a keychain service of its own, the browser harness, and headless Debian
- * Chromium with a page on the app. `close()` takes all of it down again, keychain entries included.
+ * Chromium with a page on the app. `close()` takes all of it down again, the core and keychain entries included.
  *
  * Chromium and the OS keychain are system components: where one is missing the tests skip loudly, and under
  * PAYOUT_CONSOLE_REQUIRE_SYSTEM=1 (CI) they fail instead.
@@ -106,6 +106,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       redactor,
       exportTargets: options.exportTargets,
     });
+    // Closed after the harness and the browser, before the sandbox and the data folder go.
+    teardown.push(() => core.close());
     // A vault passed in belongs to the caller; the run's own keychain service is emptied here.
     if (!options.vault) {
       teardown.push(async () => {

@@ -11,21 +11,16 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { join, relative } from 'node:path';
 import { resolveConfig } from 'electron-vite';
 import { build } from 'vite';
+import { filePathsUnder } from '../support/files';
 import { HARNESS_CACHE, REPO_ROOT } from './paths';
 
 const INPUT_FOLDERS = ['renderer', 'shared'];
 const INPUT_FILES = ['electron.vite.config.ts', 'package-lock.json', 'node_modules/.package-lock.json'];
 const STALE_AFTER_MS = 60 * 60 * 1000;
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
-}
-
 function inputsKey(): string {
   const files = [
-    ...INPUT_FOLDERS.flatMap((folder) => filesUnder(join(REPO_ROOT, folder))),
+    ...INPUT_FOLDERS.flatMap((folder) => filePathsUnder(join(REPO_ROOT, folder))),
     ...INPUT_FILES.map((file) => join(REPO_ROOT, file)).filter((file) => existsSync(file)),
     new URL(import.meta.url).pathname,
   ].sort();

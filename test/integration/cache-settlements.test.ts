@@ -20,6 +20,7 @@ import {
   type SettlementQuery,
   type SettlementSortColumn,
 } from '../../shared/settlement-query';
+import { syncRunInto } from '../support/settlement-run';
 
 const DATES = ['2025-03-09', '2025-03-10', '2025-03-11'];
 const PER_DAY = 2400;
@@ -36,27 +37,8 @@ let cache: Cache;
 let clock = new Date('2025-03-12T04:00:00.000Z');
 const range = { from: DATES[0]!, to: DATES.at(-1)! };
 
-/** What the sync engine does for one run over `dates`, pages of `pageSize`, records given per date. */
-function syncRun(dates: Record<string, SettlementRecord[]>, pageSize = 500) {
-  const days = Object.keys(dates).sort();
-  const { run } = cache.syncRuns.claim('settlements', { from: days[0]!, to: days.at(-1)!, pg: null }, days);
-  const results = [];
-  for (const date of days) {
-    const ingest = cache.settlements.beginDate({ runId: run.id, date, pg: null });
-    const records = dates[date]!;
-    let pages = 0;
-    const counts = { inserted: 0, updated: 0, unchanged: 0, repeated: 0 };
-    for (let offset = 0; offset < records.length || pages === 0; offset += pageSize) {
-      const page = records.slice(offset, offset + pageSize);
-      const r = ingest.upsertPage(page, offset + page.length);
-      for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] += r[k];
-      pages++;
-    }
-    results.push({ date, ...counts, ...ingest.finish() });
-  }
-  cache.syncRuns.finish(run.id, 'completed');
-  return results;
-}
+/** A sync run over `dates` into the test's cache, pages of `pageSize`, records given per date. */
+const syncRun = (dates: Record<string, SettlementRecord[]>, pageSize = 500) => syncRunInto(cache, dates, pageSize);
 
 /** Every cached row in the default order, read page by page. */
 function allRows(filter: Partial<SettlementQuery> = {}): CachedSettlement[] {

@@ -3,13 +3,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../electron/core';
-import { createLogger, createRedactor } from '../../electron/log';
+import type { Core } from '../../electron/core';
 import { createProfileStore } from '../../electron/profiles/profile-store';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import { withEnvironmentSecret } from '../../electron/vault/env-secret';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import type { Connectivity } from '../../shared/ipc/app';
+import { EMBEDDED_SECRET, coreOnSandbox } from '../support/core';
 
 let sandbox: Sandbox;
 let core: Core;
@@ -17,26 +17,20 @@ let downId: string;
 const events: Connectivity[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, secret: 'embedded-secret' });
+  sandbox = await startSandbox({ port: 0, secret: EMBEDDED_SECRET });
   const dataDir = mkdtempSync(join(tmpdir(), 'pc-conn-'));
-  const embedded = { url: sandbox.url, key: 'test_key', secret: 'embedded-secret' };
   // Port 9 (discard) has nothing listening on loopback: a refused connection, i.e. unreachable.
-  downId = createProfileStore({ dataDir, sandbox: embedded }).create({
+  downId = createProfileStore({ dataDir, sandbox: { url: sandbox.url, key: 'test_key' } }).create({
     name: 'Down',
     environment: 'custom',
     baseUrl: 'http://127.0.0.1:9',
     aiUrl: 'http://127.0.0.1:9/ai',
     key: 'k',
   }).id;
-  const redactor = createRedactor();
-  core = createCore({
-    appVersion: '0.0.0',
+  core = coreOnSandbox(sandbox, {
     dataDir,
     // The unreachable profile's secret comes from here, so no keychain is involved.
     vault: withEnvironmentSecret(createKeytarStore('payout-console-conn-test'), downId, 'down-secret'),
-    sandbox: embedded,
-    log: createLogger('test', () => {}, redactor),
-    redactor,
   });
   core.events.subscribe((event, payload) => {
     if (event === 'connectivity') events.push(payload as Connectivity);

@@ -12,12 +12,12 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import type { ExportRequest } from '../../shared/exports';
-import type { IpcChannel, IpcEvent } from '../../shared/ipc/channels';
+import type { IpcEvent } from '../../shared/ipc/channels';
 import { exportFinishedEvent, exportProgressEvent } from '../../shared/ipc/exports';
 import { addDays, epochMsToIstDate } from '../../shared/time';
-import { APP_ORIGIN, MAIN_FRAME, memoryStore } from '../security/support';
+import { memoryStore } from '../security/support';
 import type { Core } from '../../electron/core';
-import { EMBEDDED_SECRET, coreOnSandbox } from '../support/core';
+import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok } from '../support/core';
 
 // Two days big enough that an export is still writing when the first progress event arrives (one every 200 ms).
 const PER_DAY = 12_000;
@@ -35,33 +35,19 @@ let choose: (name: string, dir: string) => string | null;
 const asked: { name: string; dir: string }[] = [];
 const revealed: string[] = [];
 
-async function call<T>(channel: IpcChannel, input: unknown): Promise<T> {
-  const reply = await core.router.handle(channel, input, MAIN_FRAME, APP_ORIGIN);
-  if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`);
-  return reply.value as T;
-}
-
 /** The first event (already seen or still to come) that matches. */
-function nextEvent(event: IpcEvent, match: (p: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+function seenOrNext(event: IpcEvent, match: (p: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
   const seen = events.find((e) => e.event === event && match(e.payload));
   if (seen) return Promise.resolve(seen.payload);
-  return new Promise((resolve) => {
-    const stop = core.events.subscribe((e, payload) => {
-      const p = payload as Record<string, unknown>;
-      if (e === event && match(p)) {
-        stop();
-        resolve(p);
-      }
-    });
-  });
+  return nextEvent(core, event, (p) => match(p as Record<string, unknown>)) as Promise<Record<string, unknown>>;
 }
 
-const finished = (jobId: string) => nextEvent('exportFinished', (p) => p['jobId'] === jobId);
+const finished = (jobId: string) => seenOrNext('exportFinished', (p) => p['jobId'] === jobId);
 
 const SETTLEMENTS: ExportRequest = { kind: 'settlements', format: 'xlsx', filter: range };
 
 async function start(request: ExportRequest): Promise<{ jobId: string; file: string }> {
-  const started = await call<{ jobId: string | null; file: string | null }>('exports.start', request);
+  const started = await ok(core, 'exports.start', request);
   if (started.jobId === null || started.file === null) throw new Error('the export did not start');
   return { jobId: started.jobId, file: started.file };
 }
@@ -85,8 +71,8 @@ beforeAll(async () => {
     },
   });
   core.events.subscribe((event, payload) => events.push({ event, payload: payload as Record<string, unknown> }));
-  const { jobId } = await call<{ jobId: string }>('sync.start', range);
-  const synced = await nextEvent('syncFinished', (p) => p['jobId'] === jobId);
+  const { jobId } = await ok(core, 'sync.start', range);
+  const synced = await seenOrNext('syncFinished', (p) => p['jobId'] === jobId);
   expect(synced).toMatchObject({ summary: { status: 'completed', records: DAYS * PER_DAY } });
   choose = (name) => join(outDir, name);
 });
@@ -125,9 +111,9 @@ describe('exports over IPC', () => {
     expect(book.getWorksheet('Settlements')!.rowCount).toBe(DAYS * PER_DAY + 1);
     expect(partFiles()).toEqual([]);
 
-    expect(await call('exports.reveal', { jobId })).toEqual({ revealed: true });
+    expect(await ok(core, 'exports.reveal', { jobId })).toEqual({ revealed: true });
     expect(revealed).toEqual([file]);
-    expect(await call('exports.reveal', { jobId: 'no-such-job' })).toEqual({ revealed: false });
+    expect(await ok(core, 'exports.reveal', { jobId: 'no-such-job' })).toEqual({ revealed: false });
     expect(revealed).toEqual([file]);
   });
 
@@ -147,17 +133,17 @@ describe('exports over IPC', () => {
       expect(file).toBe(target);
       // Cancelled once rows are being written; were the export to end first, this says so rather than time out.
       const writing = await Promise.race([
-        nextEvent('exportProgress', (p) => p['jobId'] === jobId && p['phase'] === 'writing'),
+        seenOrNext('exportProgress', (p) => p['jobId'] === jobId && p['phase'] === 'writing'),
         finished(jobId),
       ]);
       expect(writing).toMatchObject({ phase: 'writing' });
-      expect(await call('exports.cancel', { jobId })).toEqual({ cancelled: true });
+      expect(await ok(core, 'exports.cancel', { jobId })).toEqual({ cancelled: true });
       const end = exportFinishedEvent.parse(await finished(jobId));
       expect(end).toMatchObject({ jobId, status: 'cancelled', file: null, rows: 0 });
       expect(readFileSync(target, 'utf8')).toBe('the earlier export');
       expect(partFiles()).toEqual([]);
-      expect(await call('exports.cancel', { jobId })).toEqual({ cancelled: false });
-      expect(await call('exports.reveal', { jobId })).toEqual({ revealed: false });
+      expect(await ok(core, 'exports.cancel', { jobId })).toEqual({ cancelled: false });
+      expect(await ok(core, 'exports.reveal', { jobId })).toEqual({ revealed: false });
     } finally {
       choose = (name) => join(outDir, name);
     }
@@ -167,7 +153,7 @@ describe('exports over IPC', () => {
     choose = () => null;
     try {
       const before = events.length;
-      expect(await call('exports.start', SETTLEMENTS)).toEqual({ jobId: null, file: null });
+      expect(await ok(core, 'exports.start', SETTLEMENTS)).toEqual({ jobId: null, file: null });
       expect(core.exports.isRunning('sandbox')).toBe(false);
       expect(events.slice(before).filter((e) => e.event.startsWith('export'))).toEqual([]);
     } finally {
@@ -185,7 +171,7 @@ describe('exports over IPC', () => {
       expect(end).toMatchObject({ jobId, status: 'failed', file: null });
       expect(end.error).toMatch(/EEXIST|ENOTDIR/);
       expect(readdirSync(dirname(blocker))).not.toContainEqual(expect.stringMatching(/\.part$/));
-      expect(await call('exports.reveal', { jobId })).toEqual({ revealed: false });
+      expect(await ok(core, 'exports.reveal', { jobId })).toEqual({ revealed: false });
     } finally {
       choose = (name) => join(outDir, name);
     }
@@ -193,10 +179,10 @@ describe('exports over IPC', () => {
 
   it('refuses to clear the cache while an export reads it, and clears it once the export is done', async () => {
     const { jobId } = await start(SETTLEMENTS);
-    const refused = await core.router.handle('cache.clear', { profileId: 'sandbox' }, MAIN_FRAME, APP_ORIGIN);
+    const refused = await call(core, 'cache.clear', { profileId: 'sandbox' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'CACHE_BUSY' } });
     expect(refused.ok || refused.error.message).toMatch(/export/);
     expect(await finished(jobId)).toMatchObject({ status: 'completed' });
-    expect(await call('cache.clear', { profileId: 'sandbox' })).toMatchObject({ cleared: true });
+    expect(await ok(core, 'cache.clear', { profileId: 'sandbox' })).toMatchObject({ cleared: true });
   });
 });

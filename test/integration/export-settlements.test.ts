@@ -42,6 +42,7 @@ import {
   zipParts,
 } from '../support/export-files';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { syncRunInto } from '../support/settlement-run';
 import { requireSystem } from '../support/system';
 
 const PER_DAY = 1500;
@@ -361,13 +362,9 @@ function craftedRecords(day: string): SettlementRecord[] {
   ];
 }
 
-/** What a sync does for one date, with records of our choosing: a run, the pages, the date closed. */
+/** What a sync does for one date, with records of our choosing: a run, the records as one page, the date closed. */
 function ingestDay(day: string, records: SettlementRecord[]): void {
-  const { run } = cache.syncRuns.claim('settlements', { from: day, to: day, pg: null }, [day]);
-  const ingest = cache.settlements.beginDate({ runId: run.id, date: day, pg: null });
-  ingest.upsertPage(records, records.length);
-  ingest.finish();
-  cache.syncRuns.finish(run.id, 'completed');
+  syncRunInto(cache, { [day]: records }, Math.max(records.length, 1));
 }
 
 // ---- exports and reading them back -------------------------------------------------------------------------
@@ -776,10 +773,7 @@ describe('cancel and failure', () => {
     try {
       const records = Array.from({ length: 2500 }, (_, n) => crafted(n, day));
       records.push(crafted(9999, day, { description: 'x'.repeat(40_000) }));
-      const { run } = other.syncRuns.claim('settlements', { from: day, to: day, pg: null }, [day]);
-      const ingest = other.settlements.beginDate({ runId: run.id, date: day, pg: null });
-      ingest.upsertPage(records, records.length);
-      ingest.finish();
+      syncRunInto(other, { [day]: records }, records.length);
       const folder = freshDir();
       const job = { ...settlementJob(join(folder, 'refused.xlsx')), cacheFile: other.file };
       job.request = { kind: 'settlements', format: 'xlsx', filter: { from: day, to: day } };

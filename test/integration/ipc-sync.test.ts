@@ -8,31 +8,17 @@ import { createKeytarStore } from '../../electron/vault/keytar-store';
 import type { IpcEvent } from '../../shared/ipc/channels';
 import { addDays, epochMsToIstDate } from '../../shared/time';
 import type { Core } from '../../electron/core';
-import { EMBEDDED_SECRET, coreOnSandbox } from '../support/core';
+import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok } from '../support/core';
 
-const MAIN = { frameUrl: 'file:///app/index.html', isMainFrame: true };
-const ORIGIN = 'file:///app';
 let sandbox: Sandbox;
 let core: Core;
 const events: { event: IpcEvent; payload: Record<string, unknown> }[] = [];
 const today = epochMsToIstDate(Date.now());
 
-function finishedEvent(jobId: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const stop = core.events.subscribe((event, payload) => {
-      const p = payload as Record<string, unknown>;
-      if (event === 'syncFinished' && p.jobId === jobId) {
-        stop();
-        resolve(p);
-      }
-    });
-  });
-}
+const finishedEvent = (jobId: string) => nextEvent(core, 'syncFinished', (p) => p.jobId === jobId);
 
 async function start(from: string, to: string): Promise<string> {
-  const r = await core.router.handle('sync.start', { from, to }, MAIN, ORIGIN);
-  if (!r.ok) throw new Error(r.error.message);
-  return (r.value as { jobId: string }).jobId;
+  return (await ok(core, 'sync.start', { from, to })).jobId;
 }
 
 beforeAll(async () => {
@@ -52,24 +38,12 @@ afterAll(async () => {
 describe('sync over IPC', () => {
   it('runs in the background, reports progress, refuses a second sync of the same profile, and can be cancelled', async () => {
     const jobId = await start(addDays(today, -6), addDays(today, -1));
-    const again = await core.router.handle(
-      'sync.start',
-      { from: addDays(today, -2), to: addDays(today, -1) },
-      MAIN,
-      ORIGIN,
-    );
+    const again = await call(core, 'sync.start', { from: addDays(today, -2), to: addDays(today, -1) });
     expect(again).toMatchObject({ ok: false, error: { code: 'SYNC_RUNNING' } });
 
     const done = finishedEvent(jobId);
-    await new Promise<void>((resolve) => {
-      const stop = core.events.subscribe((event, payload) => {
-        if (event === 'syncProgress' && (payload as { records: number }).records > 0) {
-          stop();
-          resolve();
-        }
-      });
-    });
-    expect(await core.router.handle('sync.cancel', { jobId }, MAIN, ORIGIN)).toEqual({
+    await nextEvent(core, 'syncProgress', (p) => p.records > 0);
+    expect(await call(core, 'sync.cancel', { jobId })).toEqual({
       ok: true,
       value: { cancelled: true },
     });
@@ -84,14 +58,14 @@ describe('sync over IPC', () => {
     const from = addDays(today, -6);
     const to = addDays(today, -1);
     const jobId = await start(from, to);
-    const finished = (await finishedEvent(jobId)) as { summary: { status: string; resumed: boolean } };
+    const finished = await finishedEvent(jobId);
     expect(finished.summary).toMatchObject({ status: 'completed', resumed: true });
     const totals = core.cacheFor('sandbox').settlements.totals({ from, to });
     expect(totals.count).toBe(6 * 20_000);
   });
 
   it('a finished job can no longer be cancelled', async () => {
-    expect(await core.router.handle('sync.cancel', { jobId: 'no-such-job' }, MAIN, ORIGIN)).toEqual({
+    expect(await call(core, 'sync.cancel', { jobId: 'no-such-job' })).toEqual({
       ok: true,
       value: { cancelled: false },
     });

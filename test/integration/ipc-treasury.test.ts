@@ -9,26 +9,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../shared/api/operations';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
-import type { IpcChannel } from '../../shared/ipc/channels';
-import type { IpcInput, IpcOutput, IpcResult } from '../../shared/ipc/contract';
 import { addDays, epochMsToIstDate } from '../../shared/time';
-import { APP_ORIGIN, MAIN_FRAME, memoryStore } from '../security/support';
+import { memoryStore } from '../security/support';
 import { hook } from '../support/sandbox-http';
 import type { Core } from '../../electron/core';
-import { EMBEDDED_SECRET, coreOnSandbox } from '../support/core';
+import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok } from '../support/core';
 
 let sandbox: Sandbox;
 let core: Core;
 let dataDir: string;
 
-async function call<C extends IpcChannel>(channel: C, input: IpcInput<C>): Promise<IpcResult<IpcOutput<C>>> {
-  return (await core.router.handle(channel, input, MAIN_FRAME, APP_ORIGIN)) as IpcResult<IpcOutput<C>>;
-}
-async function ok<C extends IpcChannel>(channel: C, input: IpcInput<C>): Promise<IpcOutput<C>> {
-  const r = await call(channel, input);
-  if (!r.ok) throw new Error(`${channel}: ${r.error.code} ${r.error.message}`);
-  return r.value;
-}
 const arm = (operation: keyof typeof OPERATIONS, kind: string, count = 1) =>
   hook(sandbox.url, 'POST', 'faults', { path: OPERATIONS[operation].path, kind, count });
 const sandboxBeneficiaries = () => sandbox.fixtures().beneficiaries.length;
@@ -46,8 +36,8 @@ afterAll(async () => {
 
 describe('accounts', () => {
   it('keeps every answering gateway and the failing one with its error, offline-readable, with history', async () => {
-    expect(await ok('accounts.overview', undefined)).toEqual({ accounts: [], gatewayErrors: [], asOf: null });
-    const first = await ok('accounts.refresh', {});
+    expect(await ok(core, 'accounts.overview', undefined)).toEqual({ accounts: [], gatewayErrors: [], asOf: null });
+    const first = await ok(core, 'accounts.refresh', {});
     expect(first.gatewayErrors).toEqual([
       expect.objectContaining({ code: 'INTERNAL_SERVER_ERROR', message: expect.stringMatching(/did not answer/) }),
     ]);
@@ -60,25 +50,25 @@ describe('accounts', () => {
       expect(Number.isSafeInteger(a.latest!.availableBalance)).toBe(true);
     }
     expect(first.asOf).not.toBeNull();
-    expect(await ok('accounts.overview', undefined)).toEqual(first);
+    expect(await ok(core, 'accounts.overview', undefined)).toEqual(first);
 
-    await ok('accounts.refresh', {});
+    await ok(core, 'accounts.refresh', {});
     const one = first.accounts[0]!;
-    const history = await ok('accounts.history', { pg: one.pg, accountNumber: one.accountNumber });
+    const history = await ok(core, 'accounts.history', { pg: one.pg, accountNumber: one.accountNumber });
     expect(history.map((s) => s.source)).toEqual(['accounts', 'accounts']);
-    const checked = await ok('accounts.checkBalance', { pg: one.pg });
+    const checked = await ok(core, 'accounts.checkBalance', { pg: one.pg });
     expect(checked.length).toBeGreaterThan(0);
     expect(checked.every((s) => s.pg === one.pg && s.source === 'balance')).toBe(true);
 
     // A check carries the available balance only: the full answer stays `latest`, the check rides beside it
     // until the next full answer.
-    const after = (await ok('accounts.overview', undefined)).accounts.find(
+    const after = (await ok(core, 'accounts.overview', undefined)).accounts.find(
       (a) => a.pg === one.pg && a.accountNumber === checked[0]!.accountNumber,
     )!;
     expect(after.latest?.source).toBe('accounts');
     expect(after.latest?.minimumBalance).toEqual(one.latest?.minimumBalance);
     expect(after.checked).toEqual(checked[0]);
-    const refreshed = await ok('accounts.refresh', {});
+    const refreshed = await ok(core, 'accounts.refresh', {});
     expect(refreshed.accounts.every((a) => a.checked === null)).toBe(true);
   });
 });
@@ -86,26 +76,29 @@ describe('accounts', () => {
 describe('payouts', () => {
   it('records each lookup with the gateway error, and a refused one with its reason', async () => {
     const failed = sandbox.fixtures().payouts.find((p) => p.status === 'failed')!;
-    const lookup = await ok('payouts.lookup', { payoutId: failed.id, mode: 'normal' });
+    const lookup = await ok(core, 'payouts.lookup', { payoutId: failed.id, mode: 'normal' });
     expect(lookup).toMatchObject({ payoutId: failed.id, transferStatus: 'failed', error: null });
     expect(lookup.gatewayErrorCode).not.toBeNull();
     expect(lookup.gatewayErrorMessage).toBeTruthy();
-    await ok('payouts.lookup', { payoutId: failed.id, mode: 'advance' });
-    expect((await ok('payouts.history', { payoutId: failed.id })).map((l) => l.mode)).toEqual(['normal', 'advance']);
+    await ok(core, 'payouts.lookup', { payoutId: failed.id, mode: 'advance' });
+    expect((await ok(core, 'payouts.history', { payoutId: failed.id })).map((l) => l.mode)).toEqual([
+      'normal',
+      'advance',
+    ]);
 
-    const missing = await ok('payouts.lookup', { payoutId: 'po_not_there', mode: 'normal' });
+    const missing = await ok(core, 'payouts.lookup', { payoutId: 'po_not_there', mode: 'normal' });
     expect(missing).toMatchObject({ payout: null, transferStatus: null, error: expect.stringMatching(/not found/) });
-    const recent = await ok('payouts.recent', {});
+    const recent = await ok(core, 'payouts.recent', {});
     expect(recent.map((l) => l.payoutId)).toEqual(['po_not_there', failed.id]);
   });
 
   it('records nothing when the service never answered, and says why', async () => {
     const pending = sandbox.fixtures().payouts.find((p) => p.status === 'pending')!;
     await arm('payout.fetch', '503', 10);
-    const r = await call('payouts.lookup', { payoutId: pending.id, mode: 'normal' });
+    const r = await call(core, 'payouts.lookup', { payoutId: pending.id, mode: 'normal' });
     await hook(sandbox.url, 'DELETE', 'faults');
     expect(r).toMatchObject({ ok: false, error: { code: 'API_UNAVAILABLE' } });
-    expect(await ok('payouts.history', { payoutId: pending.id })).toEqual([]);
+    expect(await ok(core, 'payouts.history', { payoutId: pending.id })).toEqual([]);
   });
 });
 
@@ -115,19 +108,22 @@ describe('beneficiaries', () => {
   it('creates once per key, however often the key is sent, and finds the twin by account', async () => {
     const before = sandboxBeneficiaries();
     const [a, b] = await Promise.all([
-      ok('beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor }),
-      ok('beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor }),
+      ok(core, 'beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor }),
+      ok(core, 'beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor }),
     ]);
     expect(b).toEqual(a);
-    expect(await ok('beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor })).toEqual(a);
+    expect(await ok(core, 'beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor })).toEqual(a);
     expect(sandboxBeneficiaries()).toBe(before + 1);
     // Leading zeros of the account number are kept as sent.
     expect(a.beneficiary).toMatchObject({ ...vendor, vpa: null });
 
-    const twins = await ok('beneficiaries.matches', { account_number: vendor.account_number, ifsc: 'hdfc0001234' });
+    const twins = await ok(core, 'beneficiaries.matches', {
+      account_number: vendor.account_number,
+      ifsc: 'hdfc0001234',
+    });
     expect(twins.map((t) => t.beneficiary_id)).toEqual([a.beneficiary.beneficiary_id]);
-    expect(await ok('beneficiaries.matches', { account_number: vendor.account_number })).toEqual([]);
-    const listed = await ok('beneficiaries.list', { search: 'asha' });
+    expect(await ok(core, 'beneficiaries.matches', { account_number: vendor.account_number })).toEqual([]);
+    const listed = await ok(core, 'beneficiaries.list', { search: 'asha' });
     expect(listed.rows.map((r) => r.beneficiary_id)).toEqual([a.beneficiary.beneficiary_id]);
   });
 
@@ -135,12 +131,12 @@ describe('beneficiaries', () => {
     const form = { name: 'Lost Answer Ltd', vpa: 'lost.answer@okaxis' };
     const before = sandboxBeneficiaries();
     await arm('beneficiary.create', 'malformed');
-    const first = await call('beneficiaries.create', { requestKey: 'key-lost-0001', beneficiary: form });
+    const first = await call(core, 'beneficiaries.create', { requestKey: 'key-lost-0001', beneficiary: form });
     expect(first).toMatchObject({ ok: false, error: { code: 'API_OUTCOME_UNKNOWN' } });
     expect(sandboxBeneficiaries()).toBe(before + 1); // the service did create it
-    expect(await call('beneficiaries.create', { requestKey: 'key-lost-0001', beneficiary: form })).toEqual(first);
+    expect(await call(core, 'beneficiaries.create', { requestKey: 'key-lost-0001', beneficiary: form })).toEqual(first);
     expect(sandboxBeneficiaries()).toBe(before + 1);
-    expect(await call('beneficiaries.create', { requestKey: 'key-lost-0002', beneficiary: form })).toMatchObject({
+    expect(await call(core, 'beneficiaries.create', { requestKey: 'key-lost-0002', beneficiary: form })).toMatchObject({
       ok: true,
     });
     expect(sandboxBeneficiaries()).toBe(before + 2);
@@ -150,18 +146,18 @@ describe('beneficiaries', () => {
     const form = { name: 'Busy Service Pvt', vpa: 'busy.service@okaxis' };
     const before = sandboxBeneficiaries();
     await arm('beneficiary.create', '503');
-    expect(await call('beneficiaries.create', { requestKey: 'key-busy-0001', beneficiary: form })).toMatchObject({
+    expect(await call(core, 'beneficiaries.create', { requestKey: 'key-busy-0001', beneficiary: form })).toMatchObject({
       ok: false,
       error: { code: 'API_UNAVAILABLE' },
     });
     expect(sandboxBeneficiaries()).toBe(before);
-    await ok('beneficiaries.create', { requestKey: 'key-busy-0001', beneficiary: form });
+    await ok(core, 'beneficiaries.create', { requestKey: 'key-busy-0001', beneficiary: form });
     expect(sandboxBeneficiaries()).toBe(before + 1);
   });
 
   it('refuses a bad IFSC before anything is sent, naming the field', async () => {
     const before = sandboxBeneficiaries();
-    const r = await call('beneficiaries.create', {
+    const r = await call(core, 'beneficiaries.create', {
       requestKey: 'key-bad-ifsc-1',
       beneficiary: { name: 'X', account_number: '123456789', ifsc: 'HDFC1234' },
     });
@@ -172,10 +168,10 @@ describe('beneficiaries', () => {
 
   it('fetches a seeded beneficiary into the cache, and checks a UPI address', async () => {
     const id = sandbox.fixtures().beneficiaries[0]!.id;
-    const fetched = await ok('beneficiaries.fetch', { id });
+    const fetched = await ok(core, 'beneficiaries.fetch', { id });
     expect(fetched.beneficiary_id).toBe(id);
     expect(core.cacheFor('sandbox').beneficiaries.get(id)).toEqual(fetched);
-    const check = await ok('beneficiaries.verifyVpa', { vpa: 'meera.iyer@ybl' });
+    const check = await ok(core, 'beneficiaries.verifyVpa', { vpa: 'meera.iyer@ybl' });
     expect(check).toEqual({ vpa: 'meera.iyer@ybl', valid: true, accountName: 'MEERA IYER' });
   });
 });
@@ -183,33 +179,29 @@ describe('beneficiaries', () => {
 describe('cache', () => {
   it('reports sizes and last-synced times, refuses to clear under a sync, then clears', async () => {
     const today = epochMsToIstDate(Date.now());
-    const { jobId } = await ok('sync.start', { from: addDays(today, -3), to: addDays(today, -1) });
-    const finished = new Promise<void>((resolve) =>
-      core.events.subscribe((event, payload) => {
-        if (event === 'syncFinished' && (payload as { jobId: string }).jobId === jobId) resolve();
-      }),
-    );
-    expect(await call('cache.clear', { profileId: 'sandbox' })).toMatchObject({
+    const { jobId } = await ok(core, 'sync.start', { from: addDays(today, -3), to: addDays(today, -1) });
+    const finished = nextEvent(core, 'syncFinished', (p) => p.jobId === jobId);
+    expect(await call(core, 'cache.clear', { profileId: 'sandbox' })).toMatchObject({
       ok: false,
       error: { code: 'CACHE_BUSY', message: expect.stringMatching(/settlement sync is running/) },
     });
     await finished;
 
-    const status = await ok('cache.status', undefined);
+    const status = await ok(core, 'cache.status', undefined);
     expect(status.profileId).toBe('sandbox');
     expect(status.settlementsSyncedAt).not.toBeNull();
     expect(status.balancesAt).not.toBeNull();
-    const listed = await ok('cache.list', undefined);
+    const listed = await ok(core, 'cache.list', undefined);
     expect(listed.dataDir).toBe(dataDir);
     const entry = listed.caches.find((c) => c.profileId === 'sandbox')!;
     expect(entry.sizeBytes).toBeGreaterThan(0);
 
-    const cleared = await ok('cache.clear', { profileId: 'sandbox' });
+    const cleared = await ok(core, 'cache.clear', { profileId: 'sandbox' });
     expect(cleared.cleared).toBe(true);
     expect(cleared.freedBytes).toBeGreaterThanOrEqual(entry.sizeBytes);
     expect(existsSync(entry.file)).toBe(false);
     // The next read opens a new, empty cache.
-    expect(await ok('cache.status', undefined)).toEqual({
+    expect(await ok(core, 'cache.status', undefined)).toEqual({
       profileId: 'sandbox',
       settlementsSyncedAt: null,
       balancesAt: null,

@@ -4,9 +4,9 @@
  * `npx` would leave the sandbox orphaned and hide its exit code.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { firstLine } from '../support/child-process';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
@@ -25,12 +25,6 @@ const exited = (child: ChildProcess) =>
     if (child.exitCode !== null || child.signalCode !== null)
       resolve({ code: child.exitCode, signal: child.signalCode });
     else child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-
-const firstLine = (child: ChildProcess) =>
-  new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before printing`)));
   });
 
 const stderrOf = (child: ChildProcess) =>

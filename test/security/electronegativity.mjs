@@ -75,7 +75,7 @@ const ENG_DISABLE = /(?:\/\*|\/\/|<!--)[ \t]*eng-disable[ \t]+([\w \t]+)/i;
 const CHECK_NAME = /^[A-Za-z0-9_]*check$/i;
 
 /** Every `eng-disable` comment in the scanned files, with the checks it names and the reason it gives. */
-export function findSuppressions(files, root) {
+function findSuppressions(files, root) {
   const found = [];
   for (const file of files) {
     const lines = readFileSync(file, 'utf8').split('\n');

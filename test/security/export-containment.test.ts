@@ -15,10 +15,10 @@ import { createXlsxWriter } from '../../electron/export/xlsx-writer';
 import { createLogger, createRedactor } from '../../electron/log';
 import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import { EXPORT_FORMATS, EXPORT_KINDS, type ExportRequest } from '../../shared/exports';
-import type { IpcChannel } from '../../shared/ipc/channels';
 import { addDays, epochMsToIstDate } from '../../shared/time';
 import { zipParts } from '../support/export-files';
-import { APP_ORIGIN, MAIN_FRAME, filesUnder, memoryStore } from './support';
+import { nextEvent, ok } from '../support/core';
+import { type Haystack, filesUnder, hitsIn, memoryStore } from './support';
 
 const SECRET = 'sk_live_' + randomBytes(16).toString('hex');
 const KEY = 'merchant_' + randomBytes(4).toString('hex');
@@ -36,36 +36,13 @@ let core: Core;
 let dataDir: string;
 const exportEvents: string[] = [];
 
-async function call<T>(channel: IpcChannel, input: unknown): Promise<T> {
-  const reply = await core.router.handle(channel, input, MAIN_FRAME, APP_ORIGIN);
-  if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`);
-  return reply.value as T;
-}
-
-function finished(event: 'syncFinished' | 'exportFinished', jobId: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const stop = core.events.subscribe((e, payload) => {
-      const p = payload as Record<string, unknown>;
-      if (e === event && p['jobId'] === jobId) {
-        stop();
-        resolve(p);
-      }
-    });
-  });
-}
-
 /** The texts of an export file to search: an XLSX's raw bytes and each inflated part, a CSV's bytes. */
-async function haystacksOf(file: string): Promise<{ label: string; text: string }[]> {
+async function haystacksOf(file: string): Promise<Haystack[]> {
   const raw = { label: basename(file), text: readFileSync(file).toString('utf8') };
   if (!file.endsWith('.xlsx')) return [raw];
   const parts = await zipParts(file);
   return [raw, ...[...parts].map(([part, text]) => ({ label: `${basename(file)}:${part}`, text }))];
 }
-
-const hitsIn = (haystacks: readonly { label: string; text: string }[]) =>
-  haystacks.flatMap(({ label, text }) =>
-    NEEDLES.filter(([, needle]) => text.includes(needle)).map(([name]) => `${name} in ${label}`),
-  );
 
 beforeAll(async () => {
   merchant = await startSandbox({ port: 0, key: KEY, secret: SECRET, settlementsPerDay: 40 });
@@ -95,31 +72,31 @@ describe('export containment', () => {
     'keeps the secret out of every export file, XLSX part by part and CSV byte by byte',
     { timeout: 120_000 },
     async () => {
-      const { id } = await call<{ id: string }>('profiles.create', {
+      const { id } = await ok(core, 'profiles.create', {
         name: 'Export containment',
         environment: 'custom',
         baseUrl: merchant.url,
         aiUrl: `${merchant.url}/ai`,
         key: KEY,
       });
-      await call('credentials.set', { profileId: id, secret: SECRET });
-      await call('profiles.activate', { id });
+      await ok(core, 'credentials.set', { profileId: id, secret: SECRET });
+      await ok(core, 'profiles.activate', { id });
 
       // The cache filled through the app, every answer authenticated with the secret.
       const today = epochMsToIstDate(Date.now());
       const range = { from: addDays(today, -3), to: addDays(today, -1) };
-      const sync = await call<{ jobId: string }>('sync.start', range);
-      expect(await finished('syncFinished', sync.jobId)).toMatchObject({
+      const sync = await ok(core, 'sync.start', range);
+      expect(await nextEvent(core, 'syncFinished', (p) => p.jobId === sync.jobId)).toMatchObject({
         summary: { status: 'completed', records: 3 * 40 },
       });
       const fixtures = merchant.fixtures();
-      for (const b of fixtures.beneficiaries) await call('beneficiaries.fetch', { id: b.id });
+      for (const b of fixtures.beneficiaries) await ok(core, 'beneficiaries.fetch', { id: b.id });
       for (const p of fixtures.payouts) {
-        await call('payouts.lookup', { payoutId: p.id, mode: 'normal' });
-        await call('payouts.lookup', { payoutId: p.id, mode: 'advance' });
+        await ok(core, 'payouts.lookup', { payoutId: p.id, mode: 'normal' });
+        await ok(core, 'payouts.lookup', { payoutId: p.id, mode: 'advance' });
       }
-      await call('accounts.refresh', {});
-      await call('accounts.checkBalance', {});
+      await ok(core, 'accounts.refresh', {});
+      await ok(core, 'accounts.checkBalance', {});
 
       const files: string[] = [];
       for (const kind of EXPORT_KINDS) {
@@ -127,8 +104,8 @@ describe('export containment', () => {
           const request = (
             kind === 'settlements' ? { kind, format, filter: range } : { kind, format }
           ) as ExportRequest;
-          const { jobId, file } = await call<{ jobId: string; file: string }>('exports.start', request);
-          const end = await finished('exportFinished', jobId);
+          const { jobId, file } = (await ok(core, 'exports.start', request)) as { jobId: string; file: string };
+          const end = await nextEvent(core, 'exportFinished', (p) => p.jobId === jobId);
           expect(end, `${kind} ${format}`).toMatchObject({ status: 'completed', file });
           expect(end['rows'], `${kind} ${format}`).toBeGreaterThan(0);
           files.push(file);
@@ -154,10 +131,10 @@ describe('export containment', () => {
       const writer = createXlsxWriter(createWriteStream(planted));
       await writer.addSheet('Planted', [{ header: 'Note', type: 'text' }]).addRow([`..${SECRET}..`]);
       await writer.finish();
-      const plantedHits = hitsIn(await haystacksOf(planted));
+      const plantedHits = hitsIn(NEEDLES, await haystacksOf(planted));
       expect(plantedHits).toEqual(['secret in planted.xlsx:xl/worksheets/sheet1.xml']);
 
-      expect(hitsIn(haystacks)).toEqual([]);
+      expect(hitsIn(NEEDLES, haystacks)).toEqual([]);
       const bytes = haystacks.reduce((n, h) => n + Buffer.byteLength(h.text), 0);
       console.log(
         `export containment: ${files.length} files (${files.map((f) => basename(f)).join(', ')}), ` +

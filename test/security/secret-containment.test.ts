@@ -18,10 +18,21 @@ import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
 import { ipcContract } from '../../shared/ipc/contract';
+import { nextEvent } from '../support/core';
 import { requireSystem } from '../support/system';
 import { hostilePayload } from './fuzz';
 import { addDays, epochMsToIstDate } from '../../shared/time';
-import { APP_ORIGIN, MAIN_FRAME, filesUnder, prng, recordingTransport, seedFor, validInputs } from './support';
+import {
+  APP_ORIGIN,
+  MAIN_FRAME,
+  type Haystack,
+  filesUnder,
+  hitsIn,
+  prng,
+  recordingTransport,
+  seedFor,
+  validInputs,
+} from './support';
 
 const service = `payout-console-containment-${randomBytes(4).toString('hex')}`;
 const keychain = createKeytarStore(service);
@@ -49,9 +60,9 @@ const NEEDLES: [string, string][] = [
 ];
 
 /** Everything that came back or went out, as text, labelled for the failure message. */
-const replies: { label: string; text: string }[] = [];
-const events: { label: string; text: string }[] = [];
-const errorTexts: { label: string; text: string }[] = [];
+const replies: Haystack[] = [];
+const events: Haystack[] = [];
+const errorTexts: Haystack[] = [];
 
 let dataDir: string;
 let exportFile = '';
@@ -59,12 +70,6 @@ let embedded: Sandbox;
 let merchant: Sandbox;
 const http = createNodeTransport();
 const network = recordingTransport(http);
-
-function hitsIn(haystacks: readonly { label: string; text: string }[]): string[] {
-  return haystacks.flatMap(({ label, text }) =>
-    NEEDLES.filter(([, needle]) => text.includes(needle)).map(([name]) => `${name} in ${label}`),
-  );
-}
 
 function startCore(redactor: Redactor): Core {
   // As main.ts: the embedded sandbox's secret is known to the redactor from the start, the log is a file in the
@@ -171,17 +176,13 @@ describe.runIf(available)('secret containment', () => {
     expect(await okCall('app.connectivity', undefined)).toMatchObject({ state: 'online' });
 
     // A settlement sync with the secret: the cache file, its WAL and SHM join the data folder searched below.
-    const finished = new Promise<string>((resolve) =>
-      core.events.subscribe((event, payload) => {
-        if (event === 'syncFinished') resolve(JSON.stringify(payload));
-      }),
-    );
+    const finished = nextEvent(core, 'syncFinished');
     const today = epochMsToIstDate(Date.now());
     const { jobId } = await okCall<{ jobId: string }>('sync.start', {
       from: addDays(today, -3),
       to: addDays(today, -1),
     });
-    expect(JSON.parse(await finished)).toMatchObject({ jobId, summary: { status: 'completed', records: 15 } });
+    expect(await finished).toMatchObject({ jobId, summary: { status: 'completed', records: 15 } });
     expect(await okCall('sync.cancel', { jobId })).toEqual({ cancelled: false });
 
     // The treasury screens' channels on this profile, whose every request is signed with the secret.
@@ -206,13 +207,9 @@ describe.runIf(available)('secret containment', () => {
     await okCall('payouts.lookup', { payoutId, mode: 'advance' });
     await okCall('payouts.history', { payoutId });
     await okCall('payouts.recent', {});
-    const exported = new Promise<string>((resolve) =>
-      core.events.subscribe((event, payload) => {
-        if (event === 'exportFinished') resolve(JSON.stringify(payload));
-      }),
-    );
+    const exported = nextEvent(core, 'exportFinished');
     const exportJob = await okCall<{ jobId: string }>('exports.start', { kind: 'payouts', format: 'csv' });
-    const exportEnd = JSON.parse(await exported) as { file: string };
+    const exportEnd = (await exported) as { file: string };
     expect(exportEnd).toMatchObject({ jobId: exportJob.jobId, status: 'completed' });
     exportFile = relative(dataDir, exportEnd.file);
     await okCall('exports.reveal', { jobId: exportJob.jobId });
@@ -322,8 +319,10 @@ describe.runIf(available)('secret containment', () => {
     const haystacks = [...replies, ...events, ...errorTexts, ...files];
     // The search finds every needle when one is planted, so zero hits below is a real result.
     const planted = NEEDLES.map(([name, needle]) => ({ label: `planted ${name}`, text: `{"x":"..${needle}.."}` }));
-    expect(hitsIn(planted)).toEqual(expect.arrayContaining(NEEDLES.map(([name]) => `${name} in planted ${name}`)));
-    expect(hitsIn(haystacks)).toEqual([]);
+    expect(hitsIn(NEEDLES, planted)).toEqual(
+      expect.arrayContaining(NEEDLES.map(([name]) => `${name} in planted ${name}`)),
+    );
+    expect(hitsIn(NEEDLES, haystacks)).toEqual([]);
 
     const bytes = haystacks.reduce((n, h) => n + Buffer.byteLength(h.text), 0);
     console.log(

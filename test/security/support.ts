@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the security suite: a seeded PRNG, the app's main frame and hostile senders, a valid input for
- * every channel, recording wrappers around the vault and the transport, and a snapshot of everything a call could
- * change (profiles, the data folder's bytes, keychain accounts, connectivity).
+ * every channel, recording wrappers around the vault and the transport, a snapshot of everything a call could
+ * change (profiles, the data folder's bytes, keychain accounts, connectivity), and the search for secrets in texts.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -147,6 +147,19 @@ export function filesUnder(dir: string): { path: string; bytes: Buffer }[] {
     else out.push({ path, bytes: readFileSync(path) });
   }
   return out;
+}
+
+/** A text searched for secrets, labelled for the failure message. */
+export interface Haystack {
+  label: string;
+  text: string;
+}
+
+/** Every needle found in every haystack, as "<needle's name> in <haystack's label>"; needles are [name, text]. */
+export function hitsIn(needles: readonly (readonly [string, string])[], haystacks: readonly Haystack[]): string[] {
+  return haystacks.flatMap(({ label, text }) =>
+    needles.filter(([, needle]) => text.includes(needle)).map(([name]) => `${name} in ${label}`),
+  );
 }
 
 /** Everything an IPC call could change, as one comparable string. */

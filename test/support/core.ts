@@ -1,11 +1,16 @@
 /**
  * A core whose built-in Sandbox profile talks to a sandbox a test started (with the secret "embedded"), on a
  * data folder of the test's, with a silent log: the set-up of the integration tests that drive the router.
+ * Also the calls those tests make on a core: a channel called as the app's main frame calls it, and the next
+ * event of a kind.
  */
 import { createCore, type Core, type CoreOptions } from '../../electron/core';
 import { createLogger, createRedactor } from '../../electron/log';
 import type { Sandbox } from '../../electron/sandbox/server';
 import type { SecretStore } from '../../electron/vault/secret-store';
+import type { IpcChannel, IpcEvent } from '../../shared/ipc/channels';
+import type { IpcEventPayload, IpcInput, IpcOutput, IpcResult } from '../../shared/ipc/contract';
+import { APP_ORIGIN, MAIN_FRAME } from '../security/support';
 
 export const EMBEDDED_SECRET = 'embedded';
 
@@ -20,5 +25,36 @@ export function coreOnSandbox(
     log: createLogger('test', () => {}, redactor),
     redactor,
     ...options,
+  });
+}
+
+/** A channel called from the app's own main frame, as the renderer calls it: the router's reply as it is. */
+export async function call<C extends IpcChannel>(
+  core: Core,
+  channel: C,
+  input: IpcInput<C>,
+): Promise<IpcResult<IpcOutput<C>>> {
+  return (await core.router.handle(channel, input, MAIN_FRAME, APP_ORIGIN)) as IpcResult<IpcOutput<C>>;
+}
+
+/** As `call`, for a call that must succeed: its value, or an error naming the channel, code and message. */
+export async function ok<C extends IpcChannel>(core: Core, channel: C, input: IpcInput<C>): Promise<IpcOutput<C>> {
+  const reply = await call(core, channel, input);
+  if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`);
+  return reply.value;
+}
+
+/** The payload of the first `event` (that `match` accepts) emitted from now on; stops listening once it came. */
+export function nextEvent<E extends IpcEvent>(
+  core: Core,
+  event: E,
+  match: (payload: IpcEventPayload<E>) => boolean = () => true,
+): Promise<IpcEventPayload<E>> {
+  return new Promise((resolve) => {
+    const stop = core.events.subscribe((e, payload) => {
+      if (e !== event || !match(payload as IpcEventPayload<E>)) return;
+      stop();
+      resolve(payload as IpcEventPayload<E>);
+    });
   });
 }

@@ -4,11 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createMerchantApi, type ApiClientOptions } from '../../electron/api';
+import type { FaultKind } from '../../electron/sandbox/faults';
 import { startSandbox } from '../../electron/sandbox/server';
+import { hook } from './sandbox-http';
 
 export interface Fault {
   path?: string;
-  kind: '429' | '500' | '503' | 'delay' | 'drop' | 'malformed' | 'variant-b';
+  kind: FaultKind;
   count?: number;
   retryAfter?: number;
   delayMs?: number;
@@ -20,13 +22,9 @@ export async function openSandbox(options: { seed?: number; settlementsPerDay?: 
   const sandbox = await startSandbox({ port: 0, key, secret, ...options });
   const profile = { baseUrl: sandbox.url, aiUrl: sandbox.url + '/ai', key, hashScheme: 'sha512' as const };
 
-  const hook = async (method: 'POST' | 'DELETE', body?: Fault) => {
-    const res = await fetch(`${sandbox.url}/__sandbox/faults`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (!res.ok) throw new Error(`fault hook answered ${res.status}: ${await res.text()}`);
+  const faults = async (method: 'POST' | 'DELETE', body?: Fault) => {
+    const answer = await hook(sandbox.url, method, 'faults', body);
+    if (answer.http !== 200) throw new Error(`fault hook answered ${answer.http}: ${JSON.stringify(answer.body)}`);
   };
 
   const clients: { close(): void }[] = [];
@@ -41,8 +39,8 @@ export async function openSandbox(options: { seed?: number; settlementsPerDay?: 
       clients.push(api);
       return api;
     },
-    fault: (f: Fault) => hook('POST', f),
-    clearFaults: () => hook('DELETE'),
+    fault: (f: Fault) => faults('POST', f),
+    clearFaults: () => faults('DELETE'),
     async close() {
       clients.forEach((c) => c.close());
       await sandbox.close();

@@ -1,7 +1,8 @@
 /**
- * A settlement sync in a process of its own, for the crash test (SIGKILL at random moments) and the
- * end-to-end benchmark (its own peak memory). It stands in for `payout-console sync settlements` until
- * tests can drive the CLI; it is the same core: the API client and `syncSettlements` over a cache file.
+ * A settlement sync in a process of its own, for the end-to-end sync benchmark (test/bench/sync.ts), so that the
+ * peak memory it reports is the sync's own. It is the sync without the rest of the app: the API client and
+ * `syncSettlements` over a cache file, with no profiles or keychain. (The crash test kills the CLI's
+ * `sync settlements` instead.)
  *
  *   node --import tsx test/support/settlement-sync-child.ts --base-url URL --key K --secret-env VAR \
  *     --file CACHE.sqlite --from D --to D [--pg CODE] [--concurrency N]

@@ -1,8 +1,7 @@
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -13,34 +12,17 @@ import {
   type RowValues,
   type XlsxOptions,
 } from '../../electron/export/xlsx-writer';
+import { cellStyles, cellXfs, zipParts } from '../support/export-files';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'pc-xlsx-'));
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 const tempFile = (name: string) => join(tempDir, name);
 
-/** The archive's parts by name, through the central directory. */
-function unzip(path: string): Map<string, string> {
-  const file = readFileSync(path);
-  const end = file.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const parts = new Map<string, string>();
-  let at = file.readUInt32LE(end + 16);
-  for (let i = 0; i < file.readUInt16LE(end + 10); i++) {
-    const nameLength = file.readUInt16LE(at + 28);
-    const offset = file.readUInt32LE(at + 42);
-    const start = offset + 30 + file.readUInt16LE(offset + 26) + file.readUInt16LE(offset + 28);
-    const data = inflateRawSync(file.subarray(start, start + file.readUInt32LE(at + 20)));
-    parts.set(file.toString('utf8', at + 46, at + 46 + nameLength), data.toString('utf8'));
-    at += 46 + nameLength + file.readUInt16LE(at + 30) + file.readUInt16LE(at + 32);
-  }
-  return parts;
-}
-
 /** The cellXfs entry (as XML text) that a cell of the sheet uses. */
-function cellStyle(parts: Map<string, string>, sheet: number, ref: string): string {
-  const cell = new RegExp(`<c r="${ref}"(?: s="(\\d+)")?`).exec(parts.get(`xl/worksheets/sheet${sheet}.xml`)!);
-  expect(cell, `cell ${ref}`).not.toBeNull();
-  const xfs = /<cellXfs[^>]*>(.*?)<\/cellXfs>/.exec(parts.get('xl/styles.xml')!)![1]!.match(/<xf [^>]*\/>/g)!;
-  return xfs[Number(cell![1] ?? 0)]!;
+function cellStyle(parts: ReadonlyMap<string, string>, sheet: number, ref: string): string {
+  const style = cellStyles(parts.get(`xl/worksheets/sheet${sheet}.xml`)!).get(ref);
+  expect(style, `cell ${ref}`).toBeDefined();
+  return cellXfs(parts)[style!]!;
 }
 
 async function writeWorkbook(
@@ -182,7 +164,7 @@ describe('xlsx writer, read back with exceljs', () => {
     expect(summary.autoFilter).toBe('A1:B6');
 
     // Money goes into the file as formatMinor's exact text, not through a float.
-    const parts = unzip(path);
+    const parts = await zipParts(path);
     const sheet1 = parts.get('xl/worksheets/sheet1.xml')!;
     expect(sheet1).toContain('<c r="B6" s="4"><v>0.30</v></c>');
     expect(sheet1).toContain('<v>123456789.01</v>');
@@ -217,7 +199,7 @@ describe('xlsx writer, read back with exceljs', () => {
       },
     ]);
     const ws = (await readWorkbook(path)).getWorksheet('Hostile')!;
-    const parts = unzip(path);
+    const parts = await zipParts(path);
     const quotePrefixed = (ref: string) => cellStyle(parts, 1, ref).includes('quotePrefix="1"');
 
     // Characters XML cannot hold are written as Excel's _xHHHH_ escape, which Excel decodes but exceljs does not;
