@@ -19,6 +19,10 @@ const noElectronFolder = {
 };
 const noRendererFolder = { regex: '(^|/)renderer/', message: 'shared/ must not depend on the renderer.' };
 
+const realClock =
+  'Tests read time from test/support/clock.ts (TEST_NOW, TEST_TODAY, testClock): the sandbox anchors its data to ' +
+  'the date, so a test on the real clock passes on some days and fails on others.';
+
 export default defineConfig([
   globalIgnores(['out/', 'dist/', 'release/', 'node_modules/', 'test-results/', 'coverage/', '.electron-native/']),
   js.configs.recommended,
@@ -55,6 +59,31 @@ export default defineConfig([
     rules: {
       ...reactHooks.configs.flat.recommended.rules,
       'no-restricted-imports': ['error', { paths: [noElectron], patterns: [noNodeBuiltins, noElectronFolder] }],
+    },
+  },
+  {
+    // Time is an input: no test reads the wall clock or starts a sandbox on it. A test about the real date, or
+    // one timing real files, says so with an eslint-disable comment.
+    files: ['test/**/*.ts'],
+    ignores: ['test/support/clock.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: realClock },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: realClock },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/electron/sandbox/server'],
+              importNames: ['startSandbox'],
+              message: 'Start sandboxes with startTestSandbox or openSandbox (test/support/sandbox.ts): they pin the clock.',
+            },
+          ],
+        },
+      ],
     },
   },
 ]);

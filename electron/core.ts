@@ -44,18 +44,26 @@ export interface CoreOptions {
   sqliteNativeBinding?: string;
   /** Where exports go and how a finished one is shown: Electron's save dialog and file manager in the app. */
   exportTargets?: Partial<ExportTargets>;
+  /**
+   * The clock (epoch ms): stamps in settings, the caches and connectivity, export names and times. The app uses
+   * the real one; tests pass a fixed one, since the sandbox's data is anchored to the same "today".
+   */
+  now?: () => number;
 }
 
 export function createCore(options: CoreOptions) {
+  const now = options.now ?? Date.now;
+  const nowDate = () => new Date(now());
   const events = createEventBus();
   const requests = options.log.child('api');
-  const connectivity = createConnectivity((state) => events.emit('connectivity', state));
-  const profiles = createProfileStore({ dataDir: options.dataDir, sandbox: options.sandbox });
+  const connectivity = createConnectivity((state) => events.emit('connectivity', state), nowDate);
+  const profiles = createProfileStore({ dataDir: options.dataDir, sandbox: options.sandbox, now: nowDate });
   const credentials = createCredentials({
     profiles,
     vault: options.vault,
     sandboxSecret: options.sandbox?.secret ?? null,
     transport: options.transport,
+    now,
     onSecret: (secret) => options.redactor.add(secret),
     onRequest: (event, profileId) => {
       // The status bar speaks of the active profile; testing another one must not flip it.
@@ -67,6 +75,7 @@ export function createCore(options: CoreOptions) {
     dataDir: options.dataDir,
     log: options.log,
     nativeBinding: options.sqliteNativeBinding,
+    now: nowDate,
   });
   const cacheFor = (profileId: string): Cache => caches.cacheFor(profiles.get(profileId).id);
   const services = { credentials, cacheFor };
@@ -85,6 +94,7 @@ export function createCore(options: CoreOptions) {
     log: options.log.child('export'),
     targets: options.exportTargets,
     nativeBinding: options.sqliteNativeBinding,
+    now,
   });
   const busyReason = (profileId: string): string | null =>
     syncJobs.isRunning(profileId)

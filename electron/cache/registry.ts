@@ -12,7 +12,12 @@ export class CacheBusyError extends Error {
   readonly code = 'CACHE_BUSY';
 }
 
-export function createCacheRegistry(options: { dataDir: string; log: Logger; nativeBinding?: string }) {
+export function createCacheRegistry(options: {
+  dataDir: string;
+  log: Logger;
+  nativeBinding?: string;
+  now?: () => Date;
+}) {
   const caches = new Map<string, Cache>();
   const fileFor = (profileId: string) => join(options.dataDir, 'cache', `${profileId}.sqlite`);
 
@@ -23,7 +28,7 @@ export function createCacheRegistry(options: { dataDir: string; log: Logger; nat
     cacheFor(profileId: string): Cache {
       let cache = caches.get(profileId);
       if (!cache) {
-        cache = openCache(fileFor(profileId), { nativeBinding: options.nativeBinding });
+        cache = openCache(fileFor(profileId), { nativeBinding: options.nativeBinding, now: options.now });
         if (cache.recovered) options.log.warn('cache recovered', { profileId, ...cache.recovered });
         caches.set(profileId, cache);
       }

@@ -27,15 +27,23 @@ export interface Context {
   dataDir: string;
   /** The secret given with --secret-env, if any; it never leaves this process. */
   secretFromEnv: string | null;
+  now: () => number;
   close(): Promise<void>;
 }
 
-export async function openContext(globals: Globals, env: NodeJS.ProcessEnv = process.env): Promise<Context> {
+export async function openContext(
+  globals: Globals,
+  env: NodeJS.ProcessEnv = process.env,
+  now: () => number = Date.now,
+): Promise<Context> {
   const dataDir = globals.dataDir ?? defaultDataDir(env);
-  const sandbox = await startSandbox({ hooks: false });
+  const sandbox = await startSandbox({ hooks: false, now });
   try {
     const embedded = { url: sandbox.url, key: SANDBOX_DEFAULTS.key, secret: SANDBOX_DEFAULTS.secret };
-    const profile = pickProfile(createProfileStore({ dataDir, sandbox: embedded }), globals.profile);
+    const profile = pickProfile(
+      createProfileStore({ dataDir, sandbox: embedded, now: () => new Date(now()) }),
+      globals.profile,
+    );
 
     const redactor = createRedactor();
     // Another service name keeps a second installation (or a test run) apart from the app's own secrets.
@@ -55,12 +63,14 @@ export async function openContext(globals: Globals, env: NodeJS.ProcessEnv = pro
       sandbox: embedded,
       log: createLogger('cli', fileSink(join(dataDir, 'logs', 'cli.log')), redactor),
       redactor,
+      now,
     });
     return {
       core,
       profile,
       dataDir,
       secretFromEnv,
+      now,
       async close() {
         await core.close();
         await sandbox.close();

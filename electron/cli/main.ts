@@ -59,6 +59,8 @@ export async function runCli(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
   makeIo: (json: boolean) => Io = processIo,
+  /** The clock for the core and the embedded sandbox; the real one unless a test pins it. */
+  now: () => number = Date.now,
 ): Promise<number> {
   const io = makeIo(argv.includes('--json'));
   let command: Command | undefined;
@@ -90,6 +92,7 @@ export async function runCli(
         secretEnv: values['secret-env'] as string | undefined,
       },
       env,
+      now,
     );
     try {
       await command.run({ ctx, values, positionals, io });

@@ -5,9 +5,9 @@
  */
 import { createMerchantApi } from '../../electron/api';
 import { SETTLEMENT_PAGE } from '../../shared/api/settlements';
-import { startSandbox } from '../../electron/sandbox/server';
 import { basicHeader } from '../support/sandbox-http';
 import type { Bench } from './run';
+import { startTestSandbox } from '../support/sandbox';
 
 const TARGET_RATIO = 0.6;
 
@@ -15,7 +15,7 @@ export const clientBenches: Bench = {
   group: 'client',
   async *run({ rows }) {
     const limit = SETTLEMENT_PAGE.maxLimit;
-    const sandbox = await startSandbox({ port: 0, settlementsPerDay: rows });
+    const sandbox = await startTestSandbox({ settlementsPerDay: rows });
     const key = 'test_key';
     const secret = 'test_secret';
     const date = sandbox.fixtures().settlementDates.at(-1)!;

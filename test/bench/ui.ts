@@ -17,7 +17,7 @@
  */
 import type { Page } from 'playwright-core';
 import { PAGE_SIZE } from '../../renderer/src/settlements/paged-rows';
-import { memoryStore } from '../security/support';
+import { memoryStore } from '../support/memory-store';
 import { startApp } from '../e2e/support';
 import { BENCH_DATE, ingest, recordPages } from './cache';
 import type { Bench } from './run';

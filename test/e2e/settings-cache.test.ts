@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcEventPayload } from '../../shared/ipc/contract';
-import { addDays, epochMsToIstDate } from '../../shared/time';
+import { addDays } from '../../shared/time';
 import { formatBytes, formatExactBytes } from '../../renderer/src/settings/bytes';
 import { call, nextEvent, ok } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
+import { TEST_TODAY } from '../support/clock';
 
 const ready = await e2eSystemReady();
 /** An oracle of its own for the bar's times: today's IST time of day, stated as IST. */
@@ -30,7 +31,7 @@ const spaced = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim()
 describe.runIf(ready)('Settings: data folder, cache per profile, clearing; the status bar’s last synced', () => {
   let app: RunningApp;
   let sandboxId: string;
-  const day = addDays(epochMsToIstDate(Date.now()), -1);
+  const day = addDays(TEST_TODAY, -1);
 
   const sizeOf = async (profileId: string) =>
     (await ok(app.core, 'cache.list', undefined)).caches.find((c) => c.profileId === profileId)!.sizeBytes;

@@ -12,9 +12,10 @@ import { RULE_SHORT } from '../../renderer/src/settlements/columns';
 import { formatIstInstant } from '../../renderer/src/ui/format';
 import { formatMoney } from '../../shared/money';
 import { RULES, type RuleId } from '../../shared/reconciliation';
-import { addDays, epochMsToIstDate } from '../../shared/time';
+import { addDays } from '../../shared/time';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
+import { TEST_TODAY } from '../support/clock';
 
 const ready = await e2eSystemReady();
 
@@ -22,7 +23,7 @@ const ready = await e2eSystemReady();
 const PER_DAY = 2500;
 const DAYS = 7;
 const SETTLEMENT_PATH = '/api/v2/settlement/fetch';
-const TO = epochMsToIstDate(Date.now());
+const TO = TEST_TODAY;
 const FROM = addDays(TO, -(DAYS - 1));
 const count = new Intl.NumberFormat('en-IN');
 

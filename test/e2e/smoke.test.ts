@@ -5,11 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { META_CONTENT_SECURITY_POLICY } from '../../electron/security';
 import { IPC_CHANNELS, IPC_EVENTS } from '../../shared/ipc/channels';
-import { addDays, epochMsToIstDate } from '../../shared/time';
+import { addDays } from '../../shared/time';
 import { rawRequest } from './http';
 import { e2eSystemReady, startApp, type RunningApp } from './support';
+import { TEST_TODAY } from '../support/clock';
 
-const todayIst = epochMsToIstDate(Date.now());
+const todayIst = TEST_TODAY;
 
 const ready = await e2eSystemReady();
 

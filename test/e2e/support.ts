@@ -1,7 +1,11 @@
 /**
  * One call starts everything an end-to-end test needs: the sandbox with a fresh key and secret, the console's
- * core on a temporary data folder and a keychain service of its own, the browser harness, and headless Debian
- * Chromium with a page on the app. `close()` takes all of it down again, the core and keychain entries included.
+ * core on a temporary data folder, the browser harness, and headless Debian Chromium with a page on the app,
+ * the sandbox, the core and the page all on the tests' fixed clock. `close()` takes all of it down again.
+ *
+ * Secrets live in memory unless a test is about the OS keychain (`keychain: true`, with a keychain service of
+ * the run's own, emptied at close): the built-in sandbox profile needs no stored secret, so every other screen
+ * test runs wherever Chromium does.
  *
  * Chromium and the OS keychain are system components: where one is missing the tests skip loudly, and under
  * PAYOUT_CONSOLE_REQUIRE_SYSTEM=1 (CI) they fail instead.
@@ -14,10 +18,13 @@ import { chromium, type Page } from 'playwright-core';
 import { createCore, type Core } from '../../electron/core';
 import type { ExportTargets } from '../../electron/export/jobs';
 import { createLogger, createRedactor, fileSink } from '../../electron/log';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import type { Sandbox } from '../../electron/sandbox/server';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import type { SecretStore } from '../../electron/vault/secret-store';
 import { startHarness, type Harness } from '../harness';
+import { TEST_NOW, testClock } from '../support/clock';
+import { memoryStore } from '../support/memory-store';
+import { startTestSandbox } from '../support/sandbox';
 import { requireSystem } from '../support/system';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -34,20 +41,26 @@ const APP_VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-/** True when Chromium and a keychain are both here; call at the top of a test file and `describe.runIf` on it. */
-export async function e2eSystemReady(): Promise<boolean> {
+/**
+ * True when Chromium is here (and the OS keychain, for a test about it); call at the top of a test file and
+ * `describe.runIf` on it.
+ */
+export async function e2eSystemReady(options: { keychain?: boolean } = {}): Promise<boolean> {
   const browser = requireSystem(
     'Chromium',
     existsSync(CHROMIUM) ? null : `${CHROMIUM} does not exist (apt install chromium)`,
   );
+  if (!options.keychain) return browser;
   const probe = await createKeytarStore(`payout-console-e2e-probe-${randomBytes(4).toString('hex')}`).probe();
   const keychain = requireSystem('the OS keychain', probe.available ? null : probe.reason);
   return browser && keychain;
 }
 
 export interface StartAppOptions {
-  /** Replaces the real keychain, e.g. with one that is missing. */
+  /** The secret store, e.g. one whose keychain is missing; in memory unless given or `keychain` is set. */
   vault?: SecretStore;
+  /** Store secrets in the real OS keychain, under a service of this run's own: for tests about the keychain. */
+  keychain?: boolean;
   /** Runs before the page opens, so the page's first look already shows what it sets up. */
   prepare?(app: { core: Core; sandbox: Sandbox; merchant: { key: string; secret: string } }): Promise<void> | void;
   colorScheme?: 'light' | 'dark';
@@ -77,7 +90,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   const merchant = { key: `merchant_${run}`, secret: `sk_${randomBytes(18).toString('base64url')}` };
   const dataDir = mkdtempSync(join(tmpdir(), 'payout-console-e2e-'));
   const logFile = join(dataDir, 'logs', 'main.log');
-  const vault = options.vault ?? createKeytarStore(`payout-console-e2e-${run}`);
+  const ownKeychain = !options.vault && options.keychain === true;
+  const vault = options.vault ?? (ownKeychain ? createKeytarStore(`payout-console-e2e-${run}`) : memoryStore());
   const teardown: (() => Promise<unknown> | void)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
 
   const close = async () => {
@@ -93,7 +107,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   };
 
   try {
-    const sandbox = await startSandbox({ port: 0, ...merchant, settlementsPerDay: options.settlementsPerDay });
+    const sandbox = await startTestSandbox({ ...merchant, settlementsPerDay: options.settlementsPerDay });
     teardown.push(() => sandbox.close());
     const redactor = createRedactor();
     redactor.add(merchant.secret);
@@ -105,11 +119,12 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       log: createLogger('main', fileSink(logFile), redactor),
       redactor,
       exportTargets: options.exportTargets,
+      now: testClock(),
     });
     // Closed after the harness and the browser, before the sandbox and the data folder go.
     teardown.push(() => core.close());
     // A vault passed in belongs to the caller; the run's own keychain service is emptied here.
-    if (!options.vault) {
+    if (ownKeychain) {
       teardown.push(async () => {
         for (const account of await vault.accounts()) await vault.delete(account);
       });
@@ -124,6 +139,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       colorScheme: options.colorScheme ?? 'light',
       viewport: options.viewport ?? { width: 1280, height: 800 },
     });
+    // The page's Date reads the tests' day too (timers run as usual): its default ranges match the sandbox's data.
+    await context.clock.setFixedTime(TEST_NOW);
     const page = await context.newPage();
     const consoleErrors: string[] = [];
     page.on('console', (message) => {

@@ -14,6 +14,7 @@ import { createKeytarStore } from '../../electron/vault/keytar-store';
 import type { SecretStore } from '../../electron/vault/secret-store';
 import type { ProfileFields } from '../../shared/profiles';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { testClock } from '../support/clock';
 
 let sb: OpenSandbox;
 let tls: Server;
@@ -76,6 +77,7 @@ beforeAll(async () => {
   }
   const redactor = createRedactor();
   core = createCore({
+    now: testClock(),
     appVersion: '0.0.0',
     dataDir,
     vault,

@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import { createProfileStore } from '../../electron/profiles/profile-store';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import type { Sandbox } from '../../electron/sandbox/server';
 import { withEnvironmentSecret } from '../../electron/vault/env-secret';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import type { Connectivity } from '../../shared/ipc/app';
 import { EMBEDDED_SECRET, coreOnSandbox } from '../support/core';
+import { startTestSandbox } from '../support/sandbox';
 
 let sandbox: Sandbox;
 let core: Core;
@@ -17,7 +18,7 @@ let downId: string;
 const events: Connectivity[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, secret: EMBEDDED_SECRET });
+  sandbox = await startTestSandbox({ secret: EMBEDDED_SECRET });
   const dataDir = mkdtempSync(join(tmpdir(), 'pc-conn-'));
   // Port 9 (discard) has nothing listening on loopback: a refused connection, i.e. unreachable.
   downId = createProfileStore({ dataDir, sandbox: { url: sandbox.url, key: 'test_key' } }).create({

@@ -10,19 +10,21 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import type { Sandbox } from '../../electron/sandbox/server';
 import type { ExportRequest } from '../../shared/exports';
 import type { IpcEvent } from '../../shared/ipc/channels';
 import { exportFinishedEvent, exportProgressEvent } from '../../shared/ipc/exports';
-import { addDays, epochMsToIstDate } from '../../shared/time';
-import { memoryStore } from '../security/support';
+import { addDays } from '../../shared/time';
+import { memoryStore } from '../support/memory-store';
 import type { Core } from '../../electron/core';
 import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok } from '../support/core';
+import { startTestSandbox } from '../support/sandbox';
+import { TEST_TODAY } from '../support/clock';
 
 // Two days big enough that an export is still writing when the first progress event arrives (one every 200 ms).
 const PER_DAY = 12_000;
 const DAYS = 2;
-const today = epochMsToIstDate(Date.now());
+const today = TEST_TODAY;
 const range = { from: addDays(today, -DAYS), to: addDays(today, -1) };
 
 let sandbox: Sandbox;
@@ -55,7 +57,7 @@ async function start(request: ExportRequest): Promise<{ jobId: string; file: str
 const partFiles = () => readdirSync(outDir).filter((n) => n.endsWith('.part'));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, secret: EMBEDDED_SECRET, settlementsPerDay: PER_DAY });
+  sandbox = await startTestSandbox({ secret: EMBEDDED_SECRET, settlementsPerDay: PER_DAY });
   dataDir = mkdtempSync(join(tmpdir(), 'pc-export-jobs-'));
   outDir = join(dataDir, 'chosen');
   mkdirSync(outDir);

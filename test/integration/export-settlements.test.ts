@@ -476,7 +476,7 @@ beforeAll(async () => {
   const craftedDay = addDays(days[0]!, -1);
   range = { from: craftedDay, to: days.at(-1)! };
   dir = mkdtempSync(join(tmpdir(), 'export-settlements-'));
-  cache = openCache(join(dir, 'cache.sqlite'), { now: () => clock ?? new Date() });
+  cache = openCache(join(dir, 'cache.sqlite'), { now: () => clock ?? new Date(sb.now()) });
 
   const summary = await syncSettlements({ api: sb.api(), cache, from: days[0]!, to: days.at(-1)! });
   expect(summary).toMatchObject({ status: 'completed', records: days.length * PER_DAY });

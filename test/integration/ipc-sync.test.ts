@@ -3,17 +3,19 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import type { Sandbox } from '../../electron/sandbox/server';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import type { IpcEvent } from '../../shared/ipc/channels';
-import { addDays, epochMsToIstDate } from '../../shared/time';
+import { addDays } from '../../shared/time';
 import type { Core } from '../../electron/core';
 import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok } from '../support/core';
+import { startTestSandbox } from '../support/sandbox';
+import { TEST_TODAY } from '../support/clock';
 
 let sandbox: Sandbox;
 let core: Core;
 const events: { event: IpcEvent; payload: Record<string, unknown> }[] = [];
-const today = epochMsToIstDate(Date.now());
+const today = TEST_TODAY;
 
 const finishedEvent = (jobId: string) => nextEvent(core, 'syncFinished', (p) => p.jobId === jobId);
 
@@ -23,7 +25,7 @@ async function start(from: string, to: string): Promise<string> {
 
 beforeAll(async () => {
   // The built-in profile talks to its embedded sandbox; big days make a sync long enough to cancel.
-  sandbox = await startSandbox({ port: 0, secret: EMBEDDED_SECRET, settlementsPerDay: 20_000 });
+  sandbox = await startTestSandbox({ secret: EMBEDDED_SECRET, settlementsPerDay: 20_000 });
   core = coreOnSandbox(sandbox, {
     dataDir: mkdtempSync(join(tmpdir(), 'pc-ipc-sync-')),
     vault: createKeytarStore('payout-console-ipc-sync-test'),

@@ -8,12 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../shared/api/operations';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
-import { addDays, epochMsToIstDate } from '../../shared/time';
-import { memoryStore } from '../security/support';
+import type { Sandbox } from '../../electron/sandbox/server';
+import { addDays } from '../../shared/time';
+import { memoryStore } from '../support/memory-store';
 import { hook } from '../support/sandbox-http';
 import type { Core } from '../../electron/core';
 import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok } from '../support/core';
+import { startTestSandbox } from '../support/sandbox';
+import { TEST_TODAY } from '../support/clock';
 
 let sandbox: Sandbox;
 let core: Core;
@@ -24,7 +26,7 @@ const arm = (operation: keyof typeof OPERATIONS, kind: string, count = 1) =>
 const sandboxBeneficiaries = () => sandbox.fixtures().beneficiaries.length;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, secret: EMBEDDED_SECRET, settlementsPerDay: 20_000 });
+  sandbox = await startTestSandbox({ secret: EMBEDDED_SECRET, settlementsPerDay: 20_000 });
   dataDir = mkdtempSync(join(tmpdir(), 'pc-ipc-treasury-'));
   core = coreOnSandbox(sandbox, { dataDir, vault: memoryStore() });
 });
@@ -178,7 +180,7 @@ describe('beneficiaries', () => {
 
 describe('cache', () => {
   it('reports sizes and last-synced times, refuses to clear under a sync, then clears', async () => {
-    const today = epochMsToIstDate(Date.now());
+    const today = TEST_TODAY;
     const { jobId } = await ok(core, 'sync.start', { from: addDays(today, -3), to: addDays(today, -1) });
     const finished = nextEvent(core, 'syncFinished', (p) => p.jobId === jobId);
     expect(await call(core, 'cache.clear', { profileId: 'sandbox' })).toMatchObject({

@@ -1,8 +1,9 @@
 /** Authentication, credentials in the body, validation, and the HTTP-level errors of the merchant API. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Fixtures, type Sandbox } from '../../electron/sandbox/server';
+import type { Fixtures, Sandbox } from '../../electron/sandbox/server';
 import { basicHeader, rawCall } from '../support/sandbox-http';
 import { signBody } from '../../electron/api/signer';
+import { startTestSandbox } from '../support/sandbox';
 
 let sandbox: Sandbox;
 let f: Fixtures;
@@ -14,7 +15,7 @@ const envelope = (code: number, message?: string) => ({
 const HASH_FAILED = { status: false, error: { message: 'Hash is not verified', code: 204 } };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ key: 'merchant_k', secret: 'merchant_s' });
+  sandbox = await startTestSandbox({ key: 'merchant_k', secret: 'merchant_s' });
   f = sandbox.fixtures();
 });
 afterAll(() => sandbox.close());

@@ -6,12 +6,13 @@ import {
   classifyResponse,
   type ClassifyRequest,
 } from '../../shared/api/classification';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import type { Sandbox } from '../../electron/sandbox/server';
 import { basicHeader, rawCall } from '../support/sandbox-http';
+import { startTestSandbox } from '../support/sandbox';
 
 let sb: Sandbox;
 beforeAll(async () => {
-  sb = await startSandbox();
+  sb = await startTestSandbox();
 });
 afterAll(() => sb.close());
 

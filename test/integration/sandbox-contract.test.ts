@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../../shared/api/operations';
-import { startSandbox, type Fixtures, type Sandbox } from '../../electron/sandbox/server';
+import type { Fixtures, Sandbox } from '../../electron/sandbox/server';
 import { hook, operationUrl, rawCall } from '../support/sandbox-http';
+import { startTestSandbox } from '../support/sandbox';
 
 let sandbox: Sandbox;
 let f: Fixtures;
@@ -14,7 +15,7 @@ const ids = (list: { id: string; status: string }[], status: string) =>
   list.filter((x) => x.status === status).map((x) => x.id);
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 7 });
+  sandbox = await startTestSandbox({ seed: 7 });
   f = sandbox.fixtures();
 });
 afterAll(() => sandbox.close());

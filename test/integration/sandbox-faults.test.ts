@@ -1,7 +1,8 @@
 /** The fault hook: each kind, counts, path matching, clearing, and that hooks themselves never fault. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import type { Sandbox } from '../../electron/sandbox/server';
 import { hook, rawCall } from '../support/sandbox-http';
+import { startTestSandbox } from '../support/sandbox';
 
 let sb: Sandbox;
 const ACCOUNTS = '/api/v2/payout/accounts';
@@ -9,7 +10,7 @@ const arm = (spec: Record<string, unknown>) => hook(sb.url, 'POST', 'faults', sp
 const accounts = () => rawCall(sb.url, 'payout.accounts', {});
 
 beforeAll(async () => {
-  sb = await startSandbox({ seed: 4 });
+  sb = await startTestSandbox({ seed: 4 });
 });
 afterEach(() => hook(sb.url, 'DELETE', 'faults'));
 afterAll(() => sb.close());
@@ -131,7 +132,7 @@ describe('fault matching and clearing', () => {
 
 describe('the embedded (app) sandbox', () => {
   it('serves no test hooks when started with hooks: false', async () => {
-    const embedded = await startSandbox({ port: 0, hooks: false });
+    const embedded = await startTestSandbox({ hooks: false });
     try {
       const armed = await fetch(`${embedded.url}/__sandbox/faults`, {
         method: 'POST',

@@ -1,8 +1,9 @@
 /** Settlement fetch over HTTP: paging, limits, filters, window, determinism by seed, the mutate hook. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTLEMENT_PAGE, settlementFetchResponse } from '../../shared/api/settlements';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import type { Sandbox } from '../../electron/sandbox/server';
 import { hook, rawCall } from '../support/sandbox-http';
+import { startTestSandbox } from '../support/sandbox';
 
 const NOW = Date.parse('2025-06-30T20:00:00Z'); // 2025-07-01 01:30 in IST: "today" is the IST date
 type Page = { status: boolean; data: Record<string, unknown>[]; is_last_page: boolean; request_id: string };
@@ -10,7 +11,7 @@ const sandboxes: Sandbox[] = [];
 let sb: Sandbox;
 
 async function start(seed: number, perDay = 250): Promise<Sandbox> {
-  const s = await startSandbox({ seed, settlementsPerDay: perDay, now: () => NOW });
+  const s = await startTestSandbox({ seed, settlementsPerDay: perDay, now: () => NOW });
   sandboxes.push(s);
   return s;
 }

@@ -1,8 +1,9 @@
 /** The state transitions the sandbox issue lists, over loopback HTTP with a fixed clock. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Fixtures, type Sandbox } from '../../electron/sandbox/server';
+import type { Fixtures, Sandbox } from '../../electron/sandbox/server';
 import { rawCall } from '../support/sandbox-http';
 import { isoUtcMicros } from '../../shared/time';
+import { startTestSandbox } from '../support/sandbox';
 
 const NOW = Date.parse('2025-03-14T09:26:53.589Z');
 let sandbox: Sandbox;
@@ -17,7 +18,7 @@ const call = async (name: Parameters<typeof rawCall>[1], input: Record<string, u
 const errorOf = (code: number) => ({ status: false, error: expect.objectContaining({ code }) });
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 3, now: () => NOW });
+  sandbox = await startTestSandbox({ seed: 3, now: () => NOW });
   f = sandbox.fixtures();
 });
 afterAll(() => sandbox.close());

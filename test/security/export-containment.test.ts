@@ -13,12 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../electron/core';
 import { createXlsxWriter } from '../../electron/export/xlsx-writer';
 import { createLogger, createRedactor } from '../../electron/log';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import type { Sandbox } from '../../electron/sandbox/server';
 import { EXPORT_FORMATS, EXPORT_KINDS, type ExportRequest } from '../../shared/exports';
-import { addDays, epochMsToIstDate } from '../../shared/time';
+import { addDays } from '../../shared/time';
 import { zipParts } from '../support/export-files';
 import { nextEvent, ok } from '../support/core';
-import { type Haystack, filesUnder, hitsIn, memoryStore } from './support';
+import { memoryStore } from '../support/memory-store';
+import { type Haystack, filesUnder, hitsIn } from './support';
+import { startTestSandbox } from '../support/sandbox';
+import { TEST_TODAY, testClock } from '../support/clock';
 
 const SECRET = 'sk_live_' + randomBytes(16).toString('hex');
 const KEY = 'merchant_' + randomBytes(4).toString('hex');
@@ -45,10 +48,11 @@ async function haystacksOf(file: string): Promise<Haystack[]> {
 }
 
 beforeAll(async () => {
-  merchant = await startSandbox({ port: 0, key: KEY, secret: SECRET, settlementsPerDay: 40 });
+  merchant = await startTestSandbox({ key: KEY, secret: SECRET, settlementsPerDay: 40 });
   dataDir = mkdtempSync(join(tmpdir(), 'pc-export-containment-'));
   const redactor = createRedactor();
   core = createCore({
+    now: testClock(),
     appVersion: '0.0.0-containment',
     dataDir,
     vault: memoryStore(),
@@ -83,7 +87,7 @@ describe('export containment', () => {
       await ok(core, 'profiles.activate', { id });
 
       // The cache filled through the app, every answer authenticated with the secret.
-      const today = epochMsToIstDate(Date.now());
+      const today = TEST_TODAY;
       const range = { from: addDays(today, -3), to: addDays(today, -1) };
       const sync = await ok(core, 'sync.start', range);
       expect(await nextEvent(core, 'syncFinished', (p) => p.jobId === sync.jobId)).toMatchObject({

@@ -17,13 +17,13 @@ import { createKeytarStore } from '../../electron/vault/keytar-store';
 import type { SecretStore } from '../../electron/vault/secret-store';
 import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
 import { ipcContract } from '../../shared/ipc/contract';
+import { memoryStore } from '../support/memory-store';
 import { requireSystem } from '../support/system';
 import { POLLUTION_MARKER, hostilePayload, notablePayloads } from './fuzz';
 import {
   APP_ORIGIN,
   FUZZ_SEED,
   MAIN_FRAME,
-  memoryStore,
   prng,
   prototypeFingerprint,
   recordingStore,
@@ -32,6 +32,7 @@ import {
   stateOf,
   validInputs,
 } from './support';
+import { testClock } from '../support/clock';
 
 /** Payloads per channel; the issue asks for at least 200. */
 const PER_CHANNEL = 240;
@@ -70,6 +71,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'pc-fuzz-'));
   const redactor = createRedactor();
   core = createCore({
+    now: testClock(),
     appVersion: '0.0.0-fuzz',
     dataDir,
     vault: vault.store,

@@ -14,14 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeTransport } from '../../electron/api/transport';
 import { createCore, type Core } from '../../electron/core';
 import { createLogger, createRedactor, fileSink, type Redactor } from '../../electron/log';
-import { startSandbox, type Sandbox } from '../../electron/sandbox/server';
+import type { Sandbox } from '../../electron/sandbox/server';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
 import { ipcContract } from '../../shared/ipc/contract';
 import { nextEvent } from '../support/core';
 import { requireSystem } from '../support/system';
 import { hostilePayload } from './fuzz';
-import { addDays, epochMsToIstDate } from '../../shared/time';
+import { addDays } from '../../shared/time';
 import {
   APP_ORIGIN,
   MAIN_FRAME,
@@ -33,6 +33,8 @@ import {
   seedFor,
   validInputs,
 } from './support';
+import { startTestSandbox } from '../support/sandbox';
+import { TEST_TODAY, testClock } from '../support/clock';
 
 const service = `payout-console-containment-${randomBytes(4).toString('hex')}`;
 const keychain = createKeytarStore(service);
@@ -76,6 +78,7 @@ function startCore(redactor: Redactor): Core {
   // data folder, and the vault is the OS keychain.
   redactor.add(EMBEDDED_SECRET);
   const core = createCore({
+    now: testClock(),
     appVersion: '0.0.0-containment',
     dataDir,
     vault: keychain,
@@ -119,8 +122,8 @@ async function apiError(label: string, run: () => Promise<unknown>): Promise<{ k
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'pc-containment-'));
-  embedded = await startSandbox({ port: 0, key: EMBEDDED_KEY, secret: EMBEDDED_SECRET, settlementsPerDay: 5 });
-  merchant = await startSandbox({ port: 0, key: KEY, secret: SECRET, settlementsPerDay: 5 });
+  embedded = await startTestSandbox({ key: EMBEDDED_KEY, secret: EMBEDDED_SECRET, settlementsPerDay: 5 });
+  merchant = await startTestSandbox({ key: KEY, secret: SECRET, settlementsPerDay: 5 });
 });
 
 afterAll(async () => {
@@ -177,7 +180,7 @@ describe.runIf(available)('secret containment', () => {
 
     // A settlement sync with the secret: the cache file, its WAL and SHM join the data folder searched below.
     const finished = nextEvent(core, 'syncFinished');
-    const today = epochMsToIstDate(Date.now());
+    const today = TEST_TODAY;
     const { jobId } = await okCall<{ jobId: string }>('sync.start', {
       from: addDays(today, -3),
       to: addDays(today, -1),

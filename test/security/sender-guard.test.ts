@@ -15,7 +15,9 @@ import { createIpcRouter, type IpcHandlers } from '../../electron/ipc/router';
 import { createLogger, createRedactor } from '../../electron/log';
 import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
 import { ipcContract } from '../../shared/ipc/contract';
-import { APP_ORIGIN, memoryStore, recordingStore, recordingTransport, stateOf, validInputs } from './support';
+import { memoryStore } from '../support/memory-store';
+import { APP_ORIGIN, recordingStore, recordingTransport, stateOf, validInputs } from './support';
+import { testClock } from '../support/clock';
 
 const DEV_ORIGIN = 'http://localhost:5173';
 const APP_PAGE = `${APP_ORIGIN}/index.html`;
@@ -94,6 +96,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'pc-sender-'));
   const redactor = createRedactor();
   core = createCore({
+    now: testClock(),
     appVersion: '0.0.0-sender',
     dataDir,
     vault: vault.store,

@@ -98,18 +98,6 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
   return inputs;
 }
 
-/** A SecretStore in memory, for tests where the keychain is not the subject. */
-export function memoryStore(): SecretStore {
-  const secrets = new Map<string, string>();
-  return {
-    probe: async () => ({ available: true }),
-    get: async (account) => secrets.get(account) ?? null,
-    set: async (account, secret) => void secrets.set(account, secret),
-    delete: async (account) => secrets.delete(account),
-    accounts: async () => [...secrets.keys()],
-  };
-}
-
 /** Wraps a store and records every call the core makes on it. */
 export function recordingStore(inner: SecretStore) {
   const calls: string[] = [];

@@ -1,7 +1,8 @@
-/** Runs the CLI in-process with captured output, against a throwaway data folder and keychain service. */
+/** Runs the CLI in-process with captured output and the tests' clock, against a throwaway data folder and keychain service. */
 import { randomBytes } from 'node:crypto';
 import { runCli } from '../../electron/cli/main';
 import type { Io } from '../../electron/cli/io';
+import { testClock } from './clock';
 
 export interface CliRun {
   code: number;
@@ -24,6 +25,7 @@ export function cliRunner(dataDir: string, env: NodeJS.ProcessEnv = {}) {
       ['--data-dir', dataDir, ...argv],
       { ...process.env, PAYOUT_CONSOLE_KEYCHAIN_SERVICE: keychainService, ...env },
       io,
+      testClock(),
     );
     return { code, stdout, stderr };
   };

@@ -1,6 +1,6 @@
 /**
  * A core whose built-in Sandbox profile talks to a sandbox a test started (with the secret "embedded"), on a
- * data folder of the test's, with a silent log: the set-up of the integration tests that drive the router.
+ * data folder of the test's, with the tests' fixed clock and a silent log: the set-up of the integration tests that drive the router.
  * Also the calls those tests make on a core: a channel called as the app's main frame calls it, and the next
  * event of a kind.
  */
@@ -11,6 +11,7 @@ import type { SecretStore } from '../../electron/vault/secret-store';
 import type { IpcChannel, IpcEvent } from '../../shared/ipc/channels';
 import type { IpcEventPayload, IpcInput, IpcOutput, IpcResult } from '../../shared/ipc/contract';
 import { APP_ORIGIN, MAIN_FRAME } from '../security/support';
+import { testClock } from './clock';
 
 export const EMBEDDED_SECRET = 'embedded';
 
@@ -24,6 +25,7 @@ export function coreOnSandbox(
     sandbox: { url: sandbox.url, key: 'test_key', secret: EMBEDDED_SECRET },
     log: createLogger('test', () => {}, redactor),
     redactor,
+    now: testClock(),
     ...options,
   });
 }

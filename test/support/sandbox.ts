@@ -1,11 +1,13 @@
 /**
- * Starts the real sandbox on 127.0.0.1 with a fresh random secret and gives a client configured for it,
- * plus the sandbox's fault hook. Every test file that talks HTTP uses this.
+ * Starts the real sandbox on 127.0.0.1 with a fresh random secret and the tests' fixed clock, and gives a client
+ * configured for it, plus the sandbox's fault hook. Every test file that talks HTTP uses this.
  */
 import { randomBytes } from 'node:crypto';
 import { createMerchantApi, type ApiClientOptions } from '../../electron/api';
 import type { FaultKind } from '../../electron/sandbox/faults';
-import { startSandbox } from '../../electron/sandbox/server';
+// eslint-disable-next-line no-restricted-imports -- the one place tests start a sandbox, with the tests' clock
+import { startSandbox, type SandboxOptions } from '../../electron/sandbox/server';
+import { testClock } from './clock';
 import { hook } from './sandbox-http';
 
 export interface Fault {
@@ -16,10 +18,16 @@ export interface Fault {
   delayMs?: number;
 }
 
-export async function openSandbox(options: { seed?: number; settlementsPerDay?: number } = {}) {
+/** The sandbox as every test starts it: on a free loopback port, with the tests' clock unless one is given. */
+export function startTestSandbox(options: SandboxOptions = {}) {
+  return startSandbox({ port: 0, ...options, now: options.now ?? testClock() });
+}
+
+export async function openSandbox(options: { seed?: number; settlementsPerDay?: number; now?: () => number } = {}) {
   const key = 'merchant_' + randomBytes(4).toString('hex');
   const secret = 'sk_' + randomBytes(16).toString('hex');
-  const sandbox = await startSandbox({ port: 0, key, secret, ...options });
+  const now = options.now ?? testClock();
+  const sandbox = await startTestSandbox({ key, secret, ...options, now });
   const profile = { baseUrl: sandbox.url, aiUrl: sandbox.url + '/ai', key, hashScheme: 'sha512' as const };
 
   const faults = async (method: 'POST' | 'DELETE', body?: Fault) => {
@@ -33,6 +41,8 @@ export async function openSandbox(options: { seed?: number; settlementsPerDay?: 
     key,
     secret,
     profile,
+    /** The sandbox's clock: give the same one to whatever works on its data. */
+    now,
     /** A client for this sandbox; no real waiting between retries unless `sleep` is given. */
     api(overrides: Partial<ApiClientOptions> = {}) {
       const api = createMerchantApi({ profile, secret: () => secret, sleep: async () => {}, ...overrides });

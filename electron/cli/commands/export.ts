@@ -36,7 +36,7 @@ async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: stri
           profileName: ctx.profile.name,
           environment: ctx.profile.environment,
           baseUrl: ctx.profile.baseUrl,
-          generatedAtIst: epochMsToIst(Date.now()),
+          generatedAtIst: epochMsToIst(ctx.now()),
         },
       },
       {
