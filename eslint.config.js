@@ -79,7 +79,8 @@ export default defineConfig([
             {
               group: ['**/electron/sandbox/server'],
               importNames: ['startSandbox'],
-              message: 'Start sandboxes with startTestSandbox or openSandbox (test/support/sandbox.ts): they pin the clock.',
+              message:
+                'Start sandboxes with startTestSandbox or openSandbox (test/support/sandbox.ts): they pin the clock.',
             },
           ],
         },
