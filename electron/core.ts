@@ -56,8 +56,12 @@ export function createCore(options: CoreOptions) {
   const nowDate = () => new Date(now());
   const events = createEventBus();
   const requests = options.log.child('api');
-  const connectivity = createConnectivity((state) => events.emit('connectivity', state), nowDate);
   const profiles = createProfileStore({ dataDir: options.dataDir, sandbox: options.sandbox, now: nowDate });
+  const connectivity = createConnectivity(
+    (state) => events.emit('connectivity', state),
+    nowDate,
+    () => profiles.active().id,
+  );
   const credentials = createCredentials({
     profiles,
     vault: options.vault,
@@ -66,8 +70,7 @@ export function createCore(options: CoreOptions) {
     now,
     onSecret: (secret) => options.redactor.add(secret),
     onRequest: (event, profileId) => {
-      // The status bar speaks of the active profile; testing another one must not flip it.
-      if (profileId === profiles.active().id) connectivity.record(event);
+      connectivity.record(event, profileId);
       requests[event.outcome === 'ok' ? 'info' : 'warn']('request', { profileId, ...event });
     },
   });
@@ -104,7 +107,7 @@ export function createCore(options: CoreOptions) {
         : null;
   const router = createIpcRouter({
     ...createAppHandlers({ appVersion: options.appVersion, profiles, connectivity }),
-    ...createProfileHandlers(profiles, credentials),
+    ...createProfileHandlers(profiles, credentials, connectivity),
     ...createCredentialHandlers(credentials),
     ...createSyncHandlers(syncJobs, profiles),
     ...createSettlementHandlers(cacheFor, profiles),

@@ -1,4 +1,5 @@
 /** Handlers of the `profiles.*` channels. */
+import type { ConnectivityTracker } from '../connectivity';
 import type { Credentials } from '../profiles/credentials';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { IpcHandlers } from './router';
@@ -9,15 +10,27 @@ type ProfileChannels =
 export function createProfileHandlers(
   profiles: ProfileStore,
   credentials: Credentials,
+  connectivity: Pick<ConnectivityTracker, 'forget' | 'announce'>,
 ): Pick<IpcHandlers, ProfileChannels> {
   return {
     'profiles.list': () => ({ profiles: profiles.list(), activeId: profiles.active().id }),
     'profiles.create': (fields) => profiles.create(fields),
-    'profiles.update': ({ id, fields }) => profiles.update(id, fields),
+    'profiles.update': ({ id, fields }) => {
+      const updated = profiles.update(id, fields);
+      connectivity.forget(id);
+      return updated;
+    },
     'profiles.remove': async ({ id }) => {
       await credentials.removeProfile(id);
+      connectivity.forget(id);
+      // Removing the active profile makes the built-in one active.
+      connectivity.announce();
       return { ok: true as const };
     },
-    'profiles.activate': ({ id }) => profiles.activate(id),
+    'profiles.activate': ({ id }) => {
+      const active = profiles.activate(id);
+      connectivity.announce();
+      return active;
+    },
   };
 }

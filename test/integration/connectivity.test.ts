@@ -9,7 +9,7 @@ import type { Sandbox } from '../../electron/sandbox/server';
 import { withEnvironmentSecret } from '../../electron/vault/env-secret';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import type { Connectivity } from '../../shared/ipc/app';
-import { EMBEDDED_SECRET, coreOnSandbox } from '../support/core';
+import { EMBEDDED_SECRET, coreOnSandbox, ok } from '../support/core';
 import { startTestSandbox } from '../support/sandbox';
 
 let sandbox: Sandbox;
@@ -52,12 +52,56 @@ describe('connectivity', () => {
   });
 
   it('goes offline when the active profile cannot reach its service, and says why', async () => {
-    core.profiles.activate(downId);
+    await ok(core, 'profiles.activate', { id: downId });
     await core.credentials.testConnection(downId);
     expect(core.connectivity.current()).toMatchObject({
       state: 'offline',
       reason: expect.stringMatching(/Nothing is answering/),
     });
     expect(events.map((e) => e.state)).toEqual(['online', 'offline']);
+  });
+});
+
+describe('connectivity per profile', () => {
+  it('belongs to the active profile: a switch shows the new profile as not contacted yet, and back again', async () => {
+    const seen: Connectivity[] = [];
+    const stop = core.events.subscribe((event, payload) => {
+      if (event === 'connectivity') seen.push(payload as Connectivity);
+    });
+    try {
+      // The sandbox profile has answered; the unreachable one has not been asked since it was forgotten.
+      await ok(core, 'profiles.activate', { id: 'sandbox' });
+      expect((await core.credentials.testConnection('sandbox')).ok).toBe(true);
+      const other = await ok(core, 'profiles.create', {
+        name: 'Production desk',
+        environment: 'production',
+        baseUrl: 'https://payouts.example.com',
+        aiUrl: 'https://payouts.example.com/ai',
+        key: 'prod_key',
+      });
+      await ok(core, 'profiles.activate', { id: other.id });
+      expect(await ok(core, 'app.connectivity', undefined)).toEqual({ state: 'unknown', since: null });
+      expect(seen.at(-1)).toEqual({ state: 'unknown', since: null });
+      await ok(core, 'profiles.activate', { id: 'sandbox' });
+      expect(await ok(core, 'app.connectivity', undefined)).toMatchObject({ state: 'online' });
+      expect(seen.at(-1)).toMatchObject({ state: 'online' });
+    } finally {
+      stop();
+    }
+  });
+
+  it('starts again as not contacted yet when the profile address changes', async () => {
+    const changed = await ok(core, 'profiles.update', {
+      id: downId,
+      fields: {
+        name: 'Down',
+        environment: 'custom',
+        baseUrl: 'http://127.0.0.1:10',
+        aiUrl: 'http://127.0.0.1:10/ai',
+        key: 'k',
+      },
+    });
+    await ok(core, 'profiles.activate', { id: changed.id });
+    expect(await ok(core, 'app.connectivity', undefined)).toEqual({ state: 'unknown', since: null });
   });
 });

@@ -10,6 +10,7 @@ import { createIpcRouter, type IpcHandlers, type IpcSender } from '../../electro
 import type { ActiveProfile } from '../../shared/ipc/app';
 import { IPC_CHANNELS } from '../../shared/ipc/channels';
 import { createIpcApi } from '../../shared/ipc/client';
+import { testClock } from '../support/clock';
 
 const APP_ORIGIN = 'file:///opt/payout-console/out/renderer';
 const MAIN_FRAME: IpcSender = { frameUrl: `${APP_ORIGIN}/index.html`, isMainFrame: true };
@@ -36,7 +37,12 @@ function routerWith(handlers: Partial<IpcHandlers> = {}) {
   ) as unknown as IpcHandlers;
   return createIpcRouter({
     ...unused,
-    ...createAppHandlers({ appVersion: '0.1.0', profiles, connectivity: createConnectivity(() => {}) }),
+    ...createAppHandlers({ appVersion: '0.1.0', profiles, connectivity: createConnectivity(
+        () => {},
+        () => new Date(testClock()()),
+        () => profiles.active().id,
+      ),
+    }),
     ...handlers,
   });
 }
