@@ -1,70 +1,41 @@
-import { useEffect, useState } from 'react';
-import { useAppInfo } from './app-info-store';
-import { AccountsScreen } from './accounts/AccountsScreen';
-import { BeneficiariesScreen } from './beneficiaries/BeneficiariesScreen';
-import { PayoutsScreen } from './payouts/PayoutsScreen';
-import { SettingsScreen } from './settings/SettingsScreen';
-import { SettlementsScreen } from './settlements/SettlementsScreen';
+import { useMemo, useState } from 'react';
+import { readLastScreen, rememberScreen } from './navigation/last-screen';
+import type { Screen } from './navigation/screens';
+import { ShortcutsDialog } from './navigation/ShortcutsDialog';
+import { Sidebar } from './navigation/Sidebar';
+import { useShortcuts } from './navigation/use-shortcuts';
+import { useMainEvents } from './query/main-events';
+import { ProductionStrip } from './ProductionStrip';
 import { StatusBar } from './StatusBar';
 import { WelcomePanel } from './WelcomePanel';
 
-const SECTIONS = [
-  { id: 'accounts', label: 'Accounts & balances' },
-  { id: 'beneficiaries', label: 'Beneficiaries' },
-  { id: 'payouts', label: 'Payouts' },
-  { id: 'settlements', label: 'Settlements' },
-  { id: 'settings', label: 'Settings' },
-] as const;
-
-type Section = (typeof SECTIONS)[number];
-
-function SectionView({ section }: { section: Section | null }) {
-  if (section === null) return <WelcomePanel />;
-  switch (section.id) {
-    case 'accounts':
-      return <AccountsScreen />;
-    case 'beneficiaries':
-      return <BeneficiariesScreen />;
-    case 'payouts':
-      return <PayoutsScreen />;
-    case 'settlements':
-      return <SettlementsScreen />;
-    case 'settings':
-      return <SettingsScreen />;
-  }
-}
-
 export function App() {
-  const load = useAppInfo((store) => store.load);
-  const [section, setSection] = useState<Section | null>(null);
+  useMainEvents();
+  const [screen, setScreen] = useState<Screen | null>(readLastScreen);
+  const [help, setHelp] = useState(false);
 
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const actions = useMemo(
+    () => ({
+      open(next: Screen) {
+        rememberScreen(next);
+        setScreen(next);
+      },
+      showHelp: () => setHelp(true),
+    }),
+    [],
+  );
+  useShortcuts(actions);
 
+  const Current = screen?.component;
   return (
     <div className="frame">
-      <nav className="sidebar" aria-label="Sections">
-        <div className="brand">Payout Console</div>
-        <ul>
-          {SECTIONS.map((item) => (
-            <li key={item.id}>
-              <button
-                type="button"
-                className="nav-item"
-                aria-current={section?.id === item.id ? 'page' : undefined}
-                onClick={() => setSection(item)}
-              >
-                {item.label}
-              </button>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <Sidebar current={screen} onOpen={actions.open} />
       <main className="content">
-        <SectionView section={section} />
+        <ProductionStrip />
+        {Current ? <Current key={screen.id} /> : <WelcomePanel onOpen={actions.open} />}
       </main>
       <StatusBar />
+      {help && <ShortcutsDialog onClose={() => setHelp(false)} />}
     </div>
   );
 }

@@ -2,7 +2,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { lowBalanceReason, parseThreshold, useLowBalanceThreshold } from '../../renderer/src/accounts/low-balance';
-import type { OverviewAccount } from '../../renderer/src/accounts/accounts-store';
+import type { OverviewAccount } from '../../renderer/src/accounts/accounts-queries';
 
 describe('parseThreshold', () => {
   it.each([

@@ -1,14 +1,22 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useConnectivity } from '../query/app-queries';
+import { loadableOf, useActiveProfileId } from '../query/ipc-query';
+import { PageHeader } from '../ui/PageHeader';
+import { useOfflineReason } from '../ui/offline';
 import type { AccountsOverview, GatewayError } from '../../../shared/accounts';
 import { sumMinor, type Minor } from '../../../shared/money';
-import { activeProfileId, useAppInfo } from '../app-info-store';
-import { useConnectivity } from '../connectivity-store';
 import { AsOf } from '../ui/AsOf';
 import { formatMoney } from '../ui/format';
 import { OfflineBanner } from '../ui/OfflineBanner';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import { useFindShortcut } from '../ui/use-find-shortcut';
-import { currencyOf, useAccounts, type OverviewAccount } from './accounts-store';
+import {
+  currencyOf,
+  useAccountsOverview,
+  useBalanceRefresh,
+  useRefreshing,
+  type OverviewAccount,
+} from './accounts-queries';
 import { GatewayCard } from './GatewayCard';
 import { lowBalanceReason, useLowBalanceThreshold } from './low-balance';
 import { ThresholdForm } from './ThresholdForm';
@@ -98,22 +106,28 @@ function LowBalanceSummary({ gateways, threshold }: { gateways: readonly Gateway
 }
 
 export function AccountsScreen() {
-  const overview = useAccounts((s) => s.overview);
-  const refreshing = useAccounts((s) => s.refreshing);
-  const refreshError = useAccounts((s) => s.refreshError);
-  const open = useAccounts((s) => s.open);
-  const refresh = useAccounts((s) => s.refresh);
-  const profileId = useAppInfo((s) => activeProfileId(s.state));
+  const overviewQuery = useAccountsOverview();
+  const overview = loadableOf(overviewQuery);
+  const refresh = useBalanceRefresh();
+  const refreshing = useRefreshing();
+  const refreshError = refresh.error?.error ?? null;
+  const profileId = useActiveProfileId();
+  const connectivity = useConnectivity();
+  const offline = useOfflineReason();
   const [threshold, saveThreshold] = useLowBalanceThreshold(profileId);
   const [query, setQuery] = useState('');
   const search = useRef<HTMLInputElement>(null);
   useFindShortcut(search);
 
-  // Again when the profile is known or changes: each profile has its own cache and gateways.
+  // Opening the screen asks the gateways once (per profile), unless the service is known to be unreachable:
+  // the cache is shown meanwhile, and a refresh would only fail again.
+  const knownOffline = connectivity?.state === 'offline';
+  const { mutate } = refresh;
   useEffect(() => {
-    // Known offline: the cache is all there is, and a refresh would only fail again.
-    void open(useConnectivity.getState().state?.state !== 'offline');
-  }, [open, profileId]);
+    if (profileId !== null && !knownOffline) mutate({});
+    // Only a new profile asks again; going online later leaves the refresh to the desk.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [profileId, mutate]);
 
   const gateways = useMemo(() => (overview.status === 'ready' ? byGateway(overview.value) : []), [overview]);
   const shown = gateways
@@ -123,21 +137,19 @@ export function AccountsScreen() {
   return (
     <div className="screen accounts-screen">
       <OfflineBanner />
-      <header className="accounts-head">
-        <h1 className="screen-title">Accounts &amp; balances</h1>
-        <span className="spacer" />
-        {overview.status === 'ready' && <AsOf at={overview.value.asOf} />}
+      <PageHeader title="Accounts & balances" asOf={overview.status === 'ready' && <AsOf at={overview.value.asOf} />}>
         <ExportButtons kind="balances" request={(format) => ({ kind: 'balances', format })} />
         <button
           type="button"
           className="button button-primary"
-          disabled={refreshing || overview.status === 'loading'}
+          disabled={refreshing || overview.status === 'loading' || offline !== null}
+          title={offline ?? undefined}
           aria-busy={refreshing}
-          onClick={() => void refresh()}
+          onClick={() => refresh.mutate({})}
         >
           {refreshing ? 'Refreshing…' : 'Refresh balances'}
         </button>
-      </header>
+      </PageHeader>
       <ExportStatus kind="balances" />
       {refreshing && (
         <div className="accounts-progress" role="progressbar" aria-label="Asking the gateways for balances" />
@@ -145,7 +157,7 @@ export function AccountsScreen() {
       {refreshError && (
         <ErrorNotice
           error={{ ...refreshError, message: `The balances could not be refreshed: ${refreshError.message}` }}
-          onRetry={() => void refresh()}
+          onRetry={() => refresh.mutate({})}
         />
       )}
 
@@ -153,7 +165,7 @@ export function AccountsScreen() {
       {overview.status === 'failed' && (
         <ErrorNotice
           error={{ ...overview.error, message: `The cached accounts could not be read: ${overview.error.message}` }}
-          onRetry={() => void open(useConnectivity.getState().state?.state !== 'offline')}
+          onRetry={() => void overviewQuery.refetch()}
         />
       )}
       {overview.status === 'ready' && gateways.length === 0 && !refreshing && (
@@ -174,6 +186,7 @@ export function AccountsScreen() {
                 <input
                   id="accounts-find"
                   ref={search}
+                  data-search
                   type="search"
                   className="input"
                   placeholder="Gateway, digits or IFSC"

@@ -5,7 +5,17 @@ import { AsOf } from '../ui/AsOf';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { Skeleton } from '../ui/states';
 import { BalanceSparkline } from './BalanceSparkline';
-import { HISTORY_DAYS, accountKey, currencyOf, useAccounts, type OverviewAccount } from './accounts-store';
+import { useOfflineReason } from '../ui/offline';
+import { loadableOf } from '../query/ipc-query';
+import {
+  HISTORY_DAYS,
+  currencyOf,
+  useBalanceCheck,
+  useBalanceHistory,
+  useBalanceRefresh,
+  useRefreshing,
+  type OverviewAccount,
+} from './accounts-queries';
 import { lowBalanceReason } from './low-balance';
 import { accountLabel } from '../../../shared/accounts';
 import { MaskedAccount } from '../ui/MaskedAccount';
@@ -14,20 +24,20 @@ const money = (minor: Minor | null | undefined, currency: string) =>
   minor === null || minor === undefined ? '—' : formatMoney(minor, currency);
 
 function BalanceCheck({ account }: { account: OverviewAccount }) {
-  const key = accountKey(account.pg, account.accountNumber);
-  const check = useAccounts((s) => s.checks[key]);
-  const checkBalance = useAccounts((s) => s.checkBalance);
-  const busy = check?.status === 'loading';
+  const check = useBalanceCheck(account.pg, account.accountNumber);
+  const offline = useOfflineReason();
+  const busy = check.isPending;
   // A check made in an earlier visit (or before going offline) comes from the cache.
-  const reading = check?.status === 'ready' ? check.value : check === undefined ? account.checked : null;
+  const reading = check.isSuccess ? check.data : check.isIdle ? account.checked : null;
   return (
     <div className="acct-check">
       <button
         type="button"
         className="button"
-        disabled={busy}
+        disabled={busy || offline !== null}
+        title={offline ?? undefined}
         aria-label={busy ? undefined : `Check balance of ${account.pg} ${accountLabel(account.accountNumber)}`}
-        onClick={() => void checkBalance(account.pg, account.accountNumber)}
+        onClick={() => check.mutate()}
       >
         {busy ? 'Checking…' : 'Check balance'}
       </button>
@@ -38,15 +48,15 @@ function BalanceCheck({ account }: { account: OverviewAccount }) {
             <span className="muted"> · checked {formatIstInstant(reading.takenAt)}</span>
           </>
         )}
-        {check?.status === 'failed' && <span className="error">The balance check failed: {check.error.message}</span>}
+        {check.isError && <span className="error">The balance check failed: {check.error.message}</span>}
       </span>
     </div>
   );
 }
 
 function AccountHistory({ account }: { account: OverviewAccount }) {
-  const history = useAccounts((s) => s.histories[accountKey(account.pg, account.accountNumber)]);
-  if (!history || history.status === 'loading') return <Skeleton rows={2} label="Loading balance history" />;
+  const history = loadableOf(useBalanceHistory(account.pg, account.accountNumber));
+  if (history.status === 'loading') return <Skeleton rows={2} label="Loading balance history" />;
   if (history.status === 'failed') {
     return <p className="muted acct-sparkline-empty">The balance history could not be read: {history.error.message}</p>;
   }
@@ -107,8 +117,9 @@ function AccountBlock({ account, threshold }: { account: OverviewAccount; thresh
 }
 
 function GatewayErrorNotice({ error, hasAccounts }: { error: GatewayError; hasAccounts: boolean }) {
-  const refresh = useAccounts((s) => s.refresh);
-  const refreshing = useAccounts((s) => s.refreshing);
+  const refresh = useBalanceRefresh();
+  const refreshing = useRefreshing();
+  const offline = useOfflineReason();
   return (
     <div className="notice notice-error error-notice" role="alert">
       <span>
@@ -116,7 +127,13 @@ function GatewayErrorNotice({ error, hasAccounts }: { error: GatewayError; hasAc
         {error.code && <span className="mono"> ({error.code})</span>}. Reported {formatIstInstant(error.at)}.
         {hasAccounts && ' The accounts below are as last reported and are left out of the total.'}
       </span>
-      <button type="button" className="button" disabled={refreshing} onClick={() => void refresh(error.pg)}>
+      <button
+        type="button"
+        className="button"
+        disabled={refreshing || offline !== null}
+        title={offline ?? undefined}
+        onClick={() => refresh.mutate({ pg: error.pg })}
+      >
         Try again
       </button>
     </div>

@@ -4,7 +4,7 @@
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import { MoneyError, parseDecimalToMinor, type Minor } from '../../../shared/money';
-import type { OverviewAccount } from './accounts-store';
+import type { OverviewAccount } from './accounts-queries';
 
 const storageKey = (profileId: string) => `payout-console:low-balance-threshold:${profileId}`;
 const listeners = new Set<() => void>();

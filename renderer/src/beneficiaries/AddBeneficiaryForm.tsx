@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { BeneficiaryForm, CachedBeneficiary, VpaCheckResult } from '../../../shared/beneficiaries';
-import { api, settle } from '../api';
-import { useAppInfo } from '../app-info-store';
-import { loaded, type Loadable } from '../loadable';
+import type { Loadable } from '../loadable';
+import { loadableOf, resultOf, useIpcFetch } from '../query/ipc-query';
+import { useAppInfo } from '../query/app-queries';
+import { useOfflineReason } from '../ui/offline';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { EnvironmentBadge } from '../EnvironmentBadge';
 import { FormField } from '../ui/FormField';
@@ -18,7 +19,7 @@ import {
   type FormErrors,
   type FormValues,
 } from './beneficiary-form';
-import { useBeneficiaries } from './beneficiaries-store';
+import { useBeneficiaryCreate, useVpaVerification } from './beneficiaries-queries';
 import { MaskedAccount } from '../ui/MaskedAccount';
 
 /** In reading order; the grid lays them out two to a row. */
@@ -155,14 +156,16 @@ interface AddBeneficiaryFormProps {
  * sending again, so neither a double click nor a retry after a lost answer can add the beneficiary twice.
  */
 export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormProps) {
-  const create = useBeneficiaries((s) => s.create);
-  const appInfo = useAppInfo((s) => s.state);
+  const create = useBeneficiaryCreate();
+  const vpaCheck = useVpaVerification();
+  const fetchRead = useIpcFetch();
+  const offline = useOfflineReason();
+  const profile = useAppInfo().data?.profile ?? null;
   const [values, setValues] = useState<FormValues>(EMPTY_VALUES);
   const [errors, setErrors] = useState<FormErrors>({});
   const [stage, setStage] = useState<Stage>({ kind: 'editing' });
   const [busy, setBusy] = useState(false);
   const [uncertain, setUncertain] = useState(false);
-  const [verification, setVerification] = useState<Verification>({ status: 'idle' });
   const formRef = useRef<HTMLFormElement>(null);
   const titleId = useId();
   /** What passed the check, with the one key that stands for it until the form changes. */
@@ -180,7 +183,7 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
     setStage({ kind: 'editing' });
     setSubmission(null);
     setUncertain(false);
-    if (name === 'vpa') setVerification({ status: 'idle' });
+    if (name === 'vpa') vpaCheck.reset();
   };
 
   const back = () => {
@@ -204,13 +207,11 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
     setSubmission({ beneficiary: checked.beneficiary, requestKey: crypto.randomUUID() });
     setStage({ kind: 'checking' });
     const { account_number, ifsc, vpa } = checked.beneficiary;
-    const matches = await settle(() =>
-      api.beneficiaries.matches({
-        ...(account_number ? { account_number } : {}),
-        ...(ifsc ? { ifsc } : {}),
-        ...(vpa ? { vpa } : {}),
-      }),
-    );
+    const matches = await fetchRead('beneficiaries.matches', {
+      ...(account_number ? { account_number } : {}),
+      ...(ifsc ? { ifsc } : {}),
+      ...(vpa ? { vpa } : {}),
+    });
     if (!matches.ok) {
       back();
       setErrors({ ...errorsFromIpc(matches.error), form: `Could not look for duplicates: ${matches.error.message}` });
@@ -224,7 +225,7 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
     inFlight.current = true;
     setBusy(true);
     setErrors({});
-    const result = await create({ requestKey, beneficiary });
+    const result = await resultOf(create.mutateAsync({ requestKey, beneficiary }));
     inFlight.current = false;
     setBusy(false);
     if (result.ok) {
@@ -242,13 +243,12 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
       setErrors((e) => ({ ...e, vpa: problem }));
       return;
     }
-    setVerification({ status: 'loading' });
-    const result = await settle(() => api.beneficiaries.verifyVpa({ vpa: values.vpa.trim() }));
-    setVerification(loaded(result));
+    vpaCheck.mutate({ vpa: values.vpa.trim() });
   }
 
+  const verification: Verification = vpaCheck.isIdle ? { status: 'idle' } : loadableOf(vpaCheck);
+
   const checking = stage.kind === 'checking';
-  const profile = appInfo.status === 'ready' ? appInfo.value.profile : null;
 
   return (
     <section className="bene-add" aria-labelledby={titleId}>
@@ -287,7 +287,8 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
                       type="button"
                       className="button"
                       onClick={() => void verify()}
-                      disabled={verification.status === 'loading'}
+                      disabled={verification.status === 'loading' || offline !== null}
+                      title={offline ?? undefined}
                     >
                       Verify UPI address
                     </button>
@@ -318,7 +319,8 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
           <button
             type="submit"
             className="button button-primary"
-            disabled={busy || checking || stage.kind !== 'editing'}
+            disabled={busy || checking || stage.kind !== 'editing' || offline !== null}
+            title={offline ?? undefined}
           >
             {busy
               ? 'Adding…'

@@ -1,11 +1,15 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ipcErrorOf, loadableOf, resultOf } from '../query/ipc-query';
+import { useOfflineReason } from '../ui/offline';
+import { PageHeader } from '../ui/PageHeader';
 import type { CachedBeneficiary } from '../../../shared/beneficiaries';
 import { AsOf } from '../ui/AsOf';
 import { OfflineBanner } from '../ui/OfflineBanner';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import { useFindShortcut } from '../ui/use-find-shortcut';
 import { AddBeneficiaryForm } from './AddBeneficiaryForm';
-import { useBeneficiaries } from './beneficiaries-store';
+import { useBeneficiaryFetch, useBeneficiaryList } from './beneficiaries-queries';
+import { useBeneficiariesUi } from './beneficiaries-store';
 import { BeneficiaryDetail } from './BeneficiaryDetail';
 import { BeneficiaryTable } from './BeneficiaryTable';
 import './beneficiaries.css';
@@ -16,9 +20,10 @@ const FIND_KEYS = /Mac/.test(navigator.userAgent) ? '⌘F' : 'Ctrl+F';
 
 /** Pulls one beneficiary from the service into the cache, by the id the service gave it. */
 function FetchById({ onFetched }: { onFetched(b: CachedBeneficiary): void }) {
-  const fetch = useBeneficiaries((s) => s.fetch);
+  const fetch = useBeneficiaryFetch();
+  const offline = useOfflineReason();
   const [id, setId] = useState('');
-  const [busy, setBusy] = useState(false);
+  const busy = fetch.isPending;
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
 
@@ -29,9 +34,7 @@ function FetchById({ onFetched }: { onFetched(b: CachedBeneficiary): void }) {
       setError('Type the id the service gave the beneficiary, such as bene_…');
       return;
     }
-    setBusy(true);
-    const result = await fetch(wanted);
-    setBusy(false);
+    const result = await resultOf(fetch.mutateAsync({ id: wanted }));
     setError(result.ok ? null : result.error.message);
     if (result.ok) {
       setId('');
@@ -56,7 +59,7 @@ function FetchById({ onFetched }: { onFetched(b: CachedBeneficiary): void }) {
           setError(null);
         }}
       />
-      <button type="submit" className="button" disabled={busy}>
+      <button type="submit" className="button" disabled={busy || offline !== null} title={offline ?? undefined}>
         {busy ? 'Fetching…' : 'Fetch'}
       </button>
       {error && (
@@ -69,12 +72,12 @@ function FetchById({ onFetched }: { onFetched(b: CachedBeneficiary): void }) {
 }
 
 export function BeneficiariesScreen() {
-  const list = useBeneficiaries((s) => s.list);
-  const search = useBeneficiaries((s) => s.search);
-  const more = useBeneficiaries((s) => s.more);
-  const selectedId = useBeneficiaries((s) => s.selectedId);
-  const detailOpen = useBeneficiaries((s) => s.detailOpen);
-  const { load, loadMore, select, closeDetail } = useBeneficiaries.getState();
+  const search = useBeneficiariesUi((s) => s.search);
+  const chosenId = useBeneficiariesUi((s) => s.selectedId);
+  const detailOpen = useBeneficiariesUi((s) => s.detailOpen);
+  const { setSearch, select, closeDetail } = useBeneficiariesUi.getState();
+  const listQuery = useBeneficiaryList(search);
+  const list = loadableOf(listQuery);
   const [query, setQuery] = useState(search);
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -85,12 +88,12 @@ export function BeneficiariesScreen() {
   const listRef = useRef<HTMLElement>(null);
   useFindShortcut(searchRef);
 
-  // The applied search loads at once (opening the screen); a changed one waits until typing pauses.
+  // A changed search is applied once typing pauses.
   useEffect(() => {
-    const delay = query === useBeneficiaries.getState().search ? 0 : SEARCH_DEBOUNCE_MS;
-    const timer = setTimeout(() => void load(query), delay);
+    if (query === search) return;
+    const timer = setTimeout(() => setSearch(query), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [query, load]);
+  }, [query, search, setSearch]);
 
   useEffect(() => {
     if (focusRow.current === null) return;
@@ -101,8 +104,13 @@ export function BeneficiariesScreen() {
     row.scrollIntoView({ block: 'nearest' });
   });
 
-  const rows = list.status === 'ready' ? list.value.rows : [];
-  const selected = rows.find((r) => r.beneficiary_id === selectedId) ?? null;
+  const rows = list.status === 'ready' ? list.value.pages.flatMap((p) => p.rows) : [];
+  const nextCursor = list.status === 'ready' ? (list.value.pages.at(-1)?.nextCursor ?? null) : null;
+  // The chosen row while the list holds it; else the first, so the keyboard always has a row to start from.
+  const kept = rows.find((r) => r.beneficiary_id === chosenId) ?? null;
+  const selected = kept ?? rows[0] ?? null;
+  const selectedId = selected?.beneficiary_id ?? null;
+  const showDetail = detailOpen && kept !== null;
   const newest = rows.reduce<string | null>((max, r) => (max === null || r.fetchedAt > max ? r.fetchedAt : max), null);
 
   function arrived(b: CachedBeneficiary, message: string) {
@@ -113,21 +121,16 @@ export function BeneficiariesScreen() {
 
   return (
     <div className="bene-screen">
-      <header className="bene-head">
-        <div>
-          <h1 className="screen-title">Beneficiaries</h1>
-          <p className="muted bene-intro">
-            The service keeps no list of beneficiaries, so this is every one this console added or fetched for the
-            active profile, kept for search and offline review.
-          </p>
-        </div>
-        <div className="screen-actions">
-          <ExportButtons kind="beneficiaries" request={(format) => ({ kind: 'beneficiaries', format })} />
-          <button type="button" className="button button-primary" onClick={() => setAdding(true)} disabled={adding}>
-            Add beneficiary
-          </button>
-        </div>
-      </header>
+      <PageHeader title="Beneficiaries">
+        <ExportButtons kind="beneficiaries" request={(format) => ({ kind: 'beneficiaries', format })} />
+        <button type="button" className="button button-primary" onClick={() => setAdding(true)} disabled={adding}>
+          Add beneficiary
+        </button>
+      </PageHeader>
+      <p className="muted bene-intro">
+        The service keeps no list of beneficiaries, so this is every one this console added or fetched for the active
+        profile, kept for search and offline review.
+      </p>
       <OfflineBanner />
       <ExportStatus kind="beneficiaries" />
       {notice && (
@@ -159,20 +162,21 @@ export function BeneficiariesScreen() {
             placeholder="Name, id, UPI address, account, email or phone"
             spellCheck={false}
             autoComplete="off"
-            aria-keyshortcuts="Control+F Meta+F"
+            aria-keyshortcuts="/ Control+F Meta+F"
+            data-search
             onChange={(e) => setQuery(e.target.value)}
           />
           <kbd className="muted">{FIND_KEYS}</kbd>
         </div>
         <FetchById onFetched={(b) => arrived(b, `Fetched ${b.name} (${b.beneficiary_id}) from the service.`)} />
       </div>
-      <div className={`bene-layout${detailOpen && selected ? ' bene-with-detail' : ''}`}>
+      <div className={`bene-layout${showDetail ? ' bene-with-detail' : ''}`}>
         <section className="bene-list" aria-label="Beneficiary list" ref={listRef}>
           <div className="bene-list-meta">
             <AsOf at={newest} label="Newest fetch" />
           </div>
           {list.status === 'loading' && <Skeleton rows={5} label="Loading beneficiaries" />}
-          {list.status === 'failed' && <ErrorNotice error={list.error} onRetry={() => void load(query)} />}
+          {list.status === 'failed' && <ErrorNotice error={list.error} onRetry={() => void listQuery.refetch()} />}
           {list.status === 'ready' && rows.length === 0 && !search.trim() && (
             <EmptyState title="No beneficiaries cached yet">
               Add a beneficiary, or fetch one by the id the service gave it; both are kept here for search and offline
@@ -192,30 +196,32 @@ export function BeneficiariesScreen() {
                 <span className="muted">
                   {rows.length} {rows.length === 1 ? 'beneficiary' : 'beneficiaries'}
                   {search.trim() ? ` matching “${search.trim()}”` : ''}
-                  {list.status === 'ready' && list.value.nextCursor === null ? ', all shown' : ''}
+                  {list.status === 'ready' && nextCursor === null ? ', all shown' : ''}
                 </span>
-                {list.status === 'ready' && list.value.nextCursor !== null && (
+                {nextCursor !== null && (
                   <button
                     type="button"
                     className="button"
-                    onClick={() => void loadMore()}
-                    disabled={more.status === 'loading'}
+                    onClick={() => void listQuery.fetchNextPage()}
+                    disabled={listQuery.isFetchingNextPage}
                   >
-                    {more.status === 'loading' ? 'Loading…' : 'Load more'}
+                    {listQuery.isFetchingNextPage ? 'Loading…' : 'Load more'}
                   </button>
                 )}
               </div>
-              {more.status === 'failed' && <ErrorNotice error={more.error} onRetry={() => void loadMore()} />}
+              {listQuery.isFetchNextPageError && (
+                <ErrorNotice error={ipcErrorOf(listQuery.error)} onRetry={() => void listQuery.fetchNextPage()} />
+              )}
             </>
           )}
         </section>
-        {detailOpen && selected && (
+        {showDetail && kept && (
           <BeneficiaryDetail
-            key={selected.beneficiary_id}
-            beneficiary={selected}
+            key={kept.beneficiary_id}
+            beneficiary={kept}
             onClose={() => {
               closeDetail();
-              focusRow.current = selected.beneficiary_id;
+              focusRow.current = kept.beneficiary_id;
             }}
           />
         )}

@@ -4,7 +4,9 @@ import type { IpcError } from '../../../shared/ipc/contract';
 import { AsOf } from '../ui/AsOf';
 import { ErrorNotice } from '../ui/states';
 import { present } from './beneficiary-form';
-import { useBeneficiaries } from './beneficiaries-store';
+import { resultOf } from '../query/ipc-query';
+import { useOfflineReason } from '../ui/offline';
+import { useBeneficiaryFetch } from './beneficiaries-queries';
 
 /** Fields the API sent beyond the contract, as sent: text as is, anything else as JSON. */
 function extraText(value: unknown): string {
@@ -25,15 +27,14 @@ function Fact({ label, value, mono = false }: { label: string; value: string | n
  * it by id, so an error about one beneficiary never shows beside another.
  */
 export function BeneficiaryDetail({ beneficiary: b, onClose }: { beneficiary: CachedBeneficiary; onClose(): void }) {
-  const fetch = useBeneficiaries((s) => s.fetch);
-  const [refreshing, setRefreshing] = useState(false);
+  const fetch = useBeneficiaryFetch();
+  const offline = useOfflineReason();
+  const refreshing = fetch.isPending;
   const [error, setError] = useState<IpcError | null>(null);
   const titleId = useId();
 
   async function refresh() {
-    setRefreshing(true);
-    const result = await fetch(b.beneficiary_id);
-    setRefreshing(false);
+    const result = await resultOf(fetch.mutateAsync({ id: b.beneficiary_id }));
     setError(result.ok ? null : result.error);
   }
 
@@ -73,7 +74,10 @@ export function BeneficiaryDetail({ beneficiary: b, onClose }: { beneficiary: Ca
         </p>
       )}
       <div className="bene-detail-actions">
-        <button type="button" className="button" onClick={() => void refresh()} disabled={refreshing}>
+        <button type="button" className="button" onClick={() => void refresh()}
+          disabled={refreshing || offline !== null}
+          title={offline ?? undefined}
+        >
           {refreshing ? 'Refreshing…' : 'Refresh from service'}
         </button>
       </div>

@@ -1,13 +1,14 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { FormField } from '../ui/FormField';
 import { useFindShortcut } from '../ui/use-find-shortcut';
-import { usePayouts } from './payouts-store';
+import { useLookUp } from './payouts-queries';
+import { useOfflineReason } from '../ui/offline';
 
 const MAX_ID = 64;
 
 export function LookupForm() {
-  const lookUp = usePayouts((s) => s.lookUp);
-  const busy = usePayouts((s) => s.shown?.fresh?.status === 'loading');
+  const { lookUp, busy } = useLookUp();
+  const offline = useOfflineReason();
   const [payoutId, setPayoutId] = useState('');
   const [advance, setAdvance] = useState(false);
   const [error, setError] = useState<string>();
@@ -29,7 +30,7 @@ export function LookupForm() {
       return;
     }
     setPayoutId(id);
-    void lookUp(id, advance ? 'advance' : 'normal');
+    lookUp(id, advance ? 'advance' : 'normal');
   }
 
   return (
@@ -37,12 +38,13 @@ export function LookupForm() {
       <FormField
         label="Payout id"
         error={error}
-        hint="The transfer id, such as TRF123456789012. Ctrl+F (⌘F on a Mac) jumps here."
+        hint="The transfer id, such as TRF123456789012. / or Ctrl+F (⌘F on a Mac) jumps here."
       >
         {(control) => (
           <input
             {...control}
             ref={input}
+            data-search
             className="input mono"
             autoComplete="off"
             spellCheck={false}
@@ -56,7 +58,12 @@ export function LookupForm() {
         <input type="checkbox" checked={advance} onChange={(e) => setAdvance(e.target.checked)} />
         Advance (ask the gateway directly)
       </label>
-      <button type="submit" className="button button-primary" disabled={busy}>
+      <button
+        type="submit"
+        className="button button-primary"
+        disabled={busy || offline !== null}
+        title={offline ?? undefined}
+      >
         {busy ? 'Looking up…' : 'Look up'}
       </button>
     </form>

@@ -3,7 +3,8 @@ import { MaskedAccount } from '../ui/MaskedAccount';
 import { AsOf } from '../ui/AsOf';
 import { formatIstWallClock, formatMoney } from '../ui/format';
 import { ErrorNotice, Skeleton } from '../ui/states';
-import { usePayouts, type Shown } from './payouts-store';
+import { useLookUp, type Shown } from './payouts-queries';
+import { useOfflineReason } from '../ui/offline';
 import { TransferStatus } from './TransferStatus';
 
 /** The gateway's own reason for the payout, if it gave one. */
@@ -78,9 +79,10 @@ function PayoutDetails({ lookup }: { lookup: PayoutLookup }) {
  * last answer the cache holds, labelled as such so an old status is never read as a new one.
  */
 export function PayoutResult({ shown }: { shown: Shown }) {
-  const lookUp = usePayouts((s) => s.lookUp);
+  const { lookUp } = useLookUp();
+  const offline = useOfflineReason();
   const { payoutId, fresh, mode } = shown;
-  const retry = () => void lookUp(payoutId, mode);
+  const retry = () => lookUp(payoutId, mode);
   const history = shown.history.status === 'ready' ? shown.history.value : [];
   const lastAnswered = history.findLast((l) => l.payout !== null) ?? null;
   const freshAnswer = fresh?.status === 'ready' && fresh.value.payout !== null ? fresh.value : null;
@@ -102,7 +104,13 @@ export function PayoutResult({ shown }: { shown: Shown }) {
         </h2>
         <span className="spacer" />
         {fresh?.status !== 'loading' && (
-          <button type="button" className="button" onClick={retry}>
+          <button
+            type="button"
+            className="button"
+            onClick={retry}
+            disabled={offline !== null}
+            title={offline ?? undefined}
+          >
             {mode === 'advance' ? 'Ask the gateway again' : 'Check again'}
           </button>
         )}

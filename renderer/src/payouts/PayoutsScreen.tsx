@@ -1,39 +1,35 @@
-import { useEffect } from 'react';
-import { activeProfileId, useAppInfo } from '../app-info-store';
+import { ExportButtons, ExportStatus } from '../exports/ExportControls';
+import { loadableOf, useActiveProfileId } from '../query/ipc-query';
 import { AsOf } from '../ui/AsOf';
 import { OfflineBanner } from '../ui/OfflineBanner';
+import { PageHeader } from '../ui/PageHeader';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import { LookupForm } from './LookupForm';
 import { LookupTable } from './LookupTable';
 import { PayoutResult } from './PayoutResult';
 import { PayoutTimeline } from './PayoutTimeline';
-import { usePayouts } from './payouts-store';
+import { useRecentLookups, useShownPayout } from './payouts-queries';
+import { usePayoutsUi } from './payouts-store';
 import { WatchList } from './WatchList';
 import './payouts.css';
-import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 
 export function PayoutsScreen() {
-  const open = usePayouts((s) => s.open);
-  const show = usePayouts((s) => s.show);
-  const reloadHistory = usePayouts((s) => s.reloadHistory);
-  const shown = usePayouts((s) => s.shown);
-  const recent = usePayouts((s) => s.recent);
-  const profileId = useAppInfo((s) => activeProfileId(s.state));
-
-  useEffect(() => {
-    void open(profileId);
-  }, [open, profileId]);
+  const shown = useShownPayout();
+  const recentQuery = useRecentLookups();
+  const recent = loadableOf(recentQuery);
+  const show = usePayoutsUi((s) => s.show);
+  const profileId = useActiveProfileId();
+  const open = (payoutId: string) => {
+    if (profileId !== null) show({ profileId, payoutId, mode: 'normal', asked: false });
+  };
 
   const current = shown?.payoutId ?? null;
   return (
     <div className="screen payouts-screen">
       <OfflineBanner />
-      <header className="screen-head">
-        <h1 className="screen-title">Payouts</h1>
-        <div className="screen-actions">
-          <ExportButtons kind="payouts" request={(format) => ({ kind: 'payouts', format })} />
-        </div>
-      </header>
+      <PageHeader title="Payouts">
+        <ExportButtons kind="payouts" request={(format) => ({ kind: 'payouts', format })} />
+      </PageHeader>
       <ExportStatus kind="payouts" />
       <div className="payout-top">
         <div className="payout-main">
@@ -47,19 +43,19 @@ export function PayoutsScreen() {
             </EmptyState>
           )}
         </div>
-        {shown && <PayoutTimeline history={shown.history} onRetry={() => void reloadHistory()} />}
+        {shown && <PayoutTimeline history={shown.history} onRetry={shown.reloadHistory} />}
       </div>
 
       {recent.status === 'loading' && <Skeleton rows={4} label="Loading recent lookups" />}
       {recent.status === 'failed' && (
         <ErrorNotice
           error={{ ...recent.error, message: `The recent lookups could not be read: ${recent.error.message}` }}
-          onRetry={() => void open(profileId)}
+          onRetry={() => void recentQuery.refetch()}
         />
       )}
-      {recent.status === 'ready' && (
+      {recent.status === 'ready' && profileId !== null && (
         <>
-          <WatchList recent={recent.value} current={current} />
+          <WatchList recent={recent.value} current={current} profileId={profileId} />
           <section className="payout-panel" aria-labelledby="payout-recent-title">
             <header className="payout-panel-head">
               <h2 id="payout-recent-title">Recent lookups</h2>
@@ -71,12 +67,7 @@ export function PayoutsScreen() {
                 Look up a payout by its id above; every check is kept here, and works offline.
               </EmptyState>
             ) : (
-              <LookupTable
-                label="Recent lookups"
-                lookups={recent.value}
-                current={current}
-                onOpen={(id) => void show(id)}
-              />
+              <LookupTable label="Recent lookups" lookups={recent.value} current={current} onOpen={open} />
             )}
           </section>
         </>

@@ -1,14 +1,21 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { EnvironmentBadge } from '../EnvironmentBadge';
 import { AsOf } from '../ui/AsOf';
 import { ErrorNotice, Skeleton } from '../ui/states';
 import { formatBytes, formatExactBytes } from './bytes';
-import { useCaches, type CacheEntry } from './cache-store';
-import { useSettings, type Profile } from './settings-store';
+import {
+  useCacheClear,
+  useCacheClearOutcome,
+  useCacheList,
+  useProfiles,
+  type CacheEntry,
+  type Profile,
+} from './settings-queries';
+import { loadableOf } from '../query/ipc-query';
 
 function ClearOutcome({ profileId }: { profileId: string }) {
-  const clear = useCaches((s) => s.clears[profileId]);
+  const clear = useCacheClearOutcome(profileId);
   if (clear?.status === 'failed') return <ErrorNotice error={clear.error} />;
   return (
     <p className="cache-outcome" role="status">
@@ -32,8 +39,8 @@ interface CacheRowProps {
 }
 
 function CacheRow({ entry, profile, dataDir }: CacheRowProps) {
-  const clear = useCaches((s) => s.clear);
-  const clearing = useCaches((s) => s.clears[entry.profileId]?.status === 'loading');
+  const clear = useCacheClear(entry.profileId);
+  const clearing = clear.isPending;
   const [confirming, setConfirming] = useState(false);
   const nameId = useId();
   // A profile created a moment ago can be in the sizes before it is in the profile list.
@@ -70,7 +77,7 @@ function CacheRow({ entry, profile, dataDir }: CacheRowProps) {
           confirmLabel="Clear cache"
           onConfirm={() => {
             setConfirming(false);
-            void clear(entry.profileId);
+            clear.mutate({ profileId: entry.profileId });
           }}
           onCancel={() => setConfirming(false)}
         >
@@ -86,19 +93,11 @@ function CacheRow({ entry, profile, dataDir }: CacheRowProps) {
 
 /** Where the console keeps its files, and each profile's cache: how big it is, and clearing it. */
 export function CacheSection() {
-  const list = useCaches((s) => s.list);
-  const readAt = useCaches((s) => s.readAt);
-  const load = useCaches((s) => s.load);
-  const follow = useCaches((s) => s.follow);
-  const profiles = useSettings((s) => s.list);
-  const byId = new Map(profiles.status === 'ready' ? profiles.value.profiles.map((p) => [p.id, p]) : []);
-  // Adding or removing a profile changes which caches there are.
-  const profileIds = [...byId.keys()].join(' ');
-
-  useEffect(() => follow(), [follow]);
-  useEffect(() => {
-    void load();
-  }, [load, profileIds]);
+  const query = useCacheList();
+  const list = loadableOf(query);
+  const readAt = query.dataUpdatedAt ? new Date(query.dataUpdatedAt).toISOString() : null;
+  const profiles = useProfiles();
+  const byId = new Map(profiles.data?.profiles.map((p) => [p.id, p]));
 
   return (
     <section className="settings-section data-section" aria-labelledby="data-title">
@@ -113,7 +112,7 @@ export function CacheSection() {
         {list.status === 'ready' && <AsOf at={readAt} label="Sizes as of" />}
       </div>
       {list.status === 'loading' && <Skeleton rows={3} label="Reading cache sizes" />}
-      {list.status === 'failed' && <ErrorNotice error={list.error} onRetry={() => void load()} />}
+      {list.status === 'failed' && <ErrorNotice error={list.error} onRetry={() => void query.refetch()} />}
       {list.status === 'ready' && (
         <>
           <dl className="data-facts">

@@ -1,5 +1,4 @@
-import type { ConnectionTestResult } from './settings-store';
-import { useSettings } from './settings-store';
+import { useConnectionTest, useConnectionTestOutcome, type ConnectionTestResult } from './settings-queries';
 
 type Failure = Extract<ConnectionTestResult, { ok: false }>;
 
@@ -16,10 +15,10 @@ const FAILURE_LABELS: Record<Failure['reason'], string> = {
 };
 
 export function TestConnectionButton({ profileId }: { profileId: string }) {
-  const testConnection = useSettings((s) => s.testConnection);
-  const running = useSettings((s) => s.tests[profileId]?.status === 'loading');
+  const test = useConnectionTest(profileId);
+  const running = test.isPending;
   return (
-    <button type="button" className="button" disabled={running} onClick={() => void testConnection(profileId)}>
+    <button type="button" className="button" disabled={running} onClick={() => test.mutate({ profileId })}>
       {running ? 'Testing…' : 'Test connection'}
     </button>
   );
@@ -49,7 +48,7 @@ function Outcome({ result }: { result: ConnectionTestResult }) {
 
 /** A live region, always present, so the outcome of a test is announced when it arrives. */
 export function ConnectionTestOutcome({ profileId }: { profileId: string }) {
-  const test = useSettings((s) => s.tests[profileId]);
+  const test = useConnectionTestOutcome(profileId);
   const tone =
     test?.status === 'ready' ? (test.value.ok ? 'ok' : 'bad') : test?.status === 'failed' ? 'bad' : 'pending';
   return (

@@ -3,12 +3,14 @@ import type { IpcError } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { ConnectionTestOutcome, TestConnectionButton } from './ConnectionTest';
 import { SecretForm } from './SecretForm';
-import { useSettings, type Profile } from './settings-store';
+import { resultOf } from '../query/ipc-query';
+import { loadableOf } from '../query/ipc-query';
+import { useCredentialStatus, useSecretChange, type Profile } from './settings-queries';
 
 function SecretState({ profile }: { profile: Profile }) {
-  const status = useSettings((s) => s.credentials[profile.id]);
+  const status = loadableOf(useCredentialStatus(profile.id));
   if (profile.builtIn) return <span className="secret-state">Managed by the embedded sandbox</span>;
-  if (!status || status.status === 'loading') return <span className="secret-state muted">Checking the keychain…</span>;
+  if (status.status === 'loading') return <span className="secret-state muted">Checking the keychain…</span>;
   if (status.status === 'failed') return <span className="secret-state secret-missing">{status.error.message}</span>;
   if (!status.value.keychainAvailable) return <span className="secret-state secret-missing">Keychain unavailable</span>;
   return status.value.hasSecret ? (
@@ -25,19 +27,19 @@ function SecretState({ profile }: { profile: Profile }) {
 }
 
 export function CredentialsRow({ profile }: { profile: Profile }) {
-  const status = useSettings((s) => s.credentials[profile.id]);
-  const deleteSecret = useSettings((s) => s.deleteSecret);
+  const status = loadableOf(useCredentialStatus(profile.id));
+  const deleteSecret = useSecretChange('credentials.delete');
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<IpcError | null>(null);
 
-  const ready = status?.status === 'ready' ? status.value : null;
+  const ready = status.status === 'ready' ? status.value : null;
   const editable = !profile.builtIn && ready?.keychainAvailable === true;
   const problem = ready && !ready.keychainAvailable ? (ready.keychainProblem ?? 'No OS keychain answers.') : null;
 
   async function confirmDelete() {
     setConfirming(false);
-    const result = await deleteSecret(profile.id);
+    const result = await resultOf(deleteSecret.mutateAsync({ profileId: profile.id }));
     setError(result.ok ? null : result.error);
   }
 

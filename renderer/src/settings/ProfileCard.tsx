@@ -5,7 +5,8 @@ import { EnvironmentBadge } from '../EnvironmentBadge';
 import { CredentialsRow } from './CredentialsRow';
 import { HASH_SCHEME_LABELS } from './profile-form';
 import { ProfileForm } from './ProfileForm';
-import { useSettings, type Profile } from './settings-store';
+import { resultOf } from '../query/ipc-query';
+import { useProfileChange, type Profile } from './settings-queries';
 
 function ProfileFacts({ profile }: { profile: Profile }) {
   return (
@@ -23,15 +24,16 @@ function ProfileFacts({ profile }: { profile: Profile }) {
 }
 
 export function ProfileCard({ profile, active }: { profile: Profile; active: boolean }) {
-  const activate = useSettings((s) => s.activate);
-  const remove = useSettings((s) => s.remove);
+  const activate = useProfileChange('profiles.activate');
+  const remove = useProfileChange('profiles.remove');
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [confirmingSwitch, setConfirmingSwitch] = useState(false);
   const [error, setError] = useState<IpcError | null>(null);
   const nameId = useId();
 
-  async function run(action: () => Promise<{ ok: true } | { ok: false; error: IpcError }>) {
-    const result = await action();
+  async function run(action: () => Promise<unknown>) {
+    const result = await resultOf(action());
     setError(result.ok ? null : result.error);
   }
 
@@ -47,7 +49,16 @@ export function ProfileCard({ profile, active }: { profile: Profile; active: boo
         {profile.builtIn && <span className="tag">Built-in, read-only</span>}
         <span className="spacer" />
         {!active && (
-          <button type="button" className="button" onClick={() => void run(() => activate(profile.id))}>
+          <button
+            type="button"
+            className="button"
+            onClick={() =>
+              // Every screen then acts on real money: that switch is never one stray click.
+              profile.environment === 'production'
+                ? setConfirmingSwitch(true)
+                : void run(() => activate.mutateAsync({ id: profile.id }))
+            }
+          >
             Activate
           </button>
         )}
@@ -73,13 +84,29 @@ export function ProfileCard({ profile, active }: { profile: Profile; active: boo
           {error.message}
         </p>
       )}
+      {confirmingSwitch && (
+        <ConfirmDialog
+          title={`Switch to the production profile “${profile.name}”?`}
+          confirmLabel="Switch to production"
+          onConfirm={() => {
+            setConfirmingSwitch(false);
+            void run(() => activate.mutateAsync({ id: profile.id }));
+          }}
+          onCancel={() => setConfirmingSwitch(false)}
+        >
+          <p>
+            Every screen will then read and act on {profile.baseUrl} with real money. Payouts and beneficiaries created
+            from now on are real.
+          </p>
+        </ConfirmDialog>
+      )}
       {confirming && (
         <ConfirmDialog
           title={`Remove the profile “${profile.name}”?`}
           confirmLabel="Remove profile"
           onConfirm={() => {
             setConfirming(false);
-            void run(() => remove(profile.id));
+            void run(() => remove.mutateAsync({ id: profile.id }));
           }}
           onCancel={() => setConfirming(false)}
         >

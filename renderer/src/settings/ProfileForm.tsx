@@ -12,7 +12,8 @@ import {
   type FormErrors,
   type FormValues,
 } from './profile-form';
-import { useSettings, type Profile } from './settings-store';
+import { resultOf } from '../query/ipc-query';
+import { useProfileChange, type Profile } from './settings-queries';
 
 type Control = { kind: 'text'; placeholder: string } | { kind: 'select'; choices: { value: string; label: string }[] };
 
@@ -36,8 +37,8 @@ function hintFor(name: FieldName, values: FormValues): string | undefined {
 
 /** Adds a profile, or edits `profile`. Nothing is sent while the shared schema finds a problem. */
 export function ProfileForm({ profile, onDone }: { profile?: Profile; onDone(): void }) {
-  const create = useSettings((s) => s.create);
-  const update = useSettings((s) => s.update);
+  const create = useProfileChange('profiles.create');
+  const update = useProfileChange('profiles.update');
   const [values, setValues] = useState<FormValues>(() => (profile ? valuesOf(profile) : EMPTY_VALUES));
   const [errors, setErrors] = useState<FormErrors>({});
   const [busy, setBusy] = useState(false);
@@ -60,7 +61,9 @@ export function ProfileForm({ profile, onDone }: { profile?: Profile; onDone(): 
       return;
     }
     setBusy(true);
-    const result = profile ? await update(profile.id, checked.fields) : await create(checked.fields);
+    const result = await resultOf(
+      profile ? update.mutateAsync({ id: profile.id, fields: checked.fields }) : create.mutateAsync(checked.fields),
+    );
     setBusy(false);
     if (result.ok) onDone();
     else setErrors(errorsFromIpc(result.error));

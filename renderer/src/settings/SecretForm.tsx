@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { secretProblem } from './profile-form';
-import { useSettings } from './settings-store';
+import { resultOf } from '../query/ipc-query';
+import { useSecretChange } from './settings-queries';
 
 /**
  * Sets or replaces a secret. The field is uncontrolled and emptied the moment the form is submitted, so the
@@ -15,7 +16,7 @@ export function SecretForm({
   replacing: boolean;
   onDone(): void;
 }) {
-  const setSecret = useSettings((s) => s.setSecret);
+  const setSecret = useSecretChange('credentials.set');
   const inputRef = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -34,7 +35,9 @@ export function SecretForm({
       return;
     }
     setBusy(true);
-    const result = await setSecret(profileId, secret);
+    const result = await resultOf(setSecret.mutateAsync({ profileId, secret }));
+    // TanStack Query keeps a mutation's variables: the secret must not outlive its trip to main.
+    setSecret.reset();
     setBusy(false);
     if (result.ok) onDone();
     else setError(result.error.message);

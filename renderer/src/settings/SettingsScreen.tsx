@@ -1,34 +1,32 @@
-import { useEffect, useState } from 'react';
-import { useAppInfo } from '../app-info-store';
+import { useState } from 'react';
+import { loadableOf } from '../query/ipc-query';
+import { PageHeader } from '../ui/PageHeader';
+import { useAppInfo } from '../query/app-queries';
 import { CacheSection } from './CacheSection';
 import { ProfileCard } from './ProfileCard';
 import { ProfileForm } from './ProfileForm';
-import { useSettings } from './settings-store';
+import { useProfiles } from './settings-queries';
 import './settings.css';
 
 function RecoveredSettingsNotice() {
-  const state = useAppInfo((s) => s.state);
-  if (state.status !== 'ready' || state.value.settingsRecoveredFrom === null) return null;
+  const info = useAppInfo();
+  if (!info.data || info.data.settingsRecoveredFrom === null) return null;
   return (
     <p className="notice notice-warning" role="alert">
       <strong>The settings file could not be read</strong>, so the console started with the built-in profile only. The
-      unreadable file was kept at <span className="mono">{state.value.settingsRecoveredFrom}</span>.
+      unreadable file was kept at <span className="mono">{info.data.settingsRecoveredFrom}</span>.
     </p>
   );
 }
 
 export function SettingsScreen() {
-  const list = useSettings((s) => s.list);
-  const load = useSettings((s) => s.load);
+  const query = useProfiles();
+  const list = loadableOf(query);
   const [adding, setAdding] = useState(false);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   return (
     <div className="screen">
-      <h1 className="screen-title">Settings</h1>
+      <PageHeader title="Settings" />
       <RecoveredSettingsNotice />
       <section className="settings-section" aria-labelledby="profiles-title">
         <div className="section-head">
@@ -53,7 +51,7 @@ export function SettingsScreen() {
         {list.status === 'failed' && (
           <p className="notice notice-error" role="alert">
             The profiles could not be read: {list.error.message}{' '}
-            <button type="button" className="button" onClick={() => void load()}>
+            <button type="button" className="button" onClick={() => void query.refetch()}>
               Try again
             </button>
           </p>

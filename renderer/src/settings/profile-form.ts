@@ -11,7 +11,7 @@ import {
   type FormErrors as FormErrorsOf,
 } from '../ui/form-errors';
 import { HASH_SCHEMES, profileFields, secretInput, type Environment, type HashScheme } from '../../../shared/profiles';
-import type { Profile, ProfileFields } from './settings-store';
+import type { Profile, ProfileFields } from './settings-queries';
 
 export const FIELD_LABELS = {
   name: 'Name',

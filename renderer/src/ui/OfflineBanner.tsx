@@ -1,19 +1,40 @@
-import { useConnectivity } from '../connectivity-store';
+import { useQueryClient } from '@tanstack/react-query';
+import { useAppInfo, useConnectivity } from '../query/app-queries';
+import { useIpcMutation } from '../query/ipc-query';
 import { formatIstInstant } from './format';
 
 /**
  * Shown on every data view while the service cannot be reached: what the screen shows is the cache, and the
- * actions that need the service will say so. Connectivity follows real request outcomes, so the banner goes
- * away by itself after the next request that gets an answer.
+ * actions that need the service are disabled with the reason on hover. "Check connection" makes the connection
+ * test's two safe calls; connectivity follows their outcome (an event from main), and an answer enables the
+ * actions again.
  */
 export function OfflineBanner() {
-  const state = useConnectivity((store) => store.state);
+  const state = useConnectivity();
+  const profileId = useAppInfo().data?.profile.id;
+  const client = useQueryClient();
+  const check = useIpcMutation('credentials.test', {
+    // Whatever was read while offline may be older than what the service now has.
+    onSuccess: (result) => (result.ok ? client.invalidateQueries() : undefined),
+  });
   if (state?.state !== 'offline') return null;
   return (
     <div className="notice notice-warning offline-banner" role="status">
-      <strong>Offline</strong>
-      {state.since ? ` since ${formatIstInstant(state.since)}` : ''}: showing cached data. {state.reason ?? ''} Actions
-      that need the service will try again when you ask.
+      <span>
+        <strong>Offline</strong>
+        {state.since ? ` since ${formatIstInstant(state.since)}` : ''}: showing cached data. {state.reason ?? ''}{' '}
+        Actions that need the service are paused until it answers again.
+      </span>
+      {profileId && (
+        <button
+          type="button"
+          className="button"
+          disabled={check.isPending}
+          onClick={() => check.mutate({ profileId })}
+        >
+          {check.isPending ? 'Checking…' : 'Check connection'}
+        </button>
+      )}
     </div>
   );
 }

@@ -1,0 +1,35 @@
+/**
+ * The cached beneficiaries of the active profile, page by page for one search, and the actions that bring one in
+ * from the service (create, fetch by id): each invalidates the list, which then shows it from the cache.
+ */
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { ask, ipcKey, useActiveProfileId, useIpcMutation, type IpcFailure } from '../query/ipc-query';
+import type { IpcOutput } from '../../../shared/ipc/contract';
+
+const PAGE_SIZE = 100;
+
+type Page = IpcOutput<'beneficiaries.list'>;
+
+export function useBeneficiaryList(search: string) {
+  const profileId = useActiveProfileId();
+  const text = search.trim();
+  return useInfiniteQuery<Page, IpcFailure, { pages: Page[] }, readonly unknown[], string | null>({
+    queryKey: ipcKey(profileId, 'beneficiaries.list', { search: text }),
+    queryFn: ({ pageParam }) =>
+      ask('beneficiaries.list', {
+        ...(text ? { search: text } : {}),
+        ...(pageParam === null ? {} : { after: pageParam }),
+        limit: PAGE_SIZE,
+      }),
+    initialPageParam: null,
+    getNextPageParam: (last) => last.nextCursor,
+    enabled: profileId !== null,
+    // A new search keeps the current rows on screen until its first page is in.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Create and fetch both write the beneficiary into the cache. */
+export const useBeneficiaryCreate = () => useIpcMutation('beneficiaries.create', { invalidates: ['beneficiaries.'] });
+export const useBeneficiaryFetch = () => useIpcMutation('beneficiaries.fetch', { invalidates: ['beneficiaries.'] });
+export const useVpaVerification = () => useIpcMutation('beneficiaries.verifyVpa');

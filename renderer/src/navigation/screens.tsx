@@ -1,0 +1,51 @@
+/**
+ * Every screen of the console, in the sidebar's groups. A screen is an entry here: its id, label, the key that
+ * follows `g` to reach it, and its component. The sidebar, the shortcuts, the `?` list and "reopen on the last
+ * screen" all read this list, so adding a screen is adding an entry (README: "Adding a screen").
+ */
+import type { ComponentType } from 'react';
+import { AccountsScreen } from '../accounts/AccountsScreen';
+import { BeneficiariesScreen } from '../beneficiaries/BeneficiariesScreen';
+import { PayoutsScreen } from '../payouts/PayoutsScreen';
+import { SettingsScreen } from '../settings/SettingsScreen';
+import { SettlementsScreen } from '../settlements/SettlementsScreen';
+
+export interface Screen {
+  id: string;
+  label: string;
+  /** The key after `g`: `g a` opens Accounts. Unique across screens. */
+  key: string;
+  component: ComponentType;
+}
+
+export interface ScreenGroup {
+  label: string;
+  screens: readonly Screen[];
+  /** Said under the group's title while it has no screens yet. */
+  empty?: string;
+}
+
+export const SCREEN_GROUPS: readonly ScreenGroup[] = [
+  {
+    label: 'Treasury',
+    screens: [
+      { id: 'accounts', label: 'Accounts & balances', key: 'a', component: AccountsScreen },
+      { id: 'beneficiaries', label: 'Beneficiaries', key: 'b', component: BeneficiariesScreen },
+      { id: 'payouts', label: 'Payouts', key: 'p', component: PayoutsScreen },
+      { id: 'settlements', label: 'Settlements', key: 's', component: SettlementsScreen },
+    ],
+  },
+  {
+    label: 'Merchant',
+    screens: [],
+    empty: 'Orders, subscriptions, webhooks and the journal will appear here.',
+  },
+  {
+    label: 'Console',
+    screens: [{ id: 'settings', label: 'Settings', key: 'e', component: SettingsScreen }],
+  },
+];
+
+export const SCREENS: readonly Screen[] = SCREEN_GROUPS.flatMap((g) => g.screens);
+
+export const screenById = (id: string | null): Screen | null => SCREENS.find((s) => s.id === id) ?? null;

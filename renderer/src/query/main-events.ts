@@ -1,0 +1,29 @@
+/**
+ * Events main pushes, turned into query updates: connectivity replaces its query's value, the end of a sync
+ * makes the cached reads it changed stale, the end of an export makes the cache sizes stale. Mounted once, by
+ * the app's root.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api } from '../api';
+import { CONNECTIVITY_KEY, invalidateChannels } from './ipc-query';
+
+/** What a finished sync changes: the settlements it stored, the "last synced" time, the size of the cache. */
+export const SYNC_CHANGES = ['settlements.', 'cache.status', 'cache.list'] as const;
+
+export function useMainEvents(): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    const stops = [
+      api.on.connectivity((state) => client.setQueryData(CONNECTIVITY_KEY, state)),
+      api.on.syncFinished(({ profileId }) => {
+        // "Cleared: 12.4 MB freed" is no longer the news once a sync has filled that cache again.
+        const mutations = client.getMutationCache();
+        for (const m of mutations.findAll({ mutationKey: ['cache.clear', profileId] })) mutations.remove(m);
+        void invalidateChannels(client, SYNC_CHANGES);
+      }),
+      api.on.exportFinished(() => void invalidateChannels(client, ['cache.list'])),
+    ];
+    return () => stops.forEach((stop) => stop());
+  }, [client]);
+}
