@@ -30,7 +30,11 @@ export function createConnectivity(
       const unreachable =
         event.outcome === 'error' && event.errorKind !== undefined && UNREACHABLE.has(event.errorKind);
       const next: Connectivity = unreachable
-        ? { state: 'offline', since: now().toISOString(), reason: event.userMessage ?? 'The service could not be reached.' }
+        ? {
+            state: 'offline',
+            since: now().toISOString(),
+            reason: event.userMessage ?? 'The service could not be reached.',
+          }
         : { state: 'online', since: now().toISOString() };
       const before = of(profileId);
       byProfile.set(profileId, next);

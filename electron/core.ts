@@ -88,7 +88,7 @@ export function createCore(options: CoreOptions) {
     accounts: createAccountService(services),
   };
 
-  const syncJobs = createSyncJobs({ credentials, cacheFor, events, log: options.log.child('sync') });
+  const syncJobs = createSyncJobs({ credentials, cacheFor, events, log: options.log.child('sync'), now });
   const exportJobs = createExportJobs({
     dataDir: options.dataDir,
     profiles,

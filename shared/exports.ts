@@ -4,7 +4,7 @@
  * name renamed at the end, so a cancelled or failed export never leaves a half file under the final name.
  */
 import { z } from 'zod';
-import { settlementFilter } from './settlement-query';
+import { settlementFilter, settlementSort } from './settlement-query';
 
 export const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -15,7 +15,17 @@ export type ExportKind = (typeof EXPORT_KINDS)[number];
 const format = z.enum(EXPORT_FORMATS);
 
 export const exportRequest = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('settlements'), format, filter: settlementFilter }).strict(),
+  z
+    .object({
+      kind: z.literal('settlements'),
+      format,
+      filter: settlementFilter,
+      /** The order on screen; oldest first when absent. */
+      sort: settlementSort.optional(),
+      /** The saved view the export was made from, named in the file's name. */
+      view: z.string().trim().min(1).max(64).optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal('beneficiaries'), format }).strict(),
   z.object({ kind: z.literal('payouts'), format }).strict(),
   z.object({ kind: z.literal('balances'), format }).strict(),

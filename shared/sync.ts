@@ -56,6 +56,15 @@ export type SyncDateSummary = z.output<typeof syncDateSummary>;
 
 export const SYNC_STATUSES = ['completed', 'partial', 'cancelled'] as const;
 
+/** Dates that failed for the same reason, as one line: offline, a 90-day sync fails 90 times the same way. */
+export const syncFailure = z.object({
+  error: z.string(),
+  count: count,
+  /** Oldest first. */
+  dates: z.array(calendarDate),
+});
+export type SyncFailure = z.output<typeof syncFailure>;
+
 export const syncSummary = z.object({
   runId: z.number().int().positive(),
   /** True when this call continued an unfinished run of the same range instead of starting over. */
@@ -69,10 +78,37 @@ export const syncSummary = z.object({
   pages: count,
   updated: count,
   vanished: count,
+  /** Completed dates for which the service returned no settlement at all (before its history, a quiet day). */
+  empty: z.array(calendarDate),
+  /** The failed dates grouped by reason, most dates first. */
+  failures: z.array(syncFailure),
   /** Wall time of this attempt. */
   ms: count,
 });
 export type SyncSummary = z.output<typeof syncSummary>;
+
+/**
+ * Why a sync of `request` must not start when it is `today` in IST: the service has no settlements for dates
+ * still to come, and a sync that "completed" them would say they were empty. Null when it may start.
+ */
+export function futureDatesProblem(request: Pick<SyncRequest, 'to'>, today: string): string | null {
+  return request.to > today
+    ? `The range reaches past today (${today}, IST): the service has no settlements for future dates. Choose dates up to today.`
+    : null;
+}
+
+/** Failed dates grouped by their reason, most dates first, then by the first date. */
+export function groupFailures(dates: readonly Pick<SyncDateSummary, 'date' | 'status' | 'error'>[]): SyncFailure[] {
+  const groups = new Map<string, string[]>();
+  for (const d of dates) {
+    if (d.status !== 'failed') continue;
+    const error = d.error ?? 'The date failed for a reason that was not recorded.';
+    groups.set(error, [...(groups.get(error) ?? []), d.date]);
+  }
+  return [...groups.entries()]
+    .map(([error, list]) => ({ error, count: list.length, dates: [...list].sort() }))
+    .sort((a, b) => b.count - a.count || (a.dates[0]! < b.dates[0]! ? -1 : 1));
+}
 
 function daysBetween(from: string, to: string): number {
   return (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join, parse } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { ExportRequest, ExportResult } from '../../shared/exports';
+import type { SettlementFilter } from '../../shared/settlement-query';
 import { epochMsToIst, epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { EventBus } from '../ipc/events';
@@ -34,18 +35,44 @@ export function freeName(dir: string, name: string): string {
   }
 }
 
-/** What the file is called by default: the profile, what, and for which dates, so two desks' files never mix. */
+/** Text as a file-name part: letters, digits and dashes only. */
+const slugOf = (text: string): string =>
+  text
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
+
+/** A settlement filter beyond its dates, as file-name parts: the gateway, every narrowing filter, the search. */
+function filterParts(f: SettlementFilter): string[] {
+  return [
+    f.pg,
+    f.paymentMode,
+    f.orderStatus && `order-${f.orderStatus}`,
+    f.pgStatus && `pg-${f.pgStatus}`,
+    f.rule ? `rule-${f.rule}` : f.exceptionsOnly ? 'exceptions' : undefined,
+    f.state && f.state !== 'current' ? (f.state === 'vanished' ? 'gone-from-api' : 'incl-gone-from-api') : undefined,
+    f.search && `search-${f.search}`,
+  ]
+    .filter((p): p is string => typeof p === 'string' && p !== '')
+    .map(slugOf)
+    .filter(Boolean);
+}
+
+/**
+ * What the file is called by default: the profile, what, for which dates, the saved view and the filter, so two
+ * desks' files never mix and a filtered file never passes for the whole range.
+ */
 export function suggestedName(profileName: string, request: ExportRequest, now: number): string {
-  const slug =
-    profileName
-      .replace(/[^A-Za-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '')
-      .toLowerCase() || 'profile';
   const what =
     request.kind === 'settlements'
-      ? `settlements-${request.filter.from}-to-${request.filter.to}${request.filter.pg ? `-${request.filter.pg}` : ''}`
+      ? [
+          `settlements-${request.filter.from}-to-${request.filter.to}`,
+          ...(request.view ? [`view-${slugOf(request.view)}`] : []),
+          ...filterParts(request.filter),
+        ].join('-')
       : `${request.kind}-${epochMsToIstDate(now)}`;
-  return `${slug}-${what}.${request.format}`;
+  // Most file systems stop at 255 bytes; the dates and the extension come first, so a long search is what is cut.
+  return `${slugOf(profileName) || 'profile'}-${what}`.slice(0, 200).replace(/-$/, '') + `.${request.format}`;
 }
 
 interface Running {

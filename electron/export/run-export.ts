@@ -7,7 +7,7 @@
  * Runs in the export worker (worker.ts) in the app, and directly in tests and benchmarks.
  */
 import type { ExportProgress, ExportRequest, ExportResult } from '../../shared/exports';
-import type { SettlementFilter } from '../../shared/settlement-query';
+import type { SettlementFilter, SettlementSort } from '../../shared/settlement-query';
 import { openCacheReader, type CacheReader } from '../cache/database';
 import { openAtomicFile, type AtomicFile } from './atomic-file';
 import { createCsvWriter } from './csv-writer';
@@ -121,16 +121,29 @@ function result(
   };
 }
 
+const sortOf = (job: ExportJob): SettlementSort | undefined =>
+  job.request.kind === 'settlements' ? job.request.sort : undefined;
+
 type Progress = (p: Omit<ExportProgress, 'kind'>, force?: boolean) => void;
 
-/** Every settlement the filter selects, oldest first, a page at a time (also the export bench's reader). */
-export async function* settlementPages(reader: CacheReader, filter: SettlementFilter, exceptionsOnly: boolean) {
+const OLDEST_FIRST: SettlementSort = { column: 'date', direction: 'asc' };
+
+/**
+ * Every settlement the filter selects in the given order (the one on screen; oldest first by default), a page at
+ * a time (also the export bench's reader).
+ */
+export async function* settlementPages(
+  reader: CacheReader,
+  filter: SettlementFilter,
+  exceptionsOnly: boolean,
+  sort: SettlementSort = OLDEST_FIRST,
+) {
   let after: string | undefined;
   do {
     const page = reader.settlements.page({
       ...filter,
       ...(exceptionsOnly ? { exceptionsOnly: true } : {}),
-      sort: { column: 'date', direction: 'asc' },
+      sort,
       limit: PAGE_ROWS,
       after,
     });
@@ -155,7 +168,7 @@ async function writeSettlements(
   const written = zeroTotals();
 
   const stream = async (sink: () => RowSink) => {
-    for await (const rows of settlementPages(reader, filter, false)) {
+    for await (const rows of settlementPages(reader, filter, false, sortOf(job))) {
       checkCancelled();
       for (const r of rows) {
         const wait = sink().addRow(detailRow(r));
@@ -187,7 +200,7 @@ async function writeSettlements(
       await stream(detail.next);
       // A record can break several rules, so exception lines can outnumber records: they continue alike.
       const exceptions = continuedSheet(book, 'Exceptions', EXCEPTION_COLUMNS);
-      for await (const rows of settlementPages(reader, filter, true)) {
+      for await (const rows of settlementPages(reader, filter, true, sortOf(job))) {
         checkCancelled();
         for (const r of rows) for (const row of exceptionRows(r)) await exceptions.next().addRow(row);
       }

@@ -3,7 +3,8 @@
  * cancellable, reporting through the event bus. The CLI calls `syncSettlements` directly instead.
  */
 import { randomUUID } from 'node:crypto';
-import type { SyncRequest } from '../../shared/sync';
+import { futureDatesProblem, type SyncRequest } from '../../shared/sync';
+import { epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { EventBus } from '../ipc/events';
 import type { Logger } from '../log';
@@ -12,7 +13,12 @@ import { syncSettlements } from './settlement-sync';
 
 export class SyncJobError extends Error {
   override name = 'SyncJobError';
-  readonly code = 'SYNC_RUNNING';
+  constructor(
+    message: string,
+    readonly code: 'SYNC_RUNNING' | 'SYNC_FUTURE_DATES',
+  ) {
+    super(message);
+  }
 }
 
 interface Job {
@@ -25,6 +31,8 @@ export function createSyncJobs(deps: {
   cacheFor: (profileId: string) => Cache;
   events: EventBus;
   log: Logger;
+  /** The clock (epoch ms): what "today" is, in IST. */
+  now: () => number;
 }) {
   const jobs = new Map<string, Job>();
 
@@ -55,8 +63,13 @@ export function createSyncJobs(deps: {
   return {
     start(profileId: string, request: SyncRequest): string {
       if (isRunning(profileId)) {
-        throw new SyncJobError('A settlement sync is already running for this profile. Wait for it or cancel it.');
+        throw new SyncJobError(
+          'A settlement sync is already running for this profile. Wait for it or cancel it.',
+          'SYNC_RUNNING',
+        );
       }
+      const future = futureDatesProblem(request, epochMsToIstDate(deps.now()));
+      if (future) throw new SyncJobError(future, 'SYNC_FUTURE_DATES');
       const jobId = randomUUID();
       const controller = new AbortController();
       jobs.set(jobId, { profileId, controller });

@@ -15,7 +15,7 @@
 import { ApiError, type MerchantApi } from '../api';
 import type { SettlementPage } from '../../shared/api/settlements';
 import { SETTLEMENT_PAGE } from '../../shared/api/settlements';
-import { syncRequest, type SyncProgress, type SyncSummary } from '../../shared/sync';
+import { groupFailures, syncRequest, type SyncProgress, type SyncSummary } from '../../shared/sync';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { DateIngest } from '../cache/settlement-ingest';
@@ -279,6 +279,8 @@ function summarize(
     to: request.to,
     pg: request.pg ?? null,
     dates,
+    empty: dates.filter((d) => d.status === 'completed' && d.records === 0).map((d) => d.date),
+    failures: groupFailures(dates),
     records: sum('records'),
     pages: sum('pages'),
     updated: sum('updated'),

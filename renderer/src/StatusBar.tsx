@@ -10,7 +10,8 @@ export type CacheStatus = IpcOutput<'cache.status'>;
 /** The "last synced" times are asked again once a minute as well as after every sync (main-events.ts). */
 const CACHE_STATUS_REFRESH_MS = 60_000;
 
-export const useCacheStatus = () => useIpcQuery('cache.status', undefined, { refetchInterval: CACHE_STATUS_REFRESH_MS });
+export const useCacheStatus = () =>
+  useIpcQuery('cache.status', undefined, { refetchInterval: CACHE_STATUS_REFRESH_MS });
 
 function ConnectivityIndicator() {
   const state = useConnectivity();

@@ -37,7 +37,10 @@ function routerWith(handlers: Partial<IpcHandlers> = {}) {
   ) as unknown as IpcHandlers;
   return createIpcRouter({
     ...unused,
-    ...createAppHandlers({ appVersion: '0.1.0', profiles, connectivity: createConnectivity(
+    ...createAppHandlers({
+      appVersion: '0.1.0',
+      profiles,
+      connectivity: createConnectivity(
         () => {},
         () => new Date(testClock()()),
         () => profiles.active().id,

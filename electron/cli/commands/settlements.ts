@@ -1,7 +1,8 @@
 /** `sync settlements` and `settlements summary`: fill the cache from the API, and read it back offline. */
 import { describeIssues } from '../../../shared/api/operations';
 import { formatMoney } from '../../../shared/money';
-import { syncRequest, type SyncProgress, type SyncSummary } from '../../../shared/sync';
+import { futureDatesProblem, syncRequest, type SyncProgress, type SyncSummary } from '../../../shared/sync';
+import { epochMsToIstDate } from '../../../shared/time';
 import { syncSettlements } from '../../sync/settlement-sync';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
@@ -58,6 +59,12 @@ function describeSummary(s: SyncSummary): string {
       'right',
       'left',
     ]),
+    ...(s.empty.length > 0
+      ? [`The service returned no settlements for ${s.empty.length} of ${s.dates.length} dates: ${s.empty.join(', ')}.`]
+      : []),
+    ...s.failures.map(
+      (f) => `${f.count} ${f.count === 1 ? 'date' : 'dates'} failed (${f.dates.join(', ')}): ${f.error}`,
+    ),
   ].join('\n');
 }
 
@@ -88,6 +95,8 @@ const sync: Command = {
   options: range,
   async run({ ctx, values, io }) {
     const request = parseRange(values);
+    const future = futureDatesProblem(request, epochMsToIstDate(ctx.now()));
+    if (future) throw new UsageError(future);
     const api = ctx.core.credentials.api(ctx.profile.id);
     const line = progressLine(io);
     const interrupt = cancelOnInterrupt(io);

@@ -74,7 +74,10 @@ export function BeneficiaryDetail({ beneficiary: b, onClose }: { beneficiary: Ca
         </p>
       )}
       <div className="bene-detail-actions">
-        <button type="button" className="button" onClick={() => void refresh()}
+        <button
+          type="button"
+          className="button"
+          onClick={() => void refresh()}
           disabled={refreshing || offline !== null}
           title={offline ?? undefined}
         >

@@ -114,7 +114,11 @@ export function useWatch(pendingCount: number, offline: boolean) {
           if (client.getQueryData<Connectivity>(CONNECTIVITY_KEY)?.state === 'offline') break;
         }
       }
-      const after = await client.fetchQuery({ queryKey: recentKey, queryFn: () => ask('payouts.recent', RECENT), staleTime: 0 });
+      const after = await client.fetchQuery({
+        queryKey: recentKey,
+        queryFn: () => ask('payouts.recent', RECENT),
+        staleTime: 0,
+      });
       void client.invalidateQueries({ queryKey: ['profile', profileId, 'payouts.history'] });
       const changes = before.flatMap((b): WatchChange[] => {
         const a = after.find((x) => x.payoutId === b.payoutId);

@@ -33,7 +33,8 @@ function method<C extends IpcChannel>(channel: C): (input?: IpcInput<C>) => Prom
   const group = (api as unknown as Record<string, Record<string, (input?: unknown) => Promise<unknown>>>)[domain];
   const call = group?.[name];
   if (!call) {
-    return () => Promise.resolve({ ok: false, error: { code: 'IPC_UNAVAILABLE', message: `${channel} is not available.` } });
+    return () =>
+      Promise.resolve({ ok: false, error: { code: 'IPC_UNAVAILABLE', message: `${channel} is not available.` } });
   }
   return call as (input?: IpcInput<C>) => Promise<IpcResult<IpcOutput<C>>>;
 }
@@ -145,7 +146,11 @@ export function useIpcFetch() {
   return useCallback(
     <C extends IpcChannel>(channel: C, input?: IpcInput<C>): Promise<IpcResult<IpcOutput<C>>> =>
       resultOf(
-        client.fetchQuery({ queryKey: ipcKey(profileId, channel, input), queryFn: () => ask(channel, input), staleTime: 0 }),
+        client.fetchQuery({
+          queryKey: ipcKey(profileId, channel, input),
+          queryFn: () => ask(channel, input),
+          staleTime: 0,
+        }),
       ),
     [client, profileId],
   );

@@ -3,6 +3,7 @@
  * words, until dismissed. (Exports show through exports/ExportControls.tsx.)
  */
 import type { ReactNode } from 'react';
+import { addDays } from '../../../shared/time';
 import { formatCalendarDate, formatCount } from '../ui/format';
 import { JobOutcome as Outcome, JobProgress, formatSeconds as seconds } from '../ui/JobStatus';
 import { ErrorNotice } from '../ui/states';
@@ -10,6 +11,19 @@ import { useSettlements, type Range } from './settlements-store';
 
 const rangeText = (r: Pick<Range, 'from' | 'to' | 'pg'>) =>
   `${formatCalendarDate(r.from)}${r.to === r.from ? '' : ` to ${formatCalendarDate(r.to)}`}${r.pg ? ` (${r.pg})` : ''}`;
+
+/** Dates as runs: 01/06/2026 to 30/06/2026, 03/07/2026; consecutive days are one run. */
+function datesText(dates: readonly string[]): string {
+  const runs: [string, string][] = [];
+  for (const d of dates) {
+    const last = runs.at(-1);
+    if (last && addDays(last[1], 1) === d) last[1] = d;
+    else runs.push([d, d]);
+  }
+  return runs
+    .map(([a, b]) => (a === b ? formatCalendarDate(a) : `${formatCalendarDate(a)} to ${formatCalendarDate(b)}`))
+    .join(', ');
+}
 
 export function SyncPanel() {
   const sync = useSettlements((s) => s.sync);
@@ -71,11 +85,19 @@ export function SyncPanel() {
               ({stored}). Sync again to retry the failed dates.
             </p>
           )}
-          {failed.length > 0 && (
+          {s.empty.length > 0 && (
+            <p data-testid="sync-empty-dates">
+              The service returned no settlements for {s.empty.length === 1 ? '1 date' : `${s.empty.length} dates`}:{' '}
+              {datesText(s.empty)}. Nothing is cached for {s.empty.length === 1 ? 'it' : 'them'}; dates before the
+              service&rsquo;s history or without sales look like this.
+            </p>
+          )}
+          {s.failures.length > 0 && (
             <ul className="stl-failures" aria-label="Dates that failed">
-              {failed.map((d) => (
-                <li key={d.date}>
-                  {formatCalendarDate(d.date)}: {d.error ?? 'failed'}
+              {s.failures.map((f) => (
+                <li key={f.error}>
+                  {f.count === 1 ? formatCalendarDate(f.dates[0]!) : `${f.count} dates (${datesText(f.dates)})`}:{' '}
+                  {f.error}
                 </li>
               ))}
             </ul>

@@ -15,7 +15,6 @@ const HEIGHT = 132;
 const PLOT_TOP = 8;
 const PLOT_BOTTOM = 112;
 const SERIES_COLOURS = 6;
-const SHORT_DATE = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', timeZone: 'Asia/Kolkata' });
 
 interface Day {
   date: string;
@@ -32,8 +31,9 @@ function daysOf(from: string, to: string): string[] {
 /** The top of the axis: a round number of rupees (1, 2 or 5 times a power of ten) at or above the highest bar. */
 function axisTop(maxPaise: number): number {
   if (maxPaise <= 0) return 100;
+  // Fine steps, so the tallest bar fills most of the chart (₹21L tops out at ₹25L, not ₹50L).
   for (let step = 100; ; step *= 10) {
-    for (const m of [1, 2, 5]) if (step * m >= maxPaise) return step * m;
+    for (const m of [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8]) if (step * m >= maxPaise) return step * m;
   }
 }
 
@@ -141,7 +141,7 @@ export function SettledChart({ aggregate, from, to, split, onSplit }: ChartProps
                 })}
                 {i % labelEvery === 0 && (
                   <text className="stl-chart-label" x={`${i * slot + slot / 2}%`} y={HEIGHT - 4} textAnchor="middle">
-                    {SHORT_DATE.format(new Date(`${d.date}T12:00:00+05:30`))}
+                    {formatCalendarDate(d.date).slice(0, 5)}
                   </text>
                 )}
               </g>

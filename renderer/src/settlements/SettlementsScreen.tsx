@@ -4,9 +4,14 @@
  * needs the service.
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { loadableOf } from '../query/ipc-query';
+import { useOfflineReason } from '../ui/offline';
+import { PageHeader } from '../ui/PageHeader';
+import { DateInput } from '../ui/DateInput';
 import { RULE_IDS, RULES, type RuleId } from '../../../shared/reconciliation';
 import type { CachedSettlement } from '../../../shared/settlement-query';
-import { epochMsToIstDate, isCalendarDate } from '../../../shared/time';
+import { epochMsToIstDate } from '../../../shared/time';
+import { formatDdMmYyyy } from '../ui/dates';
 import { AsOf } from '../ui/AsOf';
 import { OfflineBanner } from '../ui/OfflineBanner';
 import { formatCount, formatMoney } from '../ui/format';
@@ -18,7 +23,13 @@ import { SyncPanel } from './JobPanels';
 import { SettledChart } from './SettledChart';
 import { SettlementDetail } from './SettlementDetail';
 import { SettlementsGrid } from './SettlementsGrid';
-import { filterOf, hasFilters, useSettlements, type RecordState } from './settlements-store';
+import {
+  useSettlementAggregate,
+  useSettlementFacets,
+  useSettlementRows,
+  useSettlementTotals,
+} from './settlements-queries';
+import { filterOf, hasFilters, useScreenFilter, useSettlements, type RecordState } from './settlements-store';
 import './settlements.css';
 
 const SEARCH_DELAY_MS = 250;
@@ -63,29 +74,41 @@ function Choice<T extends string>(props: {
 function RangeBar() {
   const range = useSettlements((s) => s.range);
   const setRange = useSettlements((s) => s.setRange);
-  const facets = useSettlements((s) => s.facets.current);
+  const facets = loadableOf(useSettlementFacets(range.from, range.to));
   const sync = useSettlements((s) => s.sync);
   const startSync = useSettlements((s) => s.startSync);
-  const totals = useSettlements((s) => s.totals.current);
-  const [draft, setDraft] = useState({ from: range.from, to: range.to });
+  const totals = loadableOf(useSettlementTotals(useScreenFilter()));
+  const offline = useOfflineReason();
+  // A date not (yet) typed as a real dd/mm/yyyy date is null.
+  const [draft, setDraft] = useState<{ from: string | null; to: string | null }>({ from: range.from, to: range.to });
   const fromId = useId();
   const toId = useId();
   const problemId = useId();
   const [today] = useState(() => epochMsToIstDate(Date.now()));
 
   const problem =
-    !isCalendarDate(draft.from) || !isCalendarDate(draft.to)
-      ? 'Enter both dates.'
+    draft.from === null || draft.to === null
+      ? 'Enter both dates as dd/mm/yyyy.'
       : draft.from > draft.to
         ? 'The first date must not be after the last.'
-        : null;
+        : draft.to > today
+          ? `The service has no settlements after today (${formatDdMmYyyy(today)}).`
+          : null;
 
   const edit = (patch: Partial<typeof draft>) => {
     const next = { ...draft, ...patch };
     setDraft(next);
-    const valid = isCalendarDate(next.from) && isCalendarDate(next.to) && next.from <= next.to;
-    if (valid && (next.from !== range.from || next.to !== range.to)) setRange({ ...range, ...next });
+    const { from, to } = next;
+    if (from === null || to === null || from > to || to > today) return;
+    if (from !== range.from || to !== range.to) setRange({ ...range, from, to });
   };
+
+  // Set from elsewhere (a saved view): the fields follow.
+  const [seen, setSeen] = useState(range);
+  if (seen.from !== range.from || seen.to !== range.to) {
+    setSeen(range);
+    setDraft({ from: range.from, to: range.to });
+  }
 
   const syncing = sync.phase === 'starting' || sync.phase === 'running';
   const nothingToExport = totals.status === 'ready' && totals.value.count === 0;
@@ -94,28 +117,24 @@ function RangeBar() {
     <section aria-label="Dates and gateway" className="stl-bar">
       <div className="stl-field">
         <label htmlFor={fromId}>From</label>
-        <input
+        <DateInput
           id={fromId}
-          type="date"
-          className="input stl-date"
-          value={draft.from}
-          max={today}
+          className="stl-date"
+          value={range.from}
           aria-invalid={problem !== null}
           aria-describedby={problem ? problemId : undefined}
-          onChange={(e) => edit({ from: e.target.value })}
+          onChange={(from) => edit({ from })}
         />
       </div>
       <div className="stl-field">
         <label htmlFor={toId}>To</label>
-        <input
+        <DateInput
           id={toId}
-          type="date"
-          className="input stl-date"
-          value={draft.to}
-          max={today}
+          className="stl-date"
+          value={range.to}
           aria-invalid={problem !== null}
           aria-describedby={problem ? problemId : undefined}
-          onChange={(e) => edit({ to: e.target.value })}
+          onChange={(to) => edit({ to })}
         />
       </div>
       <span className="muted stl-zone">IST dates</span>
@@ -129,7 +148,8 @@ function RangeBar() {
       <button
         type="button"
         className="button button-primary"
-        disabled={syncing || problem !== null}
+        disabled={syncing || problem !== null || offline !== null}
+        title={offline ?? undefined}
         onClick={() => void startSync()}
       >
         Sync
@@ -144,8 +164,9 @@ function RangeBar() {
         kind="settlements"
         disabled={nothingToExport}
         request={(format) => {
-          const { range: now, filters } = useSettlements.getState();
-          return { kind: 'settlements', format, filter: filterOf(now, filters) };
+          // What is on screen at the moment of the click: its filter and its order.
+          const { range: now, filters, sort } = useSettlements.getState();
+          return { kind: 'settlements', format, filter: filterOf(now, filters), sort };
         }}
       />
     </section>
@@ -183,7 +204,8 @@ function SearchBox() {
         id={id}
         type="search"
         className="input"
-        placeholder="Search order ID, txn ID or UTR (Ctrl+F)"
+        placeholder="Search order ID, txn ID or UTR (/)"
+        data-search
         maxLength={64}
         value={text}
         onChange={(e) => setText(e.target.value)}
@@ -197,7 +219,8 @@ function SearchBox() {
 
 function FilterBar() {
   const filters = useSettlements((s) => s.filters);
-  const facets = useSettlements((s) => s.facets.current);
+  const range = useSettlements((s) => s.range);
+  const facets = loadableOf(useSettlementFacets(range.from, range.to));
   const setFilters = useSettlements((s) => s.setFilters);
   const clearFilters = useSettlements((s) => s.clearFilters);
   const f = facets.status === 'ready' ? facets.value : null;
@@ -250,7 +273,7 @@ function FilterBar() {
         options={RECORD_STATES}
         onChange={(state) => setFilters({ state: state ?? 'current' })}
       />
-      {hasFilters(filters) && (
+      {hasFilters(filters, range) && (
         <button type="button" className="button" onClick={clearFilters}>
           Clear filters
         </button>
@@ -267,14 +290,14 @@ const TOTALS = [
 ] as const;
 
 function TotalsBar() {
-  const totals = useSettlements((s) => s.totals);
-  const retry = useSettlements((s) => s.retrySums);
-  const t = totals.current;
-  if (t.status === 'failed') return <ErrorNotice error={t.error} onRetry={retry} />;
+  const query = useSettlementTotals(useScreenFilter());
+  const t = loadableOf(query);
+  const busy = query.isPlaceholderData || query.isFetching;
+  if (t.status === 'failed') return <ErrorNotice error={t.error} onRetry={() => void query.refetch()} />;
   const value = (text: () => string) =>
     t.status === 'ready' ? text() : <span className="skeleton-line stl-figure-loading" aria-label="Loading" />;
   return (
-    <section aria-label="Totals" aria-busy={totals.busy} className={`stl-totals${totals.busy ? ' stl-stale' : ''}`}>
+    <section aria-label="Totals" aria-busy={busy} className={`stl-totals${busy ? ' stl-stale' : ''}`}>
       <dl>
         <div>
           <dt>Records</dt>
@@ -292,48 +315,72 @@ function TotalsBar() {
 }
 
 function Chart() {
-  const aggregate = useSettlements((s) => s.aggregate);
+  const query = useSettlementAggregate(useScreenFilter());
   const range = useSettlements((s) => s.range);
   const split = useSettlements((s) => s.chartSplit);
   const setSplit = useSettlements((s) => s.setChartSplit);
-  const retry = useSettlements((s) => s.retrySums);
-  const a = aggregate.current;
-  if (a.status === 'failed') return <ErrorNotice error={a.error} onRetry={retry} />;
+  const collapsed = useSettlements((s) => s.chartCollapsed);
+  const setCollapsed = useSettlements((s) => s.setChartCollapsed);
+  const a = loadableOf(query);
+  const busy = query.isPlaceholderData || query.isFetching;
+  if (a.status === 'failed') return <ErrorNotice error={a.error} onRetry={() => void query.refetch()} />;
   if (a.status === 'loading') return <Skeleton rows={2} label="Loading the chart" />;
   if (a.value.byDate.length === 0) return null;
   return (
-    <div className={aggregate.busy ? 'stl-stale' : undefined} aria-busy={aggregate.busy}>
-      <SettledChart aggregate={a.value} from={range.from} to={range.to} split={split} onSplit={setSplit} />
-    </div>
+    <section className={`stl-chart-box${busy ? ' stl-stale' : ''}`} aria-busy={busy} aria-label="Settled by day">
+      <button
+        type="button"
+        className="button button-quiet stl-chart-toggle"
+        aria-expanded={!collapsed}
+        onClick={() => setCollapsed(!collapsed)}
+      >
+        {collapsed ? 'Show chart' : 'Hide chart'}
+      </button>
+      {!collapsed && (
+        <SettledChart aggregate={a.value} from={range.from} to={range.to} split={split} onSplit={setSplit} />
+      )}
+    </section>
   );
 }
 
 function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
-  const rows = useSettlements((s) => s.rows);
-  const nextRows = useSettlements((s) => s.nextRows);
-  const totals = useSettlements((s) => s.totals.current);
-  const filters = useSettlements((s) => s.filters);
+  const filter = useScreenFilter();
   const sort = useSettlements((s) => s.sort);
+  const rowsQuery = useSettlementRows(filter, sort);
+  const rows = rowsQuery.data ?? null;
+  const totals = loadableOf(useSettlementTotals(filter));
+  const filters = useSettlements((s) => s.filters);
+  const range = useSettlements((s) => s.range);
+  const offline = useOfflineReason();
   const setSort = useSettlements((s) => s.setSort);
   const clearFilters = useSettlements((s) => s.clearFilters);
   const startSync = useSettlements((s) => s.startSync);
   const syncing = useSettlements((s) => s.sync.phase === 'starting' || s.sync.phase === 'running');
 
   const placeholder = (children: ReactNode) => <div className="stl-placeholder">{children}</div>;
+  if (rowsQuery.isError) {
+    return placeholder(<ErrorNotice error={rowsQuery.error.error} onRetry={() => void rowsQuery.refetch()} />);
+  }
   if (!rows) return placeholder(<Skeleton rows={8} label="Loading settlements" />);
   if (rows.count === 0 && !rows.error && totals.status === 'ready' && totals.value.count === 0) {
     if (totals.value.asOf === null) {
       return placeholder(
         <EmptyState title="Nothing cached for these dates — Sync to fetch them">
           The records are kept on this computer, so they stay readable offline.{' '}
-          <button type="button" className="button button-primary" disabled={syncing} onClick={() => void startSync()}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={syncing || offline !== null}
+            title={offline ?? undefined}
+            onClick={() => void startSync()}
+          >
             Sync these dates
           </button>
         </EmptyState>,
       );
     }
     return placeholder(
-      hasFilters(filters) ? (
+      hasFilters(filters, range) ? (
         <EmptyState title="No settlements match these filters">
           <button type="button" className="button" onClick={clearFilters}>
             Clear filters
@@ -351,31 +398,23 @@ function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
       sort={sort}
       onSort={setSort}
       onOpen={onOpen}
-      busy={nextRows !== null}
+      busy={rowsQuery.isPlaceholderData || rowsQuery.isFetching}
     />
   );
 }
 
 export function SettlementsScreen() {
-  const open = useSettlements((s) => s.open);
-  const close = useSettlements((s) => s.close);
-  const rows = useSettlements((s) => s.rows);
-  const totals = useSettlements((s) => s.totals.current);
+  const filter = useScreenFilter();
+  const sort = useSettlements((s) => s.sort);
+  const rows = useSettlementRows(filter, sort).data;
+  const totals = useSettlementTotals(filter).data;
   const [detail, setDetail] = useState<CachedSettlement | null>(null);
 
-  useEffect(() => {
-    open();
-    return close;
-  }, [open, close]);
-
-  const asOf = rows?.asOf ?? (totals.status === 'ready' ? totals.value.asOf : null);
+  const asOf = rows?.asOf ?? totals?.asOf ?? null;
 
   return (
     <div className="stl-screen">
-      <div className="stl-title">
-        <h1>Settlements</h1>
-        <AsOf at={asOf} label="Synced" />
-      </div>
+      <PageHeader title="Settlements" asOf={<AsOf at={asOf} label="Synced" />} />
       <OfflineBanner />
       <RangeBar />
       <SyncPanel />

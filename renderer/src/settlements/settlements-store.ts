@@ -1,37 +1,22 @@
 /**
- * The Settlements screen's state: the range and filters, the rows (a PagedRows source), the totals, the chart's
- * aggregates and the filter menus, all read from the cache for one filter object; and the sync the screen starts
- * in main. (Exports go through exports/exports-store.ts, with `filterOf` of the moment.)
- *
- * Every read is numbered when it is sent and applied only if no newer read of the same kind was sent since,
- * so a slow answer for an old filter never overwrites the answer for the filter on screen. The rows of a new
- * filter replace the old ones when their first page is in, so the table does not blank between filters.
+ * The Settlements screen's UI state: the range and filters, the sort, the chart's split and whether it is
+ * collapsed (remembered), and the sync this screen started in main, followed through its events. What the cache
+ * holds for that filter (rows, totals, chart, menus) is read by queries (settlements-queries.ts).
  */
+import { useMemo } from 'react';
 import { create } from 'zustand';
-import type { IpcEventPayload, IpcOutput, IpcResult } from '../../../shared/ipc/contract';
+import type { IpcEventPayload } from '../../../shared/ipc/contract';
 import type { RuleId } from '../../../shared/reconciliation';
-import type {
-  SettlementAggregate,
-  SettlementFilter,
-  SettlementSort,
-  SettlementTotals,
-} from '../../../shared/settlement-query';
+import type { SettlementFilter, SettlementSort } from '../../../shared/settlement-query';
 import type { SyncSummary } from '../../../shared/sync';
 import { addDays, epochMsToIstDate } from '../../../shared/time';
-import { api, settle } from '../api';
-import { loaded, type Failure, type Loadable } from '../loadable';
+import { ask, ipcErrorOf } from '../query/ipc-query';
+import type { Failure } from '../loadable';
 import { createJobFollower } from '../ui/job-follower';
-import { PagedRows } from './paged-rows';
+import { api } from '../api';
 
-type Facets = IpcOutput<'settlements.facets'>;
 type SyncProgressEvent = IpcEventPayload<'syncProgress'>;
 export type RecordState = NonNullable<SettlementFilter['state']>;
-
-/** A read that keeps its last value on screen, marked busy, while the next one is on its way. */
-export interface Refreshing<T> {
-  current: Loadable<T>;
-  busy: boolean;
-}
 
 export interface Range {
   from: string;
@@ -58,7 +43,7 @@ type SyncJob =
 
 export type ChartSplit = 'pg' | 'paymentMode';
 
-const NO_FILTERS: Filters = {
+export const NO_FILTERS: Filters = {
   paymentMode: null,
   orderStatus: null,
   pgStatus: null,
@@ -68,7 +53,7 @@ const NO_FILTERS: Filters = {
   state: 'current',
 };
 
-const DEFAULT_SORT: SettlementSort = { column: 'date', direction: 'desc' };
+export const DEFAULT_SORT: SettlementSort = { column: 'date', direction: 'desc' };
 
 /** The last seven days in IST, today included, whatever the machine's own zone. */
 function lastSevenDays(now = Date.now()): Range {
@@ -90,120 +75,65 @@ export function filterOf(range: Range, filters: Filters): SettlementFilter {
   return f;
 }
 
-const filterKey = (f: SettlementFilter) => JSON.stringify(f);
+/** The filter of the range and filters on screen, the same object while they stay the same. */
+export function useScreenFilter(): SettlementFilter {
+  const range = useSettlements((s) => s.range);
+  const filters = useSettlements((s) => s.filters);
+  return useMemo(() => filterOf(range, filters), [range, filters]);
+}
 
-export const hasFilters = (filters: Filters): boolean =>
+/** Anything narrowing the rows beyond the dates: the gateway counts, since "Clear filters" clears it too. */
+export const hasFilters = (filters: Filters, range?: Pick<Range, 'pg'>): boolean =>
+  (range?.pg ?? null) !== null ||
   (Object.keys(NO_FILTERS) as (keyof Filters)[]).some((k) => filters[k] !== NO_FILTERS[k]);
+
+const CHART_KEY = 'payout-console.settlements.chart';
+
+function readChartPrefs(): { collapsed: boolean; split: ChartSplit } {
+  try {
+    const stored = JSON.parse(localStorage.getItem(CHART_KEY) ?? '{}') as { collapsed?: unknown; split?: unknown };
+    return {
+      collapsed: stored.collapsed === true,
+      split: stored.split === 'paymentMode' ? 'paymentMode' : 'pg',
+    };
+  } catch {
+    return { collapsed: false, split: 'pg' };
+  }
+}
 
 interface SettlementsStore {
   range: Range;
   filters: Filters;
   sort: SettlementSort;
-  /** The rows on screen; replaced by a new filter's or sort's once its first page is in. */
-  rows: PagedRows | null;
-  /** Rows of a newer filter or sort whose first page is on its way. */
-  nextRows: PagedRows | null;
-  totals: Refreshing<SettlementTotals>;
-  aggregate: Refreshing<SettlementAggregate>;
-  facets: Refreshing<Facets>;
   chartSplit: ChartSplit;
+  chartCollapsed: boolean;
   sync: SyncJob;
   /** Main's answer when a sync could not be started or cancelled, and the call to try again. */
   syncError: Failure | null;
 
-  /** The screen opened: re-reads everything, since a sync elsewhere (or another profile) may have changed it. */
-  open(): void;
-  /** The screen closed: drops what it read (the range, filters and jobs stay), so nothing stale shows next time. */
-  close(): void;
   setRange(range: Range): void;
   setFilters(patch: Partial<Filters>): void;
+  /** Every filter and the gateway: the dates stay. */
   clearFilters(): void;
   setSort(sort: SettlementSort): void;
   setChartSplit(split: ChartSplit): void;
-  retrySums(): void;
-  retryFacets(): void;
+  setChartCollapsed(collapsed: boolean): void;
   startSync(): Promise<void>;
   cancelSync(): Promise<void>;
   dismissSync(): void;
 }
 
-const refreshing = <T>(): Refreshing<T> => ({ current: { status: 'loading' }, busy: true });
-
 export const useSettlements = create<SettlementsStore>()((set, get) => {
-  const sent = { rows: 0, sums: 0, facets: 0 };
-  /** The filter of the newest totals read, so a new sort's rows can take the count already on screen. */
-  let sumsKey = '';
-  /** A sync that ends while the screen is closed leaves the reading to the next open. */
-  let screenOpen = false;
-
-  /** Sends a read and applies its answer only if it is still the newest of its kind. */
-  async function refresh<T>(
-    kind: 'sums' | 'facets',
-    key: 'totals' | 'aggregate' | 'facets',
-    call: () => Promise<IpcResult<T>>,
-  ): Promise<IpcResult<T> | null> {
-    const seq = sent[kind];
-    const shown = get()[key].current;
-    const put = (value: Refreshing<unknown>) => set({ [key]: value } as Partial<SettlementsStore>);
-    // A failure is not worth keeping on screen while the next read is on its way.
-    put({ current: shown.status === 'failed' ? { status: 'loading' } : shown, busy: true });
-    const result = await settle(call);
-    if (seq !== sent[kind]) return null;
-    put({ current: loaded(result), busy: false });
-    return result;
-  }
-
-  function readRows(filter: SettlementFilter): void {
-    const seq = ++sent.rows;
-    const source = new PagedRows(filter, get().sort, (query) => settle(() => api.settlements.query(query)));
-    const totals = get().totals;
-    if (!totals.busy && totals.current.status === 'ready' && filterKey(filter) === sumsKey) {
-      source.setTotal(totals.current.value.count);
+  const saveChart = () => {
+    const { chartCollapsed: collapsed, chartSplit: split } = get();
+    try {
+      localStorage.setItem(CHART_KEY, JSON.stringify({ collapsed, split }));
+    } catch {
+      // Storage refused: the chart still works, it just opens expanded next time.
     }
-    get().nextRows?.dispose();
-    set({ nextRows: source });
-    const stop = source.subscribe(() => {
-      if (source.loadingFirst && !source.error) return;
-      stop();
-      if (seq !== sent.rows) return;
-      get().rows?.dispose();
-      set({ rows: source, nextRows: null });
-    });
-  }
+  };
 
-  function readSums(filter: SettlementFilter): void {
-    sent.sums += 1;
-    const key = filterKey(filter);
-    sumsKey = key;
-    void refresh('sums', 'totals', () => api.settlements.totals(filter)).then((result) => {
-      if (!result?.ok) return;
-      const { rows, nextRows } = get();
-      for (const source of [rows, nextRows]) {
-        if (source && filterKey(source.filter) === key) source.setTotal(result.value.count);
-      }
-    });
-    void refresh('sums', 'aggregate', () => api.settlements.aggregate(filter));
-  }
-
-  function readFacets(range: Range): void {
-    sent.facets += 1;
-    void refresh('facets', 'facets', () => api.settlements.facets({ from: range.from, to: range.to }));
-  }
-
-  /** The filter of the range and filters on screen. */
-  const currentFilter = (): SettlementFilter => filterOf(get().range, get().filters);
-
-  function filtersChanged(): void {
-    const filter = currentFilter();
-    readSums(filter);
-    readRows(filter);
-  }
-
-  function readAll(): void {
-    filtersChanged();
-    readFacets(get().range);
-  }
-
+  // The sync's end also makes every cached read stale: query/main-events.ts does that for any sync.
   const syncFollower = createJobFollower(
     { progress: api.on.syncProgress, finished: api.on.syncFinished },
     {
@@ -213,84 +143,60 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
       },
       finished(event) {
         set({ sync: { phase: 'finished', summary: event.summary, error: event.error ?? null } });
-        if (screenOpen) readAll();
       },
     },
   );
+  const failure = (thrown: unknown, retry: () => void): Failure => ({ error: ipcErrorOf(thrown), retry });
+  const prefs = readChartPrefs();
 
   return {
     range: lastSevenDays(),
     filters: NO_FILTERS,
     sort: DEFAULT_SORT,
-    rows: null,
-    nextRows: null,
-    totals: refreshing(),
-    aggregate: refreshing(),
-    facets: refreshing(),
-    chartSplit: 'pg',
+    chartSplit: prefs.split,
+    chartCollapsed: prefs.collapsed,
     sync: { phase: 'idle' },
     syncError: null,
 
-    open() {
-      screenOpen = true;
-      syncFollower.listen();
-      readAll();
+    setRange: (range) => set({ range }),
+    setFilters: (patch) => set((s) => ({ filters: { ...s.filters, ...patch } })),
+    clearFilters: () => set((s) => ({ filters: NO_FILTERS, range: { ...s.range, pg: null } })),
+    setSort: (sort) => set({ sort }),
+    setChartSplit(chartSplit) {
+      set({ chartSplit });
+      saveChart();
     },
-    close() {
-      screenOpen = false;
-      sent.rows += 1;
-      sent.sums += 1;
-      sent.facets += 1;
-      get().rows?.dispose();
-      get().nextRows?.dispose();
-      set({ rows: null, nextRows: null, totals: refreshing(), aggregate: refreshing(), facets: refreshing() });
+    setChartCollapsed(chartCollapsed) {
+      set({ chartCollapsed });
+      saveChart();
     },
-    setRange(range) {
-      set({ range });
-      readAll();
-    },
-    setFilters(patch) {
-      set((s) => ({ filters: { ...s.filters, ...patch } }));
-      filtersChanged();
-    },
-    clearFilters() {
-      set({ filters: NO_FILTERS });
-      filtersChanged();
-    },
-    setSort(sort) {
-      set({ sort });
-      readRows(currentFilter());
-    },
-    setChartSplit: (chartSplit) => set({ chartSplit }),
-    retrySums: () => readSums(currentFilter()),
-    retryFacets: () => readFacets(get().range),
 
     async startSync() {
       const { sync, range } = get();
       if (sync.phase === 'starting' || sync.phase === 'running') return;
+      syncFollower.listen();
       set({ sync: { phase: 'starting' }, syncError: null });
       syncFollower.starting();
       const request = range.pg ? { from: range.from, to: range.to, pg: range.pg } : { from: range.from, to: range.to };
-      const result = await settle(() => api.sync.start(request));
-      if (!result.ok) {
+      try {
+        const { jobId } = await ask('sync.start', request);
+        set({ sync: { phase: 'running', jobId, request: range, progress: null, cancelling: false } });
+        syncFollower.started(jobId);
+      } catch (thrown) {
         syncFollower.started(null);
-        set({ sync: { phase: 'idle' }, syncError: { error: result.error, retry: () => void get().startSync() } });
-        return;
+        set({ sync: { phase: 'idle' }, syncError: failure(thrown, () => void get().startSync()) });
       }
-      set({
-        sync: { phase: 'running', jobId: result.value.jobId, request: range, progress: null, cancelling: false },
-      });
-      syncFollower.started(result.value.jobId);
     },
     async cancelSync() {
       const sync = get().sync;
       if (sync.phase !== 'running' || sync.cancelling) return;
       set({ sync: { ...sync, cancelling: true }, syncError: null });
-      const result = await settle(() => api.sync.cancel({ jobId: sync.jobId }));
-      if (!result.ok) {
+      try {
+        await ask('sync.cancel', { jobId: sync.jobId });
+      } catch (thrown) {
         const now = get().sync;
         set({
-          syncError: { error: result.error, retry: () => void get().cancelSync() },
+          syncError: failure(thrown, () => void get().cancelSync()),
           sync: now.phase === 'running' ? { ...now, cancelling: false } : now,
         });
       }

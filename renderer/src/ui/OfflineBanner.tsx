@@ -26,12 +26,7 @@ export function OfflineBanner() {
         Actions that need the service are paused until it answers again.
       </span>
       {profileId && (
-        <button
-          type="button"
-          className="button"
-          disabled={check.isPending}
-          onClick={() => check.mutate({ profileId })}
-        >
+        <button type="button" className="button" disabled={check.isPending} onClick={() => check.mutate({ profileId })}>
           {check.isPending ? 'Checking…' : 'Check connection'}
         </button>
       )}

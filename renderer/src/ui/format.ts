@@ -3,29 +3,35 @@
  * INR: ₹12,34,567.89), times always in IST with the zone stated, whatever the machine's own zone is.
  */
 import { formatMoney } from '../../../shared/money';
+import { epochMsToIstDate, isIstDateTime, istToEpochMs } from '../../../shared/time';
+import { formatDdMmYyyy } from './dates';
 
 export { formatMoney };
 
-const IST_DATE_TIME = new Intl.DateTimeFormat('en-IN', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
+/**
+ * The one timestamp format: en-IN, day first, 12-hour clock, the zone stated. Spelt out part by part, so no
+ * machine locale or ICU version can reorder it.
+ */
+const IST_TIME = new Intl.DateTimeFormat('en-IN', {
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: true,
   timeZone: 'Asia/Kolkata',
 });
-const IST_DATE = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeZone: 'Asia/Kolkata' });
 
-/** An ISO UTC instant as "22 Nov 2026, 2:03:22 pm IST". */
+/** An ISO UTC instant as "22/11/2026, 2:03:22 pm IST". */
 export function formatIstInstant(iso: string): string {
-  return `${IST_DATE_TIME.format(new Date(iso))} IST`;
+  const ms = Date.parse(iso);
+  return `${formatCalendarDate(epochMsToIstDate(ms))}, ${IST_TIME.format(ms).toLowerCase()} IST`;
 }
 
-/** A calendar date (YYYY-MM-DD, already an IST date) as "22 Nov 2026". */
-export function formatCalendarDate(date: string): string {
-  return IST_DATE.format(new Date(`${date}T12:00:00+05:30`));
-}
+/** A calendar date (YYYY-MM-DD, already an IST date) as "22/11/2026". */
+export const formatCalendarDate = formatDdMmYyyy;
 
-/** The API's IST wall-clock text ("2026-11-22 14:03:22") with its zone stated. */
+/** The API's IST wall-clock text ("2026-11-22 14:03:22") in the one timestamp format; other text as it came. */
 export function formatIstWallClock(text: string): string {
-  return `${text} IST`;
+  return isIstDateTime(text) ? formatIstInstant(new Date(istToEpochMs(text)).toISOString()) : `${text} IST`;
 }
 
 const COUNT = new Intl.NumberFormat('en-IN');

@@ -1,0 +1,75 @@
+/**
+ * What the cache holds for the filter on screen: the rows (a PagedRows keyset source), the totals, the chart's
+ * aggregates and the filter menus, each a query keyed by profile and filter. A new filter keeps the previous
+ * answer on screen, marked busy, until its own is in; a finished sync makes all of them stale (main-events.ts).
+ *
+ * The rows' source keeps its own position-addressed page cache (paged-rows.ts); the query owns its creation,
+ * its first page (loading and errors the same as every other read) and its disposal.
+ */
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { SettlementFilter, SettlementSort } from '../../../shared/settlement-query';
+import { api, settle } from '../api';
+import { IpcFailure, ipcKey, useActiveProfileId, useIpcQuery } from '../query/ipc-query';
+import { PagedRows } from './paged-rows';
+
+/** Resolves once the source's first page is in; a first page that failed is the query's error. */
+function firstPage(source: PagedRows): Promise<PagedRows> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (source.loadingFirst && !source.error) return false;
+      stop();
+      if (source.error && source.count === 0) {
+        source.dispose();
+        reject(new IpcFailure(source.error));
+      } else resolve(source);
+      return true;
+    };
+    const stop = source.subscribe(() => void check());
+    check();
+  });
+}
+
+/** A source no query holds any more (its filter left the screen a while ago) stops reading and lets go of its rows. */
+function useDisposeDroppedSources(): void {
+  const client = useQueryClient();
+  useEffect(
+    () =>
+      client.getQueryCache().subscribe((event) => {
+        if (event.type !== 'removed') return;
+        const data = event.query.state.data;
+        if (data instanceof PagedRows) data.dispose();
+      }),
+    [client],
+  );
+}
+
+export function useSettlementRows(filter: SettlementFilter, sort: SettlementSort) {
+  useDisposeDroppedSources();
+  const profileId = useActiveProfileId();
+  return useQuery<PagedRows, IpcFailure>({
+    queryKey: ipcKey(profileId, 'settlements.query', { filter, sort }),
+    queryFn: async ({ client, queryKey }) => {
+      const source = await firstPage(
+        new PagedRows(filter, sort, (query) => settle(() => api.settlements.query(query))),
+      );
+      // Read again after a sync: the source it replaces stops reading now rather than at garbage collection.
+      client.getQueryData<PagedRows>(queryKey)?.dispose();
+      return source;
+    },
+    enabled: profileId !== null,
+    placeholderData: keepPreviousData,
+    // Held in memory while shown; the placeholder of the next filter must outlive its own replacement.
+    gcTime: 30_000,
+    staleTime: Infinity,
+  });
+}
+
+export const useSettlementTotals = (filter: SettlementFilter) =>
+  useIpcQuery('settlements.totals', filter, { placeholderData: keepPreviousData });
+
+export const useSettlementAggregate = (filter: SettlementFilter) =>
+  useIpcQuery('settlements.aggregate', filter, { placeholderData: keepPreviousData });
+
+export const useSettlementFacets = (from: string, to: string) =>
+  useIpcQuery('settlements.facets', { from, to }, { placeholderData: keepPreviousData });
