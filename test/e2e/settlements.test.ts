@@ -5,11 +5,12 @@
  * the detail panel; the virtual table reading pages as it scrolls while the page holds a bounded number of rows;
  * the cached view offline; an Excel export offered in its folder; screenshots in light and dark.
  */
+import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
 import { existsSync, statSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE_SHORT } from '../../renderer/src/settlements/columns';
-import { formatIstInstant } from '../../renderer/src/ui/format';
+import { formatIstInstant, formatIstWallClock } from '../../renderer/src/ui/format';
 import { formatMoney } from '../../shared/money';
 import { RULES, type RuleId } from '../../shared/reconciliation';
 import { addDays } from '../../shared/time';
@@ -112,8 +113,9 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
   it('says nothing is cached, then syncs a week with progress, cancels half-way and resumes', async () => {
     await page.getByRole('navigation').getByRole('button', { name: 'Settlements' }).click();
     await page.getByText('Nothing cached for these dates — Sync to fetch them').waitFor();
-    expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe(FROM);
-    expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(TO);
+    // Shown and typed as dd/mm/yyyy whatever the machine's locale.
+    expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe(formatDdMmYyyy(FROM));
+    expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(formatDdMmYyyy(TO));
 
     // Slow pages, so the sync is still running when Cancel is pressed.
     await armFault({ path: SETTLEMENT_PATH, kind: 'delay', delayMs: 350, count: 1000 });
@@ -291,8 +293,9 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     for (const field of ['order_id', 'order_status', 'pg_status', 'payment_mode', 'pg'] as const) {
       expect(text).toContain(String(record[field]));
     }
-    expect(text).toContain(`${record['settlement_date']} IST`);
-    expect(text).toContain(`${record['order_date']} IST`);
+    // The API's IST wall-clock times, in the console's one timestamp format.
+    expect(text).toContain(formatIstWallClock(String(record['settlement_date'])));
+    expect(text).toContain(formatIstWallClock(String(record['order_date'])));
     for (const amount of ['amount', 'mer_service_fee', 'mer_service_tax', 'settled_amount'] as const) {
       expect(text).toContain(formatMoney(record[amount] as number));
     }

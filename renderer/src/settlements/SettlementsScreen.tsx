@@ -26,6 +26,7 @@ import { SettlementsGrid } from './SettlementsGrid';
 import {
   useSettlementAggregate,
   useSettlementFacets,
+  useRowCountFromTotals,
   useSettlementRows,
   useSettlementTotals,
 } from './settlements-queries';
@@ -347,6 +348,7 @@ function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
   const filter = useScreenFilter();
   const sort = useSettlements((s) => s.sort);
   const rowsQuery = useSettlementRows(filter, sort);
+  useRowCountFromTotals(filter, sort);
   const rows = rowsQuery.data ?? null;
   const totals = loadableOf(useSettlementTotals(filter));
   const filters = useSettlements((s) => s.filters);

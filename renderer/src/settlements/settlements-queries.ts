@@ -68,6 +68,20 @@ export function useSettlementRows(filter: SettlementFilter, sort: SettlementSort
 export const useSettlementTotals = (filter: SettlementFilter) =>
   useIpcQuery('settlements.totals', filter, { placeholderData: keepPreviousData });
 
+/**
+ * The table's row count is the totals' count for the same filter (one aggregate read instead of walking every
+ * page); a source whose pages ran out already knows better and keeps its own.
+ */
+export function useRowCountFromTotals(filter: SettlementFilter, sort: SettlementSort): void {
+  const rows = useSettlementRows(filter, sort);
+  const totals = useSettlementTotals(filter);
+  const source = rows.isPlaceholderData ? null : rows.data;
+  const count = totals.isPlaceholderData ? undefined : totals.data?.count;
+  useEffect(() => {
+    if (source && count !== undefined) source.setTotal(count);
+  }, [source, count]);
+}
+
 export const useSettlementAggregate = (filter: SettlementFilter) =>
   useIpcQuery('settlements.aggregate', filter, { placeholderData: keepPreviousData });
 
