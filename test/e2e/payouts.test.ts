@@ -8,6 +8,7 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, majorNumberToMinor } from '../../shared/money';
+import { formatIstWallClock } from '../../renderer/src/ui/format';
 import { rawCall } from '../support/sandbox-http';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
 
@@ -85,7 +86,7 @@ describe.runIf(ready)('Payouts', () => {
       formatMoney(majorNumberToMinor(wire.payout.amount)),
     );
     const facts = await panel.locator('.payout-facts').textContent();
-    expect(facts).toContain(`Processed${wire.payout.processed_at} IST`);
+    expect(facts).toContain(`Processed${formatIstWallClock(wire.payout.processed_at!)}`);
     expect(facts).toContain(`Method${wire.payout.method.toUpperCase()}`);
     expect(facts).toContain(`Fund source${wire.payout.fund_source}`);
     expect(facts).toContain(wire.payout.beneficiary.name);

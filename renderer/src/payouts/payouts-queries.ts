@@ -131,7 +131,9 @@ export function useWatch(pendingCount: number, offline: boolean) {
     enabled: profileId !== null && pendingCount > 0 && !offline,
     initialData: NOT_YET,
     initialDataUpdatedAt: () => Date.now(),
-    staleTime: WATCH_INTERVAL_MS,
+    // Only the interval (or the desk's button) checks again: opening the screen, or a new pending payout enabling
+    // the query, must not fire a burst of lookups at the gateways.
+    staleTime: Infinity,
     refetchInterval: offline || pendingCount === 0 ? false : WATCH_INTERVAL_MS,
     refetchIntervalInBackground: true,
   });

@@ -1,0 +1,69 @@
+/**
+ * Which columns a table shows and how dense it is, remembered per table in the renderer's storage. A zustand
+ * store, since it is UI state: the column chooser and a saved view both set it.
+ */
+import { create } from 'zustand';
+
+export type Density = 'comfortable' | 'compact';
+
+export interface TablePrefs {
+  hidden: string[];
+  density: Density;
+}
+
+const KEY = 'payout-console.tables';
+
+function readAll(): Record<string, TablePrefs> {
+  try {
+    const parsed = JSON.parse(localStorage.getItem(KEY) ?? '{}') as Record<string, Partial<TablePrefs>>;
+    return Object.fromEntries(
+      Object.entries(parsed).map(([id, p]) => [
+        id,
+        {
+          hidden: Array.isArray(p.hidden) ? p.hidden.filter((h) => typeof h === 'string') : [],
+          density: p.density === 'compact' ? 'compact' : 'comfortable',
+        },
+      ]),
+    );
+  } catch {
+    return {};
+  }
+}
+
+interface TablePrefsStore {
+  tables: Record<string, TablePrefs>;
+  set(table: string, prefs: Partial<TablePrefs>): void;
+}
+
+export const useTablePrefsStore = create<TablePrefsStore>()((set, get) => ({
+  tables: readAll(),
+  set(table, prefs) {
+    const current = get().tables[table];
+    const next = { hidden: current?.hidden ?? [], density: current?.density ?? 'comfortable', ...prefs };
+    set((s) => ({ tables: { ...s.tables, [table]: next } }));
+    try {
+      localStorage.setItem(KEY, JSON.stringify(get().tables));
+    } catch {
+      // Storage refused: the choice holds until the window closes.
+    }
+  },
+}));
+
+/** A table's prefs; columns marked hidden by default are hidden until chosen. */
+export function useTablePrefs(table: string, columns: readonly { id: string; optional?: boolean; hiddenByDefault?: boolean }[]) {
+  const stored = useTablePrefsStore((s) => s.tables[table]);
+  const setPrefs = useTablePrefsStore((s) => s.set);
+  const hiddenList = stored?.hidden ?? columns.filter((c) => c.hiddenByDefault).map((c) => c.id);
+  const hidden = new Set(hiddenList.filter((id) => columns.some((c) => c.id === id && c.optional)));
+  return {
+    hidden,
+    density: stored?.density ?? 'comfortable',
+    toggle(id: string) {
+      const next = new Set(hidden);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      setPrefs(table, { hidden: [...next] });
+    },
+    setDensity: (density: Density) => setPrefs(table, { density }),
+  };
+}

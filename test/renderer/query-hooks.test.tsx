@@ -1,0 +1,147 @@
+/**
+ * The renderer's one way to read and act: hooks over TanStack Query, against the real core (router, cache, sync)
+ * on a real sandbox over loopback, bridged into jsdom's `window.api` by the same `createIpcApi` the preload uses.
+ * A read is keyed by the active profile (a switch never shows the previous profile's answer), a mutation
+ * invalidates what it changed, and the end of a sync (an event from main) makes the cached reads stale.
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ReactNode } from 'react';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Core } from '../../electron/core';
+import type { Sandbox } from '../../electron/sandbox/server';
+import type { IpcInvoke, IpcSubscribe } from '../../shared/ipc/client';
+import { addDays } from '../../shared/time';
+import { TEST_TODAY } from '../support/clock';
+import { EMBEDDED_SECRET, coreOnSandbox, nextEvent } from '../support/core';
+import { memoryStore } from '../support/memory-store';
+import { startTestSandbox } from '../support/sandbox';
+import { APP_ORIGIN, MAIN_FRAME } from '../security/support';
+
+// `renderer/src/api.ts` reads window.api when it is imported: the bridge must be there first, and reaches the
+// core once beforeAll has started it.
+const bridge = vi.hoisted(() => {
+  const target: { invoke?: IpcInvoke; subscribe?: IpcSubscribe } = {};
+  return target;
+});
+vi.mock('../../renderer/src/api', async (importOriginal) => {
+  const { createIpcApi } = await import('../../shared/ipc/client');
+  Object.defineProperty(window, 'api', {
+    value: createIpcApi(
+      (channel, input) => bridge.invoke!(channel, input),
+      (event, listener) => bridge.subscribe!(event, listener),
+    ),
+  });
+  return importOriginal();
+});
+
+const { useIpcQuery, useIpcMutation } = await import('../../renderer/src/query/ipc-query');
+const { useMainEvents } = await import('../../renderer/src/query/main-events');
+const { useConnectivity } = await import('../../renderer/src/query/app-queries');
+const { createQueryClient } = await import('../../renderer/src/query/client');
+const { useProfileChange } = await import('../../renderer/src/settings/settings-queries');
+const { useSettlementTotals } = await import('../../renderer/src/settlements/settlements-queries');
+
+let sandbox: Sandbox;
+let core: Core;
+const range = { from: addDays(TEST_TODAY, -2), to: addDays(TEST_TODAY, -1) };
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ secret: EMBEDDED_SECRET, settlementsPerDay: 40 });
+  core = coreOnSandbox(sandbox, { dataDir: mkdtempSync(join(tmpdir(), 'pc-query-hooks-')), vault: memoryStore() });
+  bridge.invoke = (channel, input) => core.router.handle(channel, input, MAIN_FRAME, APP_ORIGIN);
+  bridge.subscribe = (event, listener) =>
+    core.events.subscribe((e, payload) => {
+      if (e === event) listener(payload);
+    });
+});
+afterAll(async () => {
+  await core.close();
+  await sandbox.close();
+});
+
+function wrapper() {
+  const client = createQueryClient();
+  function Wrapper({ children }: { children: ReactNode }) {
+    return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  }
+  return { client, Wrapper };
+}
+
+describe('query hooks over the real core', () => {
+  it('turns a finished sync (an event from main) into fresh totals, equal to the cache', async () => {
+    const { Wrapper } = wrapper();
+    const { result } = renderHook(
+      () => {
+        useMainEvents();
+        return { totals: useSettlementTotals(range), sync: useIpcMutation('sync.start') };
+      },
+      { wrapper: Wrapper },
+    );
+    await waitFor(() => expect(result.current.totals.data?.count).toBe(0));
+    const finished = nextEvent(core, 'syncFinished');
+    await act(() => result.current.sync.mutateAsync(range));
+    await finished;
+    const cached = core.cacheFor('sandbox').settlements.totals(range);
+    expect(cached.count).toBeGreaterThan(0);
+    await waitFor(() => expect(result.current.totals.data?.count).toBe(cached.count));
+    expect(result.current.totals.data?.settled).toBe(cached.settled);
+  });
+
+  it('keys every read by the active profile: a switch shows the new profile’s data and its own connectivity', async () => {
+    const { Wrapper } = wrapper();
+    const other = core.profiles.create({
+      name: 'Second desk',
+      environment: 'custom',
+      baseUrl: sandbox.url,
+      aiUrl: `${sandbox.url}/ai`,
+      key: 'test_key',
+    });
+    const { result } = renderHook(
+      () => {
+        useMainEvents();
+        return {
+          status: useIpcQuery('cache.status'),
+          connectivity: useConnectivity(),
+          test: useIpcMutation('credentials.test'),
+          activate: useProfileChange('profiles.activate'),
+        };
+      },
+      { wrapper: Wrapper },
+    );
+    await waitFor(() => expect(result.current.status.data?.settlementsSyncedAt).toEqual(expect.any(String)));
+    await act(() => result.current.test.mutateAsync({ profileId: 'sandbox' }));
+    await waitFor(() => expect(result.current.connectivity?.state).toBe('online'));
+
+    await act(() => result.current.activate.mutateAsync({ id: other.id }));
+    // Never the previous profile's answer, not even for a render: no data until the new profile's arrives.
+    await waitFor(() => expect(result.current.status.data).toMatchObject({ settlementsSyncedAt: null, balancesAt: null }));
+    expect(result.current.connectivity).toEqual({ state: 'unknown', since: null });
+
+    await act(() => result.current.activate.mutateAsync({ id: 'sandbox' }));
+    await waitFor(() => expect(result.current.status.data?.settlementsSyncedAt).toEqual(expect.any(String)));
+    await waitFor(() => expect(result.current.connectivity?.state).toBe('online'));
+  });
+
+  it('a failed read is main’s error, shown as it is, and a mutation that failed changes nothing', async () => {
+    const { Wrapper } = wrapper();
+    const { result } = renderHook(
+      () => ({
+        totals: useIpcQuery('settlements.totals', { from: range.to, to: range.from }),
+        create: useIpcMutation('profiles.create', { invalidates: ['profiles.'] }),
+      }),
+      { wrapper: Wrapper },
+    );
+    await waitFor(() => expect(result.current.totals.isError).toBe(true));
+    expect(result.current.totals.error?.error.code).toBe('INVALID_INPUT');
+    await act(async () => {
+      await result.current.create
+        .mutateAsync({ name: '', environment: 'custom', baseUrl: 'ftp://x', aiUrl: 'ftp://x', key: '' })
+        .catch(() => undefined);
+    });
+    expect(result.current.create.error?.error.code).toBe('INVALID_INPUT');
+  });
+});
