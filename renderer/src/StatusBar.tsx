@@ -31,11 +31,11 @@ function ConnectivityIndicator() {
 }
 
 function syncedText({ settlementsSyncedAt, balancesAt }: CacheStatus): string {
-  const settlements = settlementsSyncedAt
-    ? `settlements ${formatIstInstant(settlementsSyncedAt)}`
-    : 'settlements not synced yet';
   const balances = balancesAt ? `balances ${formatIstInstant(balancesAt)}` : 'balances not fetched yet';
-  return `Last synced: ${settlements} · ${balances}`;
+  if (settlementsSyncedAt === null) {
+    return balancesAt ? `Settlements not synced yet · ${balances}` : 'Settlements not synced yet';
+  }
+  return `Last synced: settlements ${formatIstInstant(settlementsSyncedAt)} · ${balances}`;
 }
 
 /** Quiet on purpose: the environment badge stays the loudest thing in the bar. */

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcEventPayload } from '../../shared/ipc/contract';
 import { addDays } from '../../shared/time';
 import { formatBytes, formatExactBytes } from '../../renderer/src/settings/bytes';
+import { formatIstInstant } from '../../renderer/src/ui/format';
 import { call, nextEvent, ok } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
@@ -20,7 +21,6 @@ import { TEST_TODAY } from '../support/clock';
 
 const ready = await e2eSystemReady();
 /** An oracle of its own for the bar's times: today's IST time of day, stated as IST. */
-const IST_TIME = new Intl.DateTimeFormat('en-IN', { timeStyle: 'medium', timeZone: 'Asia/Kolkata' });
 const LOCAL = 'Local sandbox';
 
 type SyncFinished = IpcEventPayload<'syncFinished'>;
@@ -53,7 +53,8 @@ describe.runIf(ready)('Settings: data folder, cache per profile, clearing; the s
     expect(status.profileId).toBe(app.core.profiles.active().id);
     if (status.settlementsSyncedAt === null) return 'Settlements not synced yet';
     expect(status.balancesAt).not.toBeNull();
-    const at = (iso: string) => `${IST_TIME.format(new Date(iso))} IST`;
+    // The console's one timestamp format, the same as everywhere else.
+    const at = formatIstInstant;
     return `Last synced: settlements ${at(status.settlementsSyncedAt)} · balances ${at(status.balancesAt!)}`;
   }
 
@@ -148,7 +149,9 @@ describe.runIf(ready)('Settings: data folder, cache per profile, clearing; the s
     expect(await expectRowSize(sandboxRow, sandboxId)).toBeGreaterThan(0);
     expect(await clearButton(sandboxRow).isEnabled()).toBe(true);
     const synced = await expectedLastSynced();
-    expect(synced).toMatch(/^Last synced: settlements \d{1,2}:\d{2}:\d{2}\s[ap]m IST · balances .+ IST$/);
+    expect(synced).toMatch(
+      /^Last synced: settlements \d{2}\/\d{2}\/\d{4}, \d{1,2}:\d{2}:\d{2}\s[ap]m IST · balances .+ IST$/,
+    );
     await waitForStatusBarText(synced);
     // The badge stays first and loudest; the times sit quietly after the profile.
     expect(spaced(await statusBar().textContent())).toMatch(/^Sandbox ?Active profile: Sandbox.*Last synced:/);
