@@ -21,6 +21,7 @@ export const SETTLEMENT_SORT_COLUMNS = [
   'order_date',
   'amount',
   'mer_service_fee',
+  'mer_service_tax',
   'settled_amount',
   'pg',
   'payment_mode',

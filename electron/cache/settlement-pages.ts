@@ -34,6 +34,7 @@ const SORT_EXPRESSION: Readonly<Record<OtherColumn, string>> = {
   order_date: 'order_date',
   amount: 'amount',
   mer_service_fee: 'mer_service_fee',
+  mer_service_tax: 'mer_service_tax',
   settled_amount: 'settled_amount',
   pg: 'pg',
   payment_mode: 'payment_mode',

@@ -7,6 +7,7 @@ import { createQueryClient } from './query/client';
 import './ui/tokens.css';
 import './controls.css';
 import './ui/ui.css';
+import './ui/data-table.css';
 // After controls.css, so helpers such as .mono win over a control's own font.
 import './styles.css';
 

@@ -517,7 +517,7 @@ describe.runIf(ready)('Beneficiaries: an empty cache, then more than a page', ()
     expect(
       await last.evaluate((row) => {
         const box = row.getBoundingClientRect();
-        const pane = row.closest('.bene-table-scroll')!.getBoundingClientRect();
+        const pane = row.closest('.dt-scroll')!.getBoundingClientRect();
         return box.top >= pane.top && box.bottom <= pane.bottom;
       }),
     ).toBe(true);

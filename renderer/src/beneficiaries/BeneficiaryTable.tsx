@@ -1,107 +1,90 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import type { CachedBeneficiary } from '../../../shared/beneficiaries';
+import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
 import { formatIstInstant } from '../ui/format';
-import { present, targetsOf } from './beneficiary-form';
 import { MaskedAccount } from '../ui/MaskedAccount';
-import { rowKeyTarget } from '../ui/use-roving-rows';
+import { present, targetsOf } from './beneficiary-form';
+
+const none = <span className="muted">—</span>;
+
+const COLUMNS: DataColumn<CachedBeneficiary>[] = [
+  {
+    id: 'name',
+    label: 'Name',
+    cell: (b) => <span className="bene-cell-name">{b.name}</span>,
+    sortValue: (b) => b.name,
+  },
+  { id: 'id', label: 'Beneficiary id', mono: true, cell: (b) => b.beneficiary_id, sortValue: (b) => b.beneficiary_id },
+  {
+    id: 'bank',
+    label: 'Bank account',
+    mono: true,
+    optional: true,
+    cell: (b) => {
+      const { bank } = targetsOf(b);
+      return bank ? <MaskedAccount account={bank.account} ifsc={bank.ifsc} /> : none;
+    },
+    sortValue: (b) => targetsOf(b).bank?.account ?? null,
+  },
+  {
+    id: 'vpa',
+    label: 'UPI address',
+    mono: true,
+    optional: true,
+    cell: (b) => targetsOf(b).vpa ?? none,
+    sortValue: (b) => targetsOf(b).vpa ?? null,
+  },
+  {
+    id: 'phone',
+    label: 'Phone',
+    mono: true,
+    optional: true,
+    cell: (b) => present(b.phone) ?? none,
+    sortValue: (b) => present(b.phone) ?? null,
+  },
+  {
+    id: 'email',
+    label: 'Email',
+    optional: true,
+    cell: (b) => <span title={present(b.email) ?? undefined}>{present(b.email) ?? none}</span>,
+    sortValue: (b) => present(b.email) ?? null,
+  },
+  {
+    id: 'fetched',
+    label: 'Fetched',
+    optional: true,
+    cell: (b) => <span className="bene-cell-time">{formatIstInstant(b.fetchedAt)}</span>,
+    sortValue: (b) => b.fetchedAt,
+  },
+];
 
 interface BeneficiaryTableProps {
-  rows: CachedBeneficiary[];
+  rows: readonly CachedBeneficiary[];
   selectedId: string | null;
   onSelect(id: string, open?: boolean): void;
   /** Escape on a row: the screen closes the detail. */
   onEscape(): void;
 }
 
-/** How many rows PageUp and PageDown move: about one screenful of this table. */
-const PAGE_STEP = 10;
-
 /**
- * One tab stop for the whole table (roving tabindex on the selected row): arrows, Home/End and PageUp/PageDown
- * move the selection with focus, Enter opens the detail, Escape closes it.
+ * The cached beneficiaries in the shared table: one tab stop, arrows, Home/End and Page Up/Down move the
+ * selection, Enter or a click opens the detail, Escape closes it. A header sorts the rows loaded so far.
  */
 export function BeneficiaryTable({ rows, selectedId, onSelect, onEscape }: BeneficiaryTableProps) {
-  const body = useRef<HTMLTableSectionElement>(null);
-  const moved = useRef(false);
-  const selectedIndex = Math.max(
-    0,
-    rows.findIndex((r) => r.beneficiary_id === selectedId),
-  );
-
-  // Focus follows the selection only when the keyboard moved it; a search or a refresh must not steal focus.
-  useEffect(() => {
-    if (!moved.current) return;
-    moved.current = false;
-    const row = body.current?.querySelector<HTMLElement>('tr[aria-selected="true"]');
-    row?.focus();
-    row?.scrollIntoView({ block: 'nearest' });
-  }, [selectedId]);
-
-  function onKeyDown(event: KeyboardEvent<HTMLTableSectionElement>) {
-    const target = rowKeyTarget(event.key, selectedIndex, rows.length, PAGE_STEP);
-    if (target !== null) {
-      event.preventDefault();
-      const next = rows[target];
-      if (next) {
-        moved.current = true;
-        onSelect(next.beneficiary_id);
-      }
-    } else if (event.key === 'Enter' && rows[selectedIndex]) {
-      event.preventDefault();
-      onSelect(rows[selectedIndex].beneficiary_id, true);
-    } else if (event.key === 'Escape') {
-      onEscape();
-    }
-  }
-
+  const [sort, setSort] = useState<TableSort | null>(null);
   return (
-    <div className="bene-table-scroll">
-      <table className="bene-table" aria-label="Cached beneficiaries">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Beneficiary id</th>
-            <th scope="col">Bank account</th>
-            <th scope="col">UPI address</th>
-            <th scope="col" className="bene-col-more">
-              Phone
-            </th>
-            <th scope="col" className="bene-col-more">
-              Email
-            </th>
-            <th scope="col" className="bene-col-more">
-              Fetched
-            </th>
-          </tr>
-        </thead>
-        <tbody ref={body} onKeyDown={onKeyDown}>
-          {rows.map((b, i) => {
-            const { bank, vpa } = targetsOf(b);
-            const selected = i === selectedIndex;
-            return (
-              <tr
-                key={b.beneficiary_id}
-                tabIndex={selected ? 0 : -1}
-                aria-selected={selected}
-                data-id={b.beneficiary_id}
-                onClick={() => onSelect(b.beneficiary_id, true)}
-              >
-                <td className="bene-cell-name">{b.name}</td>
-                <td className="mono">{b.beneficiary_id}</td>
-                <td className="mono">
-                  {bank ? <MaskedAccount account={bank.account} ifsc={bank.ifsc} /> : <span className="muted">—</span>}
-                </td>
-                <td className="mono">{vpa ?? <span className="muted">—</span>}</td>
-                <td className="mono bene-col-more">{present(b.phone) ?? <span className="muted">—</span>}</td>
-                <td className="bene-col-more bene-cell-email" title={present(b.email) ?? undefined}>
-                  {present(b.email) ?? <span className="muted">—</span>}
-                </td>
-                <td className="bene-col-more bene-cell-time">{formatIstInstant(b.fetchedAt)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      id="beneficiaries"
+      label="Cached beneficiaries"
+      columns={COLUMNS}
+      rows={rows}
+      rowKey={(b) => b.beneficiary_id}
+      sort={sort}
+      onSort={setSort}
+      selectedKey={selectedId}
+      onSelect={(id) => onSelect(id)}
+      onOpen={(b) => onSelect(b.beneficiary_id, true)}
+      onEscape={onEscape}
+    />
   );
 }

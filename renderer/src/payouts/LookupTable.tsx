@@ -1,60 +1,70 @@
+import { useState } from 'react';
 import type { PayoutLookup } from '../../../shared/payouts';
+import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { TransferStatus } from './TransferStatus';
-import { useRovingRows } from '../ui/use-roving-rows';
 
-/** Latest lookups, one row per payout; ↑/↓ move between rows, Enter or a click opens one. */
+const COLUMNS: DataColumn<PayoutLookup>[] = [
+  { id: 'payout', label: 'Payout', mono: true, cell: (l) => l.payoutId, sortValue: (l) => l.payoutId },
+  {
+    id: 'status',
+    label: 'Status',
+    optional: true,
+    cell: (l) => (l.error === null ? <TransferStatus status={l.transferStatus} /> : <span className="error">{l.error}</span>),
+    sortValue: (l) => l.transferStatus ?? l.error,
+  },
+  {
+    id: 'amount',
+    label: 'Amount',
+    numeric: true,
+    optional: true,
+    cell: (l) => (l.amount === null ? '—' : formatMoney(l.amount)),
+    sortValue: (l) => l.amount,
+  },
+  {
+    id: 'beneficiary',
+    label: 'Beneficiary',
+    optional: true,
+    cell: (l) => l.payout?.beneficiary?.name ?? '—',
+    sortValue: (l) => l.payout?.beneficiary?.name ?? null,
+  },
+  {
+    id: 'checked',
+    label: 'Last checked',
+    optional: true,
+    cell: (l) => <span className="muted">{formatIstInstant(l.lookedUpAt)}</span>,
+    sortValue: (l) => l.lookedUpAt,
+  },
+];
+
+/** Latest lookups, one row per payout, in the shared table: ↑/↓ move between rows, Enter or a click opens one. */
 export function LookupTable({
+  id,
   label,
   lookups,
   current,
   onOpen,
 }: {
+  /** The table's own name, under which its columns and density are remembered. */
+  id: string;
   label: string;
   lookups: readonly PayoutLookup[];
   /** The payout on screen, marked in the list. */
   current: string | null;
   onOpen(payoutId: string): void;
 }) {
-  const rowProps = useRovingRows(lookups.length, (i) => {
-    const l = lookups[i];
-    if (l) onOpen(l.payoutId);
-  });
+  const [sort, setSort] = useState<TableSort | null>(null);
   return (
-    <table className="payout-table" aria-label={label}>
-      <thead>
-        <tr>
-          <th scope="col">Payout</th>
-          <th scope="col">Status</th>
-          <th scope="col" className="money">
-            Amount
-          </th>
-          <th scope="col">Beneficiary</th>
-          <th scope="col">Last checked</th>
-        </tr>
-      </thead>
-      <tbody>
-        {lookups.map((l, i) => (
-          <tr
-            key={l.payoutId}
-            {...rowProps(i)}
-            aria-current={l.payoutId === current ? 'true' : undefined}
-            className="payout-row"
-          >
-            <td className="mono">{l.payoutId}</td>
-            <td>
-              {l.error === null ? (
-                <TransferStatus status={l.transferStatus} />
-              ) : (
-                <span className="error">{l.error}</span>
-              )}
-            </td>
-            <td className="money">{l.amount === null ? '—' : formatMoney(l.amount)}</td>
-            <td>{l.payout?.beneficiary?.name ?? '—'}</td>
-            <td className="muted">{formatIstInstant(l.lookedUpAt)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      id={id}
+      label={label}
+      columns={COLUMNS}
+      rows={lookups}
+      rowKey={(l) => l.payoutId}
+      sort={sort}
+      onSort={setSort}
+      currentKey={current}
+      onOpen={(l) => onOpen(l.payoutId)}
+    />
   );
 }

@@ -77,6 +77,7 @@ export function WatchList({
       )}
       {anything ? (
         <LookupTable
+          id="payouts.watch"
           label="Pending payouts"
           lookups={pending}
           current={current}

@@ -78,7 +78,6 @@ function RangeBar() {
   const facets = loadableOf(useSettlementFacets(range.from, range.to));
   const sync = useSettlements((s) => s.sync);
   const startSync = useSettlements((s) => s.startSync);
-  const totals = loadableOf(useSettlementTotals(useScreenFilter()));
   const offline = useOfflineReason();
   // A date not (yet) typed as a real dd/mm/yyyy date is null.
   const [draft, setDraft] = useState<{ from: string | null; to: string | null }>({ from: range.from, to: range.to });
@@ -112,7 +111,6 @@ function RangeBar() {
   }
 
   const syncing = sync.phase === 'starting' || sync.phase === 'running';
-  const nothingToExport = totals.status === 'ready' && totals.value.count === 0;
 
   return (
     <section aria-label="Dates and gateway" className="stl-bar">
@@ -160,17 +158,22 @@ function RangeBar() {
           {problem}
         </span>
       )}
-      <span className="spacer" />
-      <ExportButtons
-        kind="settlements"
-        disabled={nothingToExport}
-        request={(format) => {
-          // What is on screen at the moment of the click: its filter and its order.
-          const { range: now, filters, sort } = useSettlements.getState();
-          return { kind: 'settlements', format, filter: filterOf(now, filters), sort };
-        }}
-      />
     </section>
+  );
+}
+
+/** Excel or CSV of what is on screen at the moment of the click: its filter and its order. */
+function SettlementExports() {
+  const totals = loadableOf(useSettlementTotals(useScreenFilter()));
+  return (
+    <ExportButtons
+      kind="settlements"
+      disabled={totals.status === 'ready' && totals.value.count === 0}
+      request={(format) => {
+        const { range, filters, sort } = useSettlements.getState();
+        return { kind: 'settlements', format, filter: filterOf(range, filters), sort };
+      }}
+    />
   );
 }
 
@@ -311,7 +314,25 @@ function TotalsBar() {
           </div>
         ))}
       </dl>
+      <ChartToggle />
     </section>
+  );
+}
+
+/** Beside the totals, so a collapsed chart costs no line of the grid. */
+function ChartToggle() {
+  const collapsed = useSettlements((s) => s.chartCollapsed);
+  const setCollapsed = useSettlements((s) => s.setChartCollapsed);
+  return (
+    <button
+      type="button"
+      className="button stl-chart-toggle"
+      aria-expanded={!collapsed}
+      aria-controls="stl-chart"
+      onClick={() => setCollapsed(!collapsed)}
+    >
+      {collapsed ? 'Show chart' : 'Hide chart'}
+    </button>
   );
 }
 
@@ -320,27 +341,15 @@ function Chart() {
   const range = useSettlements((s) => s.range);
   const split = useSettlements((s) => s.chartSplit);
   const setSplit = useSettlements((s) => s.setChartSplit);
-  const collapsed = useSettlements((s) => s.chartCollapsed);
-  const setCollapsed = useSettlements((s) => s.setChartCollapsed);
   const a = loadableOf(query);
   const busy = query.isPlaceholderData || query.isFetching;
   if (a.status === 'failed') return <ErrorNotice error={a.error} onRetry={() => void query.refetch()} />;
   if (a.status === 'loading') return <Skeleton rows={2} label="Loading the chart" />;
   if (a.value.byDate.length === 0) return null;
   return (
-    <section className={`stl-chart-box${busy ? ' stl-stale' : ''}`} aria-busy={busy} aria-label="Settled by day">
-      <button
-        type="button"
-        className="button button-quiet stl-chart-toggle"
-        aria-expanded={!collapsed}
-        onClick={() => setCollapsed(!collapsed)}
-      >
-        {collapsed ? 'Show chart' : 'Hide chart'}
-      </button>
-      {!collapsed && (
-        <SettledChart aggregate={a.value} from={range.from} to={range.to} split={split} onSplit={setSplit} />
-      )}
-    </section>
+    <div id="stl-chart" className={busy ? 'stl-stale' : undefined} aria-busy={busy}>
+      <SettledChart aggregate={a.value} from={range.from} to={range.to} split={split} onSplit={setSplit} />
+    </div>
   );
 }
 
@@ -410,20 +419,23 @@ export function SettlementsScreen() {
   const sort = useSettlements((s) => s.sort);
   const rows = useSettlementRows(filter, sort).data;
   const totals = useSettlementTotals(filter).data;
+  const chartCollapsed = useSettlements((s) => s.chartCollapsed);
   const [detail, setDetail] = useState<CachedSettlement | null>(null);
 
   const asOf = rows?.asOf ?? totals?.asOf ?? null;
 
   return (
     <div className="stl-screen">
-      <PageHeader title="Settlements" asOf={<AsOf at={asOf} label="Synced" />} />
+      <PageHeader title="Settlements" asOf={<AsOf at={asOf} label="Synced" />}>
+        <SettlementExports />
+      </PageHeader>
       <OfflineBanner />
       <RangeBar />
       <SyncPanel />
       <ExportStatus kind="settlements" />
       <FilterBar />
       <TotalsBar />
-      <Chart />
+      {!chartCollapsed && <Chart />}
       <Table onOpen={setDetail} />
       {detail && <SettlementDetail key={detail.id} row={detail} onClose={() => setDetail(null)} />}
     </div>

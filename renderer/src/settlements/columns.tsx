@@ -61,7 +61,7 @@ const REST: Column[] = [
   { id: 'payment_mode', label: 'Mode', width: 68, sort: 'payment_mode', cell: (r) => r.payment_mode },
   { id: 'amount', label: 'Amount', width: 112, sort: 'amount', numeric: true, cell: money((r) => r.amount) },
   { id: 'fee', label: 'Fee', width: 92, sort: 'mer_service_fee', numeric: true, cell: money((r) => r.mer_service_fee) },
-  { id: 'tax', label: 'Tax', width: 84, numeric: true, cell: money((r) => r.mer_service_tax) },
+  { id: 'tax', label: 'Tax', width: 84, sort: 'mer_service_tax', numeric: true, cell: money((r) => r.mer_service_tax) },
   {
     id: 'settled',
     label: 'Settled',

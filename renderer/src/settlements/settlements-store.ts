@@ -92,12 +92,13 @@ const CHART_KEY = 'payout-console.settlements.chart';
 function readChartPrefs(): { collapsed: boolean; split: ChartSplit } {
   try {
     const stored = JSON.parse(localStorage.getItem(CHART_KEY) ?? '{}') as { collapsed?: unknown; split?: unknown };
+    // Collapsed unless the desk opened it: at 1280×800 the grid then keeps at least 15 rows in view.
     return {
-      collapsed: stored.collapsed === true,
+      collapsed: stored.collapsed !== false,
       split: stored.split === 'paymentMode' ? 'paymentMode' : 'pg',
     };
   } catch {
-    return { collapsed: false, split: 'pg' };
+    return { collapsed: true, split: 'pg' };
   }
 }
 
@@ -129,7 +130,7 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
     try {
       localStorage.setItem(CHART_KEY, JSON.stringify({ collapsed, split }));
     } catch {
-      // Storage refused: the chart still works, it just opens expanded next time.
+      // Storage refused: the chart still works, it just opens collapsed next time.
     }
   };
 

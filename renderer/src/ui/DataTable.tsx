@@ -220,6 +220,10 @@ export function DataTable<R>(props: DataTableProps<R>) {
               aria-selected={selected}
               aria-current={props.currentKey === key ? 'true' : undefined}
               className={props.rowClass?.(r)}
+              // A row reached by Tab or a click is the one the keys act on.
+              onFocus={() => {
+                if (!selected) select(key);
+              }}
               onClick={() => {
                 select(key);
                 props.onOpen?.(r);
