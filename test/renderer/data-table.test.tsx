@@ -25,11 +25,24 @@ const ROWS: Row[] = [
 
 const COLUMNS: DataColumn<Row>[] = [
   { id: 'name', label: 'Name', cell: (r) => r.name, sortValue: (r) => r.name },
-  { id: 'tax', label: 'Tax', cell: (r) => String(r.tax ?? '—'), sortValue: (r) => r.tax, numeric: true, optional: true },
+  {
+    id: 'tax',
+    label: 'Tax',
+    cell: (r) => String(r.tax ?? '—'),
+    sortValue: (r) => r.tax,
+    numeric: true,
+    optional: true,
+  },
   { id: 'id', label: 'Id', cell: (r) => r.id, optional: true, hiddenByDefault: true },
 ];
 
-function Harness({ onOpen = () => {}, state }: { onOpen?(r: Row): void; state?: Parameters<typeof DataTable>[0]['state'] }) {
+function Harness({
+  onOpen = () => {},
+  state,
+}: {
+  onOpen?(r: Row): void;
+  state?: Parameters<typeof DataTable>[0]['state'];
+}) {
   const [sort, setSort] = useState<TableSort | null>(null);
   return (
     <DataTable
@@ -120,7 +133,11 @@ describe('DataTable', () => {
     expect(screen.getByRole('status', { name: 'Loading people' })).toBeTruthy();
     rerender(
       <Harness
-        state={{ kind: 'error', error: { code: 'CACHE_UNREADABLE', message: 'The cache could not be read.' }, retry: () => retried++ }}
+        state={{
+          kind: 'error',
+          error: { code: 'CACHE_UNREADABLE', message: 'The cache could not be read.' },
+          retry: () => retried++,
+        }}
       />,
     );
     expect(screen.getByRole('alert').textContent).toContain('The cache could not be read.');

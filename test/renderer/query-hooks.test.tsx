@@ -118,7 +118,9 @@ describe('query hooks over the real core', () => {
 
     await act(() => result.current.activate.mutateAsync({ id: other.id }));
     // Never the previous profile's answer, not even for a render: no data until the new profile's arrives.
-    await waitFor(() => expect(result.current.status.data).toMatchObject({ settlementsSyncedAt: null, balancesAt: null }));
+    await waitFor(() =>
+      expect(result.current.status.data).toMatchObject({ settlementsSyncedAt: null, balancesAt: null }),
+    );
     expect(result.current.connectivity).toEqual({ state: 'unknown', since: null });
 
     await act(() => result.current.activate.mutateAsync({ id: 'sandbox' }));

@@ -10,7 +10,8 @@ const COLUMNS: DataColumn<PayoutLookup>[] = [
     id: 'status',
     label: 'Status',
     optional: true,
-    cell: (l) => (l.error === null ? <TransferStatus status={l.transferStatus} /> : <span className="error">{l.error}</span>),
+    cell: (l) =>
+      l.error === null ? <TransferStatus status={l.transferStatus} /> : <span className="error">{l.error}</span>,
     sortValue: (l) => l.transferStatus ?? l.error,
   },
   {

@@ -67,7 +67,13 @@ export function PayoutsScreen() {
                 Look up a payout by its id above; every check is kept here, and works offline.
               </EmptyState>
             ) : (
-              <LookupTable id="payouts.recent" label="Recent lookups" lookups={recent.value} current={current} onOpen={open} />
+              <LookupTable
+                id="payouts.recent"
+                label="Recent lookups"
+                lookups={recent.value}
+                current={current}
+                onOpen={open}
+              />
             )}
           </section>
         </>

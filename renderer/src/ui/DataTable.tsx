@@ -112,12 +112,7 @@ function ColumnChooser<R>({
         </p>
         {columns.map((c) => (
           <label key={c.id} className="dt-chooser-item">
-            <input
-              type="checkbox"
-              checked={!hidden.has(c.id)}
-              disabled={!c.optional}
-              onChange={() => onToggle(c.id)}
-            />
+            <input type="checkbox" checked={!hidden.has(c.id)} disabled={!c.optional} onChange={() => onToggle(c.id)} />
             {c.label}
           </label>
         ))}

@@ -50,7 +50,10 @@ export const useTablePrefsStore = create<TablePrefsStore>()((set, get) => ({
 }));
 
 /** A table's prefs; columns marked hidden by default are hidden until chosen. */
-export function useTablePrefs(table: string, columns: readonly { id: string; optional?: boolean; hiddenByDefault?: boolean }[]) {
+export function useTablePrefs(
+  table: string,
+  columns: readonly { id: string; optional?: boolean; hiddenByDefault?: boolean }[],
+) {
   const stored = useTablePrefsStore((s) => s.tables[table]);
   const setPrefs = useTablePrefsStore((s) => s.set);
   const hiddenList = stored?.hidden ?? columns.filter((c) => c.hiddenByDefault).map((c) => c.id);
