@@ -149,6 +149,23 @@ describe.runIf(ready)('the desk’s friction, fixed (1280×800)', () => {
     await expect.poll(() => tax.getAttribute('aria-sort')).toMatch(/ascending|descending/);
   });
 
+  it('saves every screen in light and dark at 1280×800', async () => {
+    const { page } = app;
+    for (const [screen, file] of [
+      ['Accounts & balances', 'accounts'],
+      ['Beneficiaries', 'beneficiaries'],
+      ['Payouts', 'payouts'],
+      ['Settlements', 'settlements'],
+      ['Settings', 'settings'],
+    ] as const) {
+      await nav()
+        .getByRole('button', { name: new RegExp(`^${screen}`) })
+        .click();
+      await page.getByRole('heading', { level: 1, name: screen }).waitFor();
+      await saveScreenshots(page, `${file}-1280`);
+    }
+  });
+
   it('asks before switching to production, then marks it on every screen and starts it as not contacted', async () => {
     const { page } = app;
     await statusBar()
