@@ -1,22 +1,18 @@
-import { useId } from 'react';
-import { useModalDialog } from '../ui/use-modal-dialog';
+import { Dialog } from '../ui/Dialog';
 import { SCREENS } from './screens';
 
 /** The `?` list: every shortcut the console answers, from the same registry the keys are read from. */
 export function ShortcutsDialog({ onClose }: { onClose(): void }) {
-  const ref = useModalDialog();
-  const titleId = useId();
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
+    <Dialog
+      title="Keyboard shortcuts"
+      onCancel={onClose}
+      actions={
+        <button type="button" className="button button-primary" autoFocus onClick={onClose}>
+          Close
+        </button>
+      }
     >
-      <h2 id={titleId}>Keyboard shortcuts</h2>
       <dl className="facts shortcuts">
         {SCREENS.map((s) => (
           <div key={s.id} className="shortcut-row">
@@ -45,11 +41,6 @@ export function ShortcutsDialog({ onClose }: { onClose(): void }) {
           <dd>This list</dd>
         </div>
       </dl>
-      <div className="dialog-actions">
-        <button type="button" className="button button-primary" autoFocus onClick={onClose}>
-          Close
-        </button>
-      </div>
-    </dialog>
+    </Dialog>
   );
 }
