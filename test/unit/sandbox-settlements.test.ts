@@ -154,12 +154,11 @@ describe('settlement paging', () => {
     expect(a.mutate(DATE, 5, 3)).toEqual(b.mutate(DATE, 5, 3));
   });
 
-  it('serves 1,000,000 records a day lazily: any page is O(limit)', () => {
-    const started = performance.now();
+  // How fast a page of a big day is served is `npm run bench -- --only sandbox`; here, that it is right.
+  it("serves any page of 1,000,000 records a day, the last and a gateway's included", () => {
     const big = new SettlementSource(1, 1_000_000, GATEWAYS);
     const last = big.page(DATE, undefined, 999_000, 1000);
     const mid = big.page(DATE, 'payu', 123_456, 1000);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(last.data).toHaveLength(1000);
     expect(last.isLastPage).toBe(true);
     expect(mid.data.every((r) => r.pg === 'payu')).toBe(true);
