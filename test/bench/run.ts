@@ -26,7 +26,15 @@ export type Bench = {
   run(ctx: BenchContext): AsyncGenerator<BenchResult>;
 };
 
-const BENCHES: Bench[] = [sandboxBenches, clientBenches, cacheBenches, syncBenches, queryBenches, uiBenches, exportBenches];
+const BENCHES: Bench[] = [
+  sandboxBenches,
+  clientBenches,
+  cacheBenches,
+  syncBenches,
+  queryBenches,
+  uiBenches,
+  exportBenches,
+];
 
 async function main() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, rows: { type: 'string' } } });
