@@ -17,6 +17,7 @@
  */
 import type { Page } from 'playwright-core';
 import { PAGE_SIZE } from '../../renderer/src/settlements/paged-rows';
+import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
 import { memoryStore } from '../support/memory-store';
 import { startApp } from '../e2e/support';
 import { BENCH_DATE, ingest, recordPages } from './cache';
@@ -51,7 +52,10 @@ function timeInPage(page: Page, step: Step, arg: string | number): Promise<numbe
         const grid = () => document.querySelector<HTMLElement>('[role=grid]');
         const act = () => {
           if (step === 'open') {
-            [...document.querySelectorAll<HTMLButtonElement>('nav button')].find((b) => b.textContent === arg)!.click();
+            // The entry's label, beside its shortcut.
+            [...document.querySelectorAll<HTMLButtonElement>('nav button')]
+              .find((b) => b.querySelector('span')?.textContent === arg)!
+              .click();
           } else if (step === 'filter') {
             // As React sees a user choose an option.
             const label = [...document.querySelectorAll('label')].find((l) => l.textContent === 'Payment mode')!;
@@ -164,8 +168,9 @@ export const uiBenches: Bench = {
       await page.evaluate('globalThis.__name = (fn) => fn');
       // Once on the bench's date, as a user would choose it; the screen keeps the range for the session.
       await page.getByRole('navigation').getByRole('button', { name: 'Settlements' }).click();
-      await page.getByLabel('From', { exact: true }).fill(BENCH_DATE);
-      await page.getByLabel('To', { exact: true }).fill(BENCH_DATE);
+      // Typed as the desk types dates: dd/mm/yyyy.
+      await page.getByLabel('From', { exact: true }).fill(formatDdMmYyyy(BENCH_DATE));
+      await page.getByLabel('To', { exact: true }).fill(formatDdMmYyyy(BENCH_DATE));
       await page.locator('[role=grid] [role=row][data-id]').first().waitFor();
 
       const opens: number[] = [];
