@@ -98,6 +98,7 @@ async function exportInWorker({ mode, cacheFile, out, date }: ChildArgs): Promis
       environment: 'sandbox',
       baseUrl: 'http://127.0.0.1',
       generatedAtIst: date + ' 00:00:00',
+      appVersion: 'bench',
     },
   };
   const worker = spawnExportWorker(job);

@@ -83,15 +83,43 @@ export function openpyxlProblem(): string | null {
 export interface OpenpyxlSheet {
   /** Rows below the header. */
   rows: number;
+  /** Rows below the header as the sheet's `<dimension>` states them; null without one. */
+  declared: number | null;
+  /** Rows a streaming reader returned shorter than the header. */
+  short_rows: number;
   /** Per money column (header ending "(INR)"): the sum of its cells in paise, added up as Python Decimals. */
   sums: Record<string, number>;
   /** Per column: the kinds of value openpyxl read ("str", "number", "datetime"), sorted. */
   kinds: Record<string, string[]>;
 }
 
+function runSumsScript(args: string[]): unknown {
+  const run = spawnSync(PYTHON, [SUMS_SCRIPT, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+    timeout: 120_000,
+  });
+  if (run.status !== 0) throw new Error(`workbook-sums.py failed: ${run.stderr || run.error?.message}`);
+  return JSON.parse(run.stdout);
+}
+
 /** What openpyxl reads in a workbook, sheet by sheet (workbook-sums.py). */
 export function openpyxlSums(file: string): Record<string, OpenpyxlSheet> {
-  const run = spawnSync(PYTHON, [SUMS_SCRIPT, file], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
-  if (run.status !== 0) throw new Error(`workbook-sums.py failed: ${run.stderr || run.error?.message}`);
-  return JSON.parse(run.stdout) as Record<string, OpenpyxlSheet>;
+  return runSumsScript([file]) as Record<string, OpenpyxlSheet>;
+}
+
+export interface OpenpyxlPrintSetup {
+  orientation: string | null;
+  fit_to_width: number | null;
+  fit_to_height: number | null;
+  fit_to_page: boolean;
+  /** "1:1" when the header row repeats on every page. */
+  print_title_rows: string | null;
+  /** The footer's left and right sections. */
+  footer: [string | null, string | null];
+}
+
+/** Each sheet's print setup as openpyxl loads it (workbook-sums.py --print); for small workbooks. */
+export function openpyxlPrintSetup(file: string): Record<string, OpenpyxlPrintSetup> {
+  return runSumsScript(['--print', file]) as Record<string, OpenpyxlPrintSetup>;
 }

@@ -37,6 +37,7 @@ async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: stri
           environment: ctx.profile.environment,
           baseUrl: ctx.profile.baseUrl,
           generatedAtIst: epochMsToIst(ctx.now()),
+          appVersion: ctx.appVersion,
         },
       },
       {
