@@ -791,6 +791,67 @@ describe('settlement CSV', () => {
   );
 });
 
+describe("CSV past a spreadsheet's rows", () => {
+  it('is split into numbered files by default, whole days each, every file with the header, listed in the sidecar', async () => {
+    const folder = freshDir();
+    const file = join(folder, 'big.csv');
+    const records = rowsWhere(CURRENT);
+    const result = await runExport(settlementJob(file, {}, 'csv', 2000));
+    const perDate = new Map<string, number>();
+    for (const r of records) perDate.set(r.date, (perDate.get(r.date) ?? 0) + 1);
+    expect(Math.max(...perDate.values())).toBeLessThan(1999);
+    const names = readdirSync(folder)
+      .filter((f) => f.endsWith('.csv'))
+      .sort();
+    expect(names.length).toBeGreaterThan(1);
+    expect(names).toEqual(names.map((_, i) => `big (${i + 1} of ${names.length}).csv`));
+    expect(result).toMatchObject({ status: 'completed', rows: records.length, sheets: names.length });
+    expect(result.files).toEqual([...names.map((n) => join(folder, n)), join(folder, 'big.about.txt')]);
+    expect(result.file).toBe(join(folder, names[0]!));
+    expect(result.warning).toBeUndefined();
+
+    const expected = records.map((r) => DETAIL.map(([, cell]) => csvField(cell(r))));
+    const read: string[][] = [];
+    const seen = new Set<string>();
+    const about = readFileSync(join(folder, 'big.about.txt'), 'utf8');
+    for (const [i, name] of names.entries()) {
+      const csv = await readCsv(join(folder, name));
+      expect(csv.bom).toBe(true);
+      expect(csv.records[0]).toEqual(DETAIL_HEADER);
+      const rows = csv.records.slice(1);
+      expect(rows.length).toBeLessThanOrEqual(1999);
+      // No date continues from one file into the next.
+      const dates = new Set(rows.map((r) => r[0]!));
+      for (const d of dates) expect(seen.has(d), d).toBe(false);
+      dates.forEach((d) => seen.add(d));
+      expect(about).toContain(
+        `File ${i + 1} of ${names.length}: ${name} (${rows.length.toLocaleString('en-IN')} rows)\r\n`,
+      );
+      read.push(...rows);
+    }
+    expect(read).toEqual(expected);
+    expect(about).toContain(`Rows: ${records.length}\r\n`);
+    const settled = records.reduce((n, r) => n + r.settled_amount, 0);
+    expect(about).toContain(`Total settled amount (INR): ${formatMinor(settled)}\r\n`);
+  });
+
+  it('is written whole on request, with a warning that spreadsheets will cut it short', async () => {
+    const folder = freshDir();
+    const file = join(folder, 'whole.csv');
+    const records = rowsWhere(CURRENT);
+    const job = settlementJob(file, {}, 'csv', 2000);
+    job.request = { ...job.request, csv: { oneFile: true } } as ExportJob['request'];
+    const result = await runExport(job);
+    expect(result).toMatchObject({ status: 'completed', rows: records.length, sheets: 1, file });
+    expect(result.warning).toBe(
+      `This CSV holds ${records.length.toLocaleString('en-IN')} rows; spreadsheets open only the first 1,999 of them. ` +
+        'Systems read it whole; for a spreadsheet, export split files or the Excel workbook.',
+    );
+    expect((await readCsv(file)).records).toHaveLength(records.length + 1);
+    expect(readdirSync(folder).sort()).toEqual(['whole.about.txt', 'whole.csv']);
+  });
+});
+
 describe.runIf(requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)', openpyxlProblem()))(
   'an independent reader',
   () => {
