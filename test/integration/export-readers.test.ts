@@ -174,7 +174,10 @@ const settledSum = () =>
 /** A sheet's header and its rows as objects by header. */
 function table(rows: TypedValue[][]): { header: string[]; records: Record<string, TypedValue>[] } {
   const header = rows[0]!.map(([, v]) => String(v));
-  const records = rows.slice(1).map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ['n', null]])));
+  const empty: TypedValue = ['n', null];
+  const records = rows
+    .slice(1)
+    .map((r) => Object.fromEntries(header.map((h, i): [string, TypedValue] => [h, r[i] ?? empty])));
   return { header, records };
 }
 
@@ -205,7 +208,7 @@ describe.runIf(ready)('exports as LibreOffice, openpyxl and Python read them', (
       const books = opened.map(openpyxlCells);
       for (const book of books) {
         expect(formulaCells(book)).toEqual([]);
-        const audit = new Map(book['Audit']!.slice(1).map(([[, k], [, v]]) => [k, v]));
+        const audit = new Map(book['Audit']!.slice(1).map((row) => [row[0]![1], row[1]![1]]));
         expect(audit.get('Profile')).toBe('Treasury desk');
         expect(audit.get('Generated at (IST)')).toBe('2026-01-15 12:00:00');
         expect(audit.get('Journal head hash')).toBe(CONTEXT.journalHead);
