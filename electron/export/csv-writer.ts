@@ -30,8 +30,8 @@ function field(text: string): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what this must find
 const CONTROL =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this must find
   /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 function textField(text: string, excelSafe = false): string {

@@ -25,7 +25,6 @@ export function needsInjectionGuard(text: string): boolean {
  * reader whatever our quoting. So an apostrophe also goes before a formula character that follows any common
  * separator (spaces between allowed, since a reader may trim them), not only at the start of the value.
  */
-// eslint-disable-next-line no-control-regex -- tab and CR are separators and formula starts here
 const FORMULA_AFTER_SEPARATOR = /([,;\t|] *)(?=[=+\-@\t\r])/g;
 
 export function guardCsvText(text: string): string {

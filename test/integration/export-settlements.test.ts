@@ -994,6 +994,7 @@ describe('text longer than a cell holds', () => {
       // Cut to 32,767 characters with the marker; exceljs shows the XML escapes of the two control characters
       // (_x0000_, _x001B_) as text, which Excel and LibreOffice decode.
       const escaped = (t: string) =>
+        // eslint-disable-next-line no-control-regex -- the two control characters the description holds
         t.replace(/[\u0000\u001b]/g, (c) => `_x00${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}_`);
       expect(cut).toBe(escaped(long.slice(0, 32_767 - marker.length)) + marker);
       expect(readSummary(book).labels.get('Text cells cut to fit (whole in the CSV export)')).toBe(integer(1));
