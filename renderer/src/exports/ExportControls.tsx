@@ -102,7 +102,12 @@ export function ExportStatus({ kind }: { kind: ExportKind }) {
           Exported {formatCount(r.rows)} rows
           {r.sheets > 1 ? ` on ${r.sheets} ${r.format === 'csv' ? 'files' : 'sheets'}` : ''} to{' '}
           <span className="mono">{r.file}</span> in {formatSeconds(r.seconds)}.
-          {r.warning && <span className="job-warning"> {r.warning}</span>}
+          {r.warning && (
+            <>
+              {' '}
+              <strong>{r.warning}</strong>
+            </>
+          )}
         </JobOutcome>
       ) : (
         <JobOutcome tone={r.status === 'cancelled' ? 'warning' : 'error'} onDismiss={() => dismiss(kind)}>
