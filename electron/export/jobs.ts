@@ -70,7 +70,7 @@ export function createExportJobs(deps: {
   const choose = deps.targets?.choose ?? (async (name: string) => freeName(defaultDir, name));
   /** Jobs that have not reported their end. */
   const running = new Map<string, Running>();
-  /** Workers not yet exited (a worker reports its end, then removes its partial file and exits). */
+  /** Workers not yet exited (a worker removes its temporary files, reports its end, then exits). */
   const alive = new Set<Promise<void>>();
   const done = new Map<string, string>();
 
