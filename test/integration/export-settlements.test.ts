@@ -305,6 +305,35 @@ function summaryLines(where: string): { groups: Cell[][]; total: Cell[]; count: 
   };
 }
 
+/**
+ * The records per date a selection holds, and the detail sheets they take at `capacity` rows a sheet: whole days
+ * while they fit; a day larger than a sheet fills sheets of its own, its rest starting the next.
+ */
+function perDateOf(where: string): [string, number][] {
+  return sql
+    .prepare(
+      `SELECT date, count(*) FROM settlements WHERE date BETWEEN @from AND @to AND ${where} GROUP BY date ORDER BY date`,
+    )
+    .raw()
+    .all(range) as [string, number][];
+}
+
+function sheetSizes(where: string, capacity: number): number[] {
+  const sizes: number[] = [];
+  let current = 0;
+  for (let [, n] of perDateOf(where)) {
+    if (current + n <= capacity) {
+      current += n;
+      continue;
+    }
+    if (current > 0) sizes.push(current);
+    for (; n > capacity; n -= capacity) sizes.push(capacity);
+    current = n;
+  }
+  sizes.push(current);
+  return sizes;
+}
+
 /** Records breaking each rule, counted from the exceptions stored as JSON (not the rule bits the export reads). */
 function ruleCounts(where: string): Record<string, number> {
   const count = sql.prepare(
@@ -649,26 +678,8 @@ describe('settlement workbook', () => {
     async (limit) => {
       const file = join(freshDir(), 'split.xlsx');
       const capacity = limit - 1;
-      const perDate = sql
-        .prepare(
-          `SELECT date, count(*) FROM settlements WHERE date BETWEEN @from AND @to AND ${CURRENT}
-           GROUP BY date ORDER BY date`,
-        )
-        .raw()
-        .all(range) as [string, number][];
-      // Whole days while they fit; a day larger than a sheet fills sheets of its own, its rest starting the next.
-      const sizes: number[] = [];
-      let current = 0;
-      for (let [, n] of perDate) {
-        if (current + n <= capacity) {
-          current += n;
-          continue;
-        }
-        if (current > 0) sizes.push(current);
-        for (; n > capacity; n -= capacity) sizes.push(capacity);
-        current = n;
-      }
-      sizes.push(current);
+      const perDate = perDateOf(CURRENT);
+      const sizes = sheetSizes(CURRENT, capacity);
       const count = rowsWhere(CURRENT).length;
       expect(sizes.length).toBeGreaterThanOrEqual(3);
       expect(await runExport(settlementJob(file, {}, 'xlsx', limit))).toMatchObject({
@@ -705,19 +716,41 @@ describe('settlement workbook', () => {
   );
 
   it('continues the Exceptions sheet past the row limit too', async () => {
-    // One day's records with exceptions: few Summary lines, more exception lines than a 40-row sheet holds.
-    const c: FilterCase = {
-      name: 'one day, exceptions only',
-      filter: { from: range.to, exceptionsOnly: true },
-      where: `${CURRENT} AND ${HAS_EXCEPTIONS} AND date = '${range.to}'`,
-    };
-    const lines = exceptionLines(rowsWhere(c.where)).length;
-    expect(lines).toBeGreaterThan(39);
+    // The row limit is sized from the data: small enough that the exception lines need two or more sheets, large
+    // enough for the Summary, which is never continued (and has a subtotal line per detail sheet the limit makes).
+    // One day's exceptions do it on most days; where that day has too few lines for its Summary, the whole range's do.
+    const candidates: FilterCase[] = [
+      {
+        name: 'one day, exceptions only',
+        filter: { from: range.to, exceptionsOnly: true },
+        where: `${CURRENT} AND ${HAS_EXCEPTIONS} AND date = '${range.to}'`,
+      },
+      {
+        name: 'the range, exceptions only',
+        filter: { exceptionsOnly: true },
+        where: `${CURRENT} AND ${HAS_EXCEPTIONS}`,
+      },
+    ];
+    const sized: { c: FilterCase; lines: number; maxRows: number }[] = [];
+    for (const c of candidates) {
+      const lines = exceptionLines(rowsWhere(c.where)).length;
+      const probe = join(freshDir(), 'probe.xlsx');
+      await runExport(settlementJob(probe, c.filter));
+      const summaryRows = (await readBook(probe)).getWorksheet('Summary')!.rowCount;
+      let maxRows = Math.max(summaryRows, Math.floor(lines / 2) + 1);
+      while (summaryRows + sheetSizes(c.where, maxRows - 1).length - 1 > maxRows) maxRows++;
+      if (lines > maxRows - 1) sized.push({ c, lines, maxRows });
+    }
+    expect(sized.length, 'some filter has more exception lines than its Summary has rows').toBeGreaterThan(0);
+    const { c, lines, maxRows } = sized[0]!;
+
     const file = join(freshDir(), 'exceptions.xlsx');
-    const result = await runExport(settlementJob(file, c.filter, 'xlsx', 40));
+    const result = await runExport(settlementJob(file, c.filter, 'xlsx', maxRows));
     expect(result.status).toBe('completed');
-    const book = await checkWorkbook(file, c, Math.ceil(rowsWhere(c.where).length / 39));
-    expect(continued(book, 'Exceptions')).toHaveLength(Math.ceil(lines / 39));
+    const book = await checkWorkbook(file, c, sheetSizes(c.where, maxRows - 1).length);
+    const sheets = continued(book, 'Exceptions');
+    expect(sheets.length).toBeGreaterThanOrEqual(2);
+    expect(sheets).toHaveLength(Math.ceil(lines / (maxRows - 1)));
   });
 });
 
