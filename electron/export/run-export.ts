@@ -168,13 +168,13 @@ export async function* settlementPages(reader: CacheReader, filter: SettlementFi
 function partedSink<S extends RowSink>(
   parts: readonly number[],
   open: (index: number) => S,
-  close: (sink: S, index: number) => Promise<void>,
+  close: (sink: S) => Promise<void>,
 ) {
   let index = 0;
   let inPart = 0;
   let sink = open(0);
   const next = async (values: RowValues) => {
-    await close(sink, index);
+    await close(sink);
     index++;
     inPart = 0;
     sink = open(index);
@@ -188,7 +188,7 @@ function partedSink<S extends RowSink>(
       inPart++;
       return sink.addRow(values);
     },
-    end: () => close(sink, index),
+    end: () => close(sink),
   };
 }
 
@@ -211,20 +211,20 @@ function partFile(file: string, index: number, count: number): string {
 
 /** The rows each CSV file takes, and the warning for one file that spreadsheets will cut short. */
 function csvParts(job: ExportJob, total: number, split: (capacity: number) => number[]) {
-  const capacity = (job.maxRowsPerSheet ?? XLSX_MAX_ROWS) - 1;
+  const capacity = job.maxRowsPerSheet === undefined ? SPREADSHEET_DATA_ROWS : job.maxRowsPerSheet - 1;
   if (job.request.csv?.oneFile !== true) return { parts: split(capacity) };
   return {
     parts: [total],
     warning:
       total > capacity
         ? `This CSV holds ${total.toLocaleString('en-IN')} rows; spreadsheets open only the first ` +
-          `${Math.min(capacity, SPREADSHEET_DATA_ROWS).toLocaleString('en-IN')} of them. Systems read it whole; ` +
+          `${capacity.toLocaleString('en-IN')} of them. Systems read it whole; ` +
           'for a spreadsheet, export split files or the Excel workbook.'
         : undefined,
   };
 }
 
-/** Writes the CSV data files of `parts` from `rows`, then the sidecar; resolves the file names with their counts. */
+/** Writes the CSV data files of `parts` from `rows`; resolves each file's provenance line (its name and rows). */
 async function writeCsv(
   run: Run,
   columns: readonly ColumnSpec[],

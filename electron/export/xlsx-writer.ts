@@ -29,7 +29,7 @@ const XLSX_MAX_TEXT = 32_767;
  * How a cut text ends, so a reader of the cell sees it is not the whole value: the original length, and where the
  * whole text is. The cut never splits a surrogate pair.
  */
-export function cutToCell(text: string): string {
+function cutToCell(text: string): string {
   const marker = ` … [cut: ${text.length.toLocaleString('en-IN')} characters in all; the CSV export has the whole text]`;
   let end = XLSX_MAX_TEXT - marker.length;
   const last = text.charCodeAt(end - 1);
