@@ -59,17 +59,13 @@ function filterParts(f: SettlementFilter): string[] {
 }
 
 /**
- * What the file is called by default: the profile, what, for which dates, the saved view and the filter, so two
- * desks' files never mix and a filtered file never passes for the whole range.
+ * What the file is called by default: the profile, what, for which dates and the filter, so two desks' files never
+ * mix and a filtered file never passes for the whole range.
  */
 export function suggestedName(profileName: string, request: ExportRequest, now: number): string {
   const what =
     request.kind === 'settlements'
-      ? [
-          `settlements-${request.filter.from}-to-${request.filter.to}`,
-          ...(request.view ? [`view-${slugOf(request.view)}`] : []),
-          ...filterParts(request.filter),
-        ].join('-')
+      ? [`settlements-${request.filter.from}-to-${request.filter.to}`, ...filterParts(request.filter)].join('-')
       : `${request.kind}-${epochMsToIstDate(now)}`;
   // Most file systems stop at 255 bytes; the dates and the extension come first, so a long search is what is cut.
   return `${slugOf(profileName) || 'profile'}-${what}`.slice(0, 200).replace(/-$/, '') + `.${request.format}`;
@@ -88,6 +84,8 @@ export function createExportJobs(deps: {
   log: Logger;
   targets?: Partial<ExportTargets>;
   nativeBinding?: string;
+  /** Printed on every export's provenance. */
+  appVersion: string;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -95,7 +93,7 @@ export function createExportJobs(deps: {
   const choose = deps.targets?.choose ?? (async (name: string) => freeName(defaultDir, name));
   /** Jobs that have not reported their end. */
   const running = new Map<string, Running>();
-  /** Workers not yet exited (a worker reports its end, then removes its partial file and exits). */
+  /** Workers not yet exited (a worker removes its temporary files, reports its end, then exits). */
   const alive = new Set<Promise<void>>();
   const done = new Map<string, string>();
 
@@ -112,6 +110,7 @@ export function createExportJobs(deps: {
         kind: job.request.kind,
         format: job.request.format,
         file: null,
+        files: [],
         rows: 0,
         sheets: 0,
         status: 'failed',
@@ -166,6 +165,7 @@ export function createExportJobs(deps: {
           environment: profile.environment,
           baseUrl: profile.baseUrl,
           generatedAtIst: epochMsToIst(now()),
+          appVersion: deps.appVersion,
         },
       };
       running.set(jobId, run(jobId, profile.id, job));

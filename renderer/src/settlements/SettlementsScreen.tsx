@@ -162,7 +162,7 @@ function RangeBar() {
   );
 }
 
-/** Excel or CSV of what is on screen at the moment of the click: its filter and its order. */
+/** Excel or CSV of what is on screen at the moment of the click: its filter. */
 function SettlementExports() {
   const totals = loadableOf(useSettlementTotals(useScreenFilter()));
   return (
@@ -170,8 +170,8 @@ function SettlementExports() {
       kind="settlements"
       disabled={totals.status === 'ready' && totals.value.count === 0}
       request={(format) => {
-        const { range, filters, sort } = useSettlements.getState();
-        return { kind: 'settlements', format, filter: filterOf(range, filters), sort };
+        const { range, filters } = useSettlements.getState();
+        return { kind: 'settlements', format, filter: filterOf(range, filters) };
       }}
     />
   );
