@@ -13,6 +13,11 @@
  *  - `settlement_rollup` holds count and sums per date x gateway x payment mode x statuses x exception
  *    flags, kept in step with the records in the same transactions, so totals and aggregates with any
  *    filter but text search do not scan a million rows (settlement-rollup.ts).
+ *  - Search keys (UTR, gateway transaction id, order id) are indexed per date (`date` first, then the key without
+ *    case): a sync writes one date at a time, so each insert lands in the small part of the index that
+ *    holds the date being written, which stays in memory, instead of anywhere in a tree of millions of
+ *    random ids (three plain key indexes cut the ingest to a sixth of a bare insert; these to about
+ *    nine-tenths of what it was). A search seeks each date of its range (settlement-search.ts).
  *  - `settlement_days` records when each date was last synced, per gateway scope ('' = every gateway):
  *    the "as of" time of every read.
  */
@@ -215,6 +220,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE payout_accounts ADD COLUMN transaction_limit INTEGER;
       CREATE INDEX beneficiaries_by_vpa ON beneficiaries (vpa) WHERE vpa IS NOT NULL;
       CREATE INDEX beneficiaries_by_account ON beneficiaries (account_number, ifsc) WHERE account_number IS NOT NULL;
+    `,
+  },
+  {
+    version: 7,
+    name: 'settlement search keys, per date',
+    sql: `
+      CREATE INDEX settlements_utr_by_date ON settlements (date, utr COLLATE NOCASE) WHERE utr IS NOT NULL;
+      CREATE INDEX settlements_transaction_by_date ON settlements (date, pg_transaction_id COLLATE NOCASE);
+      CREATE INDEX settlements_order_by_date ON settlements (date, order_id COLLATE NOCASE) WHERE order_id IS NOT NULL;
     `,
   },
 ];
