@@ -44,6 +44,9 @@ function minorIsExact(v: unknown): boolean {
   }
 }
 
+/** "", null and a missing UTR all mean none, as the schema reads them. */
+const utrOf = (v: string | null | undefined): string | null => (v == null || v.trim() === '' ? null : v);
+
 /** Times repeat within a page (records settle in batches): one check per distinct text. */
 function timeChecker(): (v: unknown) => boolean {
   const valid = new Set<string>();
@@ -95,6 +98,7 @@ export function checkSettlementPage(json: unknown): SettlementPage | undefined {
   for (let i = 0; i < data.length; i++) {
     const r = data[i] as Loose;
     for (let k = 0; k < MAJOR.length; k++) r[MAJOR[k]!] = converted[i * MAJOR.length + k];
+    r['utr'] = utrOf(r['utr'] as string | null | undefined);
   }
   return { data: data as SettlementPage['data'], is_last_page, request_id };
 }
