@@ -3,44 +3,44 @@
  * any case (ASCII). The row check itself is the filter's `LIKE 'text%'` (settlement-filter.ts); this decides which
  * rows a read visits.
  *
- * The three keys are indexed per date (`date`, then the key without case: migration 7), so a search seeks each
- * date of its range once per key: a few hundred index seeks for a 90-day range, and only the matching rows are
- * read. That wins while matches are few; a text most rows start with ("pay_") would have the read fetch and sort
+ * The three keys of every record are in `settlement_keys`, ordered by date then key without case (migrations.ts),
+ * so a search seeks each date of its range once: 90 seeks for a 90-day range, and only the matching rows are
+ * read. A date whose records changed since its keys were written (a sync writing it now, or one that stopped
+ * half-way) is not in `settlement_keyed_days`; its records are walked instead, which only that date costs.
+ *
+ * Seeking wins while matches are few; a text most rows start with ("pay_") would have the read fetch and sort
  * every one of them, while a plain walk of the range in the read's order meets a match at nearly every row. So a
- * read first counts matches up to MAX_KEYED (index entries only, no rows) and takes the seeks below that, the
- * walk above it.
+ * read first counts matches up to MAX_KEYED (keys only, no rows) and takes the seeks below that, the walk above.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { FilterParams } from './settlement-filter';
+import { PER_DAY } from './settlement-ids';
 
-/** Above this many index matches, walking the range finds a page sooner than fetching and sorting the matches. */
+/** Above this many matches, walking the range finds a page sooner than fetching and sorting the matches. */
 export const MAX_KEYED = 10_000;
 
-/** The dates of the range, one row each; the key indexes are entered once per date. */
-const DAYS = `days(day) AS (SELECT :from UNION ALL SELECT date(day, '+1 day') FROM days WHERE day < :to)`;
+/** The dates of the range with the first id of each (settlement-ids.ts). */
+const DAYS = `days(day, lo) AS (SELECT :from, :lo UNION ALL SELECT date(day, '+1 day'), lo + ${PER_DAY} FROM days WHERE day < :to)`;
 
-/** One key's matches in the range, by its per-date index. */
-function keyMatches(column: string, index: string): string {
-  return `SELECT s.id AS mid FROM days JOIN settlements AS s INDEXED BY ${index}
-    ON s.date = days.day AND s.${column} COLLATE NOCASE >= :searchLo AND s.${column} COLLATE NOCASE < :searchHi
-    WHERE s.${column} IS NOT NULL`;
-}
+/** Matches in the dates whose keys are current, by the keys. */
+const KEYED = `SELECT k.id AS mid FROM days JOIN settlement_keys AS k
+    ON k.date = days.day AND k.key >= :searchLo AND k.key < :searchHi`;
 
-const KEY_MATCHES = [
-  keyMatches('utr', 'settlements_utr_by_date'),
-  keyMatches('pg_transaction_id', 'settlements_transaction_by_date'),
-  keyMatches('order_id', 'settlements_order_by_date'),
-];
+/** Matches in the other dates, by walking their records. */
+const WALKED = `SELECT s.id AS mid FROM days JOIN settlements AS s ON s.id BETWEEN days.lo AND days.lo + ${PER_DAY - 1}
+    WHERE days.day NOT IN (SELECT date FROM settlement_keyed_days)
+      AND (s.order_id LIKE :search ESCAPE '\\' OR s.pg_transaction_id LIKE :search ESCAPE '\\'
+           OR s.utr LIKE :search ESCAPE '\\')`;
 
 /**
  * Put before a read's SELECT; the read then takes its rows `FROM ${SEARCHED_ROWS}`. The rows a search matches,
  * each once (a record whose UTR and order id both match is one row).
  */
-export const SEARCH_WITH = `WITH RECURSIVE ${DAYS}, matches(mid) AS (${KEY_MATCHES.join(' UNION ')})`;
+export const SEARCH_WITH = `WITH RECURSIVE ${DAYS}, matches(mid) AS (${KEYED} UNION ${WALKED})`;
 export const SEARCHED_ROWS = 'matches CROSS JOIN settlements ON settlements.id = matches.mid';
 
-/** Index entries only, stopping at the cap; a row matching by two keys counts twice, which only errs towards the walk. */
-const COUNT_SQL = `WITH RECURSIVE ${DAYS} SELECT count(*) FROM (${KEY_MATCHES.join(' UNION ALL ')} LIMIT :cap)`;
+/** Keys and walked rows, stopping at the cap; a row matching by two keys counts twice, which only errs towards the walk. */
+const COUNT_SQL = `WITH RECURSIVE ${DAYS} SELECT count(*) FROM (${KEYED} UNION ALL ${WALKED} LIMIT :cap)`;
 
 /** The key range of every text starting with `text` in SQLite's NOCASE order: [text, text + the highest character). */
 export function searchBounds(text: string): { searchLo: string; searchHi: string } {
