@@ -13,9 +13,9 @@
  * record's `pg`, else the one the sync asked for, else ''.
  *
  * Closing the date (one transaction): rows this run did not see are marked vanished (kept, out of the
- * rollup), the date's digests are stored and the "settled twice" rule is run across dates, the date's search
- * keys are written afresh if its records changed (migrations.ts), and the date is recorded as synced with its
- * time: the "as of" of later reads.
+ * rollup), the date's digests are stored and the "settled twice" rule is run across dates, and the date
+ * is recorded as synced with its time: the "as of" of later reads. A page that changes records takes the date
+ * off the dates whose search keys are current; the sync writes them again when its run ends (search-keys.ts).
  *
  * If a transaction fails, this object is spent (its memory no longer matches the file): the sync stops,
  * and the next one starts the date afresh from the file.
@@ -63,16 +63,6 @@ const SQL = {
             ON CONFLICT (date, scope) DO UPDATE SET
               synced_at = excluded.synced_at, run_id = excluded.run_id, records = excluded.records`,
   unkeyDay: `DELETE FROM settlement_keyed_days WHERE date = ?`,
-  isKeyed: `SELECT 1 FROM settlement_keyed_days WHERE date = ?`,
-  dropKeys: `DELETE FROM settlement_keys WHERE date = ?`,
-  // In the table's own order, so the date's keys are appended rather than inserted one by one at random.
-  buildKeys: `INSERT OR IGNORE INTO settlement_keys (date, key, id)
-                SELECT @date, key, id FROM (
-                  SELECT utr AS key, id FROM settlements WHERE id BETWEEN @lo AND @hi AND utr IS NOT NULL
-                  UNION ALL SELECT pg_transaction_id, id FROM settlements WHERE id BETWEEN @lo AND @hi
-                  UNION ALL SELECT order_id, id FROM settlements WHERE id BETWEEN @lo AND @hi AND order_id IS NOT NULL)
-                ORDER BY key COLLATE NOCASE, id`,
-  keyDay: `INSERT OR IGNORE INTO settlement_keyed_days (date) VALUES (?)`,
   dateDone: `UPDATE sync_run_dates SET status = 'completed', vanished = vanished + ?, error = NULL,
                finished_at = ?, started_at = coalesce(started_at, ?)
              WHERE run_id = ? AND date = ?`,
@@ -131,8 +121,6 @@ export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateS
     const flags = (seenRun === runId ? SEEN : 0) | (vanishedAt === null ? 0 : VANISHED);
     index.add(transactionHash(pg, txn), id, codeOf(pg), flags);
   }
-  /** Set once a page of this run changed the date's records: its search keys are rebuilt when it closes. */
-  let keysStale = false;
   /** The next free id of the date: records are appended in arrival order (settlement-ids.ts). */
   let nextId = ((sql.lastId.pluck().get(lo, hi) as number | null) ?? lo - 1) + 1;
 
@@ -199,11 +187,8 @@ export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateS
       index.setFlags(slot, SEEN);
     }
     rollup.flush();
-    if (!keysStale && result.inserted + result.updated > 0) {
-      // Searches walk this date's records until it closes (settlement-search.ts).
-      sql.unkeyDay.run(date);
-      keysStale = true;
-    }
+    // Every page that changes records, not only the first: keys may be written between two pages (search-keys.ts).
+    if (result.inserted + result.updated > 0) sql.unkeyDay.run(date);
     sql.checkpoint.run(nextOffset, records.length, result.updated, at, runId, date);
     sql.heartbeat.run(at, runId);
     return result;
@@ -227,11 +212,6 @@ export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateS
       duplicates(date, pgs[code]!, digest, rollup);
     }
     rollup.flush();
-    if (keysStale || sql.isKeyed.get(date) === undefined) {
-      sql.dropKeys.run(date);
-      sql.buildKeys.run({ date, lo, hi });
-      sql.keyDay.run(date);
-    }
     const records = (
       scope.pg === null ? sql.currentCount.pluck().get(date) : sql.currentCountOfPg.pluck().get(date, scope.pg)
     ) as number;

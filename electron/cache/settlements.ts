@@ -28,6 +28,7 @@ import { DEFAULT_SORT, createSettlementPages } from './settlement-pages';
 import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
 import { ROLLUP_WHERE } from './settlement-rollup';
 import { ruleBit } from './settlement-rows';
+import { createSearchKeys } from './search-keys';
 import { SEARCHED_ROWS, SEARCH_WITH, createSearchPlanner } from './settlement-search';
 import { exactNumber, prepareAll } from './statements';
 
@@ -180,6 +181,9 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
   return {
     /** Starts (or resumes) writing one date of a sync run. */
     beginDate: (scope: DateScope) => beginDate(ingest, scope),
+
+    /** The search keys of dates whose records changed, written after a sync (search-keys.ts). */
+    searchKeys: createSearchKeys(db),
 
     query,
 

@@ -147,12 +147,12 @@ export function sqliteCeiling(rows: number): number {
   }
 }
 
-/** Bytes of the search keys' indexes (migration 7), read from SQLite's own page accounting. */
+/** Bytes of the search keys (migration 7), read from SQLite's own page accounting. */
 function searchIndexBytes(cache: Cache): number {
   return cache.db
     .prepare(
       `SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN
-         ('settlements_utr_by_date', 'settlements_transaction_by_date', 'settlements_order_by_date')`,
+         ('settlement_keys', 'settlement_keyed_days')`,
     )
     .pluck()
     .get() as number;

@@ -116,9 +116,35 @@ describe('text search', () => {
     ingest.upsertPage(records.slice(200), 300);
     ingest.finish();
     cache.syncRuns.finish(run.id, 'completed');
+    // Closed but its keys not written yet: still walked.
+    expect(found().map((r) => r.pg_transaction_id)).toEqual([wanted.pg_transaction_id]);
+    expect(cache.settlements.searchKeys.writeOne()).toBe(date);
+    expect(cache.settlements.searchKeys.writeOne()).toBeNull();
     expect(found().map((r) => r.pg_transaction_id)).toEqual([wanted.pg_transaction_id]);
     const last = records[299]!;
     expect(allRows({ search: last.order_id! }).map((r) => r.pg_transaction_id)).toContain(last.pg_transaction_id);
+    all = allRows();
+  });
+
+  it('finds a changed UTR at once, even when keys were written between two pages of the re-sync', () => {
+    const date = DATES[1]!;
+    const records = source.page(date, undefined, 0, PER_DAY).data.map((w) => settlementRecord.parse(w));
+    const changed = records.map((r, i) => (i === 10 || i === 2000 ? { ...r, utr: `NEWUTR${i}X` } : r));
+    const { run } = cache.syncRuns.claim('settlements', { from: date, to: date, pg: null }, [date]);
+    const ingest = cache.settlements.beginDate({ runId: run.id, date, pg: null });
+    ingest.upsertPage(changed.slice(0, 1000), 1000);
+    expect(cache.settlements.searchKeys.writeOne()).toBe(date);
+    ingest.upsertPage(changed.slice(1000), changed.length);
+    for (const i of [10, 2000]) {
+      expect(allRows({ search: `newutr${i}` }).map((r) => r.pg_transaction_id)).toEqual([
+        records[i]!.pg_transaction_id,
+      ]);
+    }
+    ingest.finish();
+    cache.syncRuns.finish(run.id, 'completed');
+    while (cache.settlements.searchKeys.writeOne() !== null);
+    expect(allRows({ search: 'NEWUTR2000' })).toHaveLength(1);
+    expect(allRows({ search: records[10]!.utr! })).toEqual([]);
     all = allRows();
   });
 
