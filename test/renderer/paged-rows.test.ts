@@ -36,9 +36,7 @@ function keysetReader(all: CachedSettlement[], options: { failAt?: number } = {}
     }
     const ordered = query.sort.direction === 'asc' ? all : [...all].reverse();
     const start =
-      query.after !== undefined
-        ? ordered.findIndex((r) => String(r.id) === query.after) + 1
-        : (query.position ?? 0);
+      query.after !== undefined ? ordered.findIndex((r) => String(r.id) === query.after) + 1 : (query.position ?? 0);
     const page = ordered.slice(start, start + query.limit);
     const more = start + query.limit < ordered.length;
     const value = {
