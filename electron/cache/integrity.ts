@@ -1,13 +1,13 @@
 /**
  * How a damaged cache file is caught without making every open wait for a full check of millions of rows.
  *
- *  - At open (before the file is used): its header, then SQLite's quick check of every table but the settlement
- *    records: the schema, sync runs and checkpoints, the rollup, the digests, beneficiaries, payouts, balances.
- *    Milliseconds, whatever the number of records. A file that fails is moved aside (recovery.ts), as before.
- *  - After open, off the main thread: the quick check of the settlement records and their indexes (a second or
- *    two at two million rows), in a worker thread on its own read-only connection, so the first rows show while it
- *    runs. A file that fails it is marked (`<file>.damaged`, with what SQLite said) and the app is told; the next
- *    open finds the mark and moves the file aside before using it.
+ *  - At open (before the file is used): its header, then SQLite's quick check of every table that does not grow with
+ *    the records: the schema, sync runs and checkpoints, the rollup, beneficiaries, payouts, balances. Milliseconds,
+ *    whatever the number of records. A file that fails is moved aside (recovery.ts), as before.
+ *  - After open, off the main thread: the quick check of the settlement records, their search keys and digests (a
+ *    few seconds at two million rows), in a worker thread on its own read-only connection, so the first rows show
+ *    while it runs. A file that fails it is marked (`<file>.damaged`, with what SQLite said) and the app's log is
+ *    told; the next open finds the mark and moves the file aside before using it.
  *  - Meanwhile a read that meets a damaged page fails with SQLite's own corruption error rather than a wrong row.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,8 +16,11 @@ import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { CacheCorruptError } from './recovery';
 
-/** The tables whose check runs after open: the settlement records, most of the file. */
-export const CHECKED_AFTER_OPEN = ['settlements'] as const;
+/**
+ * The tables whose check runs after open: those that grow with the records (the records, their search keys, their
+ * digests), nearly all of the file. Every other table holds a few rows per date, account or lookup.
+ */
+export const CHECKED_AFTER_OPEN = ['settlements', 'settlement_keys', 'settlement_digests'] as const;
 
 const TABLES = `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT IN (${CHECKED_AFTER_OPEN.map((t) => `'${t}'`).join(', ')})`;
 const QUICK_CHECK = 'SELECT quick_check FROM pragma_quick_check(?)';

@@ -12,7 +12,9 @@
  * A page can also start at a position of the result instead of after a cursor: a scrollbar dragged to the
  * middle, "go to row", "go to date". In the date order with a filter the rollup answers, the rollup's counts
  * per date say which date holds the position and how many rows come before it, so the read starts at that
- * date's first id and skips only rows of that one date. Elsewhere the read skips rows up to the position.
+ * date's first id and skips only rows of that one date. Elsewhere the read skips rows up to the position. Either way
+ * the skipping reads only sort keys (the sorter holds keys, not rows), and the row before the position becomes the
+ * cursor of an ordinary keyset page.
  *
  * Statement texts come only from the constant allow-list below; one named statement per
  * (column, direction, exceptions-only, searched by keys), prepared on first use.
@@ -59,24 +61,36 @@ export const DEFAULT_SORT: SettlementSort = { column: 'date', direction: 'desc' 
 const source = (keyed: boolean): [withClause: string, from: string] =>
   keyed ? [SEARCH_WITH, SEARCHED_ROWS] : ['', 'settlements'];
 
+/**
+ * What a read selects: a page's rows, or (for a jump) only the sort key of the row `:skip` rows on, so that skipping
+ * keeps keys in SQLite's sorter rather than whole rows.
+ */
+type Selected = 'rows' | 'key';
+
 /** One bound each way, both on the rowid: given two upper bounds SQLite would seek by one and filter by the other. */
-function byIdSql(direction: 'asc' | 'desc', exceptions: string, keyed: boolean): string {
+function byIdSql(direction: 'asc' | 'desc', exceptions: string, keyed: boolean, selected: Selected): string {
   const [dir, range] = direction === 'desc' ? ['DESC', 'id >= :lo AND id < :kId'] : ['ASC', 'id > :kId AND id <= :hi'];
   const [withClause, from] = source(keyed);
   return `${withClause}
-    SELECT ${COLUMNS} FROM ${from}
+    SELECT ${selected === 'rows' ? COLUMNS : 'NULL, id'} FROM ${from}
     WHERE ${range} AND ${FILTER_SQL} ${exceptions}
-    ORDER BY id ${dir} LIMIT :limit OFFSET :skip`;
+    ORDER BY id ${dir} ${selected === 'rows' ? 'LIMIT :limit' : 'LIMIT 1 OFFSET :skip'}`;
 }
 
-function byColumnSql(expression: string, direction: 'asc' | 'desc', exceptions: string, keyed: boolean): string {
+function byColumnSql(
+  expression: string,
+  direction: 'asc' | 'desc',
+  exceptions: string,
+  keyed: boolean,
+  selected: Selected,
+): string {
   const [dir, past] = direction === 'desc' ? ['DESC', '<'] : ['ASC', '>'];
   const [withClause, from] = source(keyed);
   return `${withClause}
-    SELECT ${COLUMNS} FROM ${from}
+    SELECT ${selected === 'rows' ? COLUMNS : `${expression}, id`} FROM ${from}
     WHERE id BETWEEN :lo AND :hi AND ${FILTER_SQL} ${exceptions}
       AND (:kId IS NULL OR (${expression}, id) ${past} (:kValue, :kId))
-    ORDER BY ${expression} ${dir}, id ${dir} LIMIT :limit OFFSET :skip`;
+    ORDER BY ${expression} ${dir}, id ${dir} ${selected === 'rows' ? 'LIMIT :limit' : 'LIMIT 1 OFFSET :skip'}`;
 }
 
 /** Rows per date of the range from the rollup, in the order a date-ordered read meets the dates. */
@@ -111,15 +125,20 @@ export interface PageOptions {
 
 export function createSettlementPages(db: Database, search: SearchPlanner) {
   const statements = new Map<string, Statement>();
-  const statement = (sort: SettlementSort, exceptionsOnly: boolean, keyed: boolean): Statement => {
-    const name = `page:${sort.column}:${sort.direction}:${exceptionsOnly ? 'exceptions' : 'all'}:${keyed ? 'keyed' : 'walk'}`;
+  const statement = (
+    sort: SettlementSort,
+    exceptionsOnly: boolean,
+    keyed: boolean,
+    selected: Selected = 'rows',
+  ): Statement => {
+    const name = `page:${sort.column}:${sort.direction}:${exceptionsOnly ? 'exceptions' : 'all'}:${keyed ? 'keyed' : 'walk'}:${selected}`;
     let s = statements.get(name);
     if (!s) {
       const exceptions = exceptionsOnly ? EXCEPTIONS_SQL : '';
       s = db.prepare(
         sort.column === 'date'
-          ? byIdSql(sort.direction, exceptions, keyed)
-          : byColumnSql(SORT_EXPRESSION[sort.column], sort.direction, exceptions, keyed),
+          ? byIdSql(sort.direction, exceptions, keyed, selected)
+          : byColumnSql(SORT_EXPRESSION[sort.column], sort.direction, exceptions, keyed, selected),
       );
       s.raw(true);
       statements.set(name, s);
@@ -130,14 +149,14 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
 
   /**
    * Where a date-ordered read starts to reach row `position`: the id bound just outside the date that holds it
-   * and the rows of that date to skip. Null when the rollup cannot count the filter's rows.
+   * and the rows of that date before it; past the last row, the bound at the far end of the range.
    */
   function dateStart(
     filter: FilterParams,
     exceptionsOnly: boolean,
     direction: 'asc' | 'desc',
     position: number,
-  ): { kId: number; skip: number } | null {
+  ): { kId: number; skip: number } {
     let before = 0;
     for (const [date, count] of dayCounts[direction].iterate({
       ...filter,
@@ -160,26 +179,39 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
   ): { rows: CachedSettlement[]; nextCursor: string | null } {
     const sort = options.sort ?? DEFAULT_SORT;
     const limit = options.limit ?? SETTLEMENT_PAGE.defaultLimit;
-    const cursor = options.after === undefined ? null : readCursor(options.after, sort);
     const byId = sort.column === 'date';
-    const jump =
-      options.position === undefined || options.position === 0
-        ? null
-        : byId && rollupCovers
-          ? dateStart(filter, exceptionsOnly, sort.direction, options.position)
-          : null;
+    const keyed = search.keyed(filter);
+    /** The id bound of the date order before any cursor: just outside the range. */
+    const edge = sort.direction === 'desc' ? filter.hi + 1 : filter.lo - 1;
+    let cursor = options.after === undefined ? null : readCursor(options.after, sort);
+    if (options.position !== undefined && options.position > 0) {
+      // A jump: the row just before the position becomes the cursor. In the date order with a filter the rollup
+      // counts, the search starts at the date that holds it; elsewhere it skips from the start of the result.
+      const start = byId && rollupCovers ? dateStart(filter, exceptionsOnly, sort.direction, options.position) : null;
+      const before = start ? start.skip - 1 : options.position - 1;
+      const bound = start ? start.kId : edge;
+      const key =
+        before < 0
+          ? null
+          : (statement(sort, exceptionsOnly, keyed, 'key').get({
+              ...filter,
+              kId: byId ? bound : null,
+              kValue: null,
+              skip: before,
+            }) as [string | number | null, number] | undefined);
+      if (key === undefined) return { rows: [], nextCursor: null };
+      cursor = key === null ? { value: null, id: bound } : { value: key[0], id: key[1] };
+    }
     const kId = !byId
       ? (cursor?.id ?? null)
       : sort.direction === 'desc'
-        ? Math.min(filter.hi + 1, jump?.kId ?? cursor?.id ?? Infinity)
-        : Math.max(filter.lo - 1, jump?.kId ?? cursor?.id ?? -Infinity);
-    const skip = jump ? jump.skip : (options.position ?? 0);
-    const stored = statement(sort, exceptionsOnly, search.keyed(filter)).all({
+        ? Math.min(edge, cursor?.id ?? Infinity)
+        : Math.max(edge, cursor?.id ?? -Infinity);
+    const stored = statement(sort, exceptionsOnly, keyed).all({
       ...filter,
       kId,
       kValue: cursor?.value ?? null,
       limit: limit + 1,
-      skip,
     }) as unknown[][];
     const more = stored.length > limit;
     const rows = (more ? stored.slice(0, limit) : stored).map(readRowToCached);

@@ -163,7 +163,7 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
     if (read === 'query') {
       return {
         statement: pages.statement(q.sort ?? DEFAULT_SORT, exceptionsOnly, keyed),
-        params: { ...params, kId: 0, kValue: null, limit: 1, skip: 0 },
+        params: { ...params, kId: 0, kValue: null, limit: 1 },
       };
     }
     const [fromRollup, fromRecords, fromExceptions] = keyed
