@@ -29,7 +29,7 @@ const SQL = {
 
 export function createSearchKeys(db: Database) {
   const sql = prepareAll(db, SQL);
-  const writeOne = db.transaction((): string | null => {
+  const writeDate = db.transaction((): string | null => {
     const date = sql.pending.pluck().get() as string | undefined;
     if (date === undefined) return null;
     sql.drop.run(date);
@@ -37,6 +37,20 @@ export function createSearchKeys(db: Database) {
     sql.keyed.run(date);
     return date;
   });
+  /**
+   * A date of a million records sorts three million keys: with the connection's temporary storage in memory that
+   * sort alone would add a few hundred MB to the process. For the build it may spill to a temporary file instead.
+   */
+  const writeOne = (): string | null => {
+    const tempStore = db.pragma('temp_store', { simple: true }) as number;
+    db.pragma('temp_store = FILE');
+    try {
+      return writeDate();
+    } finally {
+      // PRAGMA takes no bound parameters; the value is the number SQLite itself reported.
+      db.pragma(`temp_store = ${Number(tempStore)}`);
+    }
+  };
   return {
     /** Writes the keys of one synced date whose keys are not current; the date, or null when none is left. */
     writeOne,
