@@ -61,6 +61,8 @@ export function createExportJobs(deps: {
   log: Logger;
   targets?: Partial<ExportTargets>;
   nativeBinding?: string;
+  /** Printed on every export's provenance. */
+  appVersion: string;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -68,7 +70,7 @@ export function createExportJobs(deps: {
   const choose = deps.targets?.choose ?? (async (name: string) => freeName(defaultDir, name));
   /** Jobs that have not reported their end. */
   const running = new Map<string, Running>();
-  /** Workers not yet exited (a worker reports its end, then removes its partial file and exits). */
+  /** Workers not yet exited (a worker removes its temporary files, reports its end, then exits). */
   const alive = new Set<Promise<void>>();
   const done = new Map<string, string>();
 
@@ -85,6 +87,7 @@ export function createExportJobs(deps: {
         kind: job.request.kind,
         format: job.request.format,
         file: null,
+        files: [],
         rows: 0,
         sheets: 0,
         status: 'failed',
@@ -139,6 +142,7 @@ export function createExportJobs(deps: {
           environment: profile.environment,
           baseUrl: profile.baseUrl,
           generatedAtIst: epochMsToIst(now()),
+          appVersion: deps.appVersion,
         },
       };
       running.set(jobId, run(jobId, profile.id, job));
