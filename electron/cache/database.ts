@@ -14,6 +14,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from '
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { createAccountsRepository } from './accounts';
+import { journalEntries } from '../journal/journal';
 import { createBeneficiariesRepository } from './beneficiaries';
 import { migrate } from './migrations';
 import { createPayoutsRepository } from './payouts';
@@ -159,6 +160,7 @@ export function openCacheReader(file: string, options: CacheOptions = {}) {
     beneficiaries: createBeneficiariesRepository(db, now),
     payouts: createPayoutsRepository(db, now),
     accounts: createAccountsRepository(db, now),
+    journal: { every: () => journalEntries(db) },
     async snapshot<T>(run: () => Promise<T>): Promise<T> {
       db.exec('BEGIN');
       try {

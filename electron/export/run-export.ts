@@ -24,6 +24,7 @@ import {
   summaryRows,
   zeroTotals,
   type ExportContext,
+  type Totals,
 } from './settlement-sheets';
 import {
   XLSX_MAX_ROWS,
@@ -86,7 +87,7 @@ export async function runExport(
     if (hooks.signal?.aborted) throw new ExportCancelledError('The export was cancelled.');
   };
   try {
-    const { rows, sheets } = await reader.snapshot(() =>
+    const { rows, sheets, totals } = await reader.snapshot(() =>
       request.kind === 'settlements'
         ? writeSettlements(reader, job, request.filter, target, progress, checkCancelled)
         : writeList(reader, job, target, progress, checkCancelled),
@@ -94,7 +95,7 @@ export async function runExport(
     checkCancelled();
     target.commit();
     progress({ phase: 'finishing', rowsWritten: rows, rowsTotal: rows }, true);
-    return result(job, 'completed', started, { file: job.file, rows, sheets });
+    return result(job, 'completed', started, { file: job.file, rows, sheets, totals });
   } catch (e) {
     target.discard();
     if (e instanceof ExportCancelledError) return result(job, 'cancelled', started, {});
@@ -108,9 +109,10 @@ function result(
   job: ExportJob,
   status: ExportResult['status'],
   started: number,
-  done: { file?: string; rows?: number; sheets?: number },
+  done: { file?: string; rows?: number; sheets?: number; totals?: Totals | null },
 ): ExportResult {
   return {
+    ...(done.totals ? { totals: done.totals } : {}),
     kind: job.request.kind,
     format: job.request.format,
     file: done.file ?? null,
@@ -147,7 +149,7 @@ async function writeSettlements(
   target: AtomicFile,
   progress: Progress,
   checkCancelled: () => void,
-): Promise<{ rows: number; sheets: number }> {
+): Promise<{ rows: number; sheets: number; totals: Totals | null }> {
   progress({ phase: 'counting', rowsWritten: 0, rowsTotal: null }, true);
   const summary = reader.settlements.workbookSummary(filter);
   const expected = grandTotal(summary.groups);
@@ -195,14 +197,14 @@ async function writeSettlements(
       // Checked before the file is completed: a workbook whose Summary disagrees with its rows is never handed over.
       assertAgrees(written, expected);
       await book.finish();
-      return { rows: written.count, sheets: detail.sheets() };
+      return { rows: written.count, sheets: detail.sheets(), totals: written };
     } catch (e) {
       book.abort();
       throw e;
     }
   }
   assertAgrees(written, expected);
-  return { rows: written.count, sheets };
+  return { rows: written.count, sheets, totals: written };
 }
 
 /** A sheet that goes on as `Name (2)`, `Name (3)`, … at the row limit; `next` is the sheet with room for a row. */
@@ -233,7 +235,7 @@ async function writeList(
   target: AtomicFile,
   progress: Progress,
   checkCancelled: () => void,
-): Promise<{ rows: number; sheets: number }> {
+): Promise<{ rows: number; sheets: number; totals: null }> {
   const spec = LIST_EXPORTS[job.request.kind as keyof typeof LIST_EXPORTS];
   progress({ phase: 'writing', rowsWritten: 0, rowsTotal: null }, true);
   let rows = 0;
@@ -268,5 +270,5 @@ async function writeList(
       throw e;
     }
   }
-  return { rows, sheets: 1 };
+  return { rows, sheets: 1, totals: null };
 }

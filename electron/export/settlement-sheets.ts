@@ -170,6 +170,8 @@ export interface ExportContext {
   baseUrl: string;
   /** Generated at, IST wall clock. */
   generatedAtIst: string;
+  /** The profile's journal head hash when the export started (electron/journal/), for the Audit sheet. */
+  journalHead?: string;
 }
 
 /** The filter in words, for the Summary sheet: every narrowing the user chose. */

@@ -1,11 +1,13 @@
-/** Handlers of the `cache.*` channels: sizes per profile, the active profile's "last synced" times, clearing. */
+/** Handlers of the `cache.*` channels: sizes per profile, the active profile's "last synced" times, clearing (journaled). */
 import type { CacheRegistry } from '../cache/registry';
+import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { IpcHandlers } from './router';
 
 export function createCacheHandlers(deps: {
   caches: CacheRegistry;
   profiles: ProfileStore;
+  journals: Journals;
   dataDir: string;
   /** What is using a profile's cache right now (a sync, an export), or null. */
   busyReason(profileId: string): string | null;
@@ -33,6 +35,13 @@ export function createCacheHandlers(deps: {
     'cache.clear': ({ profileId }) => {
       const id = deps.profiles.get(profileId).id;
       const freedBytes = deps.caches.clear(id, deps.busyReason(id));
+      deps.journals.for(id).journal.append({
+        kind: 'cache',
+        event: 'cache.cleared',
+        outcome: 'done',
+        summary: `Cleared the local cache (${freedBytes.toLocaleString('en-IN')} bytes freed); the journal and closed periods were kept.`,
+        data: { freedBytes },
+      });
       return { cleared: true, freedBytes };
     },
   };

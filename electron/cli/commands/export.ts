@@ -7,6 +7,7 @@ import { extname, resolve } from 'node:path';
 import { EXPORT_FORMATS, type ExportFormat, type ExportRequest } from '../../../shared/exports';
 import { epochMsToIst } from '../../../shared/time';
 import { runExport } from '../../export/run-export';
+import { journalExport } from '../../journal/exports';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
 import { UsageError, progressLine, result, type Io } from '../io';
@@ -24,6 +25,7 @@ function outFile(values: Values): { file: string; format: ExportFormat } {
 
 async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: string): Promise<void> {
   const cache = openProfileCache(ctx, io);
+  const { journal } = ctx.core.journals.for(ctx.profile.id);
   const line = progressLine(io);
   const interrupt = cancelOnInterrupt(io, `nothing is left under ${file}`);
   try {
@@ -37,6 +39,7 @@ async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: stri
           environment: ctx.profile.environment,
           baseUrl: ctx.profile.baseUrl,
           generatedAtIst: epochMsToIst(ctx.now()),
+          journalHead: journal.head().hash,
         },
       },
       {
@@ -48,6 +51,7 @@ async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: stri
       },
     );
     line.done();
+    await journalExport(journal, request, done);
     if (done.status !== 'completed') throw new Error('Export cancelled; no file was written.');
     result(
       io,
