@@ -18,9 +18,14 @@ export async function fileSha256(file: string): Promise<string> {
 }
 
 /** Journals an export that ended (completed, cancelled or failed); the file is hashed when one was written. */
-export async function journalExport(journal: Journal, request: ExportRequest, result: ExportResult): Promise<JournalEntry> {
+export async function journalExport(
+  journal: Journal,
+  request: ExportRequest,
+  result: ExportResult,
+): Promise<JournalEntry> {
   const sha256 = result.status === 'completed' && result.file ? await fileSha256(result.file) : null;
-  const what = request.kind === 'settlements' ? `settlements ${request.filter.from} to ${request.filter.to}` : request.kind;
+  const what =
+    request.kind === 'settlements' ? `settlements ${request.filter.from} to ${request.filter.to}` : request.kind;
   return journal.append({
     kind: 'export',
     event: `export.${request.kind}`,

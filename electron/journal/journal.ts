@@ -188,15 +188,21 @@ export function createJournal(options: JournalOptions) {
       const f = journalFilter.parse(filter);
       const where: string[] = [];
       const params: (string | number)[] = [];
-      if (f.kind) where.push('kind = ?') && params.push(f.kind);
-      if (f.outcome) where.push('outcome = ?') && params.push(f.outcome);
-      if (f.from) where.push('at >= ?') && params.push(istToIsoUtc(`${f.from} 00:00:00`));
-      if (f.to) where.push('at < ?') && params.push(istToIsoUtc(`${addDays(f.to, 1)} 00:00:00`));
-      if (f.before) where.push('seq < ?') && params.push(f.before);
-      if (f.text) {
-        where.push("instr(lower(event || ' ' || summary || ' ' || data || ' ' || coalesce(request_id, '')), ?) > 0");
-        params.push(f.text.toLowerCase());
-      }
+      const when = (clause: string, value: string | number | undefined) => {
+        if (value === undefined || value === '') return;
+        where.push(clause);
+        params.push(value);
+      };
+      when('kind = ?', f.kind);
+      when('outcome = ?', f.outcome);
+      // Entries are stored in UTC; the filter's dates are IST days.
+      when('at >= ?', f.from && istToIsoUtc(`${f.from} 00:00:00`));
+      when('at < ?', f.to && istToIsoUtc(`${addDays(f.to, 1)} 00:00:00`));
+      when('seq < ?', f.before);
+      when(
+        "instr(lower(event || ' ' || summary || ' ' || data || ' ' || coalesce(request_id, '')), ?) > 0",
+        f.text?.toLowerCase(),
+      );
       const sql = `SELECT ${COLUMNS} FROM journal ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`;
       return db
         .prepare<(string | number)[], Row>(sql)
@@ -274,13 +280,38 @@ export function verifyJournal(db: Database, head: JournalHead | null, clock: () 
     problem: { seq, kind, message },
     ms: clock() - started,
   });
-  const rows = db
-    .prepare(`SELECT ${COLUMNS} FROM journal ORDER BY seq`)
-    .raw()
-    .iterate() as IterableIterator<
-    [number, string, string, string, string, number | null, string | null, string, string, string, string, string, string]
+  const rows = db.prepare(`SELECT ${COLUMNS} FROM journal ORDER BY seq`).raw().iterate() as IterableIterator<
+    [
+      number,
+      string,
+      string,
+      string,
+      string,
+      number | null,
+      string | null,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ]
   >;
-  for (const [seq, at, kind, event, outcome, refersTo, requestId, summary, data, appVersion, osUser, prevHash, hash] of rows) {
+  for (const [
+    seq,
+    at,
+    kind,
+    event,
+    outcome,
+    refersTo,
+    requestId,
+    summary,
+    data,
+    appVersion,
+    osUser,
+    prevHash,
+    hash,
+  ] of rows) {
     if (seq !== expectedSeq) {
       return fail(
         expectedSeq,

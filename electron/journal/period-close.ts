@@ -12,12 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
-import {
-  closeRange,
-  type ClosedPeriod,
-  type PeriodDiff,
-  type PeriodTotals,
-} from '../../shared/journal';
+import { closeRange, type ClosedPeriod, type PeriodDiff, type PeriodTotals } from '../../shared/journal';
 import { epochMsToIst } from '../../shared/time';
 import { idRange } from '../cache/settlement-ids';
 import { canonicalJson } from './canonical';
@@ -162,7 +157,9 @@ export function snapshotOf(db: Database, from: string, to: string): Snapshot {
   for (const key of [...hashes.keys()].sort()) digest.update(`${key}\u0002${hashes.get(key)}\n`);
   return {
     hashes,
-    totals: [...totals.values()].sort((a, b) => (a.date === b.date ? (a.pg < b.pg ? -1 : 1) : a.date < b.date ? -1 : 1)),
+    totals: [...totals.values()].sort((a, b) =>
+      a.date === b.date ? (a.pg < b.pg ? -1 : 1) : a.date < b.date ? -1 : 1,
+    ),
     digest: digest.digest('hex'),
   };
 }
@@ -300,7 +297,10 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
       return journal.transact((append) => {
         const p = get(id);
         if (p.state !== 'changed') {
-          throw new PeriodError('PERIOD_NOT_CHANGED', `${p.range_from} to ${p.range_to} has not changed since it was closed.`);
+          throw new PeriodError(
+            'PERIOD_NOT_CHANGED',
+            `${p.range_from} to ${p.range_to} has not changed since it was closed.`,
+          );
         }
         db.prepare(`UPDATE period_closes SET state = 'closed', acknowledged_digest = seen_digest WHERE id = ?`).run(id);
         append({
@@ -351,7 +351,14 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
           db.prepare(
             `UPDATE period_closes SET state = 'changed', changed_at = ?, seen_digest = ?, added = ?, vanished = ?,
                modified = ? WHERE id = ?`,
-          ).run(deps.now().toISOString(), now.digest, diff.added.length, diff.vanished.length, diff.modified.length, p.id);
+          ).run(
+            deps.now().toISOString(),
+            now.digest,
+            diff.added.length,
+            diff.vanished.length,
+            diff.modified.length,
+            p.id,
+          );
           append({
             kind: 'period',
             event: 'period.changed',
@@ -387,7 +394,8 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
       const groups = new Map<string, PeriodDiff['totals'][number]>();
       const zero = { count: 0, amount: 0, settled: 0 };
       const pick = (t: PeriodTotals) => ({ count: t.count, amount: t.amount, settled: t.settled });
-      for (const t of before) groups.set(`${t.date}\u0001${t.pg}`, { date: t.date, pg: t.pg, before: pick(t), after: zero });
+      for (const t of before)
+        groups.set(`${t.date}\u0001${t.pg}`, { date: t.date, pg: t.pg, before: pick(t), after: zero });
       for (const t of now.totals) {
         const key = `${t.date}\u0001${t.pg}`;
         groups.set(key, { date: t.date, pg: t.pg, before: groups.get(key)?.before ?? zero, after: pick(t) });
@@ -397,7 +405,9 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
         added: d.added.slice(0, limit).map(refOf),
         vanished: d.vanished.slice(0, limit).map(refOf),
         modified: d.modified.slice(0, limit).map(refOf),
-        totals: [...groups.values()].sort((a, b) => (a.date === b.date ? (a.pg < b.pg ? -1 : 1) : a.date < b.date ? -1 : 1)),
+        totals: [...groups.values()].sort((a, b) =>
+          a.date === b.date ? (a.pg < b.pg ? -1 : 1) : a.date < b.date ? -1 : 1,
+        ),
         truncated: Math.max(d.added.length, d.vanished.length, d.modified.length) > limit,
       };
     },

@@ -11,7 +11,13 @@ export function profileEntry(e: ProfileEvent): JournalInput {
   const described = { profileId: p.id, name: p.name, environment: p.environment, baseUrl: p.baseUrl };
   switch (e.event) {
     case 'profile.created':
-      return { kind: 'profile', event: e.event, outcome: 'done', summary: `Created the profile ${p.name}.`, data: described };
+      return {
+        kind: 'profile',
+        event: e.event,
+        outcome: 'done',
+        summary: `Created the profile ${p.name}.`,
+        data: described,
+      };
     case 'profile.updated':
       return {
         kind: 'profile',
@@ -21,9 +27,21 @@ export function profileEntry(e: ProfileEvent): JournalInput {
         data: { ...described, fields: e.fields },
       };
     case 'profile.activated':
-      return { kind: 'profile', event: e.event, outcome: 'done', summary: `Made ${p.name} the active profile.`, data: described };
+      return {
+        kind: 'profile',
+        event: e.event,
+        outcome: 'done',
+        summary: `Made ${p.name} the active profile.`,
+        data: described,
+      };
     case 'profile.removed':
-      return { kind: 'profile', event: e.event, outcome: 'done', summary: `Removed the profile ${p.name}.`, data: described };
+      return {
+        kind: 'profile',
+        event: e.event,
+        outcome: 'done',
+        summary: `Removed the profile ${p.name}.`,
+        data: described,
+      };
   }
 }
 

@@ -55,7 +55,10 @@ export function createJournals(deps: {
             event: 'cache.moved_aside',
             outcome: 'done',
             summary: `The cache could not be read and was moved aside to ${cache.recovered.movedTo}; its journal is there.`,
-            data: { ...cache.recovered, previousHead: previousHead && { seq: previousHead.seq, hash: previousHead.hash } },
+            data: {
+              ...cache.recovered,
+              previousHead: previousHead && { seq: previousHead.seq, hash: previousHead.hash },
+            },
           });
         }
       }

@@ -152,7 +152,6 @@ export function createCredentials({
       return result;
     },
   };
-
 }
 export type Credentials = ReturnType<typeof createCredentials>;
 

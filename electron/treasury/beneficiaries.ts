@@ -90,7 +90,9 @@ export function createBeneficiaryService(deps: {
     }
     // The create answer carries only the id; what was sent is what the service stored.
     return journal.transact((append) => {
-      const beneficiary = deps.cacheFor(profileId).beneficiaries.upsert({ beneficiary_id: answer.beneficiary_id, ...fields });
+      const beneficiary = deps
+        .cacheFor(profileId)
+        .beneficiaries.upsert({ beneficiary_id: answer.beneficiary_id, ...fields });
       append({
         kind: 'action',
         event: 'beneficiary.create',

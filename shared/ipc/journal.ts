@@ -36,7 +36,9 @@ export const journalChannels = {
    * found at the service) and journals the answer.
    */
   'journal.checkStatus': {
-    input: z.object({ attemptSeq: z.number().int().positive(), beneficiaryId: z.string().trim().min(1).max(64) }).strict(),
+    input: z
+      .object({ attemptSeq: z.number().int().positive(), beneficiaryId: z.string().trim().min(1).max(64) })
+      .strict(),
     output: z.object({ check: journalEntry, beneficiary: cachedBeneficiary.nullable() }),
   },
   'journal.periods': {

@@ -13,7 +13,7 @@ import type { Context } from '../context';
 import { UsageError, progressLine, result, type Io } from '../io';
 import { cancelOnInterrupt, openProfileCache, parseRange, range } from './settlements';
 
-function outFile(values: Values): { file: string; format: ExportFormat } {
+export function outFile(values: Values): { file: string; format: ExportFormat } {
   if (typeof values.out !== 'string' || values.out === '')
     throw new UsageError('--out FILE.xlsx or FILE.csv is required');
   const format = extname(values.out).slice(1).toLowerCase();
@@ -23,7 +23,7 @@ function outFile(values: Values): { file: string; format: ExportFormat } {
   return { file: resolve(values.out), format: format as ExportFormat };
 }
 
-async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: string): Promise<void> {
+export async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: string): Promise<void> {
   const cache = openProfileCache(ctx, io);
   const { journal } = ctx.core.journals.for(ctx.profile.id);
   const line = progressLine(io);
