@@ -23,7 +23,7 @@ export function createCacheHandlers(deps: {
     }),
     'cache.status': () => {
       const profileId = deps.profiles.active().id;
-      // Asking must not create a cache: a profile never synced (or just cleared) has none.
+      // Asking must not create a cache: a profile never synced has none (a cleared one keeps its journal).
       if (deps.caches.sizeOf(profileId) === 0) return { profileId, settlementsSyncedAt: null, balancesAt: null };
       const cache = deps.caches.cacheFor(profileId);
       return {
