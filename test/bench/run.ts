@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { cacheBenches } from './cache';
 import { clientBenches } from './client';
 import { exportBenches } from './export';
+import { journalBenches } from './journal';
 import { queryBenches } from './query';
 import { sandboxBenches } from './sandbox';
 import { syncBenches } from './sync';
@@ -34,6 +35,7 @@ const BENCHES: Bench[] = [
   queryBenches,
   uiBenches,
   exportBenches,
+  journalBenches,
 ];
 
 async function main() {
