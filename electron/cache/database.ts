@@ -1,7 +1,7 @@
 /**
  * The local cache: one SQLite file per profile (`<data>/cache/<profile id>.sqlite`), which everything the
  * UI shows is read from and the API fills. Opening it checks it, migrates it and hands out one repository
- * per table group; no SQL leaves this folder.
+ * per table group. No SQL leaves this folder but the audit journal's own (electron/journal/, on `db`).
  *
  * Settings, and why:
  *  - WAL: the UI reads while a sync writes, and a crash mid-write leaves the last committed page intact.
