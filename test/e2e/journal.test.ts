@@ -127,6 +127,14 @@ describe.runIf(ready)('Journal', () => {
     expect(await diff.getByRole('heading', { name: 'Vanished' }).count()).toBe(1);
     await saveScreenshots(page, 'journal-period-changed');
 
+    // The Settlements screen marks the closed dates, and this one loudly.
+    await page.getByRole('navigation').getByRole('button', { name: 'Settlements' }).click();
+    await page
+      .getByRole('list', { name: 'Closed periods in these dates' })
+      .getByText(`${day} closed, changed after close: 0 added, 1 vanished, 2 changed`, { exact: false })
+      .waitFor();
+    await openJournal();
+
     await periods.getByRole('button', { name: 'Acknowledge' }).click();
     await closedRows.getByRole('cell', { name: 'Closed', exact: true }).waitFor();
     expect(journal().list({ kind: 'period', limit: 1 })[0]!.event).toBe('period.acknowledge');
