@@ -12,7 +12,7 @@ import type { ExportRequest, ExportResult } from '../../shared/exports';
 import { epochMsToIst, epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { EventBus } from '../ipc/events';
-import { journalExport } from '../journal/exports';
+import { failedExport, journalExport } from '../journal/exports';
 import type { Journals } from '../journal/registry';
 import type { Logger } from '../log';
 import type { ProfileStore } from '../profiles/profile-store';
@@ -87,16 +87,7 @@ export function createExportJobs(deps: {
     };
     const failed = (error: string) => {
       deps.log.warn('export failed', { jobId, profileId, kind: job.request.kind, error });
-      finish({
-        kind: job.request.kind,
-        format: job.request.format,
-        file: null,
-        rows: 0,
-        sheets: 0,
-        status: 'failed',
-        error,
-        seconds: 0,
-      });
+      finish(failedExport(job.request, error));
     };
     let settled = false;
     worker.on('message', (m: WorkerMessage) => {

@@ -17,6 +17,20 @@ export async function fileSha256(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** The result of an export that failed before it wrote a file, as the UI and the journal take it. */
+export function failedExport(request: ExportRequest, error: string): ExportResult {
+  return {
+    kind: request.kind,
+    format: request.format,
+    file: null,
+    rows: 0,
+    sheets: 0,
+    status: 'failed',
+    error,
+    seconds: 0,
+  };
+}
+
 /** Journals an export that ended (completed, cancelled or failed); the file is hashed when one was written. */
 export async function journalExport(
   journal: Journal,

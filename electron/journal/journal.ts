@@ -2,8 +2,8 @@
  * One profile's audit journal, in its cache file (table `journal`, migration 7): append, read, verify.
  *
  * Appending reads the last entry and writes the next one in one IMMEDIATE transaction, so two processes (the app
- * and the CLI) writing the same cache take turns and never fork the chain. `record(input, change)` runs a local
- * change and its entry in the same transaction, so neither is ever stored without the other. After the commit the
+ * and the CLI) writing the same cache take turns and never fork the chain. `transact(work)` runs a local change
+ * and its entries in the same transaction, so neither is ever stored without the other. After the commit the
  * head (last sequence number and hash) is written to the settings, where removing the newest entries cannot
  * reach it; a head is only ever moved forward.
  */
@@ -70,7 +70,7 @@ interface Row {
 const COLUMNS =
   'seq, at, kind, event, outcome, refers_to, request_id, summary, data, app_version, os_user, prev_hash, hash';
 
-export function toEntry(row: Row): JournalEntry {
+function toEntry(row: Row): JournalEntry {
   return {
     seq: row.seq,
     at: row.at,

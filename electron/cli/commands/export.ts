@@ -7,7 +7,7 @@ import { extname, resolve } from 'node:path';
 import { EXPORT_FORMATS, type ExportFormat, type ExportRequest } from '../../../shared/exports';
 import { epochMsToIst } from '../../../shared/time';
 import { runExport } from '../../export/run-export';
-import { journalExport } from '../../journal/exports';
+import { failedExport, journalExport } from '../../journal/exports';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
 import { UsageError, progressLine, result, type Io } from '../io';
@@ -49,7 +49,11 @@ export async function exportTo(ctx: Context, io: Io, request: ExportRequest, fil
             `${p.phase} ${p.rowsWritten.toLocaleString('en-IN')}${p.rowsTotal === null ? '' : ` of ${p.rowsTotal.toLocaleString('en-IN')}`} rows`,
           ),
       },
-    );
+    ).catch(async (e: unknown) => {
+      // A failed export is journaled as the app journals one; the error still ends the command.
+      await journalExport(journal, request, failedExport(request, e instanceof Error ? e.message : String(e)));
+      throw e;
+    });
     line.done();
     await journalExport(journal, request, done);
     if (done.status !== 'completed') throw new Error('Export cancelled; no file was written.');
