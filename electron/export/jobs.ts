@@ -64,6 +64,8 @@ export function createExportJobs(deps: {
   log: Logger;
   targets?: Partial<ExportTargets>;
   nativeBinding?: string;
+  /** Printed on every export's provenance. */
+  appVersion: string;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -71,7 +73,7 @@ export function createExportJobs(deps: {
   const choose = deps.targets?.choose ?? (async (name: string) => freeName(defaultDir, name));
   /** Jobs that have not reported their end. */
   const running = new Map<string, Running>();
-  /** Workers not yet exited (a worker reports its end, then removes its partial file and exits). */
+  /** Workers not yet exited (a worker removes its temporary files, reports its end, then exits). */
   const alive = new Set<Promise<void>>();
   const done = new Map<string, string>();
 
@@ -137,6 +139,7 @@ export function createExportJobs(deps: {
           baseUrl: profile.baseUrl,
           generatedAtIst: epochMsToIst(now()),
           journalHead: deps.journals.for(profile.id).journal.head().hash,
+          appVersion: deps.appVersion,
         },
       };
       running.set(jobId, run(jobId, profile.id, job));

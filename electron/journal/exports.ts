@@ -23,6 +23,7 @@ export function failedExport(request: ExportRequest, error: string): ExportResul
     kind: request.kind,
     format: request.format,
     file: null,
+    files: [],
     rows: 0,
     sheets: 0,
     status: 'failed',
@@ -37,7 +38,12 @@ export async function journalExport(
   request: ExportRequest,
   result: ExportResult,
 ): Promise<JournalEntry> {
-  const sha256 = result.status === 'completed' && result.file ? await fileSha256(result.file) : null;
+  // Every file written (a split CSV's parts, a CSV's provenance sidecar), each with its SHA-256.
+  const files = [];
+  if (result.status === 'completed') {
+    for (const file of result.files) files.push({ fileName: basename(file), sha256: await fileSha256(file) });
+  }
+  const sha256 = files[0]?.sha256 ?? null;
   const what =
     request.kind === 'settlements' ? `settlements ${request.filter.from} to ${request.filter.to}` : request.kind;
   return journal.append({
@@ -58,6 +64,7 @@ export async function journalExport(
       file: result.file,
       fileName: result.file ? basename(result.file) : null,
       sha256,
+      files,
       error: result.error ?? null,
     },
   });

@@ -238,17 +238,22 @@ export function createJournal(options: JournalOptions) {
       return rows.map((r) => ({ attempt: toEntry(r), outcome: r.last_seq === null ? null : this.get(r.last_seq) }));
     },
 
-    /** The newest export entry that wrote a file with this SHA-256, else the newest that wrote a file of this name. */
+    /**
+     * The newest export entry that wrote a file with this SHA-256 (any of its files: a split CSV's parts, a sidecar),
+     * else the newest that wrote a file of this name.
+     */
     findExport(sha256: string, fileName: string): { entry: JournalEntry; sameContent: boolean } | null {
-      const exports = db.prepare<[string], Row>(
-        `SELECT ${COLUMNS} FROM journal WHERE kind = 'export' AND outcome = 'completed'
-         AND json_extract(data, ?) = ? ORDER BY seq DESC LIMIT 1`,
-      );
-      const find = (path: string, value: string) =>
-        (exports as unknown as { get(p: string, v: string): Row | undefined }).get(path, value);
-      const byHash = find('$.sha256', sha256);
+      const find = (field: 'sha256' | 'fileName', value: string) =>
+        db
+          .prepare<[string], Row>(
+            `SELECT ${COLUMNS} FROM journal WHERE kind = 'export' AND outcome = 'completed'
+             AND EXISTS (SELECT 1 FROM json_each(data, '$.files') WHERE json_extract(value, '$.${field}') = ?)
+             ORDER BY seq DESC LIMIT 1`,
+          )
+          .get(value);
+      const byHash = find('sha256', sha256);
       if (byHash) return { entry: toEntry(byHash), sameContent: true };
-      const byName = find('$.fileName', fileName);
+      const byName = find('fileName', fileName);
       return byName ? { entry: toEntry(byName), sameContent: false } : null;
     },
 
