@@ -18,9 +18,12 @@ import { TEST_TODAY } from '../support/clock';
 import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok } from '../support/core';
 import { memoryStore } from '../support/memory-store';
 import { startTestSandbox } from '../support/sandbox';
+import { openpyxlCells, openpyxlProblem } from '../support/export-files';
 import { hook } from '../support/sandbox-http';
+import { requireSystem } from '../support/system';
 
 const PER_DAY = 40;
+const withOpenpyxl = requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)', openpyxlProblem());
 const range = { from: addDays(TEST_TODAY, -3), to: addDays(TEST_TODAY, -2) };
 
 let sandbox: Sandbox;
@@ -184,6 +187,18 @@ describe('exports', () => {
     appendFileSync(csv, 'tampered\r\n');
     expect(await verifyFile(journal(), csv)).toMatchObject({ verdict: 'changed' });
   });
+
+  it.runIf(withOpenpyxl)(
+    'prints the journal head at export time on the Audit sheet, as openpyxl reads it',
+    async () => {
+      const file = await exportFile({ kind: 'settlements', format: 'xlsx', filter: range });
+      const entry = journal().list({ kind: 'export', limit: 1 })[0]!;
+      const audit = openpyxlCells(file)['Audit']!;
+      const line = audit.find((row) => row[0]?.[1] === 'Journal head hash');
+      // The head when the export started: the entry just before the export's own.
+      expect(line?.[1]).toEqual(['s', entry.prevHash]);
+    },
+  );
 
   it('exports the journal itself, every entry with its hashes', async () => {
     const file = await exportFile({ kind: 'journal', format: 'csv' });
