@@ -44,6 +44,15 @@ export const IPC_CHANNELS = [
   'exports.start',
   'exports.cancel',
   'exports.reveal',
+  'journal.list',
+  'journal.verify',
+  'journal.unresolved',
+  'journal.checkStatus',
+  'journal.periods',
+  'journal.closePeriod',
+  'journal.reopenPeriod',
+  'journal.acknowledgePeriod',
+  'journal.periodDiff',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];

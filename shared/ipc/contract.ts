@@ -13,6 +13,7 @@ import { beneficiariesChannels } from './beneficiaries';
 import { cacheChannels } from './cache';
 import { credentialsChannels } from './credentials';
 import { exportFinishedEvent, exportProgressEvent, exportsChannels } from './exports';
+import { journalChannels } from './journal';
 import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
 import { settlementsChannels } from './settlements';
@@ -40,6 +41,7 @@ export const ipcContract = {
   ...accountsChannels,
   ...cacheChannels,
   ...exportsChannels,
+  ...journalChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */

@@ -94,6 +94,15 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'exports.start': { kind: 'beneficiaries', format: 'csv' },
     'exports.cancel': { jobId: 'job-that-is-not-running' },
     'exports.reveal': { jobId: 'job-that-is-not-running' },
+    'journal.list': { kind: 'action', text: 'beneficiary' },
+    'journal.verify': undefined,
+    'journal.unresolved': undefined,
+    'journal.checkStatus': { attemptSeq: 1, beneficiaryId: 'BEN-0001' },
+    'journal.periods': { from: '2026-11-01', to: '2026-11-02' },
+    'journal.closePeriod': { from: '2026-11-01', to: '2026-11-02' },
+    'journal.reopenPeriod': { id: 1 },
+    'journal.acknowledgePeriod': { id: 1 },
+    'journal.periodDiff': { id: 1 },
   };
   return inputs;
 }

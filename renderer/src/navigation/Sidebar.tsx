@@ -8,7 +8,6 @@ export function Sidebar({ current, onOpen }: { current: Screen | null; onOpen(sc
       {SCREEN_GROUPS.map((group) => (
         <section key={group.label} className="nav-group" aria-label={group.label}>
           <h2 className="nav-group-title">{group.label}</h2>
-          {group.screens.length === 0 && group.empty && <p className="nav-group-empty muted">{group.empty}</p>}
           <ul>
             {group.screens.map((screen) => (
               <li key={screen.id}>

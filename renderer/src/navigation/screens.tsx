@@ -6,6 +6,7 @@
 import type { ComponentType } from 'react';
 import { AccountsScreen } from '../accounts/AccountsScreen';
 import { BeneficiariesScreen } from '../beneficiaries/BeneficiariesScreen';
+import { JournalScreen } from '../journal/JournalScreen';
 import { PayoutsScreen } from '../payouts/PayoutsScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { SettlementsScreen } from '../settlements/SettlementsScreen';
@@ -21,8 +22,6 @@ export interface Screen {
 export interface ScreenGroup {
   label: string;
   screens: readonly Screen[];
-  /** Said under the group's title while it has no screens yet. */
-  empty?: string;
 }
 
 export const SCREEN_GROUPS: readonly ScreenGroup[] = [
@@ -37,8 +36,8 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
   },
   {
     label: 'Merchant',
-    screens: [],
-    empty: 'Orders, subscriptions, webhooks and the journal will appear here.',
+    // Orders, subscriptions and webhooks join the journal here.
+    screens: [{ id: 'journal', label: 'Journal', key: 'j', component: JournalScreen }],
   },
   {
     label: 'Console',

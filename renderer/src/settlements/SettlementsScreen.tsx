@@ -19,6 +19,7 @@ import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import { useFindShortcut } from '../ui/use-find-shortcut';
 import { COLUMNS } from './columns';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
+import { ClosedPeriodsNote } from '../journal/ClosedPeriodsNote';
 import { SyncPanel } from './JobPanels';
 import { SettledChart } from './SettledChart';
 import { SettlementDetail } from './SettlementDetail';
@@ -420,6 +421,7 @@ export function SettlementsScreen() {
   const rows = useSettlementRows(filter, sort).data;
   const totals = useSettlementTotals(filter).data;
   const chartCollapsed = useSettlements((s) => s.chartCollapsed);
+  const range = useSettlements((s) => s.range);
   const [detail, setDetail] = useState<CachedSettlement | null>(null);
 
   const asOf = rows?.asOf ?? totals?.asOf ?? null;
@@ -431,6 +433,7 @@ export function SettlementsScreen() {
       </PageHeader>
       <OfflineBanner />
       <RangeBar />
+      <ClosedPeriodsNote from={range.from} to={range.to} />
       <SyncPanel />
       <ExportStatus kind="settlements" />
       <FilterBar />
