@@ -32,7 +32,10 @@ export function createCacheRegistry(options: {
       if (cache.recovered) options.log.warn('cache recovered', { profileId, ...cache.recovered });
       caches.set(profileId, cache);
       // The settlement records' integrity check, off the main thread while the app reads (integrity.ts).
-      void cache.checkAfterOpen().then((check) => {
+      const opened = cache;
+      void opened.checkAfterOpen().then((check) => {
+        // A check stopped by closing or clearing the cache has nothing to say (and its data folder may be gone).
+        if (caches.get(profileId) !== opened) return;
         if (check.status === 'damaged') options.log.warn('cache damaged', { profileId, ...check });
         else if (check.status === 'not-run') options.log.info('cache check not run', { profileId, ...check });
       });

@@ -19,6 +19,7 @@ import { createKeytarStore } from '../../electron/vault/keytar-store';
 import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
 import { ipcContract } from '../../shared/ipc/contract';
 import { nextEvent } from '../support/core';
+import { hook } from '../support/sandbox-http';
 import { requireSystem } from '../support/system';
 import { hostilePayload } from './fuzz';
 import { addDays } from '../../shared/time';
@@ -176,7 +177,8 @@ describe.runIf(available)('secret containment', () => {
     await okCall('profiles.update', { id, fields: { ...fields, name: 'Containment (renamed)' } });
     await okCall('profiles.activate', { id });
     expect(await okCall('app.info', undefined)).toMatchObject({ profile: { id } });
-    expect(await okCall('app.connectivity', undefined)).toMatchObject({ state: 'online' });
+    // A profile no request has reached yet is not contacted yet; its first request below decides.
+    expect(await okCall('app.connectivity', undefined)).toMatchObject({ state: 'unknown' });
 
     // A settlement sync with the secret: the cache file, its WAL and SHM join the data folder searched below.
     const finished = nextEvent(core, 'syncFinished');
@@ -186,6 +188,7 @@ describe.runIf(available)('secret containment', () => {
       to: addDays(today, -1),
     });
     expect(await finished).toMatchObject({ jobId, summary: { status: 'completed', records: 15 } });
+    expect(await okCall('app.connectivity', undefined)).toMatchObject({ state: 'online' });
     expect(await okCall('sync.cancel', { jobId })).toEqual({ cancelled: false });
 
     // The treasury screens' channels on this profile, whose every request is signed with the secret.
@@ -203,6 +206,31 @@ describe.runIf(available)('secret containment', () => {
       beneficiary: { name: 'Containment Vendor', vpa: 'vendor@okaxis' },
     });
     await okCall('beneficiaries.fetch', { id: created.beneficiary.beneficiary_id });
+
+    // The journal of this profile: its entries, a verification, and a period closed, changed by the service,
+    // acknowledged and reopened; an action whose answer was lost, settled by a status check.
+    await okCall('journal.list', {});
+    expect(await okCall('journal.verify', undefined)).toMatchObject({ ok: true });
+    const period = await okCall<{ id: number }>('journal.closePeriod', range);
+    await hook(merchant.url, 'POST', 'settlements/mutate', { date: range.to, count: 1, remove: 0 });
+    const resynced = nextEvent(core, 'syncFinished');
+    await okCall('sync.start', range);
+    await resynced;
+    expect(await okCall('journal.periods', range)).toMatchObject([{ id: period.id, state: 'changed' }]);
+    await okCall('journal.periodDiff', { id: period.id });
+    await okCall('journal.acknowledgePeriod', { id: period.id });
+    await okCall('journal.reopenPeriod', { id: period.id });
+    await hook(merchant.url, 'POST', 'faults', { path: '/api/v2/payout/beneficiary/create', kind: 'drop' });
+    const lost = await call(core, 'beneficiaries.create', {
+      requestKey: 'containment-0002',
+      beneficiary: { name: 'Containment Vendor Two', vpa: 'vendor2@okaxis' },
+    });
+    expect(lost.ok).toBe(false);
+    const [unresolved] = await okCall<{ attempt: { seq: number } }[]>('journal.unresolved', undefined);
+    await okCall('journal.checkStatus', {
+      attemptSeq: unresolved!.attempt.seq,
+      beneficiaryId: created.beneficiary.beneficiary_id,
+    });
     await okCall('beneficiaries.list', {});
     await okCall('beneficiaries.matches', { vpa: 'vendor@okaxis' });
     await okCall('beneficiaries.verifyVpa', { vpa: 'vendor@okaxis' });
@@ -308,16 +336,26 @@ describe.runIf(available)('secret containment', () => {
     }));
     // The CSV export is plain text and searched as it is; workbooks are searched unzipped in export-containment.
     expect(exportFile).toMatch(/^exports\/containment-renamed-payouts-\d{4}-\d{2}-\d{2}\.csv$/);
-    expect(files.map((f) => f.label).sort()).toEqual([
-      `cache/${id}.sqlite`,
-      `cache/${id}.sqlite-shm`,
-      `cache/${id}.sqlite-wal`,
-      // The sync lock's file: empty, a lock and nothing else (electron/cache/sync-lock.ts).
-      `cache/${id}.sqlite.sync-lock`,
-      exportFile,
-      'logs/main.log',
-      'settings.json',
-    ]);
+    expect(files.map((f) => f.label).sort()).toEqual(
+      [
+        `cache/${id}.sqlite`,
+        `cache/${id}.sqlite-shm`,
+        `cache/${id}.sqlite-wal`,
+        // The sync lock's file: empty, a lock and nothing else (electron/cache/sync-lock.ts).
+        `cache/${id}.sqlite.sync-lock`,
+        // The built-in profile's and the spare's caches: their journals of the secret tests and events above.
+        `cache/${spare.id}.sqlite`,
+        `cache/${spare.id}.sqlite-shm`,
+        `cache/${spare.id}.sqlite-wal`,
+        'cache/sandbox.sqlite',
+        'cache/sandbox.sqlite-shm',
+        'cache/sandbox.sqlite-wal',
+        exportFile,
+        exportFile.replace(/\.csv$/, '.about.txt'),
+        'logs/main.log',
+        'settings.json',
+      ].sort(),
+    );
     const log = files.find((f) => f.label === 'logs/main.log')!.text;
     expect(log).toMatch(/"message":"request"/); // the logger saw the requests…
     expect(log).toContain('[redacted]'); // …and the echoed secret reached it only cut
