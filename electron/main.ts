@@ -11,7 +11,7 @@ import { createCore, type Core } from './core';
 import { sqliteNativeBinding } from './native-binding';
 import { registerIpc } from './ipc/register';
 import { SANDBOX_DEFAULTS, startSandbox } from './sandbox/server';
-import { createLogger, createRedactor, fileSink } from './log';
+import { createLogger, createRedactor, openLogFile, type LogFile } from './log';
 import { createKeytarStore } from './vault/keytar-store';
 import {
   CONTENT_SECURITY_POLICY,
@@ -34,6 +34,7 @@ const appOrigin = devServerUrl ? new URL(devServerUrl).origin : pathToFileURL(re
 let mainWindow: BrowserWindow | null = null;
 let sandbox: Awaited<ReturnType<typeof startSandbox>> | null = null;
 let core: Core | null = null;
+let logFile: LogFile | null = null;
 
 function hardenSession(): void {
   const { webRequest } = session.defaultSession;
@@ -120,10 +121,11 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   const redactor = createRedactor();
   redactor.add(sandboxSecret);
+  logFile = await openLogFile(join(dataDir, 'logs', 'main.log'));
   core = createCore({
     appVersion: app.getVersion(),
     dataDir,
-    log: createLogger('main', fileSink(join(dataDir, 'logs', 'main.log')), redactor),
+    log: createLogger('main', logFile.stream, redactor),
     redactor,
     vault: createKeytarStore(app.getName()),
     sandbox: { url: sandbox.url, key: SANDBOX_DEFAULTS.key, secret: sandboxSecret },
@@ -149,11 +151,15 @@ function closeSandboxThenQuit(event: Electron.Event): void {
   // told to stop and given the time to remove its partial file.
   const exportsStopped = core?.close();
   core = null;
-  if (!sandbox && !exportsStopped) return;
+  if (!sandbox && !exportsStopped && !logFile) return;
   event.preventDefault();
   const closing = sandbox;
   sandbox = null;
+  const log = logFile;
+  logFile = null;
+  // The log is closed last, so it keeps what the export and the sandbox say while they stop.
   Promise.all([exportsStopped, closing?.close()])
+    .then(() => log?.close())
     .catch((error: unknown) => console.error('The app did not close cleanly:', error))
     .finally(() => app.quit());
 }

@@ -143,7 +143,7 @@ describe('on a profile of our own', () => {
       expect(text).not.toContain(sb.secret);
       expect(text).not.toContain(basic);
     }
-    expect(readFileSync(join(dir, 'logs', 'cli.log'), 'utf8')).toMatch(/"operation":"payout.fetch"/);
+    expect(readFileSync(join(dir, 'logs', 'cli.1.log'), 'utf8')).toMatch(/"operation":"payout.fetch"/);
   });
 });
 
