@@ -8,16 +8,20 @@
  *  - synchronous=NORMAL: with WAL this never corrupts; a power cut may lose the last transactions, which
  *    a cache refills on the next sync (the checkpoint goes back with them, so nothing is half-applied).
  *  - foreign keys on; a busy timeout, because the CLI and the app may open the same file.
- *  - a quick integrity check at open: a file that fails it is moved aside (recovery.ts), not deleted.
+ *  - a quick integrity check and a schema check at open: a file that fails either (damaged, from a newer app, or
+ *    holding a trigger, view or table we did not make), or a link or folder where the file belongs, is moved aside
+ *    (recovery.ts), not deleted. The folder is 0700 and the file 0600 (private-files.ts).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { createAccountsRepository } from './accounts';
 import { createBeneficiariesRepository } from './beneficiaries';
 import { migrate } from './migrations';
 import { createPayoutsRepository } from './payouts';
+import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { CacheCorruptError, isCorruption, moveAside, type Recovery } from './recovery';
+import { schemaProblem } from './schema-check';
 import { createSettlementsRepository } from './settlements';
 import { createSyncRunsRepository } from './sync-runs';
 
@@ -44,7 +48,7 @@ const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
 
 export function openCache(file: string, options: CacheOptions = {}) {
   const now = options.now ?? (() => new Date());
-  mkdirSync(dirname(file), { recursive: true });
+  ensurePrivateDir(dirname(file));
   let recovered: Recovery | null = null;
   try {
     checkReadable(file, options.nativeBinding);
@@ -52,6 +56,7 @@ export function openCache(file: string, options: CacheOptions = {}) {
     if (!isCorruption(e)) throw e;
     recovered = moveAside(file, e instanceof Error ? e.message : String(e), now());
   }
+  ensurePrivateFile(file);
   const db = openConfigured(file, options.nativeBinding, now);
   return {
     file,
@@ -82,7 +87,16 @@ const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
  * aside. A file that does not even start like a database is not handed to SQLite at all.
  */
 function checkReadable(file: string, nativeBinding: string | undefined): void {
-  if (!existsSync(file)) return;
+  let stat;
+  try {
+    stat = lstatSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  // A link would have SQLite write wherever it points; a folder or device cannot be a cache.
+  if (stat.isSymbolicLink()) throw new CacheCorruptError('a symbolic link stood where the cache file belongs');
+  if (!stat.isFile()) throw new CacheCorruptError('something other than a file stood where the cache file belongs');
   const header = Buffer.alloc(HEADER.length);
   const fd = openSync(file, 'r');
   let read: number;
@@ -101,6 +115,8 @@ function checkReadable(file: string, nativeBinding: string | undefined): void {
     if (problems.length !== 1 || problems[0]!.quick_check !== 'ok') {
       throw new CacheCorruptError(`integrity check failed: ${problems[0]?.quick_check.split('\n')[0] ?? 'no answer'}`);
     }
+    const problem = schemaProblem(db, nativeBinding);
+    if (problem) throw new CacheCorruptError(problem);
   } finally {
     db.close();
   }

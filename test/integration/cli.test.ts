@@ -179,7 +179,7 @@ describe('an unreadable cache', () => {
     const r = await cli.run('settlements', 'summary', '--from', '2026-11-01', '--to', '2026-11-02');
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
-      /The local cache could not be read .* It was moved to .*sandbox\.sqlite.* Nothing was deleted\./,
+      /The local cache could not be used .* It was moved to .*sandbox\.sqlite.* Nothing was deleted\./,
     );
     expect(readdirSync(join(dir, 'cache')).some((f) => f.startsWith('sandbox.sqlite') && f !== 'sandbox.sqlite')).toBe(
       true,
