@@ -13,7 +13,10 @@ export function createProfileHandlers(
   return {
     'profiles.list': () => ({ profiles: profiles.list(), activeId: profiles.active().id }),
     'profiles.create': (fields) => profiles.create(fields),
-    'profiles.update': ({ id, fields }) => profiles.update(id, fields),
+    'profiles.update': async ({ id, fields }) => {
+      const { profile, secretRemoved } = await credentials.updateProfile(id, fields);
+      return { ...profile, secretRemoved };
+    },
     'profiles.remove': async ({ id }) => {
       await credentials.removeProfile(id);
       return { ok: true as const };
