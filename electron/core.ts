@@ -27,6 +27,7 @@ import { createSyncJobs } from './sync/jobs';
 import { createAccountService } from './treasury/accounts';
 import { createBeneficiaryService } from './treasury/beneficiaries';
 import { createPayoutService } from './treasury/payouts';
+import { ensurePrivateDir } from './private-files';
 import type { SecretStore } from './vault/secret-store';
 
 export interface CoreOptions {
@@ -52,6 +53,8 @@ export interface CoreOptions {
 }
 
 export function createCore(options: CoreOptions) {
+  // Settings, caches, logs and exports are the user's alone: the folder is 0700 whoever created it first.
+  ensurePrivateDir(options.dataDir);
   const now = options.now ?? Date.now;
   const nowDate = () => new Date(now());
   const events = createEventBus();

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 
 export interface AtomicFile {
   readonly stream: WriteStream;
@@ -17,9 +18,10 @@ export interface AtomicFile {
 }
 
 export function openAtomicFile(finalPath: string): AtomicFile {
-  mkdirSync(dirname(finalPath), { recursive: true });
+  // A folder made here is private; one the user chose keeps its own mode. The file is the user's alone (0600).
+  mkdirSync(dirname(finalPath), { recursive: true, mode: PRIVATE_DIR_MODE });
   const tempPath = join(dirname(finalPath), `.${basename(finalPath)}.${randomBytes(4).toString('hex')}.part`);
-  const stream = createWriteStream(tempPath, { flags: 'wx' });
+  const stream = createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE_MODE });
   return {
     stream,
     tempPath,

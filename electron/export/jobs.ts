@@ -15,6 +15,8 @@ import type { EventBus } from '../ipc/events';
 import type { Logger } from '../log';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { ExportJob } from './run-export';
+import { ensurePrivateDir } from '../private-files';
+import { fileNamePart, insideFolder } from './file-names';
 import { spawnExportWorker } from './spawn-worker';
 import type { WorkerMessage } from './worker-protocol';
 
@@ -34,16 +36,18 @@ export function freeName(dir: string, name: string): string {
   }
 }
 
-/** What the file is called by default: the profile, what, and for which dates, so two desks' files never mix. */
+/**
+ * What the file is called by default: the profile, what, and for which dates, so two desks' files never mix. Every
+ * part that comes from text is cleaned (file-names.ts): the name is one plain file name, whatever the profile or the
+ * filter says.
+ */
 export function suggestedName(profileName: string, request: ExportRequest, now: number): string {
-  const slug =
-    profileName
-      .replace(/[^A-Za-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '')
-      .toLowerCase() || 'profile';
+  const slug = fileNamePart(profileName, 'profile');
+  const pg =
+    request.kind === 'settlements' && request.filter.pg ? `-${fileNamePart(request.filter.pg, 'gateway')}` : '';
   const what =
     request.kind === 'settlements'
-      ? `settlements-${request.filter.from}-to-${request.filter.to}${request.filter.pg ? `-${request.filter.pg}` : ''}`
+      ? `settlements-${request.filter.from}-to-${request.filter.to}${pg}`
       : `${request.kind}-${epochMsToIstDate(now)}`;
   return `${slug}-${what}.${request.format}`;
 }
@@ -65,7 +69,13 @@ export function createExportJobs(deps: {
 }) {
   const now = deps.now ?? Date.now;
   const defaultDir = join(deps.dataDir, 'exports');
-  const choose = deps.targets?.choose ?? (async (name: string) => freeName(defaultDir, name));
+  // Without a dialog, the export goes into the exports folder and nowhere else.
+  const choose =
+    deps.targets?.choose ??
+    (async (name: string) => {
+      ensurePrivateDir(defaultDir);
+      return insideFolder(defaultDir, freeName(defaultDir, name));
+    });
   /** Jobs that have not reported their end. */
   const running = new Map<string, Running>();
   /** Workers not yet exited (a worker reports its end, then removes its partial file and exits). */
