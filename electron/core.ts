@@ -16,6 +16,7 @@ import { createCacheHandlers } from './ipc/cache';
 import { createCredentialHandlers } from './ipc/credentials';
 import { createEventBus } from './ipc/events';
 import { createExportHandlers } from './ipc/exports';
+import { createNoticeHandlers } from './ipc/notices';
 import { createPayoutHandlers } from './ipc/payouts';
 import { createProfileHandlers } from './ipc/profiles';
 import { createSettlementHandlers } from './ipc/settlements';
@@ -27,6 +28,7 @@ import { createSyncJobs } from './sync/jobs';
 import { createAccountService } from './treasury/accounts';
 import { createBeneficiaryService } from './treasury/beneficiaries';
 import { createPayoutService } from './treasury/payouts';
+import { createNotices } from './notices';
 import { ensurePrivateDir } from './private-files';
 import type { SecretStore } from './vault/secret-store';
 
@@ -74,11 +76,20 @@ export function createCore(options: CoreOptions) {
       requests[event.outcome === 'ok' ? 'info' : 'warn']('request', { profileId, ...event });
     },
   });
+  const notices = createNotices({
+    events,
+    log: options.log,
+    reveal: options.exportTargets?.reveal,
+    now: nowDate,
+  });
+  const settingsRecovery = profiles.recovered();
+  if (settingsRecovery) notices.movedAside('settings', settingsRecovery.movedTo, settingsRecovery.message);
   const caches = createCacheRegistry({
     dataDir: options.dataDir,
     log: options.log,
     nativeBinding: options.sqliteNativeBinding,
     now: nowDate,
+    onRecovered: (_profileId, recovered) => notices.movedAside('cache', recovered.movedTo, recovered.message),
   });
   const cacheFor = (profileId: string): Cache => caches.cacheFor(profiles.get(profileId).id);
   const services = { credentials, cacheFor };
@@ -116,6 +127,7 @@ export function createCore(options: CoreOptions) {
     ...createAccountHandlers(treasury.accounts, profiles),
     ...createCacheHandlers({ caches, profiles, dataDir: options.dataDir, busyReason }),
     ...createExportHandlers(exportJobs, profiles),
+    ...createNoticeHandlers(notices),
   });
   return {
     events,

@@ -61,8 +61,8 @@ export interface ProfileStoreOptions {
 
 export function createProfileStore({ dataDir, sandbox, now = () => new Date() }: ProfileStoreOptions) {
   const file = join(dataDir, 'settings.json');
-  /** Set when a broken settings file was moved or copied aside at open: where it went, for the user. */
-  let recovered: string | null = null;
+  /** Set when a broken settings file was moved or copied aside at open: where it went and what to tell the user. */
+  let recovered: { movedTo: string; message: string } | null = null;
   let settings = load();
 
   function load(): Settings {
@@ -74,7 +74,12 @@ export function createProfileStore({ dataDir, sandbox, now = () => new Date() }:
       outline = settingsFile.parse(JSON.parse(readFileSync(file, 'utf8')));
     } catch {
       renameSync(file, aside);
-      recovered = aside;
+      recovered = {
+        movedTo: aside,
+        message:
+          'The settings file could not be read, so the console started with the built-in profile only. ' +
+          `The unreadable file was kept at ${aside}.`,
+      };
       return fresh;
     }
     const profiles: Profile[] = [];
@@ -83,10 +88,16 @@ export function createProfileStore({ dataDir, sandbox, now = () => new Date() }:
       const taken = parsed.success && profiles.some((p) => p.id === parsed.data.id);
       if (parsed.success && !taken) profiles.push({ ...parsed.data, builtIn: false });
     }
-    if (profiles.length < outline.profiles.length) {
+    const left = outline.profiles.length - profiles.length;
+    if (left > 0) {
       // The valid profiles stay in use; the file as it was is kept for whoever wants the others back.
       copyFileSync(file, aside);
-      recovered = aside;
+      recovered = {
+        movedTo: aside,
+        message:
+          `${left === 1 ? 'One profile' : `${left} profiles`} in the settings file could not be used and ` +
+          `${left === 1 ? 'was' : 'were'} left out; the others are in use. The file as it was is kept at ${aside}.`,
+      };
     }
     return { version: 1, activeProfileId: outline.activeProfileId, profiles };
   }
@@ -146,8 +157,8 @@ export function createProfileStore({ dataDir, sandbox, now = () => new Date() }:
   }
 
   return {
-    /** Where an unreadable settings file was moved at open, or null. */
-    recoveredFrom: () => recovered,
+    /** Where an unreadable settings file was moved (or a partly invalid one copied) at open, or null. */
+    recovered: () => recovered,
     list,
     get,
     create(fields: ProfileFields): Profile {

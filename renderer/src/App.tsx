@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useAppInfo } from './app-info-store';
 import { AccountsScreen } from './accounts/AccountsScreen';
+import { MovedAsideNotices } from './notices/MovedAsideNotices';
 import { BeneficiariesScreen } from './beneficiaries/BeneficiariesScreen';
 import { PayoutsScreen } from './payouts/PayoutsScreen';
 import { SettingsScreen } from './settings/SettingsScreen';
@@ -62,6 +63,7 @@ export function App() {
         </ul>
       </nav>
       <main className="content">
+        <MovedAsideNotices />
         <SectionView section={section} />
       </main>
       <StatusBar />

@@ -13,6 +13,7 @@ import { beneficiariesChannels } from './beneficiaries';
 import { cacheChannels } from './cache';
 import { credentialsChannels } from './credentials';
 import { exportFinishedEvent, exportProgressEvent, exportsChannels } from './exports';
+import { movedAsideNotice, noticesChannels } from './notices';
 import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
 import { settlementsChannels } from './settlements';
@@ -40,6 +41,7 @@ export const ipcContract = {
   ...accountsChannels,
   ...cacheChannels,
   ...exportsChannels,
+  ...noticesChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */
@@ -49,6 +51,7 @@ export const ipcEvents = {
   syncFinished: syncFinishedEvent,
   exportProgress: exportProgressEvent,
   exportFinished: exportFinishedEvent,
+  fileMovedAside: movedAsideNotice,
 } satisfies { [E in IpcEvent]: z.ZodType };
 
 export type IpcEventPayload<E extends IpcEvent> = z.output<(typeof ipcEvents)[E]>;

@@ -62,7 +62,12 @@ export interface StartAppOptions {
   /** Store secrets in the real OS keychain, under a service of this run's own: for tests about the keychain. */
   keychain?: boolean;
   /** Runs before the page opens, so the page's first look already shows what it sets up. */
-  prepare?(app: { core: Core; sandbox: Sandbox; merchant: { key: string; secret: string } }): Promise<void> | void;
+  prepare?(app: {
+    core: Core;
+    sandbox: Sandbox;
+    merchant: { key: string; secret: string };
+    dataDir: string;
+  }): Promise<void> | void;
   colorScheme?: 'light' | 'dark';
   viewport?: { width: number; height: number };
   /** Settlement records a day in the sandbox (its default otherwise), e.g. several pages a day for a sync test. */
@@ -132,7 +137,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
         for (const account of await vault.accounts()) await vault.delete(account);
       });
     }
-    await options.prepare?.({ core, sandbox, merchant });
+    await options.prepare?.({ core, sandbox, merchant, dataDir });
     const harness = await startHarness(core);
     teardown.push(() => harness.close());
 

@@ -15,6 +15,7 @@ import type { Sandbox } from '../../electron/sandbox/server';
 import type { SecretStore } from '../../electron/vault/secret-store';
 import { profileFields } from '../../shared/profiles';
 import { call, coreOnSandbox, EMBEDDED_SECRET, ok } from '../support/core';
+import { TEST_NOW } from '../support/clock';
 import { memoryStore } from '../support/memory-store';
 import { startTestSandbox } from '../support/sandbox';
 
@@ -144,11 +145,11 @@ describe('the settings file is not trusted with what only main decides', () => {
     const second = { ...good(), id: 'p-second', name: 'Second' };
     stored([good(), bad, second, { ...good(), name: 'Same id twice' }]);
     const original = readFileSync(settingsFile(), 'utf8');
-    const store = createProfileStore({ dataDir: dir, sandbox: null });
+    const store = createProfileStore({ dataDir: dir, sandbox: null, now: () => new Date(TEST_NOW) });
     expect(store.list().map((p) => p.id)).toEqual(['p-good', 'p-second']);
-    const aside = store.recoveredFrom();
-    expect(aside).not.toBeNull();
-    expect(readFileSync(aside!, 'utf8')).toBe(original);
+    const aside = store.recovered();
+    expect(aside?.message).toMatch(/^2 profiles in the settings file could not be used and were left out/);
+    expect(readFileSync(aside!.movedTo, 'utf8')).toBe(original);
     expect(store.active().id).toBe('p-good');
   });
 

@@ -94,6 +94,9 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'exports.start': { kind: 'beneficiaries', format: 'csv' },
     'exports.cancel': { jobId: 'job-that-is-not-running' },
     'exports.reveal': { jobId: 'job-that-is-not-running' },
+    'notices.list': undefined,
+    'notices.reveal': { id: 'notice-that-does-not-exist' },
+    'notices.dismiss': { id: 'notice-that-does-not-exist' },
   };
   return inputs;
 }

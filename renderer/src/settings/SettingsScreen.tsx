@@ -1,21 +1,9 @@
 import { useEffect, useState } from 'react';
-import { useAppInfo } from '../app-info-store';
 import { CacheSection } from './CacheSection';
 import { ProfileCard } from './ProfileCard';
 import { ProfileForm } from './ProfileForm';
 import { useSettings } from './settings-store';
 import './settings.css';
-
-function RecoveredSettingsNotice() {
-  const state = useAppInfo((s) => s.state);
-  if (state.status !== 'ready' || state.value.settingsRecoveredFrom === null) return null;
-  return (
-    <p className="notice notice-warning" role="alert">
-      <strong>The settings file could not be read</strong>, so the console started with the built-in profile only. The
-      unreadable file was kept at <span className="mono">{state.value.settingsRecoveredFrom}</span>.
-    </p>
-  );
-}
 
 export function SettingsScreen() {
   const list = useSettings((s) => s.list);
@@ -29,7 +17,6 @@ export function SettingsScreen() {
   return (
     <div className="screen">
       <h1 className="screen-title">Settings</h1>
-      <RecoveredSettingsNotice />
       <section className="settings-section" aria-labelledby="profiles-title">
         <div className="section-head">
           <div>
