@@ -8,7 +8,7 @@ const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 /**
  * The dev server needs inline script and style, which index.html's strict meta policy forbids. While serving, the
  * meta tag is dropped and main's header (DEV_SERVER_CONTENT_SECURITY_POLICY in security.ts) is the policy; builds
- * keep the meta, which is all that protects a `file://` page.
+ * keep the meta, under the same policy as a header from app-protocol.ts.
  */
 function dropMetaPolicyWhileServing(): Plugin {
   return {

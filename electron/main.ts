@@ -3,10 +3,10 @@
  * decision lives in `security.ts`, `ipc/` and the modules they call.
  */
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { BrowserWindow, app, dialog, ipcMain, nativeTheme, session, shell } from 'electron';
+import { BrowserWindow, app, dialog, ipcMain, nativeTheme, protocol, session, shell } from 'electron';
 import { randomBytes } from 'node:crypto';
 import { eventChannel } from '../shared/ipc/channels';
+import { APP_ENTRY, APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, serveAppFile } from './app-protocol';
 import { createCore, type Core } from './core';
 import { sqliteNativeBinding } from './native-binding';
 import { registerIpc } from './ipc/register';
@@ -29,12 +29,20 @@ const EXTERNAL_HOSTS: readonly string[] = [];
 // electron-vite dev sets this; a packaged app never trusts it.
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
 const rendererDir = join(import.meta.dirname, '../renderer');
-const appOrigin = devServerUrl ? new URL(devServerUrl).origin : pathToFileURL(rendererDir).href;
+const appOrigin = devServerUrl ? new URL(devServerUrl).origin : APP_ORIGIN;
 
 let mainWindow: BrowserWindow | null = null;
 let sandbox: Awaited<ReturnType<typeof startSandbox>> | null = null;
 let core: Core | null = null;
 let logFile: LogFile | null = null;
+
+/** Serves the built renderer on app://console/ (app-protocol.ts decides what is served and with which headers). */
+function serveRenderer(): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const answer = await serveAppFile(request.method, request.url, rendererDir);
+    return new Response(answer.body && new Uint8Array(answer.body), { status: answer.status, headers: answer.headers });
+  });
+}
 
 function hardenSession(): void {
   const { webRequest } = session.defaultSession;
@@ -109,11 +117,12 @@ function createWindow(): void {
     if (mainWindow === window) mainWindow = null;
   });
   mainWindow = window;
-  void (devServerUrl ? window.loadURL(devServerUrl) : window.loadFile(join(rendererDir, 'index.html')));
+  void window.loadURL(devServerUrl ?? APP_ENTRY);
 }
 
 async function start(): Promise<void> {
   await app.whenReady();
+  serveRenderer();
   hardenSession();
   // The embedded sandbox's secret is new each run and known only to this process.
   const sandboxSecret = randomBytes(24).toString('base64url');
@@ -168,6 +177,8 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
+  // Before the app is ready, as Electron requires: the renderer's scheme is a standard, secure one.
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
   hardenWebContents();
   app.on('second-instance', () => {
     if (!mainWindow) return;

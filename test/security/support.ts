@@ -14,7 +14,7 @@ import type { IpcChannel } from '../../shared/ipc/channels';
 import type { IpcInput } from '../../shared/ipc/contract';
 
 /** A packaged build's renderer folder, with a space in it as on Windows and macOS installs. */
-export const APP_ORIGIN = 'file:///opt/Payout%20Console/resources/app.asar/out/renderer';
+export const APP_ORIGIN = 'app://console';
 export const MAIN_FRAME: IpcSender = { frameUrl: `${APP_ORIGIN}/index.html`, isMainFrame: true };
 
 /** mulberry32: tiny, fast, and the same sequence for the same seed on every machine. */

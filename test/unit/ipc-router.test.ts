@@ -11,7 +11,7 @@ import type { ActiveProfile } from '../../shared/ipc/app';
 import { IPC_CHANNELS } from '../../shared/ipc/channels';
 import { createIpcApi } from '../../shared/ipc/client';
 
-const APP_ORIGIN = 'file:///opt/payout-console/out/renderer';
+const APP_ORIGIN = 'app://console';
 const MAIN_FRAME: IpcSender = { frameUrl: `${APP_ORIGIN}/index.html`, isMainFrame: true };
 const PROFILE: ActiveProfile = {
   id: 'sandbox',
