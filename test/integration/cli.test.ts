@@ -1,12 +1,15 @@
 /** The CLI on the real core: profiles, API commands, exit codes, and secrets kept out of its output. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
+import { addDays } from '../../shared/time';
 import { cliRunner } from '../support/cli';
+import { TEST_TODAY } from '../support/clock';
+import { filePathsUnder } from '../support/files';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
 import { requireSystem } from '../support/system';
 
@@ -184,5 +187,23 @@ describe('an unreadable cache', () => {
     expect(readdirSync(join(dir, 'cache')).some((f) => f.startsWith('sandbox.sqlite') && f !== 'sandbox.sqlite')).toBe(
       true,
     );
+  });
+});
+
+describe.runIf(process.platform !== 'win32')('files the CLI creates', () => {
+  it('makes the data folder and every folder in it 0700, and every file 0600, exports included', async () => {
+    const fresh = join(dir, 'fresh-data');
+    const own = cliRunner(fresh);
+    const day = addDays(TEST_TODAY, -1);
+    expect((await own.run('sync', 'settlements', '--from', day, '--to', day)).code).toBe(0);
+    expect((await own.run('balances')).code).toBe(0);
+    const out = join(fresh, 'exports', 'settlements.csv');
+    expect((await own.run('export', 'settlements', '--from', day, '--to', day, '--out', out)).code).toBe(0);
+    const files = filePathsUnder(fresh);
+    expect(files).toEqual(expect.arrayContaining([join(fresh, 'cache', 'sandbox.sqlite'), out]));
+    for (const file of files) expect({ file, mode: statSync(file).mode & 0o777 }).toEqual({ file, mode: 0o600 });
+    for (const folder of [fresh, join(fresh, 'cache'), join(fresh, 'logs'), join(fresh, 'exports')]) {
+      expect({ folder, mode: statSync(folder).mode & 0o777 }).toEqual({ folder, mode: 0o700 });
+    }
   });
 });
