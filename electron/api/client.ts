@@ -191,13 +191,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         }),
       );
     };
-    if (nestsDeeperThan(res.body)) return unreadable(`nests deeper than ${MAX_JSON_DEPTH} levels`);
-    let json: unknown;
+    let parsed: unknown;
     try {
-      json = scrubAnswer(res.body.trim() === '' ? {} : JSON.parse(res.body), res.body, secrets);
+      parsed = res.body.trim() === '' ? {} : JSON.parse(res.body);
     } catch {
       return unreadable('is not JSON');
     }
+    if (nestsDeeperThan(parsed)) return unreadable(`nests deeper than ${MAX_JSON_DEPTH} levels`);
+    const json = scrubAnswer(parsed, res.body, secrets);
 
     const errorBody = readErrorBody(json);
     const requestId = errorBody?.requestId === undefined ? undefined : wireText(errorBody.requestId, 100);

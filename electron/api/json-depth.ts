@@ -1,32 +1,25 @@
 /**
- * How deeply a JSON text nests, found by one pass over its characters before it is parsed. A hostile or broken
- * server can answer `[[[[…]]]]` a hundred thousand levels deep: JSON.parse copes, but every recursive reader after it
- * (schemas, scrubbing, logging) would overflow the stack and turn one bad answer into an internal error. No answer of
- * the interface nests more than a few levels.
+ * How deeply a parsed JSON answer nests. A hostile or broken server can answer `[[[[…]]]]` a hundred thousand levels
+ * deep: JSON.parse copes (it does not recurse), but every recursive reader after it (serialising for the cache or the
+ * log, scrubbing) would overflow the stack and turn one bad answer into an internal error. No answer of the interface
+ * nests more than a few levels. The walk is iterative and visits containers only, a fraction of the parse's cost.
  */
 export const MAX_JSON_DEPTH = 64;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-
-export function nestsDeeperThan(text: string, limit: number = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) {
-      inString = true;
-    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++depth > limit) return true;
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      depth--;
+export function nestsDeeperThan(value: unknown, limit: number = MAX_JSON_DEPTH): boolean {
+  const pending: unknown[] = [value];
+  const depths: number[] = [0];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    const depth = depths.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    const children = Array.isArray(item) ? item : Object.values(item);
+    for (const child of children) {
+      if (typeof child === 'object' && child !== null) {
+        pending.push(child);
+        depths.push(depth + 1);
+      }
     }
   }
   return false;
