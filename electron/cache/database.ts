@@ -23,6 +23,7 @@ import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { CacheCorruptError, isCorruption, moveAside, type Recovery } from './recovery';
 import { schemaProblem } from './schema-check';
 import { createSettlementsRepository } from './settlements';
+import { SYNC_LOCK_SUFFIX } from './sync-lock';
 import { createSyncRunsRepository } from './sync-runs';
 
 export interface CacheOptions {
@@ -58,13 +59,14 @@ export function openCache(file: string, options: CacheOptions = {}) {
   }
   ensurePrivateFile(file);
   const db = openConfigured(file, options.nativeBinding, now);
+  const syncRuns = createSyncRunsRepository(db, now, { nativeBinding: options.nativeBinding });
   return {
     file,
     db,
     /** Set when the file was unreadable and was moved aside at this open. */
     recovered,
     settlements: createSettlementsRepository(db, now),
-    syncRuns: createSyncRunsRepository(db, now),
+    syncRuns,
     beneficiaries: createBeneficiariesRepository(db, now),
     payouts: createPayoutsRepository(db, now),
     accounts: createAccountsRepository(db, now),
@@ -72,6 +74,7 @@ export function openCache(file: string, options: CacheOptions = {}) {
     sizeBytes: () => cacheFileSize(file),
     close(): void {
       if (!db.open) return;
+      syncRuns.releaseAll();
       db.pragma('optimize');
       db.close();
     },
@@ -146,7 +149,8 @@ export function cacheFileSize(file: string): number {
   return CACHE_FILE_SUFFIXES.reduce((sum, suffix) => sum + fileSize(file + suffix), 0);
 }
 
-export const CACHE_FILE_SUFFIXES = ['', '-wal', '-shm'] as const;
+// The sync lock's file (sync-lock.ts) goes with the cache it guards when the cache is cleared.
+export const CACHE_FILE_SUFFIXES = ['', '-wal', '-shm', SYNC_LOCK_SUFFIX] as const;
 
 function fileSize(path: string): number {
   try {

@@ -3,13 +3,14 @@
  * the page transactions move), counts, status, error and timings.
  *
  * One settlement sync writes to a cache at a time: two writers on the same date would each believe they
- * hold the date's only index. A run marked `running` belongs to the process in `owner_pid`; when that
- * process is gone (killed, crashed) the run is resumed by the next sync of the same range, from its
- * checkpoints. A process id reused by an unrelated program after a crash reads as busy; the message
- * says how to tell.
+ * hold the date's only index. The writer holds the cache's sync lock (sync-lock.ts), which the operating
+ * system releases the moment its holder dies. So a run still marked `running` when the lock is free was
+ * left by a sync that was killed or crashed: it is marked interrupted and resumed by the next sync of the
+ * same range, from its checkpoints. `owner_pid` only says, in the refusal, which process holds the lock.
  */
 import type { Database } from 'better-sqlite3';
 import { prepareAll } from './statements';
+import { tryAcquireSyncLock, type SyncLock } from './sync-lock';
 
 export type RunStatus = 'running' | 'completed' | 'partial' | 'cancelled' | 'failed';
 export type RunDateStatus = 'pending' | 'running' | 'completed' | 'failed';
@@ -76,39 +77,29 @@ const SQL = {
 
 const INTERRUPTED = 'The sync stopped without finishing: the app or the command line was closed or killed.';
 
-/** Whether a process id is alive on this machine (EPERM: alive, but someone else's). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Runs this process is executing now; a `running` row of ours not in here was left by an earlier failure. */
-const activeHere = new Set<string>();
-
-export function createSyncRunsRepository(db: Database, now: () => Date) {
+export function createSyncRunsRepository(db: Database, now: () => Date, options: { nativeBinding?: string } = {}) {
   const sql = prepareAll(db, SQL);
-  const activeKey = (id: number) => `${db.name}#${id}`;
+  /** The lock of each run this connection is executing. */
+  const held = new Map<number, SyncLock>();
 
   const get = (id: number) => (sql.get.get(id) as SyncRun | undefined) ?? null;
   const dates = (runId: number) => sql.dates.all(runId) as RunDate[];
 
+  /** The refusal while another sync holds the lock, naming its run and process where the cache says. */
+  const busy = (kind: string): SyncBusyError => {
+    const holder = (sql.running.all(kind) as { id: number; owner_pid: number | null }[]).at(-1);
+    const run = holder ? ` (run ${holder.id})` : '';
+    const from =
+      holder?.owner_pid != null && holder.owner_pid !== process.pid ? ` from process ${holder.owner_pid}` : '';
+    return new SyncBusyError(
+      `Another settlement sync${run} is writing to this cache${from}. Wait for it to finish or cancel it, then sync again.`,
+    );
+  };
+
   const claim = db.transaction((kind: string, from: string, to: string, pg: string | null, days: readonly string[]) => {
     const at = now().toISOString();
-    for (const { id, owner_pid } of sql.running.all(kind) as { id: number; owner_pid: number | null }[]) {
-      const ours = owner_pid === process.pid;
-      if (owner_pid !== null && (ours ? activeHere.has(activeKey(id)) : processAlive(owner_pid))) {
-        throw new SyncBusyError(
-          `Another settlement sync (run ${id}) is writing to this cache${ours ? '' : ` from process ${owner_pid}`}. ` +
-            'Wait for it to finish or cancel it, then sync again.',
-        );
-      }
-      // Its process is gone: resumable like any unfinished run, and no longer shown as running.
-      sql.finish.run('failed', INTERRUPTED, at, at, id);
-    }
+    // The lock is ours, so whoever marked these running died holding it: resumable like any unfinished run.
+    for (const { id } of sql.running.all(kind) as { id: number }[]) sql.finish.run('failed', INTERRUPTED, at, at, id);
     const previous = sql.unfinished.pluck().get(kind, from, to, pg) as number | undefined;
     if (previous !== undefined) {
       sql.reopen.run(process.pid, at, previous);
@@ -126,9 +117,16 @@ export function createSyncRunsRepository(db: Database, now: () => Date) {
      * checkpoints, or starts a new one over `days`. Refuses while another sync of this kind runs.
      */
     claim(kind: string, range: { from: string; to: string; pg: string | null }, days: readonly string[]) {
-      const { id, resumed } = claim.immediate(kind, range.from, range.to, range.pg, days);
-      activeHere.add(activeKey(id));
-      return { run: get(id)!, resumed, dates: dates(id) };
+      const lock = tryAcquireSyncLock(db.name, options.nativeBinding);
+      if (!lock) throw busy(kind);
+      try {
+        const { id, resumed } = claim.immediate(kind, range.from, range.to, range.pg, days);
+        held.set(id, lock);
+        return { run: get(id)!, resumed, dates: dates(id) };
+      } catch (e) {
+        lock.release();
+        throw e;
+      }
     },
     get,
     dates,
@@ -137,9 +135,18 @@ export function createSyncRunsRepository(db: Database, now: () => Date) {
       sql.failDate.run(error, now().toISOString(), runId, date);
     },
     finish(runId: number, status: Exclude<RunStatus, 'running'>, error: string | null = null): void {
-      const at = now().toISOString();
-      sql.finish.run(status, error, at, at, runId);
-      activeHere.delete(activeKey(runId));
+      try {
+        const at = now().toISOString();
+        sql.finish.run(status, error, at, at, runId);
+      } finally {
+        held.get(runId)?.release();
+        held.delete(runId);
+      }
+    },
+    /** Lets go of every lock this connection holds, for closing the cache under a running sync. */
+    releaseAll(): void {
+      for (const lock of held.values()) lock.release();
+      held.clear();
     },
   };
 }

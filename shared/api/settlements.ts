@@ -12,7 +12,11 @@ export const settlementRecord = z.looseObject({
   order_id: z.string().nullable(),
   pg_transaction_id: z.string(),
   order_date: istDateTime,
-  utr: z.string().nullish(),
+  // Typed as a string, "" when missing; a real service may send null or leave it out. All three are "no UTR".
+  utr: z
+    .string()
+    .nullish()
+    .transform((v) => (v == null || v.trim() === '' ? null : v)),
   settlement_date: istDateTime,
   order_status: z.string(),
   pg_status: z.string(),

@@ -8,6 +8,7 @@ import { cacheBenches } from './cache';
 import { clientBenches } from './client';
 import { exportBenches } from './export';
 import { queryBenches } from './query';
+import { sandboxBenches } from './sandbox';
 import { syncBenches } from './sync';
 import { uiBenches } from './ui';
 
@@ -25,7 +26,15 @@ export type Bench = {
   run(ctx: BenchContext): AsyncGenerator<BenchResult>;
 };
 
-const BENCHES: Bench[] = [clientBenches, cacheBenches, syncBenches, queryBenches, uiBenches, exportBenches];
+const BENCHES: Bench[] = [
+  sandboxBenches,
+  clientBenches,
+  cacheBenches,
+  syncBenches,
+  queryBenches,
+  uiBenches,
+  exportBenches,
+];
 
 async function main() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, rows: { type: 'string' } } });

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filePathsUnder } from '../support/files';
 import { e2eSystemReady, startApp, type RunningApp } from './support';
 
-const ready = await e2eSystemReady();
+// The keychain round trip: secrets go to the real OS keychain here, not to memory.
+const ready = await e2eSystemReady({ keychain: true });
 
 const PRODUCTION = {
   name: 'HDFC payouts',
@@ -30,7 +31,7 @@ async function fillProfile(form: Locator, fields: Record<string, string>): Promi
 describe.runIf(ready)('Settings: profiles and credentials', () => {
   let app: RunningApp;
   beforeAll(async () => {
-    app = await startApp();
+    app = await startApp({ keychain: true });
   });
   afterAll(async () => {
     await app?.close();

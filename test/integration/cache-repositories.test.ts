@@ -3,7 +3,6 @@
  * search, pages), payout lookups with their status history, payout accounts with balance snapshots and
  * per-gateway errors, and sync runs (claim, resume, one writer at a time).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,21 +172,48 @@ describe('sync runs', () => {
     expect(cache.syncRuns.recent(2).map((r) => r.id)).toEqual([fresh.run.id, first.run.id]);
   });
 
-  it('one settlement sync writes at a time: refused while its process lives, resumed once it is gone', async () => {
-    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
-    const { run } = cache.syncRuns.claim('settlements', { ...range, from: '2025-02-05', to: '2025-02-05' }, [
-      '2025-02-05',
+  it('one settlement sync writes at a time: refused while another holds the lock, resumed once the holder is gone', () => {
+    // A second connection to the same file is what a second process (the CLI beside the app) has.
+    const other = openCache(cache.file, { now: () => clock });
+    try {
+      const { run } = other.syncRuns.claim('settlements', range, days);
+      expect(() =>
+        cache.syncRuns.claim('settlements', { ...range, from: '2025-02-05', to: '2025-02-05' }, ['2025-02-05']),
+      ).toThrow(
+        new SyncBusyError(
+          `Another settlement sync (run ${run.id}) is writing to this cache. Wait for it to finish or cancel it, then sync again.`,
+        ),
+      );
+      // The holder dies without finishing (closing its connection is what the OS does to a killed process's files).
+      other.close();
+      const next = cache.syncRuns.claim('settlements', range, days);
+      expect(next).toMatchObject({ resumed: true, run: { id: run.id, status: 'running', attempts: 2 } });
+      const third = openCache(cache.file, { now: () => clock });
+      try {
+        expect(() => third.syncRuns.claim('settlements', range, days)).toThrow(SyncBusyError);
+      } finally {
+        third.close();
+      }
+      cache.syncRuns.finish(next.run.id, 'completed');
+      expect(cache.syncRuns.get(run.id)).toMatchObject({ status: 'completed' });
+    } finally {
+      other.close();
+    }
+  });
+
+  it('marks a run left running by a dead holder as interrupted when another range is synced next', () => {
+    const other = openCache(cache.file, { now: () => clock });
+    const { run } = other.syncRuns.claim('settlements', { ...range, from: '2025-02-06', to: '2025-02-06' }, [
+      '2025-02-06',
     ]);
-    cache.db.prepare('UPDATE sync_runs SET owner_pid = ? WHERE id = ?').run(other.pid, run.id);
-    expect(() => cache.syncRuns.claim('settlements', range, days)).toThrow(SyncBusyError);
-    other.kill('SIGKILL');
-    await new Promise((resolve) => other.once('exit', resolve));
-    const next = cache.syncRuns.claim('settlements', range, days);
+    other.close();
+    const next = cache.syncRuns.claim('settlements', { ...range, from: '2025-02-07', to: '2025-02-07' }, [
+      '2025-02-07',
+    ]);
     expect(cache.syncRuns.get(run.id)).toMatchObject({
       status: 'failed',
       error: expect.stringMatching(/stopped without finishing/),
     });
-    expect(() => cache.syncRuns.claim('settlements', range, days)).toThrow(SyncBusyError);
     cache.syncRuns.finish(next.run.id, 'completed');
   });
 });

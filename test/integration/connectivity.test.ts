@@ -7,7 +7,7 @@ import type { Core } from '../../electron/core';
 import { createProfileStore } from '../../electron/profiles/profile-store';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { withEnvironmentSecret } from '../../electron/vault/env-secret';
-import { createKeytarStore } from '../../electron/vault/keytar-store';
+import { memoryStore } from '../support/memory-store';
 import type { Connectivity } from '../../shared/ipc/app';
 import { EMBEDDED_SECRET, coreOnSandbox } from '../support/core';
 import { startTestSandbox } from '../support/sandbox';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   core = coreOnSandbox(sandbox, {
     dataDir,
     // The unreachable profile's secret comes from here, so no keychain is involved.
-    vault: withEnvironmentSecret(createKeytarStore('payout-console-conn-test'), downId, 'down-secret'),
+    vault: withEnvironmentSecret(memoryStore(), downId, 'down-secret'),
   });
   core.events.subscribe((event, payload) => {
     if (event === 'connectivity') events.push(payload as Connectivity);

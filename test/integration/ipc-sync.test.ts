@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../electron/sandbox/server';
-import { createKeytarStore } from '../../electron/vault/keytar-store';
+import { memoryStore } from '../support/memory-store';
 import type { IpcEvent } from '../../shared/ipc/channels';
 import { addDays } from '../../shared/time';
 import type { Core } from '../../electron/core';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox({ secret: EMBEDDED_SECRET, settlementsPerDay: 20_000 });
   core = coreOnSandbox(sandbox, {
     dataDir: mkdtempSync(join(tmpdir(), 'pc-ipc-sync-')),
-    vault: createKeytarStore('payout-console-ipc-sync-test'),
+    vault: memoryStore(),
   });
   core.events.subscribe((event, payload) => events.push({ event, payload: payload as Record<string, unknown> }));
 });
@@ -56,7 +56,8 @@ describe('sync over IPC', () => {
     expect(progress.at(-1)!.payload).toMatchObject({ dates: 6, profileId: 'sandbox' });
   });
 
-  it('resumes the cancelled range and ends with every record exactly once', async () => {
+  // 120,000 records: the timeout only guards against a hang, on a loaded machine too.
+  it('resumes the cancelled range and ends with every record exactly once', { timeout: 120_000 }, async () => {
     const from = addDays(today, -6);
     const to = addDays(today, -1);
     const jobId = await start(from, to);

@@ -218,7 +218,24 @@ describe('sandbox wire formats (Variant A)', () => {
       for (const k of ['cgst', 'sgst', 'igst', 'merchant_subvention_amount']) expect(rec[k]).toMatch(/^\d+\.\d{2}$/);
       expect(f.gateways).toContain(rec.pg);
       expect(typeof rec.order_id).toBe('string');
+      expect(typeof rec.utr, 'utr is typed string in the interface').toBe('string');
     }
+  });
+
+  it('a missing UTR is "" on the wire, as the interface types it', async () => {
+    // About 0.5% of records have no UTR: read days, newest first, until some have turned up; none may be null.
+    const utrs: unknown[] = [];
+    for (const date of [...f.settlementDates].reverse()) {
+      for (let offset = 0, last = false; !last; offset += 1000) {
+        const r = await rawCall(sandbox.url, 'settlement.fetch', { date, offset: String(offset), limit: '1000' });
+        const body = r.body as { data: { utr: unknown }[]; is_last_page: boolean };
+        utrs.push(...body.data.map((d) => d.utr));
+        last = body.is_last_page;
+      }
+      if (utrs.includes('')) break;
+    }
+    expect(utrs.filter((u) => typeof u !== 'string')).toEqual([]);
+    expect(utrs).toContain('');
   });
 
   it('request_id appears where the document shows it', async () => {

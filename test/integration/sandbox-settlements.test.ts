@@ -124,11 +124,10 @@ describe('settlement mutate hook', () => {
 });
 
 describe('scale', () => {
-  it('starts instantly with 1,000,000 records a day and serves the last page', async () => {
-    const t0 = performance.now();
+  // Its speed is `npm run bench -- --only sandbox`; here, that the last page of a huge day is served right.
+  it('starts with 1,000,000 records a day and serves the last page', async () => {
     const big = await start(1, 1_000_000);
     const page = await fetchPage(big, { date: '2025-06-30', offset: '999000', limit: '1000' });
-    expect(performance.now() - t0).toBeLessThan(2000);
     expect([page.data.length, page.is_last_page]).toEqual([1000, true]);
   });
 });

@@ -228,6 +228,24 @@ describe('settlement sync', () => {
       syncSettlements({ api: sb.api(), cache: other, from: dates.at(-17)!, to: dates.at(-17)! }),
     ).rejects.toThrow(SyncBusyError);
     await expect(running).resolves.toMatchObject({ status: 'completed' });
+    // The lock went with the finished sync: the other connection may write now.
+    await expect(
+      syncSettlements({ api: sb.api(), cache: other, from: dates.at(-17)!, to: dates.at(-17)! }),
+    ).resolves.toMatchObject({ status: 'completed' });
+  });
+
+  it('resumes a run marked running by a process that is still alive but holds no lock (pid reuse)', async () => {
+    const cache = freshCache();
+    const [from, to] = [dates.at(-25)!, dates.at(-24)!];
+    const first = syncSettlements({ api: sb.api(), cache, from, to, signal: AbortSignal.abort() });
+    await expect(first).resolves.toMatchObject({ status: 'cancelled' });
+    // As a crash leaves it, owned by a live process that is not a sync at all: this test's parent.
+    const run = cache.syncRuns.recent(1)[0]!;
+    cache.db.prepare(`UPDATE sync_runs SET status = 'running', owner_pid = ? WHERE id = ?`).run(process.ppid, run.id);
+
+    const next = await syncSettlements({ api: sb.api(), cache, from, to });
+    expect(next).toMatchObject({ status: 'completed', resumed: true, records: 2 * PER_DAY });
+    expect(cache.syncRuns.get(run.id)).toMatchObject({ status: 'completed' });
   });
 });
 

@@ -314,6 +314,8 @@ describe.runIf(available)('secret containment', () => {
       `cache/${id}.sqlite`,
       `cache/${id}.sqlite-shm`,
       `cache/${id}.sqlite-wal`,
+      // The sync lock's file: empty, a lock and nothing else (electron/cache/sync-lock.ts).
+      `cache/${id}.sqlite.sync-lock`,
       exportFile,
       'logs/main.1.log',
       'settings.json',

@@ -61,7 +61,7 @@ describe('settlement records', () => {
     const disputes = share((r) => r.dispute_id !== null);
     const failed = share((r) => r.pg_status === 'failed' && r.settled_amount === 0);
     const failedSettled = share((r) => r.pg_status === 'failed' && r.settled_amount > 0);
-    const missingUtr = share((r) => r.utr === null);
+    const missingUtr = share((r) => r.utr === '');
     const off = share((r) => r.pg_status === 'success' && ruleGap(r) !== 0);
     const ids = new Map<string, number>();
     for (const r of records) ids.set(r.pg_transaction_id, (ids.get(r.pg_transaction_id) ?? 0) + 1);
@@ -93,7 +93,7 @@ describe('settlement records', () => {
   });
 
   it('write identifiers as text: 12-digit UTRs (some with leading zeros), order ids, payment modes', () => {
-    const utrs = records.map((r) => r.utr).filter((u): u is string => u !== null);
+    const utrs = records.map((r) => r.utr).filter((u): u is string => u !== '');
     for (const u of utrs) expect(u).toMatch(/^\d{12}$/);
     expect(utrs.some((u) => u.startsWith('0'))).toBe(true);
     expect(new Set(records.map((r) => r.payment_mode))).toEqual(new Set(['UPI', 'NB', 'CC', 'DC', 'WALLET']));
@@ -154,12 +154,11 @@ describe('settlement paging', () => {
     expect(a.mutate(DATE, 5, 3)).toEqual(b.mutate(DATE, 5, 3));
   });
 
-  it('serves 1,000,000 records a day lazily: any page is O(limit)', () => {
-    const started = performance.now();
+  // How fast a page of a big day is served is `npm run bench -- --only sandbox`; here, that it is right.
+  it("serves any page of 1,000,000 records a day, the last and a gateway's included", () => {
     const big = new SettlementSource(1, 1_000_000, GATEWAYS);
     const last = big.page(DATE, undefined, 999_000, 1000);
     const mid = big.page(DATE, 'payu', 123_456, 1000);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(last.data).toHaveLength(1000);
     expect(last.isLastPage).toBe(true);
     expect(mid.data.every((r) => r.pg === 'payu')).toBe(true);

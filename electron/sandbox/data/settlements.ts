@@ -15,7 +15,7 @@
  *   0.8% open dispute            dispute_id set, description says so; amounts normal
  *   0.8% failed                  pg_status/order_status "failed", no fee, tax or settlement (settled 0)
  *   0.2% failed but settled      pg_status "failed" yet amounts normal: money moved for a failed payment
- *   0.5% missing UTR             utr null
+ *   0.5% missing UTR             utr "" (the interface types utr as a string, never null)
  *   0.4% off by a few paise      settled_amount differs from the rule by 1-9 paise either way
  *   0.5% settled twice           same pg_transaction_id (and order, amounts) as an earlier plain record of
  *                                the same gateway: on the previous date, or the same day in a second
@@ -29,7 +29,7 @@ export interface SettlementWire {
   order_id: string | null;
   pg_transaction_id: string;
   order_date: string;
-  utr: string | null;
+  utr: string;
   settlement_date: string;
   order_status: string;
   pg_status: string;
@@ -75,7 +75,7 @@ export const MAX_PER_DAY = 1_000_000;
 const INDEX_SPACE = 0x100000;
 
 interface Patch {
-  utr?: string | null;
+  utr?: string;
   dispute_id?: string | null;
   description?: string | null;
 }
@@ -180,7 +180,7 @@ export class SettlementSource {
       const rec = this.generate(day, index);
       if (n < Math.min(count, want)) {
         const patch: Patch =
-          rec.utr === null
+          rec.utr === ''
             ? { utr: rng.digits(12) }
             : n % 2 === 0 || rec.dispute_id
               ? { utr: rng.digits(12), description: 'Re-settled under a new UTR' }
@@ -323,7 +323,7 @@ function applyException(r: SettlementWire, exception: Exception, rng: Rng): void
       r.order_status = 'failed';
       return;
     case 'missingUtr':
-      r.utr = null;
+      r.utr = '';
       return;
     case 'offByPaise':
       r.settled_amount += (rng.chance(0.5) ? 1 : -1) * rng.int(1, 9);

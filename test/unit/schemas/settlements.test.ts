@@ -97,6 +97,14 @@ describe('settlement.fetch response', () => {
     expect(refuse('settlement.fetch', edit(PAGE, path, value))).toMatch(message);
   });
 
+  it('a missing UTR is "" as the interface types it, and null or absent from a real service: all read as none', () => {
+    for (const utr of ['', '   ', null, DROP]) {
+      expect(parse('settlement.fetch', edit(PAGE, 'data.0.utr', utr)).data[0]!.utr, String(utr)).toBeNull();
+    }
+    expect(parse('settlement.fetch', PAGE).data[0]!.utr).toBe(RECORD_1.utr);
+    expect(refuse('settlement.fetch', edit(PAGE, 'data.0.utr', 42))).toMatch(/^data\.0\.utr: /);
+  });
+
   it('a JSON number in a decimal-string field is read exactly too', () => {
     expect(parse('settlement.fetch', edit(PAGE, 'data.0.cgst', 0.9)).data[0]!.cgst).toBe(90);
   });

@@ -1,0 +1,173 @@
+/**
+ * The settlements table's row source over a real keyset reader: rows sorted in memory and paged with cursors the
+ * way the cache pages them (a cursor is the last key read). What the grid shows must be exactly the sorted rows,
+ * wherever it looks, reading only what it needs.
+ */
+import { describe, expect, it } from 'vitest';
+import type { IpcResult } from '../../shared/ipc/contract';
+import type {
+  CachedSettlement,
+  SettlementFilter,
+  SettlementPageResult,
+  SettlementSort,
+} from '../../shared/settlement-query';
+import { PAGE_SIZE, PagedRows } from '../../renderer/src/settlements/paged-rows';
+
+type Query = SettlementFilter & { sort: SettlementSort; after?: string; limit: number };
+
+/** Settlement rows with only what ordering needs: an id and a date. */
+function rows(count: number): CachedSettlement[] {
+  return Array.from(
+    { length: count },
+    (_, i) => ({ id: i + 1, date: `2026-06-${String(1 + (i % 28)).padStart(2, '0')}` }) as unknown as CachedSettlement,
+  );
+}
+
+/** A keyset reader over `all` ordered by id: `after` is the id the previous page ended on. */
+function keysetReader(all: CachedSettlement[], options: { failAt?: number } = {}) {
+  const reads: Query[] = [];
+  const read = async (query: Query): Promise<IpcResult<SettlementPageResult>> => {
+    reads.push(query);
+    if (options.failAt !== undefined && reads.length === options.failAt) {
+      return { ok: false, error: { code: 'CACHE_UNREADABLE', message: 'The cache could not be read.' } };
+    }
+    const ordered = query.sort.direction === 'asc' ? all : [...all].reverse();
+    const start = query.after === undefined ? 0 : ordered.findIndex((r) => String(r.id) === query.after) + 1;
+    const page = ordered.slice(start, start + query.limit);
+    const more = start + query.limit < ordered.length;
+    const value = {
+      rows: page,
+      nextCursor: more ? String(page.at(-1)!.id) : null,
+      asOf: '2026-06-15T06:30:00.000Z',
+    } as SettlementPageResult;
+    return { ok: true, value };
+  };
+  return { read, reads };
+}
+
+/** Resolves once the source has no read in flight and nothing left to read for its window. */
+async function settled(source: PagedRows): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (!(source as unknown as { reading: boolean }).reading) return;
+  }
+  throw new Error('the source never settled');
+}
+
+const FILTER: SettlementFilter = { from: '2026-06-01', to: '2026-06-28' } as SettlementFilter;
+const ASC: SettlementSort = { column: 'date', direction: 'asc' } as SettlementSort;
+
+describe('PagedRows', () => {
+  it('reads the first page at once and shows its rows in order', async () => {
+    const all = rows(PAGE_SIZE * 3 + 17);
+    const { read, reads } = keysetReader(all);
+    const source = new PagedRows(FILTER, ASC, read);
+    await settled(source);
+    expect(source.loadingFirst).toBe(false);
+    expect(reads[0]).toMatchObject({ from: FILTER.from, to: FILTER.to, sort: ASC, limit: PAGE_SIZE });
+    expect(reads[0]!.after).toBeUndefined();
+    for (const i of [0, 1, PAGE_SIZE - 1]) expect(source.rowAt(i)).toBe(all[i]);
+  });
+
+  it('reaches the last rows through the reverse chain in one read, once the total is known', async () => {
+    const all = rows(PAGE_SIZE * 6 + 3);
+    const { read, reads } = keysetReader(all);
+    const source = new PagedRows(FILTER, ASC, read);
+    source.setTotal(all.length);
+    await settled(source);
+    const before = reads.length;
+    source.want(all.length - 20, all.length - 1);
+    await settled(source);
+    // One read from the bottom (the opposite sort), not the five pages in between.
+    expect(reads.slice(before)).toHaveLength(1);
+    expect(reads.at(-1)!.sort).toEqual({ column: 'date', direction: 'desc' });
+    for (let i = all.length - 20; i < all.length; i++) expect(source.rowAt(i)).toBe(all[i]);
+  });
+
+  it('walks to a far row from the nearer end, reporting how far it has got, and shows exactly the right rows', async () => {
+    const all = rows(PAGE_SIZE * 10);
+    const { read } = keysetReader(all);
+    const source = new PagedRows(FILTER, ASC, read);
+    source.setTotal(all.length);
+    await settled(source);
+    const seenWalks: number[] = [];
+    source.subscribe(() => {
+      if (source.walk) seenWalks.push(source.walk.done);
+    });
+    const target = PAGE_SIZE * 3 + 42;
+    source.want(target, target + 30);
+    await settled(source);
+    expect(source.walk).toBeNull();
+    expect(seenWalks.length).toBeGreaterThan(0);
+    for (let i = target; i <= target + 30; i++) expect(source.rowAt(i)).toBe(all[i]);
+  });
+
+  it('keeps at most eight pages of rows and reads a dropped page again when it is wanted', async () => {
+    const all = rows(PAGE_SIZE * 12);
+    const { read, reads } = keysetReader(all);
+    const source = new PagedRows(FILTER, ASC, read);
+    source.setTotal(all.length);
+    for (let page = 0; page < 12; page++) {
+      source.want(page * PAGE_SIZE, page * PAGE_SIZE + 10);
+      await settled(source);
+    }
+    const held = Array.from({ length: 12 }, (_, p) => source.rowAt(p * PAGE_SIZE) !== undefined).filter(Boolean);
+    expect(held.length).toBeLessThanOrEqual(8);
+    expect(source.rowAt(0)).toBeUndefined();
+    const before = reads.length;
+    source.want(0, 10);
+    await settled(source);
+    expect(source.rowAt(0)).toBe(all[0]);
+    expect(reads.length).toBe(before + 1);
+  });
+
+  it('lays out only what the first page showed until the totals say more', async () => {
+    const all = rows(PAGE_SIZE * 3);
+    const { read, reads } = keysetReader(all);
+    const source = new PagedRows(FILTER, ASC, read);
+    await settled(source);
+    expect(source.count).toBe(PAGE_SIZE);
+    expect(reads).toHaveLength(1);
+    source.setTotal(all.length);
+    expect(source.count).toBe(all.length);
+  });
+
+  it('trusts where the pages ran out over a stale total, and ignores totals after that', async () => {
+    const all = rows(PAGE_SIZE + 5);
+    const { read } = keysetReader(all);
+    const source = new PagedRows(FILTER, ASC, read);
+    // Totals read before a sync removed rows: more than the pages hold.
+    source.setTotal(all.length + 100);
+    source.want(0, PAGE_SIZE + 4);
+    await settled(source);
+    expect(source.count).toBe(all.length);
+    expect(source.rowAt(all.length - 1)).toBe(all.at(-1));
+    source.setTotal(all.length + 100);
+    expect(source.count).toBe(all.length);
+  });
+
+  it('stops on a failed read, keeps the error, and carries on after retry()', async () => {
+    const all = rows(PAGE_SIZE * 2);
+    const { read } = keysetReader(all, { failAt: 1 });
+    const source = new PagedRows(FILTER, ASC, read);
+    await settled(source);
+    expect(source.error).toMatchObject({ code: 'CACHE_UNREADABLE' });
+    expect(source.rowAt(0)).toBeUndefined();
+    source.retry();
+    await settled(source);
+    expect(source.error).toBeNull();
+    expect(source.rowAt(0)).toBe(all[0]);
+  });
+
+  it('reads nothing more once disposed', async () => {
+    const all = rows(PAGE_SIZE * 4);
+    const { read, reads } = keysetReader(all);
+    const source = new PagedRows(FILTER, ASC, read);
+    await settled(source);
+    source.dispose();
+    const before = reads.length;
+    source.want(PAGE_SIZE * 2, PAGE_SIZE * 2 + 10);
+    await settled(source);
+    expect(reads.length).toBe(before);
+  });
+});
