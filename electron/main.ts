@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { BrowserWindow, app, dialog, ipcMain, nativeTheme, protocol, session, shell } from 'electron';
+import electronUpdater from 'electron-updater';
 import { randomBytes } from 'node:crypto';
 import { eventChannel } from '../shared/ipc/channels';
 import { APP_ENTRY, APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, serveAppFile } from './app-protocol';
@@ -11,7 +12,8 @@ import { createCore, type Core } from './core';
 import { sqliteNativeBinding } from './native-binding';
 import { registerIpc } from './ipc/register';
 import { SANDBOX_DEFAULTS, startSandbox } from './sandbox/server';
-import { createLogger, createRedactor, openLogFile, type LogFile } from './log';
+import { updatesEnabled } from './updates';
+import { createLogger, createRedactor, openLogFile, type LogFile, type Logger } from './log';
 import { createKeytarStore } from './vault/keytar-store';
 import {
   CONTENT_SECURITY_POLICY,
@@ -153,6 +155,22 @@ async function start(): Promise<void> {
   registerIpc(ipcMain, core.router, appOrigin);
   core.events.subscribe((event, payload) => mainWindow?.webContents.send(eventChannel(event), payload));
   createWindow();
+  checkForUpdates(core.log.child('updates'));
+}
+
+/** Looks for an update once at start when the build has a feed (updates.ts); downloads it and installs it on quit. */
+function checkForUpdates(log: Logger): void {
+  if (!updatesEnabled(app.isPackaged, process.resourcesPath)) {
+    log.info('updates off: this build has no update feed');
+    return;
+  }
+  const { autoUpdater } = electronUpdater;
+  autoUpdater.logger = null;
+  autoUpdater.autoDownload = true;
+  autoUpdater.autoInstallOnAppQuit = true;
+  autoUpdater.on('error', (error) => log.warn('update check failed', { error }));
+  autoUpdater.on('update-downloaded', (info) => log.info('update downloaded', { version: info.version }));
+  autoUpdater.checkForUpdatesAndNotify().catch((error: unknown) => log.warn('update check failed', { error }));
 }
 
 function closeSandboxThenQuit(event: Electron.Event): void {

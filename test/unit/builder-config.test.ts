@@ -3,11 +3,15 @@
  * config is checked as data: electron-builder's own schema, the fuses, what ships, the icons and the signing plan.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { updatesEnabled } from '../../electron/updates';
 import { ICON_DIR, renderIcons } from '../../scripts/icons.mjs';
+import { builderArgs } from '../../scripts/package.mjs';
 
 const require = createRequire(import.meta.url);
 const { signingPlan } = require('../../scripts/signing-plan.cjs') as {
@@ -132,6 +136,31 @@ describe('shipped dependencies', () => {
       expect(sources, `${name} is shipped but nothing imports it`).toMatch(
         new RegExp(`from '${name.replace('/', '\\/')}(/[^']*)?'`),
       );
+    }
+  });
+});
+
+describe('updates', () => {
+  it('are off unless the build is given an https feed, and nothing is ever uploaded', () => {
+    expect(builderArgs({})).toEqual(['--publish', 'never']);
+    expect(builderArgs({ PAYOUT_CONSOLE_UPDATE_URL: 'https://updates.example.in/payout-console/' })).toEqual([
+      '--publish',
+      'never',
+      '--config.publish.provider=generic',
+      '--config.publish.url=https://updates.example.in/payout-console/',
+    ]);
+    expect(() => builderArgs({ PAYOUT_CONSOLE_UPDATE_URL: 'http://updates.example.in/' })).toThrow(/https/);
+  });
+
+  it('are checked only by a packaged app whose build wrote app-update.yml', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-updates-'));
+    try {
+      expect(updatesEnabled(true, dir)).toBe(false);
+      writeFileSync(join(dir, 'app-update.yml'), 'provider: generic\nurl: https://updates.example.in/\n');
+      expect(updatesEnabled(true, dir)).toBe(true);
+      expect(updatesEnabled(false, dir)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
