@@ -1,6 +1,7 @@
 /**
- * Wiring only: app lifecycle, the window, session hardening, the embedded sandbox and IPC registration. Every
- * decision lives in `security.ts`, `ipc/` and the modules they call.
+ * Wiring only: app lifecycle, the window, the app:// scheme, session hardening, the embedded sandbox, IPC
+ * registration and the update check. Every decision lives in `security.ts`, `app-protocol.ts`, `updates.ts`, `ipc/`
+ * and the modules they call.
  */
 import { join } from 'node:path';
 import { BrowserWindow, app, dialog, ipcMain, nativeTheme, protocol, session, shell } from 'electron';
