@@ -108,6 +108,7 @@ export function createCore(options: CoreOptions) {
     log: options.log.child('export'),
     targets: options.exportTargets,
     nativeBinding: options.sqliteNativeBinding,
+    appVersion: options.appVersion,
     now,
   });
   const busyReason = (profileId: string): string | null =>

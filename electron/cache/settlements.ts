@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import {
   settlementFilter,
   settlementQuery,
+  type CachedSettlement,
   type SettlementAggregate,
   type SettlementFilter,
   type SettlementPageResult,
@@ -25,6 +26,7 @@ import { EXCEPTIONS_SQL, FILTER_SQL, toSqlFilter, type FilterParams } from './se
 import { createDuplicateRule } from './settlement-duplicates';
 import { beginDate, prepareIngest, type DateScope } from './settlement-ingest';
 import { DEFAULT_SORT, createSettlementPages } from './settlement-pages';
+import { createFilingOrder } from './settlement-filing-order';
 import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
 import { ruleBit } from './settlement-rows';
 import { exactNumber, prepareAll } from './statements';
@@ -99,6 +101,7 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
   for (const s of [sql.workbookSums, sql.workbookSumsOfExceptions, sql.ruleCounts]) s.raw().safeIntegers();
   const ingest = { db, sql: prepareIngest(db), duplicates: createDuplicateRule(db), now };
   const pages = createSettlementPages(db);
+  const filingOrder = createFilingOrder(db);
 
   /** When the range was last synced: the oldest of its synced dates, null when none was. */
   function asOf(params: Pick<FilterParams, 'from' | 'to' | 'pg'>): string | null {
@@ -170,6 +173,15 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
     page(input: SettlementQuery): Omit<SettlementPageResult, 'asOf'> {
       const { rows, nextCursor } = readPage(input);
       return { rows, nextCursor };
+    },
+
+    /**
+     * Every record the filter selects in filing order (date, gateway, settlement time), `pageRows` at a time: what
+     * an export writes. Call inside one read transaction, as the pages are read lazily.
+     */
+    inFilingOrder(input: SettlementFilter, pageRows: number): Generator<CachedSettlement[]> {
+      const { params, exceptionsOnly } = toSqlFilter(settlementFilter.parse(input));
+      return filingOrder.pages(params, exceptionsOnly, pageRows);
     },
 
     totals(input: SettlementFilter): SettlementTotals {

@@ -28,6 +28,8 @@ export interface Context {
   /** The secret given with --secret-env, if any; it never leaves this process. */
   secretFromEnv: string | null;
   now: () => number;
+  /** The package's version, printed on every export's provenance. */
+  appVersion: string;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export async function openContext(
       dataDir,
       secretFromEnv,
       now,
+      appVersion: pkg.version,
       async close() {
         await core.close();
         await sandbox.close();

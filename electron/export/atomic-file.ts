@@ -1,10 +1,16 @@
 /**
- * An export's file is written under a temporary name beside the final one and renamed at the end: a cancelled,
- * failed or crashed export never leaves a half file under the name the user chose (at most a hidden `.part`
- * file, which the next export of the same name replaces).
+ * An export's files are written under temporary names beside the final ones and renamed together at the end: a
+ * cancelled, failed or crashed export never leaves a half file under a name the user chose, and a failed or
+ * cancelled one leaves nothing at all (a temporary file is removed only once its stream has closed, since a stream
+ * still opening would create the file again after an early removal).
+ *
+ * A temporary name carries the writing process's id: `.<final name>.<pid>-<random>.part`. A crash can still leave
+ * one behind, so each export first removes the temporary files of ours in its folder whose process is gone (and
+ * those of the earlier `.<final name>.<random>.part` form, which no running version writes). Files of a process that
+ * is alive are left alone: that may be another export running now.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 
@@ -13,22 +19,96 @@ export interface AtomicFile {
   readonly tempPath: string;
   /** Moves the finished file to its final name (replacing one the user agreed to overwrite). */
   commit(): void;
-  /** Removes the temporary file; safe to call after anything. */
-  discard(): void;
+  /** Stops writing and removes the temporary file once the stream has closed; safe to call after anything. */
+  discard(): Promise<void>;
+}
+
+const OUR_PART = /^\..+\.(?:(\d+)-)?[0-9a-f]{8}\.part$/;
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists but is not ours to signal.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the temporary files of exports that can no longer finish; returns their names. */
+export function removeStaleParts(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const match = OUR_PART.exec(name);
+    if (!match || (match[1] !== undefined && isAlive(Number(match[1])))) continue;
+    try {
+      rmSync(join(dir, name), { force: true });
+      removed.push(name);
+    } catch {
+      // Someone else's to remove (permissions, a file in use on Windows): the next export tries again.
+    }
+  }
+  return removed;
 }
 
 export function openAtomicFile(finalPath: string): AtomicFile {
+  const dir = dirname(finalPath);
   // A folder made here is private; one the user chose keeps its own mode. The file is the user's alone (0600).
-  mkdirSync(dirname(finalPath), { recursive: true, mode: PRIVATE_DIR_MODE });
-  const tempPath = join(dirname(finalPath), `.${basename(finalPath)}.${randomBytes(4).toString('hex')}.part`);
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const tempPath = join(dir, `.${basename(finalPath)}.${process.pid}-${randomBytes(4).toString('hex')}.part`);
   const stream = createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE_MODE });
+  // An open that fails is reported by the writer through its own listener; this one only keeps it from crashing
+  // the process when the file is discarded before a writer was attached.
+  stream.on('error', () => {});
   return {
     stream,
     tempPath,
     commit: () => renameSync(tempPath, finalPath),
-    discard: () => {
-      stream.destroy();
-      rmSync(tempPath, { force: true });
+    discard: () =>
+      new Promise<void>((resolve) => {
+        const remove = () => {
+          try {
+            rmSync(tempPath, { force: true });
+          } finally {
+            resolve();
+          }
+        };
+        if (stream.closed) remove();
+        else {
+          stream.once('close', remove);
+          stream.destroy();
+        }
+      }),
+  };
+}
+
+/**
+ * The files of one export, all committed or all discarded: a split CSV's numbered parts and its provenance
+ * sidecar appear together or not at all.
+ */
+export function openOutputs() {
+  const files: { final: string; file: AtomicFile }[] = [];
+  return {
+    open(finalPath: string): AtomicFile {
+      const file = openAtomicFile(finalPath);
+      files.push({ final: finalPath, file });
+      return file;
+    },
+    /** Renames every file to its final name; the final names, in the order they were opened. */
+    commit(): string[] {
+      for (const f of files) f.file.commit();
+      return files.map((f) => f.final);
+    },
+    async discard(): Promise<void> {
+      await Promise.all(files.map((f) => f.file.discard()));
     },
   };
 }
+export type Outputs = ReturnType<typeof openOutputs>;

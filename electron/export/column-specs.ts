@@ -4,6 +4,14 @@ import type { ColumnSpec } from './xlsx-writer';
 
 export const textColumn = (header: string, width?: number): ColumnSpec => ({ header, type: 'text', width });
 
+/** Text that names something (UTR, account number, transaction id): digits in it are not a number. */
+export const idColumn = (header: string, width?: number): ColumnSpec => ({
+  header,
+  type: 'text',
+  width,
+  identifier: true,
+});
+
 /** Amounts are rupees with the currency in the header, as accountants label them. */
 export const moneyColumn = (header: string): ColumnSpec => ({ header: `${header} (INR)`, type: 'money' });
 

@@ -1,15 +1,26 @@
 /**
  * Streaming CSV writer with the XLSX writer's columns and value rules: UTF-8 with a BOM (so Excel reads it as UTF-8),
  * RFC 4180 quoting, CRLF line ends, the header first. Money is the exact decimal text of `formatMinor` without
- * grouping; dates and times are their own text.
+ * grouping; dates and times are their own text. Text is kept whole, however long.
  *
- * Formula injection: a text field that `needsInjectionGuard` flags gets a leading apostrophe, as OWASP recommends.
- * A CSV cannot carry a cell style, so unlike XLSX the apostrophe stays visible in the data; that is the price of a
- * file that cannot run a formula in whatever spreadsheet opens it. Money and integers are numbers, never prefixed.
+ * Formula injection: `guardCsvText` puts an apostrophe before anything that could start a formula, at the start
+ * of a value or after any common separator inside it, as OWASP recommends. A CSV cannot carry a cell style, so
+ * unlike XLSX the apostrophe stays visible in the data; that is the price of a file that cannot run a formula in
+ * whatever spreadsheet opens it, whichever separator it splits on. Money and integers are numbers, never prefixed.
+ *
+ * Control characters: C0 controls other than tab, LF and CR (NUL, escape, …) and DEL have no meaning in a CSV
+ * field and break tools that read one, so they are removed; an unpaired surrogate, which UTF-8 cannot carry,
+ * becomes U+FFFD.
+ *
+ * Excel-safe CSV (`excelSafe`): a spreadsheet opening a CSV guesses each field's type, so a UTR or account number
+ * made of digits becomes a number (leading zeros lost, past 15 digits rounded). In this variant every identifier
+ * column's value starts with a tab, which Excel and LibreOffice keep as text (CLEAN() removes it) and which is
+ * no formula; the value is guarded first, so a tool that strips the tab still sees no formula. Systems should read
+ * the plain CSV, whose identifiers are exactly the service's.
  */
 import { finished, type Writable } from 'node:stream';
 import { createFailureLatch } from './failure-latch';
-import { needsInjectionGuard } from './injection';
+import { guardCsvText } from './injection';
 import { cellText, invalidValue, isTypedCell, type ColumnSpec, type ColumnType, type RowValues } from './xlsx-writer';
 
 const FLUSH_CHARS = 64 * 1024;
@@ -19,8 +30,19 @@ function field(text: string): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function textField(text: string): string {
-  return field(needsInjectionGuard(text) ? `'${text}` : text);
+const CONTROL =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this must find
+  /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function textField(text: string, excelSafe = false): string {
+  const clean = text.replace(CONTROL, (c) => (c.length === 1 && c.charCodeAt(0) >= 0xd800 ? '\ufffd' : ''));
+  const guarded = guardCsvText(clean);
+  return field(excelSafe && guarded !== '' ? `\t${guarded}` : guarded);
+}
+
+export interface CsvOptions {
+  /** Identifier columns start with a tab, so spreadsheets keep them as text. Default false. */
+  excelSafe?: boolean;
 }
 
 export interface CsvWriter {
@@ -38,9 +60,10 @@ export interface CsvWriter {
   abort(reason?: Error): void;
 }
 
-export function createCsvWriter(out: Writable, columns: readonly ColumnSpec[]): CsvWriter {
+export function createCsvWriter(out: Writable, columns: readonly ColumnSpec[], options: CsvOptions = {}): CsvWriter {
   if (columns.length === 0) throw new RangeError('a CSV export needs at least one column');
   const types: ColumnType[] = columns.map((c) => c.type);
+  const excelSafe = columns.map((c) => options.excelSafe === true && c.identifier === true);
   let buffer = '\ufeff' + columns.map((c) => textField(c.header)).join(',') + '\r\n';
   let rowCount = 0;
   let state: 'open' | 'finishing' | 'done' = 'open';
@@ -99,7 +122,7 @@ export function createCsvWriter(out: Writable, columns: readonly ColumnSpec[]): 
         }
         const text = cellText(type, value);
         if (text === undefined) throw invalidValue(undefined, r, columns[i]!.header, type, value);
-        line += type === 'text' ? textField(text) : text;
+        line += type === 'text' ? textField(text, excelSafe[i]) : text;
       }
       buffer += line + '\r\n';
       rowCount++;

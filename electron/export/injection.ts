@@ -2,7 +2,7 @@
  * Formula injection (CSV/spreadsheet injection): a text value that a spreadsheet would read as a formula, such as
  * `=HYPERLINK(...)` in a beneficiary name, runs when an accountant opens the export. OWASP's list of leading characters
  * that start a formula: `=`, `+`, `-`, `@`, tab and carriage return. Each writer neutralises such text its own way
- * (a quote-prefix cell style in XLSX, a leading apostrophe in CSV); this predicate is the one rule both follow.
+ * (a quote-prefix cell style in XLSX, an apostrophe in CSV); `needsInjectionGuard` is the rule both follow.
  */
 export function needsInjectionGuard(text: string): boolean {
   switch (text.charCodeAt(0)) {
@@ -16,4 +16,18 @@ export function needsInjectionGuard(text: string): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * A CSV has no cells of its own: the reader decides where one ends. Excel in many locales, and LibreOffice when
+ * asked, split on `;`, and other tools on tab or `|`; quotes only group text that starts a field of *that*
+ * separator, so `x;=HYPERLINK(…)` (a single field to a comma reader) is the cell `=HYPERLINK(…)` to a semicolon
+ * reader whatever our quoting. So an apostrophe also goes before a formula character that follows any common
+ * separator (spaces between allowed, since a reader may trim them), not only at the start of the value.
+ */
+const FORMULA_AFTER_SEPARATOR = /([,;\t|] *)(?=[=+\-@\t\r])/g;
+
+export function guardCsvText(text: string): string {
+  const inner = text.replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  return needsInjectionGuard(inner) ? `'${inner}` : inner;
 }

@@ -65,6 +65,8 @@ export function createExportJobs(deps: {
   log: Logger;
   targets?: Partial<ExportTargets>;
   nativeBinding?: string;
+  /** Printed on every export's provenance. */
+  appVersion: string;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -78,7 +80,7 @@ export function createExportJobs(deps: {
     });
   /** Jobs that have not reported their end. */
   const running = new Map<string, Running>();
-  /** Workers not yet exited (a worker reports its end, then removes its partial file and exits). */
+  /** Workers not yet exited (a worker removes its temporary files, reports its end, then exits). */
   const alive = new Set<Promise<void>>();
   const done = new Map<string, string>();
 
@@ -95,6 +97,7 @@ export function createExportJobs(deps: {
         kind: job.request.kind,
         format: job.request.format,
         file: null,
+        files: [],
         rows: 0,
         sheets: 0,
         status: 'failed',
@@ -149,6 +152,7 @@ export function createExportJobs(deps: {
           environment: profile.environment,
           baseUrl: profile.baseUrl,
           generatedAtIst: epochMsToIst(now()),
+          appVersion: deps.appVersion,
         },
       };
       running.set(jobId, run(jobId, profile.id, job));

@@ -5,6 +5,7 @@
  */
 import type { CacheReader } from '../cache/database';
 import {
+  idColumn as id,
   istColumn as at,
   istOfIso as ist,
   jsonOrNull as json,
@@ -15,6 +16,8 @@ import type { ColumnSpec, RowValues } from './xlsx-writer';
 
 export interface ListExport {
   sheet: string;
+  /** What the list holds, for the provenance. */
+  view: string;
   columns: readonly ColumnSpec[];
   rows(reader: CacheReader): Iterable<RowValues>;
 }
@@ -22,13 +25,14 @@ export interface ListExport {
 export const LIST_EXPORTS = {
   beneficiaries: {
     sheet: 'Beneficiaries',
+    view: 'every beneficiary in the cache (added here or fetched by id)',
     columns: [
-      text('Beneficiary id', 20),
+      id('Beneficiary id', 20),
       text('Name', 28),
-      text('Account number', 20),
+      id('Account number', 20),
       text('IFSC', 13),
       text('UPI address', 26),
-      text('Phone', 13),
+      id('Phone', 13),
       text('Email', 26),
       text('Address', 36),
       at('Fetched at'),
@@ -53,18 +57,19 @@ export const LIST_EXPORTS = {
   },
   payouts: {
     sheet: 'Payout lookups',
+    view: 'every payout status check kept in the cache, each check a row',
     columns: [
-      text('Payout id', 22),
+      id('Payout id', 22),
       at('Checked at'),
       text('Check', 9),
       text('Transfer status', 14),
-      text('UTR', 22),
+      id('UTR', 22),
       money('Amount'),
       text('Method'),
       text('Fund source'),
       at('Processed at'),
       text('Beneficiary', 24),
-      text('Beneficiary account or UPI', 26),
+      id('Beneficiary account or UPI', 26),
       text('Gateway error code'),
       text('Gateway error', 36),
       text('Check failed because', 36),
@@ -93,9 +98,10 @@ export const LIST_EXPORTS = {
   },
   balances: {
     sheet: 'Balance snapshots',
+    view: 'every balance snapshot in the cache',
     columns: [
       text('Gateway'),
-      text('Account number', 20),
+      id('Account number', 20),
       at('Taken at'),
       text('From', 9),
       money('Available'),

@@ -1,38 +1,52 @@
 /**
- * Writes one export from a read-only cache connection to a file: the settlement workbook (Summary, detail
- * sheets continued past Excel's row limit, Exceptions) or CSV, and the beneficiary, payout-lookup and balance
- * lists. Everything is read inside one read transaction, so the Summary describes exactly the detail rows even
- * while a sync writes; the export also adds the detail up as it streams and refuses to finish if the two differ.
+ * Writes one export from a read-only cache connection: the settlement workbook (Summary, detail sheets continued
+ * past Excel's row limit without splitting a day, Exceptions, Audit) or CSV (split into numbered files past a
+ * spreadsheet's rows, with a provenance sidecar), and the beneficiary, payout-lookup and balance lists. Everything
+ * is read inside one read transaction, so the Summary describes exactly the detail rows even while a sync writes;
+ * the export also adds the detail up as it streams and refuses to finish if the two differ.
  *
  * Runs in the export worker (worker.ts) in the app, and directly in tests and benchmarks.
  */
-import type { ExportProgress, ExportRequest, ExportResult } from '../../shared/exports';
+import { basename, dirname, join, parse } from 'node:path';
+import { once } from 'node:events';
+import {
+  SPREADSHEET_DATA_ROWS,
+  type ExportProgress,
+  type ExportRequest,
+  type ExportResult,
+} from '../../shared/exports';
 import type { SettlementFilter } from '../../shared/settlement-query';
 import { openCacheReader, type CacheReader } from '../cache/database';
-import { openAtomicFile, type AtomicFile } from './atomic-file';
-import { createCsvWriter } from './csv-writer';
+import { openOutputs, removeStaleParts, type Outputs } from './atomic-file';
+import { createCsvWriter, type CsvWriter } from './csv-writer';
 import { LIST_EXPORTS } from './list-sheets';
+import {
+  AUDIT_COLUMNS,
+  AUDIT_SHEET,
+  auditRows,
+  sidecarPath,
+  sidecarText,
+  type ExportContext,
+  type Provenance,
+} from './provenance';
 import {
   DETAIL_COLUMNS,
   EXCEPTION_COLUMNS,
   SUMMARY_COLUMNS,
   addRecord,
+  describeFilter,
   detailRow,
   exceptionRows,
   firstDifference,
   grandTotal,
+  planParts,
+  recordsPerDate,
   summaryRows,
   zeroTotals,
-  type ExportContext,
+  type DetailSheet,
+  type Totals,
 } from './settlement-sheets';
-import {
-  XLSX_MAX_ROWS,
-  createXlsxWriter,
-  type ColumnSpec,
-  type RowValues,
-  type SheetWriter,
-  type XlsxWriter,
-} from './xlsx-writer';
+import { XLSX_MAX_ROWS, createXlsxWriter, type ColumnSpec, type RowValues, type XlsxWriter } from './xlsx-writer';
 
 export interface ExportJob {
   request: ExportRequest;
@@ -41,7 +55,7 @@ export interface ExportJob {
   file: string;
   context: ExportContext;
   nativeBinding?: string;
-  /** Rows per sheet, header included: lower only in tests of the continuation sheets. */
+  /** Rows per sheet and per CSV file, header included: lower only in tests of continuation sheets and split files. */
   maxRowsPerSheet?: number;
 }
 
@@ -60,23 +74,33 @@ interface RowSink {
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+type Progress = (p: Omit<ExportProgress, 'kind'>, force?: boolean) => void;
+
+interface Run {
+  reader: CacheReader;
+  job: ExportJob;
+  outputs: Outputs;
+  progress: Progress;
+  checkCancelled: () => void;
+}
+
+interface Written {
+  rows: number;
+  sheets: number;
+  warning?: string;
+}
+
 export async function runExport(
   job: ExportJob,
   hooks: { signal?: AbortSignal; onProgress?: (p: ExportProgress) => void } = {},
 ): Promise<ExportResult> {
   const started = performance.now();
   const { request } = job;
+  removeStaleParts(dirname(job.file));
   const reader = openCacheReader(job.cacheFile, { nativeBinding: job.nativeBinding });
-  let target: AtomicFile;
-  try {
-    target = openAtomicFile(job.file);
-  } catch (e) {
-    // A folder that cannot be made: nothing was written, but the cache must not stay open.
-    reader.close();
-    throw e;
-  }
+  const outputs = openOutputs();
   let lastProgress = 0;
-  const progress = (p: Omit<ExportProgress, 'kind'>, force = false) => {
+  const progress: Progress = (p, force = false) => {
     const now = performance.now();
     if (!force && now - lastProgress < PROGRESS_EVERY_MS) return;
     lastProgress = now;
@@ -85,140 +109,301 @@ export async function runExport(
   const checkCancelled = () => {
     if (hooks.signal?.aborted) throw new ExportCancelledError('The export was cancelled.');
   };
+  const run: Run = { reader, job, outputs, progress, checkCancelled };
   try {
-    const { rows, sheets } = await reader.snapshot(() =>
-      request.kind === 'settlements'
-        ? writeSettlements(reader, job, request.filter, target, progress, checkCancelled)
-        : writeList(reader, job, target, progress, checkCancelled),
+    const written = await reader.snapshot(() =>
+      request.kind === 'settlements' ? writeSettlements(run, request.filter) : writeList(run),
     );
     checkCancelled();
-    target.commit();
-    progress({ phase: 'finishing', rowsWritten: rows, rowsTotal: rows }, true);
-    return result(job, 'completed', started, { file: job.file, rows, sheets });
+    const files = outputs.commit();
+    progress({ phase: 'finishing', rowsWritten: written.rows, rowsTotal: written.rows }, true);
+    return {
+      ...result(job, 'completed', started),
+      file: files[0]!,
+      files,
+      rows: written.rows,
+      sheets: written.sheets,
+      ...(written.warning ? { warning: written.warning } : {}),
+    };
   } catch (e) {
-    target.discard();
-    if (e instanceof ExportCancelledError) return result(job, 'cancelled', started, {});
+    await outputs.discard();
+    if (e instanceof ExportCancelledError) return result(job, 'cancelled', started);
     throw e;
   } finally {
     reader.close();
   }
 }
 
-function result(
-  job: ExportJob,
-  status: ExportResult['status'],
-  started: number,
-  done: { file?: string; rows?: number; sheets?: number },
-): ExportResult {
+function result(job: ExportJob, status: ExportResult['status'], started: number): ExportResult {
   return {
     kind: job.request.kind,
     format: job.request.format,
-    file: done.file ?? null,
-    rows: done.rows ?? 0,
-    sheets: done.sheets ?? 0,
+    file: null,
+    files: [],
+    rows: 0,
+    sheets: 0,
     status,
     seconds: (performance.now() - started) / 1000,
   };
 }
 
-type Progress = (p: Omit<ExportProgress, 'kind'>, force?: boolean) => void;
-
-/** Every settlement the filter selects, oldest first, a page at a time (also the export bench's reader). */
+/**
+ * Every settlement the filter selects in filing order (date, gateway, settlement time), a page at a time with a
+ * turn of the event loop between pages (also the export bench's reader).
+ */
 export async function* settlementPages(reader: CacheReader, filter: SettlementFilter, exceptionsOnly: boolean) {
-  let after: string | undefined;
-  do {
-    const page = reader.settlements.page({
-      ...filter,
-      ...(exceptionsOnly ? { exceptionsOnly: true } : {}),
-      sort: { column: 'date', direction: 'asc' },
-      limit: PAGE_ROWS,
-      after,
-    });
-    yield page.rows;
-    after = page.nextCursor ?? undefined;
+  for (const page of reader.settlements.inFilingOrder(
+    exceptionsOnly ? { ...filter, exceptionsOnly: true } : filter,
+    PAGE_ROWS,
+  )) {
+    yield page;
     await nextTurn();
-  } while (after !== undefined);
+  }
 }
 
-async function writeSettlements(
-  reader: CacheReader,
-  job: ExportJob,
-  filter: SettlementFilter,
-  target: AtomicFile,
-  progress: Progress,
-  checkCancelled: () => void,
-): Promise<{ rows: number; sheets: number }> {
+/**
+ * Rows spread over parts (sheets or files) of planned sizes: `open` starts part i, `close` ends it. `addRow` stays
+ * synchronous within a part, so the writers' one-promise-per-chunk pacing is kept.
+ */
+function partedSink<S extends RowSink>(
+  parts: readonly number[],
+  open: (index: number) => S,
+  close: (sink: S) => Promise<void>,
+) {
+  let index = 0;
+  let inPart = 0;
+  let sink = open(0);
+  const next = async (values: RowValues) => {
+    await close(sink);
+    index++;
+    inPart = 0;
+    sink = open(index);
+    inPart++;
+    const wait = sink.addRow(values);
+    if (wait) await wait;
+  };
+  return {
+    addRow(values: RowValues): void | Promise<void> {
+      if (inPart === parts[index]) return next(values);
+      inPart++;
+      return sink.addRow(values);
+    },
+    end: () => close(sink),
+  };
+}
+
+/** Parts of at most `capacity` rows each, for rows that need not stay together by date. */
+function chunks(total: number, capacity: number): number[] {
+  const parts: number[] = [];
+  for (let left = total; left > 0; left -= capacity) parts.push(Math.min(left, capacity));
+  return parts.length ? parts : [0];
+}
+
+/** `Name`, then `Name (2)`, `Name (3)`, … */
+const sheetName = (name: string, index: number) => (index === 0 ? name : `${name} (${index + 1})`);
+
+/** The data file of part `index` of `count`: the chosen name when there is one part, else `name (2 of 3).csv`. */
+function partFile(file: string, index: number, count: number): string {
+  if (count === 1) return file;
+  const { dir, name, ext } = parse(file);
+  return join(dir, `${name} (${index + 1} of ${count})${ext}`);
+}
+
+/** The rows each CSV file takes, and the warning for one file that spreadsheets will cut short. */
+function csvParts(job: ExportJob, total: number, split: (capacity: number) => number[]) {
+  const capacity = job.maxRowsPerSheet === undefined ? SPREADSHEET_DATA_ROWS : job.maxRowsPerSheet - 1;
+  if (job.request.csv?.oneFile !== true) return { parts: split(capacity) };
+  return {
+    parts: [total],
+    warning:
+      total > capacity
+        ? `This CSV holds ${total.toLocaleString('en-IN')} rows; spreadsheets open only the first ` +
+          `${capacity.toLocaleString('en-IN')} of them. Systems read it whole; ` +
+          'for a spreadsheet, export split files or the Excel workbook.'
+        : undefined,
+  };
+}
+
+/** Writes the CSV data files of `parts` from `rows`; resolves each file's provenance line (its name and rows). */
+async function writeCsv(
+  run: Run,
+  columns: readonly ColumnSpec[],
+  parts: readonly number[],
+  rows: (sink: RowSink) => Promise<void>,
+): Promise<[string, string][]> {
+  const { job, outputs } = run;
+  const writers: CsvWriter[] = [];
+  const sink = partedSink(
+    parts,
+    (i) => {
+      const csv = createCsvWriter(outputs.open(partFile(job.file, i, parts.length)).stream, columns, {
+        excelSafe: job.request.csv?.excelSafe,
+      });
+      writers.push(csv);
+      return csv;
+    },
+    (csv) => csv.finish(),
+  );
+  try {
+    await rows(sink);
+    await sink.end();
+  } catch (e) {
+    for (const csv of writers) csv.abort();
+    throw e;
+  }
+  return parts.map((count, i) => [
+    parts.length === 1 ? 'File' : `File ${i + 1} of ${parts.length}`,
+    `${basename(partFile(job.file, i, parts.length))} (${count.toLocaleString('en-IN')} rows)`,
+  ]);
+}
+
+async function writeSidecar(run: Run, provenance: Provenance): Promise<void> {
+  const out = run.outputs.open(sidecarPath(run.job.file)).stream;
+  const closed = once(out, 'close');
+  out.end(sidecarText(run.job.context, provenance), 'utf8');
+  await closed;
+  if (out.errored) throw out.errored;
+}
+
+const SETTLEMENT_TOTALS: readonly [string, keyof Totals][] = [
+  ['amount', 'amount'],
+  ['service fee', 'fees'],
+  ['service tax', 'taxes'],
+  ['CGST', 'cgst'],
+  ['SGST', 'sgst'],
+  ['IGST', 'igst'],
+  ['subvention', 'subvention'],
+  ['settled amount', 'settled'],
+];
+
+async function writeSettlements(run: Run, filter: SettlementFilter): Promise<Written> {
+  const { reader, job, outputs, progress, checkCancelled } = run;
   progress({ phase: 'counting', rowsWritten: 0, rowsTotal: null }, true);
   const summary = reader.settlements.workbookSummary(filter);
   const expected = grandTotal(summary.groups);
   const rowsTotal = expected.count;
+  const perDate = recordsPerDate(summary.groups);
   const written = zeroTotals();
+  const provenance = (parts: Provenance['parts'], cutCells?: number): Provenance => ({
+    what: 'Settlements',
+    scope: [
+      ['Date range', `${filter.from} to ${filter.to} (settlement dates, IST)`],
+      ['Filters', describeFilter(filter)],
+    ],
+    rows: rowsTotal,
+    totals: SETTLEMENT_TOTALS.map(([label, figure]) => [label, expected[figure]]),
+    parts,
+    ...(cutCells === undefined ? {} : { cutCells }),
+  });
 
-  const stream = async (sink: () => RowSink) => {
+  /** Streams every detail row into `sink`; `onRecord` sees each record after its row was taken. */
+  const stream = async (sink: RowSink, onRecord?: (r: Parameters<typeof addRecord>[1]) => void) => {
     for await (const rows of settlementPages(reader, filter, false)) {
       checkCancelled();
       for (const r of rows) {
-        const wait = sink().addRow(detailRow(r));
+        const wait = sink.addRow(detailRow(r));
         if (wait) await wait;
         addRecord(written, r);
+        onRecord?.(r);
       }
       progress({ phase: 'writing', rowsWritten: written.count, rowsTotal });
     }
   };
 
-  let sheets = 1;
   if (job.request.format === 'csv') {
-    const csv = createCsvWriter(target.stream, DETAIL_COLUMNS);
-    try {
-      await stream(() => csv);
-      await csv.finish();
-    } catch (e) {
-      csv.abort();
-      throw e;
-    }
-  } else {
-    const maxRows = job.maxRowsPerSheet ?? XLSX_MAX_ROWS;
-    const book = createXlsxWriter(target.stream, { maxRows });
-    try {
-      sheets = Math.max(1, Math.ceil(rowsTotal / (maxRows - 1)));
-      const sheet = book.addSheet('Summary', SUMMARY_COLUMNS, { autoFilter: false });
-      for (const row of summaryRows(summary, filter, job.context, sheets)) await sheet.addRow(row);
-      const detail = continuedSheet(book, 'Settlements', DETAIL_COLUMNS);
-      await stream(detail.next);
-      // A record can break several rules, so exception lines can outnumber records: they continue alike.
-      const exceptions = continuedSheet(book, 'Exceptions', EXCEPTION_COLUMNS);
-      for await (const rows of settlementPages(reader, filter, true)) {
-        checkCancelled();
-        for (const r of rows) for (const row of exceptionRows(r)) await exceptions.next().addRow(row);
-      }
-      progress({ phase: 'finishing', rowsWritten: written.count, rowsTotal }, true);
-      // Checked before the file is completed: a workbook whose Summary disagrees with its rows is never handed over.
-      assertAgrees(written, expected);
-      await book.finish();
-      return { rows: written.count, sheets: detail.sheets() };
-    } catch (e) {
-      book.abort();
-      throw e;
-    }
+    const { parts, warning } = csvParts(job, rowsTotal, (capacity) => planParts(perDate, capacity));
+    const files = await writeCsv(run, DETAIL_COLUMNS, parts, (sink) => stream(sink));
+    assertAgrees(written, expected);
+    await writeSidecar(run, provenance(files));
+    return { rows: written.count, sheets: parts.length, ...(warning ? { warning } : {}) };
   }
-  assertAgrees(written, expected);
-  return { rows: written.count, sheets };
+
+  const maxRows = job.maxRowsPerSheet ?? XLSX_MAX_ROWS;
+  const book = createXlsxWriter(outputs.open(job.file).stream, { maxRows, firstSheet: 'Summary' });
+  try {
+    const detailParts = planParts(perDate, maxRows - 1);
+    const sheets: DetailSheet[] = [];
+    const detail = partedSink(
+      detailParts,
+      (i) => {
+        const name = sheetName('Settlements', i);
+        sheets.push({ name, firstDate: null, lastDate: null, totals: zeroTotals() });
+        return book.addSheet(name, DETAIL_COLUMNS, { rows: detailParts[i] });
+      },
+      async () => {},
+    );
+    await stream(detail, (r) => {
+      const sheet = sheets[sheets.length - 1]!;
+      sheet.firstDate ??= r.date;
+      sheet.lastDate = r.date;
+      addRecord(sheet.totals, r);
+    });
+    // A record can break several rules, so exception lines can outnumber records: counted first, they continue alike.
+    let exceptionLines = 0;
+    for await (const rows of settlementPages(reader, filter, true)) {
+      for (const r of rows) exceptionLines += r.exceptions.length;
+    }
+    const exceptionParts = chunks(exceptionLines, maxRows - 1);
+    const exceptions = partedSink(
+      exceptionParts,
+      (i) => book.addSheet(sheetName('Exceptions', i), EXCEPTION_COLUMNS, { rows: exceptionParts[i] }),
+      async () => {},
+    );
+    for await (const rows of settlementPages(reader, filter, true)) {
+      checkCancelled();
+      for (const r of rows) for (const row of exceptionRows(r)) await exceptions.addRow(row);
+    }
+    progress({ phase: 'finishing', rowsWritten: written.count, rowsTotal }, true);
+    // Checked before the file is completed: a workbook whose Summary disagrees with its rows is never handed over.
+    assertAgrees(written, expected);
+    // Written last, once the detail is known (subtotals, cut cells); the workbook still shows it first.
+    const cutCells = book.cutCells;
+    await addSheetRows(book, 'Summary', SUMMARY_COLUMNS, summaryRows(summary, sheets, cutCells), {
+      autoFilter: false,
+    });
+    const detailNames = sheets.map((s) => s.name).join(', ');
+    await addSheetRows(
+      book,
+      AUDIT_SHEET,
+      AUDIT_COLUMNS,
+      auditRows(job.context, provenance([['Detail sheets', detailNames]], cutCells)),
+      {
+        autoFilter: false,
+      },
+    );
+    await book.finish();
+    return { rows: written.count, sheets: sheets.length, ...cutWarning(cutCells) };
+  } catch (e) {
+    book.abort();
+    throw e;
+  }
 }
 
-/** A sheet that goes on as `Name (2)`, `Name (3)`, … at the row limit; `next` is the sheet with room for a row. */
-function continuedSheet(book: XlsxWriter, name: string, columns: readonly ColumnSpec[]) {
-  let sheet = book.addSheet(name, columns);
-  let count = 1;
+function cutWarning(cutCells: number): { warning?: string } {
+  if (cutCells === 0) return {};
   return {
-    next(): SheetWriter {
-      if (sheet.remaining === 0) sheet = book.addSheet(`${name} (${++count})`, columns);
-      return sheet;
-    },
-    sheets: () => count,
+    warning:
+      `${cutCells.toLocaleString('en-IN')} text ${cutCells === 1 ? 'cell was' : 'cells were'} longer than a cell ` +
+      'holds and cut to fit, marked in the cell; the CSV export has the whole text.',
   };
 }
 
-function assertAgrees(written: ReturnType<typeof zeroTotals>, expected: ReturnType<typeof zeroTotals>): void {
+/** A whole sheet of rows known up front (Summary, Audit, the lists), with its size declared. */
+async function addSheetRows(
+  book: XlsxWriter,
+  name: string,
+  columns: readonly ColumnSpec[],
+  rows: readonly RowValues[],
+  options: { autoFilter?: boolean } = {},
+): Promise<void> {
+  const sheet = book.addSheet(name, columns, { ...options, rows: rows.length });
+  for (const row of rows) {
+    const wait = sheet.addRow(row);
+    if (wait) await wait;
+  }
+}
+
+function assertAgrees(written: Totals, expected: Totals): void {
   const differs = firstDifference(written, expected);
   if (differs !== null) {
     throw new Error(
@@ -227,46 +412,77 @@ function assertAgrees(written: ReturnType<typeof zeroTotals>, expected: ReturnTy
   }
 }
 
-async function writeList(
-  reader: CacheReader,
-  job: ExportJob,
-  target: AtomicFile,
-  progress: Progress,
-  checkCancelled: () => void,
-): Promise<{ rows: number; sheets: number }> {
+/** Totals of every money column of a list, exact in minor units; refused past 2^53 rather than rounded. */
+function listTotals(columns: readonly ColumnSpec[], rows: readonly RowValues[]): [string, number][] {
+  return columns.flatMap((c, i) => {
+    if (c.type !== 'money') return [];
+    let sum = 0;
+    for (const row of rows) {
+      const v = row[i];
+      if (typeof v === 'number') sum += v;
+    }
+    if (!Number.isSafeInteger(sum)) throw new Error(`The total of "${c.header}" is too large to add up exactly.`);
+    return [[c.header.replace(/ \(INR\)$/, ''), sum]];
+  });
+}
+
+async function writeList(run: Run): Promise<Written> {
+  const { reader, job, outputs, progress, checkCancelled } = run;
   const spec = LIST_EXPORTS[job.request.kind as keyof typeof LIST_EXPORTS];
-  progress({ phase: 'writing', rowsWritten: 0, rowsTotal: null }, true);
-  let rows = 0;
+  progress({ phase: 'counting', rowsWritten: 0, rowsTotal: null }, true);
+  // Lists are what the desk looked up, not a million settlements: read whole, so the sheet's size is declared.
+  const rows = [...spec.rows(reader)];
+  const columns: readonly ColumnSpec[] = spec.columns;
   const write = async (sink: RowSink) => {
-    for (const row of spec.rows(reader)) {
-      const wait = sink.addRow(row);
+    for (let i = 0; i < rows.length; i++) {
+      const wait = sink.addRow(rows[i]!);
       if (wait) await wait;
-      if (++rows % PAGE_ROWS === 0) {
+      if ((i + 1) % PAGE_ROWS === 0) {
         checkCancelled();
-        progress({ phase: 'writing', rowsWritten: rows, rowsTotal: null });
+        progress({ phase: 'writing', rowsWritten: i + 1, rowsTotal: rows.length });
         await nextTurn();
       }
     }
   };
-  const columns: readonly ColumnSpec[] = spec.columns;
+  const provenance = (parts: Provenance['parts'], cutCells?: number): Provenance => ({
+    what: spec.sheet,
+    scope: [['View', spec.view]],
+    rows: rows.length,
+    totals: listTotals(columns, rows),
+    parts,
+    ...(cutCells === undefined ? {} : { cutCells }),
+  });
+
   if (job.request.format === 'csv') {
-    const csv = createCsvWriter(target.stream, columns);
-    try {
-      await write(csv);
-      await csv.finish();
-    } catch (e) {
-      csv.abort();
-      throw e;
-    }
-  } else {
-    const book = createXlsxWriter(target.stream, { maxRows: job.maxRowsPerSheet });
-    try {
-      await write(book.addSheet(spec.sheet, columns));
-      await book.finish();
-    } catch (e) {
-      book.abort();
-      throw e;
-    }
+    const { parts, warning } = csvParts(job, rows.length, (capacity) => chunks(rows.length, capacity));
+    const files = await writeCsv(run, columns, parts, write);
+    await writeSidecar(run, provenance(files));
+    return { rows: rows.length, sheets: parts.length, ...(warning ? { warning } : {}) };
   }
-  return { rows, sheets: 1 };
+  const maxRows = job.maxRowsPerSheet ?? XLSX_MAX_ROWS;
+  const book = createXlsxWriter(outputs.open(job.file).stream, { maxRows });
+  try {
+    const parts = chunks(rows.length, maxRows - 1);
+    const sink = partedSink(
+      parts,
+      (i) => book.addSheet(sheetName(spec.sheet, i), columns, { rows: parts[i] }),
+      async () => {},
+    );
+    await write(sink);
+    const names = parts.map((_, i) => sheetName(spec.sheet, i)).join(', ');
+    await addSheetRows(
+      book,
+      AUDIT_SHEET,
+      AUDIT_COLUMNS,
+      auditRows(job.context, provenance([['Sheets', names]], book.cutCells)),
+      {
+        autoFilter: false,
+      },
+    );
+    await book.finish();
+    return { rows: rows.length, sheets: parts.length, ...cutWarning(book.cutCells) };
+  } catch (e) {
+    book.abort();
+    throw e;
+  }
 }

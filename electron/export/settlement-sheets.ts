@@ -4,21 +4,26 @@
  * sheet. Pure: rows in, cell values out; the writers decide how each type is written.
  */
 import { formatMinor } from '../../shared/money';
-import { MONEY_VALUE_NAMES, RULES, type ReconciliationException } from '../../shared/reconciliation';
+import {
+  MONEY_VALUE_NAMES,
+  RULES,
+  expectedSettledAmount,
+  type ReconciliationException,
+} from '../../shared/reconciliation';
 import type { CachedSettlement, SettlementFilter } from '../../shared/settlement-query';
 import type { WorkbookFigure, WorkbookGroup, WorkbookSummary } from '../cache/settlements';
-import { istOfIso, jsonOrNull, moneyColumn as money, textColumn as text } from './column-specs';
+import { idColumn as id, istOfIso, jsonOrNull, moneyColumn as money, textColumn as text } from './column-specs';
 import type { ColumnSpec, RowValues } from './xlsx-writer';
 
 /** The detail columns, in the order `detailRow` fills them. */
 export const DETAIL_COLUMNS: readonly ColumnSpec[] = [
   { header: 'Date', type: 'date' },
   text('Gateway'),
-  text('PG transaction id', 24),
+  id('PG transaction id', 24),
   { header: 'Settled at (IST)', type: 'datetime' },
-  text('Order id', 22),
+  id('Order id', 22),
   { header: 'Ordered at (IST)', type: 'datetime' },
-  text('UTR', 22),
+  id('UTR', 22),
   text('Order status'),
   text('PG status'),
   text('Payment mode'),
@@ -30,7 +35,7 @@ export const DETAIL_COLUMNS: readonly ColumnSpec[] = [
   money('IGST'),
   money('Subvention'),
   money('Settled amount'),
-  text('Dispute id'),
+  id('Dispute id'),
   text('Description', 30),
   text('Exceptions', 30),
   { header: 'Gone from the API at (IST)', type: 'datetime' },
@@ -68,13 +73,16 @@ export function detailRow(r: CachedSettlement): RowValues {
 export const EXCEPTION_COLUMNS: readonly ColumnSpec[] = [
   { header: 'Date', type: 'date' },
   text('Gateway'),
-  text('PG transaction id', 24),
-  text('Order id', 22),
-  text('UTR', 22),
+  id('PG transaction id', 24),
+  id('Order id', 22),
+  id('UTR', 22),
   text('Rule', 26),
   text('What the rule checks', 48),
-  text('Values that broke it', 60),
+  money('Expected'),
+  money('Actual'),
   money('Difference'),
+  money('Amount at risk'),
+  text('Values that broke it', 60),
 ];
 
 export function describeValues(values: ReconciliationException['values']): string {
@@ -83,19 +91,71 @@ export function describeValues(values: ReconciliationException['values']): strin
     .join('; ');
 }
 
+/** The amounts an exception line can be summed by, in minor units. */
+export interface ExceptionAmounts {
+  /** What the rule expected the record to show. */
+  expected: number;
+  /** What the record shows. */
+  actual: number;
+  /** Actual minus expected. */
+  difference: number;
+  /** The money whose settlement is in question because of this exception. */
+  atRisk: number;
+}
+
+/**
+ * Every rule as the same four numbers, from the record (the cached values describe the record when it was checked,
+ * which is the record exported):
+ *  - the two mismatch rules compare amounts: settled vs amount − fee − tax + subvention, service tax vs CGST + SGST
+ *    + IGST; at risk is the size of the difference;
+ *  - failed but settled expected nothing to be settled: the whole settled amount is the difference and at risk;
+ *  - missing UTR and duplicate settlement do not dispute the amount (difference 0): the settled amount is at risk,
+ *    since it cannot be traced to a bank credit or may have been paid more than once (each settlement of a duplicated
+ *    transaction has its own line, with its own amount);
+ *  - an open dispute puts the payment's amount at risk.
+ */
+export function exceptionAmounts(r: CachedSettlement, rule: ReconciliationException['rule']): ExceptionAmounts {
+  const same = (amount: number, atRisk: number) => ({ expected: amount, actual: amount, difference: 0, atRisk });
+  switch (rule) {
+    case 'settled_amount_mismatch': {
+      const expected = expectedSettledAmount(r);
+      const difference = r.settled_amount - expected;
+      return { expected, actual: r.settled_amount, difference, atRisk: Math.abs(difference) };
+    }
+    case 'tax_breakdown_mismatch': {
+      const expected = r.cgst + r.sgst + r.igst;
+      const difference = r.mer_service_tax - expected;
+      return { expected, actual: r.mer_service_tax, difference, atRisk: Math.abs(difference) };
+    }
+    case 'failed_but_settled':
+      return { expected: 0, actual: r.settled_amount, difference: r.settled_amount, atRisk: r.settled_amount };
+    case 'missing_utr':
+    case 'duplicate_settlement':
+      return same(r.settled_amount, r.settled_amount);
+    case 'dispute_open':
+      return same(r.settled_amount, r.amount);
+  }
+}
+
 /** One row per exception of the record: a record that breaks two rules has two lines. */
 export function exceptionRows(r: CachedSettlement): RowValues[] {
-  return r.exceptions.map((e) => [
-    r.date,
-    r.pg,
-    r.pg_transaction_id,
-    r.order_id,
-    r.utr,
-    e.rule,
-    RULES[e.rule],
-    describeValues(e.values),
-    typeof e.values['difference'] === 'number' ? e.values['difference'] : null,
-  ]);
+  return r.exceptions.map((e) => {
+    const a = exceptionAmounts(r, e.rule);
+    return [
+      r.date,
+      r.pg,
+      r.pg_transaction_id,
+      r.order_id,
+      r.utr,
+      e.rule,
+      RULES[e.rule],
+      a.expected,
+      a.actual,
+      a.difference,
+      a.atRisk,
+      describeValues(e.values),
+    ];
+  });
 }
 
 /** The Summary's figures in the order its columns show them. */
@@ -164,14 +224,6 @@ export function firstDifference(a: Totals, b: Totals): string | null {
   return FIGURES.find((f) => a[f] !== b[f]) ?? null;
 }
 
-export interface ExportContext {
-  profileName: string;
-  environment: string;
-  baseUrl: string;
-  /** Generated at, IST wall clock. */
-  generatedAtIst: string;
-}
-
 /** The filter in words, for the Summary sheet: every narrowing the user chose. */
 export function describeFilter(f: SettlementFilter): string {
   const parts = [
@@ -193,29 +245,74 @@ const label = (l: string, value: string | number, type: 'text' | 'integer' = 'te
   { type, value },
 ];
 
-/** The Summary sheet below its header: a line per group, the grand total, then what the export is. */
-export function summaryRows(
-  summary: WorkbookSummary,
-  filter: SettlementFilter,
-  ctx: ExportContext,
-  sheets: number,
-): RowValues[] {
+/** One detail sheet as written: its name, the dates it holds and what its rows add up to. */
+export interface DetailSheet {
+  name: string;
+  firstDate: string | null;
+  lastDate: string | null;
+  totals: Totals;
+}
+
+/**
+ * The Summary sheet below its header: a line per group and the grand total; then a subtotal line per detail sheet
+ * (so each sheet can be checked on its own); the records breaking each rule; and cells cut to fit. Where the
+ * export comes from is on the Audit sheet.
+ */
+export function summaryRows(summary: WorkbookSummary, sheets: readonly DetailSheet[], cutCells: number): RowValues[] {
   const line = (t: Totals): RowValues => FIGURES.map((f) => t[f]);
   const total = grandTotal(summary.groups);
+  const txt = (value: string) => ({ type: 'text', value }) as const;
   return [
     ...summary.groups.map((g) => [g.date, g.pg, g.paymentMode, ...line(g)]),
-    [{ type: 'text', value: 'Grand total' }, null, null, ...line(total)],
+    [txt('Grand total'), null, null, ...line(total)],
     [],
-    label('Profile', `${ctx.profileName} (${ctx.environment}, ${ctx.baseUrl})`),
-    label('Date range', `${filter.from} to ${filter.to} (settlement dates, IST)`),
-    label('Filters', describeFilter(filter)),
-    label('Generated at', `${ctx.generatedAtIst} IST`),
-    label('Records', total.count, 'integer'),
-    label('Detail sheets', sheets, 'integer'),
+    [txt('Subtotal per detail sheet')],
+    ...sheets.map((s) => [
+      txt(s.name),
+      txt(
+        s.firstDate === null
+          ? 'no records'
+          : s.firstDate === s.lastDate
+            ? s.firstDate
+            : `${s.firstDate} to ${s.lastDate}`,
+      ),
+      null,
+      ...line(s.totals),
+    ]),
     [],
-    [{ type: 'text', value: 'Reconciliation exceptions (records breaking each rule)' }],
+    [txt('Reconciliation exceptions (records breaking each rule)')],
     ...Object.entries(summary.ruleCounts).map(([rule, count]) =>
       label(`${rule}: ${RULES[rule as keyof typeof RULES]}`, count, 'integer'),
     ),
+    [],
+    label('Text cells cut to fit (whole in the CSV export)', cutCells, 'integer'),
   ];
+}
+
+/** Records per settlement date, in date order, from the Summary's groups. */
+export function recordsPerDate(groups: readonly WorkbookGroup[]): number[] {
+  const byDate = new Map<string, number>();
+  for (const g of groups) byDate.set(g.date, (byDate.get(g.date) ?? 0) + g.count);
+  return [...byDate.keys()].sort().map((d) => byDate.get(d)!);
+}
+
+/**
+ * How many records each detail sheet (or CSV file) takes: whole days together, so a day is never split across two
+ * sheets unless it alone holds more than a sheet does (then it fills sheets of its own and its rest starts the next).
+ * Always at least one part, empty when there are no records.
+ */
+export function planParts(perDate: readonly number[], capacity: number): number[] {
+  const parts: number[] = [];
+  let current = 0;
+  for (let count of perDate) {
+    if (current + count <= capacity) {
+      current += count;
+      continue;
+    }
+    if (current > 0) parts.push(current);
+    for (; count > capacity; count -= capacity) parts.push(capacity);
+    current = count;
+  }
+  if (current > 0 || parts.length === 0) parts.push(current);
+  return parts;
 }

@@ -1,12 +1,14 @@
 /**
  * Streaming XLSX (SpreadsheetML) writer. Rows become XML text in a string buffer that is handed to the ZIP writer in
  * ~64 KB chunks, so memory does not grow with the row count (exceljs's WorkbookWriter keeps a sheet's rows until it
- * is committed). Only what settlement exports need: typed columns, a bold frozen header with an autofilter, widths.
+ * is committed). Only what exports need: typed columns, a bold frozen header with an autofilter, widths, the
+ * sheet's declared size, and print setup (landscape, one page wide, the header repeated, a footer).
  *
  * Cell values follow the column's type (shared with the CSV writer):
- *  - text: a string, written as an inline string; empty text writes no cell, which Excel shows the same way.
+ *  - text: a string, written as an inline string; empty text writes no cell, which Excel shows the same way. Text
+ *    longer than a cell holds (32,767 characters) is cut to fit and ends with a visible marker; `cutCells` counts them.
  *  - money: integer minor units, written as the exact decimal text of `formatMinor` (never float arithmetic), `#,##0.00`.
- *  - integer: a safe integer, format `0` so long ids do not turn into 1.23E+15.
+ *  - integer: a safe integer (counts), format `#,##0`.
  *  - date: `YYYY-MM-DD`; datetime: `YYYY-MM-DD HH:MM:SS` IST wall clock. Both become Excel serials of the wall clock
  *    (Excel has no time zones), formatted `yyyy-mm-dd` / `yyyy-mm-dd hh:mm:ss`.
  *  - null or undefined: no cell. A row may give `{ type, value }` to write one cell as another type.
@@ -22,6 +24,18 @@ import { createZipWriter, type ZipEntryWriter } from './zip-writer';
 export const XLSX_MAX_ROWS = 1_048_576;
 const XLSX_MAX_COLUMNS = 16_384;
 const XLSX_MAX_TEXT = 32_767;
+
+/**
+ * How a cut text ends, so a reader of the cell sees it is not the whole value: the original length, and where the
+ * whole text is. The cut never splits a surrogate pair.
+ */
+function cutToCell(text: string): string {
+  const marker = ` … [cut: ${text.length.toLocaleString('en-IN')} characters in all; the CSV export has the whole text]`;
+  let end = XLSX_MAX_TEXT - marker.length;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end) + marker;
+}
 const FLUSH_CHARS = 64 * 1024;
 
 export type ColumnType = 'text' | 'money' | 'integer' | 'date' | 'datetime';
@@ -31,6 +45,11 @@ export interface ColumnSpec {
   readonly type: ColumnType;
   /** In Excel's character units; by default from the type and the header's length. */
   readonly width?: number;
+  /**
+   * An identifier (UTR, account number, transaction id) held as text: what an "Excel-safe" CSV protects from being
+   * read as a number.
+   */
+  readonly identifier?: boolean;
 }
 
 /** One cell written as another type than its column's (a Summary sheet's label and value rows). */
@@ -239,7 +258,7 @@ const STYLES_XML =
   '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1" quotePrefix="1"/>' +
   '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0" quotePrefix="1"/>' +
   '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
-  '<xf numFmtId="1" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
+  '<xf numFmtId="3" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
   '<xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
   '<xf numFmtId="166" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>' +
   '</cellXfs>' +
@@ -277,30 +296,44 @@ function coreXml(creator: string, now: Date): string {
 
 interface FinishedSheet {
   name: string;
+  /** Its part, `xl/worksheets/sheetN.xml`: N is the order the sheets were written in. */
+  part: number;
   /** The autofilter's range in absolute references, for its defined name; undefined without an autofilter. */
   filterRange: string | undefined;
 }
 
+/** The sheets in workbook (tab) order; the relationship ids follow the parts. */
 function workbookXml(sheets: readonly FinishedSheet[]): string {
-  const list = sheets.map((s, i) => `<sheet name="${escapeMarkup(s.name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`);
-  // Excel records every autofilter as this hidden name; it writes one itself when it finds it missing.
-  const names = sheets.flatMap((s, i) =>
-    s.filterRange === undefined
-      ? []
-      : [
-          `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">` +
-            `${escapeMarkup(`'${s.name.replace(/'/g, "''")}'!${s.filterRange}`)}</definedName>`,
-        ],
-  );
+  const list = sheets.map((s, i) => `<sheet name="${escapeMarkup(s.name)}" sheetId="${i + 1}" r:id="rId${s.part}"/>`);
+  const defined = (name: string, i: number, s: FinishedSheet, range: string, hidden = '') =>
+    `<definedName name="${name}" localSheetId="${i}"${hidden}>` +
+    `${escapeMarkup(`'${s.name.replace(/'/g, "''")}'!${range}`)}</definedName>`;
+  const names = sheets.flatMap((s, i) => [
+    // Excel records every autofilter as this hidden name; it writes one itself when it finds it missing.
+    ...(s.filterRange === undefined ? [] : [defined('_xlnm._FilterDatabase', i, s, s.filterRange, ' hidden="1"')]),
+    // The header row printed at the top of every page.
+    defined('_xlnm.Print_Titles', i, s, '$1:$1'),
+  ]);
   return (
     XML_DECLARATION +
     `<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
     '<bookViews><workbookView activeTab="0"/></bookViews>' +
     `<sheets>${list.join('')}</sheets>` +
-    (names.length > 0 ? `<definedNames>${names.join('')}</definedNames>` : '') +
+    `<definedNames>${names.join('')}</definedNames>` +
     '</workbook>'
   );
 }
+
+/**
+ * Print setup, the same on every sheet: A4 landscape, as many columns as there are fitted to one page wide (and as
+ * many pages down as the rows need), narrow margins, the header row repeated (`_xlnm.Print_Titles` in the workbook),
+ * and a footer naming the sheet and the page. `fitToPage` in sheetPr is what makes Excel honour fitToWidth.
+ */
+const PRINT_SETUP =
+  '<printOptions gridLines="1"/>' +
+  '<pageMargins left="0.4" right="0.4" top="0.5" bottom="0.6" header="0.3" footer="0.3"/>' +
+  '<pageSetup paperSize="9" orientation="landscape" fitToWidth="1" fitToHeight="0"/>' +
+  '<headerFooter><oddFooter>&amp;L&amp;A&amp;RPage &amp;P of &amp;N</oddFooter></headerFooter>';
 
 function workbookRelsXml(count: number): string {
   let rels = '';
@@ -359,6 +392,11 @@ function checkSheetName(name: string, taken: ReadonlySet<string>): void {
 }
 
 export interface SheetOptions {
+  /**
+   * The data rows the sheet will hold (the header not counted), declared for its `<dimension>`, which streaming
+   * readers size the sheet by; the sheet refuses to end with any other count. Without it no dimension is written.
+   */
+  rows?: number;
   /** Keep the header row in view while scrolling. Default true. */
   freezeHeader?: boolean;
   /** Filter buttons on the header, over every written row. Default true. */
@@ -373,6 +411,8 @@ export interface SheetWriter {
   readonly rowCount: number;
   /** Data rows this sheet can still take before the row limit; at 0, continue on a new sheet. */
   readonly remaining: number;
+  /** Text cells cut to fit so far. */
+  readonly cutCells: number;
   /**
    * Adds a row. Returns a promise only when it has handed a ~64 KB chunk to compression (letting it run) or output
    * is backed up; await it before the next row. `const p = sheet.addRow(r); if (p) await p;` saves a microtask per
@@ -383,6 +423,8 @@ export interface SheetWriter {
 }
 
 export interface XlsxWriter {
+  /** Text cells cut to fit, in every sheet so far. */
+  readonly cutCells: number;
   /** Starts the next sheet; the previous one is finished and takes no more rows. */
   addSheet(name: string, columns: readonly ColumnSpec[], options?: SheetOptions): SheetWriter;
   /** Completes the workbook, ends `out` and resolves once it has closed. */
@@ -398,6 +440,11 @@ export interface XlsxOptions {
   now?: Date;
   /** Rows per sheet, header included; a lower limit is for tests. Default and maximum `XLSX_MAX_ROWS`. */
   maxRows?: number;
+  /**
+   * The sheet shown first (and opened on), whenever it is written: a Summary written last, once the detail it sums
+   * up is known, still leads the workbook. Default: the first sheet added.
+   */
+  firstSheet?: string;
 }
 
 export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): XlsxWriter {
@@ -411,6 +458,8 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
   const finishedSheets: FinishedSheet[] = [];
   let current: Sheet | undefined;
   let sheetCount = 0;
+  let cutCells = 0;
+  const { firstSheet } = options;
   let state: 'open' | 'finishing' | 'aborted' = 'open';
 
   // Zip work happens in this order, one step after another: an entry must end before the next starts.
@@ -438,6 +487,7 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
 
   class Sheet implements SheetWriter {
     rowCount = 0;
+    cutCells = 0;
     closed = false;
     private entry: ZipEntryWriter | undefined;
     private buffer: string;
@@ -450,11 +500,11 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
       readonly name: string,
       private readonly columns: readonly ColumnSpec[],
       private readonly options: SheetOptions,
-      index: number,
+      private readonly index: number,
     ) {
       this.types = columns.map((c) => c.type);
       this.letters = columns.map((_, i) => columnLetters(i));
-      this.buffer = this.head(index === 0);
+      this.buffer = this.head(firstSheet === undefined ? index === 0 : name === firstSheet);
       this.wait(
         then(async () => {
           this.entry = zip.entry(`xl/worksheets/sheet${index + 1}.xml`);
@@ -493,9 +543,14 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
           return `<c r="${this.letters[i]}1"${style ? ` s="${style}"` : ''} t="inlineStr">${inlineString(c.header)}</c>`;
         })
         .join('');
+      const { rows } = this.options;
+      const dimension =
+        rows === undefined ? '' : `<dimension ref="A1:${this.letters[this.letters.length - 1]}${rows + 1}"/>`;
       return (
         XML_DECLARATION +
         `<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
+        '<sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>' +
+        dimension +
         `<sheetViews><sheetView workbookViewId="0"${selected ? ' tabSelected="1"' : ''}>${pane}</sheetView></sheetViews>` +
         '<sheetFormatPr defaultRowHeight="15"/>' +
         `<cols>${cols}</cols>` +
@@ -516,6 +571,7 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
         throw new RangeError(`Sheet "${this.name}" row ${r}: ${values.length} values for ${this.types.length} columns`);
       }
       let xml = `<row r="${r}">`;
+      let cut = 0;
       for (let i = 0; i < values.length; i++) {
         let value = values[i];
         if (value === null || value === undefined) continue;
@@ -530,22 +586,15 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
         if (text === undefined) throw invalidValue(this.name, r, this.columns[i]!.header, type, value);
         const ref = this.letters[i]! + r;
         switch (type) {
-          case 'text':
+          case 'text': {
             if (text === '') continue;
-            if (text.length > XLSX_MAX_TEXT) {
-              throw invalidValue(
-                this.name,
-                r,
-                this.columns[i]!.header,
-                type,
-                value,
-                'a string longer than 32,767 characters',
-              );
-            }
+            const fitted = text.length > XLSX_MAX_TEXT ? cutToCell(text) : text;
+            if (fitted !== text) cut++;
             xml +=
-              `<c r="${ref}"${needsInjectionGuard(text) ? ` s="${STYLE.guarded}"` : ''} t="inlineStr">` +
-              `${inlineString(text)}</c>`;
+              `<c r="${ref}"${needsInjectionGuard(fitted) ? ` s="${STYLE.guarded}"` : ''} t="inlineStr">` +
+              `${inlineString(fitted)}</c>`;
             break;
+          }
           case 'money':
             xml += `<c r="${ref}" s="${STYLE.money}"><v>${text}</v></c>`;
             break;
@@ -573,6 +622,8 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
       }
       this.buffer += xml + '</row>';
       this.rowCount++;
+      this.cutCells += cut;
+      cutCells += cut;
       if (this.buffer.length >= FLUSH_CHARS) return this.flush();
     }
 
@@ -586,18 +637,22 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
     /** Ends the sheet's XML and its ZIP entry; runs in the zip order, after the entry was opened. */
     async close(): Promise<FinishedSheet> {
       while (this.waiting) await this.waiting;
+      const declared = this.options.rows;
+      if (declared !== undefined && declared !== this.rowCount) {
+        throw new Error(`Sheet "${this.name}" was declared with ${declared} rows but holds ${this.rowCount}`);
+      }
       const lastColumn = this.letters[this.letters.length - 1]!;
       const filterRange = this.options.autoFilter === false ? undefined : `$A$1:$${lastColumn}$${this.rowCount + 1}`;
       this.buffer +=
         '</sheetData>' +
         (filterRange === undefined ? '' : `<autoFilter ref="A1:${lastColumn}${this.rowCount + 1}"/>`) +
-        '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>' +
+        PRINT_SETUP +
         '</worksheet>';
       const chunk = Buffer.from(this.buffer, 'utf8');
       this.buffer = '';
       await this.entry!.write(chunk);
       await this.entry!.end();
-      return { name: this.name, filterRange };
+      return { name: this.name, part: this.index + 1, filterRange };
     }
   }
 
@@ -607,11 +662,16 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
     if (!sheet) return;
     sheet.closed = true;
     then(async () => {
-      finishedSheets.push(await sheet.close());
+      const finished = await sheet.close();
+      if (finished.name === firstSheet) finishedSheets.unshift(finished);
+      else finishedSheets.push(finished);
     });
   }
 
   return {
+    get cutCells() {
+      return cutCells;
+    },
     addSheet(name, columns, sheetOptions = {}) {
       checkOpen();
       checkSheetName(name, taken);
@@ -628,6 +688,10 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
         if (c.header.length > XLSX_MAX_TEXT) {
           throw new RangeError(`Sheet "${name}": a header is longer than 32,767 characters`);
         }
+      }
+      const { rows } = sheetOptions;
+      if (rows !== undefined && !(Number.isSafeInteger(rows) && rows >= 0 && rows <= maxRows - 1)) {
+        throw new RangeError(`Sheet "${name}": rows must be an integer from 0 to ${maxRows - 1}`);
       }
       taken.add(name.toLowerCase());
       closeCurrent();

@@ -21,11 +21,11 @@ const ZIP_MAX_BYTES = 0xffff_ffff;
  * 4× the CPU at level 6). At level 6 compression rather than building the XML sets the pace, and on a two-core machine
  * it competes with the UI for the second core; 24% larger files are the better trade for a local export.
  */
-const DEFAULT_DEFLATE_LEVEL = 1;
+export const DEFAULT_DEFLATE_LEVEL = 1;
 
 // Deflate's input buffer: room for several chunks, so the caller keeps producing while zlib works through them.
 const DEFLATE_HIGH_WATER_MARK = 1 << 20;
-const DEFLATE_CHUNK_SIZE = 64 * 1024;
+export const DEFLATE_CHUNK_SIZE = 64 * 1024;
 
 export class ZipLimitError extends Error {
   override name = 'ZipLimitError';

@@ -36,6 +36,7 @@ describe('usage', () => {
     [['payout', 'get'], /takes ID/],
     [['profiles', 'add', '--name', 'x'], /needs --base-url/],
     [['--secret-env', 'PC_NOT_SET', 'balances'], /PC_NOT_SET: that environment variable is not set/],
+    [['export', 'balances', '--out', 'b.xlsx', '--excel-safe'], /apply to a CSV \(--out FILE\.csv\) only/],
   ])('%j exits 2 with a one-line reason', async (argv, reason) => {
     const r = await cli.run(...argv);
     expect(r.code).toBe(2);
@@ -62,6 +63,20 @@ describe('on the built-in sandbox profile (no secret needed)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/₹[\d,]+\.\d{2}/);
     expect(r.stdout).toMatch(/the gateway answered INTERNAL_SERVER_ERROR/);
+  });
+
+  it('exports an Excel-safe CSV with its provenance sidecar; the help says what each format is for', async () => {
+    const out = join(dir, 'exports', 'balances.csv');
+    const r = await cli.run('--json', 'export', 'balances', '--out', out, '--excel-safe');
+    expect(r.code).toBe(0);
+    const done = JSON.parse(r.stdout) as { status: string; rows: number; files: string[] };
+    expect(done).toMatchObject({ status: 'completed', files: [out, join(dir, 'exports', 'balances.about.txt')] });
+    expect(done.rows).toBeGreaterThan(0);
+    // The account number column is an identifier: behind a tab, so a spreadsheet keeps it as text.
+    const lines = readFileSync(out, 'utf8').split('\r\n');
+    expect(lines[1]).toMatch(/^[^,]*,\t[^,]+,/);
+    expect(readFileSync(join(dir, 'exports', 'balances.about.txt'), 'utf8')).toMatch(/^Export: Balance snapshots\r\n/);
+    expect((await cli.run('--help')).stdout).toMatch(/XLSX is for people, CSV for systems/);
   });
 
   it('payout get of an unknown payout fails with exit 1 and the reason', async () => {

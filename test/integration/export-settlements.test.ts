@@ -23,7 +23,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
 import { runExport, type ExportJob } from '../../electron/export/run-export';
-import type { ExportContext } from '../../electron/export/settlement-sheets';
+import type { ExportContext } from '../../electron/export/provenance';
 import { syncSettlements } from '../../electron/sync/settlement-sync';
 import type { Payout } from '../../shared/api/payouts';
 import type { SettlementRecord } from '../../shared/api/settlements';
@@ -75,7 +75,7 @@ function cellOf(cell: ExcelJS.Cell): Cell {
   if (typeof v === 'number') {
     // Money compared as its decimal text: 2506.6 read back must print as the cache's 250660 paise do.
     if (cell.numFmt === '#,##0.00') return `money:${v.toFixed(2)}`;
-    if (cell.numFmt === '0') return `integer:${v}`;
+    if (cell.numFmt === '#,##0') return `integer:${v}`;
     return `number(${cell.numFmt}):${v}`;
   }
   if (v instanceof Date) {
@@ -93,6 +93,13 @@ function csvField(cell: Cell): string {
   if (cell === null) return '';
   const [kind, value] = [cell.slice(0, cell.indexOf(':')), cell.slice(cell.indexOf(':') + 1)];
   return kind === 'text' && FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+/** Paise of a money cell's exact decimal text. */
+function paiseOf(cell: Cell): number {
+  const m = /^money:(-?)(\d+)\.(\d\d)$/.exec(cell ?? '');
+  if (!m) throw new Error(`not a money cell: ${cell}`);
+  return (m[1] ? -1 : 1) * (Number(m[2]) * 100 + Number(m[3]));
 }
 
 /** OWASP's characters that start a formula: =, +, -, @, tab, carriage return. */
@@ -187,9 +194,32 @@ const EXCEPTION_HEADER = [
   'UTR',
   'Rule',
   'What the rule checks',
-  'Values that broke it',
+  'Expected (INR)',
+  'Actual (INR)',
   'Difference (INR)',
+  'Amount at risk (INR)',
+  'Values that broke it',
 ];
+
+/**
+ * The four amounts of an exception line, from the record's stored values where the rule compares amounts and
+ * from the record otherwise: [expected, actual, at risk]; the difference is actual − expected.
+ */
+function exceptionAmounts(r: SettlementRow, e: ReconciliationException): [number, number, number] {
+  const v = e.values as Record<string, number>;
+  switch (e.rule) {
+    case 'settled_amount_mismatch':
+      return [v['expected']!, v['settled_amount']!, Math.abs(v['difference']!)];
+    case 'tax_breakdown_mismatch':
+      return [v['cgst']! + v['sgst']! + v['igst']!, v['mer_service_tax']!, Math.abs(v['difference']!)];
+    case 'failed_but_settled':
+      return [0, r.settled_amount, r.settled_amount];
+    case 'dispute_open':
+      return [r.settled_amount, r.settled_amount, r.amount];
+    default:
+      return [r.settled_amount, r.settled_amount, r.settled_amount];
+  }
+}
 
 /** The values that broke a rule, as an accountant reads them: amounts in rupees, counts and text as they are. */
 const describeValues = (values: ReconciliationException['values']) =>
@@ -207,8 +237,10 @@ function exceptionLines(rows: readonly SettlementRow[]): Cell[][] {
       text(r.utr),
       text(e.rule),
       text(RULES[e.rule]),
+      ...(([expected, actual, atRisk]) => [money(expected), money(actual), money(actual - expected), money(atRisk)])(
+        exceptionAmounts(r, e),
+      ),
       text(describeValues(e.values)),
-      typeof e.values['difference'] === 'number' ? money(e.values['difference']) : null,
     ]),
   );
 }
@@ -241,7 +273,9 @@ const FILTER_CASES: FilterCase[] = [
 
 const rowsWhere = (where: string): SettlementRow[] =>
   sql
-    .prepare(`SELECT * FROM settlements WHERE date BETWEEN @from AND @to AND ${where} ORDER BY id`)
+    .prepare(
+      `SELECT * FROM settlements WHERE date BETWEEN @from AND @to AND ${where} ORDER BY date, pg, settlement_date, id`,
+    )
     .all(range) as SettlementRow[];
 
 /** The Summary's lines per date x gateway x payment mode, and the grand total, summed by SQLite. */
@@ -269,6 +303,35 @@ function summaryLines(where: string): { groups: Cell[][]; total: Cell[]; count: 
     total: [text('Grand total'), null, null, ...line(total.map((v) => v ?? 0))],
     count: total[0] as number,
   };
+}
+
+/**
+ * The records per date a selection holds, and the detail sheets they take at `capacity` rows a sheet: whole days
+ * while they fit; a day larger than a sheet fills sheets of its own, its rest starting the next.
+ */
+function perDateOf(where: string): [string, number][] {
+  return sql
+    .prepare(
+      `SELECT date, count(*) FROM settlements WHERE date BETWEEN @from AND @to AND ${where} GROUP BY date ORDER BY date`,
+    )
+    .raw()
+    .all(range) as [string, number][];
+}
+
+function sheetSizes(where: string, capacity: number): number[] {
+  const sizes: number[] = [];
+  let current = 0;
+  for (let [, n] of perDateOf(where)) {
+    if (current + n <= capacity) {
+      current += n;
+      continue;
+    }
+    if (current > 0) sizes.push(current);
+    for (; n > capacity; n -= capacity) sizes.push(capacity);
+    current = n;
+  }
+  sizes.push(current);
+  return sizes;
 }
 
 /** Records breaking each rule, counted from the exceptions stored as JSON (not the rule bits the export reads). */
@@ -374,6 +437,7 @@ const CONTEXT: ExportContext = {
   environment: 'sandbox',
   baseUrl: 'http://127.0.0.1:4010',
   generatedAtIst: '2026-01-15 12:00:00',
+  appVersion: '9.8.7',
 };
 
 let outputs = 0;
@@ -427,7 +491,10 @@ function dataRows(sheets: ExcelJS.Worksheet[], header: string[]): Cell[][] {
   });
 }
 
-/** The Summary sheet: its lines up to the grand total, the total, and the labelled values below. */
+/**
+ * The Summary sheet: its lines up to the grand total, the total, the subtotal line of each detail sheet, and the
+ * labelled values below.
+ */
 function readSummary(book: ExcelJS.Workbook) {
   const sheet = book.getWorksheet('Summary')!;
   const rows = rowsOf(sheet, SUMMARY_HEADER.length);
@@ -435,11 +502,38 @@ function readSummary(book: ExcelJS.Workbook) {
   expect(sheet.autoFilter).toBeFalsy();
   const end = rows.findIndex((r) => r[0] === text('Grand total'));
   expect(end).toBeGreaterThan(0);
+  const subtotalsAt = rows.findIndex((r) => r[0] === text('Subtotal per detail sheet'));
+  expect(subtotalsAt).toBe(end + 2);
+  const subtotalsEnd = rows.findIndex((r, i) => i > subtotalsAt && r.every((c) => c === null));
   const labels = new Map(
-    rows.slice(end + 1).flatMap((r) => (r[0]?.startsWith('text:') ? [[r[0].slice(5), r[1] ?? null] as const] : [])),
+    rows
+      .slice(subtotalsEnd)
+      .flatMap((r) => (r[0]?.startsWith('text:') ? [[r[0].slice(5), r[1] ?? null] as const] : [])),
   );
   const rule = (id: string) => [...labels].find(([label]) => label.startsWith(`${id}: `))?.[1];
-  return { groups: rows.slice(1, end), total: rows[end], labels, rule };
+  return {
+    groups: rows.slice(1, end),
+    total: rows[end],
+    subtotals: rows.slice(subtotalsAt + 1, subtotalsEnd),
+    labels,
+    rule,
+  };
+}
+
+/** The Audit sheet: each item's label and value cell. */
+function readAudit(book: ExcelJS.Workbook): Map<string, Cell> {
+  const sheet = book.getWorksheet('Audit')!;
+  const rows = rowsOf(sheet, 2);
+  expect(rows[0]).toEqual([text('Item'), text('Value')]);
+  return new Map(rows.slice(1).map(([label, value]) => [label!.slice(5), value ?? null]));
+}
+
+/** A Summary line of figures (count, then money) for records, summed here rather than by SQLite. */
+function figuresOf(records: readonly SettlementRow[]): Cell[] {
+  return [
+    integer(records.length),
+    ...SUMMARY_MONEY.map(([, column]) => money(records.reduce((n, r) => n + (r[column] as number), 0))),
+  ];
 }
 
 /** Every check of a settlement workbook against the cache, for the export's filter. */
@@ -452,6 +546,7 @@ async function checkWorkbook(file: string, c: FilterCase, detailSheets = 1): Pro
     'Summary',
     ...detail.map((s) => s.name),
     ...exceptions.map((s) => s.name),
+    'Audit',
   ]);
   expect(detail).toHaveLength(detailSheets);
 
@@ -463,10 +558,25 @@ async function checkWorkbook(file: string, c: FilterCase, detailSheets = 1): Pro
   expect(summary.groups).toEqual(expected.groups);
   expect(summary.total).toEqual(expected.total);
   expect(expected.count).toBe(records.length);
-  expect(summary.labels.get('Records')).toBe(integer(records.length));
-  expect(summary.labels.get('Detail sheets')).toBe(integer(detailSheets));
   for (const [rule, count] of Object.entries(ruleCounts(c.where)))
     expect(summary.rule(rule), rule).toBe(integer(count));
+  expect(summary.labels.get('Text cells cut to fit (whole in the CSV export)')).toBe(integer(0));
+  // A subtotal line per detail sheet, over exactly the records that sheet holds.
+  let at = 0;
+  expect(summary.subtotals).toEqual(
+    detail.map((sheet) => {
+      const held = records.slice(at, (at += sheet.rowCount - 1));
+      const [first, last] = [held[0]?.date, held.at(-1)?.date];
+      const dates = first === undefined ? 'no records' : first === last ? first : `${first} to ${last}`;
+      return [text(sheet.name), text(dates), null, ...figuresOf(held)];
+    }),
+  );
+
+  const audit = readAudit(book);
+  expect(audit.get('Rows')).toBe(integer(records.length));
+  expect(audit.get('Detail sheets')).toBe(text(detail.map((s) => s.name).join(', ')));
+  expect(audit.get('Total settled amount (INR)')).toBe(expected.total[11]);
+  expect(audit.get('Total amount (INR)')).toBe(expected.total[4]);
   return book;
 }
 
@@ -508,11 +618,21 @@ describe('settlement workbook', () => {
     expect(result).toMatchObject({ status: 'completed', file, rows: count, sheets: 1, kind: 'settlements' });
     const book = await checkWorkbook(file, UNFILTERED);
 
-    const { labels, total } = readSummary(book);
-    expect(labels.get('Profile')).toBe(text('Treasury desk (sandbox, http://127.0.0.1:4010)'));
-    expect(labels.get('Date range')).toBe(text(`${range.from} to ${range.to} (settlement dates, IST)`));
-    expect(labels.get('Filters')).toBe(text('none (every cached record of the range)'));
-    expect(labels.get('Generated at')).toBe(text('2026-01-15 12:00:00 IST'));
+    const { total } = readSummary(book);
+    const audit = readAudit(book);
+    expect(Object.fromEntries(audit)).toMatchObject({
+      Export: text('Settlements'),
+      Profile: text('Treasury desk'),
+      Environment: text('sandbox'),
+      'Base URL': text('http://127.0.0.1:4010'),
+      'Date range': text(`${range.from} to ${range.to} (settlement dates, IST)`),
+      Filters: text('none (every cached record of the range)'),
+      'Generated at (IST)': text('2026-01-15 12:00:00'),
+      'Cells cut to fit': integer(0),
+      App: text('Payout Console 9.8.7'),
+    });
+    // No journal was given, so no journal line is printed.
+    expect(audit.has('Journal head hash')).toBe(false);
     // The data has what the checks above are meant to catch: exceptions of every kind it can hold, and
     // distinct CGST, SGST and IGST totals, so a swapped column cannot pass.
     expect(Object.values(ruleCounts(CURRENT)).filter((n) => n > 0).length).toBeGreaterThanOrEqual(5);
@@ -550,40 +670,55 @@ describe('settlement workbook', () => {
     const file = join(freshDir(), 'filtered.xlsx');
     expect(await runExport(settlementJob(file, c.filter))).toMatchObject({ status: 'completed', rows: selected });
     const book = await checkWorkbook(file, c);
-    expect(readSummary(book).labels.get('Filters')).not.toBe(text('none (every cached record of the range)'));
+    expect(readAudit(book).get('Filters')).not.toBe(text('none (every cached record of the range)'));
   });
 
-  it('continues past the row limit on "Settlements (2)", "Settlements (3)", … with nothing lost or repeated', async () => {
-    const file = join(freshDir(), 'split.xlsx');
-    const count = rowsWhere(CURRENT).length;
-    const sheets = Math.ceil(count / 999);
-    expect(sheets).toBeGreaterThanOrEqual(4);
-    expect(await runExport(settlementJob(file, {}, 'xlsx', 1000))).toMatchObject({ rows: count, sheets });
-    const book = await checkWorkbook(file, UNFILTERED, sheets);
-    const detail = continued(book, 'Settlements');
-    expect(detail.map((s) => s.rowCount - 1)).toEqual([...Array(sheets - 1).fill(999), count - 999 * (sheets - 1)]);
-    // The records' keys (date, gateway, transaction, settlement time: the sandbox settles some transactions
-    // twice a day) across the sheets against SQL: the same set, each once.
-    const keys = detail.flatMap((s) =>
-      rowsOf(s, 4)
-        .slice(1)
-        .map((r) => r.join('|')),
-    );
-    expect(new Set(keys).size).toBe(keys.length);
-    const expected = sql
-      .prepare(
-        `SELECT 'date:' || date || '|text:' || pg || '|text:' || pg_transaction_id || '|datetime:' || settlement_date
-         FROM settlements WHERE date BETWEEN @from AND @to AND ${CURRENT}`,
-      )
-      .pluck()
-      .all(range) as string[];
-    expect(new Set(keys)).toEqual(new Set(expected));
-  });
+  it.each([1000, 2000])(
+    'continues past a %i-row limit on "Settlements (2)", … keeping each day on one sheet unless it alone is larger',
+    async (limit) => {
+      const file = join(freshDir(), 'split.xlsx');
+      const capacity = limit - 1;
+      const perDate = perDateOf(CURRENT);
+      const sizes = sheetSizes(CURRENT, capacity);
+      const count = rowsWhere(CURRENT).length;
+      expect(sizes.length).toBeGreaterThanOrEqual(3);
+      expect(await runExport(settlementJob(file, {}, 'xlsx', limit))).toMatchObject({
+        rows: count,
+        sheets: sizes.length,
+      });
+      const book = await checkWorkbook(file, UNFILTERED, sizes.length);
+      const detail = continued(book, 'Settlements');
+      expect(detail.map((s) => s.rowCount - 1)).toEqual(sizes);
+      // Where two sheets meet, they share a date only when that date alone is larger than a sheet.
+      const big = new Set(perDate.filter(([, n]) => n > capacity).map(([d]) => `date:${d}`));
+      for (let i = 1; i < detail.length; i++) {
+        const last = detail[i - 1]!.getRow(detail[i - 1]!.rowCount).getCell(1);
+        const first = detail[i]!.getRow(2).getCell(1);
+        if (cellOf(last) === cellOf(first)) expect(big).toContain(cellOf(first));
+      }
+      // The records' keys (date, gateway, transaction, settlement time: the sandbox settles some transactions
+      // twice a day) across the sheets against SQL: the same set, each once.
+      const keys = detail.flatMap((s) =>
+        rowsOf(s, 4)
+          .slice(1)
+          .map((r) => r.join('|')),
+      );
+      expect(new Set(keys).size).toBe(keys.length);
+      const expected = sql
+        .prepare(
+          `SELECT 'date:' || date || '|text:' || pg || '|text:' || pg_transaction_id || '|datetime:' || settlement_date
+           FROM settlements WHERE date BETWEEN @from AND @to AND ${CURRENT}`,
+        )
+        .pluck()
+        .all(range) as string[];
+      expect(new Set(keys)).toEqual(new Set(expected));
+    },
+  );
 
   it('continues the Exceptions sheet past the row limit too', async () => {
     // The row limit is sized from the data: small enough that the exception lines need two or more sheets, large
-    // enough for the Summary, which is never continued. One day's exceptions do it on most days; where that day
-    // has too few lines for its Summary, the whole range's do.
+    // enough for the Summary, which is never continued (and has a subtotal line per detail sheet the limit makes).
+    // One day's exceptions do it on most days; where that day has too few lines for its Summary, the whole range's do.
     const candidates: FilterCase[] = [
       {
         name: 'one day, exceptions only',
@@ -602,7 +737,8 @@ describe('settlement workbook', () => {
       const probe = join(freshDir(), 'probe.xlsx');
       await runExport(settlementJob(probe, c.filter));
       const summaryRows = (await readBook(probe)).getWorksheet('Summary')!.rowCount;
-      const maxRows = Math.max(summaryRows, Math.floor(lines / 2) + 1);
+      let maxRows = Math.max(summaryRows, Math.floor(lines / 2) + 1);
+      while (summaryRows + sheetSizes(c.where, maxRows - 1).length - 1 > maxRows) maxRows++;
       if (lines > maxRows - 1) sized.push({ c, lines, maxRows });
     }
     expect(sized.length, 'some filter has more exception lines than its Summary has rows').toBeGreaterThan(0);
@@ -611,7 +747,7 @@ describe('settlement workbook', () => {
     const file = join(freshDir(), 'exceptions.xlsx');
     const result = await runExport(settlementJob(file, c.filter, 'xlsx', maxRows));
     expect(result.status).toBe('completed');
-    const book = await checkWorkbook(file, c, Math.ceil(rowsWhere(c.where).length / (maxRows - 1)));
+    const book = await checkWorkbook(file, c, sheetSizes(c.where, maxRows - 1).length);
     const sheets = continued(book, 'Exceptions');
     expect(sheets.length).toBeGreaterThanOrEqual(2);
     expect(sheets).toHaveLength(Math.ceil(lines / (maxRows - 1)));
@@ -688,6 +824,67 @@ describe('settlement CSV', () => {
   );
 });
 
+describe("CSV past a spreadsheet's rows", () => {
+  it('is split into numbered files by default, whole days each, every file with the header, listed in the sidecar', async () => {
+    const folder = freshDir();
+    const file = join(folder, 'big.csv');
+    const records = rowsWhere(CURRENT);
+    const result = await runExport(settlementJob(file, {}, 'csv', 2000));
+    const perDate = new Map<string, number>();
+    for (const r of records) perDate.set(r.date, (perDate.get(r.date) ?? 0) + 1);
+    expect(Math.max(...perDate.values())).toBeLessThan(1999);
+    const names = readdirSync(folder)
+      .filter((f) => f.endsWith('.csv'))
+      .sort();
+    expect(names.length).toBeGreaterThan(1);
+    expect(names).toEqual(names.map((_, i) => `big (${i + 1} of ${names.length}).csv`));
+    expect(result).toMatchObject({ status: 'completed', rows: records.length, sheets: names.length });
+    expect(result.files).toEqual([...names.map((n) => join(folder, n)), join(folder, 'big.about.txt')]);
+    expect(result.file).toBe(join(folder, names[0]!));
+    expect(result.warning).toBeUndefined();
+
+    const expected = records.map((r) => DETAIL.map(([, cell]) => csvField(cell(r))));
+    const read: string[][] = [];
+    const seen = new Set<string>();
+    const about = readFileSync(join(folder, 'big.about.txt'), 'utf8');
+    for (const [i, name] of names.entries()) {
+      const csv = await readCsv(join(folder, name));
+      expect(csv.bom).toBe(true);
+      expect(csv.records[0]).toEqual(DETAIL_HEADER);
+      const rows = csv.records.slice(1);
+      expect(rows.length).toBeLessThanOrEqual(1999);
+      // No date continues from one file into the next.
+      const dates = new Set(rows.map((r) => r[0]!));
+      for (const d of dates) expect(seen.has(d), d).toBe(false);
+      dates.forEach((d) => seen.add(d));
+      expect(about).toContain(
+        `File ${i + 1} of ${names.length}: ${name} (${rows.length.toLocaleString('en-IN')} rows)\r\n`,
+      );
+      read.push(...rows);
+    }
+    expect(read).toEqual(expected);
+    expect(about).toContain(`Rows: ${records.length}\r\n`);
+    const settled = records.reduce((n, r) => n + r.settled_amount, 0);
+    expect(about).toContain(`Total settled amount (INR): ${formatMinor(settled)}\r\n`);
+  });
+
+  it('is written whole on request, with a warning that spreadsheets will cut it short', async () => {
+    const folder = freshDir();
+    const file = join(folder, 'whole.csv');
+    const records = rowsWhere(CURRENT);
+    const job = settlementJob(file, {}, 'csv', 2000);
+    job.request = { ...job.request, csv: { oneFile: true } } as ExportJob['request'];
+    const result = await runExport(job);
+    expect(result).toMatchObject({ status: 'completed', rows: records.length, sheets: 1, file });
+    expect(result.warning).toBe(
+      `This CSV holds ${records.length.toLocaleString('en-IN')} rows; spreadsheets open only the first 1,999 of them. ` +
+        'Systems read it whole; for a spreadsheet, export split files or the Excel workbook.',
+    );
+    expect((await readCsv(file)).records).toHaveLength(records.length + 1);
+    expect(readdirSync(folder).sort()).toEqual(['whole.about.txt', 'whole.csv']);
+  });
+});
+
 describe.runIf(requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)', openpyxlProblem()))(
   'an independent reader',
   () => {
@@ -716,16 +913,24 @@ describe.runIf(requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)'
         merchant_subvention_amount: sumOf('Subvention (INR)'),
         settled_amount: sumOf('Settled amount (INR)'),
       }).toEqual(Object.fromEntries(SUMMARY_MONEY.map(([, c]) => [c, total[c]])));
-      // The Summary's lines add up to the total, and the grand total line is the total again: twice the sum.
-      expect(sheets['Summary']!.sums).toEqual(Object.fromEntries(SUMMARY_MONEY.map(([h, c]) => [h, 2 * total[c]!])));
-      const differences = sql
-        .prepare(
-          `SELECT sum(json_extract(e.value, '$.values.difference')) FROM settlements, json_each(settlements.exceptions) e
-           WHERE date BETWEEN @from AND @to AND ${CURRENT}`,
-        )
-        .pluck()
-        .get(range) as number;
-      expect(sheets['Exceptions']!.sums).toEqual({ 'Difference (INR)': differences });
+      // The Summary's lines add up to the total, the grand total line is the total again, and so are the
+      // subtotals of the detail sheets: three times the sum.
+      expect(sheets['Summary']!.sums).toEqual(Object.fromEntries(SUMMARY_MONEY.map(([h, c]) => [h, 3 * total[c]!])));
+      // Every exception line's amounts are numbers that add up.
+      const lines = exceptionLines(rowsWhere(CURRENT));
+      const column = (i: number) => lines.reduce((n, line) => n + paiseOf(line[i]!), 0);
+      expect(sheets['Exceptions']!.sums).toEqual({
+        'Expected (INR)': column(7),
+        'Actual (INR)': column(8),
+        'Difference (INR)': column(9),
+        'Amount at risk (INR)': column(10),
+      });
+      expect(column(10)).toBeGreaterThan(0);
+      // Each sheet states its size, so a streaming reader returns every row at the header's width.
+      for (const [name, sheet] of Object.entries(sheets)) {
+        expect(sheet.declared, name).toBe(sheet.rows);
+        expect(sheet.short_rows, name).toBe(0);
+      }
 
       for (const [, sheet] of detail) {
         expect(sheet.kinds).toMatchObject({
@@ -786,20 +991,57 @@ describe('cancel and failure', () => {
     expect(readdirSync(join(folder, 'taken.xlsx'))).toEqual([]);
   });
 
-  it('fails on a value a worksheet cannot hold, midway, and leaves nothing', async () => {
-    // A cache of its own: more than two pages of ordinary records, then a description past Excel's 32,767
-    // characters a cell, so the export stops after data was already written.
+  it('fails at the very start (a bad filter) without leaving even an empty temporary file', async () => {
+    const folder = freshDir();
+    const job = settlementJob(join(folder, 'bad.xlsx'), { from: '2026-02-30' });
+    await expect(runExport(job)).rejects.toThrow();
+    expect(readdirSync(folder)).toEqual([]);
+  });
+});
+
+describe('text longer than a cell holds', () => {
+  it('is cut with a visible marker and counted in XLSX, kept whole in CSV, and never fails the export', async () => {
+    // A cache of its own: more than two pages of ordinary records and one description past Excel's 32,767
+    // characters a cell, with control characters and formula-looking text in it.
     const day = '2025-06-01';
-    const other = openCache(join(freshDir(), 'refused.sqlite'));
+    const other = openCache(join(freshDir(), 'long.sqlite'));
+    const long = '=cmd|x;@SUM(1)\u0000\u001b ' + 'x'.repeat(40_000) + ' end';
     try {
       const records = Array.from({ length: 2500 }, (_, n) => crafted(n, day));
-      records.push(crafted(9999, day, { description: 'x'.repeat(40_000) }));
+      records.push(crafted(9999, day, { description: long }));
       syncRunInto(other, { [day]: records }, records.length);
       const folder = freshDir();
-      const job = { ...settlementJob(join(folder, 'refused.xlsx')), cacheFile: other.file };
-      job.request = { kind: 'settlements', format: 'xlsx', filter: { from: day, to: day } };
-      await expect(runExport(job)).rejects.toThrow(/Sheet "Settlements" row 2502, column "Description"/);
-      expect(readdirSync(folder)).toEqual([]);
+      const job = (file: string, format: ExportFormat): ExportJob => ({
+        ...settlementJob(join(folder, file), {}, format),
+        cacheFile: other.file,
+        request: { kind: 'settlements', format, filter: { from: day, to: day } },
+      });
+      const xlsx = await runExport(job('long.xlsx', 'xlsx'));
+      expect(xlsx).toMatchObject({ status: 'completed', rows: 2501 });
+      expect(xlsx.warning).toMatch(/^1 text cell was longer than a cell holds/);
+      const book = await readBook(join(folder, 'long.xlsx'));
+      const sheet = book.getWorksheet('Settlements')!;
+      const cells = rowsOf(sheet, DETAIL_HEADER.length).map((r) => r[DETAIL_HEADER.indexOf('Description')]);
+      const cut = cells.find((c) => c?.includes('x'.repeat(100)))!.slice('text:'.length);
+      const marker = ` … [cut: ${long.length.toLocaleString('en-IN')} characters in all; the CSV export has the whole text]`;
+      // Cut to 32,767 characters with the marker; exceljs shows the XML escapes of the two control characters
+      // (_x0000_, _x001B_) as text, which Excel and LibreOffice decode.
+      const escaped = (t: string) =>
+        // eslint-disable-next-line no-control-regex -- the two control characters the description holds
+        t.replace(/[\u0000\u001b]/g, (c) => `_x00${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}_`);
+      expect(cut).toBe(escaped(long.slice(0, 32_767 - marker.length)) + marker);
+      expect(readSummary(book).labels.get('Text cells cut to fit (whole in the CSV export)')).toBe(integer(1));
+      expect(readAudit(book).get('Cells cut to fit')).toBe(integer(1));
+
+      const csv = await runExport(job('long.csv', 'csv'));
+      expect(csv).toMatchObject({ status: 'completed', rows: 2501 });
+      expect(csv.warning).toBeUndefined();
+      const fields = (await readCsv(join(folder, 'long.csv'))).records.map(
+        (r) => r[DETAIL_HEADER.indexOf('Description')],
+      );
+      // Whole, guarded against formulas after separators, and without the control characters.
+      expect(fields).toContain("'=cmd|x;'@SUM(1) " + 'x'.repeat(40_000) + ' end');
+      expect(readdirSync(folder).sort()).toEqual(['long.about.txt', 'long.csv', 'long.xlsx']);
     } finally {
       other.close();
     }
@@ -1024,13 +1266,44 @@ describe('list exports', () => {
     });
     expect(await runExport(job('xlsx'))).toMatchObject({ status: 'completed', rows: c.rows.length, sheets: 1 });
     const book = await readBook(join(folder, `${c.kind}.xlsx`));
-    expect(book.worksheets.map((s) => s.name)).toEqual([c.sheet]);
-    expect(dataRows(book.worksheets, [...c.header])).toEqual(c.rows);
+    expect(book.worksheets.map((s) => s.name)).toEqual([c.sheet, 'Audit']);
+    expect(dataRows([book.getWorksheet(c.sheet)!], [...c.header])).toEqual(c.rows);
+    // Provenance, and the total of each money column added up here from the expected cells.
+    const audit = readAudit(book);
+    expect(Object.fromEntries(audit)).toMatchObject({
+      Export: text(c.sheet),
+      Profile: text('Treasury desk'),
+      'Generated at (IST)': text('2026-01-15 12:00:00'),
+      Rows: integer(c.rows.length),
+      Sheets: text(c.sheet),
+      App: text('Payout Console 9.8.7'),
+    });
+    expect(audit.get('View')).toMatch(/^text:every /);
+    c.header.forEach((h, i) => {
+      if (!h.endsWith('(INR)')) return;
+      const sum = c.rows.reduce((n, r) => n + (r[i] === null ? 0 : paiseOf(r[i]!)), 0);
+      expect(audit.get(`Total ${h}`), h).toBe(money(sum));
+    });
 
     expect(await runExport(job('csv'))).toMatchObject({ status: 'completed', rows: c.rows.length });
     const csv = await readCsv(join(folder, `${c.kind}.csv`));
     expect(csv.bom).toBe(true);
     expect(csv.records).toEqual([[...c.header], ...c.rows.map((r) => r.map(csvField))]);
+    // The CSV's provenance is its sidecar, one `Label: value` line each.
+    const about = readFileSync(join(folder, `${c.kind}.about.txt`), 'utf8').split('\r\n');
+    expect(about).toEqual(
+      expect.arrayContaining([
+        `Export: ${c.sheet}`,
+        'Profile: Treasury desk',
+        'Environment: sandbox',
+        'Base URL: http://127.0.0.1:4010',
+        'Generated at (IST): 2026-01-15 12:00:00',
+        `Rows: ${c.rows.length}`,
+        `File: ${c.kind}.csv (${c.rows.length} rows)`,
+        'App: Payout Console 9.8.7',
+      ]),
+    );
+    expect(readdirSync(folder).sort()).toEqual([`${c.kind}.about.txt`, `${c.kind}.csv`, `${c.kind}.xlsx`]);
   });
 });
 

@@ -112,7 +112,8 @@ describe('export containment', () => {
           const end = await nextEvent(core, 'exportFinished', (p) => p.jobId === jobId);
           expect(end, `${kind} ${format}`).toMatchObject({ status: 'completed', file });
           expect(end['rows'], `${kind} ${format}`).toBeGreaterThan(0);
-          files.push(file);
+          // Every file: a CSV's provenance sidecar is searched too.
+          files.push(...(end['files'] as string[]));
         }
       }
       // Written where the app puts exports by default, and nothing else there (no temporary file left).

@@ -1,11 +1,13 @@
 /**
  * Export files read back with readers that share no code with the app's writers: JSZip (exceljs's own unzipper)
- * for an XLSX's parts, fast-csv (exceljs's CSV parser) for a CSV, and openpyxl, Python's reader, for a second
- * opinion on a workbook's values. Both JavaScript readers come with exceljs, so they are always installed with it.
+ * for an XLSX's parts, fast-csv (exceljs's CSV parser) for a CSV, openpyxl and Python's csv module for a second
+ * opinion, and LibreOffice Calc (headless) opening a file as a person would, saving it as XLSX or PDF. Both
+ * JavaScript readers come with exceljs, so they are always installed with it.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, parse } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseString } from '@fast-csv/parse';
 import JSZip from 'jszip';
 
@@ -83,15 +85,119 @@ export function openpyxlProblem(): string | null {
 export interface OpenpyxlSheet {
   /** Rows below the header. */
   rows: number;
+  /** Rows below the header as the sheet's `<dimension>` states them; null without one. */
+  declared: number | null;
+  /** Rows a streaming reader returned shorter than the header. */
+  short_rows: number;
   /** Per money column (header ending "(INR)"): the sum of its cells in paise, added up as Python Decimals. */
   sums: Record<string, number>;
   /** Per column: the kinds of value openpyxl read ("str", "number", "datetime"), sorted. */
   kinds: Record<string, string[]>;
 }
 
+function runSumsScript(args: string[]): unknown {
+  const run = spawnSync(PYTHON, [SUMS_SCRIPT, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+    timeout: 120_000,
+  });
+  if (run.status !== 0) throw new Error(`workbook-sums.py failed: ${run.stderr || run.error?.message}`);
+  return JSON.parse(run.stdout);
+}
+
 /** What openpyxl reads in a workbook, sheet by sheet (workbook-sums.py). */
 export function openpyxlSums(file: string): Record<string, OpenpyxlSheet> {
-  const run = spawnSync(PYTHON, [SUMS_SCRIPT, file], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
-  if (run.status !== 0) throw new Error(`workbook-sums.py failed: ${run.stderr || run.error?.message}`);
-  return JSON.parse(run.stdout) as Record<string, OpenpyxlSheet>;
+  return runSumsScript([file]) as Record<string, OpenpyxlSheet>;
+}
+
+export interface OpenpyxlPrintSetup {
+  orientation: string | null;
+  fit_to_width: number | null;
+  fit_to_height: number | null;
+  fit_to_page: boolean;
+  /** "1:1" when the header row repeats on every page. */
+  print_title_rows: string | null;
+  /** The footer's left and right sections. */
+  footer: [string | null, string | null];
+}
+
+/** Each sheet's print setup as openpyxl loads it (workbook-sums.py --print); for small workbooks. */
+export function openpyxlPrintSetup(file: string): Record<string, OpenpyxlPrintSetup> {
+  return runSumsScript(['--print', file]) as Record<string, OpenpyxlPrintSetup>;
+}
+
+/** A cell as openpyxl read it: its data type ("s", "n", "d", "f" for a formula) and value. */
+export type TypedValue = [type: string, value: string | number | boolean | null];
+
+/** Every cell of every sheet of a small workbook, typed (sheet-cells.py). */
+export function openpyxlCells(file: string): Record<string, TypedValue[][]> {
+  const script = fileURLToPath(new URL('./sheet-cells.py', import.meta.url));
+  const run = spawnSync(PYTHON, [script, file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+  if (run.status !== 0) throw new Error(`sheet-cells.py failed: ${run.stderr || run.error?.message}`);
+  return JSON.parse(run.stdout) as Record<string, TypedValue[][]>;
+}
+
+/** The fields of a CSV as Python's csv module splits it with `delimiter` (as a spreadsheet in that locale would). */
+export function pythonCsvFields(file: string, delimiter: string): string[][] {
+  const script =
+    'import csv, json, sys\n' +
+    'with open(sys.argv[1], newline="", encoding="utf-8-sig") as f:\n' +
+    '    print(json.dumps(list(csv.reader(f, delimiter=sys.argv[2]))))';
+  const run = spawnSync(PYTHON, ['-c', script, file, delimiter], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 60_000,
+  });
+  if (run.status !== 0) throw new Error(`python csv failed: ${run.stderr || run.error?.message}`);
+  return JSON.parse(run.stdout) as string[][];
+}
+
+const SOFFICE = 'soffice';
+
+/** Null when LibreOffice Calc runs headless, else why not (for `requireSystem`). */
+export function libreofficeProblem(): string | null {
+  const probe = spawnSync(SOFFICE, ['--version'], { encoding: 'utf8', timeout: 60_000 });
+  if (probe.error) return `${SOFFICE} cannot be run (${probe.error.message}); install libreoffice-calc-nogui`;
+  return probe.status === 0 ? null : `${SOFFICE} --version failed: ${probe.stderr.trim()}`;
+}
+
+/**
+ * Opens files in LibreOffice Calc, headless, and saves them as `to` ("xlsx", "pdf") in `outDir`; returns the paths
+ * written, in the order given. `csvFilter` is Calc's CSV import options (separator, quote, charset, first line, …),
+ * for CSV input. A profile of its own per call, so runs never share LibreOffice's user folder or lock.
+ */
+export function libreofficeConvert(files: string[], to: string, outDir: string, csvFilter?: string): string[] {
+  const profile = join(outDir, `.lo-profile-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const args = [
+    '--headless',
+    '--norestore',
+    `-env:UserInstallation=${pathToFileURL(profile).href}`,
+    ...(csvFilter ? [`--infilter=CSV:${csvFilter}`] : []),
+    '--convert-to',
+    to,
+    '--outdir',
+    outDir,
+    ...files,
+  ];
+  const run = spawnSync(SOFFICE, args, { encoding: 'utf8', timeout: 180_000 });
+  rmSync(profile, { recursive: true, force: true });
+  const out = files.map((f) => join(outDir, `${parse(f).name}.${to}`));
+  const missing = out.filter((f) => !existsSync(f));
+  if (run.status !== 0 || missing.length > 0) {
+    throw new Error(`LibreOffice did not convert ${missing.join(', ')}: ${run.stderr || run.error?.message}`);
+  }
+  return out;
+}
+
+/** The text of each page of a PDF (poppler's pdftotext), in page order. */
+export function pdfPages(file: string): string[] {
+  const run = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8', timeout: 60_000 });
+  if (run.status !== 0) throw new Error(`pdftotext failed: ${run.stderr || run.error?.message}`);
+  return run.stdout.split('\f').slice(0, -1);
+}
+
+/** Null when pdftotext runs, else why not. */
+export function pdftotextProblem(): string | null {
+  const probe = spawnSync('pdftotext', ['-v'], { encoding: 'utf8' });
+  return probe.error ? `pdftotext cannot be run (${probe.error.message}); install poppler-utils` : null;
 }

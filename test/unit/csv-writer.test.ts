@@ -119,8 +119,96 @@ describe('csv writer', () => {
     await csv.finish();
     const records = parseCsv(bytes().toString('utf8').slice(1));
     expect(records[0]).toEqual(['Text', "'=Header"]);
-    expect(records.slice(1).map((r) => r[0])).toEqual(HOSTILE.map((t) => (/^[=+\-@\t\r]/.test(t) ? `'${t}` : t)));
+    expect(records.slice(1).map((r) => r[0])).toEqual([
+      'comma, inside',
+      'say "hi"',
+      '"',
+      'cr\ronly',
+      'lf\nonly',
+      'crlf\r\nboth',
+      'emoji 🧾 ₹ नमस्ते',
+      '  spaces  ',
+      'controlchar',
+      '',
+      `'=HYPERLINK("http://x")`,
+      "'+1+1",
+      "'-2",
+      "'@SUM(A1)",
+      // The tab starts a formula and is a separator: guarded at the start and after it.
+      "'\t'=1",
+      "'\r=1",
+    ]);
     expect(records.slice(1).every((r) => r.length === 2 && r[1] === 'x')).toBe(true);
+  });
+
+  it('guards a formula after any separator a spreadsheet may split on, not only at the start', async () => {
+    const { out, bytes } = sink();
+    const csv = createCsvWriter(out, [{ header: 'Text', type: 'text' }]);
+    const cases: [string, string][] = [
+      ['x;=HYPERLINK("http://evil.example")', `x;'=HYPERLINK("http://evil.example")`],
+      ['a, +1', "a, '+1"],
+      ['a|@SUM(1)', "a|'@SUM(1)"],
+      ['a\t-1', "a\t'-1"],
+      ['a;;=1', "a;;'=1"],
+      ['a;\t=1', "a;'\t'=1"],
+      ['=a;=b', "'=a;'=b"],
+      ['a = b; c - d', 'a = b; c - d'],
+    ];
+    for (const [text] of cases) await csv.addRow([text]);
+    await csv.finish();
+    const records = parseCsv(bytes().toString('utf8').slice(1));
+    expect(records.slice(1).map((r) => r[0])).toEqual(cases.map(([, written]) => written));
+    // Split as a semicolon, tab or pipe reader would split each line: no piece starts a formula.
+    for (const line of bytes().toString('utf8').slice(1).split('\r\n')) {
+      for (const piece of line.split(/[,;\t|]/)) expect(piece.replace(/^[ "]+/, ''), line).not.toMatch(/^[=+\-@]/);
+    }
+  });
+
+  it('removes control characters and replaces unpaired surrogates, keeping tab, CR and LF', async () => {
+    const { out, bytes } = sink();
+    const csv = createCsvWriter(out, [{ header: 'Text', type: 'text' }]);
+    await csv.addRow(['a\u0000b\u001bc\u007fd\u0008e']);
+    await csv.addRow(['lone \ud800 high, lone \udc00 low, pair 🧾']);
+    await csv.addRow(['tab\tcr\rlf\n']);
+    await csv.finish();
+    const text = bytes().toString('utf8');
+    // eslint-disable-next-line no-control-regex -- control characters are what the file must not hold
+    expect(text).not.toMatch(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/);
+    expect(parseCsv(text.slice(1)).slice(1)).toEqual([
+      ['abcde'],
+      ['lone \ufffd high, lone \ufffd low, pair 🧾'],
+      ['tab\tcr\rlf\n'],
+    ]);
+  });
+
+  it('writes identifier columns behind a tab in an Excel-safe CSV, and only those', async () => {
+    const columns: ColumnSpec[] = [
+      { header: 'UTR', type: 'text', identifier: true },
+      { header: 'Note', type: 'text' },
+      { header: 'Amount', type: 'money' },
+    ];
+    const write = async (excelSafe: boolean) => {
+      const { out, bytes } = sink();
+      const csv = createCsvWriter(out, columns, { excelSafe });
+      await csv.addRow(['000123', '000123', 100]);
+      await csv.addRow(['=1+1', 'n', -5]);
+      await csv.addRow(['', null, 0]);
+      await csv.finish();
+      return parseCsv(bytes().toString('utf8').slice(1));
+    };
+    expect(await write(true)).toEqual([
+      ['UTR', 'Note', 'Amount'],
+      ['\t000123', '000123', '1.00'],
+      // Guarded first: a reader that strips the tab still finds no formula.
+      ["\t'=1+1", 'n', '-0.05'],
+      ['', '', '0.00'],
+    ]);
+    expect(await write(false)).toEqual([
+      ['UTR', 'Note', 'Amount'],
+      ['000123', '000123', '1.00'],
+      ["'=1+1", 'n', '-0.05'],
+      ['', '', '0.00'],
+    ]);
   });
 
   it('refuses values that do not fit their column, writing none of the row', async () => {

@@ -1,7 +1,8 @@
-/** The README's operation table is a promise; keep it true to the registry. */
+/** The README makes promises: its operation table and its reconciliation formula stay true to the code. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, OPERATION_NAMES } from '../../shared/api/operations';
+import { expectedSettledAmount } from '../../shared/reconciliation';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const rows = readme.split('\n').filter((l) => l.startsWith('| ') && /`[/{]/.test(l));
@@ -20,5 +21,34 @@ describe('README operations table', () => {
 
   it('has no row for an operation that does not exist', () => {
     expect(rows).toHaveLength(OPERATION_NAMES.length);
+  });
+});
+
+describe('README reconciliation formula', () => {
+  it('is the formula the code checks, with every sign as the code has it', () => {
+    const line = readme.split('\n').find((l) => /^settled_amount\s+=/.test(l));
+    expect(
+      line,
+      'the formula on a line of its own (in a code block, so no Markdown turns a term into a list)',
+    ).toBeDefined();
+    // Evaluate the README's terms on a record whose amounts are distinct powers of ten, so any sign shows.
+    const record = {
+      amount: 100_000,
+      mer_service_fee: 10_000,
+      mer_service_tax: 1_000,
+      merchant_subvention_amount: 100,
+      cgst: 0,
+      sgst: 0,
+      igst: 0,
+      settled_amount: 0,
+    };
+    const terms = line!.split('=')[1]!.trim().split(/\s+/);
+    let sum = 0;
+    let sign = 1;
+    for (const term of terms) {
+      if (term === '+' || term === '−' || term === '-') sign = term === '+' ? 1 : -1;
+      else sum += sign * record[term as keyof typeof record];
+    }
+    expect(sum).toBe(expectedSettledAmount(record));
   });
 });

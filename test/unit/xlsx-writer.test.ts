@@ -125,7 +125,7 @@ describe('xlsx writer, read back with exceljs', () => {
       expect(c.numFmt).toBe('#,##0.00');
     }
     expect(ws.getCell('C4').value).toBe(9_007_199_254_740_991);
-    expect(ws.getCell('C4').numFmt).toBe('0');
+    expect(ws.getCell('C4').numFmt).toBe('#,##0');
     expect(ws.getCell('C3').value).toBe(-7);
 
     const dates = [2, 3, 4, 5].map((r) => ws.getCell(`D${r}`));
@@ -270,7 +270,6 @@ describe('xlsx writer, read back with exceljs', () => {
         [{ type: 'currency', value: 1 } as never],
         /column "Order ID": expected a cell type among .*, got a cell of unknown type "currency"$/,
       ],
-      [['x'.repeat(32_768)], /column "Order ID": .* got a string longer than 32,767 characters$/],
       [[1, 2, 3, 4, 5, 6, 7], /^Sheet "Settlements" row 2: 7 values for 6 columns$/],
     ];
     for (const [row, message] of bad) {
@@ -383,6 +382,75 @@ describe('xlsx writer, read back with exceljs', () => {
     expect(stuck.destroyed).toBe(true);
     expect(() => sheet.addRow(['more'])).toThrow(/aborted/);
     await expect(writer.finish()).rejects.toThrow(/aborted/);
+  });
+
+  it('cuts text longer than a cell holds, with a visible marker, and counts the cut cells', async () => {
+    const path = tempFile('long.xlsx');
+    const writer = createXlsxWriter(createWriteStream(path));
+    const sheet = writer.addSheet('Long', [{ header: 'Text', type: 'text' }]);
+    const exact = 'a'.repeat(32_767);
+    // A surrogate pair straddling the cut point is never split.
+    const long = '='.padEnd(32_700, 'b') + '🧾'.repeat(100);
+    for (const text of [exact, long, 'short']) await sheet.addRow([text]);
+    expect(sheet.cutCells).toBe(1);
+    expect(writer.cutCells).toBe(1);
+    await writer.finish();
+    const ws = (await readWorkbook(path)).getWorksheet('Long')!;
+    expect(ws.getCell('A2').value).toBe(exact);
+    const cut = ws.getCell('A3').value as string;
+    const marker = ' … [cut: 32,900 characters in all; the CSV export has the whole text]';
+    expect(long.length).toBe(32_900);
+    expect(cut.endsWith(marker)).toBe(true);
+    expect(cut.length).toBeLessThanOrEqual(32_767);
+    expect(long.startsWith(cut.slice(0, -marker.length))).toBe(true);
+    expect(cut.slice(0, -marker.length)).not.toMatch(/[\ud800-\udbff]$/);
+    // Still guarded: the cut text starts with "=".
+    const parts = await zipParts(path);
+    expect(cellStyle(parts, 1, 'A3')).toMatch(/quotePrefix="1"/);
+  });
+
+  it("declares each sheet's size, prints landscape one page wide with the header on every page, and can lead with a later sheet", async () => {
+    const path = tempFile('print.xlsx');
+    const writer = createXlsxWriter(createWriteStream(path), { firstSheet: 'Summary' });
+    const detail = writer.addSheet('Detail', SETTLEMENT_COLUMNS, { rows: 2 });
+    await detail.addRow(['a', 1]);
+    await detail.addRow(['b', 2]);
+    const summary = writer.addSheet('Summary', [{ header: 'Total', type: 'money' }], { rows: 1, autoFilter: false });
+    await summary.addRow([3]);
+    await writer.finish();
+    const parts = await zipParts(path);
+    const workbook = parts.get('xl/workbook.xml')!;
+    // Written second, shown first; the relationship ids still point at the parts written.
+    expect(
+      [...workbook.matchAll(/<sheet name="([^"]+)" sheetId="\d+" r:id="(rId\d)"/g)].map((m) => [m[1], m[2]]),
+    ).toEqual([
+      ['Summary', 'rId2'],
+      ['Detail', 'rId1'],
+    ]);
+    expect(workbook).toContain(`<definedName name="_xlnm.Print_Titles" localSheetId="0">'Summary'!$1:$1</definedName>`);
+    expect(workbook).toContain(`<definedName name="_xlnm.Print_Titles" localSheetId="1">'Detail'!$1:$1</definedName>`);
+    const [detailXml, summaryXml] = [parts.get('xl/worksheets/sheet1.xml')!, parts.get('xl/worksheets/sheet2.xml')!];
+    expect(detailXml).toContain('<dimension ref="A1:F3"/>');
+    expect(summaryXml).toContain('<dimension ref="A1:A2"/>');
+    expect(summaryXml).toContain('tabSelected="1"');
+    expect(detailXml).not.toContain('tabSelected');
+    for (const xml of [detailXml, summaryXml]) {
+      expect(xml).toContain('<sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>');
+      expect(xml).toContain('<pageSetup paperSize="9" orientation="landscape" fitToWidth="1" fitToHeight="0"/>');
+      expect(xml).toContain('<oddFooter>&amp;L&amp;A&amp;RPage &amp;P of &amp;N</oddFooter>');
+    }
+    const book = await readWorkbook(path);
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Summary', 'Detail']);
+    expect(book.getWorksheet('Detail')!.pageSetup).toMatchObject({ orientation: 'landscape', fitToWidth: 1 });
+  });
+
+  it('refuses a sheet that ends with another row count than it declared', async () => {
+    const writer = createXlsxWriter(new Writable({ write: (_c, _e, cb) => cb() }), { maxRows: 10 });
+    expect(() => writer.addSheet('T', [{ header: 'Text', type: 'text' }], { rows: -1 })).toThrow(/rows must be/);
+    expect(() => writer.addSheet('T', [{ header: 'Text', type: 'text' }], { rows: 10 })).toThrow(/from 0 to 9/);
+    const sheet = writer.addSheet('S', [{ header: 'Text', type: 'text' }], { rows: 2 });
+    await sheet.addRow(['only one']);
+    await expect(writer.finish()).rejects.toThrow('Sheet "S" was declared with 2 rows but holds 1');
   });
 
   it('refuses to finish a workbook without sheets', async () => {

@@ -1,10 +1,12 @@
 /**
  * `export settlements|beneficiaries|payouts|balances --out FILE.xlsx|FILE.csv`: the same files the app writes,
  * from the profile's cache (so they work offline), written under a temporary name and renamed at the end.
- * The format follows the file's extension.
+ * The format follows the file's extension: XLSX for people, CSV for systems. For a CSV a person will open anyway,
+ * `--excel-safe` keeps identifiers as text in a spreadsheet; past a spreadsheet's rows a CSV is split into
+ * numbered files unless `--one-file` asks for one (with a warning that spreadsheets will cut it short).
  */
 import { extname, resolve } from 'node:path';
-import { EXPORT_FORMATS, type ExportFormat, type ExportRequest } from '../../../shared/exports';
+import { EXPORT_FORMATS, type CsvExportOptions, type ExportFormat, type ExportRequest } from '../../../shared/exports';
 import { epochMsToIst } from '../../../shared/time';
 import { runExport } from '../../export/run-export';
 import type { Command, Values } from '../command';
@@ -22,6 +24,20 @@ function outFile(values: Values): { file: string; format: ExportFormat } {
   return { file: resolve(values.out), format: format as ExportFormat };
 }
 
+const CSV_OPTIONS = { 'excel-safe': { type: 'boolean' }, 'one-file': { type: 'boolean' } } as const;
+const CSV_USAGE = '[--excel-safe] [--one-file]   (XLSX is for people, CSV for systems)';
+
+/** The CSV options asked for; refused for a workbook, where they mean nothing. */
+function csvOptions(values: Values, format: ExportFormat): { csv?: CsvExportOptions } {
+  const csv: CsvExportOptions = {
+    ...(values['excel-safe'] === true ? { excelSafe: true } : {}),
+    ...(values['one-file'] === true ? { oneFile: true } : {}),
+  };
+  if (Object.keys(csv).length === 0) return {};
+  if (format !== 'csv') throw new UsageError('--excel-safe and --one-file apply to a CSV (--out FILE.csv) only');
+  return { csv };
+}
+
 async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: string): Promise<void> {
   const cache = openProfileCache(ctx, io);
   const line = progressLine(io);
@@ -37,6 +53,7 @@ async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: stri
           environment: ctx.profile.environment,
           baseUrl: ctx.profile.baseUrl,
           generatedAtIst: epochMsToIst(ctx.now()),
+          appVersion: ctx.appVersion,
         },
       },
       {
@@ -49,10 +66,12 @@ async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: stri
     );
     line.done();
     if (done.status !== 'completed') throw new Error('Export cancelled; no file was written.');
-    result(
-      io,
-      done,
-      () => `Wrote ${done.rows.toLocaleString('en-IN')} rows to ${done.file} in ${done.seconds.toFixed(1)} s.`,
+    if (done.warning && io.json) io.err(`Warning: ${done.warning}`);
+    result(io, done, () =>
+      [
+        `Wrote ${done.rows.toLocaleString('en-IN')} rows to ${done.files.length > 1 ? done.files.join(', ') : done.file} in ${done.seconds.toFixed(1)} s.`,
+        ...(done.warning ? [`Warning: ${done.warning}`] : []),
+      ].join('\n'),
     );
   } finally {
     interrupt.dispose();
@@ -61,22 +80,23 @@ async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: stri
 
 const settlements: Command = {
   words: ['export', 'settlements'],
-  usage: 'export settlements --from YYYY-MM-DD --to YYYY-MM-DD [--pg CODE] --out FILE.xlsx|FILE.csv   (from the cache)',
-  options: { ...range, out: { type: 'string' } },
+  usage: `export settlements --from YYYY-MM-DD --to YYYY-MM-DD [--pg CODE] --out FILE.xlsx|FILE.csv ${CSV_USAGE}`,
+  options: { ...range, out: { type: 'string' }, ...CSV_OPTIONS },
   async run({ ctx, values, io }) {
     const { from, to, pg } = parseRange(values);
     const { file, format } = outFile(values);
-    await exportTo(ctx, io, { kind: 'settlements', format, filter: { from, to, ...(pg ? { pg } : {}) } }, file);
+    const filter = { from, to, ...(pg ? { pg } : {}) };
+    await exportTo(ctx, io, { kind: 'settlements', format, filter, ...csvOptions(values, format) }, file);
   },
 };
 
 const lists: Command[] = (['beneficiaries', 'payouts', 'balances'] as const).map((kind) => ({
   words: ['export', kind],
-  usage: `export ${kind} --out FILE.xlsx|FILE.csv   (from the cache)`,
-  options: { out: { type: 'string' } },
+  usage: `export ${kind} --out FILE.xlsx|FILE.csv ${CSV_USAGE}`,
+  options: { out: { type: 'string' }, ...CSV_OPTIONS },
   async run({ ctx, values, io }) {
     const { file, format } = outFile(values);
-    await exportTo(ctx, io, { kind, format }, file);
+    await exportTo(ctx, io, { kind, format, ...csvOptions(values, format) }, file);
   },
 }));
 

@@ -10,7 +10,10 @@ import { formatCount } from '../ui/format';
 
 type Format = ExportRequest['format'];
 
-/** "Export to Excel" and "Export CSV"; `request` is asked at the click, so it carries the filter of that moment. */
+/**
+ * "Export to Excel" (for people), "Export CSV" (for systems) and "Excel-safe CSV" (a CSV a person will open in a
+ * spreadsheet: identifiers kept as text); `request` is asked at the click, so it carries the filter of that moment.
+ */
 export function ExportButtons({
   kind,
   request,
@@ -22,13 +25,35 @@ export function ExportButtons({
 }) {
   const busy = useExports((s) => isExporting(s.jobs[kind]));
   const start = useExports((s) => s.start);
+  const off = busy || disabled;
   return (
     <>
-      <button type="button" className="button" disabled={busy || disabled} onClick={() => void start(request('xlsx'))}>
+      <button
+        type="button"
+        className="button"
+        disabled={off}
+        title="For people: a workbook with totals, identifiers as text, set up for printing"
+        onClick={() => void start(request('xlsx'))}
+      >
         Export to Excel
       </button>
-      <button type="button" className="button" disabled={busy || disabled} onClick={() => void start(request('csv'))}>
+      <button
+        type="button"
+        className="button"
+        disabled={off}
+        title="For systems: plain exact values; a spreadsheet may turn long ids into numbers"
+        onClick={() => void start(request('csv'))}
+      >
         Export CSV
+      </button>
+      <button
+        type="button"
+        className="button"
+        disabled={off}
+        title="A CSV for a spreadsheet: ids, UTRs and account numbers stay text (each starts with a tab)"
+        onClick={() => void start({ ...request('csv'), csv: { excelSafe: true } })}
+      >
+        Excel-safe CSV
       </button>
     </>
   );
@@ -74,8 +99,15 @@ export function ExportStatus({ kind }: { kind: ExportKind }) {
             </button>
           }
         >
-          Exported {formatCount(r.rows)} rows{r.sheets > 1 ? ` on ${r.sheets} sheets` : ''} to{' '}
+          Exported {formatCount(r.rows)} rows
+          {r.sheets > 1 ? ` on ${r.sheets} ${r.format === 'csv' ? 'files' : 'sheets'}` : ''} to{' '}
           <span className="mono">{r.file}</span> in {formatSeconds(r.seconds)}.
+          {r.warning && (
+            <>
+              {' '}
+              <strong>{r.warning}</strong>
+            </>
+          )}
         </JobOutcome>
       ) : (
         <JobOutcome tone={r.status === 'cancelled' ? 'warning' : 'error'} onDismiss={() => dismiss(kind)}>

@@ -1,0 +1,382 @@
+/**
+ * Every export kind opened the way an accountant's tools open it, by readers that share no code with the app:
+ * LibreOffice Calc (headless) opening each XLSX and CSV (with the common separators, formulas evaluated) and saving
+ * it as XLSX or PDF, openpyxl reading what Calc made and the original workbooks' print setup, and Python's csv
+ * module splitting each CSV on every common separator. The data: one sandbox day and a day of crafted records
+ * (identifiers with leading zeros and 16 digits, formula-looking text in every text column, also after a
+ * separator, control characters, a 40,000-character description), and lists with the same traps. Checked: rows,
+ * money totals against SQL, identifiers as text, no cell a spreadsheet would run, print setup, provenance, and a
+ * PDF of a small workbook with the header on every page.
+ *
+ * Needs LibreOffice (`libreoffice-calc-nogui`), poppler's `pdftotext` and openpyxl: skipped loudly without them,
+ * failed in CI. Bounded: a few hundred rows, five LibreOffice runs, one PDF.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCache, type Cache } from '../../electron/cache/database';
+import type { ExportContext } from '../../electron/export/provenance';
+import { runExport, type ExportJob } from '../../electron/export/run-export';
+import { syncSettlements } from '../../electron/sync/settlement-sync';
+import type { SettlementRecord } from '../../shared/api/settlements';
+import type { CsvExportOptions, ExportFormat, ExportKind } from '../../shared/exports';
+import { addDays } from '../../shared/time';
+import {
+  libreofficeConvert,
+  libreofficeProblem,
+  openpyxlCells,
+  openpyxlPrintSetup,
+  openpyxlProblem,
+  pdfPages,
+  pdftotextProblem,
+  pythonCsvFields,
+  type TypedValue,
+} from '../support/export-files';
+import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { syncRunInto } from '../support/settlement-run';
+import { requireSystem } from '../support/system';
+
+const PER_DAY = 300;
+const LEADING_ZEROS = '000123456789012';
+const SIXTEEN_DIGITS = '9876543210123456';
+const HOSTILE = [
+  '=HYPERLINK("http://evil.example","x")',
+  'x;=HYPERLINK("http://evil.example")',
+  'a|@SUM(1)',
+  'b\t-1+1',
+];
+
+const CONTEXT: ExportContext = {
+  profileName: 'Treasury desk',
+  environment: 'sandbox',
+  baseUrl: 'http://127.0.0.1:4010',
+  generatedAtIst: '2026-01-15 12:00:00',
+  appVersion: '9.8.7',
+  journalHead: 'c0ffee' + '0'.repeat(58),
+};
+
+const ready =
+  requireSystem('LibreOffice (soffice, from libreoffice-calc-nogui)', libreofficeProblem()) &&
+  requireSystem('pdftotext (poppler-utils)', pdftotextProblem()) &&
+  requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)', openpyxlProblem());
+
+let sb: OpenSandbox;
+let dir: string;
+let cache: Cache;
+let sql: Database.Database;
+let range: { from: string; to: string };
+
+function crafted(n: number, day: string, fields: Partial<SettlementRecord> = {}): SettlementRecord {
+  const ss = String(n % 60).padStart(2, '0');
+  return {
+    pg: 'crafted',
+    order_id: `ord_${n}`,
+    pg_transaction_id: `txn_${n}`,
+    order_date: `${addDays(day, -1)} 09:15:${ss}`,
+    settlement_date: `${day} 18:30:${ss}`,
+    utr: `UTR${n}`,
+    order_status: 'success',
+    pg_status: 'success',
+    payment_mode: 'UPI',
+    amount: 1_000_001,
+    mer_service_fee: 2_345,
+    mer_service_tax: 600,
+    cgst: 101,
+    sgst: 202,
+    igst: 297,
+    merchant_subvention_amount: 7,
+    settled_amount: 997_063,
+    dispute_id: null,
+    description: null,
+    ...fields,
+  };
+}
+
+function craftedRecords(day: string): SettlementRecord[] {
+  return [
+    crafted(1, day, { pg_transaction_id: LEADING_ZEROS, utr: '000000000001234567890', order_id: SIXTEEN_DIGITS }),
+    crafted(2, day, { description: 'control\u0000\u0007\u001b chars ' + 'y'.repeat(40_000) }),
+    ...HOSTILE.map((h, i) =>
+      crafted(10 + i, day, {
+        pg_transaction_id: `${h} ${i}`,
+        order_id: h,
+        utr: h,
+        dispute_id: h,
+        description: h,
+        order_status: h,
+      }),
+    ),
+  ];
+}
+
+beforeAll(async () => {
+  if (!ready) return;
+  sb = await openSandbox({ settlementsPerDay: PER_DAY });
+  const day = sb.sandbox.fixtures().settlementDates.at(-2)!;
+  range = { from: addDays(day, -1), to: day };
+  dir = mkdtempSync(join(tmpdir(), 'export-readers-'));
+  cache = openCache(join(dir, 'cache.sqlite'), { now: () => new Date(sb.now()) });
+  await syncSettlements({ api: sb.api(), cache, from: day, to: day });
+  syncRunInto(cache, { [range.from]: craftedRecords(range.from) }, 100);
+  cache.beneficiaries.upsert({
+    beneficiary_id: '000917',
+    name: HOSTILE[1]!,
+    account_number: LEADING_ZEROS,
+    ifsc: 'HDFC0000001',
+    phone: '+919876543210',
+  });
+  cache.beneficiaries.upsert({ beneficiary_id: 'bene_2', name: HOSTILE[0]!, account_number: SIXTEEN_DIGITS });
+  cache.payouts.recordLookup({
+    payoutId: '000042',
+    mode: 'normal',
+    payout: { transfer_id: '000042', transfer_status: 'success', amount: 1_234_505, ut_no: '000987654321' },
+  });
+  cache.accounts.recordBalances([{ pg: 'razorpay', account_no: SIXTEEN_DIGITS, balance: 123_450 }]);
+  sql = new Database(cache.file, { readonly: true });
+}, 60_000);
+
+afterAll(async () => {
+  sql?.close();
+  cache?.close();
+  await sb?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+let outputs = 0;
+const freshDir = () => mkdtempSync(join(dir, `out-${++outputs}-`));
+
+async function exportTo(
+  kind: ExportKind,
+  format: ExportFormat,
+  folder: string,
+  csv?: CsvExportOptions,
+  filter: { from: string; to: string } = range,
+) {
+  const file = join(folder, `${kind}${csv?.excelSafe ? '-excel-safe' : ''}.${format}`);
+  const request = (
+    kind === 'settlements' ? { kind, format, filter, ...(csv ? { csv } : {}) } : { kind, format }
+  ) as ExportJob['request'];
+  const result = await runExport({ request, cacheFile: cache.file, file, context: CONTEXT });
+  expect(result.status).toBe('completed');
+  return file;
+}
+
+const settlementCount = () =>
+  sql.prepare('SELECT count(*) FROM settlements WHERE date BETWEEN @from AND @to').pluck().get(range) as number;
+const settledSum = () =>
+  sql
+    .prepare('SELECT sum(settled_amount) FROM settlements WHERE date BETWEEN @from AND @to')
+    .pluck()
+    .get(range) as number;
+
+/** A sheet's header and its rows as objects by header. */
+function table(rows: TypedValue[][]): { header: string[]; records: Record<string, TypedValue>[] } {
+  const header = rows[0]!.map(([, v]) => String(v));
+  const empty: TypedValue = ['n', null];
+  const records = rows
+    .slice(1)
+    .map((r) => Object.fromEntries(header.map((h, i): [string, TypedValue] => [h, r[i] ?? empty])));
+  return { header, records };
+}
+
+/** Paise of money cells read as numbers: each holds at most two decimals, so rounding restores the exact value. */
+const paise = (cells: TypedValue[]) =>
+  cells.reduce((n, [, v]) => n + (typeof v === 'number' ? Math.round(v * 100) : 0), 0);
+
+function formulaCells(book: Record<string, TypedValue[][]>): string[] {
+  return Object.entries(book).flatMap(([name, rows]) =>
+    rows.flatMap((r, i) => r.flatMap(([type, v], j) => (type === 'f' ? [`${name}!${i + 1}:${j + 1} ${v}`] : []))),
+  );
+}
+
+const IDENTIFIERS = ['PG transaction id', 'Order id', 'UTR'];
+
+// Each LibreOffice run takes seconds on a loaded machine; a test makes at most three.
+const LIBREOFFICE_TEST_MS = 180_000;
+
+describe.runIf(ready)('exports as LibreOffice, openpyxl and Python read them', () => {
+  it(
+    'LibreOffice opens every XLSX export: rows, exact totals, identifiers as text, nothing that runs, provenance',
+    async () => {
+      const folder = freshDir();
+      const kinds = ['settlements', 'beneficiaries', 'payouts', 'balances'] as const;
+      const files = [];
+      for (const kind of kinds) files.push(await exportTo(kind, 'xlsx', folder));
+      const opened = libreofficeConvert(files, 'xlsx', freshDir());
+      const books = opened.map(openpyxlCells);
+      for (const book of books) {
+        expect(formulaCells(book)).toEqual([]);
+        const audit = new Map(book['Audit']!.slice(1).map((row) => [row[0]![1], row[1]![1]]));
+        expect(audit.get('Profile')).toBe('Treasury desk');
+        expect(audit.get('Generated at (IST)')).toBe('2026-01-15 12:00:00');
+        expect(audit.get('Journal head hash')).toBe(CONTEXT.journalHead);
+      }
+
+      const [settlements, beneficiaries, payouts, balances] = books as [
+        Record<string, TypedValue[][]>,
+        Record<string, TypedValue[][]>,
+        Record<string, TypedValue[][]>,
+        Record<string, TypedValue[][]>,
+      ];
+      expect(Object.keys(settlements)).toEqual(['Summary', 'Settlements', 'Exceptions', 'Audit']);
+      const detail = table(settlements['Settlements']!);
+      expect(detail.records).toHaveLength(settlementCount());
+      expect(paise(detail.records.map((r) => r['Settled amount (INR)']!))).toBe(settledSum());
+      for (const h of IDENTIFIERS) {
+        expect(new Set(detail.records.map((r) => r[h]![0]).filter((t) => t !== 'n')), h).toEqual(new Set(['s']));
+      }
+      const values = detail.records.flatMap((r) => IDENTIFIERS.map((h) => r[h]![1]));
+      expect(values).toEqual(
+        expect.arrayContaining([LEADING_ZEROS, SIXTEEN_DIGITS, '000000000001234567890', ...HOSTILE]),
+      );
+      // The long description is cut to a cell, with its marker, and the Summary counts it.
+      const long = detail.records.map((r) => String(r['Description']![1])).find((d) => d.startsWith('control'))!;
+      // openpyxl leaves the XML escapes of the control characters (_x0000_) as text; Calc holds one character each.
+      const decoded = long.replace(/_x([0-9a-fA-F]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      expect(decoded).toHaveLength(32_767);
+      expect(long).toMatch(/ … \[cut: 40,017 characters in all; the CSV export has the whole text\]$/);
+      expect(settlements['Summary']!.flat().map(([, v]) => v)).toEqual(
+        expect.arrayContaining(['Text cells cut to fit (whole in the CSV export)', 1]),
+      );
+      const exceptions = table(settlements['Exceptions']!);
+      for (const h of ['Expected (INR)', 'Actual (INR)', 'Difference (INR)', 'Amount at risk (INR)']) {
+        expect(new Set(exceptions.records.map((r) => r[h]![0])), h).toEqual(new Set(['n']));
+      }
+
+      const bene = table(beneficiaries['Beneficiaries']!);
+      expect(bene.records.map((r) => [r['Account number'], r['Name']])).toEqual(
+        expect.arrayContaining([
+          [
+            ['s', LEADING_ZEROS],
+            ['s', HOSTILE[1]],
+          ],
+          [
+            ['s', SIXTEEN_DIGITS],
+            ['s', HOSTILE[0]],
+          ],
+        ]),
+      );
+      const payout = table(payouts['Payout lookups']!).records[0]!;
+      expect([payout['Payout id'], payout['UTR'], payout['Amount (INR)']]).toEqual([
+        ['s', '000042'],
+        ['s', '000987654321'],
+        ['n', 12345.05],
+      ]);
+      const balance = table(balances['Balance snapshots']!).records[0]!;
+      expect([balance['Account number'], balance['Available (INR)']]).toEqual([
+        ['s', SIXTEEN_DIGITS],
+        ['n', 1234.5],
+      ]);
+    },
+    LIBREOFFICE_TEST_MS,
+  );
+
+  it(
+    'sets every sheet up for print: landscape, one page wide, the header on each page, a footer',
+    async () => {
+      const folder = freshDir();
+      for (const kind of ['settlements', 'beneficiaries'] as const) {
+        const setup = openpyxlPrintSetup(await exportTo(kind, 'xlsx', folder));
+        expect(Object.keys(setup).length).toBeGreaterThan(1);
+        for (const [sheet, s] of Object.entries(setup)) {
+          expect(s, sheet).toEqual({
+            orientation: 'landscape',
+            fit_to_width: 1,
+            fit_to_height: 0,
+            fit_to_page: true,
+            print_title_rows: '$1:$1',
+            footer: ['&A', 'Page &P of &N'],
+          });
+        }
+      }
+    },
+    LIBREOFFICE_TEST_MS,
+  );
+
+  it(
+    'a PDF of a workbook keeps the header on every page of the detail',
+    async () => {
+      const folder = freshDir();
+      // The sandbox's day alone: a few hundred ordinary rows, several pages.
+      const day = { from: range.to, to: range.to };
+      const [pdf] = libreofficeConvert(
+        [await exportTo('settlements', 'xlsx', folder, undefined, day)],
+        'pdf',
+        freshDir(),
+      );
+      const pages = pdfPages(pdf!);
+      const detail = pages.filter((p) => /^\s*Settlements\s+Page \d+ of \d+\s*$/m.test(p));
+      expect(detail.length).toBeGreaterThan(1);
+      for (const [i, page] of detail.entries()) {
+        expect(page, `detail page ${i + 1}`).toMatch(/PG transaction id/);
+        expect(page, `detail page ${i + 1}`).toMatch(/Settled amount/);
+      }
+      // The Summary fits one page wide: its last column is on its first page.
+      const summary = pages.find((p) => /^\s*Summary\s+Page 1 of \d+\s*$/m.test(p))!;
+      expect(summary).toMatch(/Settled \(INR\)/);
+    },
+    LIBREOFFICE_TEST_MS,
+  );
+
+  it(
+    'an Excel-safe CSV keeps identifiers as text in LibreOffice, with exact money and nothing that runs',
+    async () => {
+      const folder = freshDir();
+      const file = await exportTo('settlements', 'csv', folder, { excelSafe: true });
+      // Comma separated, UTF-8, first line 1; formulas evaluated on import, as Excel does.
+      const [opened] = libreofficeConvert(
+        [file],
+        'xlsx',
+        freshDir(),
+        '44,34,76,1,,1033,false,true,false,false,false,-1,true',
+      );
+      const book = openpyxlCells(opened!);
+      expect(formulaCells(book)).toEqual([]);
+      const { records } = table(Object.values(book)[0]!);
+      expect(records).toHaveLength(settlementCount());
+      expect(paise(records.map((r) => r['Settled amount (INR)']!))).toBe(settledSum());
+      for (const h of IDENTIFIERS)
+        expect(new Set(records.map((r) => r[h]![0]).filter((t) => t !== 'n')), h).toEqual(new Set(['s']));
+      const ids = records.flatMap((r) => IDENTIFIERS.map((h) => String(r[h]![1]).trim()));
+      expect(ids).toEqual(expect.arrayContaining([LEADING_ZEROS, SIXTEEN_DIGITS, '000000000001234567890']));
+    },
+    LIBREOFFICE_TEST_MS,
+  );
+
+  it(
+    'no CSV field starts a formula whichever separator splits it: LibreOffice and Python csv',
+    async () => {
+      const folder = freshDir();
+      const files = [
+        await exportTo('settlements', 'csv', folder),
+        await exportTo('settlements', 'csv', folder, { excelSafe: true }),
+        await exportTo('beneficiaries', 'csv', folder),
+      ];
+      const looksLikeFormula = (field: string) => /^[=+@]/.test(field) || /^-(?![\d.]+$)/.test(field);
+      for (const [delimiter, code] of [
+        [';', 59],
+        ['\t', 9],
+        ['|', 124],
+      ] as const) {
+        for (const file of files) {
+          const fields = pythonCsvFields(file, delimiter).flat();
+          expect(fields.length).toBeGreaterThan(0);
+          expect(
+            fields.filter((f) => looksLikeFormula(f.trimStart())),
+            `${file} split on ${JSON.stringify(delimiter)}`,
+          ).toEqual([]);
+        }
+        const opened = libreofficeConvert(
+          files,
+          'xlsx',
+          freshDir(),
+          `${code},34,76,1,,1033,false,true,false,false,false,-1,true`,
+        );
+        for (const book of opened.map(openpyxlCells)) expect(formulaCells(book), `split on ${code}`).toEqual([]);
+      }
+    },
+    LIBREOFFICE_TEST_MS,
+  );
+});
