@@ -55,7 +55,7 @@ const filterFields = {
   /** Only records that break at least one reconciliation rule (or `rule`, when given). */
   exceptionsOnly: z.boolean().optional(),
   rule: z.enum(RULE_IDS as [RuleId, ...RuleId[]]).optional(),
-  /** Part of an order id, gateway transaction id or UTR, any case. */
+  /** An order id, gateway transaction id or UTR, in full or its start, any case. */
   search: z.string().trim().min(1).max(64).optional(),
   state: z.enum(SETTLEMENT_STATES).optional(),
 };
@@ -80,10 +80,16 @@ export const settlementQuery = z
     sort: settlementSort.optional(),
     /** The `nextCursor` of the previous page, with the same filter and sort. */
     after: z.string().min(1).max(512).optional(),
+    /** Instead of `after`: the page starts at this row of the result, 0 being the first (a jump, "go to row"). */
+    position: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     limit: z.number().int().min(1).max(SETTLEMENT_PAGE.maxLimit).optional(),
   })
   .strict()
-  .refine((f) => f.from <= f.to, rangeInOrder);
+  .refine((f) => f.from <= f.to, rangeInOrder)
+  .refine((f) => f.after === undefined || f.position === undefined, {
+    message: 'give a cursor or a position, not both',
+    path: ['position'],
+  });
 export type SettlementQuery = z.input<typeof settlementQuery>;
 
 const minor = z.number().int();

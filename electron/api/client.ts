@@ -25,6 +25,16 @@ import type { HashScheme } from '../../shared/profiles';
 import { signBody } from './signer';
 import { TransportError, createNodeTransport, type HttpResponse, type Transport } from './transport';
 import { explain } from './user-messages';
+import { checkSettlementPage } from './settlement-page-check';
+
+/**
+ * Answers checked by plain code before their schema, for the operations whose volume makes the schema the cost
+ * (a sync's millions of settlement records). Each answers exactly what the schema would, or undefined, and the
+ * schema then decides and names what is wrong.
+ */
+const FAST_RESPONSES: Partial<Record<OperationName, (json: unknown) => unknown>> = {
+  'settlement.fetch': checkSettlementPage,
+};
 
 export interface ApiProfile {
   baseUrl: string;
@@ -239,6 +249,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     const isFailure = isStatusFalse(json) || res.status >= 400;
     if (!isFailure) {
+      const fast = FAST_RESPONSES[name]?.(json);
+      if (fast !== undefined) return { done: true, value: fast };
       const parsed = (spec.response as z.ZodType).safeParse(json);
       if (parsed.success) return { done: true, value: parsed.data };
       // Payout fetch answers `error_code` / `error_message` with `status: true` and no payout.

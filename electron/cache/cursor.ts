@@ -24,7 +24,14 @@ export function decodeCursor<T>(cursor: string, shape: z.ZodType<T>): T {
   return parsed.data;
 }
 
+const literal = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** A LIKE pattern matching `text` anywhere, its wildcards taken literally (with ESCAPE '\'). */
 export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${literal(text)}%`;
+}
+
+/** A LIKE pattern matching what starts with `text`, its wildcards taken literally (with ESCAPE '\'). */
+export function prefixPattern(text: string): string {
+  return `${literal(text)}%`;
 }

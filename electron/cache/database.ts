@@ -8,15 +8,17 @@
  *  - synchronous=NORMAL: with WAL this never corrupts; a power cut may lose the last transactions, which
  *    a cache refills on the next sync (the checkpoint goes back with them, so nothing is half-applied).
  *  - foreign keys on; a busy timeout, because the CLI and the app may open the same file.
- *  - a quick integrity check and a schema check at open: a file that fails either (damaged, from a newer app, or
- *    holding a trigger, view or table we did not make), or a link or folder where the file belongs, is moved aside
- *    (recovery.ts), not deleted. The folder is 0700 and the file 0600 (private-files.ts).
+ *  - an integrity check at open of everything but the settlement records, whose check runs after open in a worker
+ *    thread (integrity.ts), and a schema check at open (schema-check.ts): a file that fails any of them (damaged,
+ *    from a newer app, or holding a trigger, view or table we did not make), or a link or folder where the file
+ *    belongs, is moved aside (recovery.ts), not deleted. The folder is 0700 and the file 0600 (private-files.ts).
  */
 import { closeSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { createAccountsRepository } from './accounts';
 import { createBeneficiariesRepository } from './beneficiaries';
+import { checkAfterOpen, checkAtOpen, clearDamageMark, type AfterOpenCheck } from './integrity';
 import { migrate } from './migrations';
 import { createPayoutsRepository } from './payouts';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
@@ -56,9 +58,11 @@ export function openCache(file: string, options: CacheOptions = {}) {
   } catch (e) {
     if (!isCorruption(e)) throw e;
     recovered = moveAside(file, e instanceof Error ? e.message : String(e), now());
+    clearDamageMark(file);
   }
   ensurePrivateFile(file);
   const db = openConfigured(file, options.nativeBinding, now);
+  let afterOpen: ReturnType<typeof checkAfterOpen> | undefined;
   const syncRuns = createSyncRunsRepository(db, now, { nativeBinding: options.nativeBinding });
   return {
     file,
@@ -72,7 +76,16 @@ export function openCache(file: string, options: CacheOptions = {}) {
     accounts: createAccountsRepository(db, now),
     /** Bytes on disk, the WAL and shared-memory files included. */
     sizeBytes: () => cacheFileSize(file),
+    /**
+     * The integrity check of the settlement records, started on first call in a worker thread (integrity.ts); the
+     * same answer to every call. A damaged file is marked and moved aside at the next open.
+     */
+    checkAfterOpen(): Promise<AfterOpenCheck> {
+      afterOpen ??= checkAfterOpen(file, options.nativeBinding, now);
+      return afterOpen.result;
+    },
     close(): void {
+      void afterOpen?.stop();
       if (!db.open) return;
       syncRuns.releaseAll();
       db.pragma('optimize');
@@ -85,8 +98,8 @@ export type Cache = ReturnType<typeof openCache>;
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
 /**
- * The integrity check, on a read-only connection: one that can write would, on closing, checkpoint the
- * WAL into the damaged file and delete it, which is exactly what must not happen to a file being moved
+ * The check at open (integrity.ts), on a read-only connection: one that can write would, on closing, checkpoint
+ * the WAL into the damaged file and delete it, which is exactly what must not happen to a file being moved
  * aside. A file that does not even start like a database is not handed to SQLite at all.
  */
 function checkReadable(file: string, nativeBinding: string | undefined): void {
@@ -94,8 +107,10 @@ function checkReadable(file: string, nativeBinding: string | undefined): void {
   try {
     stat = lstatSync(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    // A mark left beside a file that is gone (deleted by hand) must not condemn the next one.
+    clearDamageMark(file);
+    return;
   }
   // A link would have SQLite write wherever it points; a folder or device cannot be a cache.
   if (stat.isSymbolicLink()) throw new CacheCorruptError('a symbolic link stood where the cache file belongs');
@@ -114,10 +129,7 @@ function checkReadable(file: string, nativeBinding: string | undefined): void {
   if (read === 0) return;
   const db = new Database(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
-    const problems = db.pragma('quick_check') as { quick_check: string }[];
-    if (problems.length !== 1 || problems[0]!.quick_check !== 'ok') {
-      throw new CacheCorruptError(`integrity check failed: ${problems[0]?.quick_check.split('\n')[0] ?? 'no answer'}`);
-    }
+    checkAtOpen(db, file);
     const problem = schemaProblem(db, nativeBinding);
     if (problem) throw new CacheCorruptError(problem);
   } finally {

@@ -34,6 +34,11 @@ export function createCacheRegistry(options: {
         cache = openCache(fileFor(profileId), { nativeBinding: options.nativeBinding, now: options.now });
         if (cache.recovered) options.onRecovered?.(profileId, cache.recovered);
         caches.set(profileId, cache);
+        // The settlement records' integrity check, off the main thread while the app reads (integrity.ts).
+        void cache.checkAfterOpen().then((check) => {
+          if (check.status === 'damaged') options.log.warn('cache damaged', { profileId, ...check });
+          else if (check.status === 'not-run') options.log.info('cache check not run', { profileId, ...check });
+        });
       }
       return cache;
     },

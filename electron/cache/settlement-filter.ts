@@ -5,9 +5,10 @@
  */
 import type { z } from 'zod';
 import type { SETTLEMENT_STATES, settlementFilter } from '../../shared/settlement-query';
-import { containsPattern } from './cursor';
+import { prefixPattern } from './cursor';
 import { idRange } from './settlement-ids';
 import { ruleBit } from './settlement-rows';
+import { searchBounds } from './settlement-search';
 
 export const FILTER_SQL = `
   (:pg IS NULL OR pg = :pg)
@@ -33,7 +34,11 @@ export interface FilterParams {
   orderStatus: string | null;
   pgStatus: string | null;
   ruleBit: number | null;
+  /** The LIKE pattern every searched row is checked with: a UTR, transaction id or order id starting with the text. */
   search: string | null;
+  /** The same text as a key range of the search indexes (settlement-search.ts). */
+  searchLo: string | null;
+  searchHi: string | null;
   state: (typeof SETTLEMENT_STATES)[number];
 }
 
@@ -55,7 +60,8 @@ export function toSqlFilter(f: z.output<typeof settlementFilter>): ParsedFilter 
     orderStatus: f.orderStatus ?? null,
     pgStatus: f.pgStatus ?? null,
     ruleBit: f.rule === undefined ? null : ruleBit(f.rule),
-    search: f.search === undefined ? null : containsPattern(f.search),
+    search: f.search === undefined ? null : prefixPattern(f.search),
+    ...(f.search === undefined ? { searchLo: null, searchHi: null } : searchBounds(f.search)),
     state: f.state ?? 'current',
   };
   const exceptionsOnly = f.exceptionsOnly === true || f.rule !== undefined;

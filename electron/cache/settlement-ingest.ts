@@ -14,7 +14,8 @@
  *
  * Closing the date (one transaction): rows this run did not see are marked vanished (kept, out of the
  * rollup), the date's digests are stored and the "settled twice" rule is run across dates, and the date
- * is recorded as synced with its time: the "as of" of later reads.
+ * is recorded as synced with its time: the "as of" of later reads. A page that changes records takes the date
+ * off the dates whose search keys are current; the sync writes them again when its run ends (search-keys.ts).
  *
  * If a transaction fails, this object is spent (its memory no longer matches the file): the sync stops,
  * and the next one starts the date afresh from the file.
@@ -61,6 +62,7 @@ const SQL = {
   markDay: `INSERT INTO settlement_days (date, scope, synced_at, run_id, records) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (date, scope) DO UPDATE SET
               synced_at = excluded.synced_at, run_id = excluded.run_id, records = excluded.records`,
+  unkeyDay: `DELETE FROM settlement_keyed_days WHERE date = ?`,
   dateDone: `UPDATE sync_run_dates SET status = 'completed', vanished = vanished + ?, error = NULL,
                finished_at = ?, started_at = coalesce(started_at, ?)
              WHERE run_id = ? AND date = ?`,
@@ -185,6 +187,8 @@ export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateS
       index.setFlags(slot, SEEN);
     }
     rollup.flush();
+    // Every page that changes records, not only the first: keys may be written between two pages (search-keys.ts).
+    if (result.inserted + result.updated > 0) sql.unkeyDay.run(date);
     sql.checkpoint.run(nextOffset, records.length, result.updated, at, runId, date);
     sql.heartbeat.run(at, runId);
     return result;

@@ -6,10 +6,18 @@
  * The default order, newest date first, is the id order itself (settlement-ids.ts): a page is a rowid
  * range read from the cursor on (or, for exceptions only, a range of their index). Other sort
  * columns have no index of their own (each would cost the ingest a random B-tree insert a row): they read
- * the date range once and keep the top rows, which SQLite does without sorting everything.
+ * the date range once and keep the top rows, which SQLite does without sorting everything. A text search
+ * with few matches visits only its matches (settlement-search.ts), in any order.
+ *
+ * A page can also start at a position of the result instead of after a cursor: a scrollbar dragged to the
+ * middle, "go to row", "go to date". In the date order with a filter the rollup answers, the rollup's counts
+ * per date say which date holds the position and how many rows come before it, so the read starts at that
+ * date's first id and skips only rows of that one date. Elsewhere the read skips rows up to the position. Either way
+ * the skipping reads only sort keys (the sorter holds keys, not rows), and the row before the position becomes the
+ * cursor of an ordinary keyset page.
  *
  * Statement texts come only from the constant allow-list below; one named statement per
- * (column, direction, exceptions-only), prepared on first use.
+ * (column, direction, exceptions-only, searched by keys), prepared on first use.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
@@ -22,7 +30,10 @@ import {
 } from '../../shared/settlement-query';
 import { CursorError, decodeCursor, encodeCursor } from './cursor';
 import { EXCEPTIONS_SQL, FILTER_SQL, type FilterParams } from './settlement-filter';
+import { PER_DAY, dayNumber } from './settlement-ids';
+import { ROLLUP_WHERE } from './settlement-rollup';
 import { READ_COLUMNS, readRowToCached } from './settlement-rows';
+import { SEARCHED_ROWS, SEARCH_WITH, type SearchPlanner } from './settlement-search';
 
 const COLUMNS = READ_COLUMNS.join(', ');
 
@@ -46,23 +57,47 @@ const SORT_EXPRESSION: Readonly<Record<OtherColumn, string>> = {
 
 export const DEFAULT_SORT: SettlementSort = { column: 'date', direction: 'desc' };
 
+/** Where a read takes its rows: the whole table, or only a search's matches. */
+const source = (keyed: boolean): [withClause: string, from: string] =>
+  keyed ? [SEARCH_WITH, SEARCHED_ROWS] : ['', 'settlements'];
+
+/**
+ * What a read selects: a page's rows, or (for a jump) only the sort key of the row `:skip` rows on, so that skipping
+ * keeps keys in SQLite's sorter rather than whole rows.
+ */
+type Selected = 'rows' | 'key';
+
 /** One bound each way, both on the rowid: given two upper bounds SQLite would seek by one and filter by the other. */
-function byIdSql(direction: 'asc' | 'desc', exceptions: string): string {
+function byIdSql(direction: 'asc' | 'desc', exceptions: string, keyed: boolean, selected: Selected): string {
   const [dir, range] = direction === 'desc' ? ['DESC', 'id >= :lo AND id < :kId'] : ['ASC', 'id > :kId AND id <= :hi'];
-  return `
-    SELECT ${COLUMNS} FROM settlements
+  const [withClause, from] = source(keyed);
+  return `${withClause}
+    SELECT ${selected === 'rows' ? COLUMNS : 'NULL, id'} FROM ${from}
     WHERE ${range} AND ${FILTER_SQL} ${exceptions}
-    ORDER BY id ${dir} LIMIT :limit`;
+    ORDER BY id ${dir} ${selected === 'rows' ? 'LIMIT :limit' : 'LIMIT 1 OFFSET :skip'}`;
 }
 
-function byColumnSql(expression: string, direction: 'asc' | 'desc', exceptions: string): string {
+function byColumnSql(
+  expression: string,
+  direction: 'asc' | 'desc',
+  exceptions: string,
+  keyed: boolean,
+  selected: Selected,
+): string {
   const [dir, past] = direction === 'desc' ? ['DESC', '<'] : ['ASC', '>'];
-  return `
-    SELECT ${COLUMNS} FROM settlements
+  const [withClause, from] = source(keyed);
+  return `${withClause}
+    SELECT ${selected === 'rows' ? COLUMNS : `${expression}, id`} FROM ${from}
     WHERE id BETWEEN :lo AND :hi AND ${FILTER_SQL} ${exceptions}
       AND (:kId IS NULL OR (${expression}, id) ${past} (:kValue, :kId))
-    ORDER BY ${expression} ${dir}, id ${dir} LIMIT :limit`;
+    ORDER BY ${expression} ${dir}, id ${dir} ${selected === 'rows' ? 'LIMIT :limit' : 'LIMIT 1 OFFSET :skip'}`;
 }
+
+/** Rows per date of the range from the rollup, in the order a date-ordered read meets the dates. */
+const DAY_COUNTS = {
+  desc: `SELECT date, sum(count) FROM settlement_rollup WHERE ${ROLLUP_WHERE} GROUP BY date ORDER BY date DESC`,
+  asc: `SELECT date, sum(count) FROM settlement_rollup WHERE ${ROLLUP_WHERE} GROUP BY date ORDER BY date ASC`,
+} as const;
 
 /** The cursor: the sort it belongs to, the last row's sort value (none for the id order) and its id. */
 const cursorShape = z.tuple([
@@ -80,39 +115,99 @@ function readCursor(cursor: string, sort: SettlementSort): { value: string | num
   return { value, id };
 }
 
-export function createSettlementPages(db: Database) {
+export interface PageOptions {
+  sort?: SettlementSort;
+  after?: string;
+  /** Start at this row of the result (0 is the first), instead of after a cursor. */
+  position?: number;
+  limit?: number;
+}
+
+export function createSettlementPages(db: Database, search: SearchPlanner) {
   const statements = new Map<string, Statement>();
-  const statement = (sort: SettlementSort, exceptionsOnly: boolean): Statement => {
-    const name = `page:${sort.column}:${sort.direction}:${exceptionsOnly ? 'exceptions' : 'all'}`;
+  const statement = (
+    sort: SettlementSort,
+    exceptionsOnly: boolean,
+    keyed: boolean,
+    selected: Selected = 'rows',
+  ): Statement => {
+    const name = `page:${sort.column}:${sort.direction}:${exceptionsOnly ? 'exceptions' : 'all'}:${keyed ? 'keyed' : 'walk'}:${selected}`;
     let s = statements.get(name);
     if (!s) {
       const exceptions = exceptionsOnly ? EXCEPTIONS_SQL : '';
       s = db.prepare(
         sort.column === 'date'
-          ? byIdSql(sort.direction, exceptions)
-          : byColumnSql(SORT_EXPRESSION[sort.column], sort.direction, exceptions),
+          ? byIdSql(sort.direction, exceptions, keyed, selected)
+          : byColumnSql(SORT_EXPRESSION[sort.column], sort.direction, exceptions, keyed, selected),
       );
       s.raw(true);
       statements.set(name, s);
     }
     return s;
   };
+  const dayCounts = { desc: db.prepare(DAY_COUNTS.desc).raw(), asc: db.prepare(DAY_COUNTS.asc).raw() };
+
+  /**
+   * Where a date-ordered read starts to reach row `position`: the id bound just outside the date that holds it
+   * and the rows of that date before it; past the last row, the bound at the far end of the range.
+   */
+  function dateStart(
+    filter: FilterParams,
+    exceptionsOnly: boolean,
+    direction: 'asc' | 'desc',
+    position: number,
+  ): { kId: number; skip: number } {
+    let before = 0;
+    for (const [date, count] of dayCounts[direction].iterate({
+      ...filter,
+      exceptionsOnly: Number(exceptionsOnly),
+    }) as Iterable<[string, number]>) {
+      if (position < before + count) {
+        const day = dayNumber(date);
+        return { kId: direction === 'desc' ? (day + 1) * PER_DAY : day * PER_DAY - 1, skip: position - before };
+      }
+      before += count;
+    }
+    return { kId: direction === 'desc' ? filter.lo : filter.hi, skip: 0 };
+  }
 
   function page(
     filter: FilterParams,
     exceptionsOnly: boolean,
-    options: { sort?: SettlementSort; after?: string; limit?: number },
+    rollupCovers: boolean,
+    options: PageOptions,
   ): { rows: CachedSettlement[]; nextCursor: string | null } {
     const sort = options.sort ?? DEFAULT_SORT;
     const limit = options.limit ?? SETTLEMENT_PAGE.defaultLimit;
-    const cursor = options.after === undefined ? null : readCursor(options.after, sort);
     const byId = sort.column === 'date';
+    const keyed = search.keyed(filter);
+    /** The id bound of the date order before any cursor: just outside the range. */
+    const edge = sort.direction === 'desc' ? filter.hi + 1 : filter.lo - 1;
+    let cursor = options.after === undefined ? null : readCursor(options.after, sort);
+    if (options.position !== undefined && options.position > 0) {
+      // A jump: the row just before the position becomes the cursor. In the date order with a filter the rollup
+      // counts, the search starts at the date that holds it; elsewhere it skips from the start of the result.
+      const start = byId && rollupCovers ? dateStart(filter, exceptionsOnly, sort.direction, options.position) : null;
+      const before = start ? start.skip - 1 : options.position - 1;
+      const bound = start ? start.kId : edge;
+      const key =
+        before < 0
+          ? null
+          : (statement(sort, exceptionsOnly, keyed, 'key').get({
+              ...filter,
+              kId: byId ? bound : null,
+              kValue: null,
+              skip: before,
+            }) as [string | number | null, number] | undefined);
+      if (key === undefined) return { rows: [], nextCursor: null };
+      cursor = key === null ? { value: null, id: bound } : { value: key[0], id: key[1] };
+    }
     const kId = !byId
       ? (cursor?.id ?? null)
       : sort.direction === 'desc'
-        ? Math.min(filter.hi + 1, cursor?.id ?? Infinity)
-        : Math.max(filter.lo - 1, cursor?.id ?? -Infinity);
-    const stored = statement(sort, exceptionsOnly).all({
+        ? Math.min(edge, cursor?.id ?? Infinity)
+        : Math.max(edge, cursor?.id ?? -Infinity);
+    const stored = statement(sort, exceptionsOnly, keyed).all({
       ...filter,
       kId,
       kValue: cursor?.value ?? null,

@@ -29,6 +29,11 @@ export interface RollupRow extends RollupFields {
 export const ROLLUP_COLUMNS =
   'date, pg, payment_mode, order_status, pg_status, exception_flags, amount, mer_service_fee, mer_service_tax, settled_amount';
 
+/** The rollup rows of a filter (settlement-filter.ts) it answers, `:exceptionsOnly` as 0 or 1. */
+export const ROLLUP_WHERE = `date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg) AND (:mode IS NULL OR payment_mode = :mode)
+  AND (:orderStatus IS NULL OR order_status = :orderStatus) AND (:pgStatus IS NULL OR pg_status = :pgStatus)
+  AND (:ruleBit IS NULL OR exception_flags & :ruleBit <> 0) AND (:exceptionsOnly = 0 OR exception_flags <> 0)`;
+
 const UPSERT = `
   INSERT INTO settlement_rollup (date, pg, payment_mode, order_status, pg_status, exception_flags, count, amount, fees, taxes, settled)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

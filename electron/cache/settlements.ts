@@ -28,14 +28,14 @@ import { beginDate, prepareIngest, type DateScope } from './settlement-ingest';
 import { DEFAULT_SORT, createSettlementPages } from './settlement-pages';
 import { createFilingOrder } from './settlement-filing-order';
 import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
+import { ROLLUP_WHERE } from './settlement-rollup';
 import { ruleBit } from './settlement-rows';
+import { createSearchKeys } from './search-keys';
+import { SEARCHED_ROWS, SEARCH_WITH, createSearchPlanner } from './settlement-search';
 import { exactNumber, prepareAll } from './statements';
 
 const SUMS = 'count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(settled_amount)';
 const ROLLUP_SUMS = 'sum(count), sum(amount), sum(fees), sum(taxes), sum(settled)';
-const ROLLUP_WHERE = `date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg) AND (:mode IS NULL OR payment_mode = :mode)
-  AND (:orderStatus IS NULL OR order_status = :orderStatus) AND (:pgStatus IS NULL OR pg_status = :pgStatus)
-  AND (:ruleBit IS NULL OR exception_flags & :ruleBit <> 0) AND (:exceptionsOnly = 0 OR exception_flags <> 0)`;
 const RECORDS_WHERE = `id BETWEEN :lo AND :hi AND ${FILTER_SQL}`;
 
 /** Every sum a workbook's Summary sheet shows, per date x gateway x payment mode. */
@@ -55,12 +55,18 @@ const SQL = {
   totalsFromRollup: `SELECT ${ROLLUP_SUMS} FROM settlement_rollup WHERE ${ROLLUP_WHERE}`,
   totals: `SELECT ${SUMS} FROM settlements WHERE ${RECORDS_WHERE}`,
   totalsOfExceptions: `SELECT ${SUMS} FROM settlements WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL}`,
+  totalsOfMatches: `${SEARCH_WITH} SELECT ${SUMS} FROM ${SEARCHED_ROWS} WHERE ${RECORDS_WHERE}`,
+  totalsOfMatchedExceptions: `${SEARCH_WITH} SELECT ${SUMS} FROM ${SEARCHED_ROWS} WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL}`,
   aggregateFromRollup: `SELECT date, pg, payment_mode, ${ROLLUP_SUMS} FROM settlement_rollup WHERE ${ROLLUP_WHERE}
                         GROUP BY date, pg, payment_mode HAVING sum(count) <> 0 ORDER BY date, pg, payment_mode`,
   aggregate: `SELECT date, pg, payment_mode, ${SUMS} FROM settlements WHERE ${RECORDS_WHERE}
               GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
   aggregateOfExceptions: `SELECT date, pg, payment_mode, ${SUMS} FROM settlements WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL}
                           GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
+  aggregateOfMatches: `${SEARCH_WITH} SELECT date, pg, payment_mode, ${SUMS} FROM ${SEARCHED_ROWS} WHERE ${RECORDS_WHERE}
+                       GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
+  aggregateOfMatchedExceptions: `${SEARCH_WITH} SELECT date, pg, payment_mode, ${SUMS} FROM ${SEARCHED_ROWS}
+                       WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL} GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
   syncedDays: `SELECT date, scope, synced_at FROM settlement_days WHERE date BETWEEN ? AND ?`,
   lastSynced: `SELECT max(synced_at) AS at FROM settlement_days`,
   facets: `SELECT DISTINCT 'pg', pg FROM settlement_rollup WHERE date BETWEEN :from AND :to AND count > 0
@@ -97,10 +103,13 @@ function sums(row: SumRow): SettlementSums {
 export function createSettlementsRepository(db: Database, now: () => Date) {
   const sql = prepareAll(db, SQL);
   for (const s of [sql.totalsFromRollup, sql.totals, sql.totalsOfExceptions]) s.raw().safeIntegers();
+  for (const s of [sql.totalsOfMatches, sql.totalsOfMatchedExceptions]) s.raw().safeIntegers();
   for (const s of [sql.aggregateFromRollup, sql.aggregate, sql.aggregateOfExceptions]) s.raw().safeIntegers();
+  for (const s of [sql.aggregateOfMatches, sql.aggregateOfMatchedExceptions]) s.raw().safeIntegers();
   for (const s of [sql.workbookSums, sql.workbookSumsOfExceptions, sql.ruleCounts]) s.raw().safeIntegers();
   const ingest = { db, sql: prepareIngest(db), duplicates: createDuplicateRule(db), now };
-  const pages = createSettlementPages(db);
+  const search = createSearchPlanner(db);
+  const pages = createSettlementPages(db, search);
   const filingOrder = createFilingOrder(db);
 
   /** When the range was last synced: the oldest of its synced dates, null when none was. */
@@ -127,8 +136,16 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
 
   function readPage(input: SettlementQuery) {
     const q = settlementQuery.parse(input);
-    const { params, exceptionsOnly } = toSqlFilter(q);
-    return { params, ...pages.page(params, exceptionsOnly, { sort: q.sort, after: q.after, limit: q.limit }) };
+    const { params, exceptionsOnly, rollupCovers } = toSqlFilter(q);
+    return {
+      params,
+      ...pages.page(params, exceptionsOnly, rollupCovers, {
+        sort: q.sort,
+        after: q.after,
+        position: q.position,
+        limit: q.limit,
+      }),
+    };
   }
 
   function query(input: SettlementQuery): SettlementPageResult {
@@ -145,17 +162,21 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
     q: z.output<typeof settlementFilter> & { sort?: SettlementSort },
   ) {
     const { params, exceptionsOnly, rollupCovers } = toSqlFilter(q);
+    const keyed = search.keyed(params);
     if (read === 'query') {
       return {
-        statement: pages.statement(q.sort ?? DEFAULT_SORT, exceptionsOnly),
+        statement: pages.statement(q.sort ?? DEFAULT_SORT, exceptionsOnly, keyed),
         params: { ...params, kId: 0, kValue: null, limit: 1 },
       };
     }
-    const [fromRollup, fromRecords, fromExceptions] =
-      read === 'totals'
+    const [fromRollup, fromRecords, fromExceptions] = keyed
+      ? read === 'totals'
+        ? [null, sql.totalsOfMatches, sql.totalsOfMatchedExceptions]
+        : [null, sql.aggregateOfMatches, sql.aggregateOfMatchedExceptions]
+      : read === 'totals'
         ? [sql.totalsFromRollup, sql.totals, sql.totalsOfExceptions]
         : [sql.aggregateFromRollup, sql.aggregate, sql.aggregateOfExceptions];
-    return rollupCovers
+    return rollupCovers && fromRollup
       ? { statement: fromRollup, params: { ...params, exceptionsOnly: Number(exceptionsOnly) } }
       : { statement: exceptionsOnly ? fromExceptions : fromRecords, params };
   }
@@ -163,6 +184,9 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
   return {
     /** Starts (or resumes) writing one date of a sync run. */
     beginDate: (scope: DateScope) => beginDate(ingest, scope),
+
+    /** The search keys of dates whose records changed, written after a sync (search-keys.ts). */
+    searchKeys: createSearchKeys(db),
 
     query,
 

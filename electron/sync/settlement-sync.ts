@@ -239,6 +239,8 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   const failed = states.some((s) => s.status === 'failed');
   const status = cancelled ? 'cancelled' : failed ? 'partial' : 'completed';
   cache.syncRuns.finish(runId, status);
+  // The synced dates' search keys, a date at a time; a cancelled sync leaves them to the next (searches walk them).
+  await cache.settlements.searchKeys.writeAll(signal);
   progress.report(null, true);
   return summarize(options.cache, runId, claimed.resumed, request, status, states, Math.round(clock() - started));
 }

@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import { cacheBenches } from './cache';
 import { clientBenches } from './client';
 import { exportBenches } from './export';
+import { findBenches } from './find';
+import { openBenches } from './open';
 import { queryBenches } from './query';
 import { sandboxBenches } from './sandbox';
 import { syncBenches } from './sync';
@@ -32,6 +34,8 @@ const BENCHES: Bench[] = [
   cacheBenches,
   syncBenches,
   queryBenches,
+  findBenches,
+  openBenches,
   uiBenches,
   exportBenches,
 ];

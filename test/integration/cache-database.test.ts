@@ -22,6 +22,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCache } from '../../electron/cache/database';
+import { SettlementSource } from '../../electron/sandbox/data/settlements';
+import { settlementRecord } from '../../shared/api/settlements';
+import { syncRunInto } from '../support/settlement-run';
 import { CacheVersionError, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from '../../electron/cache/migrations';
 
 let dir: string;
@@ -53,7 +56,8 @@ const SEEDS: Record<number, string[]> = {
   3: [`INSERT INTO beneficiaries (beneficiary_id, name, fetched_at) VALUES ('ben_1', 'Asha', 't')`],
   4: [`INSERT INTO payout_lookups (payout_id, mode, looked_up_at) VALUES ('po_1', 'normal', 't')`],
   5: [
-    `INSERT INTO payout_accounts VALUES ('payu', '1234', NULL, NULL, NULL, NULL, 't', 't')`,
+    // Columns named: a later version adds some.
+    `INSERT INTO payout_accounts (pg, account_number, first_seen_at, last_seen_at) VALUES ('payu', '1234', 't', 't')`,
     `INSERT INTO payout_gateway_errors VALUES ('easebuzz', '500', 'down', 't')`,
     `INSERT INTO balance_snapshots (pg, account_number, taken_at, source, available_balance) VALUES ('payu', '1234', 't', 'accounts', 100)`,
   ],
@@ -62,6 +66,13 @@ const SEEDS: Record<number, string[]> = {
      VALUES ('po_6', 'normal', 't', 'E1', 'account frozen')`,
     `INSERT INTO payout_accounts (pg, account_number, transaction_limit, first_seen_at, last_seen_at)
      VALUES ('cashfree', '5678', 2500000, 't', 't')`,
+  ],
+  7: [
+    `INSERT INTO settlements (id, date, pg, pg_transaction_id, settlement_date, order_id, order_date, utr, order_status,
+       pg_status, payment_mode, amount, mer_service_fee, mer_service_tax, merchant_subvention_amount, cgst, igst, sgst,
+       settled_amount, seen_run)
+     VALUES (2, '2025-01-02', 'payu', 'pay_7', '2025-01-02 11:00:00', 'ord_7', '2025-01-01 09:00:00', 'UTR7', 'success',
+       'success', 'UPI', 1000, 15, 3, 0, 1, 0, 2, 982, 1)`,
   ],
 };
 
@@ -200,6 +211,40 @@ describe('recovery', () => {
     expect(reopened.recovered?.reason).toBeTruthy();
     expect(existsSync(reopened.recovered!.movedTo)).toBe(true);
     expect(reopened.syncRuns.recent()).toEqual([]);
+    reopened.close();
+  });
+
+  it('finds damage in the settlement records after open, off the main thread, and moves the file aside at the next open', async () => {
+    const file = join(dir, 'records.sqlite');
+    const cache = openCache(file, { now });
+    const records = new SettlementSource(5, 6000, ['payu', 'cashfree']).page('2025-01-15', undefined, 0, 6000);
+    syncRunInto(cache, { '2025-01-15': records.data.map((w) => settlementRecord.parse(w)) }, 1000);
+    const leaf = cache.db
+      .prepare(
+        `SELECT pageno FROM dbstat WHERE name = 'settlements' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 40`,
+      )
+      .pluck()
+      .get() as number;
+    const pageSize = cache.db.pragma('page_size', { simple: true }) as number;
+    cache.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, randomBytes(pageSize), 0, pageSize, (leaf - 1) * pageSize);
+    closeSync(fd);
+
+    // The open checks everything else and opens; the records' check then finds the damage and marks the file.
+    const damaged = openCache(file, { now });
+    expect(damaged.recovered).toBeNull();
+    const check = await damaged.checkAfterOpen();
+    expect(check).toMatchObject({ status: 'damaged', message: expect.stringMatching(/moved aside .* next time/) });
+    expect(existsSync(`${file}.damaged`)).toBe(true);
+    damaged.close();
+
+    const reopened = openCache(file, { now });
+    expect(reopened.recovered?.reason).toMatch(/integrity check failed earlier/);
+    expect(existsSync(reopened.recovered!.movedTo)).toBe(true);
+    expect(existsSync(`${file}.damaged`)).toBe(false);
+    expect(reopened.settlements.totals({ from: '2025-01-15', to: '2025-01-15' }).count).toBe(0);
+    await expect(reopened.checkAfterOpen()).resolves.toEqual({ status: 'ok' });
     reopened.close();
   });
 

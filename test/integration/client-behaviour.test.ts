@@ -2,10 +2,14 @@
  * The API client's behaviour over real loopback HTTP against the sandbox: credentials, retries on what is
  * safe and only on that, Retry-After, timeouts, error mapping, and that no secret leaks into errors.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../electron/api';
 import type { RequestEvent } from '../../electron/api/client';
+import { parseDecimalToMinor } from '../../shared/money';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { basicHeader } from '../support/sandbox-http';
 
 let sb: OpenSandbox;
 beforeAll(async () => {
@@ -210,5 +214,47 @@ describe('reaching the service', () => {
     expect(e.kind).toBe('invalid_input');
     expect(e.message).toMatch(/ifsc/);
     expect(r.events).toHaveLength(0);
+  });
+});
+
+describe('settlement pages', () => {
+  /** A loopback server answering every request with `body`: records the sandbox never sends. */
+  async function answering(body: unknown): Promise<{ url: string; close(): Promise<void> }> {
+    const server = createServer((_, res) =>
+      res.setHeader('content-type', 'application/json').end(JSON.stringify(body)),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it('reads a page exactly and names the operation and field of a malformed record', async () => {
+    const date = sb.sandbox.fixtures().settlementDates.at(-1)!;
+    const good = await sb.api().settlements.page({ date, limit: 5 });
+    const wire = await fetch(`${sb.profile.baseUrl}/api/v2/settlement/fetch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicHeader(sb.key, sb.secret) },
+      body: JSON.stringify({ key: sb.key, date, offset: '0', limit: '5' }),
+    }).then((r) => r.json() as Promise<{ data: Record<string, unknown>[] }>);
+    expect(good.data.map((r) => r.cgst)).toEqual(wire.data.map((r) => parseDecimalToMinor(String(r['cgst']))));
+
+    for (const [field, value] of [
+      ['cgst', '1.005'],
+      ['amount', 10.5],
+      ['settlement_date', '2025-13-01 10:00:00'],
+    ] as const) {
+      const broken = structuredClone(wire);
+      broken.data[3]![field] = value;
+      const server = await answering(broken);
+      try {
+        const api = sb.api({ profile: { ...sb.profile, baseUrl: server.url } });
+        const e = await caught(api.settlements.page({ date, limit: 5 }));
+        expect(e.kind).toBe('invalid_response');
+        expect(e.operation).toBe('settlement.fetch');
+        expect(e.message).toContain(`data.3.${field}`);
+      } finally {
+        await server.close();
+      }
+    }
   });
 });

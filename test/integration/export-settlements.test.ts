@@ -253,8 +253,9 @@ interface FilterCase {
 }
 
 const CURRENT = 'vanished_at IS NULL';
-const contains = (needle: string) =>
-  `(instr(lower(order_id), '${needle}') > 0 OR instr(lower(pg_transaction_id), '${needle}') > 0 OR instr(lower(utr), '${needle}') > 0)`;
+/** What starts with `start` (lower case, as SQL text), written without LIKE so its wildcards are no concern. */
+const startsWith = (start: string) =>
+  `(${['order_id', 'pg_transaction_id', 'utr'].map((c) => `substr(lower(${c}), 1, ${start.length}) = '${start}'`).join(' OR ')})`;
 const HAS_EXCEPTIONS = 'exceptions IS NOT NULL';
 
 const UNFILTERED: FilterCase = { name: 'no filter', filter: {}, where: CURRENT };
@@ -262,8 +263,8 @@ const FILTER_CASES: FilterCase[] = [
   UNFILTERED,
   { name: 'one gateway', filter: { pg: 'razorpay' }, where: `${CURRENT} AND pg = 'razorpay'` },
   { name: 'exceptions only', filter: { exceptionsOnly: true }, where: `${CURRENT} AND ${HAS_EXCEPTIONS}` },
-  // "_" is a LIKE wildcard: only an escaped search finds the literal "ay_0" (any case) and nothing else.
-  { name: 'search', filter: { search: 'AY_0' }, where: `${CURRENT} AND ${contains('ay_0')}` },
+  // "_" is a LIKE wildcard: only an escaped search finds what starts with the literal "pay_0" (any case) and nothing else.
+  { name: 'search', filter: { search: 'PAY_0' }, where: `${CURRENT} AND ${startsWith('pay_0')}` },
   {
     name: 'gateway with exceptions, records gone from the API included',
     filter: { pg: 'crafted', exceptionsOnly: true, state: 'all' },

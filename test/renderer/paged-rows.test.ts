@@ -13,7 +13,7 @@ import type {
 } from '../../shared/settlement-query';
 import { PAGE_SIZE, PagedRows } from '../../renderer/src/settlements/paged-rows';
 
-type Query = SettlementFilter & { sort: SettlementSort; after?: string; limit: number };
+type Query = SettlementFilter & { sort: SettlementSort; after?: string; position?: number; limit: number };
 
 /** Settlement rows with only what ordering needs: an id and a date. */
 function rows(count: number): CachedSettlement[] {
@@ -23,7 +23,10 @@ function rows(count: number): CachedSettlement[] {
   );
 }
 
-/** A keyset reader over `all` ordered by id: `after` is the id the previous page ended on. */
+/**
+ * A keyset reader over `all` ordered by id: `after` is the id the previous page ended on; `position` starts a page
+ * at that row of the order, as the cache does for a jump.
+ */
 function keysetReader(all: CachedSettlement[], options: { failAt?: number } = {}) {
   const reads: Query[] = [];
   const read = async (query: Query): Promise<IpcResult<SettlementPageResult>> => {
@@ -32,7 +35,8 @@ function keysetReader(all: CachedSettlement[], options: { failAt?: number } = {}
       return { ok: false, error: { code: 'CACHE_UNREADABLE', message: 'The cache could not be read.' } };
     }
     const ordered = query.sort.direction === 'asc' ? all : [...all].reverse();
-    const start = query.after === undefined ? 0 : ordered.findIndex((r) => String(r.id) === query.after) + 1;
+    const start =
+      query.after !== undefined ? ordered.findIndex((r) => String(r.id) === query.after) + 1 : (query.position ?? 0);
     const page = ordered.slice(start, start + query.limit);
     const more = start + query.limit < ordered.length;
     const value = {
@@ -84,22 +88,30 @@ describe('PagedRows', () => {
     for (let i = all.length - 20; i < all.length; i++) expect(source.rowAt(i)).toBe(all[i]);
   });
 
-  it('walks to a far row from the nearer end, reporting how far it has got, and shows exactly the right rows', async () => {
+  it('reads the page of a far row by its position in one read, shows exactly the right rows, and goes on by cursor', async () => {
     const all = rows(PAGE_SIZE * 10);
-    const { read } = keysetReader(all);
+    const { read, reads } = keysetReader(all);
     const source = new PagedRows(FILTER, ASC, read);
     source.setTotal(all.length);
     await settled(source);
-    const seenWalks: number[] = [];
-    source.subscribe(() => {
-      if (source.walk) seenWalks.push(source.walk.done);
-    });
-    const target = PAGE_SIZE * 3 + 42;
+    const before = reads.length;
+    const target = PAGE_SIZE * 4 + 42;
     source.want(target, target + 30);
     await settled(source);
-    expect(source.walk).toBeNull();
-    expect(seenWalks.length).toBeGreaterThan(0);
+    // The window reaches a little into the page before: that page by its position, then the target's page by the
+    // cursor it returned. Two reads, not the four pages in between.
+    const jumps = reads.slice(before);
+    expect(jumps).toHaveLength(2);
+    expect(jumps[0]).toMatchObject({ position: PAGE_SIZE * 3 });
+    expect(jumps[0]!.after).toBeUndefined();
+    expect(jumps[1]).toMatchObject({ after: String(all[PAGE_SIZE * 4 - 1]!.id) });
     for (let i = target; i <= target + 30; i++) expect(source.rowAt(i)).toBe(all[i]);
+    // The page after continues from the cursor the jump returned.
+    source.want(PAGE_SIZE * 5 + 10, PAGE_SIZE * 5 + 20);
+    await settled(source);
+    expect(reads.at(-1)).toMatchObject({ after: String(all[PAGE_SIZE * 5 - 1]!.id) });
+    expect(reads.at(-1)!.position).toBeUndefined();
+    expect(source.rowAt(PAGE_SIZE * 5 + 10)).toBe(all[PAGE_SIZE * 5 + 10]);
   });
 
   it('keeps at most eight pages of rows and reads a dropped page again when it is wanted', async () => {

@@ -301,7 +301,18 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
           </div>
         </div>
       </div>
-      <GridStatus source={source} first={first} last={last} rows={rows} />
+      <div className="stl-grid-foot">
+        <GridStatus source={source} first={first} last={last} rows={rows} />
+        {rows > 0 && (
+          <GoToRow
+            rows={rows}
+            onGo={(index) => {
+              moveTo(index);
+              scroller.current?.focus();
+            }}
+          />
+        )}
+      </div>
     </div>
   );
 }
@@ -311,10 +322,37 @@ function GridStatus({ source, first, last, rows }: { source: PagedRows; first: n
   return (
     <p className="stl-grid-status muted">
       {rows > 0 && `Rows ${formatCount(first + 1)}–${formatCount(last + 1)} of ${formatCount(rows)}`}
-      <span aria-live="polite">
-        {source.walk &&
-          ` · reading the rows before row ${formatCount(source.walk.target + 1)}: ${Math.floor(source.walk.done * 100)}% of the way`}
-      </span>
     </p>
+  );
+}
+
+/** "Go to row": any row of the result in one read (PagedRows reads a far page by its position). */
+function GoToRow({ rows, onGo }: { rows: number; onGo(index: number): void }) {
+  const [text, setText] = useState('');
+  const number = Number(text.replace(/[,\s]/g, ''));
+  const valid = Number.isSafeInteger(number) && number >= 1 && number <= rows;
+  return (
+    <form
+      className="stl-goto"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (valid) onGo(number - 1);
+      }}
+    >
+      <label>
+        Go to row{' '}
+        <input
+          inputMode="numeric"
+          size={9}
+          value={text}
+          aria-invalid={text !== '' && !valid}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </label>{' '}
+      <button type="submit" disabled={!valid}>
+        Go
+      </button>
+      {text !== '' && !valid && <span className="muted"> 1 to {formatCount(rows)}</span>}
+    </form>
   );
 }

@@ -2,18 +2,17 @@
  * The rows behind the settlements table: read from the cache a page at a time with keyset cursors, never all
  * of them. A source belongs to one filter and sort; a new filter or sort gets a new source.
  *
- * Keyset pages have no offset: page k can only be asked for with the cursor the page before it returned. So
- * the source keeps two chains of cursors (a few dozen bytes each, kept for every page read), one from the top
- * of the order and one from the bottom (the same query in the opposite direction, whose pages are the last
- * rows read backwards), while it keeps the rows of at most `MAX_PAGES` pages, dropping those farthest from
- * where the table looks. A row whose page was dropped costs one read to get back.
+ * Page k is read with the cursor the page before it returned, when that page was read: the source keeps two
+ * chains of cursors (a few dozen bytes each, kept for every page read), one from the top of the order and one
+ * from the bottom (the same query in the opposite direction, whose pages are the last rows read backwards),
+ * while it keeps the rows of at most `MAX_PAGES` pages, dropping those farthest from where the table looks. A
+ * row whose page was dropped costs one read to get back.
  *
- * A row far from both chains (a scrollbar dragged to the middle of a million rows) is reached by reading the
- * pages in between, one after the other, from whichever end is nearer; the table shows placeholder rows and
- * how far the reading has got meanwhile. Pages are read one at a time: each needs the cursor of the previous
- * one, and one reader keeps the cache's single connection free for the totals and the chart. Where the table
- * looks changes while a page is on its way, and the next page read follows the new position, so a long walk
- * is abandoned as soon as the user scrolls somewhere else.
+ * A page far from both chains (a scrollbar dragged to the middle of a million rows, "go to row") is read in one
+ * request by its position in the result, which the cache finds from its counts per date without reading the
+ * rows before it (electron/cache/settlement-pages.ts); its cursor then continues the chain from there. Pages
+ * are read one at a time, which keeps the cache's single connection free for the totals and the chart; where
+ * the table looks changes while a page is on its way, and the next read follows the new position.
  */
 import type { IpcError, IpcResult } from '../../../shared/ipc/contract';
 import type {
@@ -49,15 +48,8 @@ interface StoredPage {
 }
 
 type ReadPage = (
-  query: SettlementFilter & { sort: SettlementSort; after?: string; limit: number },
+  query: SettlementFilter & { sort: SettlementSort; after?: string; position?: number; limit: number },
 ) => Promise<IpcResult<SettlementPageResult>>;
-
-interface Walk {
-  /** The row being walked to, counted from the top. */
-  target: number;
-  /** How much of the way is read, 0 to 1. */
-  done: number;
-}
 
 /** A stored page's key: page k of the down chain is k, of the up chain ~k (-k - 1), so the two never meet. */
 const pageKey = (direction: Direction, page: number): number => (direction === 'down' ? page : ~page);
@@ -74,8 +66,6 @@ export class PagedRows {
   total: number | null = null;
   asOf: string | null = null;
   error: IpcError | null = null;
-  /** Set while reading pages that are not shown, on the way to a far position. */
-  walk: Walk | null = null;
   /** True from creation until the first page is in. */
   loadingFirst = true;
 
@@ -159,7 +149,7 @@ export class PagedRows {
   }
 
   /** The next page to read for the current window, or null when everything in it is in memory. */
-  private nextRead(): { direction: Direction; page: number; walking: Walk | null } | null {
+  private nextRead(): { direction: Direction; page: number } | null {
     const [from, to] = this.window;
     // Until some read says how many rows there are, the window itself is the bound.
     const known = this.total ?? this.chains.down.rowCount;
@@ -168,16 +158,12 @@ export class PagedRows {
       if (this.rowAt(i)) continue;
       const down = this.chains.down;
       const k = Math.floor(i / PAGE_SIZE);
-      if (k < down.cursors.length) return { direction: 'down', page: k, walking: null };
-      if (this.total === null) return { direction: 'down', page: down.cursors.length - 1, walking: null };
-      const up = this.chains.up;
+      if (down.cursors[k] !== undefined || k === 0) return { direction: 'down', page: k };
+      if (this.total === null) return { direction: 'down', page: down.cursors.length - 1 };
       const j = Math.floor((this.total - 1 - i) / PAGE_SIZE);
-      if (j < up.cursors.length) return { direction: 'up', page: j, walking: null };
-      const downFrontier = down.cursors.length - 1;
-      const upFrontier = up.cursors.length - 1;
-      return k - downFrontier <= j - upFrontier
-        ? { direction: 'down', page: downFrontier, walking: { target: i, done: downFrontier / k } }
-        : { direction: 'up', page: upFrontier, walking: { target: i, done: upFrontier / j } };
+      if (this.chains.up.cursors[j] !== undefined || j === 0) return { direction: 'up', page: j };
+      // Far from both chains: page k by its position.
+      return { direction: 'down', page: k };
     }
     return null;
   }
@@ -185,10 +171,6 @@ export class PagedRows {
   private pump(): void {
     if (this.reading || this.disposed || this.error) return;
     const next = this.nextRead();
-    if (this.walk !== (next?.walking ?? null)) {
-      this.walk = next?.walking ?? null;
-      this.changed();
-    }
     if (!next) return;
     this.reading = true;
     void this.readPage(next.direction, next.page).finally(() => {
@@ -199,10 +181,11 @@ export class PagedRows {
 
   private async readPage(direction: Direction, page: number): Promise<void> {
     const chain = this.chains[direction];
+    const after = chain.cursors[page];
     const result = await this.read({
       ...this.filter,
       sort: direction === 'down' ? this.sort : opposite(this.sort),
-      after: chain.cursors[page],
+      ...(after !== undefined ? { after } : page > 0 ? { position: page * PAGE_SIZE } : {}),
       limit: PAGE_SIZE,
     });
     if (this.disposed) return;

@@ -1,0 +1,61 @@
+/**
+ * Text search of cached settlements: a UTR, gateway transaction id or order id, typed in full or by its start, in
+ * any case (ASCII). The row check itself is the filter's `LIKE 'text%'` (settlement-filter.ts); this decides which
+ * rows a read visits.
+ *
+ * The three keys of every record are in `settlement_keys`, ordered by date then key without case (migrations.ts),
+ * so a search seeks each date of its range once: 90 seeks for a 90-day range, and only the matching rows are
+ * read. A date whose records changed since its keys were written (a sync writing it now, or one that stopped
+ * half-way) is not in `settlement_keyed_days`; its records are walked instead, which only that date costs.
+ *
+ * Seeking wins while matches are few; a text most rows start with ("pay_") would have the read fetch and sort
+ * every one of them, while a plain walk of the range in the read's order meets a match at nearly every row. So a
+ * read first counts matches up to MAX_KEYED (keys only, no rows) and takes the seeks below that, the walk above.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import type { FilterParams } from './settlement-filter';
+import { PER_DAY } from './settlement-ids';
+
+/** Above this many matches, walking the range finds a page sooner than fetching and sorting the matches. */
+export const MAX_KEYED = 10_000;
+
+/** The dates of the range with the first id of each (settlement-ids.ts). */
+const DAYS = `days(day, lo) AS (SELECT :from, :lo UNION ALL SELECT date(day, '+1 day'), lo + ${PER_DAY} FROM days WHERE day < :to)`;
+
+/** Matches in the dates whose keys are current, by the keys. */
+const KEYED = `SELECT k.id AS mid FROM days JOIN settlement_keys AS k
+    ON k.date = days.day AND k.key >= :searchLo AND k.key < :searchHi`;
+
+/** Matches in the other dates, by walking their records. */
+const WALKED = `SELECT s.id AS mid FROM days JOIN settlements AS s ON s.id BETWEEN days.lo AND days.lo + ${PER_DAY - 1}
+    WHERE days.day NOT IN (SELECT date FROM settlement_keyed_days)
+      AND (s.order_id LIKE :search ESCAPE '\\' OR s.pg_transaction_id LIKE :search ESCAPE '\\'
+           OR s.utr LIKE :search ESCAPE '\\')`;
+
+/**
+ * Put before a read's SELECT; the read then takes its rows `FROM ${SEARCHED_ROWS}`. The rows a search matches,
+ * each once (a record whose UTR and order id both match is one row).
+ */
+export const SEARCH_WITH = `WITH RECURSIVE ${DAYS}, matches(mid) AS (${KEYED} UNION ${WALKED})`;
+export const SEARCHED_ROWS = 'matches CROSS JOIN settlements ON settlements.id = matches.mid';
+
+/** Keys and walked rows, stopping at the cap; a row matching by two keys counts twice, which only errs towards the walk. */
+const COUNT_SQL = `WITH RECURSIVE ${DAYS} SELECT count(*) FROM (${KEYED} UNION ALL ${WALKED} LIMIT :cap)`;
+
+/** The key range of every text starting with `text` in SQLite's NOCASE order: [text, text + the highest character). */
+export function searchBounds(text: string): { searchLo: string; searchHi: string } {
+  return { searchLo: text, searchHi: `${text}\u{10FFFF}` };
+}
+
+export function createSearchPlanner(db: Database) {
+  let count: Statement | undefined;
+  return {
+    /** True when a read should visit the search's matches by the key indexes rather than walk its range. */
+    keyed(params: FilterParams): boolean {
+      if (params.searchLo === null) return false;
+      count ??= db.prepare(COUNT_SQL).pluck();
+      return (count.get({ ...params, cap: MAX_KEYED + 1 }) as number) <= MAX_KEYED;
+    },
+  };
+}
+export type SearchPlanner = ReturnType<typeof createSearchPlanner>;

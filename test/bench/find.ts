@@ -1,0 +1,177 @@
+/**
+ * Finding rows in the big cache (dataset.ts: 2,000,000 records over 90 days unless `--rows` says otherwise), each
+ * figure against the issue's targets:
+ *  - `find.search`: a UTR, transaction id or order id, in full and by its start, over the 90 days, with a gateway
+ *    and payment mode, and over one week: the first page of 500 rows (< 30 ms), slowest and median of the cases;
+ *  - `find.sort`: every sortable column, newest or largest first, over the 90 days: the first page (< 50 ms) and
+ *    the two after it (< 20 ms);
+ *  - `find.jump`: a page of 500 rows at 1%, 25%, 50%, 75% and 99% of a result (scrollbar drag, "go to row"), in the
+ *    date order both ways, with a gateway, exceptions only, and "go to date" (< 100 ms each);
+ *  - `find.jump_other_sort`: the same jumps in another sort order (amount), which skips the rows before the position.
+ */
+import { join } from 'node:path';
+import { openCache, type Cache } from '../../electron/cache/database';
+import { SETTLEMENT_SORT_COLUMNS, type SettlementFilter, type SettlementSort } from '../../shared/settlement-query';
+import { addDays } from '../../shared/time';
+import { scratchDir } from './cache';
+import { DATASET_FROM, DATASET_ROWS, DATASET_TO, datasetCopy } from './dataset';
+import type { Bench } from './run';
+
+const SEARCH_TARGET_MS = 30;
+const SORT_FIRST_TARGET_MS = 50;
+const SORT_NEXT_TARGET_MS = 20;
+const JUMP_TARGET_MS = 100;
+const PAGE = 500;
+
+const round = (ms: number) => Number(ms.toFixed(2));
+
+function timed<T>(work: () => T): [T, number] {
+  const t = performance.now();
+  const value = work();
+  return [value, performance.now() - t];
+}
+
+function stats(ms: number[]) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { median_ms: round(sorted[Math.floor(sorted.length / 2)]!), max_ms: round(sorted.at(-1)!) };
+}
+
+const ALL: SettlementFilter = { from: DATASET_FROM, to: DATASET_TO };
+
+/** Texts to search for, taken from rows spread over the data set. */
+function searchTexts(cache: Cache, rows: number): { kind: string; text: string }[] {
+  const out: { kind: string; text: string }[] = [];
+  for (const share of [0.001, 0.2, 0.75]) {
+    const at = cache.settlements.query({ ...ALL, position: Math.floor(rows * share), limit: 1 }).rows[0];
+    if (!at) continue;
+    if (at.utr) out.push({ kind: 'utr', text: at.utr }, { kind: 'utr prefix', text: at.utr.slice(0, 6) });
+    out.push(
+      { kind: 'transaction id', text: at.pg_transaction_id },
+      { kind: 'transaction id prefix', text: at.pg_transaction_id.slice(0, 8) },
+    );
+    if (at.order_id) {
+      out.push({ kind: 'order id', text: at.order_id }, { kind: 'order id prefix', text: at.order_id.slice(0, 7) });
+    }
+  }
+  return out;
+}
+
+export const findBenches: Bench = {
+  group: 'find',
+  defaultRows: DATASET_ROWS,
+  async *run({ rows }) {
+    const scratch = scratchDir();
+    const file = join(scratch.dir, 'find.sqlite');
+    datasetCopy(rows, file);
+    const cache = openCache(file);
+    try {
+      const week = { from: addDays(DATASET_TO, -6), to: DATASET_TO };
+      const filters: { name: string; filter: SettlementFilter }[] = [
+        { name: '90 days', filter: ALL },
+        { name: '90 days, pg + payment mode', filter: { ...ALL, pg: 'cashfree', paymentMode: 'UPI' } },
+        { name: 'one week', filter: week },
+      ];
+
+      const searchMs: number[] = [];
+      let matched = 0;
+      for (const { text } of searchTexts(cache, rows)) {
+        for (const { filter } of filters) {
+          const [page, ms] = timed(() => cache.settlements.query({ ...filter, search: text, limit: PAGE }));
+          searchMs.push(ms);
+          matched += page.rows.length;
+        }
+      }
+      const search = stats(searchMs);
+      yield {
+        bench: 'find.search',
+        rows,
+        cases: searchMs.length,
+        rows_found: matched,
+        what: 'first page of 500: UTR, transaction id, order id, in full and by their start; 90 days, + pg and mode, one week',
+        ...search,
+        target_ms: SEARCH_TARGET_MS,
+        pass: search.max_ms < SEARCH_TARGET_MS,
+      };
+
+      const firstMs: number[] = [];
+      const nextMs: number[] = [];
+      const slowest: Record<string, number> = {};
+      for (const column of SETTLEMENT_SORT_COLUMNS) {
+        const sort: SettlementSort = { column, direction: 'desc' };
+        let [page, ms] = timed(() => cache.settlements.query({ ...ALL, sort, limit: PAGE }));
+        firstMs.push(ms);
+        slowest[column] = round(ms);
+        for (let i = 0; i < 2 && page.nextCursor; i++) {
+          const after = page.nextCursor;
+          [page, ms] = timed(() => cache.settlements.query({ ...ALL, sort, after, limit: PAGE }));
+          nextMs.push(ms);
+        }
+      }
+      const first = stats(firstMs);
+      const next = stats(nextMs);
+      yield {
+        bench: 'find.sort',
+        rows,
+        what: 'each sortable column, descending, 90 days: first page of 500, then two more',
+        first_page: first,
+        next_pages: next,
+        first_page_ms_by_column: slowest,
+        targets: { first_page_ms: SORT_FIRST_TARGET_MS, next_page_ms: SORT_NEXT_TARGET_MS },
+        pass: first.max_ms < SORT_FIRST_TARGET_MS && next.max_ms < SORT_NEXT_TARGET_MS,
+      };
+
+      const jumpCases: { filter: SettlementFilter; sort?: SettlementSort }[] = [
+        { filter: ALL },
+        { filter: { ...ALL, pg: 'payu' }, sort: { column: 'date', direction: 'asc' } },
+        { filter: { ...ALL, exceptionsOnly: true } },
+      ];
+      const jumpMs: number[] = [];
+      for (const { filter, sort } of jumpCases) {
+        const total = cache.settlements.totals(filter).count;
+        for (const share of [0.01, 0.25, 0.5, 0.75, 0.99]) {
+          const position = Math.floor(total * share);
+          jumpMs.push(timed(() => cache.settlements.query({ ...filter, sort, position, limit: PAGE }))[1]);
+        }
+      }
+      // "Go to date": the rows of the later dates counted by the totals, then the page at that position.
+      for (const days of [10, 45, 80]) {
+        const date = addDays(DATASET_FROM, days);
+        jumpMs.push(
+          timed(() => {
+            const position = cache.settlements.totals({ from: addDays(date, 1), to: DATASET_TO }).count;
+            return cache.settlements.query({ ...ALL, position, limit: PAGE });
+          })[1],
+        );
+      }
+      const jump = stats(jumpMs);
+      yield {
+        bench: 'find.jump',
+        rows,
+        cases: jumpMs.length,
+        what: 'page of 500 at 1-99% of: newest first; oldest first with a gateway; exceptions only; go to date',
+        ...jump,
+        target_ms: JUMP_TARGET_MS,
+        pass: jump.max_ms < JUMP_TARGET_MS,
+      };
+
+      const otherMs: number[] = [];
+      const byAmount: SettlementSort = { column: 'amount', direction: 'desc' };
+      for (const share of [0.01, 0.5, 0.99]) {
+        const position = Math.floor(rows * share);
+        otherMs.push(timed(() => cache.settlements.query({ ...ALL, sort: byAmount, position, limit: PAGE }))[1]);
+      }
+      const other = stats(otherMs);
+      yield {
+        bench: 'find.jump_other_sort',
+        rows,
+        what: 'page of 500 at 1%, 50%, 99% by amount, largest first, 90 days',
+        ...other,
+        target_ms: JUMP_TARGET_MS,
+        pass: other.max_ms < JUMP_TARGET_MS,
+      };
+    } finally {
+      cache.close();
+      scratch.remove();
+    }
+  },
+};
