@@ -125,7 +125,7 @@ export interface LogFileOptions {
 }
 
 export interface LogFile {
-  /** A destination for createLogger. */
+  /** A destination for createLogger; it drops what is written after close. */
   stream: DestinationStream;
   /** The file being written now (`main.3.log`). */
   current(): string;
@@ -148,13 +148,17 @@ export async function openLogFile(path: string, options: LogFileOptions = {}): P
     mode: 0o600,
     sync: options.sync ?? false,
   });
+  let closed = false;
   return {
-    stream,
+    // A line logged after close (a background check finishing as the process ends) is dropped, never thrown.
+    stream: { write: (line: string) => void (closed || stream.write(line)) },
     current: () => stream.file,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: () => {
+      closed = true;
+      return new Promise<void>((resolve) => {
         stream.once('close', () => resolve());
         stream.end();
-      }),
+      });
+    },
   };
 }

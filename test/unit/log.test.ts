@@ -145,3 +145,20 @@ describe('log file', () => {
     }
   });
 });
+
+describe('a closed log file', () => {
+  it('drops a line logged after close instead of throwing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-log-closed-'));
+    try {
+      const file = await openLogFile(join(dir, 'main.log'), { sync: true });
+      const log = createLogger('main', file.stream, createRedactor(), () => new Date(TEST_NOW));
+      log.info('before');
+      await file.close();
+      expect(() => log.info('after')).not.toThrow();
+      expect(readFileSync(file.current(), 'utf8')).toContain('"message":"before"');
+      expect(readFileSync(file.current(), 'utf8')).not.toContain('"message":"after"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
