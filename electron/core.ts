@@ -15,6 +15,10 @@ import { createBeneficiaryHandlers } from './ipc/beneficiaries';
 import { createCacheHandlers } from './ipc/cache';
 import { createCredentialHandlers } from './ipc/credentials';
 import { createEventBus } from './ipc/events';
+import { createJournalHandlers } from './ipc/journal';
+import { credentialEntry, profileEntry } from './journal/profile-events';
+import { createJournals, type Journals } from './journal/registry';
+import type { JournalInput } from './journal/journal';
 import { createExportHandlers } from './ipc/exports';
 import { createNoticeHandlers } from './ipc/notices';
 import { createPayoutHandlers } from './ipc/payouts';
@@ -52,6 +56,8 @@ export interface CoreOptions {
    * the real one; tests pass a fixed one, since the sandbox's data is anchored to the same "today".
    */
   now?: () => number;
+  /** The OS account name written into journal entries; the real one by default. */
+  osUser?: string;
 }
 
 export function createCore(options: CoreOptions) {
@@ -62,7 +68,21 @@ export function createCore(options: CoreOptions) {
   const events = createEventBus();
   const requests = options.log.child('api');
   const connectivity = createConnectivity((state) => events.emit('connectivity', state), nowDate);
-  const profiles = createProfileStore({ dataDir: options.dataDir, sandbox: options.sandbox, now: nowDate });
+  // Profile and credential events are journaled after they happened; one that cannot be (a cache that will not
+  // open) is logged rather than undoing what the user did.
+  const journalEvent = (profileId: string, input: JournalInput) => {
+    try {
+      journals.for(profileId).journal.append(input);
+    } catch (e) {
+      options.log.warn('event not journaled', { profileId, event: input.event, error: e });
+    }
+  };
+  const profiles = createProfileStore({
+    dataDir: options.dataDir,
+    sandbox: options.sandbox,
+    now: nowDate,
+    onEvent: (e) => journalEvent(e.profile.id, profileEntry(e)),
+  });
   const credentials = createCredentials({
     profiles,
     vault: options.vault,
@@ -70,6 +90,7 @@ export function createCore(options: CoreOptions) {
     transport: options.transport,
     now,
     onSecret: (secret) => options.redactor.add(secret),
+    onEvent: (e) => journalEvent(e.profileId, credentialEntry(e)),
     onRequest: (event, profileId) => {
       // The status bar speaks of the active profile; testing another one must not flip it.
       if (profileId === profiles.active().id) connectivity.record(event);
@@ -92,18 +113,26 @@ export function createCore(options: CoreOptions) {
     onRecovered: (_profileId, recovered) => notices.movedAside('cache', recovered.movedTo, recovered.message),
   });
   const cacheFor = (profileId: string): Cache => caches.cacheFor(profiles.get(profileId).id);
-  const services = { credentials, cacheFor };
+  const journals: Journals = createJournals({
+    cacheFor: caches.cacheFor,
+    heads: profiles,
+    appVersion: options.appVersion,
+    osUser: options.osUser,
+    now: nowDate,
+  });
+  const services = { credentials, cacheFor, journals };
   const treasury = {
     beneficiaries: createBeneficiaryService(services),
     payouts: createPayoutService(services),
     accounts: createAccountService(services),
   };
 
-  const syncJobs = createSyncJobs({ credentials, cacheFor, events, log: options.log.child('sync') });
+  const syncJobs = createSyncJobs({ credentials, cacheFor, journals, events, log: options.log.child('sync') });
   const exportJobs = createExportJobs({
     dataDir: options.dataDir,
     profiles,
     cacheFor,
+    journals,
     events,
     log: options.log.child('export'),
     targets: options.exportTargets,
@@ -126,9 +155,10 @@ export function createCore(options: CoreOptions) {
     ...createBeneficiaryHandlers(treasury.beneficiaries, profiles),
     ...createPayoutHandlers(treasury.payouts, profiles),
     ...createAccountHandlers(treasury.accounts, profiles),
-    ...createCacheHandlers({ caches, profiles, dataDir: options.dataDir, busyReason }),
+    ...createCacheHandlers({ caches, profiles, journals, dataDir: options.dataDir, busyReason }),
     ...createExportHandlers(exportJobs, profiles),
     ...createNoticeHandlers(notices),
+    ...createJournalHandlers({ journals, profiles, beneficiaries: treasury.beneficiaries }),
   });
   return {
     events,
@@ -138,6 +168,8 @@ export function createCore(options: CoreOptions) {
     router,
     log: options.log,
     cacheFor,
+    /** Each profile's audit journal and closed periods: the CLI journals its syncs and exports here too. */
+    journals,
     /** Beneficiaries, payout lookups and balances through the API, recorded in the cache: the CLI uses them too. */
     treasury,
     exports: exportJobs,

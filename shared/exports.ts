@@ -9,7 +9,7 @@ import { settlementFilter } from './settlement-query';
 export const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const EXPORT_KINDS = ['settlements', 'beneficiaries', 'payouts', 'balances'] as const;
+export const EXPORT_KINDS = ['settlements', 'beneficiaries', 'payouts', 'balances', 'journal'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 const format = z.enum(EXPORT_FORMATS);
@@ -34,6 +34,8 @@ export const exportRequest = z
     z.object({ kind: z.literal('beneficiaries'), format, csv }).strict(),
     z.object({ kind: z.literal('payouts'), format, csv }).strict(),
     z.object({ kind: z.literal('balances'), format, csv }).strict(),
+    /** The profile's whole audit journal, oldest first, with each entry's hashes. */
+    z.object({ kind: z.literal('journal'), format, csv }).strict(),
   ])
   .refine((r) => r.format === 'csv' || r.csv === undefined, {
     message: 'CSV options apply to CSV exports only',
@@ -63,6 +65,8 @@ export const exportResult = z.object({
   /** Data sheets the settlement detail took (more than one past Excel's row limit). */
   sheets: z.number().int().nonnegative(),
   status: z.enum(['completed', 'cancelled', 'failed']),
+  /** A settlement export's totals in paise (count, amount, fees, taxes, CGST, SGST, IGST, subvention, settled). */
+  totals: z.record(z.string(), z.number().int()).optional(),
   error: z.string().optional(),
   /** Something the user must know about a completed file (a CSV longer than a spreadsheet shows, cut cells). */
   warning: z.string().optional(),

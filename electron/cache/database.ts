@@ -1,7 +1,7 @@
 /**
  * The local cache: one SQLite file per profile (`<data>/cache/<profile id>.sqlite`), which everything the
  * UI shows is read from and the API fills. Opening it checks it, migrates it and hands out one repository
- * per table group; no SQL leaves this folder.
+ * per table group. No SQL leaves this folder but the audit journal's own (electron/journal/, on `db`).
  *
  * Settings, and why:
  *  - WAL: the UI reads while a sync writes, and a crash mid-write leaves the last committed page intact.
@@ -17,6 +17,7 @@ import { closeSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { createAccountsRepository } from './accounts';
+import { journalEntries } from '../journal/journal';
 import { createBeneficiariesRepository } from './beneficiaries';
 import { checkAfterOpen, checkAtOpen, clearDamageMark, type AfterOpenCheck } from './integrity';
 import { migrate } from './migrations';
@@ -191,6 +192,7 @@ export function openCacheReader(file: string, options: CacheOptions = {}) {
     beneficiaries: createBeneficiariesRepository(db, now),
     payouts: createPayoutsRepository(db, now),
     accounts: createAccountsRepository(db, now),
+    journal: { every: () => journalEntries(db) },
     async snapshot<T>(run: () => Promise<T>): Promise<T> {
       db.exec('BEGIN');
       try {

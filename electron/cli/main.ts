@@ -10,6 +10,7 @@ import type { Command, Options } from './command';
 import { balanceCommands } from './commands/balances';
 import { beneficiaryCommands } from './commands/beneficiaries';
 import { exportCommands } from './commands/export';
+import { closeCommands, journalCommands } from './commands/journal';
 import { payoutCommands } from './commands/payouts';
 import { profileCommands } from './commands/profiles';
 import { settlementCommands } from './commands/settlements';
@@ -23,6 +24,8 @@ export const COMMANDS: Command[] = [
   ...beneficiaryCommands,
   ...payoutCommands,
   ...exportCommands,
+  ...journalCommands,
+  ...closeCommands,
 ];
 
 const GLOBAL_OPTIONS: Options = {

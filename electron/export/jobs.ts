@@ -12,6 +12,8 @@ import type { ExportRequest, ExportResult } from '../../shared/exports';
 import { epochMsToIst, epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { EventBus } from '../ipc/events';
+import { failedExport, journalExport } from '../journal/exports';
+import type { Journals } from '../journal/registry';
 import type { Logger } from '../log';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { ExportJob } from './run-export';
@@ -61,6 +63,7 @@ export function createExportJobs(deps: {
   dataDir: string;
   profiles: ProfileStore;
   cacheFor: (profileId: string) => Cache;
+  journals: Journals;
   events: EventBus;
   log: Logger;
   targets?: Partial<ExportTargets>;
@@ -89,21 +92,14 @@ export function createExportJobs(deps: {
     const finish = (result: ExportResult) => {
       running.delete(jobId);
       if (result.file) done.set(jobId, result.file);
-      deps.events.emit('exportFinished', { ...result, jobId, profileId });
+      // Journaled (with the file's SHA-256) before the UI hears of it, so the entry is there when it looks.
+      void journalExport(deps.journals.for(profileId).journal, job.request, result)
+        .catch((e: unknown) => deps.log.warn('export not journaled', { jobId, profileId, error: e }))
+        .finally(() => deps.events.emit('exportFinished', { ...result, jobId, profileId }));
     };
     const failed = (error: string) => {
       deps.log.warn('export failed', { jobId, profileId, kind: job.request.kind, error });
-      finish({
-        kind: job.request.kind,
-        format: job.request.format,
-        file: null,
-        files: [],
-        rows: 0,
-        sheets: 0,
-        status: 'failed',
-        error,
-        seconds: 0,
-      });
+      finish(failedExport(job.request, error));
     };
     let settled = false;
     worker.on('message', (m: WorkerMessage) => {
@@ -152,6 +148,7 @@ export function createExportJobs(deps: {
           environment: profile.environment,
           baseUrl: profile.baseUrl,
           generatedAtIst: epochMsToIst(now()),
+          journalHead: deps.journals.for(profile.id).journal.head().hash,
           appVersion: deps.appVersion,
         },
       };

@@ -1,6 +1,6 @@
 /**
  * The smaller exports: beneficiaries, payout lookups with their history (one line per check, so a status
- * change over time reads down the sheet), and balance snapshots. Identifiers and account numbers are text, so
+ * change over time reads down the sheet), balance snapshots, and the audit journal (every entry with its hashes). Identifiers and account numbers are text, so
  * leading zeros survive; money is exact rupees; times are IST date-times.
  */
 import type { CacheReader } from '../cache/database';
@@ -126,4 +126,42 @@ export const LIST_EXPORTS = {
       }
     },
   },
-} satisfies Record<'beneficiaries' | 'payouts' | 'balances', ListExport>;
+  journal: {
+    sheet: 'Journal',
+    view: 'every entry of the audit journal, oldest first, with its hashes',
+    columns: [
+      { header: 'Seq', type: 'integer' },
+      at('Time'),
+      text('Kind', 11),
+      text('Event', 26),
+      text('Outcome', 11),
+      { header: 'Refers to', type: 'integer' },
+      text('Request id', 22),
+      text('Summary', 60),
+      text('Data (JSON)', 40),
+      text('App version', 11),
+      text('OS user', 14),
+      text('Previous hash', 66),
+      text('Hash', 66),
+    ],
+    *rows(reader) {
+      for (const e of reader.journal.every()) {
+        yield [
+          e.seq,
+          e.atIst,
+          e.kind,
+          e.event,
+          e.outcome,
+          e.refersTo,
+          e.requestId,
+          e.summary,
+          JSON.stringify(e.data),
+          e.appVersion,
+          e.osUser,
+          e.prevHash,
+          e.hash,
+        ];
+      }
+    },
+  },
+} satisfies Record<'beneficiaries' | 'payouts' | 'balances' | 'journal', ListExport>;

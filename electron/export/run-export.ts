@@ -88,6 +88,8 @@ interface Written {
   rows: number;
   sheets: number;
   warning?: string;
+  /** A settlement export's totals, added up from the rows written (and checked against the Summary's). */
+  totals?: Totals;
 }
 
 export async function runExport(
@@ -124,6 +126,7 @@ export async function runExport(
       rows: written.rows,
       sheets: written.sheets,
       ...(written.warning ? { warning: written.warning } : {}),
+      ...(written.totals ? { totals: written.totals } : {}),
     };
   } catch (e) {
     await outputs.discard();
@@ -315,7 +318,7 @@ async function writeSettlements(run: Run, filter: SettlementFilter): Promise<Wri
     const files = await writeCsv(run, DETAIL_COLUMNS, parts, (sink) => stream(sink));
     assertAgrees(written, expected);
     await writeSidecar(run, provenance(files));
-    return { rows: written.count, sheets: parts.length, ...(warning ? { warning } : {}) };
+    return { rows: written.count, sheets: parts.length, totals: written, ...(warning ? { warning } : {}) };
   }
 
   const maxRows = job.maxRowsPerSheet ?? XLSX_MAX_ROWS;
@@ -372,7 +375,7 @@ async function writeSettlements(run: Run, filter: SettlementFilter): Promise<Wri
       },
     );
     await book.finish();
-    return { rows: written.count, sheets: sheets.length, ...cutWarning(cutCells) };
+    return { rows: written.count, sheets: sheets.length, totals: written, ...cutWarning(cutCells) };
   } catch (e) {
     book.abort();
     throw e;

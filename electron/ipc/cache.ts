@@ -1,11 +1,13 @@
-/** Handlers of the `cache.*` channels: sizes per profile, the active profile's "last synced" times, clearing. */
+/** Handlers of the `cache.*` channels: sizes per profile, the active profile's "last synced" times, clearing (journaled). */
 import type { CacheRegistry } from '../cache/registry';
+import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { IpcHandlers } from './router';
 
 export function createCacheHandlers(deps: {
   caches: CacheRegistry;
   profiles: ProfileStore;
+  journals: Journals;
   dataDir: string;
   /** What is using a profile's cache right now (a sync, an export), or null. */
   busyReason(profileId: string): string | null;
@@ -21,7 +23,7 @@ export function createCacheHandlers(deps: {
     }),
     'cache.status': () => {
       const profileId = deps.profiles.active().id;
-      // Asking must not create a cache: a profile never synced (or just cleared) has none.
+      // Asking must not create a cache: a profile never synced has none (a cleared one keeps its journal).
       if (deps.caches.sizeOf(profileId) === 0) return { profileId, settlementsSyncedAt: null, balancesAt: null };
       const cache = deps.caches.cacheFor(profileId);
       return {
@@ -33,6 +35,13 @@ export function createCacheHandlers(deps: {
     'cache.clear': ({ profileId }) => {
       const id = deps.profiles.get(profileId).id;
       const freedBytes = deps.caches.clear(id, deps.busyReason(id));
+      deps.journals.for(id).journal.append({
+        kind: 'cache',
+        event: 'cache.cleared',
+        outcome: 'done',
+        summary: `Cleared the local cache (${freedBytes.toLocaleString('en-IN')} bytes freed); the journal and closed periods were kept.`,
+        data: { freedBytes },
+      });
       return { cleared: true, freedBytes };
     },
   };

@@ -25,7 +25,14 @@ export class CredentialError extends Error {
   }
 }
 
+/** A secret's life, for the journal: what happened to it, never its value. */
+export type CredentialEvent =
+  | { event: 'secret.set' | 'secret.replaced' | 'secret.deleted'; profileId: string }
+  | { event: 'secret.tested'; profileId: string; result: ConnectionTestResult };
+
 export interface CredentialsOptions {
+  /** Told of every secret set, replaced, deleted or tested, after the fact. */
+  onEvent?: (e: CredentialEvent) => void;
   profiles: ProfileStore;
   vault: SecretStore;
   /** The embedded sandbox's own secret: the built-in profile needs none from the user. */
@@ -45,6 +52,7 @@ export function createCredentials({
   transport,
   onSecret,
   onRequest,
+  onEvent,
   now = Date.now,
 }: CredentialsOptions) {
   const secretFor = (profileId: string) => async (): Promise<string> => {
@@ -66,6 +74,30 @@ export function createCredentials({
       transport,
       onEvent: onRequest && ((event) => onRequest(event, p.id)),
     });
+  }
+
+  /**
+   * Two safe calls: payout accounts proves the Basic credentials (key and secret); a currency lookup, a
+   * body-signed call, proves the profile's hash scheme, which payout accounts never exercises.
+   */
+  async function connectionTest(profileId: string): Promise<ConnectionTestResult> {
+    const client = api(profileId);
+    const started = now();
+    try {
+      const { accounts } = await client.payouts.accounts();
+      await client.paymentInfo.currency('INR', 'USD');
+      const entries = Object.entries(accounts);
+      return {
+        ok: true,
+        ms: now() - started,
+        gateways: entries.map(([pg]) => pg),
+        failingGateways: entries.filter(([, g]) => !g.status).map(([pg]) => pg),
+      };
+    } catch (e) {
+      return connectionFailure(e);
+    } finally {
+      client.close();
+    }
   }
 
   return {
@@ -102,12 +134,16 @@ export function createCredentials({
       if (!parsed.success)
         throw new CredentialError('SECRET_INVALID', `The secret ${parsed.error.issues[0]?.message ?? 'is not valid'}.`);
       onSecret?.(parsed.data);
+      const replacing = (await vault.get(p.id)) !== null;
       await vault.set(p.id, parsed.data);
+      onEvent?.({ event: replacing ? 'secret.replaced' : 'secret.set', profileId: p.id });
     },
     async remove(profileId: string): Promise<boolean> {
       const p = profiles.get(profileId);
       if (p.builtIn) return false;
-      return vault.delete(p.id);
+      const deleted = await vault.delete(p.id);
+      if (deleted) onEvent?.({ event: 'secret.deleted', profileId: p.id });
+      return deleted;
     },
     /**
      * Changes a profile. A secret belongs to the service it was entered for: when the scheme, host or port of either
@@ -132,28 +168,11 @@ export function createCredentials({
       if (!p.builtIn) await vault.delete(p.id);
       profiles.remove(p.id);
     },
-    /**
-     * Two safe calls: payout accounts proves the Basic credentials (key and secret); a currency lookup, a
-     * body-signed call, proves the profile's hash scheme, which payout accounts never exercises.
-     */
+    /** The connection test (above), journaled with its result. */
     async testConnection(profileId: string): Promise<ConnectionTestResult> {
-      const client = api(profileId);
-      const started = now();
-      try {
-        const { accounts } = await client.payouts.accounts();
-        await client.paymentInfo.currency('INR', 'USD');
-        const entries = Object.entries(accounts);
-        return {
-          ok: true,
-          ms: now() - started,
-          gateways: entries.map(([pg]) => pg),
-          failingGateways: entries.filter(([, g]) => !g.status).map(([pg]) => pg),
-        };
-      } catch (e) {
-        return connectionFailure(e);
-      } finally {
-        client.close();
-      }
+      const result = await connectionTest(profileId);
+      onEvent?.({ event: 'secret.tested', profileId, result });
+      return result;
     },
   };
 }

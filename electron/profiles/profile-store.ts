@@ -12,11 +12,16 @@ import { describeIssues } from '../../shared/api/operations';
 import { SANDBOX_PROFILE_ID, profileFields, type Profile, type ProfileFields } from '../../shared/profiles';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-files';
 
+/** Each profile's journal head (electron/journal/): kept here too, out of reach of whoever edits a cache file. */
+const journalHead = z.object({ seq: z.number().int().nonnegative(), hash: z.string().regex(/^[0-9a-f]{64}$/) });
+type JournalHead = z.output<typeof journalHead>;
+
 /** The file's outline; each profile is checked on its own, so one bad entry does not cost the others. */
 const settingsFile = z.object({
   version: z.literal(1),
   activeProfileId: z.string(),
   profiles: z.array(z.unknown()),
+  journalHeads: z.record(z.string(), journalHead).default({}),
 });
 
 /**
@@ -35,6 +40,7 @@ interface Settings {
   version: 1;
   activeProfileId: string;
   profiles: Profile[];
+  journalHeads: Record<string, JournalHead>;
 }
 
 export class ProfileError extends Error {
@@ -52,21 +58,28 @@ export interface EmbeddedSandbox {
   key: string;
 }
 
+/** A change to the profiles, for the journal (electron/journal/profile-events.ts): never a secret. */
+export type ProfileEvent =
+  | { event: 'profile.created' | 'profile.removed' | 'profile.activated'; profile: Profile }
+  | { event: 'profile.updated'; profile: Profile; fields: string[] };
+
 export interface ProfileStoreOptions {
   dataDir: string;
+  /** Told of every change after it is saved. */
+  onEvent?: (e: ProfileEvent) => void;
   /** The running embedded sandbox, which the built-in profile points at; null for a store with no built-in profile. */
   sandbox: EmbeddedSandbox | null;
   now?: () => Date;
 }
 
-export function createProfileStore({ dataDir, sandbox, now = () => new Date() }: ProfileStoreOptions) {
+export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new Date() }: ProfileStoreOptions) {
   const file = join(dataDir, 'settings.json');
   /** Set when a broken settings file was moved or copied aside at open: where it went and what to tell the user. */
   let recovered: { movedTo: string; message: string } | null = null;
   let settings = load();
 
   function load(): Settings {
-    const fresh: Settings = { version: 1, activeProfileId: SANDBOX_PROFILE_ID, profiles: [] };
+    const fresh: Settings = { version: 1, activeProfileId: SANDBOX_PROFILE_ID, profiles: [], journalHeads: {} };
     if (!existsSync(file)) return fresh;
     const aside = `${file}.unreadable-${now().toISOString().replace(/[:.]/g, '-')}`;
     let outline: z.output<typeof settingsFile>;
@@ -99,15 +112,29 @@ export function createProfileStore({ dataDir, sandbox, now = () => new Date() }:
           `${left === 1 ? 'was' : 'were'} left out; the others are in use. The file as it was is kept at ${aside}.`,
       };
     }
-    return { version: 1, activeProfileId: outline.activeProfileId, profiles };
+    return { version: 1, activeProfileId: outline.activeProfileId, profiles, journalHeads: outline.journalHeads };
   }
 
-  function save(next: Settings) {
+  /**
+   * Journal heads as the file holds them now: the app and the CLI each append to journals and hold their own copy
+   * of the settings, so heads are always read from disk and carried over by every write.
+   */
+  function headsOnDisk(): Record<string, JournalHead> {
+    if (!existsSync(file)) return settings.journalHeads;
+    try {
+      return settingsFile.parse(JSON.parse(readFileSync(file, 'utf8'))).journalHeads;
+    } catch {
+      return settings.journalHeads;
+    }
+  }
+
+  function save(next: Settings, journalHeads = headsOnDisk()) {
     ensurePrivateDir(dataDir);
+    const written = { ...next, journalHeads };
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(next, null, 2) + '\n', { mode: PRIVATE_FILE_MODE });
+    writeFileSync(tmp, JSON.stringify(written, null, 2) + '\n', { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, file);
-    settings = next;
+    settings = written;
   }
 
   function builtIn(): Profile[] {
@@ -166,6 +193,7 @@ export function createProfileStore({ dataDir, sandbox, now = () => new Date() }:
       assertNameFree(valid.name);
       const created: Profile = { ...valid, id: randomUUID(), builtIn: false };
       save({ ...settings, profiles: [...settings.profiles, created] });
+      onEvent?.({ event: 'profile.created', profile: created });
       return created;
     },
     /** The profile `update` would store, checked, without storing it: for what must happen before (credentials.ts). */
@@ -176,18 +204,24 @@ export function createProfileStore({ dataDir, sandbox, now = () => new Date() }:
       return { ...valid, id: current.id, builtIn: false };
     },
     update(id: string, fields: ProfileFields): Profile {
+      const current = stored(id);
       const updated = this.prepareUpdate(id, fields);
       save({ ...settings, profiles: settings.profiles.map((p) => (p.id === id ? updated : p)) });
+      const changed = (Object.keys(profileFields.shape) as (keyof ProfileFields)[]).filter(
+        (k) => updated[k] !== current[k],
+      );
+      onEvent?.({ event: 'profile.updated', profile: updated, fields: changed });
       return updated;
     },
     remove(id: string): void {
-      stored(id);
+      const removed = stored(id);
       const profiles = settings.profiles.filter((p) => p.id !== id);
       const activeProfileId =
         settings.activeProfileId === id
           ? (builtIn()[0]?.id ?? profiles[0]?.id ?? SANDBOX_PROFILE_ID)
           : settings.activeProfileId;
       save({ ...settings, profiles, activeProfileId });
+      onEvent?.({ event: 'profile.removed', profile: removed });
     },
     /** The active profile; falls back to the first one when the stored choice no longer exists. */
     active(): Profile {
@@ -203,7 +237,12 @@ export function createProfileStore({ dataDir, sandbox, now = () => new Date() }:
     activate(id: string): Profile {
       const p = get(id);
       save({ ...settings, activeProfileId: p.id });
+      onEvent?.({ event: 'profile.activated', profile: p });
       return p;
+    },
+    journalHead: (profileId: string): JournalHead | null => headsOnDisk()[profileId] ?? null,
+    setJournalHead(profileId: string, head: JournalHead): void {
+      save(settings, { ...headsOnDisk(), [profileId]: head });
     },
   };
 }

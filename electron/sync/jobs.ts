@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { SyncRequest } from '../../shared/sync';
 import type { Cache } from '../cache/database';
 import type { EventBus } from '../ipc/events';
+import type { Journals } from '../journal/registry';
+import { journalSync } from '../journal/syncs';
 import type { Logger } from '../log';
 import type { Credentials } from '../profiles/credentials';
 import { syncSettlements } from './settlement-sync';
@@ -23,6 +25,7 @@ interface Job {
 export function createSyncJobs(deps: {
   credentials: Credentials;
   cacheFor: (profileId: string) => Cache;
+  journals: Journals;
   events: EventBus;
   log: Logger;
 }) {
@@ -38,11 +41,17 @@ export function createSyncJobs(deps: {
         signal,
         onProgress: (p) => deps.events.emit('syncProgress', { ...p, jobId, profileId }),
       });
+      journalSync(deps.journals.for(profileId), request, { summary });
       deps.events.emit('syncFinished', { jobId, profileId, summary });
     } catch (e) {
       // Whatever stopped the whole sync (no secret, a locked keychain) reaches the UI as a sentence.
       const error = e instanceof Error ? e.message : String(e);
       deps.log.warn('sync failed', { jobId, profileId, error: e });
+      try {
+        journalSync(deps.journals.for(profileId), request, { error });
+      } catch (journalError) {
+        deps.log.warn('sync not journaled', { jobId, profileId, error: journalError });
+      }
       deps.events.emit('syncFinished', { jobId, profileId, summary: null, error });
     } finally {
       api.close();

@@ -3,6 +3,7 @@ import { useAppInfo } from './app-info-store';
 import { AccountsScreen } from './accounts/AccountsScreen';
 import { MovedAsideNotices } from './notices/MovedAsideNotices';
 import { BeneficiariesScreen } from './beneficiaries/BeneficiariesScreen';
+import { JournalScreen } from './journal/JournalScreen';
 import { PayoutsScreen } from './payouts/PayoutsScreen';
 import { SettingsScreen } from './settings/SettingsScreen';
 import { SettlementsScreen } from './settlements/SettlementsScreen';
@@ -14,6 +15,7 @@ const SECTIONS = [
   { id: 'beneficiaries', label: 'Beneficiaries' },
   { id: 'payouts', label: 'Payouts' },
   { id: 'settlements', label: 'Settlements' },
+  { id: 'journal', label: 'Journal' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 
@@ -30,6 +32,8 @@ function SectionView({ section }: { section: Section | null }) {
       return <PayoutsScreen />;
     case 'settlements':
       return <SettlementsScreen />;
+    case 'journal':
+      return <JournalScreen />;
     case 'settings':
       return <SettingsScreen />;
   }

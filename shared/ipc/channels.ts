@@ -47,6 +47,15 @@ export const IPC_CHANNELS = [
   'notices.list',
   'notices.reveal',
   'notices.dismiss',
+  'journal.list',
+  'journal.verify',
+  'journal.unresolved',
+  'journal.checkStatus',
+  'journal.periods',
+  'journal.closePeriod',
+  'journal.reopenPeriod',
+  'journal.acknowledgePeriod',
+  'journal.periodDiff',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];

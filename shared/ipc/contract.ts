@@ -14,6 +14,7 @@ import { cacheChannels } from './cache';
 import { credentialsChannels } from './credentials';
 import { exportFinishedEvent, exportProgressEvent, exportsChannels } from './exports';
 import { movedAsideNotice, noticesChannels } from './notices';
+import { journalChannels } from './journal';
 import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
 import { settlementsChannels } from './settlements';
@@ -42,6 +43,7 @@ export const ipcContract = {
   ...cacheChannels,
   ...exportsChannels,
   ...noticesChannels,
+  ...journalChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */

@@ -9,6 +9,7 @@ import { clientBenches } from './client';
 import { exportBenches } from './export';
 import { findBenches } from './find';
 import { openBenches } from './open';
+import { journalBenches } from './journal';
 import { queryBenches } from './query';
 import { sandboxBenches } from './sandbox';
 import { syncBenches } from './sync';
@@ -38,6 +39,7 @@ const BENCHES: Bench[] = [
   openBenches,
   uiBenches,
   exportBenches,
+  journalBenches,
 ];
 
 async function main() {

@@ -192,6 +192,20 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         offProgress();
         await unwrap(api.exports.reveal({ jobId: exportJob.jobId! }));
         await unwrap(api.exports.cancel({ jobId: exportJob.jobId! }));
+        // The journal's channels on what the calls above wrote.
+        const actions = await unwrap(api.journal.list({ kind: 'action' }));
+        const attempt = actions.entries.find((e) => e.outcome === 'attempted')!;
+        await unwrap(
+          api.journal.checkStatus({ attemptSeq: attempt.seq, beneficiaryId: added.beneficiary.beneficiary_id }),
+        );
+        await unwrap(api.journal.unresolved());
+        const verified = await unwrap(api.journal.verify());
+        const closed = await unwrap(api.journal.closePeriod(range));
+        await unwrap(api.journal.periods(range));
+        await unwrap(api.journal.periodDiff({ id: closed.id }));
+        // Refused (nothing changed since the close), which still reaches the core and answers.
+        const acknowledged = await api.journal.acknowledgePeriod({ id: closed.id });
+        await unwrap(api.journal.reopenPeriod({ id: closed.id }));
         await unwrap(api.cache.list());
         const cacheStatus = await unwrap(api.cache.status());
         await unwrap(api.cache.clear({ profileId: 'sandbox' }));
@@ -214,6 +228,8 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           cancelled,
           deleted,
           activeAfter: info.profile.id,
+          verified: verified.ok,
+          acknowledged,
           invalid,
           events,
           rows: page.rows.length,
@@ -244,6 +260,8 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
       deleted: { deleted: true },
       activeAfter: 'sandbox',
       notices: { notices: [], noticeRevealed: { revealed: false }, noticeDismissed: { dismissed: false } },
+      verified: true,
+      acknowledged: { ok: false, error: { code: 'PERIOD_NOT_CHANGED' } },
       invalid: { ok: false, error: { code: 'INVALID_INPUT', details: [expect.objectContaining({ path: 'baseUrl' })] } },
       events: [expect.objectContaining({ state: 'online' })],
       rows: 5,

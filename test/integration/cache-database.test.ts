@@ -56,8 +56,9 @@ const SEEDS: Record<number, string[]> = {
   3: [`INSERT INTO beneficiaries (beneficiary_id, name, fetched_at) VALUES ('ben_1', 'Asha', 't')`],
   4: [`INSERT INTO payout_lookups (payout_id, mode, looked_up_at) VALUES ('po_1', 'normal', 't')`],
   5: [
-    // Columns named: a later version adds some.
-    `INSERT INTO payout_accounts (pg, account_number, first_seen_at, last_seen_at) VALUES ('payu', '1234', 't', 't')`,
+    // Columns named: a later version adds some, and the seeds of every version before one run on it.
+    `INSERT INTO payout_accounts (pg, account_number, ifsc_code, account_type, currency, extra, first_seen_at, last_seen_at)
+     VALUES ('payu', '1234', NULL, NULL, NULL, NULL, 't', 't')`,
     `INSERT INTO payout_gateway_errors VALUES ('easebuzz', '500', 'down', 't')`,
     `INSERT INTO balance_snapshots (pg, account_number, taken_at, source, available_balance) VALUES ('payu', '1234', 't', 'accounts', 100)`,
   ],
@@ -73,6 +74,12 @@ const SEEDS: Record<number, string[]> = {
        settled_amount, seen_run)
      VALUES (2, '2025-01-02', 'payu', 'pay_7', '2025-01-02 11:00:00', 'ord_7', '2025-01-01 09:00:00', 'UTR7', 'success',
        'success', 'UPI', 1000, 15, 3, 0, 1, 0, 2, 982, 1)`,
+  ],
+  8: [
+    `INSERT INTO journal VALUES (1, 't', 'cache', 'cache.cleared', 'done', NULL, NULL, 's', '{}', '0', 'u', 'p', 'h')`,
+    `INSERT INTO period_closes (id, range_from, range_to, closed_at, close_seq, digest, records, totals, state)
+     VALUES (1, '2025-01-01', '2025-01-02', 't', 1, 'd', 0, '[]', 'closed')`,
+    `INSERT INTO period_close_records VALUES (1, '2025-01-01', 'payu', 'pay_1', '2025-01-01 11:00:00', 'h')`,
   ],
 };
 

@@ -3,9 +3,10 @@
  * lookups recorded with their history (and nothing recorded when the service never answered), beneficiary
  * creation that a repeated key cannot duplicate, and clearing a cache, refused while a sync uses it.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../shared/api/operations';
 import type { Sandbox } from '../../electron/sandbox/server';
@@ -200,9 +201,16 @@ describe('cache', () => {
 
     const cleared = await ok(core, 'cache.clear', { profileId: 'sandbox' });
     expect(cleared.cleared).toBe(true);
-    expect(cleared.freedBytes).toBeGreaterThanOrEqual(entry.sizeBytes);
-    expect(existsSync(entry.file)).toBe(false);
-    // The next read opens a new, empty cache.
+    // The data goes; the audit journal stays (electron/journal/), copied into the fresh file with its entry.
+    expect(cleared.freedBytes).toBeGreaterThan(0);
+    expect(cleared.freedBytes).toBeLessThanOrEqual(entry.sizeBytes);
+    const fresh = new Database(entry.file, { readonly: true });
+    expect(fresh.prepare('SELECT count(*) AS n FROM settlements').get()).toEqual({ n: 0 });
+    expect(fresh.prepare('SELECT event FROM journal ORDER BY seq DESC LIMIT 1').get()).toEqual({
+      event: 'cache.cleared',
+    });
+    fresh.close();
+    // The next read finds an empty cache.
     expect(await ok(core, 'cache.status', undefined)).toEqual({
       profileId: 'sandbox',
       settlementsSyncedAt: null,

@@ -97,6 +97,15 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'notices.list': undefined,
     'notices.reveal': { id: 'notice-that-does-not-exist' },
     'notices.dismiss': { id: 'notice-that-does-not-exist' },
+    'journal.list': { kind: 'action', text: 'beneficiary' },
+    'journal.verify': undefined,
+    'journal.unresolved': undefined,
+    'journal.checkStatus': { attemptSeq: 1, beneficiaryId: 'BEN-0001' },
+    'journal.periods': { from: '2026-11-01', to: '2026-11-02' },
+    'journal.closePeriod': { from: '2026-11-01', to: '2026-11-02' },
+    'journal.reopenPeriod': { id: 1 },
+    'journal.acknowledgePeriod': { id: 1 },
+    'journal.periodDiff': { id: 1 },
   };
   return inputs;
 }

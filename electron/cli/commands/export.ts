@@ -9,12 +9,13 @@ import { extname, resolve } from 'node:path';
 import { EXPORT_FORMATS, type CsvExportOptions, type ExportFormat, type ExportRequest } from '../../../shared/exports';
 import { epochMsToIst } from '../../../shared/time';
 import { runExport } from '../../export/run-export';
+import { failedExport, journalExport } from '../../journal/exports';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
 import { UsageError, progressLine, result, type Io } from '../io';
 import { cancelOnInterrupt, openProfileCache, parseRange, range } from './settlements';
 
-function outFile(values: Values): { file: string; format: ExportFormat } {
+export function outFile(values: Values): { file: string; format: ExportFormat } {
   if (typeof values.out !== 'string' || values.out === '')
     throw new UsageError('--out FILE.xlsx or FILE.csv is required');
   const format = extname(values.out).slice(1).toLowerCase();
@@ -38,8 +39,9 @@ function csvOptions(values: Values, format: ExportFormat): { csv?: CsvExportOpti
   return { csv };
 }
 
-async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: string): Promise<void> {
+export async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: string): Promise<void> {
   const cache = openProfileCache(ctx, io);
+  const { journal } = ctx.core.journals.for(ctx.profile.id);
   const line = progressLine(io);
   const interrupt = cancelOnInterrupt(io, `nothing is left under ${file}`);
   try {
@@ -53,6 +55,7 @@ async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: stri
           environment: ctx.profile.environment,
           baseUrl: ctx.profile.baseUrl,
           generatedAtIst: epochMsToIst(ctx.now()),
+          journalHead: journal.head().hash,
           appVersion: ctx.appVersion,
         },
       },
@@ -63,8 +66,13 @@ async function exportTo(ctx: Context, io: Io, request: ExportRequest, file: stri
             `${p.phase} ${p.rowsWritten.toLocaleString('en-IN')}${p.rowsTotal === null ? '' : ` of ${p.rowsTotal.toLocaleString('en-IN')}`} rows`,
           ),
       },
-    );
+    ).catch(async (e: unknown) => {
+      // A failed export is journaled as the app journals one; the error still ends the command.
+      await journalExport(journal, request, failedExport(request, e instanceof Error ? e.message : String(e)));
+      throw e;
+    });
     line.done();
+    await journalExport(journal, request, done);
     if (done.status !== 'completed') throw new Error('Export cancelled; no file was written.');
     if (done.warning && io.json) io.err(`Warning: ${done.warning}`);
     result(io, done, () =>

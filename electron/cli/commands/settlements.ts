@@ -2,6 +2,7 @@
 import { describeIssues } from '../../../shared/api/operations';
 import { formatMoney } from '../../../shared/money';
 import { syncRequest, type SyncProgress, type SyncSummary } from '../../../shared/sync';
+import { journalSync } from '../../journal/syncs';
 import { syncSettlements } from '../../sync/settlement-sync';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
@@ -91,16 +92,32 @@ const sync: Command = {
     const api = ctx.core.credentials.api(ctx.profile.id);
     const line = progressLine(io);
     const interrupt = cancelOnInterrupt(io);
+    const journal = ctx.core.journals.for(ctx.profile.id);
     try {
-      const summary = await syncSettlements({
-        api,
-        cache: openProfileCache(ctx, io),
-        ...request,
-        signal: interrupt.signal,
-        onProgress: (p) => line.update(describeProgress(p)),
-      });
+      let summary: SyncSummary;
+      try {
+        summary = await syncSettlements({
+          api,
+          cache: openProfileCache(ctx, io),
+          ...request,
+          signal: interrupt.signal,
+          onProgress: (p) => line.update(describeProgress(p)),
+        });
+      } catch (e) {
+        journalSync(journal, request, { error: e instanceof Error ? e.message : String(e) });
+        throw e;
+      }
       line.done();
-      result(io, summary, () => describeSummary(summary));
+      const changed = journalSync(journal, request, { summary });
+      result(io, { ...summary, changedPeriods: changed }, () =>
+        [
+          describeSummary(summary),
+          ...changed.map(
+            (p) =>
+              `Closed period ${p.from} to ${p.to} changed after close: ${p.added} added, ${p.vanished} vanished, ${p.modified} changed.`,
+          ),
+        ].join('\n'),
+      );
       if (summary.status !== 'completed') process.exitCode = 1;
     } finally {
       interrupt.dispose();

@@ -75,8 +75,8 @@ function CacheRow({ entry, profile, dataDir }: CacheRowProps) {
           onCancel={() => setConfirming(false)}
         >
           <p>
-            Delete the cached settlements, beneficiaries, payout lookups and balances of {name} ({size})? The service
-            keeps its data; you can sync again.
+            Delete the cached settlements, beneficiaries, payout lookups and balances of {name} ({size})? Its audit
+            journal and closed periods are kept. The service keeps its data; you can sync again.
           </p>
         </ConfirmDialog>
       )}

@@ -14,6 +14,7 @@ import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import { useFindShortcut } from '../ui/use-find-shortcut';
 import { COLUMNS } from './columns';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
+import { ClosedPeriodsNote } from '../journal/ClosedPeriodsNote';
 import { SyncPanel } from './JobPanels';
 import { SettledChart } from './SettledChart';
 import { SettlementDetail } from './SettlementDetail';
@@ -361,6 +362,7 @@ export function SettlementsScreen() {
   const close = useSettlements((s) => s.close);
   const rows = useSettlements((s) => s.rows);
   const totals = useSettlements((s) => s.totals.current);
+  const range = useSettlements((s) => s.range);
   const [detail, setDetail] = useState<CachedSettlement | null>(null);
 
   useEffect(() => {
@@ -378,6 +380,7 @@ export function SettlementsScreen() {
       </div>
       <OfflineBanner />
       <RangeBar />
+      <ClosedPeriodsNote from={range.from} to={range.to} />
       <SyncPanel />
       <ExportStatus kind="settlements" />
       <FilterBar />

@@ -1,0 +1,33 @@
+/** Handlers of the `journal.*` channels: the active profile's audit journal and closed periods. */
+import type { Journals } from '../journal/registry';
+import type { ProfileStore } from '../profiles/profile-store';
+import type { BeneficiaryService } from '../treasury/beneficiaries';
+import type { IpcHandlers } from './router';
+
+type JournalChannels = Extract<keyof IpcHandlers, `journal.${string}`>;
+
+export function createJournalHandlers(deps: {
+  journals: Journals;
+  profiles: ProfileStore;
+  beneficiaries: BeneficiaryService;
+}): Pick<IpcHandlers, JournalChannels> {
+  const active = () => deps.journals.for(deps.profiles.active().id);
+  return {
+    'journal.list': (filter) => {
+      const { journal } = active();
+      return { entries: journal.list(filter), head: journal.head() };
+    },
+    'journal.verify': () => active().journal.verify(),
+    'journal.unresolved': () => active().journal.unresolved(),
+    'journal.checkStatus': ({ attemptSeq, beneficiaryId }) =>
+      deps.beneficiaries.checkStatus(deps.profiles.active().id, attemptSeq, beneficiaryId),
+    'journal.periods': (range) => active().periods.list(range),
+    'journal.closePeriod': (range) => active().periods.close(range),
+    'journal.reopenPeriod': ({ id }) => {
+      active().periods.reopen(id);
+      return { reopened: true as const };
+    },
+    'journal.acknowledgePeriod': ({ id }) => active().periods.acknowledge(id),
+    'journal.periodDiff': ({ id }) => active().periods.diff(id),
+  };
+}

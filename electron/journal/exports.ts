@@ -1,0 +1,84 @@
+/**
+ * Exports in the journal: each finished export's entry holds what was exported (kind, filter), how much (rows,
+ * totals in paise), where (file name and path) and the SHA-256 of the file as written, so `verifyFile` can later
+ * say which export produced a file and whether it has changed since.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { ExportRequest, ExportResult } from '../../shared/exports';
+import type { FileVerdict, JournalEntry } from '../../shared/journal';
+import type { Journal } from './journal';
+
+/** SHA-256 (lowercase hex) of a file's bytes, streamed. */
+export async function fileSha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** The result of an export that failed before it wrote a file, as the UI and the journal take it. */
+export function failedExport(request: ExportRequest, error: string): ExportResult {
+  return {
+    kind: request.kind,
+    format: request.format,
+    file: null,
+    files: [],
+    rows: 0,
+    sheets: 0,
+    status: 'failed',
+    error,
+    seconds: 0,
+  };
+}
+
+/** Journals an export that ended (completed, cancelled or failed); the file is hashed when one was written. */
+export async function journalExport(
+  journal: Journal,
+  request: ExportRequest,
+  result: ExportResult,
+): Promise<JournalEntry> {
+  // Every file written (a split CSV's parts, a CSV's provenance sidecar), each with its SHA-256.
+  const files = [];
+  if (result.status === 'completed') {
+    for (const file of result.files) files.push({ fileName: basename(file), sha256: await fileSha256(file) });
+  }
+  const sha256 = files[0]?.sha256 ?? null;
+  const what =
+    request.kind === 'settlements' ? `settlements ${request.filter.from} to ${request.filter.to}` : request.kind;
+  return journal.append({
+    kind: 'export',
+    event: `export.${request.kind}`,
+    outcome: result.status,
+    summary:
+      result.status === 'completed'
+        ? `Exported ${what} as ${request.format.toUpperCase()}: ${result.rows.toLocaleString('en-IN')} rows to ${basename(result.file!)}.`
+        : `The export of ${what} ${result.status === 'cancelled' ? 'was cancelled' : 'failed'}; no file was written.`,
+    data: {
+      kind: request.kind,
+      format: request.format,
+      filter: request.kind === 'settlements' ? request.filter : null,
+      rows: result.rows,
+      sheets: result.sheets,
+      totals: result.totals ?? null,
+      file: result.file,
+      fileName: result.file ? basename(result.file) : null,
+      sha256,
+      files,
+      error: result.error ?? null,
+    },
+  });
+}
+
+/** Which export of this journal wrote `file`, and whether the file is still exactly what it wrote. */
+export async function verifyFile(journal: Journal, file: string): Promise<FileVerdict> {
+  const path = resolve(file);
+  const sha256 = await fileSha256(path);
+  const found = journal.findExport(sha256, basename(path));
+  return {
+    file: path,
+    sha256,
+    verdict: found === null ? 'unknown' : found.sameContent ? 'unchanged' : 'changed',
+    export: found?.entry ?? null,
+  };
+}

@@ -1,0 +1,399 @@
+/**
+ * One profile's audit journal, in its cache file (table `journal`, migration 7): append, read, verify.
+ *
+ * Appending reads the last entry and writes the next one in one IMMEDIATE transaction, so two processes (the app
+ * and the CLI) writing the same cache take turns and never fork the chain. `transact(work)` runs a local change
+ * and its entries in the same transaction, so neither is ever stored without the other. After the commit the
+ * head (last sequence number and hash) is written to the settings, where removing the newest entries cannot
+ * reach it; a head is only ever moved forward.
+ */
+import type { Database } from 'better-sqlite3';
+import {
+  GENESIS_HASH,
+  journalFilter,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalKind,
+  type JournalOutcome,
+  type JsonValue,
+  type VerifyResult,
+} from '../../shared/journal';
+import { epochMsToIst, istToIsoUtc, addDays } from '../../shared/time';
+import { canonicalEntry, canonicalJson, chainHash } from './canonical';
+
+export interface JournalHead {
+  seq: number;
+  hash: string;
+}
+
+/** Where each profile's head is kept outside its cache: the settings (profiles/profile-store.ts). */
+export interface JournalHeads {
+  journalHead(profileId: string): JournalHead | null;
+  setJournalHead(profileId: string, head: JournalHead): void;
+}
+
+export interface JournalInput {
+  kind: JournalKind;
+  event: string;
+  outcome: JournalOutcome;
+  summary: string;
+  data?: Record<string, JsonValue | undefined>;
+  refersTo?: number | null;
+  requestId?: string | null;
+}
+
+export interface JournalOptions {
+  db: Database;
+  profileId: string;
+  heads: JournalHeads;
+  appVersion: string;
+  osUser: string;
+  now: () => Date;
+}
+
+interface Row {
+  seq: number;
+  at: string;
+  kind: JournalKind;
+  event: string;
+  outcome: JournalOutcome;
+  refers_to: number | null;
+  request_id: string | null;
+  summary: string;
+  data: string;
+  app_version: string;
+  os_user: string;
+  prev_hash: string;
+  hash: string;
+}
+
+const COLUMNS =
+  'seq, at, kind, event, outcome, refers_to, request_id, summary, data, app_version, os_user, prev_hash, hash';
+
+function toEntry(row: Row): JournalEntry {
+  return {
+    seq: row.seq,
+    at: row.at,
+    atIst: epochMsToIst(Date.parse(row.at)),
+    kind: row.kind,
+    event: row.event,
+    outcome: row.outcome,
+    refersTo: row.refers_to,
+    requestId: row.request_id,
+    summary: row.summary,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    appVersion: row.app_version,
+    osUser: row.os_user,
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  };
+}
+
+/** Every entry, oldest first, one at a time: the journal export reads them on its own read-only connection. */
+export function* journalEntries(db: Database): Generator<JournalEntry> {
+  for (const row of db.prepare<[], Row>(`SELECT ${COLUMNS} FROM journal ORDER BY seq`).iterate()) yield toEntry(row);
+}
+
+export function createJournal(options: JournalOptions) {
+  const { db, profileId, heads } = options;
+  const last = db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1');
+  const insert = db.prepare(`INSERT INTO journal (${COLUMNS}) VALUES (${COLUMNS.replace(/\w+/g, '?')})`);
+  const bySeq = db.prepare<[number], Row>(`SELECT ${COLUMNS} FROM journal WHERE seq = ?`);
+
+  function append(input: JournalInput): JournalEntry {
+    const tail = last.get();
+    const prevHash = tail?.hash ?? GENESIS_HASH;
+    const fields = {
+      seq: (tail?.seq ?? 0) + 1,
+      at: options.now().toISOString(),
+      kind: input.kind,
+      event: input.event,
+      outcome: input.outcome,
+      refersTo: input.refersTo ?? null,
+      requestId: input.requestId ?? null,
+      summary: input.summary,
+      data: canonicalJson(input.data ?? {}),
+      appVersion: options.appVersion,
+      osUser: options.osUser,
+    };
+    const hash = chainHash(prevHash, canonicalEntry(fields));
+    insert.run(
+      fields.seq,
+      fields.at,
+      fields.kind,
+      fields.event,
+      fields.outcome,
+      fields.refersTo,
+      fields.requestId,
+      fields.summary,
+      fields.data,
+      fields.appVersion,
+      fields.osUser,
+      prevHash,
+      hash,
+    );
+    return toEntry(bySeq.get(fields.seq)!);
+  }
+
+  function publishHead(entry: JournalEntry): void {
+    // Inside someone else's transaction the entry is not committed yet; the caller's `record` publishes it.
+    if (db.inTransaction) return;
+    const known = heads.journalHead(profileId);
+    if (known === null || known.seq < entry.seq) heads.setJournalHead(profileId, { seq: entry.seq, hash: entry.hash });
+  }
+
+  return {
+    /** Appends one entry on its own. */
+    append(input: JournalInput): JournalEntry {
+      const entry = db.transaction(() => append(input)).immediate();
+      publishHead(entry);
+      return entry;
+    },
+
+    /**
+     * Local changes and their entries in one transaction: `work` makes the change and appends what it did, so an
+     * entry never describes a change that was rolled back, and no change is stored without its entry.
+     */
+    transact<T>(work: (append: (input: JournalInput) => JournalEntry) => T): T {
+      let newest: JournalEntry | null = null;
+      const result = db
+        .transaction(() =>
+          work((input) => {
+            newest = append(input);
+            return newest;
+          }),
+        )
+        .immediate();
+      if (newest) publishHead(newest);
+      return result;
+    },
+
+    /**
+     * Starts a chain over in a cache that replaced an unreadable one (moved aside, see cache/recovery.ts): the
+     * settings' head is set to this new chain's first entry, which names the file the old chain is in.
+     */
+    restartAfterRecovery(input: JournalInput): JournalEntry {
+      const entry = db.transaction(() => append(input)).immediate();
+      heads.setJournalHead(profileId, { seq: entry.seq, hash: entry.hash });
+      return entry;
+    },
+
+    get(seq: number): JournalEntry | null {
+      const row = bySeq.get(seq);
+      return row ? toEntry(row) : null;
+    },
+
+    /** Newest first, filtered; `before` pages on. */
+    list(filter: JournalFilter = {}): JournalEntry[] {
+      const f = journalFilter.parse(filter);
+      const where: string[] = [];
+      const params: (string | number)[] = [];
+      const when = (clause: string, value: string | number | undefined) => {
+        if (value === undefined || value === '') return;
+        where.push(clause);
+        params.push(value);
+      };
+      when('kind = ?', f.kind);
+      when('outcome = ?', f.outcome);
+      // Entries are stored in UTC; the filter's dates are IST days.
+      when('at >= ?', f.from && istToIsoUtc(`${f.from} 00:00:00`));
+      when('at < ?', f.to && istToIsoUtc(`${addDays(f.to, 1)} 00:00:00`));
+      when('seq < ?', f.before);
+      when(
+        "instr(lower(event || ' ' || summary || ' ' || data || ' ' || coalesce(request_id, '')), ?) > 0",
+        f.text?.toLowerCase(),
+      );
+      const sql = `SELECT ${COLUMNS} FROM journal ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`;
+      return db
+        .prepare<(string | number)[], Row>(sql)
+        .all(...params, f.limit)
+        .map(toEntry);
+    },
+
+    /** The entries that refer to an attempt: its outcome, and any status checks. */
+    followUps(seq: number): JournalEntry[] {
+      return db
+        .prepare<[number], Row>(`SELECT ${COLUMNS} FROM journal WHERE refers_to = ? ORDER BY seq`)
+        .all(seq)
+        .map(toEntry);
+    },
+
+    /**
+     * Actions whose outcome is not known: attempts with nothing after them (the app stopped in between), or whose
+     * last follow-up says `unknown`. Newest first.
+     */
+    unresolved(): { attempt: JournalEntry; outcome: JournalEntry | null }[] {
+      const rows = db
+        .prepare<[], Row & { last_outcome: string | null; last_seq: number | null }>(
+          `SELECT ${COLUMNS.split(', ')
+            .map((c) => `a.${c}`)
+            .join(', ')},
+             f.outcome AS last_outcome, f.seq AS last_seq
+           FROM journal a
+           LEFT JOIN journal f ON f.seq = (SELECT max(seq) FROM journal WHERE refers_to = a.seq)
+           WHERE a.outcome = 'attempted' AND (f.seq IS NULL OR f.outcome = 'unknown')
+           ORDER BY a.seq DESC`,
+        )
+        .all();
+      return rows.map((r) => ({ attempt: toEntry(r), outcome: r.last_seq === null ? null : this.get(r.last_seq) }));
+    },
+
+    /**
+     * The newest export entry that wrote a file with this SHA-256 (any of its files: a split CSV's parts, a sidecar),
+     * else the newest that wrote a file of this name.
+     */
+    findExport(sha256: string, fileName: string): { entry: JournalEntry; sameContent: boolean } | null {
+      const find = (field: 'sha256' | 'fileName', value: string) =>
+        db
+          .prepare<[string], Row>(
+            `SELECT ${COLUMNS} FROM journal WHERE kind = 'export' AND outcome = 'completed'
+             AND EXISTS (SELECT 1 FROM json_each(data, '$.files') WHERE json_extract(value, '$.${field}') = ?)
+             ORDER BY seq DESC LIMIT 1`,
+          )
+          .get(value);
+      const byHash = find('sha256', sha256);
+      if (byHash) return { entry: toEntry(byHash), sameContent: true };
+      const byName = find('fileName', fileName);
+      return byName ? { entry: toEntry(byName), sameContent: false } : null;
+    },
+
+    /** The last entry's sequence number and hash; seq 0 and the genesis hash for an empty journal. */
+    head(): JournalHead {
+      const tail = last.get();
+      return tail ? { seq: tail.seq, hash: tail.hash } : { seq: 0, hash: GENESIS_HASH };
+    },
+
+    verify: (clock: () => number = () => performance.now()) => verifyJournal(db, heads.journalHead(profileId), clock),
+  };
+}
+export type Journal = ReturnType<typeof createJournal>;
+
+/**
+ * Recomputes the chain from the first entry and names the first that does not hold: a changed field (its hash no
+ * longer matches), a deleted, inserted or moved entry (the link to the one before breaks, or a number is missing),
+ * and, against the head kept in the settings, a truncated tail or entries the settings never saw.
+ */
+export function verifyJournal(db: Database, head: JournalHead | null, clock: () => number): VerifyResult {
+  const started = clock();
+  let expectedSeq = 1;
+  let prev = GENESIS_HASH;
+  const hashAt = new Map<number, string>();
+  const fail = (seq: number, kind: NonNullable<VerifyResult['problem']>['kind'], message: string): VerifyResult => ({
+    ok: false,
+    entries: expectedSeq - 1,
+    headHash: prev,
+    problem: { seq, kind, message },
+    ms: clock() - started,
+  });
+  const rows = db.prepare(`SELECT ${COLUMNS} FROM journal ORDER BY seq`).raw().iterate() as IterableIterator<
+    [
+      number,
+      string,
+      string,
+      string,
+      string,
+      number | null,
+      string | null,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ]
+  >;
+  for (const [
+    seq,
+    at,
+    kind,
+    event,
+    outcome,
+    refersTo,
+    requestId,
+    summary,
+    data,
+    appVersion,
+    osUser,
+    prevHash,
+    hash,
+  ] of rows) {
+    if (seq !== expectedSeq) {
+      return fail(
+        expectedSeq,
+        'sequence_gap',
+        seq > expectedSeq
+          ? `Entry ${expectedSeq} is missing (the next one is ${seq}): an entry was deleted.`
+          : `Entry ${seq} is out of sequence after entry ${expectedSeq - 1}: an entry was inserted.`,
+      );
+    }
+    if (prevHash !== prev) {
+      return fail(
+        seq,
+        'broken_link',
+        `Entry ${seq} does not follow entry ${seq - 1}: an entry was deleted, inserted or moved here.`,
+      );
+    }
+    const canonical = canonicalEntry({
+      seq,
+      at,
+      kind,
+      event,
+      outcome,
+      refersTo,
+      requestId,
+      summary,
+      data,
+      appVersion,
+      osUser,
+    });
+    if (chainHash(prevHash, canonical) !== hash) {
+      return fail(seq, 'edited', `Entry ${seq} (${event}) was changed after it was written: its hash does not match.`);
+    }
+    if (head !== null && seq === head.seq) hashAt.set(seq, hash);
+    prev = hash;
+    expectedSeq++;
+  }
+  const entries = expectedSeq - 1;
+  const done = (problem: VerifyResult['problem']): VerifyResult => ({
+    ok: problem === null,
+    entries,
+    headHash: prev,
+    problem,
+    ms: clock() - started,
+  });
+  if (head === null) {
+    return done(
+      entries === 0
+        ? null
+        : {
+            seq: 1,
+            kind: 'head_mismatch',
+            message: 'The settings hold no head for this journal, so a truncated tail could not be ruled out.',
+          },
+    );
+  }
+  if (head.seq > entries) {
+    return done({
+      seq: entries + 1,
+      kind: 'truncated',
+      message: `The journal ends at entry ${entries}, but entry ${head.seq} was written: the newest entries were removed.`,
+    });
+  }
+  if (hashAt.get(head.seq) !== head.hash && head.seq > 0) {
+    return done({
+      seq: head.seq,
+      kind: 'head_mismatch',
+      message: `Entry ${head.seq} is not the one the settings recorded: the journal was rewritten from there.`,
+    });
+  }
+  if (head.seq < entries) {
+    return done({
+      seq: head.seq + 1,
+      kind: 'head_mismatch',
+      message:
+        `The settings know entries up to ${head.seq}, but the journal goes on to ${entries}: entries were added ` +
+        'outside this app, or it stopped between writing an entry and the settings.',
+    });
+  }
+  return done(null);
+}
