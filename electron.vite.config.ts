@@ -8,7 +8,7 @@ const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 /**
  * The dev server needs inline script and style, which index.html's strict meta policy forbids. While serving, the
  * meta tag is dropped and main's header (DEV_SERVER_CONTENT_SECURITY_POLICY in security.ts) is the policy; builds
- * keep the meta, which is all that protects a `file://` page.
+ * keep the meta, under the same policy as a header from app-protocol.ts.
  */
 function dropMetaPolicyWhileServing(): Plugin {
   return {
@@ -22,8 +22,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: fromRoot('out/main'),
-      // Native addons and exceljs load from node_modules at run time; electron-builder ships them there.
-      externalizeDeps: { include: ['better-sqlite3', 'keytar', 'exceljs'] },
+      // Every package in `dependencies` (native addons, zod, the logger) loads from node_modules at run time, where
+      // electron-builder ships it; test/unit/builder-config.test.ts checks that shipped code imports each one.
+      externalizeDeps: true,
       // The CLI rides in the same bundle: it is the same core, run under Node by bin/payout-console.mjs. The export
       // worker is its own entry: electron/export/spawn-worker.ts starts it from beside the main bundle.
       rolldownOptions: {

@@ -20,6 +20,7 @@ import { credentialEntry, profileEntry } from './journal/profile-events';
 import { createJournals, type Journals } from './journal/registry';
 import type { JournalInput } from './journal/journal';
 import { createExportHandlers } from './ipc/exports';
+import { createNoticeHandlers } from './ipc/notices';
 import { createPayoutHandlers } from './ipc/payouts';
 import { createProfileHandlers } from './ipc/profiles';
 import { createSettlementHandlers } from './ipc/settlements';
@@ -31,6 +32,8 @@ import { createSyncJobs } from './sync/jobs';
 import { createAccountService } from './treasury/accounts';
 import { createBeneficiaryService } from './treasury/beneficiaries';
 import { createPayoutService } from './treasury/payouts';
+import { createNotices } from './notices';
+import { ensurePrivateDir } from './private-files';
 import type { SecretStore } from './vault/secret-store';
 
 export interface CoreOptions {
@@ -58,6 +61,8 @@ export interface CoreOptions {
 }
 
 export function createCore(options: CoreOptions) {
+  // Settings, caches, logs and exports are the user's alone: the folder is 0700 whoever created it first.
+  ensurePrivateDir(options.dataDir);
   const now = options.now ?? Date.now;
   const nowDate = () => new Date(now());
   const events = createEventBus();
@@ -95,11 +100,20 @@ export function createCore(options: CoreOptions) {
       requests[event.outcome === 'ok' ? 'info' : 'warn']('request', { profileId, ...event });
     },
   });
+  const notices = createNotices({
+    events,
+    log: options.log,
+    reveal: options.exportTargets?.reveal,
+    now: nowDate,
+  });
+  const settingsRecovery = profiles.recovered();
+  if (settingsRecovery) notices.movedAside('settings', settingsRecovery.movedTo, settingsRecovery.message);
   const caches = createCacheRegistry({
     dataDir: options.dataDir,
     log: options.log,
     nativeBinding: options.sqliteNativeBinding,
     now: nowDate,
+    onRecovered: (_profileId, recovered) => notices.movedAside('cache', recovered.movedTo, recovered.message),
   });
   const cacheFor = (profileId: string): Cache => caches.cacheFor(profiles.get(profileId).id);
   const journals: Journals = createJournals({
@@ -153,6 +167,7 @@ export function createCore(options: CoreOptions) {
     ...createAccountHandlers(treasury.accounts, profiles),
     ...createCacheHandlers({ caches, profiles, journals, dataDir: options.dataDir, busyReason }),
     ...createExportHandlers(exportJobs, profiles),
+    ...createNoticeHandlers(notices),
     ...createJournalHandlers({ journals, profiles, beneficiaries: treasury.beneficiaries }),
   });
   return {

@@ -1,17 +1,20 @@
 /**
- * Wiring only: app lifecycle, the window, session hardening, the embedded sandbox and IPC registration. Every
- * decision lives in `security.ts`, `ipc/` and the modules they call.
+ * Wiring only: app lifecycle, the window, the app:// scheme, session hardening, the embedded sandbox, IPC
+ * registration and the update check. Every decision lives in `security.ts`, `app-protocol.ts`, `updates.ts`, `ipc/`
+ * and the modules they call.
  */
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { BrowserWindow, app, dialog, ipcMain, nativeTheme, session, shell } from 'electron';
+import { BrowserWindow, app, dialog, ipcMain, nativeTheme, protocol, session, shell } from 'electron';
+import electronUpdater from 'electron-updater';
 import { randomBytes } from 'node:crypto';
 import { eventChannel } from '../shared/ipc/channels';
+import { APP_ENTRY, APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, serveAppFile } from './app-protocol';
 import { createCore, type Core } from './core';
 import { sqliteNativeBinding } from './native-binding';
 import { registerIpc } from './ipc/register';
 import { SANDBOX_DEFAULTS, startSandbox } from './sandbox/server';
-import { createLogger, createRedactor, fileSink } from './log';
+import { updatesEnabled } from './updates';
+import { createLogger, createRedactor, openLogFile, type LogFile, type Logger } from './log';
 import { createKeytarStore } from './vault/keytar-store';
 import {
   CONTENT_SECURITY_POLICY,
@@ -29,11 +32,20 @@ const EXTERNAL_HOSTS: readonly string[] = [];
 // electron-vite dev sets this; a packaged app never trusts it.
 const devServerUrl = app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'];
 const rendererDir = join(import.meta.dirname, '../renderer');
-const appOrigin = devServerUrl ? new URL(devServerUrl).origin : pathToFileURL(rendererDir).href;
+const appOrigin = devServerUrl ? new URL(devServerUrl).origin : APP_ORIGIN;
 
 let mainWindow: BrowserWindow | null = null;
 let sandbox: Awaited<ReturnType<typeof startSandbox>> | null = null;
 let core: Core | null = null;
+let logFile: LogFile | null = null;
+
+/** Serves the built renderer on app://console/ (app-protocol.ts decides what is served and with which headers). */
+function serveRenderer(): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const answer = await serveAppFile(request.method, request.url, rendererDir);
+    return new Response(answer.body && new Uint8Array(answer.body), { status: answer.status, headers: answer.headers });
+  });
+}
 
 function hardenSession(): void {
   const { webRequest } = session.defaultSession;
@@ -108,11 +120,12 @@ function createWindow(): void {
     if (mainWindow === window) mainWindow = null;
   });
   mainWindow = window;
-  void (devServerUrl ? window.loadURL(devServerUrl) : window.loadFile(join(rendererDir, 'index.html')));
+  void window.loadURL(devServerUrl ?? APP_ENTRY);
 }
 
 async function start(): Promise<void> {
   await app.whenReady();
+  serveRenderer();
   hardenSession();
   // The embedded sandbox's secret is new each run and known only to this process.
   const sandboxSecret = randomBytes(24).toString('base64url');
@@ -120,10 +133,11 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   const redactor = createRedactor();
   redactor.add(sandboxSecret);
+  logFile = await openLogFile(join(dataDir, 'logs', 'main.log'));
   core = createCore({
     appVersion: app.getVersion(),
     dataDir,
-    log: createLogger('main', fileSink(join(dataDir, 'logs', 'main.log')), redactor),
+    log: createLogger('main', logFile.stream, redactor),
     redactor,
     vault: createKeytarStore(app.getName()),
     sandbox: { url: sandbox.url, key: SANDBOX_DEFAULTS.key, secret: sandboxSecret },
@@ -142,6 +156,22 @@ async function start(): Promise<void> {
   registerIpc(ipcMain, core.router, appOrigin);
   core.events.subscribe((event, payload) => mainWindow?.webContents.send(eventChannel(event), payload));
   createWindow();
+  checkForUpdates(core.log.child('updates'));
+}
+
+/** Looks for an update once at start when the build has a feed (updates.ts); downloads it and installs it on quit. */
+function checkForUpdates(log: Logger): void {
+  if (!updatesEnabled(app.isPackaged, process.resourcesPath)) {
+    log.info('updates off: this build has no update feed');
+    return;
+  }
+  const { autoUpdater } = electronUpdater;
+  autoUpdater.logger = null;
+  autoUpdater.autoDownload = true;
+  autoUpdater.autoInstallOnAppQuit = true;
+  autoUpdater.on('error', (error) => log.warn('update check failed', { error }));
+  autoUpdater.on('update-downloaded', (info) => log.info('update downloaded', { version: info.version }));
+  autoUpdater.checkForUpdatesAndNotify().catch((error: unknown) => log.warn('update check failed', { error }));
 }
 
 function closeSandboxThenQuit(event: Electron.Event): void {
@@ -149,11 +179,15 @@ function closeSandboxThenQuit(event: Electron.Event): void {
   // told to stop and given the time to remove its partial file.
   const exportsStopped = core?.close();
   core = null;
-  if (!sandbox && !exportsStopped) return;
+  if (!sandbox && !exportsStopped && !logFile) return;
   event.preventDefault();
   const closing = sandbox;
   sandbox = null;
+  const log = logFile;
+  logFile = null;
+  // The log is closed last, so it keeps what the export and the sandbox say while they stop.
   Promise.all([exportsStopped, closing?.close()])
+    .then(() => log?.close())
     .catch((error: unknown) => console.error('The app did not close cleanly:', error))
     .finally(() => app.quit());
 }
@@ -162,6 +196,8 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.enableSandbox();
+  // Before the app is ready, as Electron requires: the renderer's scheme is a standard, secure one.
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
   hardenWebContents();
   app.on('second-instance', () => {
     if (!mainWindow) return;

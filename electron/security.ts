@@ -2,7 +2,7 @@
  * Content policy and URL guards, as pure values and functions so they run in tests without Electron.
  *
  * "App origin" below means where the renderer's own files come from: the dev server's origin (`http://localhost:5173`)
- * during development, or the `file://` URL of the built renderer folder in a build.
+ * during development, or `app://console` (app-protocol.ts) in a build.
  */
 const POLICY_DIRECTIVES = [
   "default-src 'self'",
@@ -20,8 +20,9 @@ const POLICY_DIRECTIVES = [
 export const CONTENT_SECURITY_POLICY = POLICY_DIRECTIVES.join('; ');
 
 /**
- * The same policy for the `<meta>` tag in renderer/index.html, which is what protects `file://` pages (they have no
- * headers). Browsers ignore `frame-ancestors` in a meta policy and warn about it, so the meta leaves it out.
+ * The same policy for the `<meta>` tag in renderer/index.html, a second layer under the header app-protocol.ts sends
+ * (and the only one where a page is served without it, as the test harness does). Browsers ignore `frame-ancestors`
+ * in a meta policy and warn about it, so the meta leaves it out.
  */
 export const META_CONTENT_SECURITY_POLICY = POLICY_DIRECTIVES.filter((d) => !d.startsWith('frame-ancestors')).join(
   '; ',
@@ -50,20 +51,14 @@ function parseUrl(raw: string): URL | null {
   }
 }
 
-function fileDirectoryPath(app: URL): string {
-  return app.pathname.endsWith('/') ? app.pathname : `${app.pathname}/`;
-}
-
 /** Is `url` one of the app's own pages or files? Used to allow navigation and IPC senders. */
 export function isAppUrl(url: string, appOrigin: string): boolean {
   const target = parseUrl(url);
   const app = parseUrl(appOrigin);
   if (!target || !app) return false;
   if (target.username || target.password) return false;
-  if (app.protocol === 'file:') {
-    // The parser has already resolved "..", so a prefix check cannot be escaped by traversal.
-    return target.protocol === 'file:' && target.host === '' && target.pathname.startsWith(fileDirectoryPath(app));
-  }
+  // A custom scheme has no origin in the URL parser's sense ("null"), so scheme and host are compared themselves.
+  if (app.protocol === 'app:') return target.protocol === 'app:' && target.host === app.host && target.port === '';
   if (app.protocol !== 'http:' && app.protocol !== 'https:') return false;
   return target.origin === app.origin;
 }

@@ -1,12 +1,14 @@
 /**
  * electron-builder `beforePack` hook: puts the Electron-ABI better-sqlite3 for the platform and arch being packed
  * where `extraResources` in electron-builder.yml picks it up (`.electron-native/pack/${os}-${arch}/`). The folder name
- * needs the Electron version, which electron-builder has no file macro for, hence this hook.
+ * needs the Electron version, which electron-builder has no file macro for, hence this hook. It also prints which
+ * signing steps the environment enables (signing-plan.cjs).
  */
 const { execFileSync } = require('node:child_process');
 const { copyFileSync, mkdirSync } = require('node:fs');
 const path = require('node:path');
 const { Arch } = require('electron-builder');
+const { signingPlan } = require('./signing-plan.cjs');
 
 const root = path.join(__dirname, '..');
 
@@ -20,6 +22,7 @@ function nodeArch(arch) {
 }
 
 module.exports = async function beforePack(context) {
+  for (const line of signingPlan(process.env, context.electronPlatformName)) console.log(`  • ${line}`);
   const arch = nodeArch(context.arch);
   const platform = context.electronPlatformName;
   const electronVersion = context.packager.info.framework.version;

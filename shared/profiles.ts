@@ -15,33 +15,73 @@ export const SANDBOX_PROFILE_ID = 'sandbox';
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
 
-/** https everywhere; plain http only to this machine (a local gateway emulator, the sandbox). */
+function isServiceAddress(u: URL): boolean {
+  return (
+    !u.username &&
+    !u.password &&
+    !u.search &&
+    !u.hash &&
+    u.hostname !== '' &&
+    (u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK.test(u.hostname)))
+  );
+}
+
+/**
+ * https everywhere; plain http only to this machine (a local gateway emulator, the sandbox). What is stored is the
+ * parsed address in its canonical form (scheme and host lower-case, default port dropped, `\\` read as `/`, full-width
+ * dots folded, a non-ASCII host in punycode), never the text as typed, so what main connects to and what the user is
+ * shown are the same address.
+ */
 const serviceUrl = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .refine((text) => {
-    try {
-      const u = new URL(text);
-      return (
-        !u.username &&
-        !u.password &&
-        !u.search &&
-        !u.hash &&
-        (u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK.test(u.hostname)))
-      );
-    } catch {
-      return false;
+  .max(2048, 'must be at most 2048 characters')
+  .transform((text, ctx) => {
+    const u = URL.canParse(text) ? new URL(text) : null;
+    if (!u || !isServiceAddress(u)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be an https:// address (http:// only for this machine), with no user name, query or fragment',
+      });
+      return z.NEVER;
     }
-  }, 'must be an https:// address (http:// only for this machine), with no user name, query or fragment')
-  .transform((text) => text.replace(/\/+$/, ''));
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  });
+
+/** The scheme, host and port of a stored address: a secret belongs to one origin and is never sent to another. */
+export function originOf(url: string): string {
+  return new URL(url).origin;
+}
+
+/** A host the parser turned into punycode had non-ASCII letters: it may be a look-alike of a familiar name. */
+export function hasPunycodeHost(url: string): boolean {
+  return new URL(url).hostname.split('.').some((label) => label.startsWith('xn--'));
+}
+
+/**
+ * Control characters and invisible formatting (bidi overrides, zero-width joiners) can make a name read as another
+ * one in a list or a confirmation; none belongs in a profile name or a merchant key.
+ */
+const VISIBLE_TEXT = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u;
+const INVISIBLE_MESSAGE = 'must not contain control characters or invisible formatting characters';
 
 export const profileFields = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(60, 'must be at most 60 characters')
+    .regex(VISIBLE_TEXT, INVISIBLE_MESSAGE),
   environment: z.enum(ENVIRONMENTS),
   baseUrl: serviceUrl,
   aiUrl: serviceUrl,
-  key: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  key: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .regex(VISIBLE_TEXT, INVISIBLE_MESSAGE),
   hashScheme: z.enum(HASH_SCHEMES).default('sha512'),
 });
 export type ProfileFields = z.input<typeof profileFields>;

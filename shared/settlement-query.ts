@@ -7,7 +7,7 @@
  * sync of its date no longer returned it (kept, marked with the time, excluded from reads by default).
  */
 import { z } from 'zod';
-import { calendarDate, nonEmpty } from './api/common';
+import { calendarDate } from './api/common';
 import { SETTLEMENT_PAGE } from './api/settlements';
 import { RULE_IDS, type RuleId } from './reconciliation';
 
@@ -35,13 +35,24 @@ export type SettlementSortColumn = (typeof SETTLEMENT_SORT_COLUMNS)[number];
 
 export const SETTLEMENT_STATES = ['current', 'vanished', 'all'] as const;
 
+/** The dates the cache can hold: row ids are day × 2^32 (settlement-ids.ts), exact only from 1970 and below 2^53. */
+export const CACHE_FIRST_DATE = '1970-01-01';
+export const CACHE_LAST_DATE = '2999-12-31';
+export const cacheDate = calendarDate.refine(
+  (d) => d >= CACHE_FIRST_DATE && d <= CACHE_LAST_DATE,
+  `must be from ${CACHE_FIRST_DATE} to ${CACHE_LAST_DATE}`,
+);
+
+/** A filter's text (a gateway, a status): short, so a pasted megabyte is refused before SQL or a file name sees it. */
+export const filterText = z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+
 const filterFields = {
-  from: calendarDate,
-  to: calendarDate,
-  pg: nonEmpty.optional(),
-  paymentMode: nonEmpty.optional(),
-  orderStatus: nonEmpty.optional(),
-  pgStatus: nonEmpty.optional(),
+  from: cacheDate,
+  to: cacheDate,
+  pg: filterText.optional(),
+  paymentMode: filterText.optional(),
+  orderStatus: filterText.optional(),
+  pgStatus: filterText.optional(),
   /** Only records that break at least one reconciliation rule (or `rule`, when given). */
   exceptionsOnly: z.boolean().optional(),
   rule: z.enum(RULE_IDS as [RuleId, ...RuleId[]]).optional(),

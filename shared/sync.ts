@@ -6,7 +6,8 @@
  * and records of every attempt, not only the last one.
  */
 import { z } from 'zod';
-import { calendarDate, nonEmpty } from './api/common';
+import { calendarDate } from './api/common';
+import { cacheDate, filterText } from './settlement-query';
 
 /** The longest range one sync takes: a year, well past the sandbox's 90 days of settlements. */
 export const MAX_SYNC_DAYS = 366;
@@ -14,7 +15,7 @@ export const MAX_SYNC_DAYS = 366;
 const count = z.number().int().nonnegative();
 
 export const syncRequest = z
-  .object({ from: calendarDate, to: calendarDate, pg: nonEmpty.optional() })
+  .object({ from: cacheDate, to: cacheDate, pg: filterText.optional() })
   .strict()
   .refine((r) => r.from <= r.to, { message: 'must not be before from', path: ['to'] })
   .refine((r) => daysBetween(r.from, r.to) < MAX_SYNC_DAYS, {

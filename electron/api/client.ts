@@ -17,7 +17,9 @@ import {
   type OperationOutput,
   type OperationSpec,
 } from '../../shared/api/operations';
-import { ApiError, scrub } from './errors';
+import { secretForms } from '../secret-forms';
+import { ApiError, scrubAnswer } from './errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep as realSleep, type RetryPolicy } from './retry';
 import type { HashScheme } from '../../shared/profiles';
 import { signBody } from './signer';
@@ -107,7 +109,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const { path, body } = resolvePath(spec, parsed.data);
     const secret = await options.secret();
     const basic = Buffer.from(`${profile.key}:${secret}`, 'utf8').toString('base64');
-    const secrets = [secret, basic];
+    // Every form the secret can take in an echo (escaped, URL-encoded, inside base64): scrubbed from all wire text.
+    const secrets = secretForms(secret).sort((a, b) => b.length - a.length);
     if (spec.auth === 'body' || spec.credentials !== 'none') body.key = profile.key;
     if (spec.auth === 'body' || spec.credentials === 'key+hash') body.hash = signBody(body, secret, profile.hashScheme);
 
@@ -135,7 +138,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           attempt,
           outcome: 'ok',
           ms,
-          requestId: (outcome.value as { request_id?: string }).request_id,
+          requestId: wireText((outcome.value as { request_id?: unknown }).request_id, 100),
         });
         return outcome.value as OperationOutput<N>;
       }
@@ -183,28 +186,33 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   function readResponse(name: OperationName, spec: OperationSpec, res: HttpResponse, secrets: string[]): Outcome {
     const fail = (error: ApiError, retryAfterMs?: number): Outcome => ({ done: false, error, retryAfterMs });
-    let json: unknown;
-    try {
-      json = res.body.trim() === '' ? {} : JSON.parse(res.body);
-    } catch {
+    // A 200 we cannot read: a safe call can be asked again; a money-moving one probably happened.
+    const unreadable = (why: string): Outcome => {
       if (res.status >= 500) return fail(unavailable(name, spec, res.status));
-      // A 200 we cannot read: a safe call can be asked again; a money-moving one probably happened.
-      if (!spec.safe && res.status < 300) return fail(outcomeUnknown(name, spec, 'the answer could not be read'));
+      if (!spec.safe && res.status < 300) return fail(outcomeUnknown(name, spec, `the answer ${why}`));
       return fail(
         new ApiError({
           kind: 'invalid_response',
           operation: name,
           httpStatus: res.status,
-          message: `HTTP ${res.status} body is not JSON`,
+          message: `HTTP ${res.status} body ${why}`,
           userMessage: explain('invalid_response'),
           retryable: spec.safe,
         }),
       );
+    };
+    let parsed: unknown;
+    try {
+      parsed = res.body.trim() === '' ? {} : JSON.parse(res.body);
+    } catch {
+      return unreadable('is not JSON');
     }
+    if (nestsDeeperThan(parsed)) return unreadable(`nests deeper than ${MAX_JSON_DEPTH} levels`);
+    const json = scrubAnswer(parsed, res.body, secrets);
 
     const errorBody = readErrorBody(json);
-    const requestId = errorBody?.requestId;
-    const wireMessage = scrub(errorBody?.message ?? readLooseErrorMessage(json) ?? '', secrets);
+    const requestId = errorBody?.requestId === undefined ? undefined : wireText(errorBody.requestId, 100);
+    const wireMessage = wireText(errorBody?.message ?? readLooseErrorMessage(json) ?? '', 500);
 
     if (res.status === 429) {
       const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now());
@@ -247,7 +255,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (parsed.success) return { done: true, value: parsed.data };
       // Payout fetch answers `error_code` / `error_message` with `status: true` and no payout.
       if (!errorBody) {
-        const detail = scrub(describeIssues(parsed.error), secrets);
+        const detail = wireText(describeIssues(parsed.error), 500);
         return fail(
           new ApiError({
             kind: 'invalid_response',
@@ -344,6 +352,18 @@ function isStatusFalse(json: unknown): boolean {
     json !== null &&
     ((json as { status?: unknown }).status === false || (json as { status?: unknown }).status === 'false')
   );
+}
+
+/**
+ * Text from the wire as it may be shown or logged (already scrubbed of the secret with the rest of the answer): one
+ * line without control or bidi-formatting characters, cut to `max` characters. Anything but a string is dropped.
+ */
+function wireText(value: string, max: number): string;
+function wireText(value: unknown, max: number): string | undefined;
+function wireText(value: unknown, max: number): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const line = value.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ').trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
 function joinUrl(base: string, path: string): string {

@@ -84,11 +84,24 @@ export class ApiError extends Error {
   }
 }
 
-/** Replaces every occurrence of each secret (and its base64 Basic form) in `text`. */
-export function scrub(text: string, secrets: readonly string[]): string {
+/** Replaces every occurrence of each form in `text`; `forms` come from secretForms(), longest first. */
+function scrub(text: string, forms: readonly string[]): string {
   let out = text;
-  for (const s of secrets) {
-    if (s.length >= 4) out = out.split(s).join('[redacted]');
-  }
+  for (const form of forms) out = out.split(form).join('[redacted]');
   return out;
+}
+
+/**
+ * A parsed answer with every string (keys too) scrubbed. Run only on a body that mentions a form of the secret or
+ * holds a `\u` escape (which could spell one that the raw text does not show), so ordinary pages cost one search.
+ */
+export function scrubAnswer(json: unknown, body: string, forms: readonly string[]): unknown {
+  if (!body.includes('\\u') && !forms.some((form) => body.includes(form))) return json;
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return scrub(value, forms);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k, forms), walk(v)]));
+  };
+  return walk(json);
 }

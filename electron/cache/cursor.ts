@@ -6,6 +6,7 @@ import type { z } from 'zod';
 
 export class CursorError extends Error {
   override name = 'CursorError';
+  readonly code = 'INVALID_CURSOR';
 }
 
 export function encodeCursor(key: readonly unknown[]): string {

@@ -9,9 +9,11 @@
  *    a cache refills on the next sync (the checkpoint goes back with them, so nothing is half-applied).
  *  - foreign keys on; a busy timeout, because the CLI and the app may open the same file.
  *  - an integrity check at open of everything but the settlement records, whose check runs after open in a worker
- *    thread (integrity.ts): a file that fails either is moved aside (recovery.ts), not deleted.
+ *    thread (integrity.ts), and a schema check at open (schema-check.ts): a file that fails any of them (damaged,
+ *    from a newer app, or holding a trigger, view or table we did not make), or a link or folder where the file
+ *    belongs, is moved aside (recovery.ts), not deleted. The folder is 0700 and the file 0600 (private-files.ts).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { createAccountsRepository } from './accounts';
@@ -20,7 +22,9 @@ import { createBeneficiariesRepository } from './beneficiaries';
 import { checkAfterOpen, checkAtOpen, clearDamageMark, type AfterOpenCheck } from './integrity';
 import { migrate } from './migrations';
 import { createPayoutsRepository } from './payouts';
+import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { CacheCorruptError, isCorruption, moveAside, type Recovery } from './recovery';
+import { schemaProblem } from './schema-check';
 import { createSettlementsRepository } from './settlements';
 import { SYNC_LOCK_SUFFIX } from './sync-lock';
 import { createSyncRunsRepository } from './sync-runs';
@@ -48,7 +52,7 @@ const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
 
 export function openCache(file: string, options: CacheOptions = {}) {
   const now = options.now ?? (() => new Date());
-  mkdirSync(dirname(file), { recursive: true });
+  ensurePrivateDir(dirname(file));
   let recovered: Recovery | null = null;
   try {
     checkReadable(file, options.nativeBinding);
@@ -57,6 +61,7 @@ export function openCache(file: string, options: CacheOptions = {}) {
     recovered = moveAside(file, e instanceof Error ? e.message : String(e), now());
     clearDamageMark(file);
   }
+  ensurePrivateFile(file);
   const db = openConfigured(file, options.nativeBinding, now);
   let afterOpen: ReturnType<typeof checkAfterOpen> | undefined;
   const syncRuns = createSyncRunsRepository(db, now, { nativeBinding: options.nativeBinding });
@@ -99,11 +104,18 @@ const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
  * aside. A file that does not even start like a database is not handed to SQLite at all.
  */
 function checkReadable(file: string, nativeBinding: string | undefined): void {
-  if (!existsSync(file)) {
+  let stat;
+  try {
+    stat = lstatSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     // A mark left beside a file that is gone (deleted by hand) must not condemn the next one.
     clearDamageMark(file);
     return;
   }
+  // A link would have SQLite write wherever it points; a folder or device cannot be a cache.
+  if (stat.isSymbolicLink()) throw new CacheCorruptError('a symbolic link stood where the cache file belongs');
+  if (!stat.isFile()) throw new CacheCorruptError('something other than a file stood where the cache file belongs');
   const header = Buffer.alloc(HEADER.length);
   const fd = openSync(file, 'r');
   let read: number;
@@ -119,6 +131,8 @@ function checkReadable(file: string, nativeBinding: string | undefined): void {
   const db = new Database(file, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
   try {
     checkAtOpen(db, file);
+    const problem = schemaProblem(db, nativeBinding);
+    if (problem) throw new CacheCorruptError(problem);
   } finally {
     db.close();
   }

@@ -47,7 +47,7 @@ export function moveAside(file: string, reason: string, at: Date): Recovery {
     movedTo,
     reason,
     message:
-      `The local cache could not be read (${reason}). It was moved to ${movedTo} and a new, empty cache ` +
+      `The local cache could not be used (${reason}). It was moved to ${movedTo} and a new, empty cache ` +
       'was started; sync again to fill it. Nothing was deleted.',
   };
 }

@@ -6,6 +6,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log';
 import { CACHE_FILE_SUFFIXES, cacheFileSize, openCache, type Cache } from './database';
+import type { Recovery } from './recovery';
 
 export class CacheBusyError extends Error {
   override name = 'CacheBusyError';
@@ -20,6 +21,8 @@ export function createCacheRegistry(options: {
   log: Logger;
   nativeBinding?: string;
   now?: () => Date;
+  /** Told of a cache file moved aside at open, for the user (notices.ts). */
+  onRecovered?: (profileId: string, recovered: Recovery) => void;
 }) {
   const caches = new Map<string, Cache>();
   const fileFor = (profileId: string) => join(options.dataDir, 'cache', `${profileId}.sqlite`);
@@ -29,7 +32,7 @@ export function createCacheRegistry(options: {
     let cache = caches.get(profileId);
     if (!cache) {
       cache = openCache(fileFor(profileId), { nativeBinding: options.nativeBinding, now: options.now });
-      if (cache.recovered) options.log.warn('cache recovered', { profileId, ...cache.recovered });
+      if (cache.recovered) options.onRecovered?.(profileId, cache.recovered);
       caches.set(profileId, cache);
       // The settlement records' integrity check, off the main thread while the app reads (integrity.ts).
       const opened = cache;

@@ -12,6 +12,7 @@
  * The lock file holds no data: nothing is ever written in the transaction, and it is rolled back on release.
  */
 import Database from 'better-sqlite3';
+import { ensurePrivateFile } from '../private-files';
 
 export const SYNC_LOCK_SUFFIX = '.sync-lock';
 
@@ -22,6 +23,8 @@ export interface SyncLock {
 
 /** The lock, or null when a live sync holds it. Any other failure (a read-only folder, say) is thrown. */
 export function tryAcquireSyncLock(cacheFile: string, nativeBinding?: string): SyncLock | null {
+  // 0600 and never through a link, like the cache itself (private-files.ts).
+  ensurePrivateFile(cacheFile + SYNC_LOCK_SUFFIX);
   // timeout 0: a held lock is an answer now, not something to wait five seconds for.
   const db = new Database(cacheFile + SYNC_LOCK_SUFFIX, { timeout: 0, ...(nativeBinding ? { nativeBinding } : {}) });
   try {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Profile } from '../../shared/profiles';
 import { createCore, type Core } from '../core';
-import { createLogger, createRedactor, fileSink } from '../log';
+import { createLogger, createRedactor, openLogFile, type LogFile } from '../log';
 import { createProfileStore, type ProfileStore } from '../profiles/profile-store';
 import { SANDBOX_DEFAULTS, startSandbox } from '../sandbox/server';
 import { withEnvironmentSecret } from '../vault/env-secret';
@@ -40,6 +40,7 @@ export async function openContext(
 ): Promise<Context> {
   const dataDir = globals.dataDir ?? defaultDataDir(env);
   const sandbox = await startSandbox({ hooks: false, now });
+  let logFile: LogFile | null = null;
   try {
     const embedded = { url: sandbox.url, key: SANDBOX_DEFAULTS.key, secret: SANDBOX_DEFAULTS.secret };
     const profile = pickProfile(
@@ -58,12 +59,14 @@ export async function openContext(
       redactor.add(secretFromEnv);
       vault = withEnvironmentSecret(vault, profile.id, secretFromEnv);
     }
+    // Synchronous: the CLI exits right after its command, and an asynchronous writer would lose the last lines.
+    logFile = await openLogFile(join(dataDir, 'logs', 'cli.log'), { sync: true });
     const core = createCore({
       appVersion: pkg.version,
       dataDir,
       vault,
       sandbox: embedded,
-      log: createLogger('cli', fileSink(join(dataDir, 'logs', 'cli.log')), redactor),
+      log: createLogger('cli', logFile.stream, redactor),
       redactor,
       now,
     });
@@ -77,10 +80,12 @@ export async function openContext(
       async close() {
         await core.close();
         await sandbox.close();
+        await logFile?.close();
       },
     };
   } catch (e) {
     await sandbox.close();
+    await logFile?.close();
     throw e;
   }
 }

@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 
 export interface AtomicFile {
   readonly stream: WriteStream;
@@ -59,9 +60,10 @@ export function removeStaleParts(dir: string): string[] {
 
 export function openAtomicFile(finalPath: string): AtomicFile {
   const dir = dirname(finalPath);
-  mkdirSync(dir, { recursive: true });
+  // A folder made here is private; one the user chose keeps its own mode. The file is the user's alone (0600).
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const tempPath = join(dir, `.${basename(finalPath)}.${process.pid}-${randomBytes(4).toString('hex')}.part`);
-  const stream = createWriteStream(tempPath, { flags: 'wx' });
+  const stream = createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE_MODE });
   // An open that fails is reported by the writer through its own listener; this one only keeps it from crashing
   // the process when the file is discarded before a writer was attached.
   stream.on('error', () => {});

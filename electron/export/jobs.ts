@@ -18,6 +18,8 @@ import type { Journals } from '../journal/registry';
 import type { Logger } from '../log';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { ExportJob } from './run-export';
+import { ensurePrivateDir } from '../private-files';
+import { fileNamePart, insideFolder } from './file-names';
 import { spawnExportWorker } from './spawn-worker';
 import type { WorkerMessage } from './worker-protocol';
 
@@ -37,13 +39,6 @@ export function freeName(dir: string, name: string): string {
   }
 }
 
-/** Text as a file-name part: letters, digits and dashes only. */
-const slugOf = (text: string): string =>
-  text
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .toLowerCase();
-
 /** A settlement filter beyond its dates, as file-name parts: the gateway, every narrowing filter, the search. */
 function filterParts(f: SettlementFilter): string[] {
   return [
@@ -56,21 +51,22 @@ function filterParts(f: SettlementFilter): string[] {
     f.search && `search-${f.search}`,
   ]
     .filter((p): p is string => typeof p === 'string' && p !== '')
-    .map(slugOf)
+    .map((p) => fileNamePart(p, ''))
     .filter(Boolean);
 }
 
 /**
  * What the file is called by default: the profile, what, for which dates and the filter, so two desks' files never
- * mix and a filtered file never passes for the whole range.
+ * mix and a filtered file never passes for the whole range. Every part that comes from text is cleaned and capped
+ * (file-names.ts): the name is one plain file name, whatever the profile or the filter says.
  */
 export function suggestedName(profileName: string, request: ExportRequest, now: number): string {
   const what =
     request.kind === 'settlements'
       ? [`settlements-${request.filter.from}-to-${request.filter.to}`, ...filterParts(request.filter)].join('-')
       : `${request.kind}-${epochMsToIstDate(now)}`;
-  // Most file systems stop at 255 bytes; the dates and the extension come first, so a long search is what is cut.
-  return `${slugOf(profileName) || 'profile'}-${what}`.slice(0, 200).replace(/-$/, '') + `.${request.format}`;
+  // Most file systems stop at 255 bytes; the dates and the extension come first, so a long filter is what is cut.
+  return `${fileNamePart(profileName, 'profile')}-${what}`.slice(0, 200).replace(/-$/, '') + `.${request.format}`;
 }
 
 interface Running {
@@ -93,7 +89,13 @@ export function createExportJobs(deps: {
 }) {
   const now = deps.now ?? Date.now;
   const defaultDir = join(deps.dataDir, 'exports');
-  const choose = deps.targets?.choose ?? (async (name: string) => freeName(defaultDir, name));
+  // Without a dialog, the export goes into the exports folder and nowhere else.
+  const choose =
+    deps.targets?.choose ??
+    (async (name: string) => {
+      ensurePrivateDir(defaultDir);
+      return insideFolder(defaultDir, freeName(defaultDir, name));
+    });
   /** Jobs that have not reported their end. */
   const running = new Map<string, Running>();
   /** Workers not yet exited (a worker removes its temporary files, reports its end, then exits). */

@@ -17,11 +17,7 @@ export function createAppHandlers({
   return {
     'app.info': () => {
       const { id, name, environment, baseUrl } = profiles.active();
-      return {
-        appVersion,
-        profile: { id, name, environment, baseUrl },
-        settingsRecoveredFrom: profiles.recoveredFrom(),
-      };
+      return { appVersion, profile: { id, name, environment, baseUrl } };
     },
     'app.connectivity': () => connectivity.current(),
   };

@@ -15,10 +15,10 @@ export function createProfileHandlers(
   return {
     'profiles.list': () => ({ profiles: profiles.list(), activeId: profiles.active().id }),
     'profiles.create': (fields) => profiles.create(fields),
-    'profiles.update': ({ id, fields }) => {
-      const updated = profiles.update(id, fields);
+    'profiles.update': async ({ id, fields }) => {
+      const { profile, secretRemoved } = await credentials.updateProfile(id, fields);
       connectivity.forget(id);
-      return updated;
+      return { ...profile, secretRemoved };
     },
     'profiles.remove': async ({ id }) => {
       await credentials.removeProfile(id);

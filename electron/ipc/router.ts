@@ -17,6 +17,7 @@ import {
 } from '../../shared/ipc/contract';
 import { ApiError } from '../api/errors';
 import { isAppUrl } from '../security';
+import { describeStorageError, isStorageError } from '../storage-errors';
 
 export type IpcHandlers = {
   [C in IpcChannel]: (input: IpcInput<C>) => Promise<IpcHandlerOutput<C>> | IpcHandlerOutput<C>;
@@ -52,13 +53,15 @@ function isChannel(channel: string): channel is IpcChannel {
 
 /**
  * A typed error from a handler (vault, cache) keeps its string `code`; an API error crosses as `API_<KIND>` with
- * the sentence written for the user (and the request id support asks for); anything else is INTERNAL.
+ * the sentence written for the user (and the request id support asks for); a file-system or SQLite error crosses as
+ * `STORAGE_UNAVAILABLE` with a sentence instead of its own text; anything else is INTERNAL.
  */
 function thrownToError(thrown: unknown): { ok: false; error: IpcError } {
   if (thrown instanceof ApiError) {
     const reference = thrown.requestId ? ` (request id ${thrown.requestId})` : '';
     return failure(`API_${thrown.kind.toUpperCase()}`, `${thrown.userMessage}${reference}`);
   }
+  if (isStorageError(thrown)) return failure('STORAGE_UNAVAILABLE', describeStorageError(thrown));
   if (!(thrown instanceof Error)) return failure('INTERNAL', String(thrown));
   const code = 'code' in thrown && typeof thrown.code === 'string' && thrown.code !== '' ? thrown.code : 'INTERNAL';
   return failure(code, thrown.message || 'The request failed.');

@@ -5,7 +5,13 @@
 import { createMerchantApi, ApiError, type MerchantApi } from '../api';
 import type { RequestEvent } from '../api/client';
 import type { Transport } from '../api/transport';
-import { secretInput, type ConnectionTestResult } from '../../shared/profiles';
+import {
+  originOf,
+  secretInput,
+  type ConnectionTestResult,
+  type Profile,
+  type ProfileFields,
+} from '../../shared/profiles';
 import { VaultUnavailableError, type SecretStore } from '../vault/secret-store';
 import { ProfileError, type ProfileStore } from './profile-store';
 
@@ -138,6 +144,23 @@ export function createCredentials({
       const deleted = await vault.delete(p.id);
       if (deleted) onEvent?.({ event: 'secret.deleted', profileId: p.id });
       return deleted;
+    },
+    /**
+     * Changes a profile. A secret belongs to the service it was entered for: when the scheme, host or port of either
+     * address changes, the stored secret is deleted before the new addresses are saved (and if the keychain cannot
+     * delete it, nothing is saved), so no request ever carries it to a host the user did not enter it for. The user
+     * enters the secret again for the new service.
+     */
+    async updateProfile(
+      profileId: string,
+      fields: ProfileFields,
+    ): Promise<{ profile: Profile; secretRemoved: boolean }> {
+      const current = profiles.get(profileId);
+      const next = profiles.prepareUpdate(profileId, fields);
+      const moved =
+        originOf(current.baseUrl) !== originOf(next.baseUrl) || originOf(current.aiUrl) !== originOf(next.aiUrl);
+      const secretRemoved = moved && (await vault.delete(profileId));
+      return { profile: profiles.update(profileId, fields), secretRemoved };
     },
     /** Deletes the profile and its secret; the secret first, so no orphan stays in the keychain. */
     async removeProfile(profileId: string): Promise<void> {

@@ -1,26 +1,47 @@
 /**
  * Profiles as settings in the app's data folder (`settings.json`), never holding a secret. Writes go to a
  * temporary file that is renamed over the old one, so a crash leaves either the old settings or the new.
- * A settings file that cannot be read is moved aside with a timestamp and reported, never deleted.
+ * A settings file that cannot be read is moved aside with a timestamp and reported, never deleted; one whose
+ * profiles are partly invalid keeps the valid ones and is copied aside as it was, so nothing is lost.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../../shared/api/operations';
-import { SANDBOX_PROFILE_ID, profile, profileFields, type Profile, type ProfileFields } from '../../shared/profiles';
+import { SANDBOX_PROFILE_ID, profileFields, type Profile, type ProfileFields } from '../../shared/profiles';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-files';
 
 /** Each profile's journal head (electron/journal/): kept here too, out of reach of whoever edits a cache file. */
 const journalHead = z.object({ seq: z.number().int().nonnegative(), hash: z.string().regex(/^[0-9a-f]{64}$/) });
 type JournalHead = z.output<typeof journalHead>;
 
+/** The file's outline; each profile is checked on its own, so one bad entry does not cost the others. */
 const settingsFile = z.object({
   version: z.literal(1),
   activeProfileId: z.string(),
-  profiles: z.array(profile),
+  profiles: z.array(z.unknown()),
   journalHeads: z.record(z.string(), journalHead).default({}),
 });
-type Settings = z.output<typeof settingsFile>;
+
+/**
+ * A profile as stored. `builtIn` is never read from the file (only the embedded sandbox's profile is built in, and
+ * it is made at start-up), and the built-in profile's id cannot be claimed by a stored one: either would hand the
+ * embedded sandbox's secret to an address the file chose.
+ */
+const storedProfile = profileFields.extend({
+  id: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/)
+    .refine((id) => id !== SANDBOX_PROFILE_ID, "is the built-in profile's id"),
+});
+
+interface Settings {
+  version: 1;
+  activeProfileId: string;
+  profiles: Profile[];
+  journalHeads: Record<string, JournalHead>;
+}
 
 export class ProfileError extends Error {
   override name = 'ProfileError';
@@ -53,21 +74,45 @@ export interface ProfileStoreOptions {
 
 export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new Date() }: ProfileStoreOptions) {
   const file = join(dataDir, 'settings.json');
-  /** Set when a broken settings file was moved aside at open: where it went, for the user. */
-  let recovered: string | null = null;
+  /** Set when a broken settings file was moved or copied aside at open: where it went and what to tell the user. */
+  let recovered: { movedTo: string; message: string } | null = null;
   let settings = load();
 
   function load(): Settings {
     const fresh: Settings = { version: 1, activeProfileId: SANDBOX_PROFILE_ID, profiles: [], journalHeads: {} };
     if (!existsSync(file)) return fresh;
+    const aside = `${file}.unreadable-${now().toISOString().replace(/[:.]/g, '-')}`;
+    let outline: z.output<typeof settingsFile>;
     try {
-      return settingsFile.parse(JSON.parse(readFileSync(file, 'utf8')));
+      outline = settingsFile.parse(JSON.parse(readFileSync(file, 'utf8')));
     } catch {
-      const aside = `${file}.unreadable-${now().toISOString().replace(/[:.]/g, '-')}`;
       renameSync(file, aside);
-      recovered = aside;
+      recovered = {
+        movedTo: aside,
+        message:
+          'The settings file could not be read, so the console started with the built-in profile only. ' +
+          `The unreadable file was kept at ${aside}.`,
+      };
       return fresh;
     }
+    const profiles: Profile[] = [];
+    for (const entry of outline.profiles) {
+      const parsed = storedProfile.safeParse(entry);
+      const taken = parsed.success && profiles.some((p) => p.id === parsed.data.id);
+      if (parsed.success && !taken) profiles.push({ ...parsed.data, builtIn: false });
+    }
+    const left = outline.profiles.length - profiles.length;
+    if (left > 0) {
+      // The valid profiles stay in use; the file as it was is kept for whoever wants the others back.
+      copyFileSync(file, aside);
+      recovered = {
+        movedTo: aside,
+        message:
+          `${left === 1 ? 'One profile' : `${left} profiles`} in the settings file could not be used and ` +
+          `${left === 1 ? 'was' : 'were'} left out; the others are in use. The file as it was is kept at ${aside}.`,
+      };
+    }
+    return { version: 1, activeProfileId: outline.activeProfileId, profiles, journalHeads: outline.journalHeads };
   }
 
   /**
@@ -84,10 +129,10 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
   }
 
   function save(next: Settings, journalHeads = headsOnDisk()) {
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDir(dataDir);
     const written = { ...next, journalHeads };
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(written, null, 2) + '\n', { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify(written, null, 2) + '\n', { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, file);
     settings = written;
   }
@@ -139,8 +184,8 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
   }
 
   return {
-    /** Where an unreadable settings file was moved at open, or null. */
-    recoveredFrom: () => recovered,
+    /** Where an unreadable settings file was moved (or a partly invalid one copied) at open, or null. */
+    recovered: () => recovered,
     list,
     get,
     create(fields: ProfileFields): Profile {
@@ -151,13 +196,20 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
       onEvent?.({ event: 'profile.created', profile: created });
       return created;
     },
-    update(id: string, fields: ProfileFields): Profile {
+    /** The profile `update` would store, checked, without storing it: for what must happen before (credentials.ts). */
+    prepareUpdate(id: string, fields: ProfileFields): Profile {
       const current = stored(id);
       const valid = validate(fields);
       assertNameFree(valid.name, id);
-      const updated: Profile = { ...valid, id: current.id, builtIn: false };
+      return { ...valid, id: current.id, builtIn: false };
+    },
+    update(id: string, fields: ProfileFields): Profile {
+      const current = stored(id);
+      const updated = this.prepareUpdate(id, fields);
       save({ ...settings, profiles: settings.profiles.map((p) => (p.id === id ? updated : p)) });
-      const changed = (Object.keys(valid) as (keyof typeof valid)[]).filter((k) => valid[k] !== current[k]);
+      const changed = (Object.keys(profileFields.shape) as (keyof ProfileFields)[]).filter(
+        (k) => updated[k] !== current[k],
+      );
       onEvent?.({ event: 'profile.updated', profile: updated, fields: changed });
       return updated;
     },

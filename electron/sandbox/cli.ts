@@ -1,13 +1,16 @@
 /**
- * `npm run sandbox -- [--port P] [--seed N] [--key K] [--secret S] [--settlements-per-day N]`
+ * `npm run sandbox -- [--port P] [--seed N] [--key K] [--secret-env VAR] [--settlements-per-day N]`
  * The first stdout line is exactly `sandbox listening on http://127.0.0.1:P` (scripts read it to learn
  * the port when P is 0). Bad usage: one line on stderr, exit 2. SIGINT / SIGTERM: close, exit 0.
+ *
+ * The secret comes from the environment variable named by --secret-env, never from the command line, where every
+ * user of the machine can read it (`ps`, /proc/PID/cmdline).
  */
 import { parseArgs } from 'node:util';
 import { MAX_PER_DAY } from './data/settlements';
 import { SANDBOX_DEFAULTS, startSandbox, type SandboxOptions } from './server';
 
-const USAGE = 'usage: sandbox [--port P] [--seed N] [--key K] [--secret S] [--settlements-per-day N]';
+const USAGE = 'usage: sandbox [--port P] [--seed N] [--key K] [--secret-env VAR] [--settlements-per-day N]';
 
 class UsageError extends Error {}
 
@@ -23,7 +26,20 @@ function nonEmpty(flag: string, text: string | undefined): string | undefined {
   return text;
 }
 
-export function parseCli(argv: string[]): SandboxOptions | 'help' {
+function secretFromEnv(name: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (name === undefined) return undefined;
+  const secret = env[name];
+  if (!secret) throw new UsageError(`--secret-env ${name}: that environment variable is not set`);
+  return secret;
+}
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): SandboxOptions | 'help' {
+  if (argv.some((arg) => arg === '--secret' || arg.startsWith('--secret='))) {
+    throw new UsageError(
+      '--secret is not taken on the command line, where other users can read it; put the secret in an ' +
+        'environment variable and name it with --secret-env',
+    );
+  }
   let values;
   try {
     ({ values } = parseArgs({
@@ -34,7 +50,7 @@ export function parseCli(argv: string[]): SandboxOptions | 'help' {
         port: { type: 'string' },
         seed: { type: 'string' },
         key: { type: 'string' },
-        secret: { type: 'string' },
+        'secret-env': { type: 'string' },
         'settlements-per-day': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -47,7 +63,7 @@ export function parseCli(argv: string[]): SandboxOptions | 'help' {
     port: wholeNumber('port', values.port, 65_535),
     seed: wholeNumber('seed', values.seed, 0xffffffff),
     key: nonEmpty('key', values.key),
-    secret: nonEmpty('secret', values.secret),
+    secret: secretFromEnv(values['secret-env'], env),
     settlementsPerDay: wholeNumber('settlements-per-day', values['settlements-per-day'], MAX_PER_DAY),
   };
 }

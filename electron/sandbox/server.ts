@@ -36,6 +36,11 @@ export interface SandboxOptions {
    * process could otherwise arm faults in it, and the app itself has no use for them.
    */
   hooks?: boolean;
+  /**
+   * How long a connection may take to send its request headers, and the whole request (defaults 10 s and 30 s): a
+   * client that connects and then sends nothing, or half a request, is cut off instead of holding a socket forever.
+   */
+  timeouts?: { headersMs?: number; requestMs?: number };
 }
 
 export interface Sandbox {
@@ -115,15 +120,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return handleInterface(req, res, pathname, deps);
   };
 
-  const server = createServer((req, res) => {
-    onRequest(req, res).catch((e: unknown) => {
-      // A bug in the sandbox must still answer, or a test would wait for its timeout.
-      if (!res.headersSent && !res.destroyed) {
-        const reply = fail(500, `sandbox error: ${String(e)}`, 500);
-        sendJson(res, reply.http, reply.body);
-      }
-    });
-  });
+  const headersMs = options.timeouts?.headersMs ?? 10_000;
+  const requestMs = Math.max(options.timeouts?.requestMs ?? 30_000, headersMs);
+  const server = createServer(
+    {
+      headersTimeout: headersMs,
+      requestTimeout: requestMs,
+      keepAliveTimeout: 5_000,
+      // How often Node checks those limits: often enough that a stalled socket goes within a fraction of the limit.
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersMs / 4)),
+    },
+    (req, res) => {
+      onRequest(req, res).catch((e: unknown) => {
+        // A bug in the sandbox must still answer, or a test would wait for its timeout.
+        if (!res.headersSent && !res.destroyed) {
+          const reply = fail(500, `sandbox error: ${String(e)}`, 500);
+          sendJson(res, reply.http, reply.body);
+        }
+      });
+    },
+  );
+
+  // Node's header limit starts with the first byte; a client that connects and sends nothing is cut off here. The
+  // limit is lifted once a request arrives, so a slow answer (a `delay` fault) is never cut.
+  server.on('connection', (socket) => socket.setTimeout(headersMs, () => socket.destroy()));
+  server.on('request', (req) => req.socket.setTimeout(0));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -5,6 +5,7 @@ import { ShortcutsDialog } from './navigation/ShortcutsDialog';
 import { Sidebar } from './navigation/Sidebar';
 import { useShortcuts } from './navigation/use-shortcuts';
 import { useMainEvents } from './query/main-events';
+import { MovedAsideNotices } from './notices/MovedAsideNotices';
 import { ProductionStrip } from './ProductionStrip';
 import { StatusBar } from './StatusBar';
 import { WelcomePanel } from './WelcomePanel';
@@ -32,6 +33,7 @@ export function App() {
       <Sidebar current={screen} onOpen={actions.open} />
       <main className="content">
         <ProductionStrip />
+        <MovedAsideNotices />
         {Current ? <Current key={screen.id} /> : <WelcomePanel onOpen={actions.open} />}
       </main>
       <StatusBar />

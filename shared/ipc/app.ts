@@ -26,8 +26,6 @@ export const appChannels = {
     output: z.object({
       appVersion: z.string().min(1),
       profile: activeProfile,
-      /** Set when an unreadable settings file was moved aside at start: where it went. */
-      settingsRecoveredFrom: z.string().nullable(),
     }),
   },
   'app.connectivity': { input: z.undefined(), output: connectivity },

@@ -44,6 +44,9 @@ export const IPC_CHANNELS = [
   'exports.start',
   'exports.cancel',
   'exports.reveal',
+  'notices.list',
+  'notices.reveal',
+  'notices.dismiss',
   'journal.list',
   'journal.verify',
   'journal.unresolved',
@@ -57,7 +60,14 @@ export const IPC_CHANNELS = [
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];
 
-export const IPC_EVENTS = ['connectivity', 'syncProgress', 'syncFinished', 'exportProgress', 'exportFinished'] as const;
+export const IPC_EVENTS = [
+  'connectivity',
+  'syncProgress',
+  'syncFinished',
+  'exportProgress',
+  'exportFinished',
+  'fileMovedAside',
+] as const;
 export type IpcEvent = (typeof IPC_EVENTS)[number];
 
 /** Event messages travel on their own Electron channels, apart from the invoke channels. */

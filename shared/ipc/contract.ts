@@ -13,6 +13,7 @@ import { beneficiariesChannels } from './beneficiaries';
 import { cacheChannels } from './cache';
 import { credentialsChannels } from './credentials';
 import { exportFinishedEvent, exportProgressEvent, exportsChannels } from './exports';
+import { movedAsideNotice, noticesChannels } from './notices';
 import { journalChannels } from './journal';
 import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
@@ -41,6 +42,7 @@ export const ipcContract = {
   ...accountsChannels,
   ...cacheChannels,
   ...exportsChannels,
+  ...noticesChannels,
   ...journalChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
@@ -51,6 +53,7 @@ export const ipcEvents = {
   syncFinished: syncFinishedEvent,
   exportProgress: exportProgressEvent,
   exportFinished: exportFinishedEvent,
+  fileMovedAside: movedAsideNotice,
 } satisfies { [E in IpcEvent]: z.ZodType };
 
 export type IpcEventPayload<E extends IpcEvent> = z.output<(typeof ipcEvents)[E]>;

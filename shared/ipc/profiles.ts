@@ -11,7 +11,8 @@ export const profilesChannels = {
   'profiles.create': { input: profileFields.strict(), output: profile },
   'profiles.update': {
     input: z.object({ id: z.string().min(1).max(64), fields: profileFields.strict() }).strict(),
-    output: profile,
+    /** `secretRemoved`: the service's scheme, host or port changed, so main deleted the stored secret. */
+    output: profile.extend({ secretRemoved: z.boolean() }),
   },
   'profiles.remove': { input: profileId, output: ok },
   'profiles.activate': { input: profileId, output: profile },

@@ -1,7 +1,8 @@
 /** Schemas of the `settlements.*` channels: keyset pages, totals, aggregates and filter choices, all from the cache. */
 import { z } from 'zod';
-import { calendarDate } from '../api/common';
 import {
+  cacheDate,
+  filterText,
   settlementAggregate,
   settlementFilter,
   settlementPage,
@@ -25,7 +26,7 @@ export const settlementsChannels = {
   'settlements.aggregate': { input: settlementFilter, output: settlementAggregate },
   'settlements.facets': {
     input: z
-      .object({ from: calendarDate, to: calendarDate, pg: z.string().trim().min(1).max(64).optional() })
+      .object({ from: cacheDate, to: cacheDate, pg: filterText.optional() })
       .strict()
       .refine((r) => r.from <= r.to, { message: 'must not be before from', path: ['to'] }),
     output: settlementFacets,

@@ -50,10 +50,10 @@ export const syncBenches: Bench = {
         String(rows),
         '--key',
         key,
-        '--secret',
-        secret,
+        '--secret-env',
+        'BENCH_SANDBOX_SECRET',
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SANDBOX_SECRET: secret } },
     );
     const scratch = scratchDir();
     try {

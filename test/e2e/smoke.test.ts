@@ -209,6 +209,10 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         await unwrap(api.cache.list());
         const cacheStatus = await unwrap(api.cache.status());
         await unwrap(api.cache.clear({ profileId: 'sandbox' }));
+        // Nothing was moved aside in this run: an empty list, and an unknown id neither shown nor dismissed.
+        const notices = await unwrap(api.notices.list());
+        const noticeRevealed = await unwrap(api.notices.reveal({ id: 'no-such-notice' }));
+        const noticeDismissed = await unwrap(api.notices.dismiss({ id: 'no-such-notice' }));
         const deleted = await unwrap(api.credentials.delete({ profileId: created.id }));
         await unwrap(api.profiles.remove({ id: created.id }));
         const info = await unwrap(api.app.info());
@@ -234,6 +238,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           exportEnd,
           exportProgress: progress.length,
           cacheStatus,
+          notices: { notices, noticeRevealed, noticeDismissed },
         };
       },
       {
@@ -254,6 +259,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
       test: { ok: true, gateways: sandbox.fixtures().gateways },
       deleted: { deleted: true },
       activeAfter: 'sandbox',
+      notices: { notices: [], noticeRevealed: { revealed: false }, noticeDismissed: { dismissed: false } },
       verified: true,
       acknowledged: { ok: false, error: { code: 'PERIOD_NOT_CHANGED' } },
       invalid: { ok: false, error: { code: 'INVALID_INPUT', details: [expect.objectContaining({ path: 'baseUrl' })] } },

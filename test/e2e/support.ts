@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { createCore, type Core } from '../../electron/core';
 import type { ExportTargets } from '../../electron/export/jobs';
-import { createLogger, createRedactor, fileSink } from '../../electron/log';
+import { createLogger, createRedactor, openLogFile } from '../../electron/log';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import type { SecretStore } from '../../electron/vault/secret-store';
@@ -62,7 +62,12 @@ export interface StartAppOptions {
   /** Store secrets in the real OS keychain, under a service of this run's own: for tests about the keychain. */
   keychain?: boolean;
   /** Runs before the page opens, so the page's first look already shows what it sets up. */
-  prepare?(app: { core: Core; sandbox: Sandbox; merchant: { key: string; secret: string } }): Promise<void> | void;
+  prepare?(app: {
+    core: Core;
+    sandbox: Sandbox;
+    merchant: { key: string; secret: string };
+    dataDir: string;
+  }): Promise<void> | void;
   colorScheme?: 'light' | 'dark';
   viewport?: { width: number; height: number };
   /** Settlement records a day in the sandbox (its default otherwise), e.g. several pages a day for a sync test. */
@@ -89,7 +94,6 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   const run = randomBytes(6).toString('hex');
   const merchant = { key: `merchant_${run}`, secret: `sk_${randomBytes(18).toString('base64url')}` };
   const dataDir = mkdtempSync(join(tmpdir(), 'payout-console-e2e-'));
-  const logFile = join(dataDir, 'logs', 'main.log');
   const ownKeychain = !options.vault && options.keychain === true;
   const vault = options.vault ?? (ownKeychain ? createKeytarStore(`payout-console-e2e-${run}`) : memoryStore());
   const teardown: (() => Promise<unknown> | void)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
@@ -111,12 +115,16 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     teardown.push(() => sandbox.close());
     const redactor = createRedactor();
     redactor.add(merchant.secret);
+    // Written as each line is logged, so a test can read the file at once.
+    const log = await openLogFile(join(dataDir, 'logs', 'main.log'), { sync: true });
+    teardown.push(() => log.close());
+    const logFile = log.current();
     const core = createCore({
       appVersion: APP_VERSION,
       dataDir,
       vault,
       sandbox: { url: sandbox.url, ...merchant },
-      log: createLogger('main', fileSink(logFile), redactor),
+      log: createLogger('main', log.stream, redactor),
       redactor,
       exportTargets: options.exportTargets,
       now: testClock(),
@@ -129,7 +137,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
         for (const account of await vault.accounts()) await vault.delete(account);
       });
     }
-    await options.prepare?.({ core, sandbox, merchant });
+    await options.prepare?.({ core, sandbox, merchant, dataDir });
     const harness = await startHarness(core);
     teardown.push(() => harness.close());
 

@@ -9,7 +9,8 @@
  *
  * Each run has its own random token, and only requests naming this server's own host are answered, so neither
  * another local process nor a web page rebinding a host name to 127.0.0.1 can call the router. The page keeps
- * only the CSP of its meta tag (no header is added), which is the policy a packaged app's `file://` page has.
+ * only the CSP of its meta tag (no header is added): the same policy the packaged app's `app://` page has as a header
+ * and a meta tag (electron/app-protocol.ts).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
@@ -146,7 +147,7 @@ export async function startHarness(core: Pick<Core, 'router' | 'events'>): Promi
         requireToken(url.searchParams.get('token'));
         return send(res, 200, contentTypeOf('bridge.js'), bridge);
       case '/favicon.ico':
-        // Chromium asks every http page for one; an Electron file:// window never does, so it is not a 404 to report.
+        // Chromium asks every http page for one; an Electron app:// window never does, so it is not a 404 to report.
         res.writeHead(204).end();
         return;
       case '/':

@@ -3,7 +3,20 @@
  * a file from a newer app, and recovery from a file SQLite cannot read (moved aside, never deleted).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync, closeSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -126,16 +139,25 @@ describe('migrations', () => {
     db.close();
   });
 
-  it('a file from a newer app is refused and left exactly as it was', () => {
+  it('migrate refuses a file from a newer app', () => {
+    const db = new Database(join(dir, 'newer.sqlite'));
+    db.pragma(`user_version = ${LATEST_VERSION + 1}`);
+    expect(() => migrate(db, now)).toThrow(CacheVersionError);
+    db.close();
+  });
+
+  it('a file from a newer app is moved aside exactly as it was, and the profile keeps a working cache', () => {
     const file = join(dir, 'newer.sqlite');
     openCache(file, { now }).close();
     const db = new Database(file);
     db.pragma(`user_version = ${LATEST_VERSION + 1}`);
     db.close();
     const bytes = readFileSync(file);
-    expect(() => openCache(file, { now })).toThrow(CacheVersionError);
-    expect(readFileSync(file).equals(bytes)).toBe(true);
-    expect(existsSync(`${file}.corrupt-20250110T101112Z`)).toBe(false);
+    const cache = openCache(file, { now });
+    expect(cache.recovered?.reason).toMatch(/newer version of the app/);
+    expect(readFileSync(cache.recovered!.movedTo).equals(bytes)).toBe(true);
+    expect(schemaVersion(cache.db)).toBe(LATEST_VERSION);
+    cache.close();
   });
 });
 
@@ -266,5 +288,98 @@ describe('recovery', () => {
     expect(second.recovered!.movedTo).toBe(`${file}.corrupt-20250110T101112Z-2`);
     expect(readFileSync(`${file}.corrupt-20250110T101112Z`, 'utf8')).toMatch(/^garbage one/);
     second.close();
+  });
+});
+
+describe('a file that is not ours', () => {
+  /** A cache with one settlement in it, then changed by `tamper` through a connection of its own. */
+  function tampered(tamper: string): string {
+    const file = join(dir, 'cache', 'p.sqlite');
+    const cache = openCache(file, { now });
+    cache.db.exec(SEEDS[2]![0]!);
+    cache.close();
+    const db = new Database(file);
+    db.exec(tamper);
+    db.close();
+    return file;
+  }
+
+  it.each([
+    [
+      'a planted trigger',
+      `CREATE TRIGGER zero_amounts AFTER INSERT ON settlements BEGIN
+         UPDATE settlements SET amount = 0, settled_amount = 0 WHERE id = new.id; END`,
+      /trigger "zero_amounts"/,
+    ],
+    [
+      'a view in place of a table',
+      'DROP TABLE beneficiaries; CREATE VIEW beneficiaries AS SELECT 1 AS x',
+      /view "beneficiaries"/,
+    ],
+    ['a table we did not make', 'CREATE TABLE exfil (x)', /table "exfil"/],
+    ['an index we did not make', 'CREATE INDEX extra ON settlements (amount)', /index "extra"/],
+    ['a table changed in place', 'ALTER TABLE settlements ADD COLUMN note TEXT', /table "settlements"/],
+    ['a missing index', 'DROP INDEX balance_snapshots_by_time', /missing .*balance_snapshots_by_time/],
+  ])('%s: moved aside with the reason, and a clean cache started', (_label, tamper, reason) => {
+    const file = tampered(tamper);
+    const cache = openCache(file, { now });
+    expect(cache.recovered?.reason).toMatch(reason);
+    expect(cache.recovered!.message).toContain(cache.recovered!.movedTo);
+    expect(existsSync(cache.recovered!.movedTo)).toBe(true);
+    expect(cache.db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type IN ('trigger', 'view')").get()).toEqual(
+      { n: 0 },
+    );
+    expect(cache.db.prepare('SELECT count(*) AS n FROM settlements').get()).toEqual({ n: 0 });
+    cache.close();
+  });
+
+  it('an untouched cache passes the schema check at every reopen', () => {
+    const file = tampered('SELECT 1');
+    for (let i = 0; i < 2; i++) {
+      const cache = openCache(file, { now });
+      expect(cache.recovered).toBeNull();
+      cache.close();
+    }
+  });
+
+  it('a folder where the file belongs is moved aside instead of failing with EISDIR', () => {
+    const file = join(dir, 'cache', 'p.sqlite');
+    mkdirSync(file, { recursive: true });
+    const cache = openCache(file, { now });
+    expect(cache.recovered?.reason).toMatch(/other than a file/);
+    expect(lstatSync(cache.recovered!.movedTo).isDirectory()).toBe(true);
+    expect(schemaVersion(cache.db)).toBe(LATEST_VERSION);
+    cache.close();
+  });
+
+  it('a symbolic link where the file belongs is moved aside, and nothing is written where it pointed', () => {
+    const outside = join(dir, 'outside.sqlite');
+    const file = join(dir, 'cache', 'p.sqlite');
+    mkdirSync(join(dir, 'cache'));
+    symlinkSync(outside, file);
+    const cache = openCache(file, { now });
+    expect(cache.recovered?.reason).toMatch(/symbolic link/);
+    expect(lstatSync(cache.recovered!.movedTo).isSymbolicLink()).toBe(true);
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(existsSync(outside)).toBe(false);
+    cache.close();
+  });
+
+  it('a cache folder that is a symbolic link is refused with a sentence', () => {
+    mkdirSync(join(dir, 'elsewhere'));
+    symlinkSync(join(dir, 'elsewhere'), join(dir, 'cache'));
+    expect(() => openCache(join(dir, 'cache', 'p.sqlite'), { now })).toThrow(
+      /cache is a symbolic link; the app does not write through links/,
+    );
+  });
+
+  it.runIf(process.platform !== 'win32')('keeps the folder 0700 and the database, WAL and SHM files 0600', () => {
+    const file = join(dir, 'cache', 'p.sqlite');
+    mkdirSync(join(dir, 'cache'), { mode: 0o755 });
+    const cache = openCache(file, { now });
+    cache.db.exec(SEEDS[1]![0]!);
+    expect(statSync(join(dir, 'cache')).mode & 0o777).toBe(0o700);
+    for (const suffix of ['', '-wal', '-shm']) expect(statSync(file + suffix).mode & 0o777).toBe(0o600);
+    cache.close();
   });
 });

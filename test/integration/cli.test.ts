@@ -1,12 +1,15 @@
 /** The CLI on the real core: profiles, API commands, exit codes, and secrets kept out of its output. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
+import { addDays } from '../../shared/time';
 import { cliRunner } from '../support/cli';
+import { TEST_TODAY } from '../support/clock';
+import { filePathsUnder } from '../support/files';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
 import { requireSystem } from '../support/system';
 
@@ -158,7 +161,7 @@ describe('on a profile of our own', () => {
       expect(text).not.toContain(sb.secret);
       expect(text).not.toContain(basic);
     }
-    expect(readFileSync(join(dir, 'logs', 'cli.log'), 'utf8')).toMatch(/"operation":"payout.fetch"/);
+    expect(readFileSync(join(dir, 'logs', 'cli.1.log'), 'utf8')).toMatch(/"operation":"payout.fetch"/);
   });
 });
 
@@ -194,10 +197,28 @@ describe('an unreadable cache', () => {
     const r = await cli.run('settlements', 'summary', '--from', '2026-11-01', '--to', '2026-11-02');
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
-      /The local cache could not be read .* It was moved to .*sandbox\.sqlite.* Nothing was deleted\./,
+      /The local cache could not be used .* It was moved to .*sandbox\.sqlite.* Nothing was deleted\./,
     );
     expect(readdirSync(join(dir, 'cache')).some((f) => f.startsWith('sandbox.sqlite') && f !== 'sandbox.sqlite')).toBe(
       true,
     );
+  });
+});
+
+describe.runIf(process.platform !== 'win32')('files the CLI creates', () => {
+  it('makes the data folder and every folder in it 0700, and every file 0600, exports included', async () => {
+    const fresh = join(dir, 'fresh-data');
+    const own = cliRunner(fresh);
+    const day = addDays(TEST_TODAY, -1);
+    expect((await own.run('sync', 'settlements', '--from', day, '--to', day)).code).toBe(0);
+    expect((await own.run('balances')).code).toBe(0);
+    const out = join(fresh, 'exports', 'settlements.csv');
+    expect((await own.run('export', 'settlements', '--from', day, '--to', day, '--out', out)).code).toBe(0);
+    const files = filePathsUnder(fresh);
+    expect(files).toEqual(expect.arrayContaining([join(fresh, 'cache', 'sandbox.sqlite'), out]));
+    for (const file of files) expect({ file, mode: statSync(file).mode & 0o777 }).toEqual({ file, mode: 0o600 });
+    for (const folder of [fresh, join(fresh, 'cache'), join(fresh, 'logs'), join(fresh, 'exports')]) {
+      expect({ folder, mode: statSync(folder).mode & 0o777 }).toEqual({ folder, mode: 0o700 });
+    }
   });
 });

@@ -117,8 +117,8 @@ describe('profile store', () => {
   it('moves an unreadable settings file aside, says where, and starts fresh', () => {
     writeFileSync(join(dir, 'settings.json'), '{"version":1,"profiles":[{"id":');
     const store = createProfileStore({ dataDir: dir, sandbox, now: () => new Date('2026-11-22T10:00:00Z') });
-    expect(store.recoveredFrom()).toBe(join(dir, 'settings.json.unreadable-2026-11-22T10-00-00-000Z'));
-    expect(readFileSync(store.recoveredFrom()!, 'utf8')).toContain('"version":1');
+    expect(store.recovered()?.movedTo).toBe(join(dir, 'settings.json.unreadable-2026-11-22T10-00-00-000Z'));
+    expect(readFileSync(store.recovered()!.movedTo, 'utf8')).toContain('"version":1');
     expect(store.list().map((p) => p.id)).toEqual(['sandbox']);
   });
 

@@ -11,10 +11,11 @@ import { firstLine } from '../support/child-process';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
 
-function run(args: string[]): ChildProcess {
+function run(args: string[], env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'electron/sandbox/cli.ts', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   children.push(child);
   return child;
@@ -42,18 +43,21 @@ describe('sandbox CLI', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'prints the listening line first, serves, and stops on %s with exit 0',
     async (signal) => {
-      const child = run([
-        '--port',
-        '0',
-        '--seed',
-        '5',
-        '--key',
-        'cli_key',
-        '--secret',
-        'cli_secret',
-        '--settlements-per-day',
-        '10',
-      ]);
+      const child = run(
+        [
+          '--port',
+          '0',
+          '--seed',
+          '5',
+          '--key',
+          'cli_key',
+          '--secret-env',
+          'CLI_SANDBOX_SECRET',
+          '--settlements-per-day',
+          '10',
+        ],
+        { CLI_SANDBOX_SECRET: 'cli_secret' },
+      );
       const line = await firstLine(child);
       expect(line).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
       const url = line.slice('sandbox listening on '.length);
@@ -81,11 +85,15 @@ describe('sandbox CLI', () => {
     ['--settlements-per-day', '1000001'],
     ['--seed', '-1'],
     ['--key', ''],
+    ['--secret', 'on_the_command_line'],
+    ['--secret=on_the_command_line'],
+    ['--secret-env', 'PAYOUT_SANDBOX_SECRET_THAT_IS_NOT_SET'],
   ])('refuses %s with one line on stderr and exit 2', async (...args) => {
     const child = run(args);
     const [err, end] = await Promise.all([stderrOf(child), exited(child)]);
     expect(end.code).toBe(2);
     expect(err.trim().split('\n')).toHaveLength(1);
     expect(err).toMatch(/^sandbox: /);
+    if (args[0]!.startsWith('--secret=') || args[0] === '--secret') expect(err).toMatch(/--secret-env/);
   });
 });

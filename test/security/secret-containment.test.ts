@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeTransport } from '../../electron/api/transport';
 import { createCore, type Core } from '../../electron/core';
-import { createLogger, createRedactor, fileSink, type Redactor } from '../../electron/log';
+import { createLogger, createRedactor, openLogFile, type Redactor } from '../../electron/log';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
@@ -74,17 +74,19 @@ let merchant: Sandbox;
 const http = createNodeTransport();
 const network = recordingTransport(http);
 
-function startCore(redactor: Redactor): Core {
+async function startCore(redactor: Redactor): Promise<Core> {
   // As main.ts: the embedded sandbox's secret is known to the redactor from the start, the log is a file in the
   // data folder, and the vault is the OS keychain.
   redactor.add(EMBEDDED_SECRET);
+  // Synchronous, so the file holds every line when it is searched; both cores append to the same file.
+  const log = await openLogFile(join(dataDir, 'logs', 'main.log'), { sync: true });
   const core = createCore({
     now: testClock(),
     appVersion: '0.0.0-containment',
     dataDir,
     vault: keychain,
     sandbox: { url: embedded.url, key: EMBEDDED_KEY, secret: EMBEDDED_SECRET },
-    log: createLogger('main', fileSink(join(dataDir, 'logs', 'main.log')), redactor),
+    log: createLogger('main', log.stream, redactor),
     redactor,
     transport: network.transport,
   });
@@ -137,7 +139,7 @@ afterAll(async () => {
 describe.runIf(available)('secret containment', () => {
   it('keeps the secret out of every reply, event, error, setting and log line', async () => {
     const redactor = createRedactor();
-    const core = startCore(redactor);
+    const core = await startCore(redactor);
     const succeeded = new Set<IpcChannel>();
     const okCall = async <T>(channel: IpcChannel, input: unknown) => {
       const value = await ok<T>(core, channel, input);
@@ -311,7 +313,7 @@ describe.runIf(available)('secret containment', () => {
     // A restart: a new core and a new redactor over the same data folder and keychain, which learns the secret only
     // by reading it from the keychain for a request.
     const restartRedactor = createRedactor();
-    const restarted = startCore(restartRedactor);
+    const restarted = await startCore(restartRedactor);
     expect(await ok(restarted, 'credentials.status', { profileId: id })).toEqual({
       hasSecret: true,
       keychainAvailable: true,
@@ -352,11 +354,11 @@ describe.runIf(available)('secret containment', () => {
         'cache/sandbox.sqlite-wal',
         exportFile,
         exportFile.replace(/\.csv$/, '.about.txt'),
-        'logs/main.log',
+        'logs/main.1.log',
         'settings.json',
       ].sort(),
     );
-    const log = files.find((f) => f.label === 'logs/main.log')!.text;
+    const log = files.find((f) => f.label === 'logs/main.1.log')!.text;
     expect(log).toMatch(/"message":"request"/); // the logger saw the requests…
     expect(log).toContain('[redacted]'); // …and the echoed secret reached it only cut
     const haystacks = [...replies, ...events, ...errorTexts, ...files];

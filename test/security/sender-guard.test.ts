@@ -3,7 +3,7 @@
  * comes back FORBIDDEN_SENDER and its handler never runs, whatever the (valid) input. Checked twice: with spy
  * handlers behind `createIpcRouter`, and through `registerIpc` on the real core (the wiring main.ts uses, with
  * Electron's senderFrame shape), where a handler that ran would leave a vault call, a request, an event or a byte.
- * Both for a packaged build (file://) and for the dev server (http://localhost:5173).
+ * Both for a packaged build (app://console) and for the dev server (http://localhost:5173).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,18 +33,21 @@ const HOSTILE_IN_BUILD: [string, Frame][] = [
   ['a subframe from a foreign origin', sub('https://evil.example/frame.html')],
   ['a foreign origin', main('https://evil.example/')],
   ['a foreign origin whose path mimics the app', main(`https://evil.example${new URL(APP_PAGE).pathname}`)],
-  ['a look-alike folder (suffix)', main(`${APP_ORIGIN}-evil/index.html`)],
-  ['a look-alike folder (sibling)', main(APP_PAGE.replace('/out/renderer/', '/out/renderer2/'))],
-  ['a parent folder of the app', main(APP_ORIGIN.replace(/\/renderer$/, '/index.html'))],
-  ['a path that climbs out of the app folder', main(`${APP_ORIGIN}/../../../../etc/passwd`)],
-  ['a percent-encoded climb out', main(`${APP_ORIGIN}/%2e%2e/%2e%2e/evil.html`)],
+  ['a look-alike host (suffix)', main(`${APP_ORIGIN}-evil/index.html`)],
+  ['a look-alike host (subdomain)', main('app://console.evil.example/index.html')],
+  ['the app host on a port', main('app://console:1/index.html')],
+  ['another custom scheme', main('evil://console/index.html')],
+  [
+    'a file:// page, as builds before app:// loaded',
+    main('file:///opt/Payout%20Console/resources/app.asar/out/renderer/index.html'),
+  ],
   ['a file on another host (UNC)', main(`file://evil.example${new URL(APP_PAGE).pathname}`)],
   ['a data: page', main('data:text/html,<script>alert(1)</script>')],
   ['a blob: URL', main('blob:https://evil.example/0b1c')],
   ['javascript:', main('javascript:alert(1)')],
   ['about:blank', main('about:blank')],
-  ['the dev server in a file:// build', main('http://localhost:5173/')],
-  ['the dev server by IP in a file:// build', main('http://127.0.0.1:5173/index.html')],
+  ['the dev server in a build', main('http://localhost:5173/')],
+  ['the dev server by IP in a build', main('http://127.0.0.1:5173/index.html')],
   ['a URL with a tab that the parser would drop', main(APP_PAGE.replace('index', 'ind\tex'))],
   ['an empty URL', main('')],
 ];

@@ -14,7 +14,7 @@ import type { IpcChannel } from '../../shared/ipc/channels';
 import type { IpcInput } from '../../shared/ipc/contract';
 
 /** A packaged build's renderer folder, with a space in it as on Windows and macOS installs. */
-export const APP_ORIGIN = 'file:///opt/Payout%20Console/resources/app.asar/out/renderer';
+export const APP_ORIGIN = 'app://console';
 export const MAIN_FRAME: IpcSender = { frameUrl: `${APP_ORIGIN}/index.html`, isMainFrame: true };
 
 /** mulberry32: tiny, fast, and the same sequence for the same seed on every machine. */
@@ -94,6 +94,9 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'exports.start': { kind: 'beneficiaries', format: 'csv' },
     'exports.cancel': { jobId: 'job-that-is-not-running' },
     'exports.reveal': { jobId: 'job-that-is-not-running' },
+    'notices.list': undefined,
+    'notices.reveal': { id: 'notice-that-does-not-exist' },
+    'notices.dismiss': { id: 'notice-that-does-not-exist' },
     'journal.list': { kind: 'action', text: 'beneficiary' },
     'journal.verify': undefined,
     'journal.unresolved': undefined,
@@ -164,11 +167,11 @@ export async function stateOf(core: Core, keychain: SecretStore, dataDir: string
   return JSON.stringify({
     profiles: core.profiles.list(),
     active: core.profiles.active().id,
-    files: filesUnder(dataDir).map((f) => [
-      relative(dataDir, f.path),
-      f.bytes.length,
-      createHash('sha256').update(f.bytes).digest('hex'),
-    ]),
+    // A -shm file is SQLite's shared-memory index of the WAL, not state: any reader (the cache's check after open,
+    // in a worker) rewrites it without a record changing. The database and its WAL are compared in full.
+    files: filesUnder(dataDir)
+      .filter((f) => !f.path.endsWith('-shm'))
+      .map((f) => [relative(dataDir, f.path), f.bytes.length, createHash('sha256').update(f.bytes).digest('hex')]),
     keychainAccounts: (await keychain.accounts()).sort(),
     connectivity: core.connectivity.current(),
   });

@@ -12,7 +12,7 @@ import { IPC_CHANNELS } from '../../shared/ipc/channels';
 import { createIpcApi } from '../../shared/ipc/client';
 import { testClock } from '../support/clock';
 
-const APP_ORIGIN = 'file:///opt/payout-console/out/renderer';
+const APP_ORIGIN = 'app://console';
 const MAIN_FRAME: IpcSender = { frameUrl: `${APP_ORIGIN}/index.html`, isMainFrame: true };
 const PROFILE: ActiveProfile = {
   id: 'sandbox',
@@ -53,7 +53,7 @@ function routerWith(handlers: Partial<IpcHandlers> = {}) {
 describe('createIpcRouter', () => {
   it('answers a known channel from the app main frame', async () => {
     const result = await routerWith().handle('app.info', undefined, MAIN_FRAME, APP_ORIGIN);
-    expect(result).toEqual({ ok: true, value: { appVersion: '0.1.0', profile: PROFILE, settingsRecoveredFrom: null } });
+    expect(result).toEqual({ ok: true, value: { appVersion: '0.1.0', profile: PROFILE } });
   });
 
   it.each(['app.unknown', 'app', '', '__proto__', 'constructor', 'toString'])(
@@ -76,7 +76,7 @@ describe('createIpcRouter', () => {
     const router = routerWith({
       'app.info': () => {
         ran = true;
-        return { appVersion: '0.1.0', profile: PROFILE, settingsRecoveredFrom: null };
+        return { appVersion: '0.1.0', profile: PROFILE };
       },
     });
     const result = await router.handle('app.info', undefined, sender, APP_ORIGIN);
@@ -89,7 +89,7 @@ describe('createIpcRouter', () => {
     const router = routerWith({
       'app.info': () => {
         ran = true;
-        return { appVersion: '0.1.0', profile: PROFILE, settingsRecoveredFrom: null };
+        return { appVersion: '0.1.0', profile: PROFILE };
       },
     });
     const result = await router.handle('app.info', { sql: 'DROP TABLE payouts' }, MAIN_FRAME, APP_ORIGIN);
@@ -102,7 +102,6 @@ describe('createIpcRouter', () => {
       'app.info': () => ({
         appVersion: '0.1.0',
         profile: { ...PROFILE, environment: 'staging' as 'sandbox' },
-        settingsRecoveredFrom: null,
       }),
     });
     const result = await router.handle('app.info', undefined, MAIN_FRAME, APP_ORIGIN);
@@ -181,7 +180,7 @@ describe('registerIpc and the preload api', () => {
     expect(Object.isFrozen(api) && Object.isFrozen(api.app)).toBe(true);
     expect(await api.app.info()).toEqual({
       ok: true,
-      value: { appVersion: '0.1.0', profile: PROFILE, settingsRecoveredFrom: null },
+      value: { appVersion: '0.1.0', profile: PROFILE },
     });
     expect(typeof api.on.connectivity).toBe('function');
   });

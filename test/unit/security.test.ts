@@ -12,7 +12,7 @@ import {
 } from '../../electron/security';
 
 const ALLOW_LIST = ['payouts.example.com', 'docs.example.com'];
-const BUILD_ORIGIN = 'file:///opt/Payout%20Console/resources/app.asar/out/renderer';
+const BUILD_ORIGIN = 'app://console';
 const DEV_ORIGIN = 'http://localhost:5173';
 
 describe('content security policy', () => {
@@ -152,10 +152,13 @@ describe('isAppUrl', () => {
 
   it.each([
     [`${BUILD_ORIGIN}-evil/index.html`, BUILD_ORIGIN],
-    [`${BUILD_ORIGIN}/../../../../etc/passwd`, BUILD_ORIGIN],
-    [`${BUILD_ORIGIN}/%2e%2e/%2e%2e/secrets.json`, BUILD_ORIGIN],
     ['file:///etc/passwd', BUILD_ORIGIN],
-    ['file://evil.io/opt/Payout%20Console/resources/app.asar/out/renderer/index.html', BUILD_ORIGIN],
+    ['file:///opt/Payout%20Console/resources/app.asar/out/renderer/index.html', BUILD_ORIGIN],
+    ['app://console.evil.io/index.html', BUILD_ORIGIN],
+    ['app://evil/index.html', BUILD_ORIGIN],
+    ['app://console:8080/index.html', BUILD_ORIGIN],
+    ['app://user@console/index.html', BUILD_ORIGIN],
+    ['other://console/index.html', BUILD_ORIGIN],
     [`${DEV_ORIGIN}/`, BUILD_ORIGIN],
     ['https://payouts.example.com/', BUILD_ORIGIN],
     ['http://localhost:5174/', DEV_ORIGIN],
@@ -179,7 +182,7 @@ describe('shouldBlockRendererRequest', () => {
     [`${BUILD_ORIGIN}/index.html`, BUILD_ORIGIN],
     [`${BUILD_ORIGIN}/assets/index-abc123.css`, BUILD_ORIGIN],
     ['data:image/png;base64,iVBORw0KGgo=', BUILD_ORIGIN],
-    ['blob:file:///7d3c1f9e-0000-4000-8000-000000000000', BUILD_ORIGIN],
+    ['blob:app://console/7d3c1f9e-0000-4000-8000-000000000000', BUILD_ORIGIN],
     ['devtools://devtools/bundled/devtools_app.html', DEV_ORIGIN],
     [`${DEV_ORIGIN}/@vite/client`, DEV_ORIGIN],
     ['ws://localhost:5173/?token=abc', DEV_ORIGIN],

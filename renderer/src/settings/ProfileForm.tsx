@@ -12,6 +12,7 @@ import {
   type FormErrors,
   type FormValues,
 } from './profile-form';
+import { addressWarning } from './address-warning';
 import { resultOf } from '../query/ipc-query';
 import { useProfileChange, type Profile } from './settings-queries';
 
@@ -27,9 +28,13 @@ const CONTROLS: [FieldName, Control][] = [
   ['hashScheme', { kind: 'select', choices: HASH_SCHEME_CHOICES }],
 ];
 
-function hintFor(name: FieldName, values: FormValues): string | undefined {
+function hintFor(name: FieldName, values: FormValues, profile: Profile | undefined): string | undefined {
   if (name === 'environment' && values.environment === 'production') {
     return 'Moves real money: marked in red wherever it is active.';
+  }
+  if (name === 'baseUrl' || name === 'aiUrl') {
+    const warning = addressWarning(values[name], profile?.[name]);
+    if (warning) return warning;
   }
   if (name === 'baseUrl') return 'https:// only; plain http:// is allowed for this machine.';
   return undefined;
@@ -73,7 +78,7 @@ export function ProfileForm({ profile, onDone }: { profile?: Profile; onDone(): 
     <form ref={formRef} className="profile-form" onSubmit={submit} noValidate aria-busy={busy}>
       <div className="form-grid">
         {CONTROLS.map(([name, control]) => (
-          <FormField key={name} label={FIELD_LABELS[name]} error={errors[name]} hint={hintFor(name, values)}>
+          <FormField key={name} label={FIELD_LABELS[name]} error={errors[name]} hint={hintFor(name, values, profile)}>
             {(ids) =>
               control.kind === 'text' ? (
                 <input

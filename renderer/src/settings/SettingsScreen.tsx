@@ -1,23 +1,11 @@
 import { useState } from 'react';
 import { loadableOf } from '../query/ipc-query';
 import { PageHeader } from '../ui/PageHeader';
-import { useAppInfo } from '../query/app-queries';
 import { CacheSection } from './CacheSection';
 import { ProfileCard } from './ProfileCard';
 import { ProfileForm } from './ProfileForm';
 import { useProfiles } from './settings-queries';
 import './settings.css';
-
-function RecoveredSettingsNotice() {
-  const info = useAppInfo();
-  if (!info.data || info.data.settingsRecoveredFrom === null) return null;
-  return (
-    <p className="notice notice-warning" role="alert">
-      <strong>The settings file could not be read</strong>, so the console started with the built-in profile only. The
-      unreadable file was kept at <span className="mono">{info.data.settingsRecoveredFrom}</span>.
-    </p>
-  );
-}
 
 export function SettingsScreen() {
   const query = useProfiles();
@@ -27,7 +15,6 @@ export function SettingsScreen() {
   return (
     <div className="screen">
       <PageHeader title="Settings" />
-      <RecoveredSettingsNotice />
       <section className="settings-section" aria-labelledby="profiles-title">
         <div className="section-head">
           <div>
