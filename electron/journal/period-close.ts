@@ -15,6 +15,7 @@ import type { Database } from 'better-sqlite3';
 import { closeRange, type ClosedPeriod, type PeriodDiff, type PeriodTotals } from '../../shared/journal';
 import { epochMsToIst } from '../../shared/time';
 import { idRange } from '../cache/settlement-ids';
+import { FIELD_COLUMNS } from '../cache/settlement-rows';
 import { canonicalJson } from './canonical';
 import type { Journal } from './journal';
 
@@ -29,29 +30,7 @@ export class PeriodError extends Error {
 }
 
 /** The fields of a record that the service gave; the cache's own bookkeeping (runs, exceptions) is left out. */
-const RECORD_FIELDS = [
-  'date',
-  'pg',
-  'pg_transaction_id',
-  'settlement_date',
-  'order_id',
-  'order_date',
-  'utr',
-  'order_status',
-  'pg_status',
-  'payment_mode',
-  'amount',
-  'mer_service_fee',
-  'mer_service_tax',
-  'merchant_subvention_amount',
-  'cgst',
-  'igst',
-  'sgst',
-  'settled_amount',
-  'dispute_id',
-  'description',
-  'extra',
-] as const;
+const RECORD_FIELDS = ['date', 'pg', 'pg_transaction_id', 'settlement_date', ...FIELD_COLUMNS] as const;
 
 interface RecordRow {
   date: string;
