@@ -85,7 +85,7 @@ describe('a beneficiary create killed between request and answer', () => {
       [
         '--import',
         'tsx',
-        'electron/cli/main.ts',
+        'test/support/cli-child.ts',
         '--data-dir',
         dir,
         '--profile',

@@ -56,7 +56,7 @@ function attempt(range: { from: string; to: string }, kill?: { afterMs: number; 
     [
       '--import',
       'tsx',
-      'electron/cli/main.ts',
+      'test/support/cli-child.ts',
       '--data-dir',
       dir,
       '--profile',

@@ -11,6 +11,7 @@ import { ErrorNotice, Skeleton, EmptyState } from '../ui/states';
 import { formatCount, formatMoney } from '../ui/format';
 import { useJournal, type ClosedPeriod, type JournalEntry } from './journal-store';
 import './journal.css';
+import { DateInput } from '../ui/DateInput';
 
 function Filters() {
   const filter = useJournal((s) => s.filter);
@@ -43,12 +44,10 @@ function Filters() {
         </select>
       </label>
       <label>
-        From (IST){' '}
-        <input className="input" type="date" value={filter.from ?? ''} onChange={(e) => pick('from', e.target.value)} />
+        From (IST) <DateInput value={filter.from ?? ''} onChange={(date) => pick('from', date ?? '')} />
       </label>
       <label>
-        To (IST){' '}
-        <input className="input" type="date" value={filter.to ?? ''} onChange={(e) => pick('to', e.target.value)} />
+        To (IST) <DateInput value={filter.to ?? ''} onChange={(date) => pick('to', date ?? '')} />
       </label>
       <label>
         Text <input className="input" type="search" value={text} onChange={(e) => setText(e.target.value)} />
@@ -77,7 +76,7 @@ function Verification() {
         {verification?.status === 'loading' && 'Recomputing every hash…'}
         {verification?.status === 'ready' &&
           (verification.value.ok
-            ? `The journal holds: ${formatCount(verification.value.entries)} entries, every hash and link as written.`
+            ? `The journal holds ${formatCount(verification.value.entries)} ${verification.value.entries === 1 ? 'entry' : 'entries'}, every hash and link as written.`
             : `The journal does not hold at entry ${verification.value.problem!.seq}: ${verification.value.problem!.message}`)}
       </p>
       {verification?.status === 'failed' && <ErrorNotice error={verification.error} />}
@@ -324,10 +323,10 @@ function Periods() {
         }}
       >
         <label>
-          From <input className="input" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+          From <DateInput value={from} onChange={(date) => setFrom(date ?? '')} />
         </label>
         <label>
-          To <input className="input" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+          To <DateInput value={to} onChange={(date) => setTo(date ?? '')} />
         </label>
         <button type="submit" className="button" disabled={!from || !to}>
           Close period
