@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import { CacheCorruptError } from './recovery';
+import { PRIVATE_FILE_MODE } from '../private-files';
 
 /**
  * The tables whose check runs after open: those that grow with the records (the records, their search keys, their
@@ -101,7 +102,7 @@ export function checkAfterOpen(file: string, nativeBinding: string | undefined, 
   worker.once('message', (m: { problem?: string | null; error?: string }) => {
     if (m.error !== undefined) return settle({ status: 'not-run', reason: m.error });
     if (!m.problem) return settle({ status: 'ok' });
-    writeFileSync(damageMark(file), `${m.problem}\nfound ${at().toISOString()}\n`);
+    writeFileSync(damageMark(file), `${m.problem}\nfound ${at().toISOString()}\n`, { mode: PRIVATE_FILE_MODE });
     settle({
       status: 'damaged',
       problem: m.problem,

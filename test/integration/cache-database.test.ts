@@ -244,6 +244,8 @@ describe('recovery', () => {
     const check = await damaged.checkAfterOpen();
     expect(check).toMatchObject({ status: 'damaged', message: expect.stringMatching(/moved aside .* next time/) });
     expect(existsSync(`${file}.damaged`)).toBe(true);
+    // Like every file of the data folder, the mark is the user's alone.
+    if (process.platform !== 'win32') expect(statSync(`${file}.damaged`).mode & 0o777).toBe(0o600);
     damaged.close();
 
     const reopened = openCache(file, { now });
