@@ -17,6 +17,7 @@ import { settlementRecord } from '../../shared/api/settlements';
 import type { CachedSettlement, SettlementQuery, SettlementSort } from '../../shared/settlement-query';
 import { syncRunInto } from '../support/settlement-run';
 import { TEST_NOW } from '../support/clock';
+import { allCachedRows } from '../support/cache-rows';
 
 const DATES = ['2025-05-01', '2025-05-02', '2025-05-04'];
 /** Enough rows that every transaction id's "pay_" is more matches than the key indexes are used for. */
@@ -32,16 +33,8 @@ let dir: string;
 let cache: Cache;
 let all: CachedSettlement[];
 
-function allRows(filter: Partial<SettlementQuery> = {}): CachedSettlement[] {
-  const rows: CachedSettlement[] = [];
-  let after: string | undefined;
-  do {
-    const page = cache.settlements.query({ ...range, ...filter, limit: 1000, after });
-    rows.push(...page.rows);
-    after = page.nextCursor ?? undefined;
-  } while (after);
-  return rows;
-}
+/** Every cached row of the range in the query's order. */
+const allRows = (filter: Partial<SettlementQuery> = {}) => allCachedRows(cache, range, filter);
 
 const startsWith = (value: string | null, text: string) =>
   value !== null && value.toLowerCase().startsWith(text.toLowerCase());

@@ -21,6 +21,7 @@ import {
   type SettlementSortColumn,
 } from '../../shared/settlement-query';
 import { syncRunInto } from '../support/settlement-run';
+import { allCachedRows } from '../support/cache-rows';
 
 const DATES = ['2025-03-09', '2025-03-10', '2025-03-11'];
 const PER_DAY = 2400;
@@ -40,17 +41,8 @@ const range = { from: DATES[0]!, to: DATES.at(-1)! };
 /** A sync run over `dates` into the test's cache, pages of `pageSize`, records given per date. */
 const syncRun = (dates: Record<string, SettlementRecord[]>, pageSize = 500) => syncRunInto(cache, dates, pageSize);
 
-/** Every cached row in the default order, read page by page. */
-function allRows(filter: Partial<SettlementQuery> = {}): CachedSettlement[] {
-  const rows: CachedSettlement[] = [];
-  let after: string | undefined;
-  do {
-    const page = cache.settlements.query({ ...range, ...filter, limit: 1000, after });
-    rows.push(...page.rows);
-    after = page.nextCursor ?? undefined;
-  } while (after);
-  return rows;
-}
+/** Every cached row of the range in the query's order. */
+const allRows = (filter: Partial<SettlementQuery> = {}) => allCachedRows(cache, range, filter);
 
 function jsSums(
   rows: readonly { amount: number; mer_service_fee: number; mer_service_tax: number; settled_amount: number }[],

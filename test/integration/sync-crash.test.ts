@@ -8,7 +8,6 @@
  * The figures (kills, refusals, how long from SIGKILL to the next sync's first progress) are written to
  * test-results/sync-crash.json.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import { openCache } from '../../electron/cache/database';
 import { createProfileStore } from '../../electron/profiles/profile-store';
 import { filesUnder } from '../security/support';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { spawnCli } from '../support/spawn-cli';
 
 const PER_DAY = 60_000;
 const DAYS = 3;
@@ -51,27 +51,15 @@ afterAll(async () => {
  * ended, its standard output (the --json summary) and its standard error.
  */
 function attempt(range: { from: string; to: string }, kill?: { afterMs: number; early: boolean }) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'test/support/cli-child.ts',
-      '--data-dir',
-      dir,
-      '--profile',
-      'Crash',
-      '--secret-env',
-      'SYNC_SECRET',
-      '--json',
-      'sync',
-      'settlements',
-      '--from',
-      range.from,
-      '--to',
-      range.to,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SYNC_SECRET: sb.secret } },
+  const child = spawnCli(
+    { dataDir: dir, profile: 'Crash', secret: sb.secret, stdio: ['ignore', 'pipe', 'pipe'] },
+    '--json',
+    'sync',
+    'settlements',
+    '--from',
+    range.from,
+    '--to',
+    range.to,
   );
   const spawnedAt = performance.now();
   let stdout = '';
