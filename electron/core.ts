@@ -31,6 +31,7 @@ import { createProfileStore } from './profiles/profile-store';
 import { createSyncJobs } from './sync/jobs';
 import { createAccountService } from './treasury/accounts';
 import { createBeneficiaryService } from './treasury/beneficiaries';
+import { createBeneficiaryImportService } from './treasury/beneficiary-import';
 import { createPayoutService } from './treasury/payouts';
 import { createNotices } from './notices';
 import { ensurePrivateDir } from './private-files';
@@ -124,8 +125,10 @@ export function createCore(options: CoreOptions) {
     now: nowDate,
   });
   const services = { credentials, cacheFor, journals };
+  const beneficiaries = createBeneficiaryService(services);
   const treasury = {
-    beneficiaries: createBeneficiaryService(services),
+    beneficiaries,
+    beneficiaryImport: createBeneficiaryImportService({ ...services, beneficiaries }),
     payouts: createPayoutService(services),
     accounts: createAccountService(services),
   };

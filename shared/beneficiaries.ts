@@ -20,6 +20,8 @@ export const cachedBeneficiary = z.object({
   extra: z.record(z.string(), z.unknown()).nullable(),
   /** ISO UTC time the beneficiary was last created or fetched. */
   fetchedAt: z.string(),
+  /** ISO UTC time a fetch last found a bank account, IFSC or UPI address other than the cached one; null if never. */
+  bankDetailsChangedAt: z.string().nullable(),
 });
 export type CachedBeneficiary = z.output<typeof cachedBeneficiary>;
 
@@ -28,9 +30,20 @@ export const beneficiaryListQuery = z
     search: z.string().trim().max(100).optional(),
     after: z.string().min(1).max(512).optional(),
     limit: z.number().int().min(1).max(500).optional(),
+    /** Only payees whose bank details have changed. */
+    changed: z.boolean().optional(),
   })
   .strict();
 export type BeneficiaryListQuery = z.input<typeof beneficiaryListQuery>;
+
+const bankDetails = z.object({
+  account_number: z.string().nullable(),
+  ifsc: z.string().nullable(),
+  vpa: z.string().nullable(),
+});
+/** A fetch that found other bank details than the cached ones: what they were, what they became, and when. */
+export const bankDetailChange = z.object({ changedAt: z.string(), before: bankDetails, after: bankDetails });
+export type BankDetailChange = z.output<typeof bankDetailChange>;
 
 export const beneficiaryPage = z.object({ rows: z.array(cachedBeneficiary), nextCursor: z.string().nullable() });
 
@@ -57,3 +70,36 @@ export const vpaCheckResult = z.object({
   accountName: z.string().nullable(),
 });
 export type VpaCheckResult = z.output<typeof vpaCheckResult>;
+
+/** The fields a beneficiary is created from, in the order forms, templates and results show them. */
+export const BENEFICIARY_FIELDS = ['name', 'account_number', 'ifsc', 'vpa', 'phone', 'email', 'address'] as const;
+export type BeneficiaryField = (typeof BENEFICIARY_FIELDS)[number];
+
+/**
+ * Text as a person types or a spreadsheet holds it, made into what the schema checks: the form and the import
+ * both pass every field through this, so "+91 98765 43210", "1234 5678 9012" and "hdfc0001234" are accepted as
+ * what they mean. Only separators people add for reading are removed and only case is changed; anything else is
+ * left for the schema to refuse, never guessed at.
+ */
+export function normaliseBeneficiaryText(field: BeneficiaryField, text: string): string {
+  const t = text.trim();
+  switch (field) {
+    case 'name':
+    case 'address':
+      return t.replace(/\s+/g, ' ');
+    case 'account_number':
+      return t.replace(/[\s-]/g, '');
+    case 'ifsc':
+      return t.replace(/\s/g, '').toUpperCase();
+    case 'vpa':
+      return t.replace(/\s/g, '').toLowerCase();
+    case 'email':
+      return t;
+    case 'phone': {
+      const digits = t.replace(/[\s\-().]/g, '');
+      // +91 or 0091 (country code), or the 0 of a trunk prefix: an Indian mobile number is the 10 digits after it.
+      const national = /^(?:\+91|0091)(\d{10})$/.exec(digits) ?? /^(?:91|0)([6-9]\d{9})$/.exec(digits);
+      return national ? national[1]! : digits;
+    }
+  }
+}

@@ -19,6 +19,7 @@ import Database from 'better-sqlite3';
 import { createAccountsRepository } from './accounts';
 import { journalEntries } from '../journal/journal';
 import { createBeneficiariesRepository } from './beneficiaries';
+import { createBeneficiaryImportsRepository } from './beneficiary-imports';
 import { checkAfterOpen, checkAtOpen, clearDamageMark, type AfterOpenCheck } from './integrity';
 import { migrate } from './migrations';
 import { createPayoutsRepository } from './payouts';
@@ -73,6 +74,7 @@ export function openCache(file: string, options: CacheOptions = {}) {
     settlements: createSettlementsRepository(db, now),
     syncRuns,
     beneficiaries: createBeneficiariesRepository(db, now),
+    beneficiaryImports: createBeneficiaryImportsRepository(db, now),
     payouts: createPayoutsRepository(db, now),
     accounts: createAccountsRepository(db, now),
     /** Bytes on disk, the WAL and shared-memory files included. */

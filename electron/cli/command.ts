@@ -15,3 +15,9 @@ export interface Command {
   positionals?: { min: number; max: number; names: string };
   run(input: { ctx: Context; values: Values; positionals: string[]; io: Io }): Promise<void>;
 }
+
+/** Group words kept working under an older name: `beneficiary add` is `beneficiaries add`. */
+export const GROUP_ALIASES: Readonly<Record<string, string>> = {
+  beneficiary: 'beneficiaries',
+  payout: 'payouts',
+};

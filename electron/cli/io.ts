@@ -6,6 +6,20 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/**
+ * A command that did its work and printed its result, but not all of it succeeded: ends with `exitCode` (1 refused
+ * by the service, 2 bad input, 3 outcome unknown) and `message` on stderr.
+ */
+export class PartialOutcome extends Error {
+  override name = 'PartialOutcome';
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 | 3,
+  ) {
+    super(message);
+  }
+}
+
 export interface Io {
   json: boolean;
   out(text: string): void;

@@ -1,12 +1,12 @@
 /**
  * `payout-console` (and `npm run cli --`): the console's core on the command line.
- * Exit codes: 0 done, 1 failed (one line on stderr says why), 2 bad usage.
+ * Exit codes: 0 done, 1 failed or refused (one line on stderr says why), 2 bad usage or input, 3 outcome unknown.
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ApiError } from '../api/errors';
-import type { Command, Options } from './command';
+import { GROUP_ALIASES, type Command, type Options } from './command';
 import { balanceCommands } from './commands/balances';
 import { beneficiaryCommands } from './commands/beneficiaries';
 import { exportCommands } from './commands/export';
@@ -15,7 +15,7 @@ import { payoutCommands } from './commands/payouts';
 import { profileCommands } from './commands/profiles';
 import { settlementCommands } from './commands/settlements';
 import { openContext } from './context';
-import { UsageError, processIo, type Io } from './io';
+import { PartialOutcome, UsageError, processIo, type Io } from './io';
 
 export const COMMANDS: Command[] = [
   ...profileCommands,
@@ -47,14 +47,15 @@ function usage(): string {
 /** The command named by the leading positional words; the longest match wins. */
 function findCommand(argv: string[]): { command: Command; rest: string[] } {
   const loose = parseArgs({ args: argv, options: GLOBAL_OPTIONS, strict: false, allowPositionals: true });
-  const words = loose.positionals;
+  const typed = loose.positionals;
+  const words = typed.map((w, i) => (i === 0 ? (GROUP_ALIASES[w] ?? w) : w));
   const command = [...COMMANDS]
     .sort((a, b) => b.words.length - a.words.length)
     .find((c) => c.words.every((w, i) => words[i] === w));
-  if (!command) throw new UsageError(words.length ? `unknown command "${words.join(' ')}"` : 'no command given');
-  // Drop the command's words (wherever option values put them) and keep everything else for the strict parse.
+  if (!command) throw new UsageError(typed.length ? `unknown command "${typed.join(' ')}"` : 'no command given');
+  // Drop the command's words as typed (wherever option values put them) and keep everything else for the strict parse.
   const rest = [...argv];
-  for (const w of command.words) rest.splice(rest.indexOf(w), 1);
+  for (const w of typed.slice(0, command.words.length)) rest.splice(rest.indexOf(w), 1);
   return { command, rest };
 }
 
@@ -116,10 +117,14 @@ function report(e: unknown, io: Io, command: Command | undefined): number {
     io.err(command ? `usage: payout-console ${command.usage}` : 'run payout-console --help for the commands');
     return 2;
   }
+  if (e instanceof PartialOutcome) {
+    io.err(`payout-console: ${e.message}`);
+    return e.exitCode;
+  }
   if (e instanceof ApiError) {
     const extra = [e.check, e.requestId ? `request id ${e.requestId}` : undefined].filter(Boolean).join(' ');
     io.err(`payout-console: ${e.userMessage}${extra ? ` ${extra}` : ''}`);
-    return 1;
+    return e.kind === 'outcome_unknown' || e.kind === 'invalid_response' ? 3 : 1;
   }
   io.err(`payout-console: ${e instanceof Error ? e.message : String(e)}`);
   return 1;

@@ -35,12 +35,19 @@ export interface StatusCheck {
   beneficiary: CachedBeneficiary | null;
 }
 
+/**
+ * Called with the journal attempt's number once it is written and before the request leaves: a caller that keeps
+ * its own record (the import) writes it there, so a crash after this point reads as "sent, outcome unknown".
+ */
+export type SentHook = (attemptSeq: number) => void;
+
 export class StatusCheckError extends Error {
   override name = 'StatusCheckError';
   readonly code = 'STATUS_CHECK_INVALID';
 }
 
-function createdNothing(e: unknown): boolean {
+/** A failure after which nothing can have been created at the service. */
+export function createdNothing(e: unknown): boolean {
   return e instanceof ApiError && e.kind !== 'outcome_unknown' && e.kind !== 'invalid_response';
 }
 
@@ -71,7 +78,7 @@ export function createBeneficiaryService(deps: {
 }) {
   const submissions = new Map<string, Promise<CreatedBeneficiary>>();
 
-  async function create(profileId: string, form: BeneficiaryFields): Promise<CreatedBeneficiary> {
+  async function create(profileId: string, form: BeneficiaryFields, sent?: SentHook): Promise<CreatedBeneficiary> {
     const fields = asked(form);
     const { journal } = deps.journals.for(profileId);
     const attempt = journal.append({
@@ -81,6 +88,7 @@ export function createBeneficiaryService(deps: {
       summary: `Asked the service to add the beneficiary ${fields.name}.`,
       data: { asked: fields },
     });
+    sent?.(attempt.seq);
     let answer: Awaited<ReturnType<ReturnType<Credentials['api']>['payouts']['createBeneficiary']>>;
     try {
       answer = await deps.credentials.withApi(profileId, (api) => api.payouts.createBeneficiary(form));
@@ -107,14 +115,19 @@ export function createBeneficiaryService(deps: {
   }
 
   return {
-    list: (profileId: string, query: { search?: string; after?: string; limit?: number }) =>
+    list: (profileId: string, query: { search?: string; after?: string; limit?: number; changed?: boolean }) =>
       deps.cacheFor(profileId).beneficiaries.list(query),
 
-    create(profileId: string, requestKey: string, form: BeneficiaryFields): Promise<CreatedBeneficiary> {
+    create(
+      profileId: string,
+      requestKey: string,
+      form: BeneficiaryFields,
+      sent?: SentHook,
+    ): Promise<CreatedBeneficiary> {
       const key = `${profileId}\0${requestKey}`;
       const pending = submissions.get(key);
       if (pending) return pending;
-      const submission = create(profileId, form);
+      const submission = create(profileId, form, sent);
       submissions.set(key, submission);
       if (submissions.size > REMEMBERED_KEYS) submissions.delete(submissions.keys().next().value!);
       submission.catch((e: unknown) => {
@@ -183,6 +196,8 @@ export function createBeneficiaryService(deps: {
       const { data } = await deps.credentials.withApi(profileId, (api) => api.payouts.fetchBeneficiary(id));
       return deps.cacheFor(profileId).beneficiaries.upsert(data);
     },
+
+    changes: (profileId: string, id: string) => deps.cacheFor(profileId).beneficiaries.changes(id),
 
     matches: (profileId: string, m: { account_number?: string; ifsc?: string; vpa?: string }) =>
       deps.cacheFor(profileId).beneficiaries.matches(m),

@@ -1,16 +1,22 @@
 /**
- * `beneficiary add|get`, recorded in the cache like the app's. Adding is never retried by the client: a lost
+ * `beneficiaries add|get|import|template` (`beneficiary` is an alias), recorded in the cache like the app's. Adding is never retried by the client: a lost
  * answer says what to check. The form is checked by the shared schema before anything is sent.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { describeIssues } from '../../../shared/api/operations';
-import { beneficiaryForm } from '../../../shared/beneficiaries';
-import type { Command } from '../command';
-import { result } from '../io';
+import { BENEFICIARY_FIELDS, beneficiaryForm } from '../../../shared/beneficiaries';
+import { headerMapping, type HeaderMapping, type ImportReport } from '../../../shared/beneficiary-import';
+import { OUTCOME_LABELS, writeImportResults, writeImportTemplate } from '../../export/beneficiary-import-sheets';
+import { readSheet, SheetReadError } from '../../import/sheet-reader';
+import type { Command, Values } from '../command';
+import { PartialOutcome, UsageError, progressLine, result, table } from '../io';
+import { cancelOnInterrupt } from './settlements';
 
 const add: Command = {
-  words: ['beneficiary', 'add'],
-  usage: 'beneficiary add --name N [--account-number N --ifsc CODE] [--vpa ADDR] [--phone P] [--email E] [--address A]',
+  words: ['beneficiaries', 'add'],
+  usage: 'beneficiaries add --name N [--account-number N --ifsc CODE] [--vpa ADDR] [--phone P] [--email E] [--address A]',
   options: {
     name: { type: 'string' },
     'account-number': { type: 'string' },
@@ -47,8 +53,8 @@ const add: Command = {
 };
 
 const get: Command = {
-  words: ['beneficiary', 'get'],
-  usage: 'beneficiary get ID',
+  words: ['beneficiaries', 'get'],
+  usage: 'beneficiaries get ID',
   positionals: { min: 1, max: 1, names: 'ID' },
   async run({ ctx, positionals, io }) {
     const b = await ctx.core.treasury.beneficiaries.fetch(ctx.profile.id, positionals[0]!);
@@ -64,4 +70,120 @@ const get: Command = {
   },
 };
 
-export const beneficiaryCommands = [add, get];
+/** `--map "Vendor A/c=account_number"`, repeated: the mapping step of the UI. */
+function parseMapping(values: Values): HeaderMapping {
+  const given = values.map;
+  const pairs = (Array.isArray(given) ? given : given === undefined ? [] : [given]).map(String);
+  const mapping: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.lastIndexOf('=');
+    if (at <= 0) throw new UsageError(`--map takes "Header=field", got "${pair}"`);
+    mapping[pair.slice(0, at)] = pair.slice(at + 1).trim();
+  }
+  const parsed = headerMapping.safeParse(mapping);
+  if (!parsed.success) {
+    throw new UsageError(`--map: a field is one of ${BENEFICIARY_FIELDS.join(', ')} or ignore`);
+  }
+  return parsed.data;
+}
+
+/** The exit code of a finished import: 3 if any row's outcome is unknown, 1 refused or not sent, 2 invalid rows. */
+function importExit(report: ImportReport, dryRun: boolean): PartialOutcome | null {
+  const c = report.counts;
+  if (c.unknown > 0) return new PartialOutcome(`${c.unknown} rows: outcome unknown — check status.`, 3);
+  if (c.refused + c.not_sent > 0) {
+    return new PartialOutcome(`${c.refused} rows refused by the service, ${c.not_sent} not sent.`, 1);
+  }
+  if (c.invalid > 0) {
+    return new PartialOutcome(`${c.invalid} rows are invalid${dryRun ? '' : ' and were not sent'}.`, 2);
+  }
+  return null;
+}
+
+function summary(report: ImportReport): string {
+  const rows = report.rows.map((r) => [
+    String(r.row),
+    r.name,
+    OUTCOME_LABELS[r.outcome],
+    r.beneficiaryId ?? '',
+    r.reason ?? '',
+  ]);
+  const counts = Object.entries(report.counts)
+    .filter(([, n]) => n > 0)
+    .map(([o, n]) => `${OUTCOME_LABELS[o as keyof typeof OUTCOME_LABELS]}: ${n}`)
+    .join(', ');
+  return [
+    table(['ROW', 'NAME', 'OUTCOME', 'BENEFICIARY', 'REASON'], rows, ['right']),
+    ...(report.unknownHeaders.length
+      ? [`Columns left out: ${report.unknownHeaders.join(', ')} (map one with --map "Header=field").`]
+      : []),
+    counts,
+  ].join('\n');
+}
+
+const importFile: Command = {
+  words: ['beneficiaries', 'import'],
+  usage:
+    'beneficiaries import FILE.xlsx|FILE.csv [--dry-run] [--map "Header=field"]... [--results OUT.xlsx]   (a rerun creates nothing twice)',
+  options: {
+    'dry-run': { type: 'boolean' },
+    map: { type: 'string', multiple: true },
+    results: { type: 'string' },
+  },
+  positionals: { min: 1, max: 1, names: 'FILE' },
+  async run({ ctx, values, positionals, io }) {
+    const path = positionals[0]!;
+    const mapping = parseMapping(values);
+    const resultsPath = typeof values.results === 'string' ? values.results : undefined;
+    if (resultsPath !== undefined && !resultsPath.toLowerCase().endsWith('.xlsx')) {
+      throw new UsageError(`--results must end in .xlsx, got "${resultsPath}"`);
+    }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (e) {
+      throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    }
+    const sheet = await readSheet(basename(path), bytes).catch((e: unknown) => {
+      throw e instanceof SheetReadError ? new UsageError(e.message) : e;
+    });
+    const service = ctx.core.treasury.beneficiaryImport;
+    const dryRun = values['dry-run'] === true;
+    const planned = service.preview(ctx.profile.id, sheet, mapping);
+    if (planned.problems.length) throw new UsageError(planned.problems.join(' '));
+    let report = planned;
+    if (!dryRun) {
+      const interrupt = cancelOnInterrupt(io, 'rows already sent are kept; run the same import again to finish');
+      const progress = progressLine(io);
+      try {
+        report = await service.run(ctx.profile.id, sheet, mapping, {
+          signal: interrupt.signal,
+          onProgress: ({ done, total }) => {
+            if (!io.json && (done % 25 === 0 || done === total)) progress.update(`rows ${done}/${total}`);
+          },
+        });
+      } finally {
+        progress.done();
+        interrupt.dispose();
+      }
+    }
+    if (resultsPath !== undefined) await writeImportResults(resultsPath, new Date(ctx.now()), report);
+    result(io, { dryRun, ...report }, () => summary(report));
+    const partial = importExit(report, dryRun);
+    if (partial) throw partial;
+  },
+};
+
+const template: Command = {
+  words: ['beneficiaries', 'template'],
+  usage: 'beneficiaries template OUT.xlsx   (the import template: its headers, text columns, an example row)',
+  positionals: { min: 1, max: 1, names: 'OUT.xlsx' },
+  async run({ ctx, positionals, io }) {
+    const out = positionals[0]!;
+    if (!out.toLowerCase().endsWith('.xlsx')) throw new UsageError(`the template is an .xlsx file, got "${out}"`);
+    await writeImportTemplate(out, new Date(ctx.now()));
+    result(io, { file: out }, () => `Wrote the import template to ${out}.`);
+  },
+};
+
+export const beneficiaryCommands = [add, get, importFile, template];

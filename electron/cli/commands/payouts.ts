@@ -1,11 +1,11 @@
-/** `payout get ID [--advance]`: the payout's status as the gateway reports it, in plain words; recorded in the cache. */
+/** `payouts get ID [--advance]`: the payout's status as the gateway reports it, in plain words; recorded in the cache. */
 import { formatMoney } from '../../../shared/money';
 import type { Command } from '../command';
 import { result } from '../io';
 
 const get: Command = {
-  words: ['payout', 'get'],
-  usage: 'payout get ID [--advance]   (--advance asks the gateway directly: a hard pull)',
+  words: ['payouts', 'get'],
+  usage: 'payouts get ID [--advance]   (--advance asks the gateway directly: a hard pull)',
   options: { advance: { type: 'boolean' } },
   positionals: { min: 1, max: 1, names: 'ID' },
   async run({ ctx, values, positionals, io }) {

@@ -1,0 +1,180 @@
+/**
+ * Bulk beneficiary import for the UI and the CLI: a sheet (electron/import/sheet-reader.ts) checked row by row with
+ * the add form's schema, duplicates within the file and against the cache marked, then created one row at a time
+ * through the same create path as the form (journal attempt and outcome, outcome unknown kept, never resent).
+ *
+ * Each row's key is (file digest, row). Its record in the cache is written as "sent" before its request leaves, so
+ * a crash, a cancel or a rerun of the same file never sends a row twice: a row created before is reported with its
+ * id; a row whose answer was lost stays "outcome unknown — check status" until the journal says what became of it
+ * (a status check of its attempt, made on the Journal screen, settles it). A row the service refused created
+ * nothing and is sent again by a rerun. A payee created by an earlier run of a different file is in the cache and
+ * is reported as already a beneficiary.
+ */
+import {
+  checkRows,
+  countOutcomes,
+  describeProblems,
+  mapColumns,
+  type HeaderMapping,
+  type ImportReport,
+  type ImportRowResult,
+} from '../../shared/beneficiary-import';
+import { ApiError } from '../api/errors';
+import type { Cache } from '../cache/database';
+import { importKey, type ImportRowRecord } from '../cache/beneficiary-imports';
+import type { Sheet } from '../import/sheet-reader';
+import type { Journals } from '../journal/registry';
+import { createdNothing, type BeneficiaryService } from './beneficiaries';
+
+export class ImportRefusedError extends Error {
+  override name = 'ImportRefusedError';
+  readonly code = 'IMPORT_REFUSED';
+}
+
+/** Failures that every later row would meet too: the run stops and the rest are reported as not sent. */
+const SERVICE_STOPPED = new Set(['network', 'tls', 'auth', 'rate_limited', 'unavailable']);
+
+export interface ImportProgress {
+  done: number;
+  total: number;
+  last: ImportRowResult;
+}
+
+export function createBeneficiaryImportService(deps: {
+  beneficiaries: BeneficiaryService;
+  cacheFor: (profileId: string) => Cache;
+  journals: Journals;
+}) {
+  /** An earlier run's record of the row, settled from the journal when its answer was lost. */
+  function earlier(profileId: string, key: string): ImportRowRecord | null {
+    const cache = deps.cacheFor(profileId);
+    const record = cache.beneficiaryImports.get(key);
+    if (!record || record.outcome === 'created' || record.outcome === 'refused') return record;
+    const { journal } = deps.journals.for(profileId);
+    const settled = journal
+      .followUps(record.attemptSeq)
+      .findLast((e) => e.outcome === 'succeeded' && typeof e.data['beneficiaryId'] === 'string');
+    if (!settled) return record;
+    const id = settled.data['beneficiaryId'] as string;
+    cache.beneficiaryImports.settle(key, 'created', id, null);
+    return { ...record, outcome: 'created', beneficiaryId: id };
+  }
+
+  /** Every row with what would happen to it now. */
+  function plan(profileId: string, sheet: Sheet, mapping: HeaderMapping) {
+    const columns = mapColumns(sheet.headers, mapping);
+    const checked = columns.problems.length ? [] : checkRows(columns, sheet.rows, sheet.rowNumbers);
+    const cache = deps.cacheFor(profileId);
+    const rows = checked.map((c) => {
+      const key = importKey(sheet.digest, c.row);
+      const base = {
+        row: c.row,
+        name: c.values.name,
+        account_number: c.values.account_number,
+        ifsc: c.values.ifsc,
+        vpa: c.values.vpa,
+        beneficiaryId: null,
+        reason: null,
+      };
+      const before = earlier(profileId, key);
+      const result = ((): ImportRowResult => {
+        if (before?.outcome === 'created') {
+          return { ...base, outcome: 'already_created', beneficiaryId: before.beneficiaryId, reason: null };
+        }
+        if (before && before.outcome !== 'refused') {
+          return {
+            ...base,
+            outcome: 'unknown',
+            reason:
+              `An earlier run sent this row and its answer was lost (journal entry ${before.attemptSeq}): ` +
+              'outcome unknown — check status on the Journal screen before importing it again.',
+          };
+        }
+        if (!c.fields) return { ...base, outcome: 'invalid', reason: describeProblems(c.problems) };
+        if (c.duplicateOfRow !== null) {
+          return { ...base, outcome: 'duplicate', reason: `The same payee as row ${c.duplicateOfRow}.` };
+        }
+        const match = cache.beneficiaries.matches(c.fields)[0];
+        if (match) {
+          return {
+            ...base,
+            outcome: 'exists',
+            beneficiaryId: match.beneficiary_id,
+            reason: `Already a beneficiary: ${match.name} (${match.beneficiary_id}).`,
+          };
+        }
+        return { ...base, outcome: 'ready' };
+      })();
+      return { result, fields: c.fields, key };
+    });
+    const report = (results: ImportRowResult[]): ImportReport => ({
+      fileName: sheet.fileName,
+      digest: sheet.digest,
+      headers: sheet.headers,
+      columns: columns.fields,
+      unknownHeaders: columns.unknown,
+      problems: columns.problems,
+      rows: results,
+      counts: countOutcomes(results),
+    });
+    return { rows, report };
+  }
+
+  return {
+    /** What an import of this sheet would do, row by row; sends nothing, works offline. */
+    preview(profileId: string, sheet: Sheet, mapping: HeaderMapping = {}): ImportReport {
+      const { rows, report } = plan(profileId, sheet, mapping);
+      return report(rows.map((r) => r.result));
+    },
+
+    /** Creates the ready rows one at a time; `signal` stops before the next row is sent. */
+    async run(
+      profileId: string,
+      sheet: Sheet,
+      mapping: HeaderMapping = {},
+      options: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void } = {},
+    ): Promise<ImportReport> {
+      const { rows, report } = plan(profileId, sheet, mapping);
+      const first = report([]);
+      if (first.problems.length) throw new ImportRefusedError(first.problems.join(' '));
+      const imports = deps.cacheFor(profileId).beneficiaryImports;
+      const results: ImportRowResult[] = [];
+      let stopped: string | null = null;
+      for (const { result, fields, key } of rows) {
+        const done = (r: ImportRowResult) => {
+          results.push(r);
+          options.onProgress?.({ done: results.length, total: rows.length, last: r });
+        };
+        if (result.outcome !== 'ready' || !fields) {
+          done(result);
+          continue;
+        }
+        if (stopped !== null || options.signal?.aborted) {
+          done({ ...result, outcome: 'not_sent', reason: stopped ?? 'The import was cancelled before this row.' });
+          continue;
+        }
+        try {
+          const { beneficiary } = await deps.beneficiaries.create(profileId, key, fields, (seq) =>
+            imports.markSent(sheet.digest, result.row, seq),
+          );
+          imports.settle(key, 'created', beneficiary.beneficiary_id, null);
+          done({ ...result, outcome: 'created', beneficiaryId: beneficiary.beneficiary_id });
+        } catch (e) {
+          const reason = e instanceof ApiError ? e.userMessage : e instanceof Error ? e.message : String(e);
+          if (e instanceof ApiError && createdNothing(e)) {
+            imports.settle(key, 'refused', null, reason);
+            done({ ...result, outcome: 'refused', reason });
+            if (SERVICE_STOPPED.has(e.kind)) stopped = `Not sent: an earlier row stopped the import (${reason}).`;
+          } else {
+            // A failure of our own (a keychain, a disk) may come after the answer: never taken as "nothing created".
+            imports.settle(key, 'unknown', null, reason);
+            done({ ...result, outcome: 'unknown', reason: `Outcome unknown — check status. ${reason}` });
+            if (!(e instanceof ApiError)) stopped = `Not sent: an earlier row stopped the import (${reason}).`;
+          }
+        }
+      }
+      return report(results);
+    },
+  };
+}
+export type BeneficiaryImportService = ReturnType<typeof createBeneficiaryImportService>;
