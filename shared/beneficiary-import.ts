@@ -44,7 +44,7 @@ const ALIASES: Record<string, BeneficiaryField> = {
   'account no': 'account_number',
   'bank account': 'account_number',
   'bank account number': 'account_number',
-  'account_no': 'account_number',
+  account_no: 'account_number',
   'ifsc code': 'ifsc',
   upi: 'vpa',
   'upi id': 'vpa',
@@ -183,15 +183,17 @@ export function checkRows(
         problems.push({ field: field ?? null, message: issue.message });
       }
     }
+    const valid = problems.length === 0 && parsed.success;
     let duplicateOfRow: number | null = null;
-    for (const key of payeeKeys(values)) {
+    // Only a valid row can be the first of a payee: a later good row is not held back by an invalid one.
+    for (const key of valid ? payeeKeys(values) : []) {
       const first = seen.get(key);
       if (first !== undefined) duplicateOfRow ??= first;
       else seen.set(key, row);
     }
     return {
       row,
-      fields: problems.length === 0 && parsed.success ? parsed.data : null,
+      fields: valid ? parsed.data : null,
       values,
       problems,
       duplicateOfRow,

@@ -55,9 +55,12 @@ async function writeBook(
 }
 
 export function writeImportTemplate(path: string, now: Date): Promise<void> {
-  const columns = BENEFICIARY_FIELDS.map(
-    (f): ColumnSpec => ({ header: TEMPLATE_HEADERS[f], type: 'text', identifier: true, width: 24 }),
-  );
+  const columns = BENEFICIARY_FIELDS.map((f): ColumnSpec => ({
+    header: TEMPLATE_HEADERS[f],
+    type: 'text',
+    identifier: true,
+    width: 24,
+  }));
   return writeBook(path, now, 'Beneficiaries', columns, [BENEFICIARY_FIELDS.map((f) => EXAMPLE[f])]);
 }
 

@@ -201,3 +201,13 @@ export function pdftotextProblem(): string | null {
   const probe = spawnSync('pdftotext', ['-v'], { encoding: 'utf8' });
   return probe.error ? `pdftotext cannot be run (${probe.error.message}); install poppler-utils` : null;
 }
+
+/** A cell for `openpyxlWrite`: empty, text (kept as text even when it looks like a number), or a number cell. */
+export type SheetInput = null | string | { n: number; fmt?: string };
+
+/** Writes rows into a new workbook with openpyxl (write-sheet.py): an import file from an independent writer. */
+export function openpyxlWrite(file: string, rows: SheetInput[][]): void {
+  const script = fileURLToPath(new URL('./write-sheet.py', import.meta.url));
+  const run = spawnSync(PYTHON, [script, file], { input: JSON.stringify(rows), encoding: 'utf8', timeout: 120_000 });
+  if (run.status !== 0) throw new Error(`write-sheet.py failed: ${run.stderr || run.error?.message}`);
+}

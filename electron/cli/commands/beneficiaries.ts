@@ -16,7 +16,8 @@ import { cancelOnInterrupt } from './settlements';
 
 const add: Command = {
   words: ['beneficiaries', 'add'],
-  usage: 'beneficiaries add --name N [--account-number N --ifsc CODE] [--vpa ADDR] [--phone P] [--email E] [--address A]',
+  usage:
+    'beneficiaries add --name N [--account-number N --ifsc CODE] [--vpa ADDR] [--phone P] [--email E] [--address A]',
   options: {
     name: { type: 'string' },
     'account-number': { type: 'string' },
