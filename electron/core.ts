@@ -165,7 +165,12 @@ export function createCore(options: CoreOptions) {
     ...createCredentialHandlers(credentials),
     ...createSyncHandlers(syncJobs, profiles),
     ...createSettlementHandlers(cacheFor, profiles),
-    ...createBeneficiaryHandlers(treasury.beneficiaries, profiles),
+    ...createBeneficiaryHandlers(treasury.beneficiaries, profiles, {
+      service: treasury.beneficiaryImport,
+      events,
+      chooseFile: exportJobs.chooseFile,
+      now: nowDate,
+    }),
     ...createPayoutHandlers(treasury.payouts, profiles),
     ...createAccountHandlers(treasury.accounts, profiles),
     ...createCacheHandlers({ caches, profiles, journals, dataDir: options.dataDir, busyReason }),

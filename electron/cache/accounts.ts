@@ -45,6 +45,10 @@ const SQL = {
            WHERE id IN (SELECT max(id) FROM balance_snapshots GROUP BY pg, account_number) ORDER BY pg, account_number`,
   latestBySource: `SELECT ${SNAPSHOT} FROM balance_snapshots
                    WHERE id IN (SELECT max(id) FROM balance_snapshots GROUP BY pg, account_number, source)`,
+  thresholds: `SELECT pg, threshold FROM headroom_thresholds`,
+  setThreshold: `INSERT INTO headroom_thresholds (pg, threshold) VALUES (?, ?)
+                 ON CONFLICT (pg) DO UPDATE SET threshold = excluded.threshold`,
+  clearThreshold: `DELETE FROM headroom_thresholds WHERE pg = ?`,
 } as const;
 
 export function createAccountsRepository(db: Database, now: () => Date) {
@@ -128,6 +132,13 @@ export function createAccountsRepository(db: Database, now: () => Date) {
     everySnapshot: () => sql.everySnapshot.iterate() as IterableIterator<BalanceSnapshot>,
     /** The newest snapshot of every account. */
     latest: () => sql.latest.all() as BalanceSnapshot[],
+    /** The desk's low-headroom threshold per gateway, in paise. */
+    thresholds: (): Record<string, number> =>
+      Object.fromEntries((sql.thresholds.all() as { pg: string; threshold: number }[]).map((t) => [t.pg, t.threshold])),
+    setThreshold(pg: string, threshold: number | null): void {
+      if (threshold === null) sql.clearThreshold.run(pg);
+      else sql.setThreshold.run(pg, threshold);
+    },
     /** Every account with its newest snapshot and every gateway's standing error: the accounts screen, offline. */
     overview(): AccountsOverview {
       const newest = sql.latestBySource.all() as BalanceSnapshot[];

@@ -297,7 +297,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 9,
-    name: 'beneficiary imports, bank-detail changes',
+    name: 'beneficiary imports, bank-detail changes, low-headroom thresholds',
     // An import row's key is (file digest, row): `attempt_seq` is its journal attempt, written before the request
     // leaves, so a rerun never sends a row whose answer may have been lost. A change keeps the values replaced.
     sql: `
@@ -323,6 +323,7 @@ export const MIGRATIONS: readonly Migration[] = [
         new_vpa TEXT
       );
       CREATE INDEX beneficiary_changes_by_beneficiary ON beneficiary_changes (beneficiary_id, changed_at);
+      CREATE TABLE headroom_thresholds (pg TEXT PRIMARY KEY, threshold INTEGER NOT NULL CHECK (threshold >= 0));
     `,
   },
 ];

@@ -4,7 +4,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { Payout } from '../../shared/api/payouts';
-import type { PayoutLookup, PayoutLookupMode } from '../../shared/payouts';
+import type { PendingPayout } from '../../shared/headroom';
+import { PENDING_TRANSFER_STATUSES, type PayoutLookup, type PayoutLookupMode } from '../../shared/payouts';
 import { prepareAll } from './statements';
 
 export type { PayoutLookup };
@@ -23,6 +24,9 @@ const SQL = {
   every: `SELECT ${COLUMNS} FROM payout_lookups ORDER BY payout_id, id`,
   recent: `SELECT ${COLUMNS} FROM payout_lookups
            WHERE id IN (SELECT max(id) FROM payout_lookups GROUP BY payout_id) ORDER BY id DESC LIMIT ?`,
+  pending: `SELECT json_extract(payout, '$.fund_source') AS pg, amount FROM payout_lookups
+            WHERE id IN (SELECT max(id) FROM payout_lookups WHERE transfer_status IS NOT NULL GROUP BY payout_id)
+              AND transfer_status IN (SELECT value FROM json_each(?)) AND amount IS NOT NULL`,
 } as const;
 
 type Row = Omit<PayoutLookup, 'payout'> & { payout: string | null };
@@ -34,6 +38,12 @@ function fromRow(row: Row): PayoutLookup {
 export function createPayoutsRepository(db: Database, now: () => Date) {
   const sql = prepareAll(db, SQL);
   return {
+    /**
+     * Payouts whose newest known status is pending, with the gateway they draw on (their fund source) and amount:
+     * what the console knows will still leave the accounts.
+     */
+    pending: (): PendingPayout[] =>
+      sql.pending.all(JSON.stringify(PENDING_TRANSFER_STATUSES)) as { pg: string | null; amount: number }[],
     recordLookup(lookup: {
       payoutId: string;
       mode: PayoutLookupMode;

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ApiError } from '../api/errors';
 import { GROUP_ALIASES, type Command, type Options } from './command';
+import { accountCommands } from './commands/accounts';
 import { balanceCommands } from './commands/balances';
 import { beneficiaryCommands } from './commands/beneficiaries';
 import { exportCommands } from './commands/export';
@@ -21,6 +22,7 @@ export const COMMANDS: Command[] = [
   ...profileCommands,
   ...settlementCommands,
   ...balanceCommands,
+  ...accountCommands,
   ...beneficiaryCommands,
   ...payoutCommands,
   ...exportCommands,

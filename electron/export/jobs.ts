@@ -146,6 +146,8 @@ export function createExportJobs(deps: {
   }
 
   return {
+    /** Asks where to write a file of this name (the save dialog, or a new name in the exports folder). */
+    chooseFile: (name: string) => choose(name, defaultDir),
     /** Asks where to write, then starts the export; `jobId` is null when the user chose nowhere. */
     async start(profileId: string, request: ExportRequest): Promise<{ jobId: string | null; file: string | null }> {
       const profile = deps.profiles.get(profileId);

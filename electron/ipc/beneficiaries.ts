@@ -1,25 +1,81 @@
 /** Handlers of the `beneficiaries.*` channels, for the active profile. */
+import { epochMsToIstDate } from '../../shared/time';
+import { writeImportResults, writeImportTemplate } from '../export/beneficiary-import-sheets';
+import { readSheet } from '../import/sheet-reader';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { BeneficiaryService } from '../treasury/beneficiaries';
+import type { BeneficiaryImportService } from '../treasury/beneficiary-import';
+import { ImportRefusedError } from '../treasury/beneficiary-import';
+import type { EventBus } from './events';
 import type { IpcHandlers } from './router';
 
-export function createBeneficiaryHandlers(
-  service: BeneficiaryService,
-  profiles: ProfileStore,
-): Pick<
-  IpcHandlers,
+type Handled =
   | 'beneficiaries.list'
   | 'beneficiaries.create'
   | 'beneficiaries.fetch'
   | 'beneficiaries.matches'
   | 'beneficiaries.verifyVpa'
-> {
+  | 'beneficiaries.changes'
+  | 'beneficiaries.importPreview'
+  | 'beneficiaries.importRun'
+  | 'beneficiaries.importCancel'
+  | 'beneficiaries.importTemplate'
+  | 'beneficiaries.importResults';
+
+export function createBeneficiaryHandlers(
+  service: BeneficiaryService,
+  profiles: ProfileStore,
+  imports: {
+    service: BeneficiaryImportService;
+    events: EventBus;
+    /** Where to write a file: the save dialog in the app. */
+    chooseFile(name: string): Promise<string | null>;
+    now: () => Date;
+  },
+): Pick<IpcHandlers, Handled> {
   const active = () => profiles.active().id;
+  /** The import running now: one at a time, so two windows cannot send the same rows side by side. */
+  let running: AbortController | null = null;
+  const sheetOf = (fileName: string, content: string) => readSheet(fileName, Buffer.from(content, 'base64'));
+  const day = () => epochMsToIstDate(imports.now().getTime());
   return {
     'beneficiaries.list': (query) => service.list(active(), query),
     'beneficiaries.create': ({ requestKey, beneficiary }) => service.create(active(), requestKey, beneficiary),
     'beneficiaries.fetch': ({ id }) => service.fetch(active(), id),
     'beneficiaries.matches': (match) => service.matches(active(), match),
     'beneficiaries.verifyVpa': ({ vpa }) => service.verifyVpa(active(), vpa),
+    'beneficiaries.changes': ({ id }) => service.changes(active(), id),
+    'beneficiaries.importPreview': async ({ fileName, content, mapping }) =>
+      imports.service.preview(active(), await sheetOf(fileName, content), mapping),
+    async 'beneficiaries.importRun'({ fileName, content, mapping }) {
+      if (running) throw new ImportRefusedError('An import is already running; wait for it or cancel it.');
+      const profileId = active();
+      const controller = new AbortController();
+      running = controller;
+      try {
+        const sheet = await sheetOf(fileName, content);
+        return await imports.service.run(profileId, sheet, mapping, {
+          signal: controller.signal,
+          onProgress: ({ done, total, last }) =>
+            imports.events.emit('importProgress', { profileId, done, total, row: last.row, outcome: last.outcome }),
+        });
+      } finally {
+        running = null;
+      }
+    },
+    'beneficiaries.importCancel': () => {
+      running?.abort();
+      return { cancelled: running !== null };
+    },
+    async 'beneficiaries.importTemplate'() {
+      const file = await imports.chooseFile('Beneficiary import template.xlsx');
+      if (file) await writeImportTemplate(file, imports.now());
+      return { file };
+    },
+    async 'beneficiaries.importResults'({ report }) {
+      const file = await imports.chooseFile(`Beneficiary import results ${day()}.xlsx`);
+      if (file) await writeImportResults(file, imports.now(), report);
+      return { file };
+    },
   };
 }

@@ -1,9 +1,16 @@
 /** Payout accounts and balances for the UI and the CLI: asked of the API, every answer kept as snapshots. */
 import type { AccountsOverview, BalanceSnapshot } from '../../shared/accounts';
+import { computeHeadroom, type HeadroomReport } from '../../shared/headroom';
 import type { Cache } from '../cache/database';
 import type { Credentials } from '../profiles/credentials';
 
 export function createAccountService(deps: { credentials: Credentials; cacheFor: (profileId: string) => Cache }) {
+  /** Payable now per account, gateway and in total, against the pending payouts the cache knows; no service needed. */
+  function headroom(profileId: string): HeadroomReport {
+    const cache = deps.cacheFor(profileId);
+    return computeHeadroom(cache.accounts.overview(), cache.payouts.pending(), cache.accounts.thresholds());
+  }
+
   return {
     overview: (profileId: string): AccountsOverview => deps.cacheFor(profileId).accounts.overview(),
 
@@ -20,6 +27,13 @@ export function createAccountService(deps: { credentials: Credentials; cacheFor:
         api.payouts.balance({ pg: filter.pg, account_number: filter.accountNumber }),
       );
       return deps.cacheFor(profileId).accounts.recordBalances(balances);
+    },
+
+    headroom,
+
+    setHeadroomThreshold(profileId: string, pg: string, threshold: number | null): HeadroomReport {
+      deps.cacheFor(profileId).accounts.setThreshold(pg, threshold);
+      return headroom(profileId);
     },
 
     history: (profileId: string, q: { pg?: string; accountNumber?: string; since?: string; limit?: number }) =>

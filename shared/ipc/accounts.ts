@@ -1,6 +1,7 @@
 /** Schemas of the `accounts.*` channels: payout accounts and balances per gateway, refreshed or from the cache. */
 import { z } from 'zod';
 import { accountsOverview, balanceCheckRequest, balanceHistoryQuery, balanceSnapshot } from '../accounts';
+import { headroomReport, headroomThreshold } from '../headroom';
 import type { DomainSchemas } from './contract';
 
 export const accountsChannels = {
@@ -14,4 +15,8 @@ export const accountsChannels = {
   /** The balance operation for one gateway or account, recorded as snapshots. */
   'accounts.checkBalance': { input: balanceCheckRequest, output: z.array(balanceSnapshot) },
   'accounts.history': { input: balanceHistoryQuery, output: z.array(balanceSnapshot) },
+  /** Payable now per account, gateway and in total, with pending payouts and low-headroom alerts: from the cache. */
+  'accounts.headroom': { input: z.undefined(), output: headroomReport },
+  /** Sets (or, with null, clears) a gateway's low-headroom threshold in paise; the new report. */
+  'accounts.setHeadroomThreshold': { input: headroomThreshold, output: headroomReport },
 } satisfies DomainSchemas<'accounts'>;

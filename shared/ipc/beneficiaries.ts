@@ -4,7 +4,9 @@
  * or its error, and never creates a second beneficiary.
  */
 import { z } from 'zod';
+import { headerMapping, importOutcome, importReport } from '../beneficiary-import';
 import {
+  bankDetailChange,
   beneficiaryForm,
   beneficiaryListQuery,
   beneficiaryMatch,
@@ -14,6 +16,15 @@ import {
   vpaCheckResult,
 } from '../beneficiaries';
 import type { DomainSchemas } from './contract';
+
+/** A file the user picked, as its name and its bytes in base64 (20 MB at most), and the mapping of unknown headers. */
+const importFile = z
+  .object({
+    fileName: z.string().trim().min(1).max(255),
+    content: z.base64().max(28_000_000),
+    mapping: headerMapping.optional(),
+  })
+  .strict();
 
 export const beneficiariesChannels = {
   'beneficiaries.list': { input: beneficiaryListQuery, output: beneficiaryPage },
@@ -27,4 +38,30 @@ export const beneficiariesChannels = {
   },
   'beneficiaries.matches': { input: beneficiaryMatch, output: z.array(cachedBeneficiary) },
   'beneficiaries.verifyVpa': { input: vpaCheck, output: vpaCheckResult },
+  /** The bank-detail changes the cache saw for one beneficiary, newest first. */
+  'beneficiaries.changes': {
+    input: z.object({ id: z.string().trim().min(1).max(64) }).strict(),
+    output: z.array(bankDetailChange),
+  },
+  /** What an import of this file would do, row by row: sends nothing. */
+  'beneficiaries.importPreview': { input: importFile, output: importReport },
+  /** Creates the file's ready rows one by one (progress as `importProgress` events); the per-row results. */
+  'beneficiaries.importRun': { input: importFile, output: importReport },
+  /** Stops the running import before its next row. */
+  'beneficiaries.importCancel': { input: z.undefined(), output: z.object({ cancelled: z.boolean() }) },
+  /** Writes the import template where the user chooses; `file` is null when the dialog was dismissed. */
+  'beneficiaries.importTemplate': { input: z.undefined(), output: z.object({ file: z.string().nullable() }) },
+  /** Writes a preview's or a run's per-row results as XLSX where the user chooses. */
+  'beneficiaries.importResults': {
+    input: z.object({ report: importReport }).strict(),
+    output: z.object({ file: z.string().nullable() }),
+  },
 } satisfies DomainSchemas<'beneficiaries'>;
+
+export const importProgressEvent = z.object({
+  profileId: z.string(),
+  done: z.number().int(),
+  total: z.number().int(),
+  row: z.number().int(),
+  outcome: importOutcome,
+});

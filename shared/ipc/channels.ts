@@ -31,6 +31,12 @@ export const IPC_CHANNELS = [
   'beneficiaries.fetch',
   'beneficiaries.matches',
   'beneficiaries.verifyVpa',
+  'beneficiaries.changes',
+  'beneficiaries.importPreview',
+  'beneficiaries.importRun',
+  'beneficiaries.importCancel',
+  'beneficiaries.importTemplate',
+  'beneficiaries.importResults',
   'payouts.lookup',
   'payouts.history',
   'payouts.recent',
@@ -38,6 +44,8 @@ export const IPC_CHANNELS = [
   'accounts.refresh',
   'accounts.checkBalance',
   'accounts.history',
+  'accounts.headroom',
+  'accounts.setHeadroomThreshold',
   'cache.list',
   'cache.status',
   'cache.clear',
@@ -67,6 +75,7 @@ export const IPC_EVENTS = [
   'exportProgress',
   'exportFinished',
   'fileMovedAside',
+  'importProgress',
 ] as const;
 export type IpcEvent = (typeof IPC_EVENTS)[number];
 

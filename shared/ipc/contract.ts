@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { appChannels, connectivity } from './app';
 import type { IpcChannel, IpcEvent } from './channels';
 import { accountsChannels } from './accounts';
-import { beneficiariesChannels } from './beneficiaries';
+import { beneficiariesChannels, importProgressEvent } from './beneficiaries';
 import { cacheChannels } from './cache';
 import { credentialsChannels } from './credentials';
 import { exportFinishedEvent, exportProgressEvent, exportsChannels } from './exports';
@@ -54,6 +54,7 @@ export const ipcEvents = {
   exportProgress: exportProgressEvent,
   exportFinished: exportFinishedEvent,
   fileMovedAside: movedAsideNotice,
+  importProgress: importProgressEvent,
 } satisfies { [E in IpcEvent]: z.ZodType };
 
 export type IpcEventPayload<E extends IpcEvent> = z.output<(typeof ipcEvents)[E]>;

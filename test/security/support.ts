@@ -3,6 +3,7 @@
  * every channel, recording wrappers around the vault and the transport, a snapshot of everything a call could
  * change (profiles, the data folder's bytes, keychain accounts, connectivity), and the search for secrets in texts.
  */
+import { countOutcomes } from '../../shared/beneficiary-import';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -45,6 +46,9 @@ export function seedFor(label: string, seed = FUZZ_SEED): number {
   return h >>> 0;
 }
 
+/** An import file with its header and no rows: a valid input that sends nothing. */
+const HEADER_ONLY_CSV = Buffer.from('Name,UPI address\r\n').toString('base64');
+
 /** One valid input per channel, aimed at `profileId` where a channel takes one. The mapped type makes a new
  * channel in the contract a compile error here until it has an input. */
 export function validInputs(profileId: string, serviceUrl = 'https://payouts.example.com') {
@@ -81,6 +85,23 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'beneficiaries.fetch': { id: 'BEN-0001' },
     'beneficiaries.matches': { vpa: 'vendor@okbank' },
     'beneficiaries.verifyVpa': { vpa: 'vendor@okbank' },
+    'beneficiaries.changes': { id: 'BEN-0001' },
+    'beneficiaries.importPreview': { fileName: 'vendors.csv', content: HEADER_ONLY_CSV },
+    'beneficiaries.importRun': { fileName: 'vendors.csv', content: HEADER_ONLY_CSV },
+    'beneficiaries.importCancel': undefined,
+    'beneficiaries.importTemplate': undefined,
+    'beneficiaries.importResults': {
+      report: {
+        fileName: 'vendors.csv',
+        digest: '0'.repeat(64),
+        headers: ['Name', 'UPI address'],
+        columns: ['name', 'vpa'],
+        unknownHeaders: [],
+        problems: [],
+        rows: [],
+        counts: countOutcomes([]),
+      },
+    },
     'payouts.lookup': { payoutId: 'PO-0001', mode: 'normal' },
     'payouts.history': { payoutId: 'PO-0001' },
     'payouts.recent': {},
@@ -88,6 +109,8 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'accounts.refresh': {},
     'accounts.checkBalance': {},
     'accounts.history': {},
+    'accounts.headroom': undefined,
+    'accounts.setHeadroomThreshold': { pg: 'PG_A', threshold: 5_000_000 },
     'cache.list': undefined,
     'cache.status': undefined,
     'cache.clear': { profileId },

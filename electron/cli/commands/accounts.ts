@@ -1,0 +1,100 @@
+/**
+ * `accounts headroom [--offline]`: payable now per account, gateway and in total (available − minimum − hold, and
+ * with the overdraft), beside the pending payouts the console knows, after a refresh of every gateway (`--offline`:
+ * from the cache). `accounts threshold PG RUPEES|--clear`: the gateway's low-headroom alert, exact in rupees.
+ * `--json` gives integer paise.
+ */
+import { maskAccount } from '../../../shared/accounts';
+import type { HeadroomReport } from '../../../shared/headroom';
+import { formatMoney, MoneyError, parseDecimalToMinor } from '../../../shared/money';
+import { epochMsToIst } from '../../../shared/time';
+import type { Command } from '../command';
+import { UsageError, result, table } from '../io';
+
+const ist = (iso: string) => `${epochMsToIst(Date.parse(iso))} IST`;
+
+function human(r: HeadroomReport): string {
+  const money = (v: number) => formatMoney(v);
+  const accounts = table(
+    ['GATEWAY', 'ACCOUNT', 'AVAILABLE', 'MINIMUM', 'HOLD', 'PAYABLE NOW', 'WITH OVERDRAFT', 'AS OF'],
+    r.accounts.map((a) => [
+      a.pg,
+      maskAccount(a.accountNumber),
+      money(a.available),
+      money(a.minimum),
+      money(a.hold),
+      money(a.payable),
+      money(a.payableWithOverdraft),
+      ist(a.takenAt),
+    ]),
+    ['left', 'left', 'right', 'right', 'right', 'right', 'right'],
+  );
+  const gateways = table(
+    ['GATEWAY', 'PAYABLE NOW', 'WITH OVERDRAFT', 'PENDING', 'AFTER PENDING', 'ALERT BELOW', 'NOTE'],
+    [
+      ...r.gateways.map((g) => [
+        g.pg,
+        money(g.payable),
+        money(g.payableWithOverdraft),
+        `${money(g.pending)} (${g.pendingCount})`,
+        money(g.afterPending),
+        g.threshold === null ? '-' : money(g.threshold),
+        [
+          g.low ? 'LOW HEADROOM' : '',
+          g.stale ? `last good figure of ${g.asOf ? ist(g.asOf) : '-'}; the gateway answered ${g.stale.message}` : '',
+        ]
+          .filter(Boolean)
+          .join('; '),
+      ]),
+      [
+        'TOTAL',
+        money(r.total.payable),
+        money(r.total.payableWithOverdraft),
+        `${money(r.total.pending)} (${r.total.pendingCount})`,
+        money(r.total.afterPending),
+        '',
+        r.unattributedPending ? `${money(r.unattributedPending)} pending from no known gateway` : '',
+      ],
+    ],
+    ['left', 'right', 'right', 'right', 'right', 'right'],
+  );
+  const other = r.otherCurrencies.length ? [`Not summed (not INR): ${r.otherCurrencies.join(', ')}.`] : [];
+  return [accounts, '', gateways, ...other].join('\n');
+}
+
+const headroom: Command = {
+  words: ['accounts', 'headroom'],
+  usage: 'accounts headroom [--offline]   (payable now per account, gateway and total; --json in paise)',
+  options: { offline: { type: 'boolean' } },
+  async run({ ctx, values, io }) {
+    if (values.offline !== true) await ctx.core.treasury.accounts.refresh(ctx.profile.id);
+    const report = ctx.core.treasury.accounts.headroom(ctx.profile.id);
+    result(io, report, () => human(report));
+  },
+};
+
+const threshold: Command = {
+  words: ['accounts', 'threshold'],
+  usage: 'accounts threshold PG RUPEES | accounts threshold PG --clear   (low-headroom alert of a gateway)',
+  options: { clear: { type: 'boolean' } },
+  positionals: { min: 1, max: 2, names: 'PG and RUPEES (or --clear)' },
+  async run({ ctx, values, positionals, io }) {
+    const [pg, rupees] = positionals as [string, string | undefined];
+    if ((rupees === undefined) === (values.clear !== true)) throw new UsageError('give RUPEES or --clear');
+    let minor: number | null = null;
+    if (rupees !== undefined) {
+      try {
+        minor = parseDecimalToMinor(rupees.replaceAll(',', ''));
+      } catch (e) {
+        throw new UsageError(`RUPEES: ${e instanceof MoneyError ? e.message : String(e)}`);
+      }
+      if (minor < 0) throw new UsageError('RUPEES cannot be negative');
+    }
+    const report = ctx.core.treasury.accounts.setHeadroomThreshold(ctx.profile.id, pg, minor);
+    result(io, report, () =>
+      minor === null ? `Cleared the alert of ${pg}.` : `Alert when ${pg}'s headroom is below ${formatMoney(minor)}.`,
+    );
+  },
+};
+
+export const accountCommands = [headroom, threshold];

@@ -1,0 +1,142 @@
+/**
+ * `accounts headroom` and `accounts threshold` against a loopback sandbox: payable now per account, gateway and in
+ * total checked by direct arithmetic in paise on what the sandbox's accounts call answers; the pending payouts the
+ * console looked up, summed from the sandbox's own payouts; the low-headroom alert exactly at its threshold; a
+ * gateway whose last answer was an error keeps its last good figures, marked stale.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCache } from '../../electron/cache/database';
+import { createProfileStore } from '../../electron/profiles/profile-store';
+import type { HeadroomReport } from '../../shared/headroom';
+import { isPendingTransfer } from '../../shared/payouts';
+import { formatMinor } from '../../shared/money';
+import { cliRunner } from '../support/cli';
+import { TEST_NOW } from '../support/clock';
+import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { hook } from '../support/sandbox-http';
+
+let sb: OpenSandbox;
+let dir: string;
+let profileId: string;
+let run: ReturnType<typeof cliRunner>['run'];
+
+const cli = (...argv: string[]) => run('--profile', 'Desk', '--secret-env', 'DESK_SECRET', ...argv);
+const json = (out: { stdout: string }) => JSON.parse(out.stdout) as HeadroomReport;
+
+beforeAll(async () => {
+  sb = await openSandbox({ settlementsPerDay: 1 });
+  dir = mkdtempSync(join(tmpdir(), 'headroom-'));
+  profileId = createProfileStore({ dataDir: dir, sandbox: null }).create({
+    name: 'Desk',
+    environment: 'custom',
+    baseUrl: sb.profile.baseUrl,
+    aiUrl: sb.profile.aiUrl,
+    key: sb.key,
+  }).id;
+  run = cliRunner(dir, { DESK_SECRET: sb.secret }).run;
+});
+afterAll(async () => {
+  await sb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('payable now', () => {
+  it('is available − minimum − hold (and + overdraft) of what the sandbox answers, per account, gateway and total', async () => {
+    const out = await cli('--json', 'accounts', 'headroom');
+    expect(out.code, out.stderr).toBe(0);
+    const r = json(out);
+
+    const { accounts } = await sb.api().payouts.accounts();
+    let total = 0;
+    let totalOd = 0;
+    let counted = 0;
+    for (const [pg, answer] of Object.entries(accounts)) {
+      if (!answer.status) {
+        expect(r.gateways.find((g) => g.pg === pg)).toMatchObject({
+          payable: 0,
+          stale: { message: answer.error.message },
+        });
+        continue;
+      }
+      let gw = 0;
+      let gwOd = 0;
+      for (const a of answer.data) {
+        const payable = a.available_balance - (a.minimum_balance ?? 0) - (a.hold_fund ?? 0);
+        const withOd = payable + (a.overdraft ?? 0);
+        expect(r.accounts.find((x) => x.pg === pg && x.accountNumber === a.account_number)).toMatchObject({
+          payable,
+          payableWithOverdraft: withOd,
+        });
+        gw += payable;
+        gwOd += withOd;
+        counted++;
+      }
+      expect(r.gateways.find((g) => g.pg === pg)).toMatchObject({ payable: gw, payableWithOverdraft: gwOd });
+      total += gw;
+      totalOd += gwOd;
+    }
+    expect(counted).toBeGreaterThan(1);
+    expect(r.accounts).toHaveLength(counted);
+    expect(r.total).toMatchObject({ payable: total, payableWithOverdraft: totalOd, pending: 0, pendingCount: 0 });
+    expect(Number.isSafeInteger(r.total.payable)).toBe(true);
+  });
+
+  it('sets beside it the pending payouts the console looked up, by the gateway they draw on', async () => {
+    const fx = await hook<{ payouts: { id: string; status: string }[] }>(sb.sandbox.url, 'GET', 'fixtures');
+    const pending = fx.body.payouts.filter((p) => isPendingTransfer(p.status)).slice(0, 4);
+    const settled = fx.body.payouts.find((p) => p.status === 'success')!;
+    expect(pending.length).toBeGreaterThan(1);
+    for (const p of [...pending, settled]) expect((await cli('payouts', 'get', p.id)).code).toBe(0);
+
+    const api = sb.api();
+    const want = new Map<string, { sum: number; n: number }>();
+    for (const p of pending) {
+      const { payout: data } = await api.payouts.fetchPayout(p.id);
+      const pg = data.fund_source!;
+      const w = want.get(pg) ?? { sum: 0, n: 0 };
+      want.set(pg, { sum: w.sum + data.amount, n: w.n + 1 });
+    }
+    const r = json(await cli('--json', 'accounts', 'headroom', '--offline'));
+    for (const [pg, w] of want) {
+      const g = r.gateways.find((x) => x.pg === pg)!;
+      expect(g).toMatchObject({ pending: w.sum, pendingCount: w.n, afterPending: g.payable - w.sum });
+    }
+    const sum = [...want.values()].reduce((t, w) => t + w.sum, 0);
+    expect(r.total).toMatchObject({ pending: sum, pendingCount: pending.length, afterPending: r.total.payable - sum });
+  });
+
+  it('alerts a gateway whose headroom after pending is below its threshold, exact to the paisa', async () => {
+    const before = json(await cli('--json', 'accounts', 'headroom', '--offline'));
+    const g = before.gateways.find((x) => x.stale === null && x.afterPending > 0)!;
+    const at = await cli('--json', 'accounts', 'threshold', g.pg, formatMinor(g.afterPending));
+    expect(at.code, at.stderr).toBe(0);
+    expect(json(at).gateways.find((x) => x.pg === g.pg)).toMatchObject({ threshold: g.afterPending, low: false });
+    const above = json(await cli('--json', 'accounts', 'threshold', g.pg, formatMinor(g.afterPending + 1)));
+    expect(above.gateways.find((x) => x.pg === g.pg)).toMatchObject({ threshold: g.afterPending + 1, low: true });
+    expect(above.gateways.filter((x) => x.low).map((x) => x.pg)).toEqual([g.pg]);
+    expect((await cli('accounts', 'threshold', g.pg, '-5')).code).toBe(2);
+    expect((await cli('accounts', 'threshold', g.pg, '1.001')).code).toBe(2);
+    const cleared = json(await cli('--json', 'accounts', 'threshold', g.pg, '--clear'));
+    expect(cleared.gateways.find((x) => x.pg === g.pg)).toMatchObject({ threshold: null, low: false });
+  });
+
+  it("keeps a failing gateway's last good figures, marked stale with their time", async () => {
+    const before = json(await cli('--json', 'accounts', 'headroom', '--offline'));
+    const g = before.gateways.find((x) => x.stale === null && x.asOf !== null)!;
+    // An hour after the tests' instant, held still so the error's time is known exactly.
+    const later = new Date(TEST_NOW + 3_600_000);
+    const cache = openCache(join(dir, 'cache', `${profileId}.sqlite`), { now: () => later });
+    cache.accounts.recordAccounts({ [g.pg]: { status: false, error: { message: 'Gateway timed out', code: '504' } } });
+    cache.close();
+    const after = json(await cli('--json', 'accounts', 'headroom', '--offline'));
+    expect(after.gateways.find((x) => x.pg === g.pg)).toMatchObject({
+      payable: g.payable,
+      asOf: g.asOf,
+      stale: { message: 'Gateway timed out', code: '504', at: later.toISOString() },
+    });
+    expect(after.total.payable).toBe(before.total.payable);
+  });
+});

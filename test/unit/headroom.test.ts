@@ -1,0 +1,109 @@
+/** The payable-now arithmetic in paise: per account, gateway and total; pending payouts; the low-headroom rule. */
+import { describe, expect, it } from 'vitest';
+import type { AccountsOverview } from '../../shared/accounts';
+import { computeHeadroom, headroomOf } from '../../shared/headroom';
+
+const T1 = '2026-06-15T06:30:00.000Z';
+const T2 = '2026-06-15T07:30:00.000Z';
+
+function account(
+  pg: string,
+  accountNumber: string,
+  f: { available: number; minimum?: number | null; hold?: number | null; overdraft?: number | null },
+  currency: string | null = 'INR',
+  takenAt = T1,
+): AccountsOverview['accounts'][number] {
+  return {
+    pg,
+    accountNumber,
+    ifscCode: null,
+    accountType: null,
+    currency,
+    transactionLimit: null,
+    extra: null,
+    firstSeenAt: takenAt,
+    lastSeenAt: takenAt,
+    latest: {
+      id: 1,
+      pg,
+      accountNumber,
+      takenAt,
+      source: 'accounts',
+      availableBalance: f.available,
+      accountBalance: null,
+      minimumBalance: f.minimum ?? null,
+      holdFund: f.hold ?? null,
+      overdraft: f.overdraft ?? null,
+    },
+    checked: null,
+  };
+}
+
+describe('headroomOf', () => {
+  it('is available − minimum − hold, and + overdraft; a missing figure counts as 0', () => {
+    expect(headroomOf({ available: 1_000_00, minimum: 200_00, hold: 50_01, overdraft: 300_00 })).toEqual({
+      payable: 749_99,
+      payableWithOverdraft: 1049_99,
+    });
+    expect(headroomOf({ available: 10, minimum: null, hold: null, overdraft: null })).toEqual({
+      payable: 10,
+      payableWithOverdraft: 10,
+    });
+  });
+  it('is negative when held or minimum exceed what is available, never clamped', () => {
+    expect(headroomOf({ available: 100, minimum: 500, hold: 0, overdraft: 1000 })).toEqual({
+      payable: -400,
+      payableWithOverdraft: 600,
+    });
+  });
+});
+
+describe('computeHeadroom', () => {
+  const overview = {
+    accounts: [
+      account('alpha', '111', { available: 5_000_00, minimum: 1_000_00, hold: 500_00, overdraft: 2_000_00 }),
+      account('alpha', '222', { available: 1_000_00, minimum: 0, hold: 0 }, null, T2),
+      account('beta', '333', { available: 9_000_00, minimum: 1_000_00 }),
+      account('gamma', '444', { available: 700 }, 'USD'),
+    ],
+    gatewayErrors: [{ pg: 'beta', code: '504', message: 'timed out', at: T2 }],
+  };
+  const pending = [
+    { pg: 'alpha', amount: 1_200_00 },
+    { pg: 'alpha', amount: 1 },
+    { pg: 'beta', amount: 300_00 },
+    { pg: null, amount: 50_00 },
+    { pg: 'omega', amount: 25_00 },
+  ];
+  const r = computeHeadroom(overview, pending, { alpha: 3_299_99, beta: 7_700_00 });
+
+  it('sums accounts into gateways and gateways into the total, INR only', () => {
+    expect(r.gateways.map((g) => [g.pg, g.payable, g.payableWithOverdraft])).toEqual([
+      ['alpha', 4_500_00, 6_500_00],
+      ['beta', 8_000_00, 8_000_00],
+    ]);
+    expect(r.total).toEqual({
+      payable: 12_500_00,
+      payableWithOverdraft: 14_500_00,
+      pending: 1_575_01,
+      pendingCount: 5,
+      afterPending: 12_500_00 - 1_575_01,
+      afterPendingWithOverdraft: 14_500_00 - 1_575_01,
+    });
+    expect(r.otherCurrencies).toEqual(['USD']);
+    expect(r.unattributedPending).toBe(75_00);
+  });
+  it('marks a gateway whose last answer was an error as stale, with its oldest figure time', () => {
+    expect(r.gateways.find((g) => g.pg === 'beta')).toMatchObject({
+      stale: { code: '504', message: 'timed out', at: T2 },
+      asOf: T1,
+    });
+    expect(r.gateways.find((g) => g.pg === 'alpha')).toMatchObject({ stale: null, asOf: T1 });
+  });
+  it('is low when payable now less pending is below the threshold, not at it', () => {
+    expect(r.gateways.find((g) => g.pg === 'alpha')).toMatchObject({ afterPending: 3_299_99, low: false });
+    expect(r.gateways.find((g) => g.pg === 'beta')).toMatchObject({ afterPending: 7_700_00, low: false });
+    const higher = computeHeadroom(overview, pending, { alpha: 3_300_00 });
+    expect(higher.gateways.find((g) => g.pg === 'alpha')!.low).toBe(true);
+  });
+});
