@@ -224,6 +224,19 @@ export const importOutcome = z.enum([
 ]);
 export type ImportOutcome = z.output<typeof importOutcome>;
 
+/** What each outcome is called in the results, as a person reads it. */
+export const OUTCOME_LABELS: Record<ImportOutcome, string> = {
+  ready: 'Ready',
+  created: 'Created',
+  already_created: 'Already created by an earlier run',
+  invalid: 'Invalid',
+  duplicate: 'Duplicate in the file',
+  exists: 'Already a beneficiary',
+  refused: 'Refused by the service',
+  unknown: 'Outcome unknown — check status',
+  not_sent: 'Not sent',
+};
+
 export const importRowResult = z.object({
   row: z.number().int(),
   name: z.string(),

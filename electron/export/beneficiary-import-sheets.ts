@@ -5,7 +5,7 @@
  * when complete, like every export.
  */
 import { BENEFICIARY_FIELDS } from '../../shared/beneficiaries';
-import { TEMPLATE_HEADERS, type ImportOutcome, type ImportReport } from '../../shared/beneficiary-import';
+import { OUTCOME_LABELS, TEMPLATE_HEADERS, type ImportReport } from '../../shared/beneficiary-import';
 import { maskAccount } from '../../shared/accounts';
 import { openAtomicFile } from './atomic-file';
 import { createXlsxWriter, type ColumnSpec, type RowValues } from './xlsx-writer';
@@ -19,19 +19,6 @@ const EXAMPLE = {
   email: 'accounts@example.com',
   address: '12 MG Road, Bengaluru',
 } as const;
-
-/** What each outcome is called in the results, as a person reads it. */
-export const OUTCOME_LABELS: Record<ImportOutcome, string> = {
-  ready: 'Ready',
-  created: 'Created',
-  already_created: 'Already created by an earlier run',
-  invalid: 'Invalid',
-  duplicate: 'Duplicate in the file',
-  exists: 'Already a beneficiary',
-  refused: 'Refused by the service',
-  unknown: 'Outcome unknown — check status',
-  not_sent: 'Not sent',
-};
 
 async function writeBook(
   path: string,

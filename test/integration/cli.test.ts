@@ -47,7 +47,7 @@ describe('usage', () => {
     const r = await cli.run('--help');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/profiles add/);
-    expect(r.stdout).toMatch(/payout get ID/);
+    expect(r.stdout).toMatch(/payouts get ID/);
   });
 });
 

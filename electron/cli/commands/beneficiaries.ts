@@ -7,8 +7,13 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describeIssues } from '../../../shared/api/operations';
 import { BENEFICIARY_FIELDS, beneficiaryForm } from '../../../shared/beneficiaries';
-import { headerMapping, type HeaderMapping, type ImportReport } from '../../../shared/beneficiary-import';
-import { OUTCOME_LABELS, writeImportResults, writeImportTemplate } from '../../export/beneficiary-import-sheets';
+import {
+  headerMapping,
+  OUTCOME_LABELS,
+  type HeaderMapping,
+  type ImportReport,
+} from '../../../shared/beneficiary-import';
+import { writeImportResults, writeImportTemplate } from '../../export/beneficiary-import-sheets';
 import { readSheet, SheetReadError } from '../../import/sheet-reader';
 import type { Command, Values } from '../command';
 import { PartialOutcome, UsageError, progressLine, result, table } from '../io';

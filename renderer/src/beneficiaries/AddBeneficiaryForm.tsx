@@ -1,5 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { BeneficiaryForm, CachedBeneficiary, VpaCheckResult } from '../../../shared/beneficiaries';
+import {
+  normaliseBeneficiaryText,
+  type BeneficiaryForm,
+  type CachedBeneficiary,
+  type VpaCheckResult,
+} from '../../../shared/beneficiaries';
 import type { Loadable } from '../loadable';
 import { loadableOf, resultOf, useIpcFetch } from '../query/ipc-query';
 import { useAppInfo } from '../query/app-queries';
@@ -21,16 +26,24 @@ import {
 } from './beneficiary-form';
 import { useBeneficiaryCreate, useVpaVerification } from './beneficiaries-queries';
 import { MaskedAccount } from '../ui/MaskedAccount';
+import { namesResemble } from '../../../shared/name-match';
 
 /** In reading order; the grid lays them out two to a row. */
 const FIELDS: { name: FieldName; placeholder: string; mono?: boolean; hint?: string; inputMode?: 'numeric' | 'tel' }[] =
   [
     { name: 'name', placeholder: 'As on the bank account' },
-    { name: 'phone', placeholder: '9876543210', mono: true, inputMode: 'tel', hint: '10 digits, no +91.' },
+    {
+      name: 'phone',
+      placeholder: '9876543210',
+      mono: true,
+      inputMode: 'tel',
+      hint: '10 digits; +91 and spaces are fine.',
+    },
     { name: 'email', placeholder: 'name@example.in' },
     { name: 'address', placeholder: 'Optional' },
     { name: 'account_number', placeholder: '9 to 18 digits', mono: true, inputMode: 'numeric' },
-    { name: 'ifsc', placeholder: 'HDFC0001234', mono: true, hint: '11 characters, capital letters: HDFC0001234.' },
+    { name: 'confirm_account_number', placeholder: 'Type it again', mono: true, inputMode: 'numeric' },
+    { name: 'ifsc', placeholder: 'HDFC0001234', mono: true, hint: '11 characters, such as HDFC0001234.' },
     { name: 'vpa', placeholder: 'name@bank', mono: true },
   ];
 
@@ -38,7 +51,8 @@ type Stage =
   | { kind: 'editing' }
   | { kind: 'checking' }
   | { kind: 'matches'; matches: CachedBeneficiary[] }
-  | { kind: 'confirming' };
+  /** The duplicates the user chose to add anyway, repeated in the confirmation. */
+  | { kind: 'confirming'; matches: CachedBeneficiary[] };
 
 interface Submission {
   beneficiary: BeneficiaryForm;
@@ -90,6 +104,50 @@ function Targets({ beneficiary }: { beneficiary: BeneficiaryForm }) {
   );
 }
 
+/** The verified holder's name when it does not resemble the payee's name (shared/name-match.ts), else null. */
+function mismatchedHolder(verification: Verification, payee: string): string | null {
+  if (verification.status !== 'ready') return null;
+  const { valid, accountName } = verification.value;
+  if (!valid || !accountName || payee.trim() === '') return null;
+  return namesResemble(payee, accountName) ? null : accountName;
+}
+
+function NameMismatch({ holder, payee }: { holder: string; payee: string }) {
+  return (
+    <div className="notice notice-warning bene-mismatch" role="alert">
+      <strong>Name mismatch.</strong> The UPI address is registered to “{holder}”, which does not resemble “
+      {payee.trim()}”. Payouts go to whoever holds the address: check it with the payee first.
+    </div>
+  );
+}
+
+function DuplicateList({ matches }: { matches: CachedBeneficiary[] }) {
+  return (
+    <ul>
+      {matches.map((m) => {
+        const { bank, vpa } = targetsOf(m);
+        return (
+          <li key={m.beneficiary_id}>
+            <strong>{m.name}</strong> <span className="mono">{m.beneficiary_id}</span>
+            {bank && (
+              <>
+                {' · '}
+                <MaskedAccount account={bank.account} ifsc={bank.ifsc} />
+              </>
+            )}
+            {vpa && (
+              <>
+                {' · '}
+                <span className="mono">{vpa}</span>
+              </>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 function MatchesWarning({
   matches,
   onProceed,
@@ -109,28 +167,7 @@ function MatchesWarning({
         <strong>Possible duplicate.</strong> {count} in this console already {matches.length === 1 ? 'pays' : 'pay'} to
         the same bank account or UPI address:
       </p>
-      <ul>
-        {matches.map((m) => {
-          const { bank, vpa } = targetsOf(m);
-          return (
-            <li key={m.beneficiary_id}>
-              <strong>{m.name}</strong> <span className="mono">{m.beneficiary_id}</span>
-              {bank && (
-                <>
-                  {' · '}
-                  <MaskedAccount account={bank.account} ifsc={bank.ifsc} />
-                </>
-              )}
-              {vpa && (
-                <>
-                  {' · '}
-                  <span className="mono">{vpa}</span>
-                </>
-              )}
-            </li>
-          );
-        })}
-      </ul>
+      <DuplicateList matches={matches} />
       <div className="form-actions">
         <button type="button" className="button" onClick={onProceed}>
           Add anyway…
@@ -217,7 +254,9 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
       setErrors({ ...errorsFromIpc(matches.error), form: `Could not look for duplicates: ${matches.error.message}` });
       return;
     }
-    setStage(matches.value.length > 0 ? { kind: 'matches', matches: matches.value } : { kind: 'confirming' });
+    setStage(
+      matches.value.length > 0 ? { kind: 'matches', matches: matches.value } : { kind: 'confirming', matches: [] },
+    );
   }
 
   async function send({ requestKey, beneficiary }: Submission) {
@@ -243,12 +282,13 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
       setErrors((e) => ({ ...e, vpa: problem }));
       return;
     }
-    vpaCheck.mutate({ vpa: values.vpa.trim() });
+    vpaCheck.mutate({ vpa: normaliseBeneficiaryText('vpa', values.vpa) });
   }
 
   const verification: Verification = vpaCheck.isIdle ? { status: 'idle' } : loadableOf(vpaCheck);
 
   const checking = stage.kind === 'checking';
+  const holder = mismatchedHolder(verification, values.name);
 
   return (
     <section className="bene-add" aria-labelledby={titleId}>
@@ -312,8 +352,13 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
             )}
           </div>
         )}
+        {holder && <NameMismatch holder={holder} payee={values.name} />}
         {stage.kind === 'matches' && (
-          <MatchesWarning matches={stage.matches} onProceed={() => setStage({ kind: 'confirming' })} onBack={back} />
+          <MatchesWarning
+            matches={stage.matches}
+            onProceed={() => setStage({ kind: 'confirming', matches: stage.matches })}
+            onBack={back}
+          />
         )}
         <div className="form-actions">
           <button
@@ -347,6 +392,13 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
         >
           <p>Payouts to this beneficiary will go to:</p>
           <Targets beneficiary={submission.beneficiary} />
+          {stage.matches.length > 0 && (
+            <div className="notice notice-warning" role="alert">
+              <strong>Possible duplicate.</strong> Already paying to the same bank account or UPI address:
+              <DuplicateList matches={stage.matches} />
+            </div>
+          )}
+          {holder && <NameMismatch holder={holder} payee={submission.beneficiary.name} />}
           {profile && (
             <p className="bene-confirm-profile">
               Added on <EnvironmentBadge environment={profile.environment} /> “{profile.name}”. Check the account

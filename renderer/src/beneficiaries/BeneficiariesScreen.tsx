@@ -12,6 +12,7 @@ import { useBeneficiaryFetch, useBeneficiaryList } from './beneficiaries-queries
 import { useBeneficiariesUi } from './beneficiaries-store';
 import { BeneficiaryDetail } from './BeneficiaryDetail';
 import { BeneficiaryTable } from './BeneficiaryTable';
+import { ImportPanel } from './ImportPanel';
 import './beneficiaries.css';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 
@@ -73,13 +74,15 @@ function FetchById({ onFetched }: { onFetched(b: CachedBeneficiary): void }) {
 
 export function BeneficiariesScreen() {
   const search = useBeneficiariesUi((s) => s.search);
+  const changedOnly = useBeneficiariesUi((s) => s.changedOnly);
   const chosenId = useBeneficiariesUi((s) => s.selectedId);
   const detailOpen = useBeneficiariesUi((s) => s.detailOpen);
-  const { setSearch, select, closeDetail } = useBeneficiariesUi.getState();
-  const listQuery = useBeneficiaryList(search);
+  const { setSearch, setChangedOnly, select, closeDetail } = useBeneficiariesUi.getState();
+  const listQuery = useBeneficiaryList(search, changedOnly);
   const list = loadableOf(listQuery);
   const [query, setQuery] = useState(search);
   const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   /** A row to give focus to once it is rendered: one just added or fetched, or the one whose detail closed. */
   const focusRow = useRef<string | null>(null);
@@ -123,6 +126,9 @@ export function BeneficiariesScreen() {
     <div className="bene-screen">
       <PageHeader title="Beneficiaries">
         <ExportButtons kind="beneficiaries" request={(format) => ({ kind: 'beneficiaries', format })} />
+        <button type="button" className="button" onClick={() => setImporting(true)} disabled={importing}>
+          Import…
+        </button>
         <button type="button" className="button button-primary" onClick={() => setAdding(true)} disabled={adding}>
           Add beneficiary
         </button>
@@ -141,6 +147,7 @@ export function BeneficiariesScreen() {
           </button>
         </div>
       )}
+      {importing && <ImportPanel onClose={() => setImporting(false)} />}
       {adding && (
         <AddBeneficiaryForm
           onCreated={(b, message) => {
@@ -168,6 +175,10 @@ export function BeneficiariesScreen() {
           />
           <kbd className="muted">{FIND_KEYS}</kbd>
         </div>
+        <label className="bene-changed-filter">
+          <input type="checkbox" checked={changedOnly} onChange={(e) => setChangedOnly(e.target.checked)} />
+          Bank details changed
+        </label>
         <FetchById onFetched={(b) => arrived(b, `Fetched ${b.name} (${b.beneficiary_id}) from the service.`)} />
       </div>
       <div className={`bene-layout${showDetail ? ' bene-with-detail' : ''}`}>
@@ -177,13 +188,18 @@ export function BeneficiariesScreen() {
           </div>
           {list.status === 'loading' && <Skeleton rows={5} label="Loading beneficiaries" />}
           {list.status === 'failed' && <ErrorNotice error={list.error} onRetry={() => void listQuery.refetch()} />}
-          {list.status === 'ready' && rows.length === 0 && !search.trim() && (
+          {list.status === 'ready' && rows.length === 0 && changedOnly && (
+            <EmptyState title="No payee’s bank details have changed">
+              A fetch that finds another account, IFSC or UPI address than the cached one lists the payee here.
+            </EmptyState>
+          )}
+          {list.status === 'ready' && rows.length === 0 && !changedOnly && !search.trim() && (
             <EmptyState title="No beneficiaries cached yet">
               Add a beneficiary, or fetch one by the id the service gave it; both are kept here for search and offline
               review.
             </EmptyState>
           )}
-          {list.status === 'ready' && rows.length === 0 && search.trim() && (
+          {list.status === 'ready' && rows.length === 0 && !changedOnly && search.trim() && (
             <EmptyState title={`No cached beneficiary matches “${search.trim()}”`}>
               Search looks in names, ids, UPI addresses, account numbers, emails and phones. A beneficiary this console
               never saw can be fetched by its id.

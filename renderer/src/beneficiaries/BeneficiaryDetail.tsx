@@ -6,7 +6,8 @@ import { ErrorNotice } from '../ui/states';
 import { present } from './beneficiary-form';
 import { resultOf } from '../query/ipc-query';
 import { useOfflineReason } from '../ui/offline';
-import { useBeneficiaryFetch } from './beneficiaries-queries';
+import { useBankDetailChanges, useBeneficiaryFetch } from './beneficiaries-queries';
+import { formatIstInstant } from '../ui/format';
 
 /** Fields the API sent beyond the contract, as sent: text as is, anything else as JSON. */
 function extraText(value: unknown): string {
@@ -19,6 +20,40 @@ function Fact({ label, value, mono = false }: { label: string; value: string | n
       <dt>{label}</dt>
       <dd className={mono && value ? 'mono' : undefined}>{value ?? <span className="muted">Not given</span>}</dd>
     </>
+  );
+}
+
+const detail = (v: string | null) => present(v) ?? '—';
+
+/**
+ * A payee whose bank account, IFSC or UPI address changed at the service: a fraud signal, shown first and plainly,
+ * with every change the cache saw (what it was, what it became, when).
+ */
+function BankDetailChanges({ id, at }: { id: string; at: string }) {
+  const changes = useBankDetailChanges(id);
+  return (
+    <div className="notice notice-warning bene-changed" role="alert">
+      <strong>Bank details changed on {formatIstInstant(at)}.</strong> Confirm the new details with the payee before
+      paying.
+      {changes.data && (
+        <ul className="bene-change-list">
+          {changes.data.map((c) => (
+            <li key={c.changedAt}>
+              {formatIstInstant(c.changedAt)}: account{' '}
+              <span className="mono">
+                {detail(c.before.account_number)} ({detail(c.before.ifsc)})
+              </span>{' '}
+              →{' '}
+              <span className="mono">
+                {detail(c.after.account_number)} ({detail(c.after.ifsc)})
+              </span>
+              ; UPI <span className="mono">{detail(c.before.vpa)}</span> →{' '}
+              <span className="mono">{detail(c.after.vpa)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 
@@ -55,6 +90,7 @@ export function BeneficiaryDetail({ beneficiary: b, onClose }: { beneficiary: Ca
         </button>
       </header>
       <AsOf at={b.fetchedAt} label="Fetched" />
+      {b.bankDetailsChangedAt && <BankDetailChanges id={b.beneficiary_id} at={b.bankDetailsChangedAt} />}
       <dl className="bene-facts">
         <Fact label="Beneficiary id" value={b.beneficiary_id} mono />
         <Fact label="Account number" value={present(b.account_number)} mono />

@@ -11,7 +11,19 @@ const COLUMNS: DataColumn<CachedBeneficiary>[] = [
   {
     id: 'name',
     label: 'Name',
-    cell: (b) => <span className="bene-cell-name">{b.name}</span>,
+    cell: (b) => (
+      <span className="bene-cell-name">
+        {b.name}
+        {b.bankDetailsChangedAt && (
+          <span
+            className="bene-changed-badge"
+            title={`Bank details changed ${formatIstInstant(b.bankDetailsChangedAt)}`}
+          >
+            Bank details changed
+          </span>
+        )}
+      </span>
+    ),
     sortValue: (b) => b.name,
   },
   { id: 'id', label: 'Beneficiary id', mono: true, cell: (b) => b.beneficiary_id, sortValue: (b) => b.beneficiary_id },

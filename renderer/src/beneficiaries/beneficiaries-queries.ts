@@ -3,21 +3,22 @@
  * from the service (create, fetch by id): each invalidates the list, which then shows it from the cache.
  */
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { ask, ipcKey, useActiveProfileId, useIpcMutation, type IpcFailure } from '../query/ipc-query';
+import { ask, ipcKey, useActiveProfileId, useIpcMutation, useIpcQuery, type IpcFailure } from '../query/ipc-query';
 import type { IpcOutput } from '../../../shared/ipc/contract';
 
 const PAGE_SIZE = 100;
 
 type Page = IpcOutput<'beneficiaries.list'>;
 
-export function useBeneficiaryList(search: string) {
+export function useBeneficiaryList(search: string, changed = false) {
   const profileId = useActiveProfileId();
   const text = search.trim();
   return useInfiniteQuery<Page, IpcFailure, { pages: Page[] }, readonly unknown[], string | null>({
-    queryKey: ipcKey(profileId, 'beneficiaries.list', { search: text }),
+    queryKey: ipcKey(profileId, 'beneficiaries.list', { search: text, changed }),
     queryFn: ({ pageParam }) =>
       ask('beneficiaries.list', {
         ...(text ? { search: text } : {}),
+        ...(changed ? { changed } : {}),
         ...(pageParam === null ? {} : { after: pageParam }),
         limit: PAGE_SIZE,
       }),
@@ -33,3 +34,6 @@ export function useBeneficiaryList(search: string) {
 export const useBeneficiaryCreate = () => useIpcMutation('beneficiaries.create', { invalidates: ['beneficiaries.'] });
 export const useBeneficiaryFetch = () => useIpcMutation('beneficiaries.fetch', { invalidates: ['beneficiaries.'] });
 export const useVpaVerification = () => useIpcMutation('beneficiaries.verifyVpa');
+
+/** The bank-detail changes the cache saw for one beneficiary, newest first. */
+export const useBankDetailChanges = (id: string) => useIpcQuery('beneficiaries.changes', { id });

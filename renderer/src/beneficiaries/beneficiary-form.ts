@@ -3,7 +3,14 @@
  * use (`beneficiaryForm`), so the form cannot pass what main would refuse; the problems main still finds come
  * back as INVALID_INPUT details and land on the same fields.
  */
-import { beneficiaryForm, vpaCheck, type BeneficiaryForm, type CachedBeneficiary } from '../../../shared/beneficiaries';
+import {
+  BENEFICIARY_FIELDS,
+  beneficiaryForm,
+  normaliseBeneficiaryText,
+  vpaCheck,
+  type BeneficiaryForm,
+  type CachedBeneficiary,
+} from '../../../shared/beneficiaries';
 import type { IpcError } from '../../../shared/ipc/contract';
 import {
   errorsFromIpc as ipcErrors,
@@ -19,6 +26,7 @@ export const FIELD_LABELS = {
   email: 'Email',
   address: 'Address',
   account_number: 'Account number',
+  confirm_account_number: 'Confirm account number',
   ifsc: 'IFSC',
   vpa: 'UPI address',
 } as const;
@@ -33,30 +41,41 @@ export const EMPTY_VALUES: FormValues = {
   email: '',
   address: '',
   account_number: '',
+  confirm_account_number: '',
   ifsc: '',
   vpa: '',
 };
 
 /**
- * Trims every field and leaves out the empty optional ones, so what is sent is what the user meant; case is
- * kept, so an IFSC typed in lower case is shown as an error rather than silently changed.
+ * Normalises every field as the import does (shared `normaliseBeneficiaryText`: "+91 98765 43210" is a phone,
+ * "1234 5678 9012" an account number, "hdfc0001234" an IFSC) and leaves out the empty optional ones, so what is sent
+ * is what the user meant. The account number must be typed twice, the same: a mistyped digit pays a stranger.
  */
 export function checkBeneficiary(
   values: FormValues,
 ): { ok: true; beneficiary: BeneficiaryForm } | { ok: false; errors: FormErrors } {
-  const trimmed = Object.fromEntries(
-    Object.entries(values)
-      .map(([k, v]) => [k, v.trim()] as const)
-      .filter(([k, v]) => k === 'name' || v !== ''),
+  const normalised = Object.fromEntries(
+    BENEFICIARY_FIELDS.map((k) => [k, normaliseBeneficiaryText(k, values[k])] as const).filter(
+      ([k, v]) => k === 'name' || v !== '',
+    ),
   );
-  const parsed = beneficiaryForm.safeParse(trimmed);
-  if (parsed.success) return { ok: true, beneficiary: trimmed as BeneficiaryForm };
-  return { ok: false, errors: errorsFromIssues(FIELD_LABELS, zodIssues(parsed.error.issues)) };
+  const parsed = beneficiaryForm.safeParse(normalised);
+  const errors: FormErrors = parsed.success ? {} : errorsFromIssues(FIELD_LABELS, zodIssues(parsed.error.issues));
+  const account = normalised['account_number'] ?? '';
+  const confirm = normaliseBeneficiaryText('account_number', values.confirm_account_number);
+  if (account !== '' && !errors.account_number && confirm !== account) {
+    errors.confirm_account_number =
+      confirm === ''
+        ? 'Confirm account number: type the account number again.'
+        : 'Confirm account number does not match the account number.';
+  }
+  if (Object.values(errors).some(Boolean)) return { ok: false, errors };
+  return { ok: true, beneficiary: normalised as BeneficiaryForm };
 }
 
 /** The UPI field's own check, before asking the service whether the address exists. */
 export function vpaProblem(vpa: string): string | null {
-  const parsed = vpaCheck.safeParse({ vpa: vpa.trim() });
+  const parsed = vpaCheck.safeParse({ vpa: normaliseBeneficiaryText('vpa', vpa) });
   if (parsed.success) return null;
   const issue = parsed.error.issues[0];
   return vpa.trim() === ''
