@@ -1,4 +1,5 @@
 import type { IpcOutput } from '../../shared/ipc/contract';
+import { HeadroomAlert } from './accounts/HeadroomAlert';
 import { EnvironmentBadge } from './EnvironmentBadge';
 import { useAppInfo, useConnectivity } from './query/app-queries';
 import { useIpcQuery } from './query/ipc-query';
@@ -77,6 +78,7 @@ export function StatusBar() {
         <span className="muted">{info.isPending ? 'Connecting…' : 'No active profile'}</span>
       )}
       <span className="spacer" />
+      {profile && <HeadroomAlert />}
       {profile && <LastSynced />}
       <ConnectivityIndicator />
       {info.data && <span className="mono muted">v{info.data.appVersion}</span>}

@@ -44,9 +44,15 @@ describe.runIf(ready)('Beneficiaries', () => {
   const selectedId = (page: Page) => page.locator('tbody tr[aria-selected="true"]').getAttribute('data-id');
   const focusedId = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset['id']);
 
-  async function fill(page: Page, fields: Partial<typeof GOOD>): Promise<void> {
+  /** Fills the form; an account number is typed into its confirmation too unless that is given. */
+  async function fill(
+    page: Page,
+    fields: Partial<typeof GOOD & { 'Confirm account number': string }>,
+  ): Promise<void> {
     const form = page.getByRole('region', { name: 'New beneficiary' });
-    for (const [label, value] of Object.entries(fields)) await form.getByLabel(label, { exact: true }).fill(value);
+    const all = { ...fields };
+    if (all['Account number'] !== undefined) all['Confirm account number'] ??= all['Account number'];
+    for (const [label, value] of Object.entries(all)) await form.getByLabel(label, { exact: true }).fill(value);
   }
 
   async function openForm(page: Page) {
@@ -197,7 +203,7 @@ describe.runIf(ready)('Beneficiaries', () => {
     const cached = cache().list().rows.length;
     const since = harness.calls.length;
 
-    await fill(page, { Name: 'Arjun Mehta', 'Account number': '123456789012', IFSC: 'hdfc0001234', Phone: '12345' });
+    await fill(page, { Name: 'Arjun Mehta', 'Account number': '123456789012', IFSC: 'HDFC001234', Phone: '12345' });
     await form.getByRole('button', { name: 'Add beneficiary…' }).click();
     const ifsc = form.getByLabel('IFSC', { exact: true });
     await form.getByText('IFSC must be an IFSC code such as HDFC0001234.').waitFor();
@@ -252,6 +258,42 @@ describe.runIf(ready)('Beneficiaries', () => {
     expect(await vpa.getAttribute('aria-invalid')).toBe('true');
 
     await form.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('normalises phone, account and IFSC, asks for the account twice, and warns of a holder name mismatch twice', async () => {
+    const { page } = app;
+    const form = await openForm(page);
+    const before = sandboxIds();
+    await fill(page, {
+      Name: 'Test Vendor Pvt Ltd',
+      Phone: '+91 98765 43210',
+      'Account number': '1234 5678 9012',
+      'Confirm account number': '1234 5678 9013',
+      IFSC: 'hdfc0001234',
+      'UPI address': 'ishaan@oksbi',
+    });
+    await form.getByRole('button', { name: 'Add beneficiary…' }).click();
+    await form.getByText('Confirm account number does not match the account number.').waitFor();
+    await fill(page, { 'Confirm account number': '123456789012' });
+    await form.getByRole('button', { name: 'Verify UPI address' }).click();
+    await form.getByText('ishaan@oksbi belongs to ISHAAN').waitFor();
+    const mismatch = 'The UPI address is registered to “ISHAAN”, which does not resemble “Test Vendor Pvt Ltd”.';
+    await form.getByText(mismatch).waitFor();
+    await form.getByRole('button', { name: 'Add beneficiary…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add “Test Vendor Pvt Ltd” as a beneficiary?' });
+    await dialog.waitFor();
+    const said = await dialog.textContent();
+    expect(said).toContain('Bank account 123456789012, IFSC HDFC0001234');
+    expect(said).toContain(mismatch);
+    await dialog.getByRole('button', { name: 'Add beneficiary', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Test Vendor Pvt Ltd' }).waitFor();
+    const [made] = [...sandboxIds()].filter((id) => !before.has(id));
+    expect(cache().get(made!)).toMatchObject({
+      account_number: '123456789012',
+      ifsc: 'HDFC0001234',
+      phone: '9876543210',
+      vpa: 'ishaan@oksbi',
+    });
   });
 
   it('adds a beneficiary after a confirmation that repeats the target; a double click adds one', async () => {
@@ -410,7 +452,7 @@ describe.runIf(ready)('Beneficiaries', () => {
     await saveScreenshots(page, 'beneficiaries', { schemes: ['light'] });
 
     const form = await openForm(page);
-    await fill(page, { Name: 'Sneha Kulkarni', Phone: '98220', 'UPI address': 'sneha.k@oksbi', IFSC: 'icic0001234' });
+    await fill(page, { Name: 'Sneha Kulkarni', Phone: '98220', 'UPI address': 'sneha.k@oksbi', IFSC: 'ICIC001234' });
     await form.getByRole('button', { name: 'Verify UPI address' }).click();
     await form.getByText('belongs to SNEHA K').waitFor();
     await form.getByRole('button', { name: 'Add beneficiary…' }).click();

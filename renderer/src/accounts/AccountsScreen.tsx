@@ -18,6 +18,7 @@ import {
   type OverviewAccount,
 } from './accounts-queries';
 import { GatewayCard } from './GatewayCard';
+import { PayableNow } from './PayableNow';
 import { lowBalanceReason, useLowBalanceThreshold } from './low-balance';
 import { ThresholdForm } from './ThresholdForm';
 import './accounts.css';
@@ -196,6 +197,7 @@ export function AccountsScreen() {
               </div>
             </div>
           </div>
+          <PayableNow />
           <LowBalanceSummary gateways={gateways} threshold={threshold} />
           {shown.length === 0 ? (
             <EmptyState title={`No account matches “${query.trim()}”`}>

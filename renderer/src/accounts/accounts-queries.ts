@@ -5,7 +5,15 @@
 import { useIsMutating, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AccountsOverview, BalanceSnapshot } from '../../../shared/accounts';
 import { addDays, epochMsToIstDate } from '../../../shared/time';
-import { ask, invalidateChannels, IpcFailure, ipcKey, useActiveProfileId, useIpcQuery } from '../query/ipc-query';
+import {
+  ask,
+  invalidateChannels,
+  IpcFailure,
+  ipcKey,
+  useActiveProfileId,
+  useIpcMutation,
+  useIpcQuery,
+} from '../query/ipc-query';
 
 export type OverviewAccount = AccountsOverview['accounts'][number];
 
@@ -48,7 +56,7 @@ export function useBalanceRefresh() {
     onSuccess: async (overview) => {
       client.setQueryData(ipcKey(profileId, 'accounts.overview'), overview);
       // The charts gained a point, and the status bar's "balances" time moved.
-      await invalidateChannels(client, ['accounts.history', 'cache.status']);
+      await invalidateChannels(client, ['accounts.history', 'accounts.headroom', 'cache.status']);
     },
   });
 }
@@ -65,6 +73,15 @@ export function useBalanceCheck(pg: string, accountNumber: string) {
       }
       return snapshot;
     },
-    onSuccess: () => invalidateChannels(client, ['accounts.history', 'cache.status']),
+    onSuccess: () => invalidateChannels(client, ['accounts.history', 'accounts.headroom', 'cache.status']),
   });
 }
+
+/**
+ * Payable now from the cache (main's arithmetic): read again once a minute as well, since payout checks made on
+ * other screens change the pending payouts beside it, and the status bar shows its alert on every screen.
+ */
+export const useHeadroom = () => useIpcQuery('accounts.headroom', undefined, { refetchInterval: 60_000 });
+
+export const useHeadroomThreshold = () =>
+  useIpcMutation('accounts.setHeadroomThreshold', { invalidates: ['accounts.headroom'] });

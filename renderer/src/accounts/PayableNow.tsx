@@ -1,0 +1,191 @@
+/**
+ * "Payable now" on the Accounts screen: per gateway and in total, available − minimum − hold, with and without the
+ * overdraft, the pending payouts the console knows beside it and what is left after them (shared/headroom.ts, in
+ * main, from the cache: it works offline). A gateway whose last answer was an error shows its last good figure with
+ * its age, marked. Each gateway may have a low-headroom alert, exact in rupees, kept in the profile's cache; a
+ * gateway below it is marked here and in the status bar on every screen.
+ */
+import { useId, useState, type FormEvent } from 'react';
+import type { GatewayHeadroom } from '../../../shared/headroom';
+import { formatMinor } from '../../../shared/money';
+import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
+import { formatIstInstant, formatMoney } from '../ui/format';
+import { FormField } from '../ui/FormField';
+import { ErrorNotice } from '../ui/states';
+import { useHeadroom, useHeadroomThreshold } from './accounts-queries';
+import { parseThreshold } from './low-balance';
+
+/** How old a figure is, in the largest whole unit: "3 h old". */
+export function ageText(iso: string, now: number): string {
+  const minutes = Math.max(0, Math.floor((now - Date.parse(iso)) / 60_000));
+  if (minutes < 60) return `${minutes} min old`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h old`;
+  return `${Math.floor(minutes / 1440)} days old`;
+}
+
+function columns(now: number): DataColumn<GatewayHeadroom>[] {
+  const money = (v: number) => <span className="money">{formatMoney(v)}</span>;
+  return [
+    {
+      id: 'pg',
+      label: 'Gateway',
+      cell: (g) => (
+        <span>
+          {g.pg}
+          {g.low && <span className="acct-badge acct-badge-low"> Low headroom</span>}
+        </span>
+      ),
+      sortValue: (g) => g.pg,
+    },
+    { id: 'payable', label: 'Payable now', numeric: true, cell: (g) => money(g.payable), sortValue: (g) => g.payable },
+    {
+      id: 'overdraft',
+      label: 'With overdraft',
+      numeric: true,
+      cell: (g) => money(g.payableWithOverdraft),
+      sortValue: (g) => g.payableWithOverdraft,
+    },
+    {
+      id: 'pending',
+      label: 'Pending payouts',
+      numeric: true,
+      cell: (g) => (
+        <span>
+          {money(g.pending)} <span className="muted">({g.pendingCount})</span>
+        </span>
+      ),
+      sortValue: (g) => g.pending,
+    },
+    {
+      id: 'after',
+      label: 'After pending',
+      numeric: true,
+      cell: (g) => money(g.afterPending),
+      sortValue: (g) => g.afterPending,
+    },
+    {
+      id: 'threshold',
+      label: 'Alert below',
+      numeric: true,
+      optional: true,
+      cell: (g) => (g.threshold === null ? <span className="muted">—</span> : money(g.threshold)),
+      sortValue: (g) => g.threshold,
+    },
+    {
+      id: 'asof',
+      label: 'Figures of',
+      cell: (g) =>
+        g.stale ? (
+          <span className="acct-stale" title={`The gateway answered: ${g.stale.message}`}>
+            Last good figure, {g.asOf ? `${formatIstInstant(g.asOf)} (${ageText(g.asOf, now)})` : 'none'}; the gateway
+            answered “{g.stale.message}”
+          </span>
+        ) : g.asOf ? (
+          formatIstInstant(g.asOf)
+        ) : (
+          <span className="muted">—</span>
+        ),
+      sortValue: (g) => g.asOf,
+    },
+  ];
+}
+
+function ThresholdByGateway({ gateways }: { gateways: readonly GatewayHeadroom[] }) {
+  const save = useHeadroomThreshold();
+  const [pg, setPg] = useState(gateways[0]?.pg ?? '');
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string>();
+  const selectId = useId();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = parseThreshold(draft);
+    if (!parsed.ok) {
+      setError(parsed.message);
+      return;
+    }
+    setError(undefined);
+    save.mutate({ pg, threshold: parsed.minor });
+    setDraft(parsed.minor === null ? '' : formatMinor(parsed.minor));
+  }
+
+  return (
+    <form className="acct-headroom-threshold" onSubmit={submit} noValidate aria-label="Low-headroom alert">
+      <div className="field">
+        <label htmlFor={selectId}>Gateway</label>
+        <select id={selectId} className="input" value={pg} onChange={(e) => setPg(e.target.value)}>
+          {gateways.map((g) => (
+            <option key={g.pg} value={g.pg}>
+              {g.pg}
+            </option>
+          ))}
+        </select>
+      </div>
+      <FormField
+        label="Headroom alert below (₹)"
+        error={error}
+        hint="Empty clears it. Compared with payable now less pending payouts."
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="input acct-money-input"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="e.g. 10,00,000"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+        )}
+      </FormField>
+      <button type="submit" className="button" disabled={save.isPending}>
+        Set headroom alert
+      </button>
+      {save.error && <ErrorNotice error={save.error.error} />}
+    </form>
+  );
+}
+
+export function PayableNow() {
+  const headroom = useHeadroom();
+  const [sort, setSort] = useState<TableSort | null>(null);
+  if (headroom.isError) return <ErrorNotice error={headroom.error.error} onRetry={() => void headroom.refetch()} />;
+  const report = headroom.data;
+  if (!report || report.gateways.length === 0) return null;
+  // Ages are as of the read, which is repeated every minute: render stays pure.
+  const now = headroom.dataUpdatedAt;
+  const low = report.gateways.filter((g) => g.low);
+  return (
+    <section className="accounts-payable" aria-labelledby="accounts-payable-title">
+      <h2 id="accounts-payable-title">Payable now</h2>
+      <p className="accounts-payable-total">
+        <span className="money accounts-total-main" data-testid="payable-now">
+          {formatMoney(report.total.payable)}
+        </span>{' '}
+        <span className="muted">
+          available − minimum − hold; with overdraft {formatMoney(report.total.payableWithOverdraft)}; pending payouts{' '}
+          {formatMoney(report.total.pending)} ({report.total.pendingCount}); after them{' '}
+          {formatMoney(report.total.afterPending)}
+          {report.otherCurrencies.length > 0 && `; INR only (not summed: ${report.otherCurrencies.join(', ')})`}.
+        </span>
+      </p>
+      {low.length > 0 && (
+        <p className="notice notice-warning" role="status">
+          <strong>Low headroom</strong> on {low.map((g) => g.pg).join(', ')}: after pending payouts, below the alert set
+          for {low.length === 1 ? 'it' : 'them'}.
+        </p>
+      )}
+      <DataTable
+        id="accounts-payable"
+        label="Payable now by gateway"
+        columns={columns(now)}
+        rows={report.gateways}
+        rowKey={(g) => g.pg}
+        sort={sort}
+        onSort={setSort}
+        rowClass={(g) => (g.stale ? 'acct-row-stale' : undefined)}
+      />
+      <ThresholdByGateway gateways={report.gateways} />
+    </section>
+  );
+}
