@@ -45,10 +45,7 @@ describe.runIf(ready)('Beneficiaries', () => {
   const focusedId = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset['id']);
 
   /** Fills the form; an account number is typed into its confirmation too unless that is given. */
-  async function fill(
-    page: Page,
-    fields: Partial<typeof GOOD & { 'Confirm account number': string }>,
-  ): Promise<void> {
+  async function fill(page: Page, fields: Partial<typeof GOOD & { 'Confirm account number': string }>): Promise<void> {
     const form = page.getByRole('region', { name: 'New beneficiary' });
     const all = { ...fields };
     if (all['Account number'] !== undefined) all['Confirm account number'] ??= all['Account number'];

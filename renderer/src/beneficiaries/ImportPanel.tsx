@@ -165,7 +165,8 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
 
   const ready = planned?.counts.ready ?? 0;
   const running = importRun.isPending;
-  const unmapped = planned ? [...planned.unknownHeaders, ...Object.keys(mapping)] : [];
+  // In the file's order, mapped or not, so a choice does not move its row.
+  const unmapped = planned ? planned.headers.filter((h) => planned.unknownHeaders.includes(h) || h in mapping) : [];
   return (
     <section className="import-panel" aria-labelledby={titleId} aria-busy={preview.isPending || running}>
       <header className="import-head">
@@ -203,7 +204,7 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
       {planned && !done && unmapped.length > 0 && (
         <fieldset className="import-mapping">
           <legend>Columns the console does not know</legend>
-          {[...new Set(unmapped)].map((header) => (
+          {unmapped.map((header) => (
             <label key={header} className="import-map-row">
               <span className="mono">{header}</span>
               <select

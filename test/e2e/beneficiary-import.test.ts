@@ -1,0 +1,104 @@
+/**
+ * The beneficiary import on the Beneficiaries screen, end to end against the real core, cache and sandbox: the
+ * template, a CSV with a header the console does not know (mapped), the preview with its counts, the confirmation,
+ * the per-row results and their export, and a second run of the same file that creates nothing. Saved in light
+ * and dark at 1280×800.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_PROFILE_ID } from '../../shared/profiles';
+import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
+
+const ready = await e2eSystemReady();
+
+const CSV = [
+  'Vendor,Account number,IFSC,UPI address,GSTIN',
+  'Shreya Textiles,000456789012,hdfc0004567,,29ABCDE1234F1Z5',
+  'Nair Logistics,7788 9900 1122,SBIN0001122,,',
+  'Bad Branch,123456789012,SBIN001122,,',
+  'Nair Logistics copy,778899001122,SBIN0001122,,',
+  'Chai Point Counter,,,chai.point@okicici,',
+].join('\r\n');
+
+describe.runIf(ready)('Beneficiary import', () => {
+  let app: RunningApp;
+  const sandboxIds = () => new Set(app.sandbox.fixtures().beneficiaries.map((b) => b.id));
+
+  beforeAll(async () => {
+    app = await startApp();
+    app.page.setDefaultTimeout(8_000);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('maps, previews, confirms with counts, creates each good row once and exports the results', async () => {
+    const { page } = app;
+    await page.getByRole('navigation').getByRole('button', { name: 'Beneficiaries' }).click();
+    await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Import…' }).click();
+    const panel = page.getByRole('region', { name: 'Import beneficiaries' });
+
+    await panel.getByRole('button', { name: 'Download template' }).click();
+    const savedTemplate = panel.getByRole('status').filter({ hasText: /^Saved .*Beneficiary import template\.xlsx$/ });
+    await savedTemplate.waitFor();
+    expect(existsSync((await savedTemplate.textContent())!.replace(/^Saved /, ''))).toBe(true);
+
+    const before = sandboxIds();
+    await panel
+      .getByLabel('File')
+      .setInputFiles({ name: 'vendors.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
+    await panel.getByRole('alert').filter({ hasText: 'No column is the Name.' }).waitFor();
+    await panel.getByRole('group', { name: 'Columns the console does not know' }).waitFor();
+    await panel.getByRole('combobox').first().selectOption('name');
+    const summary = panel.getByRole('status').filter({ hasText: 'Preview of vendors.csv' });
+    await summary.waitFor();
+    expect(await summary.textContent()).toBe(
+      'Preview of vendors.csv: 5 rows. Ready: 3 · Invalid: 1 · Duplicate in the file: 1',
+    );
+    const preview = panel.getByRole('table', { name: 'Import preview' });
+    expect(await preview.locator('tr[data-id="4"]').textContent()).toContain('IFSC must be an IFSC code');
+    expect(await preview.locator('tr[data-id="5"]').textContent()).toContain('The same payee as row 3.');
+    expect(sandboxIds()).toEqual(before);
+
+    await panel.getByRole('button', { name: 'Create 3 beneficiaries' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create 3 beneficiaries?' });
+    expect(await dialog.textContent()).toContain('Ready: 3 · Invalid: 1 · Duplicate in the file: 1.');
+    await dialog.getByRole('button', { name: 'Create 3' }).click();
+    const done = panel.getByRole('status').filter({ hasText: 'Imported vendors.csv' });
+    await done.waitFor();
+    expect(await done.textContent()).toBe('Imported vendors.csv: Created: 3 · Invalid: 1 · Duplicate in the file: 1');
+
+    const made = [...sandboxIds()].filter((id) => !before.has(id));
+    expect(made).toHaveLength(3);
+    const cache = app.core.cacheFor(SANDBOX_PROFILE_ID).beneficiaries;
+    expect(made.map((id) => cache.get(id)).map((b) => [b?.name, b?.account_number, b?.ifsc, b?.vpa])).toEqual(
+      expect.arrayContaining([
+        ['Shreya Textiles', '000456789012', 'HDFC0004567', null],
+        ['Nair Logistics', '778899001122', 'SBIN0001122', null],
+        ['Chai Point Counter', null, null, 'chai.point@okicici'],
+      ]),
+    );
+    const results = panel.getByRole('table', { name: 'Import results' });
+    for (const id of made) expect(await results.textContent()).toContain(id);
+    await saveScreenshots(page, 'beneficiary-import');
+
+    await panel.getByRole('button', { name: 'Export results (Excel)' }).click();
+    const savedResults = panel.getByRole('status').filter({ hasText: /^Saved .*Beneficiary import results/ });
+    await savedResults.waitFor();
+    expect(existsSync((await savedResults.textContent())!.replace(/^Saved /, ''))).toBe(true);
+
+    // The same file again: every row created before is reported with its id, nothing is sent.
+    await panel
+      .getByLabel('File')
+      .setInputFiles({ name: 'vendors.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
+    await panel.getByRole('combobox').first().selectOption('name');
+    await panel
+      .getByRole('status')
+      .filter({ hasText: 'Preview of vendors.csv: 5 rows. Already created by an earlier run: 3' })
+      .waitFor();
+    expect(await panel.getByRole('button', { name: 'Create 0 beneficiaries' }).isDisabled()).toBe(true);
+    expect(sandboxIds().size).toBe(before.size + 3);
+    expect(app.consoleErrors).toEqual([]);
+  });
+});
