@@ -140,49 +140,6 @@ describe.runIf(ready)('Accounts & balances', () => {
     expect(app.consoleErrors).toEqual([]);
   });
 
-  it('shows payable now by gateway and in total, exact in paise, and a low-headroom alert on every screen', async () => {
-    const { page } = app;
-    const payable = (a: WireAccount) => a.available - a.minimum - (a.hold ?? 0);
-    expect(await page.getByTestId('payable-now').textContent()).toBe(formatMoney(sumMinor(wire.ok.map(payable))));
-    const section = page.getByRole('region', { name: 'Payable now' });
-    const withOverdraft = sumMinor(wire.ok.map((a) => payable(a) + (a.overdraft ?? 0)));
-    expect(await section.textContent()).toContain(`with overdraft ${formatMoney(withOverdraft)}`);
-    const table = section.getByRole('table', { name: 'Payable now by gateway' });
-    for (const pg of new Set(wire.ok.map((a) => a.pg))) {
-      const row = table.locator(`tr[data-id="${pg}"]`);
-      expect(await row.locator('td').nth(1).textContent()).toBe(
-        formatMoney(sumMinor(wire.ok.filter((a) => a.pg === pg).map(payable))),
-      );
-    }
-    // The gateway that failed has no good figure yet, and says what it answered.
-    expect(await table.locator('tr[data-id="easebuzz"]').textContent()).toContain(
-      `the gateway answered “${wire.failed[0]!.message}”`,
-    );
-
-    // An alert one paisa above a gateway's headroom marks it here and in the status bar, on every screen.
-    const pg = wire.ok[0]!.pg;
-    const headroom = sumMinor(wire.ok.filter((a) => a.pg === pg).map(payable));
-    await section.getByLabel('Gateway').selectOption(pg);
-    await section.getByLabel('Headroom alert below (₹)').fill(formatMinor(headroom + 1));
-    await section.getByRole('button', { name: 'Set headroom alert' }).click();
-    const statusAlert = page.getByRole('contentinfo').getByTestId('headroom-alert');
-    await statusAlert.waitFor();
-    expect(await statusAlert.textContent()).toBe(`Low headroom: ${pg}`);
-    await page.getByRole('navigation').getByRole('button', { name: 'Beneficiaries' }).click();
-    await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor();
-    expect(await statusAlert.textContent()).toBe(`Low headroom: ${pg}`);
-    await openAccounts(app);
-    await section.getByLabel('Gateway').selectOption(pg);
-    await section.getByLabel('Headroom alert below (₹)').fill(formatMinor(headroom));
-    await section.getByRole('button', { name: 'Set headroom alert' }).click();
-    await statusAlert.waitFor({ state: 'detached' });
-    expect(app.core.treasury.accounts.headroom(profileId).gateways.find((g) => g.pg === pg)).toMatchObject({
-      threshold: headroom,
-      low: false,
-    });
-    expect(app.consoleErrors).toEqual([]);
-  });
-
   it('checks one account’s balance and adds the reading to its chart', async () => {
     const { core } = app;
     const a = wire.ok.find((x) => x.pg === 'razorpay')!;
@@ -254,6 +211,49 @@ describe.runIf(ready)('Accounts & balances', () => {
     await page.getByRole('button', { name: 'Clear alert' }).click();
     await page.getByText('No alert set.', { exact: false }).waitFor();
     expect(await page.locator('.acct-low-tag').count()).toBe(0);
+  });
+
+  it('shows payable now by gateway and in total, exact in paise, and a low-headroom alert on every screen', async () => {
+    const { page } = app;
+    const payable = (a: WireAccount) => a.available - a.minimum - (a.hold ?? 0);
+    expect(await page.getByTestId('payable-now').textContent()).toBe(formatMoney(sumMinor(wire.ok.map(payable))));
+    const section = page.getByRole('region', { name: 'Payable now' });
+    const withOverdraft = sumMinor(wire.ok.map((a) => payable(a) + (a.overdraft ?? 0)));
+    expect(await section.textContent()).toContain(`with overdraft ${formatMoney(withOverdraft)}`);
+    const table = section.getByRole('table', { name: 'Payable now by gateway' });
+    for (const pg of new Set(wire.ok.map((a) => a.pg))) {
+      const row = table.locator(`tr[data-id="${pg}"]`);
+      expect(await row.locator('td').nth(1).textContent()).toBe(
+        formatMoney(sumMinor(wire.ok.filter((a) => a.pg === pg).map(payable))),
+      );
+    }
+    // The gateway that failed has no good figure yet, and says what it answered.
+    expect(await table.locator('tr[data-id="easebuzz"]').textContent()).toContain(
+      `the gateway answered “${wire.failed[0]!.message}”`,
+    );
+
+    // An alert one paisa above a gateway's headroom marks it here and in the status bar, on every screen.
+    const pg = wire.ok[0]!.pg;
+    const headroom = sumMinor(wire.ok.filter((a) => a.pg === pg).map(payable));
+    await section.getByRole('combobox', { name: 'Gateway' }).selectOption(pg);
+    await section.getByLabel('Low headroom below (₹)').fill(formatMinor(headroom + 1));
+    await section.getByRole('button', { name: 'Set headroom alert' }).click();
+    const statusAlert = page.getByRole('contentinfo').getByTestId('headroom-alert');
+    await statusAlert.waitFor();
+    expect(await statusAlert.textContent()).toBe(`Low headroom: ${pg}`);
+    await page.getByRole('navigation').getByRole('button', { name: 'Beneficiaries' }).click();
+    await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor();
+    expect(await statusAlert.textContent()).toBe(`Low headroom: ${pg}`);
+    await openAccounts(app);
+    await section.getByRole('combobox', { name: 'Gateway' }).selectOption(pg);
+    await section.getByLabel('Low headroom below (₹)').fill(formatMinor(headroom));
+    await section.getByRole('button', { name: 'Set headroom alert' }).click();
+    await statusAlert.waitFor({ state: 'detached' });
+    expect(app.core.treasury.accounts.headroom(profileId).gateways.find((g) => g.pg === pg)).toMatchObject({
+      threshold: headroom,
+      low: false,
+    });
+    expect(app.consoleErrors).toEqual([]);
   });
 
   it('finds an account by its last digits after Ctrl+F', async () => {

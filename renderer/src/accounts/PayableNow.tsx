@@ -77,8 +77,10 @@ function columns(now: number): DataColumn<GatewayHeadroom>[] {
       cell: (g) =>
         g.stale ? (
           <span className="acct-stale" title={`The gateway answered: ${g.stale.message}`}>
-            Last good figure, {g.asOf ? `${formatIstInstant(g.asOf)} (${ageText(g.asOf, now)})` : 'none'}; the gateway
-            answered “{g.stale.message}”
+            {g.asOf
+              ? `Last good figure, ${formatIstInstant(g.asOf)} (${ageText(g.asOf, now)}); `
+              : 'No good figure yet; '}
+            the gateway answered “{g.stale.message}”
           </span>
         ) : g.asOf ? (
           formatIstInstant(g.asOf)
@@ -122,7 +124,7 @@ function ThresholdByGateway({ gateways }: { gateways: readonly GatewayHeadroom[]
         </select>
       </div>
       <FormField
-        label="Headroom alert below (₹)"
+        label="Low headroom below (₹)"
         error={error}
         hint="Empty clears it. Compared with payable now less pending payouts."
       >
