@@ -17,6 +17,7 @@ import { hook } from '../support/sandbox-http';
 import { spawnCli } from '../support/spawn-cli';
 import { requireSystem } from '../support/system';
 
+const CREATE_PATH = '/api/v2/payout/beneficiary/create';
 const HEADER = ['Name', 'Account number', 'IFSC', 'UPI address', 'Phone', 'Email'];
 
 const ready = requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)', openpyxlProblem());
@@ -203,6 +204,67 @@ describe.runIf(ready)('an import file written by openpyxl', () => {
     expect(r.rows).toEqual([expect.objectContaining({ row: 2, name: 'Mapped, Ltd', account_number: '000777788889' })]);
     expect(r.rows[0]!.outcome).toBe('ready');
   });
+});
+
+describe.runIf(ready)('faults during an import', () => {
+  it(
+    'a lost answer is unknown and never resent, a service that stops leaves the rest unsent; check-status settles it',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const rows: SheetInput[][] = [HEADER];
+      for (let i = 0; i < 6; i++) rows.push([`Faulty ${i}`, String(660000000000 + i), 'BARB0000066', null, null, null]);
+      const file = join(dir, 'faulty.xlsx');
+      openpyxlWrite(file, rows);
+      const before = await sandboxIds();
+      // The first create is made but its answer comes back cut; the second meets a 503.
+      await sb.fault({ path: CREATE_PATH, kind: 'malformed', count: 1 });
+      const first = await cli('--json', 'beneficiaries', 'import', file);
+      expect(first.code).toBe(3);
+      expect(outcomes(report(first))).toEqual([
+        [2, 'unknown'],
+        [3, 'created'],
+        [4, 'created'],
+        [5, 'created'],
+        [6, 'created'],
+        [7, 'created'],
+      ]);
+      await sb.fault({ path: CREATE_PATH, kind: '503', count: 1 });
+      const rows2: SheetInput[][] = [HEADER];
+      for (let i = 0; i < 4; i++)
+        rows2.push([`Stopped ${i}`, String(670000000000 + i), 'BARB0000067', null, null, null]);
+      const stoppedFile = join(dir, 'stopped.xlsx');
+      openpyxlWrite(stoppedFile, rows2);
+      const stopped = await cli('--json', 'beneficiaries', 'import', stoppedFile);
+      expect(stopped.code).toBe(1);
+      expect(outcomes(report(stopped))).toEqual([
+        [2, 'refused'],
+        [3, 'not_sent'],
+        [4, 'not_sent'],
+        [5, 'not_sent'],
+      ]);
+      // Rerun: the refused and unsent rows go out; the unknown one does not.
+      const resent = report(await cli('--json', 'beneficiaries', 'import', stoppedFile));
+      expect(resent.counts).toMatchObject({ created: 4 });
+      const again = await cli('--json', 'beneficiaries', 'import', file);
+      expect(again.code).toBe(3);
+      expect(outcomes(report(again))[0]).toEqual([2, 'unknown']);
+      const made = await madeSince(before);
+      expect(made.filter((m) => m.account_number === '660000000000')).toHaveLength(1);
+      expect(made).toHaveLength(10);
+
+      // The desk finds the id at the service and settles the attempt; the next run reports it as created.
+      const attempt = /journal entry (\d+)/.exec(report(again).rows[0]!.reason!)![1]!;
+      const lost = made.find((m) => m.account_number === '660000000000')!;
+      const settled = await cli('journal', 'check-status', attempt, '--beneficiary-id', lost.id);
+      expect(settled.code, settled.stderr).toBe(0);
+      const last = await cli('--json', 'beneficiaries', 'import', file);
+      expect(last.code, last.stderr).toBe(0);
+      expect(report(last).rows[0]).toMatchObject({ row: 2, outcome: 'already_created', beneficiaryId: lost.id });
+      expect(await madeSince(before)).toHaveLength(10);
+    },
+  );
 });
 
 describe.runIf(ready)('1,000 rows', () => {
