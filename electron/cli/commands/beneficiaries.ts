@@ -6,7 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describeIssues } from '../../../shared/api/operations';
-import { BENEFICIARY_FIELDS, beneficiaryForm } from '../../../shared/beneficiaries';
+import {
+  BENEFICIARY_FIELDS,
+  beneficiaryForm,
+  normaliseBeneficiaryText,
+  type BeneficiaryField,
+} from '../../../shared/beneficiaries';
 import {
   headerMapping,
   OUTCOME_LABELS,
@@ -16,7 +21,7 @@ import {
 import { writeImportResults, writeImportTemplate } from '../../export/beneficiary-import-sheets';
 import { readSheet, SheetReadError } from '../../import/sheet-reader';
 import type { Command, Values } from '../command';
-import { PartialOutcome, UsageError, progressLine, result, table } from '../io';
+import { InputError, OutcomeUnknownError, UsageError, progressLine, result, table } from '../io';
 import { cancelOnInterrupt } from './settlements';
 
 const add: Command = {
@@ -33,18 +38,19 @@ const add: Command = {
     address: { type: 'string' },
   },
   async run({ ctx, values, io }) {
-    const text = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+    // Normalised as the app's form and the import do: "+91 98765 43210", "1234 5678 9012", "hdfc0001234".
+    const text = (k: string, field: BeneficiaryField) =>
+      typeof values[k] === 'string' ? normaliseBeneficiaryText(field, values[k] as string) : undefined;
     const form = beneficiaryForm.safeParse({
-      name: text('name') ?? '',
-      account_number: text('account-number'),
-      ifsc: text('ifsc'),
-      vpa: text('vpa'),
-      phone: text('phone'),
-      email: text('email'),
-      address: text('address'),
+      name: text('name', 'name') ?? '',
+      account_number: text('account-number', 'account_number'),
+      ifsc: text('ifsc', 'ifsc'),
+      vpa: text('vpa', 'vpa'),
+      phone: text('phone', 'phone'),
+      email: text('email', 'email'),
+      address: text('address', 'address'),
     });
-    // Exit 1 like the service's own refusals: the command was understood, the values were not acceptable.
-    if (!form.success) throw new Error(`Check the form: ${describeIssues(form.error)}.`);
+    if (!form.success) throw new InputError(`Check the form: ${describeIssues(form.error)}.`);
     const { beneficiary, message } = await ctx.core.treasury.beneficiaries.create(
       ctx.profile.id,
       randomUUID(),
@@ -93,16 +99,12 @@ function parseMapping(values: Values): HeaderMapping {
   return parsed.data;
 }
 
-/** The exit code of a finished import: 3 if any row's outcome is unknown, 1 refused or not sent, 2 invalid rows. */
-function importExit(report: ImportReport, dryRun: boolean): PartialOutcome | null {
+/** What a finished import ends with: 3 if any row's outcome is unknown, 1 refused or not sent, 2 invalid rows, else 0. */
+function importExit(report: ImportReport, dryRun: boolean): Error | null {
   const c = report.counts;
-  if (c.unknown > 0) return new PartialOutcome(`${c.unknown} rows: outcome unknown — check status.`, 3);
-  if (c.refused + c.not_sent > 0) {
-    return new PartialOutcome(`${c.refused} rows refused by the service, ${c.not_sent} not sent.`, 1);
-  }
-  if (c.invalid > 0) {
-    return new PartialOutcome(`${c.invalid} rows are invalid${dryRun ? '' : ' and were not sent'}.`, 2);
-  }
+  if (c.unknown > 0) return new OutcomeUnknownError(`${c.unknown} rows: outcome unknown — check status.`);
+  if (c.refused + c.not_sent > 0) return new Error(`${c.refused} rows refused by the service, ${c.not_sent} not sent.`);
+  if (c.invalid > 0) return new InputError(`${c.invalid} rows are invalid${dryRun ? '' : ' and were not sent'}.`);
   return null;
 }
 

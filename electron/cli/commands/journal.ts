@@ -9,7 +9,7 @@ import { formatMoney } from '../../../shared/money';
 import { verifyFile } from '../../journal/exports';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
-import { UsageError, result, table } from '../io';
+import { OutcomeUnknownError, UsageError, result, table } from '../io';
 import { exportTo, outFile } from './export';
 
 const journalOf = (ctx: Context) => ctx.core.journals.for(ctx.profile.id);
@@ -61,7 +61,7 @@ const verify: Command = {
   words: ['journal', 'verify'],
   usage: 'journal verify   (recomputes the hash chain; exit 1 names the first entry that does not hold)',
   async run({ ctx, io }) {
-    const r = journalOf(ctx).journal.verify();
+    const r = await journalOf(ctx).journal.verify();
     result(io, r, () =>
       r.ok
         ? `The journal holds: ${r.entries.toLocaleString('en-IN')} entries, head ${r.headHash}.`
@@ -110,7 +110,7 @@ const checkStatus: Command = {
     if (!id) throw new UsageError('--beneficiary-id ID is required: the id the service shows for it');
     const r = await ctx.core.treasury.beneficiaries.checkStatus(ctx.profile.id, seq, id);
     result(io, r, () => r.check.summary);
-    if (r.check.outcome !== 'succeeded') throw new Error('the outcome is still unknown');
+    if (r.check.outcome !== 'succeeded') throw new OutcomeUnknownError('the outcome is still unknown');
   },
 };
 
