@@ -206,6 +206,19 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         // Refused (nothing changed since the close), which still reaches the core and answers.
         const acknowledged = await api.journal.acknowledgePeriod({ id: closed.id });
         await unwrap(api.journal.reopenPeriod({ id: closed.id }));
+        // Payable now, and the import's channels on a one-row file.
+        await unwrap(api.accounts.headroom());
+        await unwrap(api.accounts.setHeadroomThreshold({ pg: 'payu', threshold: 100 }));
+        await unwrap(api.beneficiaries.changes({ id: added.beneficiary.beneficiary_id }));
+        const sheet = {
+          fileName: 'bridge.csv',
+          content: btoa('Name,UPI address\r\nBridge Import,bridge.import@okaxis\r\n'),
+        };
+        await unwrap(api.beneficiaries.importPreview(sheet));
+        const imported = await unwrap(api.beneficiaries.importRun(sheet));
+        await unwrap(api.beneficiaries.importCancel());
+        await unwrap(api.beneficiaries.importTemplate());
+        await unwrap(api.beneficiaries.importResults({ report: imported }));
         await unwrap(api.cache.list());
         const cacheStatus = await unwrap(api.cache.status());
         await unwrap(api.cache.clear({ profileId: 'sandbox' }));

@@ -81,6 +81,12 @@ const SEEDS: Record<number, string[]> = {
      VALUES (1, '2025-01-01', '2025-01-02', 't', 1, 'd', 0, '[]', 'closed')`,
     `INSERT INTO period_close_records VALUES (1, '2025-01-01', 'payu', 'pay_1', '2025-01-01 11:00:00', 'h')`,
   ],
+  // The beneficiary import, bank-detail changes and low-headroom thresholds (issue 15).
+  9: [
+    `INSERT INTO beneficiary_import_rows VALUES ('d:2', 'd', 2, 1, 'created', 'bene_1', NULL, 't')`,
+    `INSERT INTO beneficiary_changes VALUES (1, 'bene_1', 't', '1', 'A', NULL, '2', 'B', NULL)`,
+    `INSERT INTO headroom_thresholds VALUES ('payu', 100)`,
+  ],
 };
 
 const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;
