@@ -101,4 +101,30 @@ describe.runIf(ready)('Beneficiary import', () => {
     expect(sandboxIds().size).toBe(before.size + 3);
     expect(app.consoleErrors).toEqual([]);
   });
+
+  it('shows "bank details changed" prominently after a fetch finds new details, and filters the changed payees', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+    const cache = app.core.cacheFor(SANDBOX_PROFILE_ID).beneficiaries;
+    // A seeded payee this cache last saw with other bank details.
+    const id = app.sandbox
+      .fixtures()
+      .beneficiaries.map((b) => b.id)
+      .find((x) => cache.get(x) === null)!;
+    cache.upsert({ beneficiary_id: id, name: 'Earlier Name', account_number: '111122223333', ifsc: 'UTIB0000111' });
+    await page.getByLabel('Fetch by id', { exact: true }).fill(id);
+    await page.getByRole('button', { name: 'Fetch', exact: true }).click();
+    const fetched = cache.get(id)!;
+    const detail = page.getByRole('complementary', { name: fetched.name });
+    const notice = detail.getByRole('alert').filter({ hasText: 'Bank details changed on' });
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('111122223333 (UTIB0000111) →');
+    await page.getByRole('checkbox', { name: 'Bank details changed' }).check();
+    await expect
+      .poll(() => page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset['id'])))
+      .toEqual([id]);
+    await saveScreenshots(page, 'beneficiary-changed');
+    await page.getByRole('checkbox', { name: 'Bank details changed' }).uncheck();
+    expect(app.consoleErrors).toEqual([]);
+  });
 });

@@ -19,7 +19,7 @@ const COLUMNS: DataColumn<CachedBeneficiary>[] = [
             className="bene-changed-badge"
             title={`Bank details changed ${formatIstInstant(b.bankDetailsChangedAt)}`}
           >
-            Bank details changed
+            Changed
           </span>
         )}
       </span>
