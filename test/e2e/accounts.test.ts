@@ -110,6 +110,9 @@ describe.runIf(ready)('Accounts & balances', () => {
       expect(await fact(card, 'On hold').textContent()).toBe(a.hold === null ? '—' : formatMoney(a.hold));
       expect(await fact(card, 'Overdraft').textContent()).toBe(a.overdraft === null ? '—' : formatMoney(a.overdraft));
       expect(await fact(card, 'Transaction limit').textContent()).toBe(formatMoney(a.limit));
+      const payable = a.available - a.minimum - (a.hold ?? 0);
+      expect(await fact(card, 'Payable now').textContent()).toBe(formatMoney(payable));
+      expect(await fact(card, 'With overdraft').textContent()).toBe(formatMoney(payable + (a.overdraft ?? 0)));
       expect(await fact(card, 'IFSC').textContent()).toBe(a.ifsc);
       // Under the gateway that reported it.
       expect(await page.getByRole('region', { name: a.pg, exact: true }).locator(card).count()).toBe(1);

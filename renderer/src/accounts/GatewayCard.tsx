@@ -1,3 +1,4 @@
+import { headroomOf } from '../../../shared/headroom';
 import { useId } from 'react';
 import type { GatewayError } from '../../../shared/accounts';
 import type { Minor } from '../../../shared/money';
@@ -67,6 +68,15 @@ function AccountBlock({ account, threshold }: { account: OverviewAccount; thresh
   const currency = currencyOf(account);
   const latest = account.latest;
   const low = lowBalanceReason(account, currency, threshold);
+  // Available − minimum − hold (and + overdraft), as the Payable now table sums it (shared/headroom.ts).
+  const payable = latest
+    ? headroomOf({
+        available: latest.availableBalance,
+        minimum: latest.minimumBalance,
+        hold: latest.holdFund,
+        overdraft: latest.overdraft,
+      })
+    : null;
   const name = `${account.pg} ${accountLabel(account.accountNumber)}`;
   return (
     <article className={`acct-card${low ? ' acct-low' : ''}`} aria-label={name}>
@@ -89,6 +99,10 @@ function AccountBlock({ account, threshold }: { account: OverviewAccount; thresh
             <dd className="money">{money(latest?.holdFund, currency)}</dd>
             <dt>Overdraft</dt>
             <dd className="money">{money(latest?.overdraft, currency)}</dd>
+            <dt>Payable now</dt>
+            <dd className="money">{money(payable?.payable, currency)}</dd>
+            <dt>With overdraft</dt>
+            <dd className="money">{money(payable?.payableWithOverdraft, currency)}</dd>
             <dt>Transaction limit</dt>
             <dd className="money">{money(account.transactionLimit, currency)}</dd>
             <dt>IFSC</dt>
