@@ -3,6 +3,7 @@
  * change over time reads down the sheet), balance snapshots, and the audit journal (every entry with its hashes). Identifiers and account numbers are text, so
  * leading zeros survive; money is exact rupees; times are IST date-times.
  */
+import { destinationText, payoutDestination } from '../../shared/payouts';
 import type { CacheReader } from '../cache/database';
 import {
   idColumn as id,
@@ -69,14 +70,13 @@ export const LIST_EXPORTS = {
       text('Fund source'),
       at('Processed at'),
       text('Beneficiary', 24),
-      id('Beneficiary account or UPI', 26),
+      id('Beneficiary account or UPI', 30),
       text('Gateway error code'),
       text('Gateway error', 36),
       text('Check failed because', 36),
     ],
     *rows(reader) {
       for (const l of reader.payouts.every()) {
-        const b = l.payout?.beneficiary;
         yield [
           l.payoutId,
           ist(l.lookedUpAt),
@@ -87,8 +87,8 @@ export const LIST_EXPORTS = {
           l.payout?.method ?? null,
           l.payout?.fund_source ?? null,
           l.processedAt,
-          b?.name ?? null,
-          b?.vpa ?? (b?.account?.account_no ? `${b.account.account_no} ${b.account.ifsc ?? ''}`.trim() : null),
+          l.payout?.beneficiary?.name ?? null,
+          l.payout ? destinationText(payoutDestination(l.payout)) : null,
           l.gatewayErrorCode,
           l.gatewayErrorMessage ?? l.payout?.error ?? null,
           l.error,

@@ -1,5 +1,6 @@
 /** `payout get ID [--advance]`: the payout's status as the gateway reports it, in plain words; recorded in the cache. */
 import { formatMoney } from '../../../shared/money';
+import { destinationText, payoutDestination } from '../../../shared/payouts';
 import type { Command } from '../command';
 import { result } from '../io';
 
@@ -25,7 +26,7 @@ const get: Command = {
         `  UTR          ${p.ut_no ?? '(none yet)'}`,
         `  method       ${p.method ?? '-'} from ${p.fund_source ?? '-'}`,
         `  processed    ${p.processed_at ? `${p.processed_at} IST` : '-'}`,
-        `  beneficiary  ${[p.beneficiary?.name, p.beneficiary?.vpa ?? p.beneficiary?.account?.account_no].filter(Boolean).join(', ') || '-'}`,
+        `  beneficiary  ${[p.beneficiary?.name, destinationText(payoutDestination(p))].filter(Boolean).join(', ') || '-'}`,
         ...(gatewaySays.length ? [`  gateway says ${gatewaySays.join(': ')}`] : []),
       ].join('\n'),
     );
