@@ -3,6 +3,8 @@
  * Electron's main process and the browser test harness both build it here and register the same router, so
  * what the tests drive is what the app runs.
  */
+import type { Connectivity } from '../shared/ipc/app';
+import { sleep } from './api/retry';
 import type { Transport } from './api/transport';
 import type { Cache } from './cache/database';
 import { createCacheRegistry } from './cache/registry';
@@ -31,6 +33,7 @@ import { createProfileStore } from './profiles/profile-store';
 import { createSyncJobs } from './sync/jobs';
 import { createAccountService } from './treasury/accounts';
 import { createBeneficiaryService } from './treasury/beneficiaries';
+import { createPayoutCheckService, type PayoutCheckLimits } from './treasury/payout-checks';
 import { createPayoutService } from './treasury/payouts';
 import { createNotices } from './notices';
 import { ensurePrivateDir } from './private-files';
@@ -58,6 +61,8 @@ export interface CoreOptions {
   now?: () => number;
   /** The OS account name written into journal entries; the real one by default. */
   osUser?: string;
+  /** Bulk payout checks' lookups in flight and the pace of advance checks (treasury/payout-checks.ts). */
+  payoutCheckLimits?: Partial<PayoutCheckLimits>;
 }
 
 export function createCore(options: CoreOptions) {
@@ -124,11 +129,29 @@ export function createCore(options: CoreOptions) {
     now: nowDate,
   });
   const services = { credentials, cacheFor, journals };
+  const payouts = createPayoutService(services);
   const treasury = {
     beneficiaries: createBeneficiaryService(services),
-    payouts: createPayoutService(services),
+    payouts,
+    payoutChecks: createPayoutCheckService({
+      payouts,
+      cacheFor,
+      isOffline: (profileId) => connectivity.of(profileId).state === 'offline',
+      events,
+      now,
+      sleep: (ms) => sleep(ms),
+      limits: options.payoutCheckLimits,
+    }),
     accounts: createAccountService(services),
   };
+  // Advance checks queued while the service was unreachable run as soon as it answers again.
+  events.subscribe((event, payload) => {
+    if (event !== 'connectivity' || (payload as Connectivity).state !== 'online') return;
+    const profileId = profiles.active().id;
+    treasury.payoutChecks.runQueued(profileId).catch((e: unknown) => {
+      options.log.warn('queued payout checks did not run', { profileId, error: e });
+    });
+  });
 
   const syncJobs = createSyncJobs({
     credentials,
@@ -163,7 +186,7 @@ export function createCore(options: CoreOptions) {
     ...createSyncHandlers(syncJobs, profiles),
     ...createSettlementHandlers(cacheFor, profiles),
     ...createBeneficiaryHandlers(treasury.beneficiaries, profiles),
-    ...createPayoutHandlers(treasury.payouts, profiles),
+    ...createPayoutHandlers(treasury.payouts, treasury.payoutChecks, profiles),
     ...createAccountHandlers(treasury.accounts, profiles),
     ...createCacheHandlers({ caches, profiles, journals, dataDir: options.dataDir, busyReason }),
     ...createExportHandlers(exportJobs, profiles),

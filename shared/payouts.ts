@@ -46,6 +46,8 @@ export const payoutLookup = z.object({
   /** Why the check itself failed (not found, unreachable), in the user's words; null when it answered. */
   error: z.string().nullable(),
   payout: payoutView.nullable(),
+  /** ISO UTC time the console first saw the payout (its first answered lookup); null while it never answered. */
+  firstSeenAt: z.string().nullable(),
 });
 export type PayoutLookup = z.output<typeof payoutLookup>;
 

@@ -34,6 +34,8 @@ export const IPC_CHANNELS = [
   'payouts.lookup',
   'payouts.history',
   'payouts.recent',
+  'payouts.check',
+  'payouts.checkRun',
   'accounts.overview',
   'accounts.refresh',
   'accounts.checkBalance',
@@ -67,6 +69,7 @@ export const IPC_EVENTS = [
   'exportProgress',
   'exportFinished',
   'fileMovedAside',
+  'payoutCheckProgress',
 ] as const;
 export type IpcEvent = (typeof IPC_EVENTS)[number];
 

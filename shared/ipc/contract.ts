@@ -15,6 +15,7 @@ import { credentialsChannels } from './credentials';
 import { exportFinishedEvent, exportProgressEvent, exportsChannels } from './exports';
 import { movedAsideNotice, noticesChannels } from './notices';
 import { journalChannels } from './journal';
+import { payoutCheckProgress } from '../payout-checks';
 import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
 import { settlementsChannels } from './settlements';
@@ -54,6 +55,7 @@ export const ipcEvents = {
   exportProgress: exportProgressEvent,
   exportFinished: exportFinishedEvent,
   fileMovedAside: movedAsideNotice,
+  payoutCheckProgress,
 } satisfies { [E in IpcEvent]: z.ZodType };
 
 export type IpcEventPayload<E extends IpcEvent> = z.output<(typeof ipcEvents)[E]>;

@@ -84,6 +84,8 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'payouts.lookup': { payoutId: 'PO-0001', mode: 'normal' },
     'payouts.history': { payoutId: 'PO-0001' },
     'payouts.recent': {},
+    'payouts.check': { ids: ['PO-0001'], mode: 'normal' },
+    'payouts.checkRun': {},
     'accounts.overview': undefined,
     'accounts.refresh': {},
     'accounts.checkBalance': {},
