@@ -6,6 +6,22 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** Values the command understood but cannot accept (a form the shared schema refuses): exit 2, no usage line. */
+export class InputError extends Error {
+  override name = 'InputError';
+}
+
+/** An action whose outcome is not known (the answer was lost, or a check could not settle it): exit 3. */
+export class OutcomeUnknownError extends Error {
+  override name = 'OutcomeUnknownError';
+}
+
+/**
+ * The exit codes every command keeps: 0 done, 1 refused (by the service, or a check that did not hold), 2 bad
+ * input, 3 outcome unknown — check the status before trying again.
+ */
+export const EXIT = { done: 0, refused: 1, badInput: 2, outcomeUnknown: 3 } as const;
+
 export interface Io {
   json: boolean;
   out(text: string): void;

@@ -15,7 +15,7 @@ import { payoutCommands } from './commands/payouts';
 import { profileCommands } from './commands/profiles';
 import { settlementCommands } from './commands/settlements';
 import { openContext } from './context';
-import { UsageError, processIo, type Io } from './io';
+import { EXIT, InputError, OutcomeUnknownError, UsageError, processIo, type Io } from './io';
 
 export const COMMANDS: Command[] = [
   ...profileCommands,
@@ -102,7 +102,7 @@ export async function runCli(
     } finally {
       await ctx.close();
     }
-    return 0;
+    return EXIT.done;
   } catch (e) {
     return report(e, io, command);
   }
@@ -114,15 +114,17 @@ function report(e: unknown, io: Io, command: Command | undefined): number {
   if (usageProblem) {
     io.err(`payout-console: ${(e as Error).message}`);
     io.err(command ? `usage: payout-console ${command.usage}` : 'run payout-console --help for the commands');
-    return 2;
+    return EXIT.badInput;
   }
   if (e instanceof ApiError) {
     const extra = [e.check, e.requestId ? `request id ${e.requestId}` : undefined].filter(Boolean).join(' ');
     io.err(`payout-console: ${e.userMessage}${extra ? ` ${extra}` : ''}`);
-    return 1;
+    return e.kind === 'outcome_unknown' ? EXIT.outcomeUnknown : EXIT.refused;
   }
   io.err(`payout-console: ${e instanceof Error ? e.message : String(e)}`);
-  return 1;
+  if (e instanceof InputError) return EXIT.badInput;
+  if (e instanceof OutcomeUnknownError) return EXIT.outcomeUnknown;
+  return EXIT.refused;
 }
 
 // Run when executed as a program (tsx, node on the built file), not when imported by tests.

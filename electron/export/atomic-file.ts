@@ -7,10 +7,12 @@
  * A temporary name carries the writing process's id: `.<final name>.<pid>-<random>.part`. A crash can still leave
  * one behind, so each export first removes the temporary files of ours in its folder whose process is gone (and
  * those of the earlier `.<final name>.<random>.part` form, which no running version writes). Files of a process that
- * is alive are left alone: that may be another export running now.
+ * is alive are left alone: that may be another export running now — unless the file has not been written for an
+ * hour. A running export writes continuously, and a process id is reused after its process dies, so a live id alone
+ * does not keep a crashed export's file forever.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 
@@ -25,6 +27,9 @@ export interface AtomicFile {
 
 const OUR_PART = /^\..+\.(?:(\d+)-)?[0-9a-f]{8}\.part$/;
 
+/** A temporary file untouched this long belongs to no running export, whatever its process id says. */
+export const ABANDONED_PART_MS = 60 * 60 * 1000;
+
 function isAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
@@ -33,6 +38,15 @@ function isAlive(pid: number): boolean {
   } catch (e) {
     // EPERM: the process exists but is not ours to signal.
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Compared with the file system's own clock (the wall clock), since that is what stamps the file. */
+function untouchedSince(path: string, since: number): boolean {
+  try {
+    return statSync(path).mtimeMs < since;
+  } catch {
+    return false;
   }
 }
 
@@ -47,9 +61,12 @@ export function removeStaleParts(dir: string): string[] {
   const removed: string[] = [];
   for (const name of names) {
     const match = OUR_PART.exec(name);
-    if (!match || (match[1] !== undefined && isAlive(Number(match[1])))) continue;
+    if (!match) continue;
+    const path = join(dir, name);
+    if (match[1] !== undefined && isAlive(Number(match[1])) && !untouchedSince(path, Date.now() - ABANDONED_PART_MS))
+      continue;
     try {
-      rmSync(join(dir, name), { force: true });
+      rmSync(path, { force: true });
       removed.push(name);
     } catch {
       // Someone else's to remove (permissions, a file in use on Windows): the next export tries again.

@@ -80,114 +80,100 @@ describe.runIf(ready)('Settings: profiles and credentials', () => {
     });
   });
 
-  // The real keychain round trip has failed twice in about eight full CI-style runs (a wait that never ended, once a
-  // secret read back as missing) and never alone. A retry starts from a clean slate (what an attempt left is removed,
-  // the page reloaded), so a passing keychain does not fail CI while the cause is looked for; a real fault still
-  // fails all three attempts.
-  it(
-    'stores, tests, replaces and deletes a secret, then removes the profile',
-    { retry: 2, timeout: 60_000 },
-    async () => {
-      const { page, core, sandbox, merchant } = app;
-      const wrongSecret = `sk_wrong_${merchant.secret.slice(-12)}`;
-      const leftovers = core.profiles.list().filter((p) => p.name === 'Local sandbox');
-      if (leftovers.length > 0) {
-        core.profiles.activate('sandbox');
-        for (const p of leftovers) await core.credentials.removeProfile(p.id);
-        await page.reload();
-        await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
-      }
+  it('stores, tests, replaces and deletes a secret, then removes the profile', async () => {
+    const { page, core, sandbox, merchant } = app;
+    const wrongSecret = `sk_wrong_${merchant.secret.slice(-12)}`;
 
-      await page.getByRole('button', { name: 'Add profile' }).click();
-      const form = page.getByRole('region', { name: 'New profile' });
-      await fillProfile(form, {
-        Name: 'Local sandbox',
-        Environment: 'custom',
-        'Base URL': sandbox.url,
-        'AI URL': `${sandbox.url}/ai`,
-        'Merchant key': merchant.key,
-      });
-      await form.getByRole('button', { name: 'Save profile' }).click();
-      const card = page.getByRole('article', { name: 'Local sandbox' });
-      await card.getByText('Not stored').waitFor();
-      const profileId = core.profiles.list().find((p) => p.name === 'Local sandbox')!.id;
+    await page.getByRole('button', { name: 'Add profile' }).click();
+    const form = page.getByRole('region', { name: 'New profile' });
+    await fillProfile(form, {
+      Name: 'Local sandbox',
+      Environment: 'custom',
+      'Base URL': sandbox.url,
+      'AI URL': `${sandbox.url}/ai`,
+      'Merchant key': merchant.key,
+    });
+    await form.getByRole('button', { name: 'Save profile' }).click();
+    const card = page.getByRole('article', { name: 'Local sandbox' });
+    await card.getByText('Not stored', { exact: true }).waitFor();
+    const profileId = core.profiles.list().find((p) => p.name === 'Local sandbox')!.id;
 
-      await card.getByRole('button', { name: 'Activate' }).click();
-      const statusBar = page.getByRole('contentinfo');
-      await statusBar.getByText('Active profile: Local sandbox').waitFor();
-      expect(await statusBar.textContent()).toMatch(/^Custom/);
+    await card.getByRole('button', { name: 'Activate' }).click();
+    const statusBar = page.getByRole('contentinfo');
+    await statusBar.getByText('Active profile: Local sandbox').waitFor();
+    expect(await statusBar.textContent()).toMatch(/^Custom/);
 
-      // The field is emptied as the form is submitted, while the call is still on its way to main.
-      await card.getByRole('button', { name: 'Set secret…' }).click();
-      const secretField = card.getByLabel('Secret', { exact: true });
-      await secretField.fill(merchant.secret);
-      let release = () => {};
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route('**/__harness/ipc', async (route) => {
-        if ((route.request().postDataJSON() as { channel: string }).channel === 'credentials.set') await held;
-        await route.continue();
-      });
-      await secretField.press('Enter');
-      await card.getByRole('button', { name: 'Saving…' }).waitFor();
-      expect(await secretField.inputValue()).toBe('');
-      release();
-      await card.getByText('Stored in the OS keychain').waitFor();
-      await page.unrouteAll();
-      expect(await core.credentials.secretFor(profileId)()).toBe(merchant.secret);
+    // The field is emptied as the form is submitted, while the call is still on its way to main.
+    await card.getByRole('button', { name: 'Set secret…' }).click();
+    const secretField = card.getByLabel('Secret', { exact: true });
+    await secretField.fill(merchant.secret);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/__harness/ipc', async (route) => {
+      if ((route.request().postDataJSON() as { channel: string }).channel === 'credentials.set') await held;
+      await route.continue();
+    });
+    await secretField.press('Enter');
+    await card.getByRole('button', { name: 'Saving…' }).waitFor();
+    expect(await secretField.inputValue()).toBe('');
+    release();
+    // Whole text: the open form's hint ("Stored in the OS keychain only…") would match a substring before main is done.
+    await card.getByText('Stored in the OS keychain', { exact: true }).waitFor();
+    await page.unrouteAll();
+    expect(await core.credentials.secretFor(profileId)()).toBe(merchant.secret);
 
-      await card.getByRole('button', { name: 'Test connection' }).click();
-      const outcome = card.getByRole('status');
-      await outcome.getByText('Connected').waitFor();
-      for (const gateway of sandbox.fixtures().gateways) expect(await outcome.textContent()).toContain(gateway);
-      await statusBar.getByText(/^Online since/).waitFor();
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    const outcome = card.getByRole('status');
+    await outcome.getByText('Connected').waitFor();
+    for (const gateway of sandbox.fixtures().gateways) expect(await outcome.textContent()).toContain(gateway);
+    await statusBar.getByText(/^Online since/).waitFor();
 
-      await card.getByRole('button', { name: 'Replace secret…' }).click();
-      await card.getByLabel('New secret', { exact: true }).fill(wrongSecret);
-      await card.getByRole('button', { name: 'Save secret' }).click();
-      await card.getByRole('button', { name: 'Replace secret…' }).waitFor();
-      expect(await outcome.textContent()).toBe('');
-      await card.getByRole('button', { name: 'Test connection' }).click();
-      await outcome.getByText('Wrong secret.').waitFor();
-      const expected = await core.credentials.testConnection(profileId);
-      expect(expected).toMatchObject({ ok: false, reason: 'wrong_secret' });
-      expect(await outcome.textContent()).toBe(`Wrong secret. ${expected.ok ? '' : expected.message}`);
+    await card.getByRole('button', { name: 'Replace secret…' }).click();
+    await card.getByLabel('New secret', { exact: true }).fill(wrongSecret);
+    await card.getByRole('button', { name: 'Save secret' }).click();
+    await card.getByRole('button', { name: 'Replace secret…' }).waitFor();
+    expect(await outcome.textContent()).toBe('');
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await outcome.getByText('Wrong secret.').waitFor();
+    const expected = await core.credentials.testConnection(profileId);
+    expect(expected).toMatchObject({ ok: false, reason: 'wrong_secret' });
+    expect(await outcome.textContent()).toBe(`Wrong secret. ${expected.ok ? '' : expected.message}`);
 
-      await card.getByRole('button', { name: 'Delete secret…' }).click();
-      const deleteDialog = page.getByRole('dialog', { name: 'Delete the secret of “Local sandbox”?' });
-      await deleteDialog.getByRole('button', { name: 'Delete secret' }).click();
-      await card.getByText('Not stored').waitFor();
-      expect(await core.credentials.status(profileId)).toMatchObject({ hasSecret: false });
+    await card.getByRole('button', { name: 'Delete secret…' }).click();
+    const deleteDialog = page.getByRole('dialog', { name: 'Delete the secret of “Local sandbox”?' });
+    await deleteDialog.getByRole('button', { name: 'Delete secret' }).click();
+    await card.getByText('Not stored', { exact: true }).waitFor();
+    expect(await core.credentials.status(profileId)).toMatchObject({ hasSecret: false });
 
-      // Escape cancels the confirmation; only the confirm button removes.
-      await card.getByRole('button', { name: 'Remove…' }).click();
-      const removeDialog = page.getByRole('dialog', { name: 'Remove the profile “Local sandbox”?' });
-      expect(await removeDialog.textContent()).toContain(sandbox.url);
-      await page.keyboard.press('Escape');
-      await removeDialog.waitFor({ state: 'detached' });
-      expect(await card.getByRole('button', { name: 'Remove…' }).evaluate((el) => el === document.activeElement)).toBe(
-        true,
-      );
-      expect(core.profiles.list().some((p) => p.id === profileId)).toBe(true);
-      await card.getByRole('button', { name: 'Remove…' }).click();
-      await removeDialog.getByRole('button', { name: 'Remove profile' }).click();
-      await card.waitFor({ state: 'detached' });
-      expect(core.profiles.list().map((p) => p.name)).toEqual(['Sandbox', PRODUCTION.name]);
-      await statusBar.getByText('Active profile: Sandbox').waitFor();
+    // Escape cancels the confirmation; only the confirm button removes.
+    await card.getByRole('button', { name: 'Remove…' }).click();
+    const removeDialog = page.getByRole('dialog', { name: 'Remove the profile “Local sandbox”?' });
+    expect(await removeDialog.textContent()).toContain(sandbox.url);
+    await page.keyboard.press('Escape');
+    await removeDialog.waitFor({ state: 'detached' });
+    expect(await card.getByRole('button', { name: 'Remove…' }).evaluate((el) => el === document.activeElement)).toBe(
+      true,
+    );
+    expect(core.profiles.list().some((p) => p.id === profileId)).toBe(true);
+    await card.getByRole('button', { name: 'Remove…' }).click();
+    await removeDialog.getByRole('button', { name: 'Remove profile' }).click();
+    await card.waitFor({ state: 'detached' });
+    expect(core.profiles.list().map((p) => p.name)).toEqual(['Sandbox', PRODUCTION.name]);
+    await statusBar.getByText('Active profile: Sandbox').waitFor();
 
-      const secrets = [merchant.secret, wrongSecret].flatMap((secret) => [
-        secret,
-        Buffer.from(secret).toString('base64'),
-        Buffer.from(`${merchant.key}:${secret}`).toString('base64'),
-      ]);
-      const html = await page.content();
-      const files = filePathsUnder(app.dataDir);
-      expect(files).toEqual(expect.arrayContaining([join(app.dataDir, 'settings.json'), app.logFile]));
-      expect(readFileSync(app.logFile, 'utf8')).toMatch(/"message":"request"/);
-      for (const secret of secrets) {
-        expect(html).not.toContain(secret);
-        for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toContain(secret);
-      }
-      expect(app.consoleErrors).toEqual([]);
-    },
-  );
+    const secrets = [merchant.secret, wrongSecret].flatMap((secret) => [
+      secret,
+      Buffer.from(secret).toString('base64'),
+      Buffer.from(`${merchant.key}:${secret}`).toString('base64'),
+    ]);
+    const html = await page.content();
+    const files = filePathsUnder(app.dataDir);
+    expect(files).toEqual(expect.arrayContaining([join(app.dataDir, 'settings.json'), app.logFile]));
+    expect(readFileSync(app.logFile, 'utf8')).toMatch(/"message":"request"/);
+    for (const secret of secrets) {
+      expect(html).not.toContain(secret);
+      for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toContain(secret);
+    }
+    expect(app.consoleErrors).toEqual([]);
+  });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
+import { OPERATIONS } from '../../shared/api/operations';
 import { addDays } from '../../shared/time';
 import { cliRunner } from '../support/cli';
 import { TEST_TODAY } from '../support/clock';
@@ -149,8 +150,30 @@ describe('on a profile of our own', () => {
       '--ifsc',
       'BAD',
     );
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/ifsc/);
+  });
+
+  it('a create whose answer is lost exits 3 and says what to check', async () => {
+    const path = OPERATIONS['beneficiary.create'].path;
+    await sb.fault({ path, kind: 'drop', count: 1 });
+    const r = await cli.run(
+      '--profile',
+      'Local',
+      '--secret-env',
+      'PC_TEST_SECRET',
+      'beneficiary',
+      'add',
+      '--name',
+      'Lost Answer Traders',
+      '--vpa',
+      'lostanswer@okaxis',
+    );
+    await sb.clearFaults();
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('the outcome is unknown — check its status before trying again');
+    expect(r.stderr).toContain(OPERATIONS['beneficiary.create'].afterUnknownOutcome!);
   });
 
   it('keeps the secret out of output, settings and logs', () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,7 +50,7 @@ describe('atomic export files', () => {
     expect(readdirSync(other)).toEqual([]);
   });
 
-  it("removes the temporary files of exports whose process is gone, and of the older naming, but no one else's", () => {
+  it("removes the temporary files of exports whose process is gone or that nobody has written for an hour, and of the older naming, but no one else's", () => {
     const dir = freshDir();
     const dead = deadPid();
     const names = {
@@ -58,11 +58,14 @@ describe('atomic export files', () => {
       legacy: '.long.xlsx.89abcdef.part',
       alive: `.report.xlsx.${process.pid}-fedcba98.part`,
       parent: `.report.csv.${process.ppid}-00000000.part`,
+      // A live id, but untouched for longer than any export writes: a crashed export whose id was reused.
+      abandoned: `.report.csv.${process.ppid}-11111111.part`,
       user: 'notes.part',
       data: 'report.xlsx',
     };
     for (const name of Object.values(names)) writeFileSync(join(dir, name), '');
-    expect(removeStaleParts(dir).sort()).toEqual([names.dead, names.legacy].sort());
+    utimesSync(join(dir, names.abandoned), 0, 0);
+    expect(removeStaleParts(dir).sort()).toEqual([names.dead, names.legacy, names.abandoned].sort());
     expect(readdirSync(dir).sort()).toEqual([names.alive, names.parent, names.user, names.data].sort());
     expect(removeStaleParts(join(dir, 'missing'))).toEqual([]);
   });

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describeIssues } from '../../../shared/api/operations';
 import { beneficiaryForm } from '../../../shared/beneficiaries';
 import type { Command } from '../command';
-import { result } from '../io';
+import { InputError, result } from '../io';
 
 const add: Command = {
   words: ['beneficiary', 'add'],
@@ -31,8 +31,7 @@ const add: Command = {
       email: text('email'),
       address: text('address'),
     });
-    // Exit 1 like the service's own refusals: the command was understood, the values were not acceptable.
-    if (!form.success) throw new Error(`Check the form: ${describeIssues(form.error)}.`);
+    if (!form.success) throw new InputError(`Check the form: ${describeIssues(form.error)}.`);
     const { beneficiary, message } = await ctx.core.treasury.beneficiaries.create(
       ctx.profile.id,
       randomUUID(),

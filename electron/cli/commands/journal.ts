@@ -9,7 +9,7 @@ import { formatMoney } from '../../../shared/money';
 import { verifyFile } from '../../journal/exports';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
-import { UsageError, result, table } from '../io';
+import { OutcomeUnknownError, UsageError, result, table } from '../io';
 import { exportTo, outFile } from './export';
 
 const journalOf = (ctx: Context) => ctx.core.journals.for(ctx.profile.id);
@@ -110,7 +110,7 @@ const checkStatus: Command = {
     if (!id) throw new UsageError('--beneficiary-id ID is required: the id the service shows for it');
     const r = await ctx.core.treasury.beneficiaries.checkStatus(ctx.profile.id, seq, id);
     result(io, r, () => r.check.summary);
-    if (r.check.outcome !== 'succeeded') throw new Error('the outcome is still unknown');
+    if (r.check.outcome !== 'succeeded') throw new OutcomeUnknownError('the outcome is still unknown');
   },
 };
 
