@@ -54,7 +54,13 @@ export function createPayoutChecksRepository(db: Database, now: () => Date, payo
       position: number,
       end: { outcome: PayoutCheckOutcome; lookupId?: number | null; error?: string | null },
     ): void {
-      sql.settle.run({ runId, position, outcome: end.outcome, lookupId: end.lookupId ?? null, error: end.error ?? null });
+      sql.settle.run({
+        runId,
+        position,
+        outcome: end.outcome,
+        lookupId: end.lookupId ?? null,
+        error: end.error ?? null,
+      });
     },
     finish(runId: number): void {
       sql.finish.run(now().toISOString(), runId);

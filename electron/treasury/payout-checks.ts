@@ -43,12 +43,16 @@ export function createPayoutCheckService(deps: {
   const draining = new Set<string>();
   let nextAdvanceAt = 0;
 
-  /** Waits for this advance lookup's turn: one every `advanceIntervalMs`, in the order they asked. */
+  /** Waits for an advance lookup's turn: each starts at least `advanceIntervalMs` after the one before. */
   async function advanceTurn(): Promise<void> {
-    const at = Math.max(deps.now(), nextAdvanceAt);
-    nextAdvanceAt = at + limits.advanceIntervalMs;
-    const wait = at - deps.now();
-    if (wait > 0) await deps.sleep(wait);
+    for (;;) {
+      const wait = nextAdvanceAt - deps.now();
+      if (wait <= 0) {
+        nextAdvanceAt = deps.now() + limits.advanceIntervalMs;
+        return;
+      }
+      await deps.sleep(wait);
+    }
   }
 
   /**

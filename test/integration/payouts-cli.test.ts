@@ -2,8 +2,9 @@
  * The payout export's "Beneficiary account or UPI" and the CLI's beneficiary line show the route each payout
  * actually used, checked on every payout of the built-in sandbox against the sandbox's own records: IMPS to a
  * bank account (the service sends `vpa: ""`), NEFT to a payee with both an account and a UPI address, and UPI.
+ * Also `payout check`, the bulk check from the command line.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,5 +52,40 @@ describe('the route a payout used', () => {
       const row = rows.find((r) => r[idAt] === p.transfer_id)!;
       expect(row[toAt], `${p.transfer_id} (${p.method})`).toBe(expected(p));
     }
+  });
+});
+
+describe('payout check (CLI)', () => {
+  it('checks a pasted list once per id and exits 2 naming what was not an id', async () => {
+    const [a, b] = payouts;
+    const r = await cli.run(
+      '--json',
+      'payout',
+      'check',
+      `${a!.transfer_id} ${b!.transfer_id},${a!.transfer_id};bad#id`,
+    );
+    expect(r.code).toBe(2);
+    const out = JSON.parse(r.stdout) as { items: { payoutId: string; outcome: string; amount: number }[] };
+    expect(out).toMatchObject({
+      counts: { checked: 2, refused: 0, failed: 0, queued: 0 },
+      duplicates: [a!.transfer_id],
+      invalid: [{ text: 'bad#id', reason: 'has characters a payout id does not: #' }],
+    });
+    expect(out.items.map((i) => [i.payoutId, i.outcome, i.amount])).toEqual([
+      [a!.transfer_id, 'checked', a!.amount],
+      [b!.transfer_id, 'checked', b!.amount],
+    ]);
+    expect(r.stderr).toMatch(/1 of the ids given were not payout ids/);
+  });
+
+  it('reads --file, exits 1 when a payout is not found, and 2 with no ids at all', async () => {
+    const file = join(dir, 'ids.txt');
+    writeFileSync(file, `${payouts[0]!.transfer_id}\r\nTRF000000000404\r\n`);
+    const r = await cli.run('payout', 'check', '--file', file);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/1 checked, 1 refused, 0 not checked, 0 queued/);
+    expect(r.stderr).toMatch(/1 of 2 payouts were not found or not checked/);
+    expect((await cli.run('payout', 'check')).code).toBe(2);
+    expect((await cli.run('payout', 'check', '--file', join(dir, 'missing.txt'))).stderr).toMatch(/cannot be read/);
   });
 });
