@@ -4,6 +4,7 @@
  * leading zeros survive; money is exact rupees; times are IST date-times.
  */
 import { destinationText, payoutDestination } from '../../shared/payouts';
+import type { ExportRequest } from '../../shared/exports';
 import type { CacheReader } from '../cache/database';
 import {
   idColumn as id,
@@ -20,7 +21,7 @@ export interface ListExport {
   /** What the list holds, for the provenance. */
   view: string;
   columns: readonly ColumnSpec[];
-  rows(reader: CacheReader): Iterable<RowValues>;
+  rows(reader: CacheReader, request: ExportRequest): Iterable<RowValues>;
 }
 
 export const LIST_EXPORTS = {
@@ -96,6 +97,47 @@ export const LIST_EXPORTS = {
       }
     },
   },
+  payoutCheck: {
+    sheet: 'Payout check',
+    view: 'one bulk payout check: each id given, how its check ended, and what it answered',
+    columns: [
+      id('Payout id', 22),
+      text('Outcome', 10),
+      text('Check', 9),
+      at('Checked at'),
+      text('Transfer status', 14),
+      id('UTR', 22),
+      money('Amount'),
+      text('Method'),
+      at('First seen'),
+      text('Beneficiary', 24),
+      id('Beneficiary account or UPI', 30),
+      text('Gateway error', 36),
+      text('Not answered because', 36),
+    ],
+    *rows(reader, request) {
+      const run = request.kind === 'payoutCheck' ? reader.payoutChecks.get(request.runId) : null;
+      if (!run) throw new Error('That payout check is not in the cache.');
+      for (const item of run.items) {
+        const l = item.lookup;
+        yield [
+          item.payoutId,
+          item.outcome,
+          run.mode,
+          l ? ist(l.lookedUpAt) : null,
+          l?.transferStatus ?? null,
+          l?.utNo ?? null,
+          l?.amount ?? null,
+          l?.payout?.method ?? null,
+          l?.firstSeenAt ? ist(l.firstSeenAt) : null,
+          l?.payout?.beneficiary?.name ?? null,
+          l?.payout ? destinationText(payoutDestination(l.payout)) : null,
+          l?.gatewayErrorMessage ?? (l?.payout?.error || null),
+          item.error,
+        ];
+      }
+    },
+  },
   balances: {
     sheet: 'Balance snapshots',
     view: 'every balance snapshot in the cache',
@@ -164,4 +206,4 @@ export const LIST_EXPORTS = {
       }
     },
   },
-} satisfies Record<'beneficiaries' | 'payouts' | 'balances' | 'journal', ListExport>;
+} satisfies Record<'beneficiaries' | 'payouts' | 'payoutCheck' | 'balances' | 'journal', ListExport>;

@@ -29,6 +29,12 @@ export const watched = (recent: readonly PayoutLookup[]): PayoutLookup[] =>
 
 export const useRecentLookups = () => useIpcQuery('payouts.recent', RECENT);
 
+/** A bulk check: every lookup it makes is recorded, so recent lookups and histories go stale with it. */
+export const useBulkCheck = () => useIpcMutation('payouts.check', { invalidates: ['payouts.'] });
+
+/** The latest bulk check run, with each id's outcome. */
+export const useLatestCheckRun = () => useIpcQuery('payouts.checkRun', {});
+
 const lookupKey = (profileId: string | null) => ['payouts.lookup', profileId];
 
 /** Looks a payout up and puts it on screen; every check is recorded, so recent lookups and histories go stale. */

@@ -23,6 +23,10 @@ export function useMainEvents(): void {
         void invalidateChannels(client, SYNC_CHANGES);
       }),
       api.on.exportFinished(() => void invalidateChannels(client, ['cache.list'])),
+      // A bulk check (or its queued advance checks, run when the service came back) recorded lookups.
+      api.on.payoutCheckProgress((p) => {
+        if (p.finished) void invalidateChannels(client, ['payouts.']);
+      }),
     ];
     return () => stops.forEach((stop) => stop());
   }, [client]);
