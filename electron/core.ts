@@ -34,6 +34,7 @@ import { createSyncJobs } from './sync/jobs';
 import { createAccountService } from './treasury/accounts';
 import { createBeneficiaryService } from './treasury/beneficiaries';
 import { createPayoutCheckService, type PayoutCheckLimits } from './treasury/payout-checks';
+import { createPayoutWatch } from './treasury/payout-watch';
 import { createPayoutService } from './treasury/payouts';
 import { createNotices } from './notices';
 import { ensurePrivateDir } from './private-files';
@@ -63,6 +64,8 @@ export interface CoreOptions {
   osUser?: string;
   /** Bulk payout checks' lookups in flight and the pace of advance checks (treasury/payout-checks.ts). */
   payoutCheckLimits?: Partial<PayoutCheckLimits>;
+  /** Run the payout watch list on its timer (the app does; the CLI, which exits after its command, does not). */
+  payoutWatch?: boolean;
 }
 
 export function createCore(options: CoreOptions) {
@@ -144,6 +147,16 @@ export function createCore(options: CoreOptions) {
     }),
     accounts: createAccountService(services),
   };
+  const payoutWatch = createPayoutWatch({
+    checks: treasury.payoutChecks,
+    cacheFor,
+    activeProfileId: () => profiles.active().id,
+    isOffline: (profileId) => connectivity.of(profileId).state === 'offline',
+    events,
+    now,
+    log: options.log.child('watch'),
+  });
+  if (options.payoutWatch) payoutWatch.start();
   // Advance checks queued while the service was unreachable run as soon as it answers again.
   events.subscribe((event, payload) => {
     if (event !== 'connectivity' || (payload as Connectivity).state !== 'online') return;
@@ -186,7 +199,7 @@ export function createCore(options: CoreOptions) {
     ...createSyncHandlers(syncJobs, profiles),
     ...createSettlementHandlers(cacheFor, profiles),
     ...createBeneficiaryHandlers(treasury.beneficiaries, profiles),
-    ...createPayoutHandlers(treasury.payouts, treasury.payoutChecks, profiles),
+    ...createPayoutHandlers(treasury.payouts, treasury.payoutChecks, payoutWatch, cacheFor, profiles),
     ...createAccountHandlers(treasury.accounts, profiles),
     ...createCacheHandlers({ caches, profiles, journals, dataDir: options.dataDir, busyReason }),
     ...createExportHandlers(exportJobs, profiles),
@@ -205,9 +218,12 @@ export function createCore(options: CoreOptions) {
     journals,
     /** Beneficiaries, payout lookups and balances through the API, recorded in the cache: the CLI uses them too. */
     treasury,
+    /** The payout watch list's rounds (started on its timer when `payoutWatch` is set). */
+    payoutWatch,
     exports: exportJobs,
     /** Closes the SQLite files at once; resolves when running exports have stopped and removed their partial files. */
     close(): Promise<void> {
+      payoutWatch.stop();
       syncJobs.cancelAll();
       const exportsStopped = exportJobs.cancelAll();
       caches.closeAll();

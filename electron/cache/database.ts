@@ -22,6 +22,7 @@ import { createBeneficiariesRepository } from './beneficiaries';
 import { checkAfterOpen, checkAtOpen, clearDamageMark, type AfterOpenCheck } from './integrity';
 import { migrate } from './migrations';
 import { createPayoutChecksRepository } from './payout-checks';
+import { createPayoutSettingsRepository } from './payout-settings';
 import { createPayoutsRepository } from './payouts';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { CacheCorruptError, isCorruption, moveAside, type Recovery } from './recovery';
@@ -77,6 +78,7 @@ export function openCache(file: string, options: CacheOptions = {}) {
     beneficiaries: createBeneficiariesRepository(db, now),
     payouts,
     payoutChecks: createPayoutChecksRepository(db, now, payouts),
+    payoutSettings: createPayoutSettingsRepository(db),
     accounts: createAccountsRepository(db, now),
     /** Bytes on disk, the WAL and shared-memory files included. */
     sizeBytes: () => cacheFileSize(file),

@@ -168,6 +168,12 @@ export function createPayoutCheckService(deps: {
       }
     },
 
+    /** One lookup outside a run (the watch list's), paced like a run's when it is an advance check. */
+    async lookupPaced(profileId: string, id: string, mode: PayoutLookupMode) {
+      if (mode === 'advance') await advanceTurn();
+      return deps.payouts.lookup(profileId, id, mode);
+    },
+
     get: (profileId: string, runId: number) => read(profileId, runId),
     latest(profileId: string): PayoutCheckRun | null {
       const id = deps.cacheFor(profileId).payoutChecks.latestId();

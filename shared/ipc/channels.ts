@@ -36,6 +36,10 @@ export const IPC_CHANNELS = [
   'payouts.recent',
   'payouts.check',
   'payouts.checkRun',
+  'payouts.settings',
+  'payouts.saveSettings',
+  'payouts.watch',
+  'payouts.watchNow',
   'accounts.overview',
   'accounts.refresh',
   'accounts.checkBalance',
@@ -70,6 +74,7 @@ export const IPC_EVENTS = [
   'exportFinished',
   'fileMovedAside',
   'payoutCheckProgress',
+  'payoutWatch',
 ] as const;
 export type IpcEvent = (typeof IPC_EVENTS)[number];
 

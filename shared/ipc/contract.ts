@@ -16,6 +16,7 @@ import { exportFinishedEvent, exportProgressEvent, exportsChannels } from './exp
 import { movedAsideNotice, noticesChannels } from './notices';
 import { journalChannels } from './journal';
 import { payoutCheckProgress } from '../payout-checks';
+import { watchState } from '../payout-watch';
 import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
 import { settlementsChannels } from './settlements';
@@ -56,6 +57,7 @@ export const ipcEvents = {
   exportFinished: exportFinishedEvent,
   fileMovedAside: movedAsideNotice,
   payoutCheckProgress,
+  payoutWatch: watchState,
 } satisfies { [E in IpcEvent]: z.ZodType };
 
 export type IpcEventPayload<E extends IpcEvent> = z.output<(typeof ipcEvents)[E]>;

@@ -1,6 +1,8 @@
 /** Schemas of the `payouts.*` channels: status lookups (each recorded), a payout's history, the recent list. */
 import { z } from 'zod';
+import { payoutSettings } from '../payout-ageing';
 import { payoutCheckRequest, payoutCheckRun } from '../payout-checks';
+import { watchState } from '../payout-watch';
 import { payoutLookup, payoutLookupRequest } from '../payouts';
 import type { DomainSchemas } from './contract';
 
@@ -22,4 +24,11 @@ export const payoutsChannels = {
     input: z.object({ runId: z.number().int().positive().optional() }).strict(),
     output: payoutCheckRun.nullable(),
   },
+  /** Expected turnaround per method and whether the watch list uses advance checks (per profile). */
+  'payouts.settings': { input: z.object({}).strict(), output: payoutSettings },
+  'payouts.saveSettings': { input: payoutSettings, output: payoutSettings },
+  /** The watch list main runs: how many it watches, when it checked, what it noticed. */
+  'payouts.watch': { input: z.object({}).strict(), output: watchState },
+  /** A watch round now (the desk's "Refresh watch list"); answers the state after it. */
+  'payouts.watchNow': { input: z.object({}).strict(), output: watchState },
 } satisfies DomainSchemas<'payouts'>;
