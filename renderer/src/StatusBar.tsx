@@ -1,5 +1,6 @@
 import type { IpcOutput } from '../../shared/ipc/contract';
 import { EnvironmentBadge } from './EnvironmentBadge';
+import { WatchIndicator } from './payouts/WatchIndicator';
 import { useAppInfo, useConnectivity } from './query/app-queries';
 import { useIpcQuery } from './query/ipc-query';
 import { formatIstInstant } from './ui/format';
@@ -77,6 +78,7 @@ export function StatusBar() {
         <span className="muted">{info.isPending ? 'Connecting…' : 'No active profile'}</span>
       )}
       <span className="spacer" />
+      {profile && <WatchIndicator />}
       {profile && <LastSynced />}
       <ConnectivityIndicator />
       {info.data && <span className="mono muted">v{info.data.appVersion}</span>}

@@ -27,6 +27,8 @@ export function useMainEvents(): void {
       api.on.payoutCheckProgress((p) => {
         if (p.finished) void invalidateChannels(client, ['payouts.']);
       }),
+      // A watch round checked payouts (and may have noticed changes): its state and the lists it changed.
+      api.on.payoutWatch(() => void invalidateChannels(client, ['payouts.'])),
     ];
     return () => stops.forEach((stop) => stop());
   }, [client]);
