@@ -29,13 +29,15 @@ export function WatchList({
   const show = usePayoutsUi((s) => s.show);
   const w = state.data;
 
-  const schedule = w?.paused
-    ? w.paused
-    : now.isPending
-      ? 'Checking…'
-      : w?.nextCheckAt
-        ? `Checked again every 30 s on any screen${w.advance ? ' (advance checks)' : ''}.`
-        : '';
+  const schedule = offlineReason
+    ? 'Paused while the service cannot be reached: main checks again once it answers.'
+    : w?.paused
+      ? w.paused
+      : now.isPending
+        ? 'Checking…'
+        : w?.nextCheckAt
+          ? `Checked again every 30 s on any screen${w.advance ? ' (advance checks)' : ''}.`
+          : '';
 
   return (
     <section className="payout-panel" aria-labelledby="payout-watch-title">
