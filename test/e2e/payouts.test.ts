@@ -167,7 +167,8 @@ describe.runIf(ready)('Payouts', () => {
 
     await openPayouts();
     await row.getByText(/^Overdue since .* IST$/).waitFor();
-    expect(await row.textContent()).toMatch(/3 h 0\d min/);
+    // The page's clock stands at the tests' instant, a little behind the core's.
+    expect(await row.textContent()).toMatch(/(2 h 59|3 h 0\d) min/);
     await page
       .getByRole('list', { name: 'What the watch list noticed' })
       .getByText(/is overdue/)
@@ -191,12 +192,15 @@ describe.runIf(ready)('Payouts', () => {
   it('hands a pasted list to the bulk check instead of looking up one bogus id, and checks it there', async () => {
     const { page } = app;
     const before = lookups();
-    const list = `${pending[0]} ${failed}\n${pending[0]};bad#id`;
+    // Not the failed payout: the offline test below counts its checks.
+    const settled = app.sandbox.fixtures().payouts.find((p) => p.status === 'success')!.id;
+    const list = `${pending[0]} ${settled}\n${pending[0]};bad#id`;
     await page.getByLabel('Payout id', { exact: true }).fill(list);
     await page.getByLabel('Payout id', { exact: true }).press('Enter');
     await page.getByText('That was a list of payout ids: it is in the bulk check below, ready to check.').waitFor();
     expect(lookups()).toBe(before);
-    expect(await page.getByLabel('Payout ids').inputValue()).toBe(list);
+    // A one-line field turns the pasted new line into a space.
+    expect(await page.getByLabel('Payout ids', { exact: true }).inputValue()).toBe(list.replace('\n', ' '));
     await page
       .getByLabel('How the list was read')
       .getByText('2 ids, 1 repeated (checked once), 1 not payout ids (left out)')
@@ -208,7 +212,7 @@ describe.runIf(ready)('Payouts', () => {
 
     await page.getByRole('button', { name: 'Check 2 payouts' }).click();
     const table = page.getByRole('table', { name: 'Bulk check results' });
-    await table.getByRole('row', { name: new RegExp(failed) }).waitFor();
+    await table.getByRole('row', { name: new RegExp(settled) }).waitFor();
     expect(await table.getByRole('row').count()).toBe(3);
     expect(await table.getByRole('row', { name: new RegExp(pending[0]!) }).textContent()).toMatch(/Checked/);
     // Nothing was kept under the pasted text as one id.

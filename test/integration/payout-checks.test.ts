@@ -15,6 +15,9 @@ import { hook } from '../support/sandbox-http';
 import { EMBEDDED_SECRET, coreOnSandbox, nextEvent, ok } from '../support/core';
 import { memoryStore } from '../support/memory-store';
 import { startTestSandbox } from '../support/sandbox';
+import { readCsv } from '../support/export-files';
+import { formatMinor } from '../../shared/money';
+import { destinationText, payoutDestination } from '../../shared/payouts';
 import { testClock } from '../support/clock';
 import { sleep } from '../../electron/api/retry';
 
@@ -34,7 +37,12 @@ const PACE_MS = 40;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ secret: EMBEDDED_SECRET });
   dataDir = mkdtempSync(join(tmpdir(), 'pc-payout-checks-'));
-  core = coreOnSandbox(sandbox, { dataDir, vault: memoryStore(), payoutCheckLimits: { advanceIntervalMs: 20 } });
+  core = coreOnSandbox(sandbox, {
+    dataDir,
+    vault: memoryStore(),
+    payoutCheckLimits: { advanceIntervalMs: 20 },
+    exportTargets: { choose: async (name) => join(dataDir, name) },
+  });
 });
 afterEach(async () => {
   await clearFaults();
@@ -155,6 +163,31 @@ describe('advance checks', () => {
     for (const id of ids) expect((after[id]?.advance ?? 0) - (before[id]?.advance ?? 0), id).toBe(1);
     const second = (await ok(core, 'payouts.checkRun', { runId: again.id }))!;
     expect(second.items[0]!.lookup?.id).toBe(settled.items[0]!.lookup?.id);
+  });
+});
+
+describe('the results table as an export', () => {
+  it('writes one line per id of the run, with its outcome, route and reason', async () => {
+    const known = sandbox.fixtures().payouts.map((p) => p.id);
+    const run = await ok(core, 'payouts.check', { ids: [...known, 'TRF000000000404'], mode: 'normal' });
+    const finished = nextEvent(core, 'exportFinished');
+    const { file } = await ok(core, 'exports.start', { kind: 'payoutCheck', runId: run.id, format: 'csv' });
+    expect(file).toMatch(new RegExp(`payout-check-${run.id}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+    expect((await finished).status).toBe('completed');
+    const [header, ...rows] = (await readCsv(file!)).records;
+    const col = (name: string) => header!.indexOf(name);
+    expect(rows.map((r) => [r[col('Payout id')], r[col('Outcome')]])).toEqual(
+      run.items.map((i) => [i.payoutId, i.outcome]),
+    );
+    const notFound = rows.at(-1)!;
+    expect(notFound[col('Not answered because')]).toMatch(/not found/i);
+    for (const [n, item] of run.items.entries()) {
+      if (item.outcome !== 'checked') continue;
+      expect(rows[n]![col('Amount')]).toBe(formatMinor(item.lookup!.amount!));
+      expect(rows[n]![col('Beneficiary account or UPI')]).toBe(
+        destinationText(payoutDestination(item.lookup!.payout!)),
+      );
+    }
   });
 });
 

@@ -44,6 +44,8 @@ const COLUMNS: DataColumn<Row>[] = [
     id: 'firstSeen',
     label: 'First seen',
     optional: true,
+    // Age says the same at a glance; the column chooser shows the time.
+    hiddenByDefault: true,
     cell: (l) => (l.age.firstSeenAt ? <span className="muted">{formatIstInstant(l.age.firstSeenAt)}</span> : '—'),
     sortValue: (l) => l.age.firstSeenAt,
   },
