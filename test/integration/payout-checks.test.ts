@@ -2,7 +2,7 @@
  * Bulk payout checks over real loopback HTTP against the sandbox, through the IPC channel the screen uses: 500
  * ids with faults injected end each with a result or a clear error and nothing is checked twice (counted on the
  * sandbox's own state); advance checks are paced and, while the service cannot be reached, queued in the cache
- * and run once it answers again.
+ * and run once it answers again; a run's results table exported as CSV, line for line.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -183,7 +183,7 @@ describe('the results table as an export', () => {
     expect(notFound[col('Not answered because')]).toMatch(/not found/i);
     for (const [n, item] of run.items.entries()) {
       if (item.outcome !== 'checked') continue;
-      expect(rows[n]![col('Amount')]).toBe(formatMinor(item.lookup!.amount!));
+      expect(rows[n]![col('Amount (INR)')]).toBe(formatMinor(item.lookup!.amount!));
       expect(rows[n]![col('Beneficiary account or UPI')]).toBe(
         destinationText(payoutDestination(item.lookup!.payout!)),
       );
