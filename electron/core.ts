@@ -130,6 +130,7 @@ export function createCore(options: CoreOptions) {
     appVersion: options.appVersion,
     osUser: options.osUser,
     now: nowDate,
+    nativeBinding: options.sqliteNativeBinding,
   });
   const services = { credentials, cacheFor, journals };
   const payouts = createPayoutService(services);

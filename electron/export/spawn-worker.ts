@@ -1,11 +1,6 @@
-/**
- * Starts the export worker. A built app runs `export-worker.js`, which electron-vite writes beside the main
- * bundle (inside app.asar when packaged: Electron reads the archive in worker threads since electron/electron#33216);
- * from sources (tests, `npm run cli`) the worker registers tsx first, so it runs the same TypeScript.
- */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+/** Starts the export worker: `export-worker.js` beside the built main bundle, or worker.ts from sources. */
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../module-worker';
 import type { ExportJob } from './run-export';
 
 /**
@@ -16,13 +11,7 @@ import type { ExportJob } from './run-export';
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
 export function spawnExportWorker(job: ExportJob): Worker {
-  const built = new URL('./export-worker.js', import.meta.url);
-  if (import.meta.url.endsWith('.js') && existsSync(fileURLToPath(built))) {
-    return new Worker(built, { workerData: job, resourceLimits: WORKER_LIMITS });
-  }
-  const source = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
-  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${source}); });`, {
-    eval: true,
+  return startModuleWorker(new URL('./export-worker.js', import.meta.url), new URL('./worker.ts', import.meta.url), {
     workerData: job,
     resourceLimits: WORKER_LIMITS,
   });

@@ -16,10 +16,10 @@ import {
   type JournalKind,
   type JournalOutcome,
   type JsonValue,
-  type VerifyResult,
 } from '../../shared/journal';
 import { epochMsToIst, istToIsoUtc, addDays } from '../../shared/time';
 import { canonicalEntry, canonicalJson, chainHash } from './canonical';
+import { verifyJournal, type VerifyOptions } from './verify';
 
 export interface JournalHead {
   seq: number;
@@ -49,6 +49,8 @@ export interface JournalOptions {
   appVersion: string;
   osUser: string;
   now: () => Date;
+  /** better-sqlite3's binding for the verification's worker threads (native-binding.ts); unset under Node. */
+  nativeBinding?: string;
 }
 
 interface Row {
@@ -263,137 +265,9 @@ export function createJournal(options: JournalOptions) {
       return tail ? { seq: tail.seq, hash: tail.hash } : { seq: 0, hash: GENESIS_HASH };
     },
 
-    verify: (clock: () => number = () => performance.now()) => verifyJournal(db, heads.journalHead(profileId), clock),
+    /** The chain checked from the first entry to the head in the settings (verify.ts). */
+    verify: (verifyOptions: VerifyOptions = {}) =>
+      verifyJournal(db, heads.journalHead(profileId), { ...verifyOptions, nativeBinding: options.nativeBinding }),
   };
 }
 export type Journal = ReturnType<typeof createJournal>;
-
-/**
- * Recomputes the chain from the first entry and names the first that does not hold: a changed field (its hash no
- * longer matches), a deleted, inserted or moved entry (the link to the one before breaks, or a number is missing),
- * and, against the head kept in the settings, a truncated tail or entries the settings never saw.
- */
-export function verifyJournal(db: Database, head: JournalHead | null, clock: () => number): VerifyResult {
-  const started = clock();
-  let expectedSeq = 1;
-  let prev = GENESIS_HASH;
-  const hashAt = new Map<number, string>();
-  const fail = (seq: number, kind: NonNullable<VerifyResult['problem']>['kind'], message: string): VerifyResult => ({
-    ok: false,
-    entries: expectedSeq - 1,
-    headHash: prev,
-    problem: { seq, kind, message },
-    ms: clock() - started,
-  });
-  const rows = db.prepare(`SELECT ${COLUMNS} FROM journal ORDER BY seq`).raw().iterate() as IterableIterator<
-    [
-      number,
-      string,
-      string,
-      string,
-      string,
-      number | null,
-      string | null,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-    ]
-  >;
-  for (const [
-    seq,
-    at,
-    kind,
-    event,
-    outcome,
-    refersTo,
-    requestId,
-    summary,
-    data,
-    appVersion,
-    osUser,
-    prevHash,
-    hash,
-  ] of rows) {
-    if (seq !== expectedSeq) {
-      return fail(
-        expectedSeq,
-        'sequence_gap',
-        seq > expectedSeq
-          ? `Entry ${expectedSeq} is missing (the next one is ${seq}): an entry was deleted.`
-          : `Entry ${seq} is out of sequence after entry ${expectedSeq - 1}: an entry was inserted.`,
-      );
-    }
-    if (prevHash !== prev) {
-      return fail(
-        seq,
-        'broken_link',
-        `Entry ${seq} does not follow entry ${seq - 1}: an entry was deleted, inserted or moved here.`,
-      );
-    }
-    const canonical = canonicalEntry({
-      seq,
-      at,
-      kind,
-      event,
-      outcome,
-      refersTo,
-      requestId,
-      summary,
-      data,
-      appVersion,
-      osUser,
-    });
-    if (chainHash(prevHash, canonical) !== hash) {
-      return fail(seq, 'edited', `Entry ${seq} (${event}) was changed after it was written: its hash does not match.`);
-    }
-    if (head !== null && seq === head.seq) hashAt.set(seq, hash);
-    prev = hash;
-    expectedSeq++;
-  }
-  const entries = expectedSeq - 1;
-  const done = (problem: VerifyResult['problem']): VerifyResult => ({
-    ok: problem === null,
-    entries,
-    headHash: prev,
-    problem,
-    ms: clock() - started,
-  });
-  if (head === null) {
-    return done(
-      entries === 0
-        ? null
-        : {
-            seq: 1,
-            kind: 'head_mismatch',
-            message: 'The settings hold no head for this journal, so a truncated tail could not be ruled out.',
-          },
-    );
-  }
-  if (head.seq > entries) {
-    return done({
-      seq: entries + 1,
-      kind: 'truncated',
-      message: `The journal ends at entry ${entries}, but entry ${head.seq} was written: the newest entries were removed.`,
-    });
-  }
-  if (hashAt.get(head.seq) !== head.hash && head.seq > 0) {
-    return done({
-      seq: head.seq,
-      kind: 'head_mismatch',
-      message: `Entry ${head.seq} is not the one the settings recorded: the journal was rewritten from there.`,
-    });
-  }
-  if (head.seq < entries) {
-    return done({
-      seq: head.seq + 1,
-      kind: 'head_mismatch',
-      message:
-        `The settings know entries up to ${head.seq}, but the journal goes on to ${entries}: entries were added ` +
-        'outside this app, or it stopped between writing an entry and the settings.',
-    });
-  }
-  return done(null);
-}

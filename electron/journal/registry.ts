@@ -29,6 +29,7 @@ export function createJournals(deps: {
   appVersion: string;
   osUser?: string;
   now: () => Date;
+  nativeBinding?: string;
 }) {
   const made = new WeakMap<Cache, ProfileJournal>();
   const osUser = deps.osUser ?? osUserName();
@@ -45,6 +46,7 @@ export function createJournals(deps: {
           appVersion: deps.appVersion,
           osUser,
           now: deps.now,
+          nativeBinding: deps.nativeBinding,
         });
         found = { journal, periods: createPeriodCloses({ db: cache.db, journal, now: deps.now }) };
         made.set(cache, found);

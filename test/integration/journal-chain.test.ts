@@ -64,9 +64,16 @@ function tamper(sql: string, ...params: unknown[]): void {
   }
 }
 
-describe('the chain', () => {
-  it('verifies untouched, each entry hashing the previous hash and its canonical form', () => {
-    const result = journal.verify();
+// Each case runs as one pass on the cache's connection and cut into three stretches checked in worker threads
+// (a stretch of one or two entries, so every tampering meets a boundary somewhere): both must give the same answer.
+describe.each([
+  ['one pass', { threads: 1 }],
+  ['three worker threads', { threads: 3, minEntriesPerThread: 1 }],
+] as const)('the chain, verified in %s', (_, mode) => {
+  const verify = () => journal.verify(mode);
+
+  it('verifies untouched, each entry hashing the previous hash and its canonical form', async () => {
+    const result = await verify();
     expect(result).toMatchObject({ ok: true, entries: 5, problem: null });
     const entries = journal.list();
     expect(entries.map((e) => e.seq)).toEqual([5, 4, 3, 2, 1]);
@@ -94,33 +101,33 @@ describe('the chain', () => {
     expect(settings.journalHead(PROFILE)).toEqual({ seq: 5, hash: journal.get(5)!.hash });
   });
 
-  it('names an edited field', () => {
+  it('names an edited field', async () => {
     tamper(
       `UPDATE journal SET data = ? WHERE seq = 3`,
       canonicalJson({ rows: 31, totals: { amount: 300_00 }, fileName: 'f3.xlsx' }),
     );
-    expect(journal.verify().problem).toMatchObject({ seq: 3, kind: 'edited' });
+    expect((await verify()).problem).toMatchObject({ seq: 3, kind: 'edited' });
   });
 
-  it('names an edit of a field outside the data, the time', () => {
+  it('names an edit of a field outside the data, the time', async () => {
     tamper(`UPDATE journal SET at = '2020-01-01T00:00:00.000Z' WHERE seq = 2`);
-    expect(journal.verify().problem).toMatchObject({ seq: 2, kind: 'edited' });
+    expect((await verify()).problem).toMatchObject({ seq: 2, kind: 'edited' });
   });
 
-  it('names a deleted entry', () => {
+  it('names a deleted entry', async () => {
     tamper('DELETE FROM journal WHERE seq = 3');
-    const r = journal.verify();
+    const r = await verify();
     expect(r.ok).toBe(false);
     expect(r.problem).toMatchObject({ seq: 3, kind: 'sequence_gap' });
   });
 
-  it('names a deleted entry whose followers were renumbered', () => {
+  it('names a deleted entry whose followers were renumbered', async () => {
     tamper('DELETE FROM journal WHERE seq = 3');
     tamper('UPDATE journal SET seq = seq - 1 WHERE seq > 3');
-    expect(journal.verify().problem).toMatchObject({ seq: 3, kind: 'broken_link' });
+    expect((await verify()).problem).toMatchObject({ seq: 3, kind: 'broken_link' });
   });
 
-  it('names an inserted entry, even one hashed correctly onto the one before it', () => {
+  it('names an inserted entry, even one hashed correctly onto the one before it', async () => {
     const second = journal.get(2)!;
     const forged = {
       seq: 3,
@@ -146,10 +153,10 @@ describe('the chain', () => {
       chainHash(second.hash, canonicalEntry(forged)),
     );
     // The forged entry itself holds; the one after it no longer follows.
-    expect(journal.verify().problem).toMatchObject({ seq: 4, kind: 'broken_link' });
+    expect((await verify()).problem).toMatchObject({ seq: 4, kind: 'broken_link' });
   });
 
-  it('names reordered entries', () => {
+  it('names reordered entries', async () => {
     const two = journal.get(2)!;
     const three = journal.get(3)!;
     tamper('UPDATE journal SET seq = 99 WHERE seq = 2');
@@ -157,18 +164,18 @@ describe('the chain', () => {
     tamper('UPDATE journal SET seq = 3 WHERE seq = 99');
     expect(two.seq).toBe(2);
     expect(three.seq).toBe(3);
-    expect(journal.verify().problem).toMatchObject({ seq: 2, kind: 'broken_link' });
+    expect((await verify()).problem).toMatchObject({ seq: 2, kind: 'broken_link' });
   });
 
-  it('names a truncated tail through the head kept in the settings', () => {
+  it('names a truncated tail through the head kept in the settings', async () => {
     tamper('DELETE FROM journal WHERE seq >= 4');
-    const r = journal.verify();
+    const r = await verify();
     expect(r.entries).toBe(3);
     expect(r.problem).toMatchObject({ seq: 4, kind: 'truncated' });
     expect(r.problem!.message).toContain('entry 5 was written');
   });
 
-  it('names a chain rewritten from the start with valid hashes, against the head in the settings', () => {
+  it('names a chain rewritten from the start with valid hashes, against the head in the settings', async () => {
     tamper(`UPDATE journal SET summary = 'rewritten' WHERE seq = 1`);
     // Recompute every hash, as a careful tamperer would.
     const db = new Database(cache.file);
@@ -199,10 +206,10 @@ describe('the chain', () => {
       prev = hash;
     }
     db.close();
-    expect(journal.verify().problem).toMatchObject({ seq: 5, kind: 'head_mismatch' });
+    expect((await verify()).problem).toMatchObject({ seq: 5, kind: 'head_mismatch' });
   });
 
-  it('names entries appended behind the settings’ back', () => {
+  it('names entries appended behind the settings’ back', async () => {
     const db = new Database(cache.file);
     const other = createJournal({
       db,
@@ -214,14 +221,14 @@ describe('the chain', () => {
     });
     other.append({ kind: 'cache', event: 'cache.cleared', outcome: 'done', summary: 'quietly' });
     db.close();
-    expect(journal.verify().problem).toMatchObject({ seq: 6, kind: 'head_mismatch' });
+    expect((await verify()).problem).toMatchObject({ seq: 6, kind: 'head_mismatch' });
   });
 
-  it('survives reopening: a new process continues the chain and the head', () => {
+  it('survives reopening: a new process continues the chain and the head', async () => {
     cache.close();
     open();
     journal.append({ kind: 'cache', event: 'cache.cleared', outcome: 'done', summary: 'after reopening' });
-    expect(journal.verify()).toMatchObject({ ok: true, entries: 6 });
+    expect(await verify()).toMatchObject({ ok: true, entries: 6 });
   });
 });
 
@@ -258,7 +265,7 @@ describe('reading', () => {
     expect(journal.unresolved()).toEqual([]);
   });
 
-  it('keeps a change and its entry together: a change that throws leaves neither', () => {
+  it('keeps a change and its entry together: a change that throws leaves neither', async () => {
     expect(() =>
       journal.transact((append) => {
         append({ kind: 'cache', event: 'cache.cleared', outcome: 'done', summary: 'x' });
@@ -266,6 +273,6 @@ describe('reading', () => {
       }),
     ).toThrow('the change failed');
     expect(journal.head().seq).toBe(5);
-    expect(journal.verify().ok).toBe(true);
+    expect((await journal.verify()).ok).toBe(true);
   });
 });

@@ -150,7 +150,7 @@ describe('period close', () => {
         .list({ kind: 'period', limit: 3 })
         .map((e) => e.event),
     ).toEqual(['period.reopen', 'period.changed', 'period.acknowledge']);
-    expect(journal().verify().ok).toBe(true);
+    expect((await journal().verify()).ok).toBe(true);
   });
 });
 
@@ -323,7 +323,7 @@ describe('profile, credential and cache events', () => {
     const text = (raw.prepare('SELECT group_concat(data || summary) AS t FROM journal').get() as { t: string }).t;
     raw.close();
     expect(text).not.toContain('sk_journal_secret');
-    expect(own.verify().ok).toBe(true);
+    expect((await own.verify()).ok).toBe(true);
   });
 
   it('keeps the journal and closed periods when the cache is cleared, and journals the clearing', async () => {
@@ -339,6 +339,6 @@ describe('profile, credential and cache events', () => {
       data: { freedBytes: cleared.freedBytes },
     });
     expect(await ok(core, 'journal.periods', range)).toHaveLength(1);
-    expect(journal().verify()).toMatchObject({ ok: true });
+    expect(await journal().verify()).toMatchObject({ ok: true });
   });
 });

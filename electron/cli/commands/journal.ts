@@ -61,7 +61,7 @@ const verify: Command = {
   words: ['journal', 'verify'],
   usage: 'journal verify   (recomputes the hash chain; exit 1 names the first entry that does not hold)',
   async run({ ctx, io }) {
-    const r = journalOf(ctx).journal.verify();
+    const r = await journalOf(ctx).journal.verify();
     result(io, r, () =>
       r.ok
         ? `The journal holds: ${r.entries.toLocaleString('en-IN')} entries, head ${r.headHash}.`
