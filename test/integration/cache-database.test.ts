@@ -81,6 +81,12 @@ const SEEDS: Record<number, string[]> = {
      VALUES (1, '2025-01-01', '2025-01-02', 't', 1, 'd', 0, '[]', 'closed')`,
     `INSERT INTO period_close_records VALUES (1, '2025-01-01', 'payu', 'pay_1', '2025-01-01 11:00:00', 'h')`,
   ],
+  9: [
+    `INSERT INTO payout_check_runs (id, mode, started_at) VALUES (1, 'advance', 't')`,
+    `INSERT INTO payout_check_items (run_id, position, payout_id, outcome) VALUES (1, 0, 'po_9', 'queued')`,
+    `INSERT INTO payout_first_seen VALUES ('po_9', 't')`,
+    `INSERT INTO payout_settings VALUES ('payouts', '{}')`,
+  ],
 };
 
 const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;
