@@ -64,9 +64,9 @@ export function WatchList({
       </header>
       {now.isError && <ErrorNotice error={ipcErrorOf(now.error)} onRetry={() => now.mutate({})} />}
       {w && w.notices.length > 0 && (
-        <ul className="notice payout-changes" aria-label="What the watch list noticed">
+        <ul className="notice payout-changes watch-notices" aria-label="What the watch list noticed">
           {w.notices.slice(0, 5).map((n) => (
-            <li key={`${n.kind}-${n.payoutId}-${n.at}`}>
+            <li key={`${n.kind}-${n.payoutId}-${n.at}`} className={`watch-notice-${n.kind}`}>
               <span className="muted">{formatIstInstant(n.at)}</span> <span className="mono">{n.payoutId}</span>{' '}
               {n.kind === 'status' ? (
                 <>
