@@ -24,6 +24,8 @@ export function createConnectivity(
   return {
     /** The active profile's state. */
     current: () => of(activeProfileId()),
+    /** A profile's state, whether or not it is the active one. */
+    of,
     /** Feed every request outcome here with the profile it was made for (the API client's `onEvent`). */
     record(event: RequestEvent, profileId: string): void {
       if (event.outcome === 'retry') return;

@@ -3,6 +3,8 @@
  * Electron's main process and the browser test harness both build it here and register the same router, so
  * what the tests drive is what the app runs.
  */
+import type { Connectivity } from '../shared/ipc/app';
+import { sleep } from './api/retry';
 import type { Transport } from './api/transport';
 import type { Cache } from './cache/database';
 import { createCacheRegistry } from './cache/registry';
@@ -32,6 +34,8 @@ import { createSyncJobs } from './sync/jobs';
 import { createAccountService } from './treasury/accounts';
 import { createBeneficiaryService } from './treasury/beneficiaries';
 import { createBeneficiaryImportService } from './treasury/beneficiary-import';
+import { createPayoutCheckService, type PayoutCheckLimits } from './treasury/payout-checks';
+import { createPayoutWatch } from './treasury/payout-watch';
 import { createPayoutService } from './treasury/payouts';
 import { createNotices } from './notices';
 import { ensurePrivateDir } from './private-files';
@@ -59,6 +63,10 @@ export interface CoreOptions {
   now?: () => number;
   /** The OS account name written into journal entries; the real one by default. */
   osUser?: string;
+  /** Bulk payout checks' lookups in flight and the pace of advance checks (treasury/payout-checks.ts). */
+  payoutCheckLimits?: Partial<PayoutCheckLimits>;
+  /** Run the payout watch list on its timer (the app does; the CLI, which exits after its command, does not). */
+  payoutWatch?: boolean;
 }
 
 export function createCore(options: CoreOptions) {
@@ -126,13 +134,41 @@ export function createCore(options: CoreOptions) {
     nativeBinding: options.sqliteNativeBinding,
   });
   const services = { credentials, cacheFor, journals };
+  const payouts = createPayoutService(services);
   const beneficiaries = createBeneficiaryService(services);
   const treasury = {
     beneficiaries,
     beneficiaryImport: createBeneficiaryImportService({ ...services, beneficiaries }),
-    payouts: createPayoutService(services),
+    payouts,
+    payoutChecks: createPayoutCheckService({
+      payouts,
+      cacheFor,
+      isOffline: (profileId) => connectivity.of(profileId).state === 'offline',
+      events,
+      now,
+      sleep: (ms) => sleep(ms),
+      limits: options.payoutCheckLimits,
+    }),
     accounts: createAccountService(services),
   };
+  const payoutWatch = createPayoutWatch({
+    checks: treasury.payoutChecks,
+    cacheFor,
+    activeProfileId: () => profiles.active().id,
+    isOffline: (profileId) => connectivity.of(profileId).state === 'offline',
+    events,
+    now,
+    log: options.log.child('watch'),
+  });
+  if (options.payoutWatch) payoutWatch.start();
+  // Advance checks queued while the service was unreachable run as soon as it answers again.
+  events.subscribe((event, payload) => {
+    if (event !== 'connectivity' || (payload as Connectivity).state !== 'online') return;
+    const profileId = profiles.active().id;
+    treasury.payoutChecks.runQueued(profileId).catch((e: unknown) => {
+      options.log.warn('queued payout checks did not run', { profileId, error: e });
+    });
+  });
 
   const syncJobs = createSyncJobs({
     credentials,
@@ -172,7 +208,7 @@ export function createCore(options: CoreOptions) {
       chooseFile: exportJobs.chooseFile,
       now: nowDate,
     }),
-    ...createPayoutHandlers(treasury.payouts, profiles),
+    ...createPayoutHandlers(treasury.payouts, treasury.payoutChecks, payoutWatch, cacheFor, profiles),
     ...createAccountHandlers(treasury.accounts, profiles),
     ...createCacheHandlers({ caches, profiles, journals, dataDir: options.dataDir, busyReason }),
     ...createExportHandlers(exportJobs, profiles),
@@ -191,9 +227,12 @@ export function createCore(options: CoreOptions) {
     journals,
     /** Beneficiaries, payout lookups and balances through the API, recorded in the cache: the CLI uses them too. */
     treasury,
+    /** The payout watch list's rounds (started on its timer when `payoutWatch` is set). */
+    payoutWatch,
     exports: exportJobs,
     /** Closes the SQLite files at once; resolves when running exports have stopped and removed their partial files. */
     close(): Promise<void> {
+      payoutWatch.stop();
       syncJobs.cancelAll();
       const exportsStopped = exportJobs.cancelAll();
       caches.closeAll();

@@ -9,7 +9,7 @@ import { settlementFilter } from './settlement-query';
 export const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const EXPORT_KINDS = ['settlements', 'beneficiaries', 'payouts', 'balances', 'journal'] as const;
+export const EXPORT_KINDS = ['settlements', 'beneficiaries', 'payouts', 'balances', 'journal', 'payoutCheck'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 const format = z.enum(EXPORT_FORMATS);
@@ -36,6 +36,8 @@ export const exportRequest = z
     z.object({ kind: z.literal('balances'), format, csv }).strict(),
     /** The profile's whole audit journal, oldest first, with each entry's hashes. */
     z.object({ kind: z.literal('journal'), format, csv }).strict(),
+    /** One bulk payout check run: an item per id with its outcome and what the check answered. */
+    z.object({ kind: z.literal('payoutCheck'), runId: z.number().int().positive(), format, csv }).strict(),
   ])
   .refine((r) => r.format === 'csv' || r.csv === undefined, {
     message: 'CSV options apply to CSV exports only',

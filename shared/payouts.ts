@@ -4,6 +4,7 @@
  * are integer paise.
  */
 import { z } from 'zod';
+import { maskAccount } from './accounts';
 import { payoutBeneficiary } from './api/payouts';
 
 export const PAYOUT_LOOKUP_MODES = ['normal', 'advance'] as const;
@@ -45,6 +46,8 @@ export const payoutLookup = z.object({
   /** Why the check itself failed (not found, unreachable), in the user's words; null when it answered. */
   error: z.string().nullable(),
   payout: payoutView.nullable(),
+  /** ISO UTC time the console first saw the payout (its first answered lookup); null while it never answered. */
+  firstSeenAt: z.string().nullable(),
 });
 export type PayoutLookup = z.output<typeof payoutLookup>;
 
@@ -52,3 +55,42 @@ export const payoutLookupRequest = z
   .object({ payoutId: z.string().trim().min(1, 'must not be empty').max(64), mode: z.enum(PAYOUT_LOOKUP_MODES) })
   .strict();
 export type PayoutLookupRequest = z.input<typeof payoutLookupRequest>;
+
+/** Where a payout's money went: the bank account (with its IFSC) or the UPI address. */
+export type PayoutDestination =
+  { kind: 'account'; accountNumber: string; ifsc: string | null } | { kind: 'upi'; vpa: string };
+
+/** Methods that credit a bank account by its number and IFSC. */
+const ACCOUNT_METHODS = new Set(['imps', 'neft', 'rtgs']);
+
+const present = (v: string | null | undefined): string | null => (v == null || v.trim() === '' ? null : v.trim());
+
+/**
+ * The destination the payout used. The service sends the payee's every route whatever the method (a NEFT payout
+ * to someone with a UPI address carries both), so the method decides: UPI credits the address, IMPS / NEFT / RTGS
+ * the account. Blank text is absent (cached answers from before `routingText` still hold `""`). With no method, or
+ * no route of the method's kind, the one route present is shown; null when there is none.
+ */
+export function payoutDestination(p: {
+  method?: string | null;
+  beneficiary?: z.output<typeof payoutBeneficiary> | null;
+}): PayoutDestination | null {
+  const b = p.beneficiary;
+  const vpa = present(b?.vpa);
+  const accountNumber = present(b?.account?.account_no);
+  const account: PayoutDestination | null = accountNumber
+    ? { kind: 'account', accountNumber, ifsc: present(b?.account?.ifsc) }
+    : null;
+  const upi: PayoutDestination | null = vpa ? { kind: 'upi', vpa } : null;
+  const method = (p.method ?? '').trim().toLowerCase();
+  if (method === 'upi') return upi ?? account;
+  if (ACCOUNT_METHODS.has(method)) return account ?? upi;
+  return account ?? upi;
+}
+
+/** The destination in one line for exports and the command line: the account masked to its last four digits. */
+export function destinationText(d: PayoutDestination | null): string | null {
+  if (d === null) return null;
+  if (d.kind === 'upi') return d.vpa;
+  return d.ifsc ? `${maskAccount(d.accountNumber)} (${d.ifsc})` : maskAccount(d.accountNumber);
+}

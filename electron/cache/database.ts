@@ -22,6 +22,8 @@ import { createBeneficiariesRepository } from './beneficiaries';
 import { createBeneficiaryImportsRepository } from './beneficiary-imports';
 import { checkAfterOpen, checkAtOpen, clearDamageMark, type AfterOpenCheck } from './integrity';
 import { migrate } from './migrations';
+import { createPayoutChecksRepository } from './payout-checks';
+import { createPayoutSettingsRepository } from './payout-settings';
 import { createPayoutsRepository } from './payouts';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { CacheCorruptError, isCorruption, moveAside, type Recovery } from './recovery';
@@ -66,6 +68,7 @@ export function openCache(file: string, options: CacheOptions = {}) {
   const db = openConfigured(file, options.nativeBinding, now);
   let afterOpen: ReturnType<typeof checkAfterOpen> | undefined;
   const syncRuns = createSyncRunsRepository(db, now, { nativeBinding: options.nativeBinding });
+  const payouts = createPayoutsRepository(db, now);
   return {
     file,
     db,
@@ -75,7 +78,9 @@ export function openCache(file: string, options: CacheOptions = {}) {
     syncRuns,
     beneficiaries: createBeneficiariesRepository(db, now),
     beneficiaryImports: createBeneficiaryImportsRepository(db, now),
-    payouts: createPayoutsRepository(db, now),
+    payouts,
+    payoutChecks: createPayoutChecksRepository(db, now, payouts),
+    payoutSettings: createPayoutSettingsRepository(db),
     accounts: createAccountsRepository(db, now),
     /** Bytes on disk, the WAL and shared-memory files included. */
     sizeBytes: () => cacheFileSize(file),
@@ -192,7 +197,7 @@ export function openCacheReader(file: string, options: CacheOptions = {}) {
   return {
     settlements: createSettlementsRepository(db, now),
     beneficiaries: createBeneficiariesRepository(db, now),
-    payouts: createPayoutsRepository(db, now),
+    ...readerPayouts(db, now),
     accounts: createAccountsRepository(db, now),
     journal: { every: () => journalEntries(db) },
     async snapshot<T>(run: () => Promise<T>): Promise<T> {
@@ -207,3 +212,8 @@ export function openCacheReader(file: string, options: CacheOptions = {}) {
   };
 }
 export type CacheReader = ReturnType<typeof openCacheReader>;
+
+function readerPayouts(db: Database.Database, now: () => Date) {
+  const payouts = createPayoutsRepository(db, now);
+  return { payouts, payoutChecks: createPayoutChecksRepository(db, now, payouts) };
+}

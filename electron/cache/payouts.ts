@@ -12,13 +12,16 @@ export type { PayoutLookup };
 
 const COLUMNS = `id, payout_id AS payoutId, mode, looked_up_at AS lookedUpAt, transfer_status AS transferStatus,
   ut_no AS utNo, amount, processed_at AS processedAt, gateway_error_code AS gatewayErrorCode,
-  gateway_error_message AS gatewayErrorMessage, error, payout`;
+  gateway_error_message AS gatewayErrorMessage, error, payout,
+  (SELECT first_seen_at FROM payout_first_seen f WHERE f.payout_id = payout_lookups.payout_id) AS firstSeenAt`;
 
 const SQL = {
   insert: `INSERT INTO payout_lookups (payout_id, mode, looked_up_at, transfer_status, ut_no, amount, processed_at,
              gateway_error_code, gateway_error_message, error, payout)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   byId: `SELECT ${COLUMNS} FROM payout_lookups WHERE id = ?`,
+  // The first answer that carried the payout is when the console first saw it; later ones leave it.
+  firstSeen: `INSERT OR IGNORE INTO payout_first_seen (payout_id, first_seen_at) VALUES (?, ?)`,
   history: `SELECT ${COLUMNS} FROM payout_lookups WHERE payout_id = ? ORDER BY id`,
   latest: `SELECT ${COLUMNS} FROM payout_lookups WHERE payout_id = ? ORDER BY id DESC LIMIT 1`,
   every: `SELECT ${COLUMNS} FROM payout_lookups ORDER BY payout_id, id`,
@@ -53,10 +56,12 @@ export function createPayoutsRepository(db: Database, now: () => Date) {
       error?: string;
     }): PayoutLookup {
       const p = lookup.payout;
+      const at = now().toISOString();
+      if (p !== undefined) sql.firstSeen.run(lookup.payoutId, at);
       const id = sql.insert.run(
         lookup.payoutId,
         lookup.mode,
-        now().toISOString(),
+        at,
         p?.transfer_status ?? null,
         p?.ut_no ?? null,
         p?.amount ?? null,
@@ -67,6 +72,10 @@ export function createPayoutsRepository(db: Database, now: () => Date) {
         p === undefined ? null : JSON.stringify(p),
       ).lastInsertRowid;
       return fromRow(sql.byId.get(id) as Row);
+    },
+    byId(id: number): PayoutLookup | null {
+      const row = sql.byId.get(id) as Row | undefined;
+      return row ? fromRow(row) : null;
     },
     /** Every lookup of the payout, oldest first. */
     history: (payoutId: string) => (sql.history.all(payoutId) as Row[]).map(fromRow),

@@ -64,7 +64,9 @@ export function suggestedName(profileName: string, request: ExportRequest, now: 
   const what =
     request.kind === 'settlements'
       ? [`settlements-${request.filter.from}-to-${request.filter.to}`, ...filterParts(request.filter)].join('-')
-      : `${request.kind}-${epochMsToIstDate(now)}`;
+      : request.kind === 'payoutCheck'
+        ? `payout-check-${request.runId}-${epochMsToIstDate(now)}`
+        : `${request.kind}-${epochMsToIstDate(now)}`;
   // Most file systems stop at 255 bytes; the dates and the extension come first, so a long filter is what is cut.
   return `${fileNamePart(profileName, 'profile')}-${what}`.slice(0, 200).replace(/-$/, '') + `.${request.format}`;
 }

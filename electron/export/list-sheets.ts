@@ -3,6 +3,8 @@
  * change over time reads down the sheet), balance snapshots, and the audit journal (every entry with its hashes). Identifiers and account numbers are text, so
  * leading zeros survive; money is exact rupees; times are IST date-times.
  */
+import { destinationText, payoutDestination } from '../../shared/payouts';
+import type { ExportRequest } from '../../shared/exports';
 import type { CacheReader } from '../cache/database';
 import {
   idColumn as id,
@@ -19,7 +21,7 @@ export interface ListExport {
   /** What the list holds, for the provenance. */
   view: string;
   columns: readonly ColumnSpec[];
-  rows(reader: CacheReader): Iterable<RowValues>;
+  rows(reader: CacheReader, request: ExportRequest): Iterable<RowValues>;
 }
 
 export const LIST_EXPORTS = {
@@ -69,14 +71,13 @@ export const LIST_EXPORTS = {
       text('Fund source'),
       at('Processed at'),
       text('Beneficiary', 24),
-      id('Beneficiary account or UPI', 26),
+      id('Beneficiary account or UPI', 30),
       text('Gateway error code'),
       text('Gateway error', 36),
       text('Check failed because', 36),
     ],
     *rows(reader) {
       for (const l of reader.payouts.every()) {
-        const b = l.payout?.beneficiary;
         yield [
           l.payoutId,
           ist(l.lookedUpAt),
@@ -87,11 +88,52 @@ export const LIST_EXPORTS = {
           l.payout?.method ?? null,
           l.payout?.fund_source ?? null,
           l.processedAt,
-          b?.name ?? null,
-          b?.vpa ?? (b?.account?.account_no ? `${b.account.account_no} ${b.account.ifsc ?? ''}`.trim() : null),
+          l.payout?.beneficiary?.name ?? null,
+          l.payout ? destinationText(payoutDestination(l.payout)) : null,
           l.gatewayErrorCode,
           l.gatewayErrorMessage ?? l.payout?.error ?? null,
           l.error,
+        ];
+      }
+    },
+  },
+  payoutCheck: {
+    sheet: 'Payout check',
+    view: 'one bulk payout check: each id given, how its check ended, and what it answered',
+    columns: [
+      id('Payout id', 22),
+      text('Outcome', 10),
+      text('Check', 9),
+      at('Checked at'),
+      text('Transfer status', 14),
+      id('UTR', 22),
+      money('Amount'),
+      text('Method'),
+      at('First seen'),
+      text('Beneficiary', 24),
+      id('Beneficiary account or UPI', 30),
+      text('Gateway error', 36),
+      text('Not answered because', 36),
+    ],
+    *rows(reader, request) {
+      const run = request.kind === 'payoutCheck' ? reader.payoutChecks.get(request.runId) : null;
+      if (!run) throw new Error('That payout check is not in the cache.');
+      for (const item of run.items) {
+        const l = item.lookup;
+        yield [
+          item.payoutId,
+          item.outcome,
+          run.mode,
+          l ? ist(l.lookedUpAt) : null,
+          l?.transferStatus ?? null,
+          l?.utNo ?? null,
+          l?.amount ?? null,
+          l?.payout?.method ?? null,
+          l?.firstSeenAt ? ist(l.firstSeenAt) : null,
+          l?.payout?.beneficiary?.name ?? null,
+          l?.payout ? destinationText(payoutDestination(l.payout)) : null,
+          l?.gatewayErrorMessage ?? (l?.payout?.error || null),
+          item.error,
         ];
       }
     },
@@ -164,4 +206,4 @@ export const LIST_EXPORTS = {
       }
     },
   },
-} satisfies Record<'beneficiaries' | 'payouts' | 'balances' | 'journal', ListExport>;
+} satisfies Record<'beneficiaries' | 'payouts' | 'payoutCheck' | 'balances' | 'journal', ListExport>;

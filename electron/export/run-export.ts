@@ -434,7 +434,7 @@ async function writeList(run: Run): Promise<Written> {
   const spec = LIST_EXPORTS[job.request.kind as keyof typeof LIST_EXPORTS];
   progress({ phase: 'counting', rowsWritten: 0, rowsTotal: null }, true);
   // Lists are what the desk looked up, not a million settlements: read whole, so the sheet's size is declared.
-  const rows = [...spec.rows(reader)];
+  const rows = [...spec.rows(reader, job.request)];
   const columns: readonly ColumnSpec[] = spec.columns;
   const write = async (sink: RowSink) => {
     for (let i = 0; i < rows.length; i++) {

@@ -162,6 +162,8 @@ export interface Fixtures {
   webhooks: { id: string; status: string }[];
   gateways: string[];
   settlementDates: string[];
+  /** Payout fetches that reached the handler, by the id asked for (known or not) and fetch type. */
+  payoutFetches: Record<string, { normal: number; advance: number }>;
 }
 
 export class SandboxState {
@@ -172,6 +174,8 @@ export class SandboxState {
   readonly payouts = new Map<string, PayoutRec>();
   readonly gatewayAccounts: GatewayAccountsRec[] = [];
   readonly webhooks = new Map<string, WebhookRec>();
+  /** Every payout fetch the service processed, so tests can tell that nothing was checked twice. */
+  readonly payoutFetches = new Map<string, { normal: number; advance: number }>();
   readonly gateways: readonly string[] = GATEWAYS.map((g) => g.code);
 
   /** Ids of things made at run time come from their own stream, so seeding stays independent of use. */
@@ -212,6 +216,7 @@ export class SandboxState {
       webhooks: [...this.webhooks.values()].map((w) => ({ id: w.id, status: w.active ? 'active' : 'inactive' })),
       gateways: [...this.gateways],
       settlementDates,
+      payoutFetches: Object.fromEntries([...this.payoutFetches].map(([id, n]) => [id, { ...n }])),
     };
   }
 }

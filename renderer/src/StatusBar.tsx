@@ -1,6 +1,7 @@
 import type { IpcOutput } from '../../shared/ipc/contract';
 import { HeadroomAlert } from './accounts/HeadroomAlert';
 import { EnvironmentBadge } from './EnvironmentBadge';
+import { WatchIndicator } from './payouts/WatchIndicator';
 import { useAppInfo, useConnectivity } from './query/app-queries';
 import { useIpcQuery } from './query/ipc-query';
 import { formatIstInstant } from './ui/format';
@@ -79,6 +80,7 @@ export function StatusBar() {
       )}
       <span className="spacer" />
       {profile && <HeadroomAlert />}
+      {profile && <WatchIndicator />}
       {profile && <LastSynced />}
       <ConnectivityIndicator />
       {info.data && <span className="mono muted">v{info.data.appVersion}</span>}

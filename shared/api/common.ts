@@ -48,6 +48,15 @@ export const idText = z.union([z.string(), z.number()]).transform((v) => String(
 
 export const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
+/**
+ * Routing text (UPI address, account number, IFSC) as the service sends it: it writes `""` for "none" (an
+ * IMPS payout to a bank account carries `vpa: ""`), so blank text is absent, never a value money could go to.
+ */
+export const routingText = z
+  .string()
+  .transform((v) => (v.trim() === '' ? null : v))
+  .nullish();
+
 export const customer = z.looseObject({
   name: z.string().optional(),
   email: z.string().optional(),

@@ -13,29 +13,29 @@
  * - balance: A `account {pg: {account_no, balance}}` and B `balances [{pg, balance}]` -> `balances [{pg, account_no?, balance}]`.
  */
 import { z } from 'zod';
-import { idText, ifsc, istDateTime, majorAmount, nonEmpty, requestId, statusTrue, vpa } from './common';
+import { idText, ifsc, istDateTime, majorAmount, nonEmpty, requestId, routingText, statusTrue, vpa } from './common';
 
 // ---- domain --------------------------------------------------------------------------------------
 
 export const beneficiary = z.looseObject({
   beneficiary_id: idText.optional(),
   name: z.string(),
-  vpa: z.string().nullish(),
-  account_number: z.string().nullish(),
-  ifsc: z.string().nullish(),
+  vpa: routingText,
+  account_number: routingText,
+  ifsc: routingText,
   phone: z.string().nullish(),
   email: z.string().nullish(),
   address: z.string().nullish(),
 });
 export type Beneficiary = z.output<typeof beneficiary>;
 
-const bankAccountB = z.looseObject({ account_no: z.string().nullish(), ifsc: z.string().nullish() });
+const bankAccountB = z.looseObject({ account_no: routingText, ifsc: routingText });
 
 export const payoutBeneficiary = z.looseObject({
   name: z.string().optional(),
   email: z.string().nullish(),
   phone: z.string().nullish(),
-  vpa: z.string().nullish(),
+  vpa: routingText,
   account: bankAccountB.nullish(),
 });
 
@@ -148,7 +148,7 @@ const beneficiaryB = z
     name: z.string(),
     email: z.string().nullish(),
     phone: z.string().nullish(),
-    vpa: z.string().nullish(),
+    vpa: routingText,
     account: bankAccountB.nullish(),
   })
   .transform(

@@ -40,6 +40,12 @@ export const IPC_CHANNELS = [
   'payouts.lookup',
   'payouts.history',
   'payouts.recent',
+  'payouts.check',
+  'payouts.checkRun',
+  'payouts.settings',
+  'payouts.saveSettings',
+  'payouts.watch',
+  'payouts.watchNow',
   'accounts.overview',
   'accounts.refresh',
   'accounts.checkBalance',
@@ -75,6 +81,8 @@ export const IPC_EVENTS = [
   'exportProgress',
   'exportFinished',
   'fileMovedAside',
+  'payoutCheckProgress',
+  'payoutWatch',
   'importProgress',
 ] as const;
 export type IpcEvent = (typeof IPC_EVENTS)[number];

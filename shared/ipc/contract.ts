@@ -15,6 +15,8 @@ import { credentialsChannels } from './credentials';
 import { exportFinishedEvent, exportProgressEvent, exportsChannels } from './exports';
 import { movedAsideNotice, noticesChannels } from './notices';
 import { journalChannels } from './journal';
+import { payoutCheckProgress } from '../payout-checks';
+import { watchState } from '../payout-watch';
 import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
 import { settlementsChannels } from './settlements';
@@ -54,6 +56,8 @@ export const ipcEvents = {
   exportProgress: exportProgressEvent,
   exportFinished: exportFinishedEvent,
   fileMovedAside: movedAsideNotice,
+  payoutCheckProgress,
+  payoutWatch: watchState,
   importProgress: importProgressEvent,
 } satisfies { [E in IpcEvent]: z.ZodType };
 

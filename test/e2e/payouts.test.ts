@@ -1,9 +1,10 @@
 /**
  * The Payouts screen end to end, against the real core and sandbox: a failed payout's reason in plain words (the
  * gateway's own text and code, as the wire carries them), a pending payout on the watch list that resolves on the
- * second hard pull with the change marked in its history, the watch list's 30-second refresh (stopped when the
- * screen closes), an unknown id, and a lookup offline that fails while the cached answer and history stay.
- * Screenshots in light and dark.
+ * second hard pull with the change marked in its history, the watch list run by main (its age columns, its news
+ * in the status bar on another screen: overdue, then a status change with advance checks turned on), a pasted list
+ * handed to the bulk check and checked there, an unknown id, and a lookup offline that fails while the cached
+ * answer and history stay. Screenshots in light and dark.
  */
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,46 +140,91 @@ describe.runIf(ready)('Payouts', () => {
     await page.getByText('Nothing pending to watch').waitFor();
   });
 
-  it('refreshes the watch list every 30 s while the screen is open, and stops when it closes', async () => {
-    const { page } = app;
+  it('shows ages, and main’s watch list tells the status bar on any screen what went overdue and what changed', async () => {
+    const { page, core } = app;
     const id = pending[1]!;
-    await page.clock.install();
-    // Opened again, so its timer runs on the page's fake clock.
-    await page.getByRole('navigation').getByRole('button', { name: 'Accounts & balances' }).click();
-    await openPayouts();
-    await page.getByLabel('Payout id', { exact: true }).waitFor();
     await lookUp(id);
-    await watchList()
-      .getByRole('row', { name: new RegExp(id) })
-      .waitFor();
-    const schedule = page.locator('.payout-watch-schedule');
-    await schedule.getByText(/^Next refresh at .* IST\.$/).waitFor();
-    expect(history(id)).toHaveLength(1);
+    const row = watchList().getByRole('row', { name: new RegExp(id) });
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/0 min/);
+    // The Advance box is for one lookup: it is unticked again after one.
+    await lookUp(pending[0]!, true);
+    expect(await page.getByLabel('Advance (ask the gateway directly)').isChecked()).toBe(false);
 
-    await page.clock.runFor(29_000);
-    expect(history(id)).toHaveLength(1);
-    await page.clock.runFor(1_000);
-    await expect.poll(() => history(id).length).toBe(2);
-    await schedule.getByText(/^Last refreshed .* IST\. Next refresh at .* IST\.$/).waitFor();
+    // The console first saw it three hours ago: past any method's expected time.
+    const firstSeen = new Date(Date.parse(history(id)[0]!.lookedUpAt) - 3 * 3_600_000).toISOString();
+    core
+      .cacheFor(profileId)
+      .db.prepare('UPDATE payout_first_seen SET first_seen_at = ? WHERE payout_id = ?')
+      .run(firstSeen, id);
+    await page.getByRole('navigation').getByRole('button', { name: 'Settlements' }).click();
+    await page.getByRole('heading', { name: 'Settlements', level: 1 }).waitFor();
+    const before = history(id).length;
+    await core.payoutWatch.tick();
+    expect(history(id)).toHaveLength(before + 1);
+    const news = page.getByTestId('watch-news');
+    await news.getByText(`Watch list: ${id} is overdue.`).waitFor();
 
-    // The keyboard reaches the list: Tab onto its row, Enter opens the payout from the cache.
-    await watchList()
-      .getByRole('row', { name: new RegExp(id) })
-      .focus();
-    const before = lookups();
-    await page.keyboard.press('Enter');
-    await timeline().getByRole('listitem').nth(1).waitFor();
-    expect(lookups()).toBe(before);
-    await saveScreenshots(app.page, 'payouts', { height: 1100 });
-
-    await page.getByRole('navigation').getByRole('button', { name: 'Accounts & balances' }).click();
-    const afterClose = lookups();
-    await page.clock.runFor(120_000);
-    expect(lookups()).toBe(afterClose);
-    expect(history(id)).toHaveLength(2);
-    // Time flows again for the tests after this one.
-    await page.clock.resume();
     await openPayouts();
+    await row.getByText(/^Overdue since .* IST$/).waitFor();
+    // The page's clock stands at the tests' instant, a little behind the core's.
+    expect(await row.textContent()).toMatch(/(2 h 59|3 h 0\d) min/);
+    await page
+      .getByRole('list', { name: 'What the watch list noticed' })
+      .getByText(/is overdue/)
+      .waitFor();
+    await saveScreenshots(app.page, 'payouts-watch', { height: 1100 });
+
+    // Advance checks only once the desk turns them on; the sandbox settles on the second.
+    const settings = app.core.cacheFor(profileId).payoutSettings.get();
+    app.core.cacheFor(profileId).payoutSettings.put({ ...settings, watchAdvance: true });
+    await core.payoutWatch.tick();
+    await core.payoutWatch.tick();
+    expect(
+      history(id)
+        .map((l) => l.mode)
+        .slice(-2),
+    ).toEqual(['advance', 'advance']);
+    await news.getByText(`Watch list: ${id} is now success (was pending).`).waitFor();
+    app.core.cacheFor(profileId).payoutSettings.put(settings);
+  });
+
+  it('hands a pasted list to the bulk check instead of looking up one bogus id, and checks it there', async () => {
+    const { page } = app;
+    const before = lookups();
+    // Not the failed payout: the offline test below counts its checks.
+    const settled = app.sandbox.fixtures().payouts.find((p) => p.status === 'success')!.id;
+    const list = `${pending[0]} ${settled}\n${pending[0]};bad#id`;
+    await page.getByLabel('Payout id', { exact: true }).fill(list);
+    await page.getByLabel('Payout id', { exact: true }).press('Enter');
+    await page.getByText('That was a list of payout ids: it is in the bulk check below, ready to check.').waitFor();
+    expect(lookups()).toBe(before);
+    // A one-line field turns the pasted new line into a space.
+    expect(await page.getByLabel('Payout ids', { exact: true }).inputValue()).toBe(list.replace('\n', ' '));
+    await page
+      .getByLabel('How the list was read')
+      .getByText('2 ids, 1 repeated (checked once), 1 not payout ids (left out)')
+      .waitFor();
+    await page
+      .getByRole('list', { name: 'Not payout ids' })
+      .getByText('has characters a payout id does not: #')
+      .waitFor();
+
+    await page.getByRole('button', { name: 'Check 2 payouts' }).click();
+    const table = page.getByRole('table', { name: 'Bulk check results' });
+    await table.getByRole('row', { name: new RegExp(settled) }).waitFor();
+    expect(await table.getByRole('row').count()).toBe(3);
+    expect(await table.getByRole('row', { name: new RegExp(pending[0]!) }).textContent()).toMatch(/Checked/);
+    // Nothing was kept under the pasted text as one id.
+    expect(history(list)).toEqual([]);
+    expect(
+      app.core
+        .cacheFor(profileId)
+        .payouts.recent(500)
+        .some((l) => l.payoutId.includes(' ')),
+    ).toBe(false);
+    await table.scrollIntoViewIfNeeded();
+    await saveScreenshots(app.page, 'payouts-bulk', { height: 1100 });
   });
 
   it('says so when a payout id is unknown', async () => {
@@ -215,7 +261,7 @@ describe.runIf(ready)('Payouts', () => {
     expect(await result().locator('.payout-status').textContent()).toBe('Failed');
     await expect.poll(() => timeline().getByRole('listitem').count()).toBe(1);
     expect(history(failed)).toHaveLength(1);
-    await page.getByText('Automatic refresh is paused while the service cannot be reached.').waitFor();
+    await page.getByText('Paused while the service cannot be reached: main checks again once it answers.').waitFor();
 
     await alert.getByRole('button', { name: 'Try again' }).click();
     await result().getByRole('alert').filter({ hasText: 'The lookup did not get an answer' }).waitFor();

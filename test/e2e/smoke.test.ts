@@ -179,6 +179,12 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         await unwrap(api.payouts.lookup({ payoutId: 'po_unknown', mode: 'normal' }));
         await unwrap(api.payouts.history({ payoutId: 'po_unknown' }));
         await unwrap(api.payouts.recent({}));
+        const checkRun = await unwrap(api.payouts.check({ ids: ['po_unknown'], mode: 'normal' }));
+        await unwrap(api.payouts.checkRun({ runId: checkRun.id }));
+        const payoutSettings = await unwrap(api.payouts.settings({}));
+        await unwrap(api.payouts.saveSettings(payoutSettings));
+        await unwrap(api.payouts.watch({}));
+        await unwrap(api.payouts.watchNow({}));
         const progress: unknown[] = [];
         const offProgress = api.on.exportProgress((p) => progress.push(p));
         const exported = new Promise<unknown>((resolve) => {

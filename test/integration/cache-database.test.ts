@@ -81,8 +81,14 @@ const SEEDS: Record<number, string[]> = {
      VALUES (1, '2025-01-01', '2025-01-02', 't', 1, 'd', 0, '[]', 'closed')`,
     `INSERT INTO period_close_records VALUES (1, '2025-01-01', 'payu', 'pay_1', '2025-01-01 11:00:00', 'h')`,
   ],
-  // The beneficiary import, bank-detail changes and low-headroom thresholds (issue 15).
   9: [
+    `INSERT INTO payout_check_runs (id, mode, started_at) VALUES (1, 'advance', 't')`,
+    `INSERT INTO payout_check_items (run_id, position, payout_id, outcome) VALUES (1, 0, 'po_9', 'queued')`,
+    `INSERT INTO payout_first_seen VALUES ('po_9', 't')`,
+    `INSERT INTO payout_settings VALUES ('payouts', '{}')`,
+  ],
+  // The beneficiary import, bank-detail changes and low-headroom thresholds (issue 15).
+  10: [
     `INSERT INTO beneficiary_import_rows VALUES ('d:2', 'd', 2, 1, 'created', 'bene_1', NULL, 't')`,
     `INSERT INTO beneficiary_changes VALUES (1, 'bene_1', 't', '1', 'A', NULL, '2', 'B', NULL)`,
     `INSERT INTO headroom_thresholds VALUES ('payu', 100)`,

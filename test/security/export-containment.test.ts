@@ -101,12 +101,17 @@ describe('export containment', () => {
       }
       await ok(core, 'accounts.refresh', {});
       await ok(core, 'accounts.checkBalance', {});
+      const check = await ok(core, 'payouts.check', { ids: fixtures.payouts.map((p) => p.id), mode: 'normal' });
 
       const files: string[] = [];
       for (const kind of EXPORT_KINDS) {
         for (const format of EXPORT_FORMATS) {
           const request = (
-            kind === 'settlements' ? { kind, format, filter: range } : { kind, format }
+            kind === 'settlements'
+              ? { kind, format, filter: range }
+              : kind === 'payoutCheck'
+                ? { kind, format, runId: check.id }
+                : { kind, format }
           ) as ExportRequest;
           const { jobId, file } = (await ok(core, 'exports.start', request)) as { jobId: string; file: string };
           const end = await nextEvent(core, 'exportFinished', (p) => p.jobId === jobId);

@@ -13,6 +13,7 @@ import type { IpcSender } from '../../electron/ipc/router';
 import type { SecretStore } from '../../electron/vault/secret-store';
 import type { IpcChannel } from '../../shared/ipc/channels';
 import type { IpcInput } from '../../shared/ipc/contract';
+import { DEFAULT_TURNAROUND } from '../../shared/payout-ageing';
 
 /** A packaged build's renderer folder, with a space in it as on Windows and macOS installs. */
 export const APP_ORIGIN = 'app://console';
@@ -105,6 +106,12 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'payouts.lookup': { payoutId: 'PO-0001', mode: 'normal' },
     'payouts.history': { payoutId: 'PO-0001' },
     'payouts.recent': {},
+    'payouts.check': { ids: ['PO-0001'], mode: 'normal' },
+    'payouts.checkRun': {},
+    'payouts.settings': {},
+    'payouts.saveSettings': { turnaround: DEFAULT_TURNAROUND, watchAdvance: false },
+    'payouts.watch': {},
+    'payouts.watchNow': {},
     'accounts.overview': undefined,
     'accounts.refresh': {},
     'accounts.checkBalance': {},

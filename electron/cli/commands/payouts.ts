@@ -1,7 +1,13 @@
-/** `payouts get ID [--advance]`: the payout's status as the gateway reports it, in plain words; recorded in the cache. */
+/**
+ * `payouts get ID [--advance]`: the payout's status as the gateway reports it, in plain words; recorded in the cache.
+ * `payouts check --file F | ID… [--advance]`: a list of payouts checked together (treasury/payout-checks.ts).
+ */
+import { readFileSync } from 'node:fs';
 import { formatMoney } from '../../../shared/money';
+import { parsePayoutIds, MAX_CHECK_IDS, type PayoutCheckItem } from '../../../shared/payout-checks';
+import { destinationText, payoutDestination } from '../../../shared/payouts';
 import type { Command } from '../command';
-import { result } from '../io';
+import { InputError, result, table, UsageError } from '../io';
 
 const get: Command = {
   words: ['payouts', 'get'],
@@ -25,11 +31,94 @@ const get: Command = {
         `  UTR          ${p.ut_no ?? '(none yet)'}`,
         `  method       ${p.method ?? '-'} from ${p.fund_source ?? '-'}`,
         `  processed    ${p.processed_at ? `${p.processed_at} IST` : '-'}`,
-        `  beneficiary  ${[p.beneficiary?.name, p.beneficiary?.vpa ?? p.beneficiary?.account?.account_no].filter(Boolean).join(', ') || '-'}`,
+        `  beneficiary  ${[p.beneficiary?.name, destinationText(payoutDestination(p))].filter(Boolean).join(', ') || '-'}`,
         ...(gatewaySays.length ? [`  gateway says ${gatewaySays.join(': ')}`] : []),
       ].join('\n'),
     );
   },
 };
 
-export const payoutCommands = [get];
+/** An item as the command prints it: money in integer paise, the route as the export shows it. */
+function itemJson(i: PayoutCheckItem) {
+  const p = i.lookup?.payout ?? null;
+  return {
+    payoutId: i.payoutId,
+    outcome: i.outcome,
+    status: i.lookup?.transferStatus ?? null,
+    amount: i.lookup?.amount ?? null,
+    utr: i.lookup?.utNo ?? null,
+    method: p?.method ?? null,
+    destination: p ? destinationText(payoutDestination(p)) : null,
+    gatewayError: i.lookup?.gatewayErrorMessage ?? (p?.error || null),
+    error: i.error,
+  };
+}
+
+const check: Command = {
+  words: ['payouts', 'check'],
+  usage:
+    'payouts check --file F | ID… [--advance]   (ids separated by spaces, commas, semicolons, tabs or new lines; ' +
+    'exit 1 when any was not found or not checked, 2 when some ids were not ids)',
+  options: { file: { type: 'string' }, advance: { type: 'boolean' } },
+  positionals: { min: 0, max: MAX_CHECK_IDS, names: 'ID…' },
+  async run({ ctx, values, positionals, io }) {
+    const file = values.file as string | undefined;
+    let text = positionals.join('\n');
+    if (file !== undefined) {
+      try {
+        text += '\n' + readFileSync(file, 'utf8');
+      } catch (e) {
+        throw new InputError(`${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+      }
+    }
+    const parsed = parsePayoutIds(text);
+    if (parsed.ids.length === 0 && parsed.invalid.length === 0) throw new UsageError('give payout ids or --file F');
+    const invalidLines = parsed.invalid.map((x) => `not a payout id: ${JSON.stringify(x.text)} (${x.reason})`);
+    if (parsed.ids.length === 0) throw new InputError(invalidLines.join('; '));
+    if (parsed.ids.length > MAX_CHECK_IDS) {
+      throw new InputError(`${parsed.ids.length} payout ids: at most ${MAX_CHECK_IDS} in one check`);
+    }
+    const run = await ctx.core.treasury.payoutChecks.check(ctx.profile.id, {
+      ids: parsed.ids,
+      mode: values.advance ? 'advance' : 'normal',
+    });
+    const items = run.items.map(itemJson);
+    result(
+      io,
+      {
+        runId: run.id,
+        mode: run.mode,
+        counts: run.counts,
+        items,
+        invalid: parsed.invalid,
+        duplicates: parsed.duplicates,
+      },
+      () =>
+        [
+          table(
+            ['Payout id', 'Outcome', 'Status', 'Amount', 'UTR', 'Method', 'To', 'Reason'],
+            items.map((i) => [
+              i.payoutId,
+              i.outcome,
+              i.status ?? '-',
+              i.amount === null ? '-' : formatMoney(i.amount),
+              i.utr ?? '-',
+              i.method ?? '-',
+              i.destination ?? '-',
+              i.error ?? i.gatewayError ?? '',
+            ]),
+            ['left', 'left', 'left', 'right'],
+          ),
+          `${run.counts.checked} checked, ${run.counts.refused} refused, ${run.counts.failed} not checked, ` +
+            `${run.counts.queued} queued for when the service is back` +
+            (parsed.duplicates.length ? `; ${parsed.duplicates.length} duplicate ids checked once` : ''),
+          ...invalidLines,
+        ].join('\n'),
+    );
+    if (parsed.invalid.length) throw new InputError(`${parsed.invalid.length} of the ids given were not payout ids`);
+    const unsettled = run.counts.refused + run.counts.failed + run.counts.queued;
+    if (unsettled) throw new Error(`${unsettled} of ${run.items.length} payouts were not found or not checked`);
+  },
+};
+
+export const payoutCommands = [get, check];

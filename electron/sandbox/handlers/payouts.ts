@@ -42,6 +42,9 @@ export const payoutHandlers: Handlers<
   },
 
   'payout.fetch': ({ id, fetch_type }, ctx) => {
+    const fetches = ctx.state.payoutFetches.get(id) ?? { normal: 0, advance: 0 };
+    fetches[fetch_type] += 1;
+    ctx.state.payoutFetches.set(id, fetches);
     const p = ctx.state.payouts.get(id);
     if (!p)
       return { http: 200, body: { status: false, error_code: CODE.notFound, error_message: `Payout ${id} not found` } };

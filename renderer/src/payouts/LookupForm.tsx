@@ -1,8 +1,10 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { looksLikeIdList } from '../../../shared/payout-checks';
 import { FormField } from '../ui/FormField';
 import { useFindShortcut } from '../ui/use-find-shortcut';
 import { useLookUp } from './payouts-queries';
 import { useOfflineReason } from '../ui/offline';
+import { usePayoutsUi } from './payouts-store';
 
 const MAX_ID = 64;
 
@@ -12,11 +14,22 @@ export function LookupForm() {
   const [payoutId, setPayoutId] = useState('');
   const [advance, setAdvance] = useState(false);
   const [error, setError] = useState<string>();
+  const [moved, setMoved] = useState<string>();
+  const toBulk = usePayoutsUi((s) => s.toBulk);
   const input = useRef<HTMLInputElement>(null);
   useFindShortcut(input);
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    setMoved(undefined);
+    // Several ids pasted here are a list, not one id "TRF… TRF…": the bulk check takes them, and nothing is looked up.
+    if (looksLikeIdList(payoutId)) {
+      toBulk(payoutId.trim());
+      setPayoutId('');
+      setError(undefined);
+      setMoved('That was a list of payout ids: it is in the bulk check below, ready to check.');
+      return;
+    }
     const id = payoutId.trim();
     const problem =
       id === ''
@@ -31,6 +44,8 @@ export function LookupForm() {
     }
     setPayoutId(id);
     lookUp(id, advance ? 'advance' : 'normal');
+    // Advance is asked for one lookup at a time; the next one is normal unless ticked again.
+    setAdvance(false);
   }
 
   return (
@@ -38,7 +53,10 @@ export function LookupForm() {
       <FormField
         label="Payout id"
         error={error}
-        hint="The transfer id, such as TRF123456789012. / or Ctrl+F (⌘F on a Mac) jumps here."
+        hint={
+          moved ??
+          'The transfer id, such as TRF123456789012. / or Ctrl+F (⌘F on a Mac) jumps here. Several ids go to the bulk check.'
+        }
       >
         {(control) => (
           <input

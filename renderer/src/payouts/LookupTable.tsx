@@ -1,10 +1,14 @@
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { DEFAULT_TURNAROUND, formatAge, payoutAge, type PayoutAge } from '../../../shared/payout-ageing';
 import type { PayoutLookup } from '../../../shared/payouts';
 import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
 import { formatIstInstant, formatMoney } from '../ui/format';
+import { usePayoutSettings } from './payouts-queries';
 import { TransferStatus } from './TransferStatus';
 
-const COLUMNS: DataColumn<PayoutLookup>[] = [
+type Row = PayoutLookup & { age: PayoutAge };
+
+const COLUMNS: DataColumn<Row>[] = [
   { id: 'payout', label: 'Payout', mono: true, cell: (l) => l.payoutId, sortValue: (l) => l.payoutId },
   {
     id: 'status',
@@ -30,6 +34,45 @@ const COLUMNS: DataColumn<PayoutLookup>[] = [
     sortValue: (l) => l.payout?.beneficiary?.name ?? null,
   },
   {
+    id: 'method',
+    label: 'Method',
+    optional: true,
+    cell: (l) => l.payout?.method?.toUpperCase() ?? '—',
+    sortValue: (l) => l.payout?.method ?? null,
+  },
+  {
+    id: 'firstSeen',
+    label: 'First seen',
+    optional: true,
+    // Age says the same at a glance; the column chooser shows the time.
+    hiddenByDefault: true,
+    cell: (l) => (l.age.firstSeenAt ? <span className="muted">{formatIstInstant(l.age.firstSeenAt)}</span> : '—'),
+    sortValue: (l) => l.age.firstSeenAt,
+  },
+  {
+    id: 'age',
+    label: 'Age',
+    numeric: true,
+    optional: true,
+    cell: (l) => (l.age.ageMs === null ? '—' : formatAge(l.age.ageMs)),
+    sortValue: (l) => l.age.ageMs,
+  },
+  {
+    id: 'expected',
+    label: 'Expected by',
+    optional: true,
+    cell: (l) =>
+      l.age.expectedBy === null ? (
+        '—'
+      ) : l.age.overdue ? (
+        <strong className="error payout-overdue">Overdue since {formatIstInstant(l.age.expectedBy)}</strong>
+      ) : (
+        formatIstInstant(l.age.expectedBy)
+      ),
+    // Overdue first when sorted ascending: a desk sorts to chase them.
+    sortValue: (l) => (l.age.expectedBy === null ? null : `${l.age.overdue ? 0 : 1}${l.age.expectedBy}`),
+  },
+  {
     id: 'checked',
     label: 'Last checked',
     optional: true,
@@ -37,6 +80,16 @@ const COLUMNS: DataColumn<PayoutLookup>[] = [
     sortValue: (l) => l.lookedUpAt,
   },
 ];
+
+/** The time, moved on once a minute: ages and "overdue" stay current while the list is open. */
+function useMinuteClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
 
 /** Latest lookups, one row per payout, in the shared table: ↑/↓ move between rows, Enter or a click opens one. */
 export function LookupTable({
@@ -55,12 +108,20 @@ export function LookupTable({
   onOpen(payoutId: string): void;
 }) {
   const [sort, setSort] = useState<TableSort | null>(null);
+  const settings = usePayoutSettings();
+  const turnaround = settings.data?.turnaround ?? DEFAULT_TURNAROUND;
+  const now = useMinuteClock();
+  const rows = useMemo(
+    () => lookups.map((l): Row => ({ ...l, age: payoutAge(l, now, turnaround) })),
+    [lookups, turnaround, now],
+  );
   return (
     <DataTable
       id={id}
       label={label}
       columns={COLUMNS}
-      rows={lookups}
+      rows={rows}
+      rowClass={(l) => (l.age.overdue ? 'payout-row-overdue' : undefined)}
       rowKey={(l) => l.payoutId}
       sort={sort}
       onSort={setSort}

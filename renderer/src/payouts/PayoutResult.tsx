@@ -1,4 +1,4 @@
-import type { PayoutLookup } from '../../../shared/payouts';
+import { payoutDestination, type PayoutLookup } from '../../../shared/payouts';
 import { MaskedAccount } from '../ui/MaskedAccount';
 import { AsOf } from '../ui/AsOf';
 import { formatIstWallClock, formatMoney } from '../ui/format';
@@ -13,18 +13,19 @@ function gatewayReason(l: PayoutLookup): { message: string; code: string | null 
   return message ? { message, code: l.gatewayErrorCode } : null;
 }
 
+/** The payee and the route the money took: the account for IMPS / NEFT / RTGS, the UPI address for UPI. */
 function Beneficiary({ payout }: { payout: NonNullable<PayoutLookup['payout']> }) {
   const b = payout.beneficiary;
   if (!b) return <>—</>;
-  const account = b.account?.account_no;
+  const to = payoutDestination(payout);
   return (
     <>
       {b.name ?? 'Unnamed'}
-      {b.vpa && <span className="mono"> · {b.vpa}</span>}
-      {account && (
+      {to?.kind === 'upi' && <span className="mono"> · {to.vpa}</span>}
+      {to?.kind === 'account' && (
         <>
           {' · '}
-          <MaskedAccount account={account} ifsc={b.account?.ifsc} />
+          <MaskedAccount account={to.accountNumber} ifsc={to.ifsc} />
         </>
       )}
     </>

@@ -4,6 +4,7 @@ import { AsOf } from '../ui/AsOf';
 import { OfflineBanner } from '../ui/OfflineBanner';
 import { PageHeader } from '../ui/PageHeader';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
+import { BulkCheck } from './BulkCheck';
 import { LookupForm } from './LookupForm';
 import { LookupTable } from './LookupTable';
 import { PayoutResult } from './PayoutResult';
@@ -45,6 +46,8 @@ export function PayoutsScreen() {
         </div>
         {shown && <PayoutTimeline history={shown.history} onRetry={shown.reloadHistory} />}
       </div>
+
+      <BulkCheck />
 
       {recent.status === 'loading' && <Skeleton rows={4} label="Loading recent lookups" />}
       {recent.status === 'failed' && (

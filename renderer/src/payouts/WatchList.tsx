@@ -1,16 +1,16 @@
 import type { PayoutLookup } from '../../../shared/payouts';
-import { useIsOffline } from '../query/app-queries';
 import { formatIstInstant } from '../ui/format';
 import { useOfflineReason } from '../ui/offline';
 import { EmptyState, ErrorNotice } from '../ui/states';
+import { ipcErrorOf } from '../query/ipc-query';
 import { LookupTable } from './LookupTable';
-import { useWatch, watched, WATCH_INTERVAL_MS } from './payouts-queries';
+import { useWatchNow, useWatchState, watched } from './payouts-queries';
 import { usePayoutsUi } from './payouts-store';
 import { statusWords } from './TransferStatus';
 
 /**
- * The recent lookups still pending, checked again every 30 s while the screen is open and the service answers.
- * The interval restarts after every refresh, manual or not, so two never run back to back.
+ * The recent lookups still pending, as main's watch list sees them: main checks them again every 30 s on any
+ * screen (treasury/payout-watch.ts); this shows its state and what it noticed, and asks for a round now.
  */
 export function WatchList({
   recent,
@@ -21,56 +21,63 @@ export function WatchList({
   current: string | null;
   profileId: string;
 }) {
-  const offline = useIsOffline();
   const offlineReason = useOfflineReason();
   const pending = watched(recent);
   const anything = pending.length > 0;
-  const watch = useWatch(pending.length, offline);
+  const state = useWatchState();
+  const now = useWatchNow();
   const show = usePayoutsUi((s) => s.show);
-  const run = watch.data;
-  const refreshing = watch.isFetching;
-  const nextAt = !offline && anything && !refreshing ? new Date(watch.dataUpdatedAt + WATCH_INTERVAL_MS) : null;
+  const w = state.data;
 
-  const schedule = offline
-    ? 'Automatic refresh is paused while the service cannot be reached.'
-    : refreshing
-      ? 'Refreshing…'
-      : nextAt
-        ? `Next refresh at ${formatIstInstant(nextAt.toISOString())}.`
-        : '';
+  const schedule = offlineReason
+    ? 'Paused while the service cannot be reached: main checks again once it answers.'
+    : w?.paused
+      ? w.paused
+      : now.isPending
+        ? 'Checking…'
+        : w?.nextCheckAt
+          ? `Checked again every 30 s on any screen${w.advance ? ' (advance checks)' : ''}.`
+          : '';
 
   return (
     <section className="payout-panel" aria-labelledby="payout-watch-title">
       <header className="payout-panel-head">
         <h2 id="payout-watch-title">Watch list</h2>
-        <span className="muted">{pending.length === 1 ? '1 pending' : `${pending.length} pending`}</span>
+        <span className="muted">
+          {pending.length === 1 ? '1 pending' : `${pending.length} pending`}
+          {w && w.overdue > 0 && <strong className="error">, {w.overdue} overdue</strong>}
+        </span>
         <span className="spacer" />
         <span className="muted payout-watch-schedule" role="status">
-          {run.refreshedAt && `Last refreshed ${formatIstInstant(run.refreshedAt)}. `}
+          {w?.lastCheckedAt && `Last checked ${formatIstInstant(w.lastCheckedAt)}. `}
           {schedule}
         </span>
         <button
           type="button"
           className="button"
-          disabled={refreshing || !anything || offlineReason !== null}
+          disabled={now.isPending || !anything || offlineReason !== null}
           title={offlineReason ?? undefined}
-          onClick={() => void watch.refetch()}
+          onClick={() => now.mutate({})}
         >
           Refresh watch list
         </button>
       </header>
-      {run.error && (
-        <ErrorNotice
-          error={{ ...run.error, message: `Some payouts could not be checked: ${run.error.message}` }}
-          onRetry={() => void watch.refetch()}
-        />
-      )}
-      {run.changes.length > 0 && (
-        <ul className="notice payout-changes" aria-label="Changed on the last refresh">
-          {run.changes.map((c) => (
-            <li key={c.payoutId}>
-              <span className="mono">{c.payoutId}</span> moved from {statusWords(c.from)} to{' '}
-              <strong>{c.to === null ? 'a failed check' : statusWords(c.to)}</strong>.
+      {now.isError && <ErrorNotice error={ipcErrorOf(now.error)} onRetry={() => now.mutate({})} />}
+      {w && w.notices.length > 0 && (
+        <ul className="notice payout-changes watch-notices" aria-label="What the watch list noticed">
+          {w.notices.slice(0, 5).map((n) => (
+            <li key={`${n.kind}-${n.payoutId}-${n.at}`} className={`watch-notice-${n.kind}`}>
+              <span className="muted">{formatIstInstant(n.at)}</span> <span className="mono">{n.payoutId}</span>{' '}
+              {n.kind === 'status' ? (
+                <>
+                  moved from {statusWords(n.from ?? '')} to <strong>{statusWords(n.to ?? '')}</strong>.
+                </>
+              ) : (
+                <>
+                  is <strong className="error">overdue</strong>: expected by{' '}
+                  {n.expectedBy ? formatIstInstant(n.expectedBy) : '—'}.
+                </>
+              )}
             </li>
           ))}
         </ul>
@@ -85,7 +92,7 @@ export function WatchList({
         />
       ) : (
         <EmptyState title="Nothing pending to watch">
-          A payout you look up that is still pending is added here and checked every 30 seconds.
+          A payout you look up that is still pending is added here; main checks it every 30 seconds on any screen.
         </EmptyState>
       )}
     </section>

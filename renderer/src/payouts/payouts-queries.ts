@@ -1,33 +1,26 @@
 /**
  * Payout lookups of the active profile: the payout on screen (the lookup just asked for, and every earlier check
- * of it from the cache), the recent lookups, and the watch list of those still pending, checked again every 30 s
- * by the watch query's refresh interval.
+ * of it from the cache), the recent lookups, bulk checks, the payout settings, and the watch list main runs (its
+ * state read here, its rounds pushed as `payoutWatch` events: query/main-events.ts).
  */
-import { useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { IpcError } from '../../../shared/ipc/contract';
+import { useMutationState } from '@tanstack/react-query';
 import { isPendingTransfer, type PayoutLookup, type PayoutLookupMode } from '../../../shared/payouts';
 import type { Loadable } from '../loadable';
-import {
-  ask,
-  CONNECTIVITY_KEY,
-  ipcErrorOf,
-  ipcKey,
-  loadableOf,
-  useActiveProfileId,
-  useIpcMutation,
-  useIpcQuery,
-  type IpcFailure,
-} from '../query/ipc-query';
-import type { Connectivity } from '../../../shared/ipc/app';
+import { loadableOf, useActiveProfileId, useIpcMutation, useIpcQuery } from '../query/ipc-query';
 import { usePayoutsUi } from './payouts-store';
 
-export const WATCH_INTERVAL_MS = 30_000;
 const RECENT = { limit: 50 } as const;
 
 export const watched = (recent: readonly PayoutLookup[]): PayoutLookup[] =>
   recent.filter((l) => isPendingTransfer(l.transferStatus));
 
 export const useRecentLookups = () => useIpcQuery('payouts.recent', RECENT);
+
+/** A bulk check: every lookup it makes is recorded, so recent lookups and histories go stale with it. */
+export const useBulkCheck = () => useIpcMutation('payouts.check', { invalidates: ['payouts.'] });
+
+/** The latest bulk check run, with each id's outcome. */
+export const useLatestCheckRun = () => useIpcQuery('payouts.checkRun', {});
 
 const lookupKey = (profileId: string | null) => ['payouts.lookup', profileId];
 
@@ -73,68 +66,12 @@ export function useShownPayout(): Shown | null {
   };
 }
 
-export interface WatchChange {
-  payoutId: string;
-  from: string;
-  to: string | null;
-}
+/** The watch list main runs: what it watches, when it checked, what it noticed. */
+export const useWatchState = () => useIpcQuery('payouts.watch', {});
 
-export interface WatchRun {
-  /** ISO time of the last refresh; null before the first. */
-  refreshedAt: string | null;
-  /** Payouts whose status moved on the last refresh: they leave the list, so the desk is told where they went. */
-  changes: WatchChange[];
-  error: IpcError | null;
-}
+/** A watch round now; its lookups make the recent lookups stale. */
+export const useWatchNow = () => useIpcMutation('payouts.watchNow', { invalidates: ['payouts.'] });
 
-const NOT_YET: WatchRun = { refreshedAt: null, changes: [], error: null };
-
-/**
- * The watch list's refresh as a query with a 30 s refresh interval: it checks each pending payout again, one
- * at a time (a desk may watch dozens, and the gateways rate-limit bursts), then reads the recent lookups again
- * and says which moved on. It starts with "not yet" as of the moment the screen opened, so the first check is
- * 30 s later; paused while the service is unreachable or nothing is pending. Not keyed under a channel: a
- * lookup's invalidation must not start a refresh of every pending payout.
- */
-export function useWatch(pendingCount: number, offline: boolean) {
-  const profileId = useActiveProfileId();
-  const client = useQueryClient();
-  const recentKey = ipcKey(profileId, 'payouts.recent', RECENT);
-  return useQuery<WatchRun, IpcFailure>({
-    queryKey: ['profile', profileId, 'watch'],
-    queryFn: async () => {
-      const before = watched(client.getQueryData<PayoutLookup[]>(recentKey) ?? []);
-      let error: IpcError | null = null;
-      for (const l of before) {
-        try {
-          await ask('payouts.lookup', { payoutId: l.payoutId, mode: 'normal' });
-        } catch (thrown) {
-          error = ipcErrorOf(thrown);
-          // The rest would only fail the same way.
-          if (client.getQueryData<Connectivity>(CONNECTIVITY_KEY)?.state === 'offline') break;
-        }
-      }
-      const after = await client.fetchQuery({
-        queryKey: recentKey,
-        queryFn: () => ask('payouts.recent', RECENT),
-        staleTime: 0,
-      });
-      void client.invalidateQueries({ queryKey: ['profile', profileId, 'payouts.history'] });
-      const changes = before.flatMap((b): WatchChange[] => {
-        const a = after.find((x) => x.payoutId === b.payoutId);
-        return a && a.transferStatus !== b.transferStatus && !isPendingTransfer(a.transferStatus)
-          ? [{ payoutId: b.payoutId, from: b.transferStatus ?? '', to: a.transferStatus }]
-          : [];
-      });
-      return { refreshedAt: new Date().toISOString(), changes, error };
-    },
-    enabled: profileId !== null && pendingCount > 0 && !offline,
-    initialData: NOT_YET,
-    initialDataUpdatedAt: () => Date.now(),
-    // Only the interval (or the desk's button) checks again: opening the screen, or a new pending payout enabling
-    // the query, must not fire a burst of lookups at the gateways.
-    staleTime: Infinity,
-    refetchInterval: offline || pendingCount === 0 ? false : WATCH_INTERVAL_MS,
-    refetchIntervalInBackground: true,
-  });
-}
+/** Expected turnaround per method and the watch list's use of advance checks, per profile. */
+export const usePayoutSettings = () => useIpcQuery('payouts.settings', {});
+export const useSavePayoutSettings = () => useIpcMutation('payouts.saveSettings', { invalidates: ['payouts.'] });

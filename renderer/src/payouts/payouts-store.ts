@@ -18,9 +18,23 @@ export interface ShownPayout {
 interface PayoutsUi {
   shown: ShownPayout | null;
   show(shown: ShownPayout): void;
+  /** The bulk check's list as typed or pasted. */
+  bulkText: string;
+  setBulkText(text: string): void;
+  /** Counts requests to focus the bulk check's list (a list pasted into the single lookup is moved there). */
+  bulkFocus: number;
+  toBulk(text: string): void;
 }
 
 export const usePayoutsUi = create<PayoutsUi>()((set) => ({
   shown: null,
   show: (shown) => set({ shown }),
+  bulkText: '',
+  setBulkText: (bulkText) => set({ bulkText }),
+  bulkFocus: 0,
+  toBulk: (text) =>
+    set((s) => ({
+      bulkText: s.bulkText.trim() ? `${s.bulkText.trimEnd()}\n${text}` : text,
+      bulkFocus: s.bulkFocus + 1,
+    })),
 }));

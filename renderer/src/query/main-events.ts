@@ -23,6 +23,12 @@ export function useMainEvents(): void {
         void invalidateChannels(client, SYNC_CHANGES);
       }),
       api.on.exportFinished(() => void invalidateChannels(client, ['cache.list'])),
+      // A bulk check (or its queued advance checks, run when the service came back) recorded lookups.
+      api.on.payoutCheckProgress((p) => {
+        if (p.finished) void invalidateChannels(client, ['payouts.']);
+      }),
+      // A watch round checked payouts (and may have noticed changes): its state and the lists it changed.
+      api.on.payoutWatch(() => void invalidateChannels(client, ['payouts.'])),
     ];
     return () => stops.forEach((stop) => stop());
   }, [client]);

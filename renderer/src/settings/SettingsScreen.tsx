@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { loadableOf } from '../query/ipc-query';
+import { PayoutSettingsSection } from '../payouts/PayoutSettingsSection';
 import { PageHeader } from '../ui/PageHeader';
 import { CacheSection } from './CacheSection';
 import { ProfileCard } from './ProfileCard';
@@ -52,6 +53,7 @@ export function SettingsScreen() {
         )}
       </section>
       <CacheSection />
+      <PayoutSettingsSection />
     </div>
   );
 }

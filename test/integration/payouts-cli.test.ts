@@ -1,0 +1,91 @@
+/**
+ * The payout export's "Beneficiary account or UPI" and the CLI's beneficiary line show the route each payout
+ * actually used, checked on every payout of the built-in sandbox against the sandbox's own records: IMPS to a
+ * bank account (the service sends `vpa: ""`), NEFT to a payee with both an account and a UPI address, and UPI.
+ * Also `payout check`, the bulk check from the command line.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_DEFAULTS } from '../../electron/sandbox/server';
+import { seedState } from '../../electron/sandbox/seed';
+import { maskAccount } from '../../shared/accounts';
+import { cliRunner } from '../support/cli';
+import { TEST_TODAY } from '../support/clock';
+import { readCsv } from '../support/export-files';
+
+let dir: string;
+let cli: ReturnType<typeof cliRunner>;
+// The built-in profile's sandbox, seeded as the CLI seeds it: what each payout was sent to.
+const state = seedState(SANDBOX_DEFAULTS.seed, TEST_TODAY);
+const payouts = [...state.payouts.values()].map((p) => ({ ...p, to: state.beneficiaries.get(p.beneficiary_id)! }));
+const expected = (p: (typeof payouts)[number]) =>
+  p.method === 'upi' ? p.to.vpa : `${maskAccount(p.to.account_number)} (${p.to.ifsc})`;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pc-payout-dest-'));
+  cli = cliRunner(dir);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the route a payout used', () => {
+  it('the seed holds the three cases this test is about', () => {
+    expect(payouts.some((p) => p.method === 'imps' && p.to.vpa === '' && p.to.account_number !== '')).toBe(true);
+    expect(payouts.some((p) => p.method === 'neft' && p.to.vpa !== '' && p.to.account_number !== '')).toBe(true);
+    expect(payouts.some((p) => p.method === 'upi' && p.to.vpa !== '')).toBe(true);
+  });
+
+  it('the CLI names it for each payout, and the export has it in its column', async () => {
+    for (const p of payouts) {
+      const r = await cli.run('payout', 'get', p.transfer_id);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`beneficiary  ${p.to.name}, ${expected(p)}`);
+    }
+    const file = join(dir, 'payouts.csv');
+    expect((await cli.run('export', 'payouts', '--out', file)).code).toBe(0);
+    const [header, ...rows] = (await readCsv(file)).records;
+    const idAt = header!.indexOf('Payout id');
+    const toAt = header!.indexOf('Beneficiary account or UPI');
+    expect(rows).toHaveLength(payouts.length);
+    for (const p of payouts) {
+      const row = rows.find((r) => r[idAt] === p.transfer_id)!;
+      expect(row[toAt], `${p.transfer_id} (${p.method})`).toBe(expected(p));
+    }
+  });
+});
+
+describe('payout check (CLI)', () => {
+  it('checks a pasted list once per id and exits 2 naming what was not an id', async () => {
+    const [a, b] = payouts;
+    const r = await cli.run(
+      '--json',
+      'payout',
+      'check',
+      `${a!.transfer_id} ${b!.transfer_id},${a!.transfer_id};bad#id`,
+    );
+    expect(r.code).toBe(2);
+    const out = JSON.parse(r.stdout) as { items: { payoutId: string; outcome: string; amount: number }[] };
+    expect(out).toMatchObject({
+      counts: { checked: 2, refused: 0, failed: 0, queued: 0 },
+      duplicates: [a!.transfer_id],
+      invalid: [{ text: 'bad#id', reason: 'has characters a payout id does not: #' }],
+    });
+    expect(out.items.map((i) => [i.payoutId, i.outcome, i.amount])).toEqual([
+      [a!.transfer_id, 'checked', a!.amount],
+      [b!.transfer_id, 'checked', b!.amount],
+    ]);
+    expect(r.stderr).toMatch(/1 of the ids given were not payout ids/);
+  });
+
+  it('reads --file, exits 1 when a payout is not found, and 2 with no ids at all', async () => {
+    const file = join(dir, 'ids.txt');
+    writeFileSync(file, `${payouts[0]!.transfer_id}\r\nTRF000000000404\r\n`);
+    const r = await cli.run('payout', 'check', '--file', file);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/1 checked, 1 refused, 0 not checked, 0 queued/);
+    expect(r.stderr).toMatch(/1 of 2 payouts were not found or not checked/);
+    expect((await cli.run('payout', 'check')).code).toBe(2);
+    expect((await cli.run('payout', 'check', '--file', join(dir, 'missing.txt'))).stderr).toMatch(/cannot be read/);
+  });
+});
