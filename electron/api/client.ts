@@ -256,6 +256,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       // Payout fetch answers `error_code` / `error_message` with `status: true` and no payout.
       if (!errorBody) {
         const detail = wireText(describeIssues(parsed.error), 500);
+        // A success we cannot read on a money-moving call may still have moved the money: unknown, not refused.
+        if (!spec.safe)
+          return fail(outcomeUnknown(name, spec, `the answer does not have the documented shape: ${detail}`));
         return fail(
           new ApiError({
             kind: 'invalid_response',

@@ -176,6 +176,28 @@ describe('no blind retry of operations that move money or change state', () => {
     },
   );
 
+  it('a success answer of another shape on a refund -> outcome unknown, one attempt', async () => {
+    const server = createServer((_, res) =>
+      res.setHeader('content-type', 'application/json').end(JSON.stringify({ status: true, refund: 'queued?' })),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = recorder();
+      const { port } = server.address() as AddressInfo;
+      const api = sb.api({
+        onEvent: r.onEvent,
+        sleep: r.sleep,
+        profile: { ...sb.profile, baseUrl: `http://127.0.0.1:${port}` },
+      });
+      const e = await caught(api.orders.refundPartial('order_1', 100));
+      expect(e.kind).toBe('outcome_unknown');
+      expect(e.message).toMatch(/documented shape/);
+      expect(r.events).toHaveLength(1);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('503 and 429 on a create are "not processed" errors, not unknown, and are not retried', async () => {
     const r = recorder();
     const api = sb.api({ onEvent: r.onEvent, sleep: r.sleep });
