@@ -50,8 +50,11 @@ function untouchedSince(path: string, since: number): boolean {
   }
 }
 
-/** Removes the temporary files of exports that can no longer finish; returns their names. */
-export function removeStaleParts(dir: string): string[] {
+/**
+ * Removes the temporary files of exports that can no longer finish; returns their names. `now` is on the wall clock
+ * that stamps files (a test pins both).
+ */
+export function removeStaleParts(dir: string, now = Date.now()): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -63,7 +66,7 @@ export function removeStaleParts(dir: string): string[] {
     const match = OUR_PART.exec(name);
     if (!match) continue;
     const path = join(dir, name);
-    if (match[1] !== undefined && isAlive(Number(match[1])) && !untouchedSince(path, Date.now() - ABANDONED_PART_MS))
+    if (match[1] !== undefined && isAlive(Number(match[1])) && !untouchedSince(path, now - ABANDONED_PART_MS))
       continue;
     try {
       rmSync(path, { force: true });

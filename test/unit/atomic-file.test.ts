@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openAtomicFile, openOutputs, removeStaleParts } from '../../electron/export/atomic-file';
+import { ABANDONED_PART_MS, openAtomicFile, openOutputs, removeStaleParts } from '../../electron/export/atomic-file';
+import { TEST_NOW } from '../support/clock';
 
 const root = mkdtempSync(join(tmpdir(), 'pc-atomic-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -63,9 +64,16 @@ describe('atomic export files', () => {
       user: 'notes.part',
       data: 'report.xlsx',
     };
-    for (const name of Object.values(names)) writeFileSync(join(dir, name), '');
-    utimesSync(join(dir, names.abandoned), 0, 0);
-    expect(removeStaleParts(dir).sort()).toEqual([names.dead, names.legacy, names.abandoned].sort());
+    // File times are pinned too: under faketime the process clock and the file system's differ by years.
+    const now = TEST_NOW;
+    const written = (now - 60_000) / 1000;
+    for (const name of Object.values(names)) {
+      writeFileSync(join(dir, name), '');
+      utimesSync(join(dir, name), written, written);
+    }
+    const abandonedAt = (now - ABANDONED_PART_MS - 60_000) / 1000;
+    utimesSync(join(dir, names.abandoned), abandonedAt, abandonedAt);
+    expect(removeStaleParts(dir, now).sort()).toEqual([names.dead, names.legacy, names.abandoned].sort());
     expect(readdirSync(dir).sort()).toEqual([names.alive, names.parent, names.user, names.data].sort());
     expect(removeStaleParts(join(dir, 'missing'))).toEqual([]);
   });
