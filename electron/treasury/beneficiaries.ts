@@ -1,11 +1,8 @@
 /**
  * Beneficiaries for the UI and the CLI: created and fetched through the API, recorded in the profile's cache.
  *
- * Creating is never retried blindly. The UI sends a key per submission; a second call with the same key gets
- * the first call's promise (a double click, a retry while the first is still out). A failure that certainly
- * created nothing (the service refused, the request never left) frees the key so the user can try again; an
- * outcome the client could not learn keeps it, so the same submission is not sent twice: the error says what
- * to check, and an edited form makes a new key.
+ * Creating is never retried blindly. The UI sends a key per submission and a key is sent once
+ * (journal/submissions.ts): a double click or a retry after a lost answer gets the first call's answer.
  *
  * Every create is journaled: an "attempted" entry before the request leaves, and its outcome after (succeeded with
  * the new id, refused with the service's reason, or unknown with what to check), so a crash in between leaves an
@@ -17,11 +14,9 @@ import type { JournalEntry } from '../../shared/journal';
 import { ApiError } from '../api/errors';
 import type { Cache } from '../cache/database';
 import { apiFailureOutcome } from '../journal/actions';
+import { createSubmissions } from '../journal/submissions';
 import type { Journals } from '../journal/registry';
 import type { Credentials } from '../profiles/credentials';
-
-/** Keys remembered per process; far more than one desk creates between restarts. */
-const REMEMBERED_KEYS = 500;
 
 export interface CreatedBeneficiary {
   beneficiary: CachedBeneficiary;
@@ -44,11 +39,6 @@ export type SentHook = (attemptSeq: number) => void;
 export class StatusCheckError extends Error {
   override name = 'StatusCheckError';
   readonly code = 'STATUS_CHECK_INVALID';
-}
-
-/** A failure after which nothing can have been created at the service. */
-export function createdNothing(e: unknown): boolean {
-  return e instanceof ApiError && e.kind !== 'outcome_unknown' && e.kind !== 'invalid_response';
 }
 
 /** What was asked, as the cache and the journal keep it. */
@@ -76,7 +66,7 @@ export function createBeneficiaryService(deps: {
   cacheFor: (profileId: string) => Cache;
   journals: Journals;
 }) {
-  const submissions = new Map<string, Promise<CreatedBeneficiary>>();
+  const once = createSubmissions<CreatedBeneficiary>();
 
   async function create(profileId: string, form: BeneficiaryFields, sent?: SentHook): Promise<CreatedBeneficiary> {
     const fields = asked(form);
@@ -124,16 +114,7 @@ export function createBeneficiaryService(deps: {
       form: BeneficiaryFields,
       sent?: SentHook,
     ): Promise<CreatedBeneficiary> {
-      const key = `${profileId}\0${requestKey}`;
-      const pending = submissions.get(key);
-      if (pending) return pending;
-      const submission = create(profileId, form, sent);
-      submissions.set(key, submission);
-      if (submissions.size > REMEMBERED_KEYS) submissions.delete(submissions.keys().next().value!);
-      submission.catch((e: unknown) => {
-        if (createdNothing(e)) submissions.delete(key);
-      });
-      return submission;
+      return once(`${profileId}\0${requestKey}`, () => create(profileId, form, sent));
     },
 
     /**

@@ -70,6 +70,20 @@ export const IPC_CHANNELS = [
   'journal.reopenPeriod',
   'journal.acknowledgePeriod',
   'journal.periodDiff',
+  'orders.fetch',
+  'orders.cached',
+  'orders.recent',
+  'orders.actions',
+  'orders.capture',
+  'orders.refund',
+  'orders.checkStatus',
+  'subscriptions.fetch',
+  'subscriptions.cached',
+  'subscriptions.recent',
+  'subscriptions.actions',
+  'subscriptions.cancel',
+  'subscriptions.charge',
+  'subscriptions.checkStatus',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];

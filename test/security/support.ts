@@ -136,6 +136,20 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'journal.reopenPeriod': { id: 1 },
     'journal.acknowledgePeriod': { id: 1 },
     'journal.periodDiff': { id: 1 },
+    'orders.fetch': { id: 'ORD-0001' },
+    'orders.cached': { id: 'ORD-0001' },
+    'orders.recent': undefined,
+    'orders.actions': { id: 'ORD-0001' },
+    'orders.capture': { requestKey: 'security-suite-0002', orderId: 'ORD-0001' },
+    'orders.refund': { requestKey: 'security-suite-0003', orderId: 'ORD-0001', amount: 100 },
+    'orders.checkStatus': { attemptSeq: 1 },
+    'subscriptions.fetch': { id: 'SUB-0001' },
+    'subscriptions.cached': { id: 'SUB-0001', by: 'receipt' },
+    'subscriptions.recent': undefined,
+    'subscriptions.actions': { id: 'SUB-0001' },
+    'subscriptions.cancel': { requestKey: 'security-suite-0004', id: 'SUB-0001' },
+    'subscriptions.charge': { requestKey: 'security-suite-0005', id: 'SUB-0001', amount: 100, currency: 'INR' },
+    'subscriptions.checkStatus': { attemptSeq: 1 },
   };
   return inputs;
 }
