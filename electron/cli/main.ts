@@ -12,9 +12,11 @@ import { balanceCommands } from './commands/balances';
 import { beneficiaryCommands } from './commands/beneficiaries';
 import { exportCommands } from './commands/export';
 import { closeCommands, journalCommands } from './commands/journal';
+import { orderCommands } from './commands/orders';
 import { payoutCommands } from './commands/payouts';
 import { profileCommands } from './commands/profiles';
 import { settlementCommands } from './commands/settlements';
+import { subscriptionCommands } from './commands/subscriptions';
 import { openContext } from './context';
 import { EXIT, InputError, OutcomeUnknownError, UsageError, processIo, type Io } from './io';
 
@@ -28,6 +30,8 @@ export const COMMANDS: Command[] = [
   ...exportCommands,
   ...journalCommands,
   ...closeCommands,
+  ...orderCommands,
+  ...subscriptionCommands,
 ];
 
 const GLOBAL_OPTIONS: Options = {
