@@ -7,9 +7,11 @@ import type { ComponentType } from 'react';
 import { AccountsScreen } from '../accounts/AccountsScreen';
 import { BeneficiariesScreen } from '../beneficiaries/BeneficiariesScreen';
 import { JournalScreen } from '../journal/JournalScreen';
+import { OrdersScreen } from '../orders/OrdersScreen';
 import { PayoutsScreen } from '../payouts/PayoutsScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { SettlementsScreen } from '../settlements/SettlementsScreen';
+import { SubscriptionsScreen } from '../subscriptions/SubscriptionsScreen';
 
 export interface Screen {
   id: string;
@@ -36,8 +38,11 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
   },
   {
     label: 'Merchant',
-    // Orders, subscriptions and webhooks join the journal here.
-    screens: [{ id: 'journal', label: 'Journal', key: 'j', component: JournalScreen }],
+    screens: [
+      { id: 'orders', label: 'Orders & refunds', key: 'o', component: OrdersScreen },
+      { id: 'subscriptions', label: 'Subscriptions', key: 'u', component: SubscriptionsScreen },
+      { id: 'journal', label: 'Journal', key: 'j', component: JournalScreen },
+    ],
   },
   {
     label: 'Console',
