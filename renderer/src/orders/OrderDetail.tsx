@@ -96,30 +96,32 @@ export function RefundAttempts({ view }: { view: OrderView }) {
           {view.refunds.length === 0 ? (
             <p className="muted">No refund attempts.</p>
           ) : (
-            <table className="order-refunds" aria-label="Refund attempts">
-              <thead>
-                <tr>
-                  <th>Refund id</th>
-                  <th className="num">Amount</th>
-                  <th>Type</th>
-                  <th>Status</th>
-                  <th>RRN</th>
-                  <th>Attempted at</th>
-                </tr>
-              </thead>
-              <tbody>
-                {view.refunds.map((r) => (
-                  <tr key={r.refund_id}>
-                    <td className="mono">{r.refund_id}</td>
-                    <td className="num">{formatMoney(r.amount, currency)}</td>
-                    <td>{r.type ?? '—'}</td>
-                    <td>{r.status}</td>
-                    <td className="mono">{r.rrn ?? '—'}</td>
-                    <td>{r.attempted_at ? formatIstInstant(r.attempted_at) : '—'}</td>
+            <div className="order-refunds-scroll">
+              <table className="order-refunds" aria-label="Refund attempts">
+                <thead>
+                  <tr>
+                    <th>Refund id</th>
+                    <th className="num">Amount</th>
+                    <th>Type</th>
+                    <th>Status</th>
+                    <th>RRN</th>
+                    <th>Attempted at</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {view.refunds.map((r) => (
+                    <tr key={r.refund_id}>
+                      <td className="mono">{r.refund_id}</td>
+                      <td className="num">{formatMoney(r.amount, currency)}</td>
+                      <td>{r.type ?? '—'}</td>
+                      <td>{r.status}</td>
+                      <td className="mono">{r.rrn ?? '—'}</td>
+                      <td>{r.attempted_at ? formatIstInstant(r.attempted_at) : '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
           {view.balance && (
             <p className="order-balance" data-testid="refundable">
