@@ -109,12 +109,12 @@ function LookupForm({ onLookUp, busy }: { onLookUp(id: string, by: 'id' | 'recei
         {offline ? 'Show cached' : busy ? 'Looking up…' : 'Look up'}
       </button>
       <fieldset className="subscription-by">
-        <legend className="muted">Look up by</legend>
+        <legend className="muted">Which id</legend>
         <label>
-          <input type="radio" name="by" checked={by === 'id'} onChange={() => setBy('id')} /> Subscription id
+          <input type="radio" name="by" checked={by === 'id'} onChange={() => setBy('id')} /> By subscription id
         </label>
         <label>
-          <input type="radio" name="by" checked={by === 'receipt'} onChange={() => setBy('receipt')} /> Receipt id
+          <input type="radio" name="by" checked={by === 'receipt'} onChange={() => setBy('receipt')} /> By receipt id
         </label>
       </fieldset>
     </form>
