@@ -45,27 +45,41 @@ export function apiFailureOutcome(e: unknown, event: string): JournalInput {
  */
 export async function journaledAction<A>(
   journal: Journal,
-  attempt: { event: string; summary: string; data: Record<string, JsonValue> },
+  attempt: {
+    event: string;
+    summary: string;
+    /** What the action is on (`{orderId}`): in every entry of it, so the thing's history finds them all. */
+    subject: Record<string, JsonValue>;
+    data?: Record<string, JsonValue>;
+  },
   send: () => Promise<A>,
   done: (answer: A) => { summary: string; data: Record<string, JsonValue>; requestId?: string | null },
 ): Promise<{ attempt: JournalEntry; outcome: JournalEntry; answer: A }> {
-  const attempted = journal.append({ kind: 'action', outcome: 'attempted', ...attempt });
+  const { event, summary: asked, subject } = attempt;
+  const attempted = journal.append({
+    kind: 'action',
+    event,
+    outcome: 'attempted',
+    summary: asked,
+    data: { ...subject, ...attempt.data },
+  });
   let answer: A;
   try {
     answer = await send();
   } catch (e) {
-    journal.append({ ...apiFailureOutcome(e, attempt.event), refersTo: attempted.seq });
+    const failure = apiFailureOutcome(e, event);
+    journal.append({ ...failure, data: { ...subject, ...failure.data }, refersTo: attempted.seq });
     throw e;
   }
   const { summary, data, requestId } = done(answer);
   const outcome = journal.append({
     kind: 'action',
-    event: attempt.event,
+    event,
     outcome: 'succeeded',
     refersTo: attempted.seq,
     requestId: requestId ?? null,
     summary,
-    data,
+    data: { ...subject, ...data },
   });
   return { attempt: attempted, outcome, answer };
 }

@@ -85,11 +85,11 @@ export function createOrderService(deps: {
     refuseWhileUnsettled(journal, EVENTS, 'orderId', orderId);
     const { outcome, answer } = await journaledAction(
       journal,
-      { event: 'order.capture', summary: `Asked the service to capture order ${orderId}.`, data: { orderId } },
+      { event: 'order.capture', summary: `Asked the service to capture order ${orderId}.`, subject: { orderId } },
       () => deps.credentials.withApi(profileId, (api) => api.orders.capture(orderId)),
       (a) => ({
         summary: `Captured order ${orderId}.`,
-        data: { orderId, message: a.message },
+        data: { message: a.message },
         requestId: a.request_id,
       }),
     );
@@ -117,7 +117,8 @@ export function createOrderService(deps: {
       {
         event: 'order.refund',
         summary: `Asked the service to refund ${formatMoney(wanted, currency)} of order ${orderId} (${type}).`,
-        data: { orderId, type, amount: wanted, currency, refundableBefore: view.balance.refundable, known },
+        subject: { orderId },
+        data: { type, amount: wanted, currency, refundableBefore: view.balance.refundable, known },
       },
       () =>
         deps.credentials.withApi(profileId, (api) =>
@@ -125,7 +126,7 @@ export function createOrderService(deps: {
         ),
       (a) => ({
         summary: `Refunded ${formatMoney(wanted, currency)} of order ${orderId}${a.id ? ` as ${a.id}` : ''}.`,
-        data: { orderId, type, amount: wanted, currency, refundId: a.id ?? null, message: a.message },
+        data: { type, amount: wanted, currency, refundId: a.id ?? null, message: a.message },
         requestId: a.request_id,
       }),
     );

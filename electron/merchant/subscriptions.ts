@@ -79,12 +79,12 @@ export function createSubscriptionService(deps: {
         {
           event: 'subscription.cancel',
           summary: `Asked the service to cancel subscription ${id}.`,
-          data: { subscriptionId: id },
+          subject: { subscriptionId: id },
         },
         () => deps.credentials.withApi(profileId, (api) => api.subscriptions.cancel(id)),
         (a) => ({
           summary: `Cancelled subscription ${id}.`,
-          data: { subscriptionId: id, status: a.subscription.subscription_status },
+          data: { status: a.subscription.subscription_status },
           requestId: a.request_id,
         }),
       );
@@ -104,13 +104,13 @@ export function createSubscriptionService(deps: {
       {
         event: 'subscription.charge',
         summary: `Asked the service to charge ${money} under subscription ${id}.`,
-        data: { subscriptionId: id, amount, currency },
+        subject: { subscriptionId: id },
+        data: { amount, currency },
       },
       () => deps.credentials.withApi(profileId, (api) => api.subscriptions.adhoc(id, amount, currency)),
       (a) => ({
         summary: `Charged ${money} under subscription ${id}: transaction ${a.transaction.id} (${a.transaction.status}).`,
         data: {
-          subscriptionId: id,
           amount: a.transaction.amount,
           currency: a.transaction.currency,
           transactionId: a.transaction.id,
