@@ -79,8 +79,8 @@ export function refundableBalance(
 
 /** Why a refund of `minor` cannot go ahead against this balance, or null when it can. */
 export function refundProblem(minor: Minor, balance: RefundBalance, currency: string): string | null {
-  if (!Number.isSafeInteger(minor) || minor <= 0) return 'The refund must be more than zero.';
   if (balance.refundable === 0) return 'Nothing is left to refund on this order.';
+  if (!Number.isSafeInteger(minor) || minor <= 0) return 'The refund must be more than zero.';
   if (minor > balance.refundable) {
     return `The refund of ${formatMoney(minor, currency)} is more than the refundable balance of ${formatMoney(balance.refundable, currency)}.`;
   }
