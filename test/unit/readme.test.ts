@@ -1,6 +1,7 @@
 /** The README makes promises: its operation table and its reconciliation formula stay true to the code. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../electron/cli/main';
 import { OPERATIONS, OPERATION_NAMES } from '../../shared/api/operations';
 import { expectedSettledAmount } from '../../shared/reconciliation';
 
@@ -21,6 +22,30 @@ describe('README operations table', () => {
 
   it('has no row for an operation that does not exist', () => {
     expect(rows).toHaveLength(OPERATION_NAMES.length);
+  });
+
+  // The screen registry's labels, read as text: the registry's module pulls in every screen's component.
+  const screens = readFileSync(new URL('../../renderer/src/navigation/screens.tsx', import.meta.url), 'utf8');
+  const labels = [...screens.matchAll(/label: '([^']+)', key:/g)].map((m) => m[1]!);
+
+  it.each(rows.map((r) => [r.split('|')[1]!.trim(), r] as const))('%s: its screens and commands exist', (_, row) => {
+    const cells = row.split('|').map((c) => c.trim());
+    const [ui, cli] = [cells[7]!, cells[8]!];
+    if (ui !== '–') {
+      for (const name of ui.split(', '))
+        expect(
+          labels.some((l) => l.startsWith(name)),
+          `screen ${name}`,
+        ).toBe(true);
+    }
+    if (cli !== '–') {
+      for (const [, text] of cli.matchAll(/`([^`]+)`/g)) {
+        const [words, flag] = text!.split(' --');
+        const command = COMMANDS.find((c) => c.words.join(' ') === words);
+        expect(command, `command ${words}`).toBeDefined();
+        if (flag) expect(Object.keys(command!.options ?? {}), `${words} --${flag}`).toContain(flag);
+      }
+    }
   });
 });
 
