@@ -187,6 +187,10 @@ describe.runIf(ready)('Orders', () => {
     expect(await refund.getAttribute('title')).toMatch(/^Needs the service, which cannot be reached/);
     expect(await page.getByRole('button', { name: 'Show cached' }).isVisible()).toBe(true);
     expect(await page.locator('.action-entries li').count()).toBeGreaterThan(0);
+    // Nothing widens the page: the offline reason in the status bar is cut there.
+    expect(await page.evaluate(() => document.querySelector('main.content')!.getBoundingClientRect().right)).toBe(1280);
+    await page.locator('main.content').evaluate((el) => el.scrollTo(0, 0));
+    await saveScreenshots(page, 'orders-offline', { schemes: ['dark'] });
     expect(app.consoleErrors).toEqual([]);
   });
 });

@@ -60,8 +60,6 @@ export function OrderDetail({ view }: { view: OrderView }) {
           Order <span className="mono">{view.order.order_id}</span>
         </h2>
         <span className={`order-status order-status-${view.order.order_status}`}>{view.order.order_status}</span>
-        <span className="spacer" />
-        <span className="muted">Read {formatIstInstant(view.fetchedAt)}</span>
       </header>
       {view.missing.length > 0 && (
         <p className="order-variant-note" role="note">
