@@ -1,6 +1,6 @@
 /**
  * The Subscriptions screen end to end, checked against the sandbox's state: a subscription fetched by the merchant's
- * receipt id, an ad hoc charge in rupees that a double click makes once, a charge whose answer is lost (outcome
+ * receipt id, an ad hoc charge in rupees that a double click makes once, the amount typed again above ₹1,00,000, a charge whose answer is lost (outcome
  * unknown, and a check that cannot settle it because the interface lists no charges), cancelling (and the 1035 of an
  * already-cancelled one in plain words), and offline review with the actions disabled. Screenshots in light and dark.
  */
@@ -61,6 +61,30 @@ describe.runIf(ready)('Subscriptions', () => {
       .waitFor();
     expect(sub(id).charges.map((c) => c.amount)).toEqual([123450]);
     await saveScreenshots(page, 'subscriptions');
+  });
+
+  it('above ₹1,00,000 the amount must be typed again, to the paisa, before Charge works', async () => {
+    const { page } = app;
+    const { id } = active[0]!;
+    await lookUp(id);
+    await page.getByLabel('Ad hoc charge, in rupees').fill('150000');
+    await page.getByRole('button', { name: 'Charge…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Charge under this subscription?' });
+    expect(await dialog.textContent()).toContain('Rupees one lakh fifty thousand');
+    const confirm = dialog.getByRole('button', { name: 'Charge' });
+    expect(await confirm.isDisabled()).toBe(true);
+    const again = dialog.getByLabel('Type the amount again, in rupees');
+    await again.fill('150000.01');
+    await dialog.getByText('That is not the same amount.').waitFor();
+    expect(await confirm.isDisabled()).toBe(true);
+    await again.fill('1,50,000.00');
+    expect(await confirm.isEnabled()).toBe(true);
+    await confirm.click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Charged ${formatMoney(150_000_00)}` })
+      .waitFor();
+    expect(sub(id).charges.map((c) => c.amount)).toEqual([123450, 150_000_00]);
   });
 
   it('a charge whose answer is lost stays "outcome unknown": the check cannot list charges, and nothing is sent again', async () => {
