@@ -19,5 +19,6 @@ export function createSubscriptionHandlers(
     'subscriptions.charge': ({ requestKey, id, amount, currency }) =>
       service.charge(active(), requestKey, id, amount, currency),
     'subscriptions.checkStatus': ({ attemptSeq }) => service.checkStatus(active(), attemptSeq),
+    'subscriptions.recordCharge': ({ attemptSeq, charged }) => service.recordCharge(active(), attemptSeq, charged),
   };
 }

@@ -5,7 +5,8 @@
  *
  * Check status: a cancel is settled by refetching the subscription (cancelled or not). The interface has no list of
  * a subscription's charges, so an ad hoc charge whose answer was lost cannot be settled from here: the check
- * records the subscription as it is and keeps the outcome unknown, saying to ask the gateway.
+ * records the subscription as it is and keeps the outcome unknown, saying to ask the gateway; what the gateway says
+ * is then recorded by the desk (`recordCharge`).
  */
 import type { JournalEntry } from '../../shared/journal';
 import { formatMoney, type Minor } from '../../shared/money';
@@ -145,6 +146,30 @@ export function createSubscriptionService(deps: {
     /** `amount` in minor units of `currency`, which must be the subscription's. */
     charge: (profileId: string, requestKey: string, id: string, amount: Minor, currency: string) =>
       once(`${profileId}\0charge\0${requestKey}`, () => charge(profileId, id, amount, currency)),
+
+    /**
+     * An ad hoc charge whose outcome is unknown, settled by what the desk learnt from the gateway (the interface
+     * cannot tell): journaled as the desk's record, `succeeded` (charged) or `refused` (not charged).
+     */
+    recordCharge(profileId: string, attemptSeq: number, charged: boolean): JournalEntry {
+      const { journal } = deps.journals.for(profileId);
+      const attempt = journal.get(attemptSeq);
+      const open = journal.unresolved().some((u) => u.attempt.seq === attemptSeq);
+      if (!attempt || attempt.event !== 'subscription.charge' || attempt.outcome !== 'attempted' || !open) {
+        throw new SubscriptionCheckError(`Entry ${attemptSeq} is not an ad hoc charge whose outcome is unknown.`);
+      }
+      const id = String(attempt.data['subscriptionId']);
+      return journal.append({
+        kind: 'action',
+        event: 'subscription.charge.check',
+        outcome: charged ? 'succeeded' : 'refused',
+        refersTo: attemptSeq,
+        summary: charged
+          ? `Recorded by the desk: the gateway shows the charge under ${id} was made.`
+          : `Recorded by the desk: the gateway shows no such charge under ${id}; it may be asked again.`,
+        data: { subscriptionId: id, recordedBy: 'desk', charged },
+      });
+    },
 
     async checkStatus(
       profileId: string,

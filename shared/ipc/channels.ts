@@ -84,6 +84,7 @@ export const IPC_CHANNELS = [
   'subscriptions.cancel',
   'subscriptions.charge',
   'subscriptions.checkStatus',
+  'subscriptions.recordCharge',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];

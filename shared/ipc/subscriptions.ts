@@ -36,4 +36,9 @@ export const subscriptionsChannels = {
     input: z.object({ attemptSeq: z.number().int().positive() }).strict(),
     output: z.object({ check: journalEntry, view: subscriptionView.nullable() }),
   },
+  /** What the gateway told the desk about a charge whose outcome is unknown (the interface lists no charges). */
+  'subscriptions.recordCharge': {
+    input: z.object({ attemptSeq: z.number().int().positive(), charged: z.boolean() }).strict(),
+    output: journalEntry,
+  },
 } satisfies DomainSchemas<'subscriptions'>;

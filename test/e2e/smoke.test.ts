@@ -240,6 +240,8 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           (e) => e.event === 'subscription.cancel' && e.outcome === 'attempted',
         )!.seq;
         const subscriptionCheck = await unwrap(api.subscriptions.checkStatus({ attemptSeq: cancelSeq }));
+        // The charge answered, so there is nothing for the desk to record: refused, still reaching the core.
+        const recorded = await api.subscriptions.recordCharge({ attemptSeq: cancelSeq, charged: false });
         // Payable now, and the import's channels on a one-row file.
         await unwrap(api.accounts.headroom());
         await unwrap(api.accounts.setHeadroomThreshold({ pg: 'payu', threshold: 100 }));
@@ -287,6 +289,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           cacheStatus,
           notices: { notices, noticeRevealed, noticeDismissed },
           merchantChecks: [orderCheck.check.outcome, subscriptionCheck.check.outcome],
+          recorded,
         };
       },
       {
@@ -328,6 +331,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
       cacheStatus: { settlementsSyncedAt: expect.any(String), balancesAt: expect.any(String) },
       // Both actions answered, so each check finds what they did.
       merchantChecks: ['succeeded', 'succeeded'],
+      recorded: { ok: false, error: { code: 'STATUS_CHECK_INVALID' } },
     });
     expect(outcome.gateways).toBeGreaterThan(0);
     expect(outcome.exportProgress).toBeGreaterThan(0);

@@ -87,7 +87,7 @@ describe.runIf(ready)('Subscriptions', () => {
     expect(sub(id).charges.map((c) => c.amount)).toEqual([123450, 150_000_00]);
   });
 
-  it('a charge whose answer is lost stays "outcome unknown": the check cannot list charges, and nothing is sent again', async () => {
+  it('a lost charge stays "outcome unknown" (no list of charges to check) until the desk records what the gateway shows', async () => {
     const { page } = app;
     const { id } = active[1]!;
     await lookUp(id);
@@ -110,6 +110,21 @@ describe.runIf(ready)('Subscriptions', () => {
       .filter({ hasText: /has an unknown outcome/ })
       .waitFor();
     expect(sub(id).charges).toHaveLength(1);
+
+    // The desk learns from the gateway that the charge was made: recorded, and a new charge goes, once.
+    await page.getByRole('button', { name: 'Gateway shows it charged' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Recorded by the desk: the gateway shows the charge/ })
+      .waitFor();
+    expect(await page.getByRole('button', { name: 'Check status' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Charge…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Charge' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Charged ${formatMoney(1000)} under subscription ${id}` })
+      .waitFor();
+    expect(sub(id).charges.map((c) => c.amount)).toEqual([1000, 1000]);
   });
 
   it('cancels an active subscription; an already-cancelled one says 1035 in plain words', async () => {

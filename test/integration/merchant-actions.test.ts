@@ -255,5 +255,13 @@ describe('subscriptions', () => {
     });
     expect(fresh.ok || fresh.error.code).toBe('OUTCOME_UNKNOWN_UNSETTLED');
     expect(charges(active.id)).toEqual([]);
+
+    // The desk asks the gateway, which shows no charge: recorded, and the next charge goes, once.
+    const recorded = await ok(core, 'subscriptions.recordCharge', { attemptSeq: attempt.seq, charged: false });
+    expect(recorded).toMatchObject({ outcome: 'refused', refersTo: attempt.seq, data: { recordedBy: 'desk' } });
+    const twice = await call(core, 'subscriptions.recordCharge', { attemptSeq: attempt.seq, charged: true });
+    expect(twice.ok || twice.error.code).toBe('STATUS_CHECK_INVALID');
+    await ok(core, 'subscriptions.charge', { requestKey: key(), id: active.id, amount: 4_999, currency: 'INR' });
+    expect(charges(active.id).map((c) => c.amount)).toEqual([4_999]);
   });
 });

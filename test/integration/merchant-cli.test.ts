@@ -189,5 +189,13 @@ describe('subscriptions', () => {
     expect(checked.code).toBe(3);
     expect(checked.stdout).toMatch(/lists no charges/);
     expect(charges()).toHaveLength(1);
+    expect((await run('subscriptions', 'check-status', seq, '--charged', 'maybe')).code).toBe(2);
+    const recorded = await run('subscriptions', 'check-status', seq, '--charged', 'no');
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(recorded.stdout).toMatch(/Recorded by the desk: the gateway shows no such charge/);
+    expect((await run('subscriptions', 'charge', active.id, '--amount', '1', '--currency', 'INR', '--yes')).code).toBe(
+      0,
+    );
+    expect(charges().map((c) => c.amount)).toEqual([4990, 100]);
   });
 });

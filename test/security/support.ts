@@ -150,6 +150,7 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'subscriptions.cancel': { requestKey: 'security-suite-0004', id: 'SUB-0001' },
     'subscriptions.charge': { requestKey: 'security-suite-0005', id: 'SUB-0001', amount: 100, currency: 'INR' },
     'subscriptions.checkStatus': { attemptSeq: 1 },
+    'subscriptions.recordCharge': { attemptSeq: 1, charged: false },
   };
   return inputs;
 }

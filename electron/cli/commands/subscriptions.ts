@@ -103,12 +103,21 @@ const charge: Command = {
 
 const checkStatus: Command = {
   words: ['subscriptions', 'check-status'],
-  usage: 'subscriptions check-status SEQ   (settles a cancel or charge whose outcome is unknown; SEQ from the journal)',
+  usage:
+    'subscriptions check-status SEQ [--charged yes|no]   (settles a cancel or charge whose outcome is unknown; ' +
+    '--charged records what the gateway shows for a charge)',
+  options: { charged: { type: 'string' } },
   positionals: { min: 1, max: 1, names: 'SEQ' },
-  async run({ ctx, positionals, io }) {
+  async run({ ctx, values, positionals, io }) {
     const seq = Number(positionals[0]);
     if (!Number.isSafeInteger(seq) || seq <= 0)
       throw new InputError(`"${positionals[0]}" is not a journal entry number`);
+    if (values.charged !== undefined) {
+      if (values.charged !== 'yes' && values.charged !== 'no') throw new UsageError('--charged takes yes or no');
+      const entry = ctx.core.merchant.subscriptions.recordCharge(ctx.profile.id, seq, values.charged === 'yes');
+      result(io, { check: entry }, () => entry.summary);
+      return;
+    }
     const { check, view } = await ctx.core.merchant.subscriptions.checkStatus(ctx.profile.id, seq);
     result(io, { check, view }, () => check.summary);
     if (check.outcome === 'unknown') throw new OutcomeUnknownError('The outcome is still unknown.');

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { JournalEntry } from '../../../shared/journal';
 import { formatIstInstant } from '../ui/format';
 
@@ -17,6 +18,7 @@ export function ActionEntries({
   offline,
   checking,
   onCheck,
+  settle,
 }: {
   entries: readonly JournalEntry[];
   /** Why "Check status" is disabled, or null. */
@@ -24,6 +26,8 @@ export function ActionEntries({
   /** The attempt being checked now. */
   checking: number | null;
   onCheck(attemptSeq: number): void;
+  /** More ways to settle an unsettled attempt (what the desk learnt elsewhere), beside Check status. */
+  settle?(attempt: JournalEntry): ReactNode;
 }) {
   const latest = new Map<number, JournalEntry>();
   for (const e of entries) {
@@ -52,6 +56,7 @@ export function ActionEntries({
               {checking === e.seq ? 'Checking…' : 'Check status'}
             </button>
           )}
+          {unsettled(e) && settle?.(e)}
         </li>
       ))}
     </ol>

@@ -22,6 +22,7 @@ import {
   useChargeSubscription,
   useFetchSubscription,
   useRecentSubscriptions,
+  useRecordCharge,
   useSubscriptionActions,
   useSubscriptionCheck,
 } from './subscriptions-queries';
@@ -298,6 +299,7 @@ export function SubscriptionsScreen() {
   const view = cached.data ?? null;
   const actions = useSubscriptionActions(view?.subscription.subscription_id ?? null);
   const check = useSubscriptionCheck();
+  const record = useRecordCharge();
   const recentQuery = useRecentSubscriptions();
   const recent = loadableOf(recentQuery);
   const [sort, setSort] = useState<TableSort | null>(null);
@@ -314,6 +316,11 @@ export function SubscriptionsScreen() {
   async function checkStatus(attemptSeq: number) {
     const r = await resultOf(check.mutateAsync({ attemptSeq }));
     setCheckNote(r.ok ? r.value.check.summary : `The check did not answer: ${r.error.message}`);
+  }
+
+  async function recordCharge(attemptSeq: number, charged: boolean) {
+    const r = await resultOf(record.mutateAsync({ attemptSeq, charged }));
+    setCheckNote(r.ok ? r.value.summary : `Not recorded: ${r.error.message}`);
   }
 
   const fetchFailed = fetchOne.isError && fetchOne.variables?.id === shown?.id ? loadableOf(fetchOne) : null;
@@ -368,6 +375,29 @@ export function SubscriptionsScreen() {
                   offline={offline}
                   checking={check.isPending ? (check.variables?.attemptSeq ?? null) : null}
                   onCheck={(seq) => void checkStatus(seq)}
+                  // The interface lists no charges: what the gateway shows is the desk's to record.
+                  settle={(attempt) =>
+                    attempt.event === 'subscription.charge' && (
+                      <span className="action-settle">
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={record.isPending}
+                          onClick={() => void recordCharge(attempt.seq, true)}
+                        >
+                          Gateway shows it charged
+                        </button>
+                        <button
+                          type="button"
+                          className="button"
+                          disabled={record.isPending}
+                          onClick={() => void recordCharge(attempt.seq, false)}
+                        >
+                          Gateway shows no charge
+                        </button>
+                      </span>
+                    )
+                  }
                 />
               )}
             </section>

@@ -15,3 +15,4 @@ export const useFetchSubscription = () => useJournaledAction('subscriptions.fetc
 export const useCancelSubscription = () => useJournaledAction('subscriptions.cancel', CHANGED);
 export const useChargeSubscription = () => useJournaledAction('subscriptions.charge', CHANGED);
 export const useSubscriptionCheck = () => useJournaledAction('subscriptions.checkStatus', CHANGED);
+export const useRecordCharge = () => useJournaledAction('subscriptions.recordCharge', CHANGED);
