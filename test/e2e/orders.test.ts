@@ -152,6 +152,10 @@ describe.runIf(ready)('Orders', () => {
       .waitFor();
     expect((await attempts(id)).length).toBe(before.length + 1);
 
+    // The Journal screen lists it as unknown and sends the desk to the order to check it.
+    await page.getByRole('navigation').getByRole('button', { name: 'Journal' }).click();
+    await page.getByRole('button', { name: 'Open the order to check' }).click();
+    await page.getByRole('heading', { name: `Order ${id}` }).waitFor();
     await page.getByRole('button', { name: 'Check status' }).click();
     await page
       .getByRole('status')

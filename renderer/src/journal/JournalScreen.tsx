@@ -6,6 +6,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { JOURNAL_KINDS, JOURNAL_OUTCOMES } from '../../../shared/journal';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
+import { useNavigation } from '../navigation/navigation-store';
+import { useOrdersUi } from '../orders/orders-store';
+import { useActiveProfileId } from '../query/ipc-query';
+import { useSubscriptionsUi } from '../subscriptions/subscriptions-store';
 import { OfflineBanner } from '../ui/OfflineBanner';
 import { ErrorNotice, Skeleton, EmptyState } from '../ui/states';
 import { formatCount, formatMoney } from '../ui/format';
@@ -171,9 +175,40 @@ function Entries() {
   );
 }
 
+/** An order's or a subscription's action is checked on its own screen, where its attempts or status are read. */
+function CheckOnScreen({ attempt }: { attempt: JournalEntry }) {
+  const profileId = useActiveProfileId();
+  const openScreen = useNavigation((s) => s.open);
+  const showOrder = useOrdersUi((s) => s.show);
+  const showSubscription = useSubscriptionsUi((s) => s.show);
+  const orderId = attempt.data['orderId'];
+  const subscriptionId = attempt.data['subscriptionId'];
+  const open = () => {
+    if (profileId === null) return;
+    if (typeof orderId === 'string') {
+      showOrder(profileId, orderId, true);
+      openScreen('orders');
+    } else if (typeof subscriptionId === 'string') {
+      showSubscription({ profileId, id: subscriptionId, by: 'id' });
+      openScreen('subscriptions');
+    }
+  };
+  return (
+    <div className="journal-toolbar">
+      <span>
+        Entry {attempt.seq}, {attempt.atIst} IST: {attempt.summary}
+      </span>
+      <button type="button" className="button" onClick={open}>
+        {typeof orderId === 'string' ? 'Open the order to check' : 'Open the subscription to check'}
+      </button>
+    </div>
+  );
+}
+
 function CheckStatus({ attempt }: { attempt: JournalEntry }) {
   const checkStatus = useJournal((s) => s.checkStatus);
   const [id, setId] = useState('');
+  if (attempt.event !== 'beneficiary.create') return <CheckOnScreen attempt={attempt} />;
   return (
     <form
       className="journal-toolbar"
@@ -203,8 +238,9 @@ function Unresolved() {
     <section aria-label="Outcome unknown" className="notice notice-warning journal-unresolved">
       <h3>Outcome unknown — check status</h3>
       <p className="muted">
-        The service may or may not have done these. Look the beneficiary up at the service and enter its id; the console
-        fetches it and records whether it is the one that was asked for.
+        The service may or may not have done these. For a beneficiary, look it up at the service and enter its id; the
+        console fetches it and records whether it is the one that was asked for. An order's or a subscription's action
+        is checked on its screen.
       </p>
       {unresolved.value.map((u) => (
         <CheckStatus key={u.attempt.seq} attempt={u.attempt} />
