@@ -113,7 +113,7 @@ export function ClassificationScreen() {
                   >
                     <option value="choice">choice</option>
                     <option value="score">score</option>
-                    <option value="noul">noul (yes or no, as a probability)</option>
+                    <option value="noul">noul (yes or no)</option>
                   </select>
                 )}
               </FormField>

@@ -94,9 +94,9 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
     setFailure(null);
     setCheck(null);
     const r = await resultOf(create.mutateAsync({ requestKey: pending.requestKey, plan: pending.form }));
+    // The key stays until the form is edited: sent again unchanged, it is the same submission, never a second plan.
     if (r.ok) {
       setCreated(r.value);
-      setPending(null);
       onCreated(r.value.planId);
     } else if (r.error.code === 'INVALID_INPUT') setErrors(errorsFromIpc(LABELS, r.error, 'plan.'));
     else setFailure(r.error);
@@ -121,7 +121,7 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
     <section className="tools-panel" aria-labelledby="plans-create-title">
       <h2 id="plans-create-title">Create a plan</h2>
       <form onSubmit={review} noValidate>
-        <fieldset className="form-grid plans-grid" disabled={create.isPending}>
+        <fieldset className="form-grid tools-fields" disabled={create.isPending}>
           {MAIN_FIELDS.map((f) => field(f, HINTS[f]))}
           {PLAN_NOTE_FIELDS.map((k) => field(`notes.${k}`, 'Note, optional'))}
         </fieldset>

@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import type { PlanRecord } from '../../../shared/plans';
 import { formatMoney } from '../ui/format';
 
@@ -13,7 +14,7 @@ export function PlanDetail({ plan }: { plan: PlanRecord }) {
       <dt>Description</dt>
       <dd>{plan.description || missing}</dd>
       <dt>Amount</dt>
-      <dd className="money">{formatMoney(plan.amount, plan.currency)}</dd>
+      <dd>{formatMoney(plan.amount, plan.currency)}</dd>
       <dt>Frequency</dt>
       <dd>{plan.frequency !== undefined ? `every ${plan.frequency} days` : (plan.interval ?? missing)}</dd>
       <dt>Cycle</dt>
@@ -21,10 +22,10 @@ export function PlanDetail({ plan }: { plan: PlanRecord }) {
       <dt>Merchant reference</dt>
       <dd className="mono">{plan.mer_reference_id ?? missing}</dd>
       {Object.entries(plan.notes ?? {}).map(([k, v]) => (
-        <div key={k} className="facts-pair">
+        <Fragment key={k}>
           <dt>{k}</dt>
-          <dd>{v}</dd>
-        </div>
+          <dd>{v || missing}</dd>
+        </Fragment>
       ))}
     </dl>
   );

@@ -91,10 +91,10 @@ export function ProcessOrderPanel() {
     setConfirming(false);
     setFailure(null);
     const r = await resultOf(process.mutateAsync({ requestKey: pending.requestKey, order: pending.order }));
-    if (r.ok) {
-      setPaid(r.value);
-      setPending(null);
-    } else if (r.error.code === 'INVALID_INPUT') setErrors(errorsFromIpc(LABELS, r.error, 'order.'));
+    // The key stays until the form is edited: the same form sent again is the same submission, and gets this
+    // answer back rather than a second payment.
+    if (r.ok) setPaid(r.value);
+    else if (r.error.code === 'INVALID_INPUT') setErrors(errorsFromIpc(LABELS, r.error, 'order.'));
     else setFailure(r.error);
   }
 
