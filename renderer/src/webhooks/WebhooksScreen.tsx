@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { UpdatedWebhook } from '../../../shared/webhooks';
 import { loadableOf } from '../query/ipc-query';
 import { OfflineBanner } from '../ui/OfflineBanner';
+import { useOfflineReason } from '../ui/offline';
 import { PageHeader } from '../ui/PageHeader';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import { formatIstInstant } from '../ui/format';
@@ -23,13 +24,20 @@ export function WebhooksScreen() {
   const [answer, setAnswer] = useState<UpdatedWebhook | null>(null);
   const query = useWebhooks(FILTERS.find((f) => f[0] === filter)![2]);
   const list = loadableOf(query);
+  const offline = useOfflineReason();
   const hook = list.status === 'ready' ? (list.value.endpoints.find((h) => h.id === selected) ?? null) : null;
 
   return (
     <div className="screen tools-screen">
       <OfflineBanner />
       <PageHeader title="Webhooks">
-        <button type="button" className="button" onClick={() => void query.refetch()}>
+        <button
+          type="button"
+          className="button"
+          disabled={offline !== null}
+          title={offline ?? undefined}
+          onClick={() => void query.refetch()}
+        >
           Refresh
         </button>
       </PageHeader>
