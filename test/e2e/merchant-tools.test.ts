@@ -177,7 +177,34 @@ describe.runIf(ready)('Merchant tools', () => {
     await page.getByRole('button', { name: 'Process order…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Process order' }).click();
     await page.getByText(/Outcome unknown — check status/).waitFor();
+    expect(app.sandbox.fixtures().orders.find((o) => o.id === order.id)!.payments).toBe(0);
 
+    // A plan create whose answer is lost: "Check status" finds it by its reference and records that it succeeded.
+    await open('Plans', 'l');
+    await hook(app.sandbox.url, 'POST', 'faults', {
+      path: OPERATIONS['plan.create'].path,
+      kind: 'malformed',
+      count: 1,
+    });
+    await page.getByLabel('Title', { exact: true }).fill('Lost answer plan');
+    await page.getByLabel('Amount (₹)', { exact: true }).fill('250');
+    await page.getByLabel('Merchant reference id', { exact: true }).fill('E2E-LOST-1');
+    await page.getByRole('button', { name: 'Create plan…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Create plan' }).click();
+    await page
+      .getByRole('note')
+      .filter({ hasText: 'Outcome unknown — check status' })
+      .getByRole('button', { name: 'Check status' })
+      .click();
+    await page.getByText(/with the reference E2E-LOST-1: the create succeeded/).waitFor();
+    expect(app.sandbox.fixtures().plans.filter((p) => p.reference === 'E2E-LOST-1')).toHaveLength(1);
+
+    // The journal lists the process order still unknown, with what to check.
+    await open('Journal', 'j');
+    const unknown = page.getByRole('region', { name: 'Outcome unknown' });
+    await unknown.getByText('Fetch the order and look at its payments before processing it again.').waitFor();
+
+    await open('Payment tools', 't');
     await app.sandbox.close();
     await page.getByRole('button', { name: 'List methods' }).click();
     await page.locator('.offline-banner').waitFor();
