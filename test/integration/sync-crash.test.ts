@@ -93,7 +93,7 @@ const cacheFile = () => join(dir, 'cache', `${profileId}.sqlite`);
 
 it(
   'survives SIGKILL at random moments, each followed at once by a sync that starts, and ends with exactly the sandbox records',
-  { timeout: 120_000 },
+  { timeout: 240_000 },
   async () => {
     const days = sb.sandbox.fixtures().settlementDates.slice(-DAYS);
     const range = { from: days[0]!, to: days.at(-1)! };
