@@ -14,9 +14,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCache } from '../../electron/cache/database';
-import { createProfileStore } from '../../electron/profiles/profile-store';
 import { filesUnder } from '../security/support';
-import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { openSandbox, sandboxProfile, type OpenSandbox } from '../support/sandbox';
 import { spawnCli } from '../support/spawn-cli';
 
 const PER_DAY = 60_000;
@@ -31,13 +30,7 @@ let profileId: string;
 beforeAll(async () => {
   sb = await openSandbox({ settlementsPerDay: PER_DAY });
   dir = mkdtempSync(join(tmpdir(), 'sync-crash-'));
-  profileId = createProfileStore({ dataDir: dir, sandbox: null }).create({
-    name: 'Crash',
-    environment: 'custom',
-    baseUrl: sb.profile.baseUrl,
-    aiUrl: sb.profile.aiUrl,
-    key: sb.key,
-  }).id;
+  profileId = sandboxProfile(sb, dir, 'Crash');
 });
 afterAll(async () => {
   await sb.close();
