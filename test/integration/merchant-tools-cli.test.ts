@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../shared/api/operations';
 import { cliRunner } from '../support/cli';
-import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { openSandbox, sandboxProfile, type OpenSandbox } from '../support/sandbox';
 
 let dir: string;
 let sb: OpenSandbox;
@@ -25,19 +25,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pc-merchant-cli-'));
   sb = await openSandbox();
   cli = cliRunner(dir, { PC_TEST_SECRET: sb.secret, PC_WRONG_SECRET: 'sk_not_the_secret' });
-  const add = await cli.run(
-    'profiles',
-    'add',
-    '--name',
-    'Local',
-    '--base-url',
-    sb.profile.baseUrl,
-    '--ai-url',
-    sb.profile.aiUrl,
-    '--key',
-    sb.key,
-  );
-  expect(add.code, add.stderr).toBe(0);
+  sandboxProfile(sb, dir, 'Local');
 });
 afterAll(async () => {
   await sb.close();
