@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../shared/api/operations';
+import { readQrSvg } from '../support/qr-reader';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
@@ -63,6 +64,13 @@ describe.runIf(ready)('Merchant tools', () => {
     const link = await qr.getAttribute('data-qr-text');
     expect(link).toMatch(/^upi:\/\/pay\?/);
     expect(await result.textContent()).toContain(link!);
+    // What a phone scans is the link shown: the drawn code read back by an independent decoder.
+    const svg = await qr.evaluate((el) => {
+      const copy = el.cloneNode(true) as Element;
+      copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+      return copy.outerHTML;
+    });
+    expect(readQrSvg(svg)).toBe(link);
     expect(app.sandbox.fixtures().orders.find((o) => o.id === order.id)!.payments).toBe(1);
     // Submitting the same, unedited form again is the same submission: nothing more is started.
     await page.getByRole('button', { name: 'Process order…' }).click();
