@@ -27,7 +27,7 @@ export interface BankOption {
 }
 
 /** The listing's flags, in the document's order, with the words a desk reads. */
-export const METHOD_FLAGS = [
+const METHOD_FLAGS = [
   ['intent', 'UPI intent'],
   ['wallet', 'Wallets'],
   ['emi', 'EMI'],

@@ -39,7 +39,6 @@ export const webhookEdit = z
   .pipe(webhookUpdateRequest);
 export type WebhookEdit = z.input<typeof webhookEdit>;
 
-export const webhookRecord = webhookEndpoint;
 export type WebhookRecord = z.output<typeof webhookEndpoint>;
 
 export const webhookList = z.object({
