@@ -251,6 +251,37 @@ describe.runIf(available)('secret containment', () => {
     await okCall('accounts.setHeadroomThreshold', { pg, threshold: 1_00_000_00 });
     await okCall('accounts.setHeadroomThreshold', { pg, threshold: null });
     await okCall('beneficiaries.changes', { id: created.beneficiary.beneficiary_id });
+    // The Merchant tools' channels, each request signed with the secret: a listing, a payment started, the rate,
+    // a plan made, fetched and checked, webhooks listed and changed, a classification.
+    await okCall('tools.methods', { amount: '500' });
+    const order = merchant.fixtures().orders.find((o) => o.status === 'created' && o.payments === 0)!;
+    await okCall('tools.process', {
+      requestKey: 'containment-process-1',
+      order: { order_id: order.id, method: 'upi', code: 'collect', vpa: 'vendor@okaxis' },
+    });
+    await okCall('tools.currency', { from: 'USD', to: 'INR' });
+    const plan = await okCall<{ planId: string; attemptSeq: number }>('plans.create', {
+      requestKey: 'containment-plan-1',
+      plan: {
+        title: 'Containment',
+        amount: '10',
+        frequency: 30,
+        cycle: 1,
+        currency: 'INR',
+        mer_reference_id: 'CONT-1',
+      },
+    });
+    await okCall('plans.fetch', { id: plan.planId });
+    await okCall('plans.checkCreate', { attemptSeq: plan.attemptSeq });
+    const hooks = await okCall<{ endpoints: { id: string }[] }>('webhooks.list', {});
+    await okCall('webhooks.update', {
+      requestKey: 'containment-hook-1',
+      change: { id: hooks.endpoints[0]!.id, topics: ['order.paid'] },
+    });
+    await okCall('classification.classify', {
+      state: { note: 'containment' },
+      questions: { q: { type: 'noul', instructions: 'Is it?' } },
+    });
     // A vendor file of two payees, previewed, created, and its results and the template written out.
     const vendorFile = {
       fileName: 'vendors.csv',
