@@ -18,6 +18,7 @@ import { createCacheHandlers } from './ipc/cache';
 import { createCredentialHandlers } from './ipc/credentials';
 import { createEventBus } from './ipc/events';
 import { createJournalHandlers } from './ipc/journal';
+import { createMerchantToolHandlers } from './ipc/merchant-tools';
 import { credentialEntry, profileEntry } from './journal/profile-events';
 import { createJournals, type Journals } from './journal/registry';
 import type { JournalInput } from './journal/journal';
@@ -41,6 +42,10 @@ import { createBeneficiaryImportService } from './treasury/beneficiary-import';
 import { createPayoutCheckService, type PayoutCheckLimits } from './treasury/payout-checks';
 import { createPayoutWatch } from './treasury/payout-watch';
 import { createPayoutService } from './treasury/payouts';
+import { createClassificationService } from './merchant/classification';
+import { createPaymentToolService } from './merchant/payment-tools';
+import { createPlanService } from './merchant/plans';
+import { createWebhookService } from './merchant/webhooks';
 import { createNotices } from './notices';
 import { ensurePrivateDir } from './private-files';
 import type { SecretStore } from './vault/secret-store';
@@ -158,6 +163,10 @@ export function createCore(options: CoreOptions) {
   const merchant = {
     orders: createOrderService(services),
     subscriptions: createSubscriptionService(services),
+    tools: createPaymentToolService(services),
+    plans: createPlanService(services),
+    webhooks: createWebhookService(services),
+    classification: createClassificationService(services),
   };
   const payoutWatch = createPayoutWatch({
     checks: treasury.payoutChecks,
@@ -224,6 +233,7 @@ export function createCore(options: CoreOptions) {
     ...createJournalHandlers({ journals, profiles, beneficiaries: treasury.beneficiaries }),
     ...createOrderHandlers(merchant.orders, profiles),
     ...createSubscriptionHandlers(merchant.subscriptions, profiles),
+    ...createMerchantToolHandlers(merchant, profiles),
   });
   return {
     events,
@@ -237,7 +247,10 @@ export function createCore(options: CoreOptions) {
     journals,
     /** Beneficiaries, payout lookups and balances through the API, recorded in the cache: the CLI uses them too. */
     treasury,
-    /** Orders and subscriptions: lookups cached, actions journaled and sent once. The CLI uses them too. */
+    /**
+     * Orders, subscriptions, payment tools, plans, webhooks and classification through the API (lookups cached,
+     * actions journaled and sent once): the CLI uses them too.
+     */
     merchant,
     /** The payout watch list's rounds (started on its timer when `payoutWatch` is set). */
     payoutWatch,

@@ -11,12 +11,16 @@ import { accountCommands } from './commands/accounts';
 import { balanceCommands } from './commands/balances';
 import { beneficiaryCommands } from './commands/beneficiaries';
 import { exportCommands } from './commands/export';
+import { classifyCommands } from './commands/classify';
 import { closeCommands, journalCommands } from './commands/journal';
 import { orderCommands } from './commands/orders';
+import { paymentToolCommands } from './commands/payment-tools';
 import { payoutCommands } from './commands/payouts';
+import { planCommands } from './commands/plans';
 import { profileCommands } from './commands/profiles';
 import { settlementCommands } from './commands/settlements';
 import { subscriptionCommands } from './commands/subscriptions';
+import { webhookCommands } from './commands/webhooks';
 import { openContext } from './context';
 import { EXIT, InputError, OutcomeUnknownError, UsageError, processIo, type Io } from './io';
 
@@ -32,6 +36,10 @@ export const COMMANDS: Command[] = [
   ...closeCommands,
   ...orderCommands,
   ...subscriptionCommands,
+  ...paymentToolCommands,
+  ...planCommands,
+  ...webhookCommands,
+  ...classifyCommands,
 ];
 
 const GLOBAL_OPTIONS: Options = {

@@ -4,7 +4,6 @@
  * the request certainly did nothing. Only the error's composed, scrubbed fields are kept (errors.ts): never a secret.
  */
 import { ApiError } from '../api/errors';
-import type { JournalEntry, JsonValue } from '../../shared/journal';
 import type { Journal, JournalInput } from './journal';
 
 export function apiFailureOutcome(e: unknown, event: string): JournalInput {
@@ -36,52 +35,6 @@ export function apiFailureOutcome(e: unknown, event: string): JournalInput {
   // A failure before the request left (no secret stored, a locked keychain): nothing reached the service.
   const reason = e instanceof Error ? e.message : String(e);
   return { kind: 'action', event, outcome: 'refused', summary: `Not sent: ${reason}`, data: { reason, sent: false } };
-}
-
-/**
- * An action at the service, journaled as every action is: the `attempted` entry is committed before `send` runs (a
- * crash in between reads as outcome unknown), then the outcome refers to it: `succeeded` as `done` describes the
- * answer, else what apiFailureOutcome makes of the error, which is thrown on.
- */
-export async function journaledAction<A>(
-  journal: Journal,
-  attempt: {
-    event: string;
-    summary: string;
-    /** What the action is on (`{orderId}`): in every entry of it, so the thing's history finds them all. */
-    subject: Record<string, JsonValue>;
-    data?: Record<string, JsonValue>;
-  },
-  send: () => Promise<A>,
-  done: (answer: A) => { summary: string; data: Record<string, JsonValue>; requestId?: string | null },
-): Promise<{ attempt: JournalEntry; outcome: JournalEntry; answer: A }> {
-  const { event, summary: asked, subject } = attempt;
-  const attempted = journal.append({
-    kind: 'action',
-    event,
-    outcome: 'attempted',
-    summary: asked,
-    data: { ...subject, ...attempt.data },
-  });
-  let answer: A;
-  try {
-    answer = await send();
-  } catch (e) {
-    const failure = apiFailureOutcome(e, event);
-    journal.append({ ...failure, data: { ...subject, ...failure.data }, refersTo: attempted.seq });
-    throw e;
-  }
-  const { summary, data, requestId } = done(answer);
-  const outcome = journal.append({
-    kind: 'action',
-    event,
-    outcome: 'succeeded',
-    refersTo: attempted.seq,
-    requestId: requestId ?? null,
-    summary,
-    data: { ...subject, ...data },
-  });
-  return { attempt: attempted, outcome, answer };
 }
 
 /** Refused before sending: an earlier action on the same thing has an unknown outcome that nobody has checked. */

@@ -15,9 +15,9 @@ import { formatMoney, type Minor } from '../../shared/money';
 import { refundProblem, refundState, type OrderView, type StoredRefundAttempt } from '../../shared/orders';
 import { ApiError } from '../api/errors';
 import type { Cache } from '../cache/database';
-import { journaledAction, refuseWhileUnsettled } from '../journal/actions';
+import { refuseWhileUnsettled } from '../journal/actions';
 import type { Journals } from '../journal/registry';
-import { createSubmissions } from '../journal/submissions';
+import { createSubmissions, runJournaled } from '../journal/keyed-actions';
 import type { Credentials } from '../profiles/credentials';
 
 const EVENTS = ['order.capture', 'order.refund'] as const;
@@ -83,16 +83,18 @@ export function createOrderService(deps: {
   async function capture(profileId: string, orderId: string): Promise<OrderActionResult> {
     const { journal } = deps.journals.for(profileId);
     refuseWhileUnsettled(journal, EVENTS, 'orderId', orderId);
-    const { outcome, answer } = await journaledAction(
-      journal,
-      { event: 'order.capture', summary: `Asked the service to capture order ${orderId}.`, subject: { orderId } },
-      () => deps.credentials.withApi(profileId, (api) => api.orders.capture(orderId)),
-      (a) => ({
+    const { outcome, answer } = await runJournaled(journal, {
+      event: 'order.capture',
+      summary: `Asked the service to capture order ${orderId}.`,
+      subject: { orderId },
+      asked: { orderId },
+      send: () => deps.credentials.withApi(profileId, (api) => api.orders.capture(orderId)),
+      succeeded: (a) => ({
         summary: `Captured order ${orderId}.`,
         data: { message: a.message },
         requestId: a.request_id,
       }),
-    );
+    });
     return { outcome, message: answer.message, view: await refetched(profileId, orderId) };
   }
 
@@ -112,32 +114,30 @@ export function createOrderService(deps: {
     if (problem) throw new RefundRefusedError(`${problem} Nothing was sent.`);
     const type = amount === null ? 'full' : 'partial';
     const known = view.refunds.map((r) => r.refund_id);
-    const { outcome, answer } = await journaledAction(
-      journal,
-      {
-        event: 'order.refund',
-        summary: `Asked the service to refund ${formatMoney(wanted, currency)} of order ${orderId} (${type}).`,
-        subject: { orderId },
-        data: { type, amount: wanted, currency, refundableBefore: view.balance.refundable, known },
-      },
-      () =>
+    const { outcome, answer } = await runJournaled(journal, {
+      event: 'order.refund',
+      summary: `Asked the service to refund ${formatMoney(wanted, currency)} of order ${orderId} (${type}).`,
+      subject: { orderId },
+      asked: { type, amount: wanted, currency, refundableBefore: view.balance.refundable, known },
+      send: () =>
         deps.credentials.withApi(profileId, (api) =>
           amount === null ? api.orders.refund(orderId) : api.orders.refundPartial(orderId, amount),
         ),
-      (a) => ({
+      succeeded: (a) => ({
         summary: `Refunded ${formatMoney(wanted, currency)} of order ${orderId}${a.id ? ` as ${a.id}` : ''}.`,
         data: { type, amount: wanted, currency, refundId: a.id ?? null, message: a.message },
         requestId: a.request_id,
       }),
-    );
+    });
     return { outcome, message: answer.message, view: await refetched(profileId, orderId) };
   }
 
   /** A refund's check: an attempt the service lists that was not there before, of the amount asked. */
   async function checkRefund(profileId: string, attempt: JournalEntry) {
     const orderId = String(attempt.data['orderId']);
-    const known = new Set((attempt.data['known'] as string[] | undefined) ?? []);
-    const amount = Number(attempt.data['amount']);
+    const asked = (attempt.data['asked'] ?? {}) as { known?: string[]; amount?: number };
+    const known = new Set(asked.known ?? []);
+    const amount = Number(asked.amount);
     const view = await fetch(profileId, orderId);
     if (view.refunds === null) {
       return {

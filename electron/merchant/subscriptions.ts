@@ -18,9 +18,9 @@ import {
 } from '../../shared/subscriptions';
 import { ApiError } from '../api/errors';
 import type { Cache } from '../cache/database';
-import { journaledAction, refuseWhileUnsettled } from '../journal/actions';
+import { refuseWhileUnsettled } from '../journal/actions';
 import type { Journals } from '../journal/registry';
-import { createSubmissions } from '../journal/submissions';
+import { createSubmissions, runJournaled } from '../journal/keyed-actions';
 import type { Credentials } from '../profiles/credentials';
 
 const EVENTS = ['subscription.cancel', 'subscription.charge'] as const;
@@ -75,20 +75,18 @@ export function createSubscriptionService(deps: {
     const { journal } = deps.journals.for(profileId);
     refuseWhileUnsettled(journal, EVENTS, 'subscriptionId', id);
     try {
-      const { outcome } = await journaledAction(
-        journal,
-        {
-          event: 'subscription.cancel',
-          summary: `Asked the service to cancel subscription ${id}.`,
-          subject: { subscriptionId: id },
-        },
-        () => deps.credentials.withApi(profileId, (api) => api.subscriptions.cancel(id)),
-        (a) => ({
+      const { outcome } = await runJournaled(journal, {
+        event: 'subscription.cancel',
+        summary: `Asked the service to cancel subscription ${id}.`,
+        subject: { subscriptionId: id },
+        asked: { subscriptionId: id },
+        send: () => deps.credentials.withApi(profileId, (api) => api.subscriptions.cancel(id)),
+        succeeded: (a) => ({
           summary: `Cancelled subscription ${id}.`,
           data: { status: a.subscription.subscription_status },
           requestId: a.request_id,
         }),
-      );
+      });
       return { outcome, message: 'Subscription cancelled.', view: await refetched(profileId, id) };
     } catch (e) {
       if (isAlreadyCancelled(e)) throw new AlreadyCancelledError();
@@ -100,16 +98,13 @@ export function createSubscriptionService(deps: {
     const { journal } = deps.journals.for(profileId);
     refuseWhileUnsettled(journal, EVENTS, 'subscriptionId', id);
     const money = formatMoney(amount, currency);
-    const { outcome, answer } = await journaledAction(
-      journal,
-      {
-        event: 'subscription.charge',
-        summary: `Asked the service to charge ${money} under subscription ${id}.`,
-        subject: { subscriptionId: id },
-        data: { amount, currency },
-      },
-      () => deps.credentials.withApi(profileId, (api) => api.subscriptions.adhoc(id, amount, currency)),
-      (a) => ({
+    const { outcome, answer } = await runJournaled(journal, {
+      event: 'subscription.charge',
+      summary: `Asked the service to charge ${money} under subscription ${id}.`,
+      subject: { subscriptionId: id },
+      asked: { amount, currency },
+      send: () => deps.credentials.withApi(profileId, (api) => api.subscriptions.adhoc(id, amount, currency)),
+      succeeded: (a) => ({
         summary: `Charged ${money} under subscription ${id}: transaction ${a.transaction.id} (${a.transaction.status}).`,
         data: {
           amount: a.transaction.amount,
@@ -119,7 +114,7 @@ export function createSubscriptionService(deps: {
         },
         requestId: a.request_id,
       }),
-    );
+    });
     return {
       outcome,
       message: `Transaction ${answer.transaction.id}: ${answer.transaction.status}.`,

@@ -1,8 +1,11 @@
 /**
  * Beneficiaries for the UI and the CLI: created and fetched through the API, recorded in the profile's cache.
  *
- * Creating is never retried blindly. The UI sends a key per submission and a key is sent once
- * (journal/submissions.ts): a double click or a retry after a lost answer gets the first call's answer.
+ * Creating is never retried blindly. The UI sends a key per submission; a second call with the same key gets
+ * the first call's promise (a double click, a retry while the first is still out). A failure that certainly
+ * created nothing (the service refused, the request never left) frees the key so the user can try again; an
+ * outcome the client could not learn keeps it, so the same submission is not sent twice: the error says what
+ * to check, and an edited form makes a new key.
  *
  * Every create is journaled: an "attempted" entry before the request leaves, and its outcome after (succeeded with
  * the new id, refused with the service's reason, or unknown with what to check), so a crash in between leaves an
@@ -14,7 +17,7 @@ import type { JournalEntry } from '../../shared/journal';
 import { ApiError } from '../api/errors';
 import type { Cache } from '../cache/database';
 import { apiFailureOutcome } from '../journal/actions';
-import { createSubmissions } from '../journal/submissions';
+import { createSubmissions } from '../journal/keyed-actions';
 import type { Journals } from '../journal/registry';
 import type { Credentials } from '../profiles/credentials';
 

@@ -24,7 +24,7 @@ import type { Cache } from '../cache/database';
 import { importKey, type ImportRowRecord } from '../cache/beneficiary-imports';
 import type { Sheet } from '../import/sheet-reader';
 import type { Journals } from '../journal/registry';
-import { createdNothing } from '../journal/submissions';
+import { createdNothing } from '../journal/keyed-actions';
 import type { BeneficiaryService } from './beneficiaries';
 
 export class ImportRefusedError extends Error {

@@ -85,6 +85,15 @@ export const IPC_CHANNELS = [
   'subscriptions.charge',
   'subscriptions.checkStatus',
   'subscriptions.recordCharge',
+  'tools.methods',
+  'tools.process',
+  'tools.currency',
+  'plans.create',
+  'plans.fetch',
+  'plans.checkCreate',
+  'webhooks.list',
+  'webhooks.update',
+  'classification.classify',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];

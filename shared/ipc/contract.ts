@@ -23,6 +23,7 @@ import { profilesChannels } from './profiles';
 import { settlementsChannels } from './settlements';
 import { subscriptionsChannels } from './subscriptions';
 import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
+import { classificationChannels, plansChannels, toolsChannels, webhooksChannels } from './merchant-tools';
 
 export interface IpcChannelSchemas {
   input: z.ZodType;
@@ -50,6 +51,10 @@ export const ipcContract = {
   ...journalChannels,
   ...ordersChannels,
   ...subscriptionsChannels,
+  ...toolsChannels,
+  ...plansChannels,
+  ...webhooksChannels,
+  ...classificationChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */
@@ -71,6 +76,8 @@ type Contract = typeof ipcContract;
 
 /** What the renderer passes. */
 export type IpcInput<C extends IpcChannel> = z.input<Contract[C]['input']>;
+/** What a handler in main receives: the input after its schema has checked and transformed it. */
+export type IpcHandlerInput<C extends IpcChannel> = z.output<Contract[C]['input']>;
 /** What a handler in main returns, before the output schema checks it. */
 export type IpcHandlerOutput<C extends IpcChannel> = z.input<Contract[C]['output']>;
 /** What the renderer receives. */

@@ -175,7 +175,7 @@ function Entries() {
   );
 }
 
-/** An order's or a subscription's action is checked on its own screen, where its attempts or status are read. */
+/** Orders' and subscriptions' actions are checked on their own screen, where its attempts or status are read. */
 function CheckOnScreen({ attempt }: { attempt: JournalEntry }) {
   const profileId = useActiveProfileId();
   const openScreen = useNavigation((s) => s.open);
@@ -205,10 +205,43 @@ function CheckOnScreen({ attempt }: { attempt: JournalEntry }) {
   );
 }
 
+const CHECKED_ON_SCREEN: readonly string[] = ['order.capture', 'order.refund', 'subscription.cancel', 'subscription.charge'];
+
+/** What to check for actions the journal cannot settle itself: the screen where the desk looks. */
+const CHECK_ELSEWHERE: Readonly<Record<string, string>> = {
+  'order.process': 'Fetch the order and look at its payments before processing it again.',
+  'webhook.update': 'Open Webhooks: the list shows whether the change took effect.',
+};
+
 function CheckStatus({ attempt }: { attempt: JournalEntry }) {
   const checkStatus = useJournal((s) => s.checkStatus);
+  const checkPlanCreate = useJournal((s) => s.checkPlanCreate);
   const [id, setId] = useState('');
-  if (attempt.event !== 'beneficiary.create') return <CheckOnScreen attempt={attempt} />;
+  if (CHECKED_ON_SCREEN.includes(attempt.event)) return <CheckOnScreen attempt={attempt} />;
+  const head = (
+    <span>
+      Entry {attempt.seq}, {attempt.atIst} IST: {attempt.summary}
+    </span>
+  );
+  if (attempt.event === 'plan.create') {
+    return (
+      <div className="journal-toolbar" aria-label={`Check status of entry ${attempt.seq}`}>
+        {head}
+        <button type="button" className="button" onClick={() => void checkPlanCreate(attempt.seq)}>
+          Check status
+        </button>
+      </div>
+    );
+  }
+  const elsewhere = CHECK_ELSEWHERE[attempt.event];
+  if (elsewhere) {
+    return (
+      <div className="journal-toolbar" aria-label={`Check status of entry ${attempt.seq}`}>
+        {head}
+        <span className="muted">{elsewhere}</span>
+      </div>
+    );
+  }
   return (
     <form
       className="journal-toolbar"
@@ -218,9 +251,7 @@ function CheckStatus({ attempt }: { attempt: JournalEntry }) {
         if (id.trim()) void checkStatus(attempt.seq, id.trim());
       }}
     >
-      <span>
-        Entry {attempt.seq}, {attempt.atIst} IST: {attempt.summary}
-      </span>
+      {head}
       <label>
         Beneficiary id at the service <input className="input" value={id} onChange={(e) => setId(e.target.value)} />
       </label>
@@ -239,8 +270,8 @@ function Unresolved() {
       <h3>Outcome unknown — check status</h3>
       <p className="muted">
         The service may or may not have done these. For a beneficiary, look it up at the service and enter its id; the
-        console fetches it and records whether it is the one that was asked for. An order's or a subscription's action
-        is checked on its screen.
+        console fetches it and records whether it is the one that was asked for. A plan is looked up by its reference.
+        An order's or a subscription's capture, refund, cancel or charge is checked on its screen.
       </p>
       {unresolved.value.map((u) => (
         <CheckStatus key={u.attempt.seq} attempt={u.attempt} />
