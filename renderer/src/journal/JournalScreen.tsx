@@ -205,7 +205,12 @@ function CheckOnScreen({ attempt }: { attempt: JournalEntry }) {
   );
 }
 
-const CHECKED_ON_SCREEN: readonly string[] = ['order.capture', 'order.refund', 'subscription.cancel', 'subscription.charge'];
+const CHECKED_ON_SCREEN: readonly string[] = [
+  'order.capture',
+  'order.refund',
+  'subscription.cancel',
+  'subscription.charge',
+];
 
 /** What to check for actions the journal cannot settle itself: the screen where the desk looks. */
 const CHECK_ELSEWHERE: Readonly<Record<string, string>> = {
