@@ -11,7 +11,7 @@
  */
 import { countOutcomes, type PayoutCheckOutcome, type PayoutCheckRun } from '../../shared/payout-checks';
 import type { PayoutLookupMode } from '../../shared/payouts';
-import { ApiError } from '../api/errors';
+import { ApiError, isUnreachable } from '../api/errors';
 import type { Cache } from '../cache/database';
 import type { EventBus } from '../ipc/events';
 import type { PayoutService } from './payouts';
@@ -23,7 +23,6 @@ export interface PayoutCheckLimits {
 
 export const PAYOUT_CHECK_LIMITS: PayoutCheckLimits = { concurrency: 4, advanceIntervalMs: 500 };
 
-const UNREACHABLE = new Set(['network', 'timeout', 'tls']);
 const QUEUED_REASON = 'Waiting for the service: the advance check runs when it can be reached again.';
 const NOT_SENT = 'Not checked: the service could not be reached.';
 
@@ -97,7 +96,7 @@ export function createPayoutCheckService(deps: {
         ? { outcome: 'refused', lookupId: lookup.id, error: lookup.error }
         : { outcome: 'checked', lookupId: lookup.id };
     } catch (e) {
-      if (e instanceof ApiError && UNREACHABLE.has(e.kind)) {
+      if (isUnreachable(e)) {
         lostService();
         return unreached();
       }
