@@ -39,7 +39,7 @@ export function createPayoutCheckService(deps: {
 }) {
   const limits = { ...PAYOUT_CHECK_LIMITS, ...deps.limits };
   const running = new Set<number>();
-  const draining = new Set<string>();
+  const draining = new Map<string, Promise<number>>();
   let nextAdvanceAt = 0;
 
   /** Waits for an advance lookup's turn: each starts at least `advanceIntervalMs` after the one before. */
@@ -121,6 +121,24 @@ export function createPayoutCheckService(deps: {
     return { ...run, items, counts: countOutcomes(items) };
   }
 
+  async function drainQueue(profileId: string): Promise<number> {
+    const repo = deps.cacheFor(profileId).payoutChecks;
+    const queued = repo.queued();
+    const ids = [...new Set(queued.map((q) => q.payoutId))];
+    const runs = new Set(queued.map((q) => q.runId));
+    let settled = 0;
+    await checkAll(profileId, 'advance', ids, (index, end) => {
+      if (end.outcome === 'queued') return;
+      settled += 1;
+      for (const q of queued) if (q.payoutId === ids[index]) repo.settle(q.runId, q.position, end);
+    });
+    for (const runId of runs) {
+      const run = repo.get(runId)!;
+      progress(profileId, runId, run.items.length - run.counts.queued, run.items.length, true);
+    }
+    return settled;
+  }
+
   return {
     async check(profileId: string, request: { ids: readonly string[]; mode: PayoutLookupMode }) {
       const ids = [...new Set(request.ids)];
@@ -142,29 +160,17 @@ export function createPayoutCheckService(deps: {
       return read(profileId, runId)!;
     },
 
-    /** Runs the queued advance checks of the profile (each distinct id once); they stay queued while unreachable. */
-    async runQueued(profileId: string): Promise<number> {
-      if (draining.has(profileId)) return 0;
-      draining.add(profileId);
-      try {
-        const repo = deps.cacheFor(profileId).payoutChecks;
-        const queued = repo.queued();
-        const ids = [...new Set(queued.map((q) => q.payoutId))];
-        const runs = new Set(queued.map((q) => q.runId));
-        let settled = 0;
-        await checkAll(profileId, 'advance', ids, (index, end) => {
-          if (end.outcome === 'queued') return;
-          settled += 1;
-          for (const q of queued) if (q.payoutId === ids[index]) repo.settle(q.runId, q.position, end);
-        });
-        for (const runId of runs) {
-          const run = repo.get(runId)!;
-          progress(profileId, runId, run.items.length - run.counts.queued, run.items.length, true);
-        }
-        return settled;
-      } finally {
-        draining.delete(profileId);
-      }
+    /**
+     * Runs the queued advance checks of the profile (each distinct id once); they stay queued while unreachable.
+     * Resolves with how many were settled. A drain already under way is joined, not doubled, so a caller that
+     * must not exit before the queue has run (the CLI) can wait for the one the core started.
+     */
+    runQueued(profileId: string): Promise<number> {
+      const under = draining.get(profileId);
+      if (under) return under;
+      const drain = drainQueue(profileId).finally(() => draining.delete(profileId));
+      draining.set(profileId, drain);
+      return drain;
     },
 
     /** One lookup outside a run (the watch list's), paced like a run's when it is an advance check. */

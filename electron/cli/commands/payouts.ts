@@ -1,12 +1,16 @@
 /**
  * `payouts get ID [--advance]`: the payout's status as the gateway reports it, in plain words; recorded in the cache.
  * `payouts check --file F | ID… [--advance]`: a list of payouts checked together (treasury/payout-checks.ts).
+ * Advance checks that could not reach the service are queued in the cache; the app runs them when the service
+ * answers again, and so does the CLI: every check that reached the service then waits for the queue to run before
+ * it exits, and `payouts check --queued` runs only the queue.
  */
 import { readFileSync } from 'node:fs';
 import { formatMoney } from '../../../shared/money';
 import { parsePayoutIds, MAX_CHECK_IDS, type PayoutCheckItem } from '../../../shared/payout-checks';
 import { destinationText, payoutDestination } from '../../../shared/payouts';
 import type { Command } from '../command';
+import type { Context } from '../context';
 import { InputError, result, table, UsageError } from '../io';
 
 const get: Command = {
@@ -57,12 +61,19 @@ function itemJson(i: PayoutCheckItem) {
 const check: Command = {
   words: ['payouts', 'check'],
   usage:
-    'payouts check --file F | ID… [--advance]   (ids separated by spaces, commas, semicolons, tabs or new lines; ' +
-    'exit 1 when any was not found or not checked, 2 when some ids were not ids)',
-  options: { file: { type: 'string' }, advance: { type: 'boolean' } },
+    'payouts check --file F | ID… [--advance] | payouts check --queued   (ids separated by spaces, commas, ' +
+    'semicolons, tabs or new lines; exit 1 when any was not found, not checked or queued, 2 when some ids were ' +
+    'not ids; --queued runs only the advance checks queued while the service could not be reached)',
+  options: { file: { type: 'string' }, advance: { type: 'boolean' }, queued: { type: 'boolean' } },
   positionals: { min: 0, max: MAX_CHECK_IDS, names: 'ID…' },
   async run({ ctx, values, positionals, io }) {
     const file = values.file as string | undefined;
+    if (values.queued === true && file === undefined && positionals.length === 0) {
+      const queue = await runQueue(ctx);
+      result(io, queue, () => queueText(queue));
+      if (queue.stillQueued) throw new Error(`${queue.stillQueued} queued advance checks still wait for the service`);
+      return;
+    }
     let text = positionals.join('\n');
     if (file !== undefined) {
       try {
@@ -83,6 +94,9 @@ const check: Command = {
       mode: values.advance ? 'advance' : 'normal',
     });
     const items = run.items.map(itemJson);
+    // Reached: the checks queued by earlier runs (here or in the app) run now, before the process exits.
+    const queue =
+      ctx.core.connectivity.of(ctx.profile.id).state === 'online' ? await runQueue(ctx) : { ran: 0, stillQueued: null };
     result(
       io,
       {
@@ -92,6 +106,7 @@ const check: Command = {
         items,
         invalid: parsed.invalid,
         duplicates: parsed.duplicates,
+        queue,
       },
       () =>
         [
@@ -112,6 +127,7 @@ const check: Command = {
           `${run.counts.checked} checked, ${run.counts.refused} refused, ${run.counts.failed} not checked, ` +
             `${run.counts.queued} queued for when the service is back` +
             (parsed.duplicates.length ? `; ${parsed.duplicates.length} duplicate ids checked once` : ''),
+          ...(queue.ran ? [queueText(queue)] : []),
           ...invalidLines,
         ].join('\n'),
     );
@@ -120,5 +136,18 @@ const check: Command = {
     if (unsettled) throw new Error(`${unsettled} of ${run.items.length} payouts were not found or not checked`);
   },
 };
+
+/** Runs the profile's queued advance checks; `stillQueued` is what still waits (the service stopped answering). */
+async function runQueue(ctx: Context): Promise<{ ran: number; stillQueued: number | null }> {
+  const ran = await ctx.core.treasury.payoutChecks.runQueued(ctx.profile.id);
+  return { ran, stillQueued: ctx.core.cacheFor(ctx.profile.id).payoutChecks.queued().length };
+}
+
+function queueText(q: { ran: number; stillQueued: number | null }): string {
+  return (
+    `${q.ran} advance checks queued while the service could not be reached ran now` +
+    (q.stillQueued ? `; ${q.stillQueued} still wait for it` : '')
+  );
+}
 
 export const payoutCommands = [get, check];
