@@ -15,7 +15,9 @@ import { SANDBOX_DEFAULTS } from '../../electron/sandbox/server';
 import { seedState } from '../../electron/sandbox/seed';
 import { maskAccount } from '../../shared/accounts';
 import { cliRunner } from '../support/cli';
-import { TEST_TODAY } from '../support/clock';
+import { TEST_TODAY, testClock } from '../support/clock';
+import { DEFAULT_TURNAROUND, expectedBy, type PayoutAge } from '../../shared/payout-ageing';
+import type { PayoutLookup } from '../../shared/payouts';
 import { readCsv } from '../support/export-files';
 import { openSandbox } from '../support/sandbox';
 import { hook } from '../support/sandbox-http';
@@ -95,6 +97,22 @@ describe('payout check (CLI)', () => {
   });
 });
 
+/** A sandbox of the test's own (faults, fixtures) and a profile "Desk" on it: the CLI with --json, and without. */
+async function desk(now?: () => number) {
+  const sb = await openSandbox({ settlementsPerDay: 1 });
+  const deskDir = mkdtempSync(join(tmpdir(), 'pc-payout-desk-'));
+  createProfileStore({ dataDir: deskDir, sandbox: null }).create({
+    name: 'Desk',
+    environment: 'custom',
+    baseUrl: sb.profile.baseUrl,
+    aiUrl: sb.profile.aiUrl,
+    key: sb.key,
+  });
+  const runner = cliRunner(deskDir, { DESK_SECRET: sb.secret }, now);
+  const runText = (...argv: string[]) => runner.run('--profile', 'Desk', '--secret-env', 'DESK_SECRET', ...argv);
+  return { sb, deskDir, run: (...argv: string[]) => runText('--json', ...argv), runText };
+}
+
 describe('payout check (CLI) while the service cannot be reached', () => {
   type Out = {
     counts: Record<'pending' | 'checked' | 'refused' | 'failed' | 'queued', number>;
@@ -166,6 +184,36 @@ describe('payout check (CLI) while the service cannot be reached', () => {
       expect(withIt.code, withIt.stderr).toBe(0);
       expect((JSON.parse(withIt.stdout) as Out).queue).toEqual({ ran: 1, stillQueued: 0 });
       expect((await fetches())[ids[0]!]!.advance - after[ids[0]!]!.advance).toBe(1);
+    } finally {
+      await sb.close();
+      rmSync(deskDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ageing (CLI)', () => {
+  it('gives each payout its first-seen time, expected time and whether it is overdue, on the clock', async () => {
+    const base = testClock();
+    let moved = 0;
+    const { sb, deskDir, run, runText } = await desk(() => base() + moved);
+    try {
+      const fx = await hook<{ payouts: { id: string; status: string }[] }>(sb.sandbox.url, 'GET', 'fixtures');
+      const id = fx.body.payouts.find((p) => p.status === 'pending')!.id;
+      const first = await run('payouts', 'get', id);
+      expect(first.code, first.stderr).toBe(0);
+      const seen = JSON.parse(first.stdout) as PayoutLookup & { age: PayoutAge };
+      expect(seen.firstSeenAt).toBe(seen.lookedUpAt);
+      const due = expectedBy(seen.payout!.method, seen.firstSeenAt!, DEFAULT_TURNAROUND)!;
+      expect(seen.age).toMatchObject({ firstSeenAt: seen.lookedUpAt, expectedBy: due, overdue: false });
+
+      // Past its expected time, still pending: overdue, in the JSON and the table; first seen stays the first.
+      moved = Date.parse(due) - base() + 60_000;
+      const late = await run('payouts', 'check', id);
+      expect(late.code, late.stderr).toBe(0);
+      const item = (JSON.parse(late.stdout) as { items: Record<string, unknown>[] }).items[0]!;
+      expect(item).toMatchObject({ status: 'pending', firstSeenAt: seen.firstSeenAt, expectedBy: due, overdue: true });
+      const human = await runText('payouts', 'get', id);
+      expect(human.stdout).toMatch(/first seen +.+ IST \(\d+ (min|h \d+ min) ago\); expected by .+ IST; OVERDUE/);
     } finally {
       await sb.close();
       rmSync(deskDir, { recursive: true, force: true });

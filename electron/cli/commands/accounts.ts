@@ -10,11 +10,10 @@ import { maskAccount } from '../../../shared/accounts';
 import type { HeadroomReport } from '../../../shared/headroom';
 import { ApiError } from '../../api/errors';
 import { formatMoney, MoneyError, parseDecimalToMinor } from '../../../shared/money';
-import { epochMsToIst } from '../../../shared/time';
 import type { Command } from '../command';
-import { UsageError, result, table } from '../io';
+import { UsageError, istText, result, table } from '../io';
 
-const ist = (iso: string) => `${epochMsToIst(Date.parse(iso))} IST`;
+const ist = istText;
 
 function dated(r: HeadroomReport, refreshError: string | null): string {
   const asOf = r.asOf === null ? 'no figures cached yet' : `figures as of ${ist(r.asOf)}`;

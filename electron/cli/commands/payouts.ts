@@ -8,10 +8,25 @@
 import { readFileSync } from 'node:fs';
 import { formatMoney } from '../../../shared/money';
 import { parsePayoutIds, MAX_CHECK_IDS, type PayoutCheckItem } from '../../../shared/payout-checks';
-import { destinationText, payoutDestination } from '../../../shared/payouts';
+import { formatAge, payoutAge, type PayoutAge } from '../../../shared/payout-ageing';
+import { destinationText, payoutDestination, type PayoutLookup } from '../../../shared/payouts';
 import type { Command } from '../command';
 import type { Context } from '../context';
-import { InputError, result, table, UsageError } from '../io';
+import { InputError, istText, result, table, UsageError } from '../io';
+
+/** A lookup's age on the CLI's clock and the profile's turnaround settings (as the Payouts screen shows it). */
+function ageOf(ctx: Context, l: PayoutLookup): PayoutAge {
+  return payoutAge(l, ctx.now(), ctx.core.cacheFor(ctx.profile.id).payoutSettings.get().turnaround);
+}
+
+function ageText(a: PayoutAge): string {
+  if (a.firstSeenAt === null) return '-';
+  return (
+    `${istText(a.firstSeenAt)} (${formatAge(a.ageMs!)} ago)` +
+    (a.expectedBy ? `; expected by ${istText(a.expectedBy)}` : '') +
+    (a.overdue ? '; OVERDUE' : '')
+  );
+}
 
 const get: Command = {
   words: ['payouts', 'get'],
@@ -28,13 +43,15 @@ const get: Command = {
     // A check the service refused (not found) is recorded in the payout's history, and fails here.
     if (p === null) throw new Error(lookup.error ?? 'The service did not return the payout.');
     const gatewaySays = [lookup.gatewayErrorCode, lookup.gatewayErrorMessage ?? p.error].filter((x) => x != null);
-    result(io, lookup, () =>
+    const age = ageOf(ctx, lookup);
+    result(io, { ...lookup, age }, () =>
       [
         `Payout ${p.transfer_id}: ${p.transfer_status.toUpperCase()}`,
         `  amount       ${formatMoney(p.amount)}`,
         `  UTR          ${p.ut_no ?? '(none yet)'}`,
         `  method       ${p.method ?? '-'} from ${p.fund_source ?? '-'}`,
         `  processed    ${p.processed_at ? `${p.processed_at} IST` : '-'}`,
+        `  first seen   ${ageText(age)}`,
         `  beneficiary  ${[p.beneficiary?.name, destinationText(payoutDestination(p))].filter(Boolean).join(', ') || '-'}`,
         ...(gatewaySays.length ? [`  gateway says ${gatewaySays.join(': ')}`] : []),
       ].join('\n'),
@@ -42,9 +59,10 @@ const get: Command = {
   },
 };
 
-/** An item as the command prints it: money in integer paise, the route as the export shows it. */
-function itemJson(i: PayoutCheckItem) {
+/** An item as the command prints it: money in integer paise, the route as the export shows it, its age. */
+function itemJson(i: PayoutCheckItem, age: (l: PayoutLookup) => PayoutAge) {
   const p = i.lookup?.payout ?? null;
+  const a = i.lookup ? age(i.lookup) : null;
   return {
     payoutId: i.payoutId,
     outcome: i.outcome,
@@ -55,6 +73,9 @@ function itemJson(i: PayoutCheckItem) {
     destination: p ? destinationText(payoutDestination(p)) : null,
     gatewayError: i.lookup?.gatewayErrorMessage ?? (p?.error || null),
     error: i.error,
+    firstSeenAt: a?.firstSeenAt ?? null,
+    expectedBy: a?.expectedBy ?? null,
+    overdue: a?.overdue ?? false,
   };
 }
 
@@ -93,7 +114,7 @@ const check: Command = {
       ids: parsed.ids,
       mode: values.advance ? 'advance' : 'normal',
     });
-    const items = run.items.map(itemJson);
+    const items = run.items.map((i) => itemJson(i, (l) => ageOf(ctx, l)));
     // Reached: the checks queued by earlier runs (here or in the app) run now, before the process exits.
     const queue =
       ctx.core.connectivity.of(ctx.profile.id).state === 'online' ? await runQueue(ctx) : { ran: 0, stillQueued: null };
@@ -111,15 +132,16 @@ const check: Command = {
       () =>
         [
           table(
-            ['Payout id', 'Outcome', 'Status', 'Amount', 'UTR', 'Method', 'To', 'Reason'],
+            ['Payout id', 'Outcome', 'Status', 'Amount', 'UTR', 'Method', 'To', 'Expected by', 'Reason'],
             items.map((i) => [
               i.payoutId,
               i.outcome,
-              i.status ?? '-',
+              (i.status ?? '-') + (i.overdue ? ' OVERDUE' : ''),
               i.amount === null ? '-' : formatMoney(i.amount),
               i.utr ?? '-',
               i.method ?? '-',
               i.destination ?? '-',
+              i.expectedBy ? istText(i.expectedBy) : '-',
               i.error ?? i.gatewayError ?? '',
             ]),
             ['left', 'left', 'left', 'right'],
