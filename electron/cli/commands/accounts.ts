@@ -48,7 +48,9 @@ function human(r: HeadroomReport): string {
         g.threshold === null ? '-' : money(g.threshold),
         [
           g.low ? 'LOW HEADROOM' : '',
-          g.stale ? `last good figure of ${g.asOf ? ist(g.asOf) : '-'}; the gateway answered ${g.stale.message}` : '',
+          g.stale
+            ? `${g.asOf ? `last good figure of ${ist(g.asOf)}` : 'no good figure yet'}; the gateway answered ${g.stale.message}`
+            : '',
         ]
           .filter(Boolean)
           .join('; '),
