@@ -20,6 +20,7 @@ import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
 import { ipcContract } from '../../shared/ipc/contract';
 import { nextEvent } from '../support/core';
 import { hook } from '../support/sandbox-http';
+import { zipParts } from '../support/export-files';
 import { requireSystem } from '../support/system';
 import { hostilePayload } from './fuzz';
 import { addDays } from '../../shared/time';
@@ -69,6 +70,8 @@ const errorTexts: Haystack[] = [];
 
 let dataDir: string;
 let exportFile = '';
+/** The import's template and results workbooks the channels above wrote into the data folder. */
+let importBooks: string[] = [];
 let embedded: Sandbox;
 let merchant: Sandbox;
 const http = createNodeTransport();
@@ -240,6 +243,27 @@ describe.runIf(available)('secret containment', () => {
     await okCall('payouts.lookup', { payoutId, mode: 'advance' });
     await okCall('payouts.history', { payoutId });
     await okCall('payouts.recent', {});
+    // Payable now and its alert, bank-detail changes, the import (its files land in the data folder searched below),
+    // bulk checks and the watch list.
+    await okCall('accounts.headroom', undefined);
+    await okCall('accounts.setHeadroomThreshold', { pg: 'razorpay', threshold: 100 });
+    await okCall('beneficiaries.changes', { id: created.beneficiary.beneficiary_id });
+    const vendors = {
+      fileName: 'vendors.csv',
+      content: Buffer.from('Name,UPI address\r\nImport Vendor,import.vendor@okaxis\r\n').toString('base64'),
+    };
+    const preview = await okCall('beneficiaries.importPreview', vendors);
+    expect(await okCall('beneficiaries.importRun', vendors)).toMatchObject({ counts: { created: 1 } });
+    expect(await okCall('beneficiaries.importCancel', undefined)).toEqual({ cancelled: false });
+    const template = await okCall<{ file: string }>('beneficiaries.importTemplate', undefined);
+    const results = await okCall<{ file: string }>('beneficiaries.importResults', { report: preview });
+    // Workbooks: searched below unzipped, part by part.
+    importBooks = [template.file, results.file];
+    await okCall('payouts.check', { ids: [payoutId], mode: 'normal' });
+    await okCall('payouts.checkRun', {});
+    await okCall('payouts.saveSettings', await okCall('payouts.settings', {}));
+    await okCall('payouts.watch', {});
+    await okCall('payouts.watchNow', {});
     const exported = nextEvent(core, 'exportFinished');
     const exportJob = await okCall<{ jobId: string }>('exports.start', { kind: 'payouts', format: 'csv' });
     const exportEnd = (await exported) as { file: string };
@@ -359,6 +383,7 @@ describe.runIf(available)('secret containment', () => {
         'cache/sandbox.sqlite-wal',
         exportFile,
         exportFile.replace(/\.csv$/, '.about.txt'),
+        ...importBooks.map((f) => relative(dataDir, f)),
         'logs/main.1.log',
         'settings.json',
       ].sort(),
@@ -366,7 +391,13 @@ describe.runIf(available)('secret containment', () => {
     const log = files.find((f) => f.label === 'logs/main.1.log')!.text;
     expect(log).toMatch(/"message":"request"/); // the logger saw the requests…
     expect(log).toContain('[redacted]'); // …and the echoed secret reached it only cut
-    const haystacks = [...replies, ...events, ...errorTexts, ...files];
+    const bookParts = [];
+    for (const book of importBooks) {
+      for (const [part, text] of await zipParts(book))
+        bookParts.push({ label: `${relative(dataDir, book)}:${part}`, text });
+    }
+    expect(bookParts.length).toBeGreaterThan(4);
+    const haystacks = [...replies, ...events, ...errorTexts, ...files, ...bookParts];
     // The search finds every needle when one is planted, so zero hits below is a real result.
     const planted = NEEDLES.map(([name, needle]) => ({ label: `planted ${name}`, text: `{"x":"..${needle}.."}` }));
     expect(hitsIn(NEEDLES, planted)).toEqual(
