@@ -1102,6 +1102,7 @@ describe('list exports', () => {
           text('cashfree'),
           null,
           text('Acme Supplies'),
+          // Masked to the last four with the IFSC (issue 15): the export names the account without spelling it out.
           text('•••••9012 (HDFC0000001)'),
           text('0051'),
           text('Beneficiary bank is offline'),

@@ -20,7 +20,6 @@ import { IPC_CHANNELS, type IpcChannel } from '../../shared/ipc/channels';
 import { ipcContract } from '../../shared/ipc/contract';
 import { nextEvent } from '../support/core';
 import { hook } from '../support/sandbox-http';
-import { zipParts } from '../support/export-files';
 import { requireSystem } from '../support/system';
 import { hostilePayload } from './fuzz';
 import { addDays } from '../../shared/time';
@@ -36,6 +35,7 @@ import {
   validInputs,
 } from './support';
 import { startTestSandbox } from '../support/sandbox';
+import { zipParts } from '../support/export-files';
 import { TEST_TODAY, testClock } from '../support/clock';
 
 const service = `payout-console-containment-${randomBytes(4).toString('hex')}`;
@@ -70,8 +70,6 @@ const errorTexts: Haystack[] = [];
 
 let dataDir: string;
 let exportFile = '';
-/** The import's template and results workbooks the channels above wrote into the data folder. */
-let importBooks: string[] = [];
 let embedded: Sandbox;
 let merchant: Sandbox;
 const http = createNodeTransport();
@@ -243,27 +241,28 @@ describe.runIf(available)('secret containment', () => {
     await okCall('payouts.lookup', { payoutId, mode: 'advance' });
     await okCall('payouts.history', { payoutId });
     await okCall('payouts.recent', {});
-    // Payable now and its alert, bank-detail changes, the import (its files land in the data folder searched below),
-    // bulk checks and the watch list.
-    await okCall('accounts.headroom', undefined);
-    await okCall('accounts.setHeadroomThreshold', { pg: 'razorpay', threshold: 100 });
-    await okCall('beneficiaries.changes', { id: created.beneficiary.beneficiary_id });
-    const vendors = {
-      fileName: 'vendors.csv',
-      content: Buffer.from('Name,UPI address\r\nImport Vendor,import.vendor@okaxis\r\n').toString('base64'),
-    };
-    const preview = await okCall('beneficiaries.importPreview', vendors);
-    expect(await okCall('beneficiaries.importRun', vendors)).toMatchObject({ counts: { created: 1 } });
-    expect(await okCall('beneficiaries.importCancel', undefined)).toEqual({ cancelled: false });
-    const template = await okCall<{ file: string }>('beneficiaries.importTemplate', undefined);
-    const results = await okCall<{ file: string }>('beneficiaries.importResults', { report: preview });
-    // Workbooks: searched below unzipped, part by part.
-    importBooks = [template.file, results.file];
-    await okCall('payouts.check', { ids: [payoutId], mode: 'normal' });
+    await okCall('payouts.check', { ids: [payoutId, 'TRF-NOT-THERE'], mode: 'normal' });
     await okCall('payouts.checkRun', {});
     await okCall('payouts.saveSettings', await okCall('payouts.settings', {}));
     await okCall('payouts.watch', {});
     await okCall('payouts.watchNow', {});
+    const headroom = await okCall<{ gateways: { pg: string }[] }>('accounts.headroom', undefined);
+    const pg = headroom.gateways[0]!.pg;
+    await okCall('accounts.setHeadroomThreshold', { pg, threshold: 1_00_000_00 });
+    await okCall('accounts.setHeadroomThreshold', { pg, threshold: null });
+    await okCall('beneficiaries.changes', { id: created.beneficiary.beneficiary_id });
+    // A vendor file of two payees, previewed, created, and its results and the template written out.
+    const vendorFile = {
+      fileName: 'vendors.csv',
+      content: Buffer.from(
+        'Name,Account number,IFSC\r\nContainment Import One,000123450001,HDFC0001234\r\nContainment Import Two,000123450002,HDFC0001234\r\n',
+      ).toString('base64'),
+    };
+    const preview = await okCall('beneficiaries.importPreview', vendorFile);
+    await okCall('beneficiaries.importRun', vendorFile);
+    await okCall('beneficiaries.importCancel', undefined);
+    await okCall('beneficiaries.importResults', { report: preview });
+    await okCall('beneficiaries.importTemplate', undefined);
     const exported = nextEvent(core, 'exportFinished');
     const exportJob = await okCall<{ jobId: string }>('exports.start', { kind: 'payouts', format: 'csv' });
     const exportEnd = (await exported) as { file: string };
@@ -383,7 +382,9 @@ describe.runIf(available)('secret containment', () => {
         'cache/sandbox.sqlite-wal',
         exportFile,
         exportFile.replace(/\.csv$/, '.about.txt'),
-        ...importBooks.map((f) => relative(dataDir, f)),
+        // Written by the import's "Download template" and "Save results": searched unzipped below as well.
+        `exports/Beneficiary import results ${TEST_TODAY}.xlsx`,
+        'exports/Beneficiary import template.xlsx',
         'logs/main.1.log',
         'settings.json',
       ].sort(),
@@ -391,13 +392,11 @@ describe.runIf(available)('secret containment', () => {
     const log = files.find((f) => f.label === 'logs/main.1.log')!.text;
     expect(log).toMatch(/"message":"request"/); // the logger saw the requests…
     expect(log).toContain('[redacted]'); // …and the echoed secret reached it only cut
-    const bookParts = [];
-    for (const book of importBooks) {
-      for (const [part, text] of await zipParts(book))
-        bookParts.push({ label: `${relative(dataDir, book)}:${part}`, text });
-    }
-    expect(bookParts.length).toBeGreaterThan(4);
-    const haystacks = [...replies, ...events, ...errorTexts, ...files, ...bookParts];
+    const workbookParts: Haystack[] = [];
+    for (const f of files.filter((f) => f.label.endsWith('.xlsx')))
+      for (const [part, text] of await zipParts(join(dataDir, f.label)))
+        workbookParts.push({ label: `${f.label}:${part}`, text });
+    const haystacks = [...replies, ...events, ...errorTexts, ...files, ...workbookParts];
     // The search finds every needle when one is planted, so zero hits below is a real result.
     const planted = NEEDLES.map(([name, needle]) => ({ label: `planted ${name}`, text: `{"x":"..${needle}.."}` }));
     expect(hitsIn(NEEDLES, planted)).toEqual(
