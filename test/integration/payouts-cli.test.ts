@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProfileStore } from '../../electron/profiles/profile-store';
 import { SANDBOX_DEFAULTS } from '../../electron/sandbox/server';
 import { seedState } from '../../electron/sandbox/seed';
 import { maskAccount } from '../../shared/accounts';
@@ -19,7 +18,7 @@ import { TEST_TODAY, testClock } from '../support/clock';
 import { DEFAULT_TURNAROUND, expectedBy, type PayoutAge } from '../../shared/payout-ageing';
 import type { PayoutLookup } from '../../shared/payouts';
 import { readCsv } from '../support/export-files';
-import { openSandbox } from '../support/sandbox';
+import { openSandbox, sandboxProfile } from '../support/sandbox';
 import { hook } from '../support/sandbox-http';
 
 let dir: string;
@@ -101,13 +100,7 @@ describe('payout check (CLI)', () => {
 async function desk(now?: () => number) {
   const sb = await openSandbox({ settlementsPerDay: 1 });
   const deskDir = mkdtempSync(join(tmpdir(), 'pc-payout-desk-'));
-  createProfileStore({ dataDir: deskDir, sandbox: null }).create({
-    name: 'Desk',
-    environment: 'custom',
-    baseUrl: sb.profile.baseUrl,
-    aiUrl: sb.profile.aiUrl,
-    key: sb.key,
-  });
+  sandboxProfile(sb, deskDir);
   const runner = cliRunner(deskDir, { DESK_SECRET: sb.secret }, now);
   const runText = (...argv: string[]) => runner.run('--profile', 'Desk', '--secret-env', 'DESK_SECRET', ...argv);
   return { sb, deskDir, run: (...argv: string[]) => runText('--json', ...argv), runText };
@@ -122,19 +115,8 @@ describe('payout check (CLI) while the service cannot be reached', () => {
   const FETCH = '/api/v2/payout/fetch';
 
   it('ends normal checks "not checked", queues advance ones, and runs the queue once when it answers', async () => {
-    const sb = await openSandbox({ settlementsPerDay: 1 });
-    const deskDir = mkdtempSync(join(tmpdir(), 'pc-payout-check-offline-'));
+    const { sb, deskDir, run } = await desk();
     try {
-      createProfileStore({ dataDir: deskDir, sandbox: null }).create({
-        name: 'Desk',
-        environment: 'custom',
-        baseUrl: sb.profile.baseUrl,
-        aiUrl: sb.profile.aiUrl,
-        key: sb.key,
-      });
-      const desk = cliRunner(deskDir, { DESK_SECRET: sb.secret });
-      const run = (...argv: string[]) =>
-        desk.run('--json', '--profile', 'Desk', '--secret-env', 'DESK_SECRET', ...argv);
       const fetches = async () =>
         (
           await hook<{ payoutFetches: Record<string, { normal: number; advance: number }> }>(
