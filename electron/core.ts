@@ -25,6 +25,7 @@ import { createExportHandlers } from './ipc/exports';
 import { createNoticeHandlers } from './ipc/notices';
 import { createPayoutHandlers } from './ipc/payouts';
 import { createProfileHandlers } from './ipc/profiles';
+import { createViewHandlers } from './ipc/views';
 import { createSettlementHandlers } from './ipc/settlements';
 import { createSyncHandlers } from './ipc/sync';
 import { createIpcRouter } from './ipc/router';
@@ -214,6 +215,7 @@ export function createCore(options: CoreOptions) {
     ...createExportHandlers(exportJobs, profiles),
     ...createNoticeHandlers(notices),
     ...createJournalHandlers({ journals, profiles, beneficiaries: treasury.beneficiaries }),
+    ...createViewHandlers(profiles),
   });
   return {
     events,

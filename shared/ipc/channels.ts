@@ -70,6 +70,10 @@ export const IPC_CHANNELS = [
   'journal.reopenPeriod',
   'journal.acknowledgePeriod',
   'journal.periodDiff',
+  'views.list',
+  'views.save',
+  'views.remove',
+  'views.setDefault',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];

@@ -21,6 +21,7 @@ import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
 import { settlementsChannels } from './settlements';
 import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
+import { viewsChannels } from './views';
 
 export interface IpcChannelSchemas {
   input: z.ZodType;
@@ -46,6 +47,7 @@ export const ipcContract = {
   ...exportsChannels,
   ...noticesChannels,
   ...journalChannels,
+  ...viewsChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */

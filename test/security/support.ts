@@ -136,6 +136,10 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'journal.reopenPeriod': { id: 1 },
     'journal.acknowledgePeriod': { id: 1 },
     'journal.periodDiff': { id: 1 },
+    'views.list': { table: 'settlements' },
+    'views.save': { table: 'settlements', view: { name: 'Month end', state: { filters: {}, sort: null, hidden: [] } } },
+    'views.remove': { table: 'settlements', name: 'Month end' },
+    'views.setDefault': { table: 'settlements', name: null },
   };
   return inputs;
 }

@@ -31,7 +31,17 @@ import {
   useSettlementRows,
   useSettlementTotals,
 } from './settlements-queries';
-import { filterOf, hasFilters, useScreenFilter, useSettlements, type RecordState } from './settlements-store';
+import {
+  DEFAULT_SORT,
+  filterOf,
+  hasFilters,
+  useScreenFilter,
+  useSettlements,
+  viewOf,
+  type RecordState,
+} from './settlements-store';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
+import { currentViewName, useSavedViews, type ViewBinding } from '../ui/saved-views';
 import './settlements.css';
 
 const SEARCH_DELAY_MS = 250;
@@ -163,18 +173,48 @@ function RangeBar() {
   );
 }
 
-/** Excel or CSV of what is on screen at the moment of the click: its filter. */
-function SettlementExports() {
+const VIEWS_TABLE = 'settlements';
+
+/** What a saved view of this screen holds and sets: the gateway, the filters and the sort (never the dates). */
+const settlementViews: ViewBinding = {
+  current() {
+    const { range, filters, sort } = useSettlements.getState();
+    return viewOf(range, filters, sort);
+  },
+  apply: (state) => useSettlements.getState().applyView(state),
+};
+
+/**
+ * The saved views menu, and Excel or CSV of what is on screen at the moment of the click: its filter, its sort
+ * (a sort the desk chose; the screen's own newest-first order exports in filing order) and the view's name.
+ */
+function SettlementActions() {
   const totals = loadableOf(useSettlementTotals(useScreenFilter()));
+  // Subscribed so the menu sees a change of filter or sort ("Month end (changed)").
+  useSettlements((s) => s.range);
+  useSettlements((s) => s.filters);
+  useSettlements((s) => s.sort);
+  const views = useSavedViews(VIEWS_TABLE, settlementViews);
   return (
-    <ExportButtons
-      kind="settlements"
-      disabled={totals.status === 'ready' && totals.value.count === 0}
-      request={(format) => {
-        const { range, filters } = useSettlements.getState();
-        return { kind: 'settlements', format, filter: filterOf(range, filters) };
-      }}
-    />
+    <>
+      <SavedViewsMenu table={VIEWS_TABLE} binding={settlementViews} views={views} />
+      <ExportButtons
+        kind="settlements"
+        disabled={totals.status === 'ready' && totals.value.count === 0}
+        request={(format) => {
+          const { range, filters, sort } = useSettlements.getState();
+          const view = currentViewName(VIEWS_TABLE, settlementViews, views.list.data?.views, views.appliedName);
+          const chosen = sort.column !== DEFAULT_SORT.column || sort.direction !== DEFAULT_SORT.direction;
+          return {
+            kind: 'settlements',
+            format,
+            filter: filterOf(range, filters),
+            ...(chosen ? { sort } : {}),
+            ...(view ? { view } : {}),
+          };
+        }}
+      />
+    </>
   );
 }
 
@@ -429,7 +469,7 @@ export function SettlementsScreen() {
   return (
     <div className="stl-screen">
       <PageHeader title="Settlements" asOf={<AsOf at={asOf} label="Synced" />}>
-        <SettlementExports />
+        <SettlementActions />
       </PageHeader>
       <OfflineBanner />
       <RangeBar />

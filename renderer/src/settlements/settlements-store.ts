@@ -4,10 +4,18 @@
  * holds for that filter (rows, totals, chart, menus) is read by queries (settlements-queries.ts).
  */
 import { useMemo } from 'react';
+import { z } from 'zod';
 import { create } from 'zustand';
 import type { IpcEventPayload } from '../../../shared/ipc/contract';
-import type { RuleId } from '../../../shared/reconciliation';
-import type { SettlementFilter, SettlementSort } from '../../../shared/settlement-query';
+import { RULE_IDS, type RuleId } from '../../../shared/reconciliation';
+import type { ViewState } from '../../../shared/saved-views';
+import {
+  SETTLEMENT_SORT_COLUMNS,
+  SETTLEMENT_STATES,
+  filterText,
+  type SettlementFilter,
+  type SettlementSort,
+} from '../../../shared/settlement-query';
 import type { SyncSummary } from '../../../shared/sync';
 import { addDays, epochMsToIstDate } from '../../../shared/time';
 import { ask, ipcErrorOf } from '../query/ipc-query';
@@ -87,6 +95,38 @@ export const hasFilters = (filters: Filters, range?: Pick<Range, 'pg'>): boolean
   (range?.pg ?? null) !== null ||
   (Object.keys(NO_FILTERS) as (keyof Filters)[]).some((k) => filters[k] !== NO_FILTERS[k]);
 
+/** The filters and sort a saved view holds for this screen (the dates are not: a view is used on any dates). */
+export function viewOf(range: Range, filters: Filters, sort: SettlementSort): Pick<ViewState, 'filters' | 'sort'> {
+  return { filters: { pg: range.pg, ...filters }, sort };
+}
+
+/**
+ * A saved view's filters as this screen's, each checked on its own: a value the screen no longer knows (a rule
+ * since renamed, a hand-edited file) falls back to "any" rather than costing the view's other filters.
+ */
+const viewFilters = z.object({
+  pg: filterText.nullable().catch(null),
+  paymentMode: filterText.nullable().catch(null),
+  orderStatus: filterText.nullable().catch(null),
+  pgStatus: filterText.nullable().catch(null),
+  exceptionsOnly: z.boolean().catch(false),
+  rule: z
+    .enum(RULE_IDS as [RuleId, ...RuleId[]])
+    .nullable()
+    .catch(null),
+  search: z.string().trim().max(64).catch(''),
+  state: z.enum(SETTLEMENT_STATES).catch('current'),
+});
+const viewSort = z
+  .object({ column: z.enum(SETTLEMENT_SORT_COLUMNS), direction: z.enum(['asc', 'desc']) })
+  .nullable()
+  .catch(DEFAULT_SORT);
+
+export function fromView(state: ViewState): { pg: string | null; filters: Filters; sort: SettlementSort } {
+  const { pg, ...filters } = viewFilters.parse(state.filters);
+  return { pg, filters, sort: viewSort.parse(state.sort) ?? DEFAULT_SORT };
+}
+
 const CHART_KEY = 'payout-console.settlements.chart';
 
 function readChartPrefs(): { collapsed: boolean; split: ChartSplit } {
@@ -117,6 +157,8 @@ interface SettlementsStore {
   /** Every filter and the gateway: the dates stay. */
   clearFilters(): void;
   setSort(sort: SettlementSort): void;
+  /** A saved view's gateway, filters and sort; the dates stay. */
+  applyView(state: ViewState): void;
   setChartSplit(split: ChartSplit): void;
   setChartCollapsed(collapsed: boolean): void;
   startSync(): Promise<void>;
@@ -163,6 +205,10 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
     setFilters: (patch) => set((s) => ({ filters: { ...s.filters, ...patch } })),
     clearFilters: () => set((s) => ({ filters: NO_FILTERS, range: { ...s.range, pg: null } })),
     setSort: (sort) => set({ sort }),
+    applyView(state) {
+      const { pg, filters, sort } = fromView(state);
+      set((s) => ({ range: { ...s.range, pg }, filters, sort }));
+    },
     setChartSplit(chartSplit) {
       set({ chartSplit });
       saveChart();
