@@ -8,8 +8,11 @@ import { useEffect } from 'react';
 import { api } from '../api';
 import { CONNECTIVITY_KEY, invalidateChannels } from './ipc-query';
 
-/** What a finished sync changes: the settlements it stored, the "last synced" time, the size of the cache. */
-export const SYNC_CHANGES = ['settlements.', 'cache.status', 'cache.list'] as const;
+/**
+ * What a finished sync changes: the settlements it stored, the "last synced" time, the size of the cache, and the
+ * journal (the sync's own entry, and whether a closed period changed after its close).
+ */
+export const SYNC_CHANGES = ['settlements.', 'cache.status', 'cache.list', 'journal.'] as const;
 
 export function useMainEvents(): void {
   const client = useQueryClient();
@@ -22,7 +25,8 @@ export function useMainEvents(): void {
         for (const m of mutations.findAll({ mutationKey: ['cache.clear', profileId] })) mutations.remove(m);
         void invalidateChannels(client, SYNC_CHANGES);
       }),
-      api.on.exportFinished(() => void invalidateChannels(client, ['cache.list'])),
+      // An export is journaled too.
+      api.on.exportFinished(() => void invalidateChannels(client, ['cache.list', 'journal.list'])),
       // A bulk check (or its queued advance checks, run when the service came back) recorded lookups.
       api.on.payoutCheckProgress((p) => {
         if (p.finished) void invalidateChannels(client, ['payouts.']);
