@@ -150,7 +150,7 @@ export function BeneficiariesScreen() {
 
   return (
     <div className="bene-screen">
-      <PageHeader title="Beneficiaries">
+      <PageHeader title="Beneficiaries" skipTo="the beneficiary list">
         <SavedViewsMenu table={BENEFICIARY_TABLE} binding={beneficiaryViews} views={views} />
         <ExportButtons
           kind="beneficiaries"

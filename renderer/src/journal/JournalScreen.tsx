@@ -438,7 +438,7 @@ export function JournalScreen() {
   return (
     <div className="screen journal-screen">
       <OfflineBanner />
-      <PageHeader title="Journal">
+      <PageHeader title="Journal" skipTo="the journal entries">
         <SavedViewsMenu table={JOURNAL_TABLE} binding={journalViews} views={views} />
         <ExportButtons kind="journal" request={(format) => ({ kind: 'journal', format })} />
       </PageHeader>

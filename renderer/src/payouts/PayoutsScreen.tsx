@@ -43,7 +43,7 @@ export function PayoutsScreen() {
   return (
     <div className="screen payouts-screen">
       <OfflineBanner />
-      <PageHeader title="Payouts">
+      <PageHeader title="Payouts" skipTo="the payout lists">
         <SavedViewsMenu table={RECENT_TABLE} binding={recentViews} views={views} />
         <ExportButtons
           kind="payouts"

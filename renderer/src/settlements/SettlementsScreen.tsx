@@ -468,7 +468,7 @@ export function SettlementsScreen() {
 
   return (
     <div className="stl-screen">
-      <PageHeader title="Settlements" asOf={<AsOf at={asOf} label="Synced" />}>
+      <PageHeader title="Settlements" skipTo="the settlements" asOf={<AsOf at={asOf} label="Synced" />}>
         <SettlementActions />
       </PageHeader>
       <OfflineBanner />
