@@ -21,6 +21,7 @@ import { COLUMNS } from './columns';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 import { ClosedPeriodsNote } from '../journal/ClosedPeriodsNote';
 import { SyncPanel } from './JobPanels';
+import { useSyncStart } from './sync-queries';
 import { SettledChart } from './SettledChart';
 import { SettlementDetail } from './SettlementDetail';
 import { SettlementsGrid } from './SettlementsGrid';
@@ -87,8 +88,7 @@ function RangeBar() {
   const range = useSettlements((s) => s.range);
   const setRange = useSettlements((s) => s.setRange);
   const facets = loadableOf(useSettlementFacets(range.from, range.to));
-  const sync = useSettlements((s) => s.sync);
-  const startSync = useSettlements((s) => s.startSync);
+  const sync = useSyncStart();
   const offline = useOfflineReason();
   // A date not (yet) typed as a real dd/mm/yyyy date is null.
   const [draft, setDraft] = useState<{ from: string | null; to: string | null }>({ from: range.from, to: range.to });
@@ -121,7 +121,7 @@ function RangeBar() {
     setDraft({ from: range.from, to: range.to });
   }
 
-  const syncing = sync.phase === 'starting' || sync.phase === 'running';
+  const syncing = sync.busy;
 
   return (
     <section aria-label="Dates and gateway" className="stl-bar">
@@ -160,7 +160,7 @@ function RangeBar() {
         className="button button-primary"
         disabled={syncing || problem !== null || offline !== null}
         title={offline ?? undefined}
-        onClick={() => void startSync()}
+        onClick={sync.start}
       >
         Sync
       </button>
@@ -406,8 +406,8 @@ function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
   const offline = useOfflineReason();
   const setSort = useSettlements((s) => s.setSort);
   const clearFilters = useSettlements((s) => s.clearFilters);
-  const startSync = useSettlements((s) => s.startSync);
-  const syncing = useSettlements((s) => s.sync.phase === 'starting' || s.sync.phase === 'running');
+  const sync = useSyncStart();
+  const syncing = sync.busy;
 
   const placeholder = (children: ReactNode) => <div className="stl-placeholder">{children}</div>;
   if (rowsQuery.isError) {
@@ -424,7 +424,7 @@ function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
             className="button button-primary"
             disabled={syncing || offline !== null}
             title={offline ?? undefined}
-            onClick={() => void startSync()}
+            onClick={sync.start}
           >
             Sync these dates
           </button>

@@ -1,12 +1,11 @@
 /**
  * The Settlements screen's UI state: the range and filters, the sort, the chart's split and whether it is
- * collapsed (remembered), and the sync this screen started in main, followed through its events. What the cache
- * holds for that filter (rows, totals, chart, menus) is read by queries (settlements-queries.ts).
+ * collapsed (remembered). What the cache holds for that filter (rows, totals, chart, menus) is read by queries
+ * (settlements-queries.ts); the sync is a job on the query layer (sync-queries.ts).
  */
 import { useMemo } from 'react';
 import { z } from 'zod';
 import { create } from 'zustand';
-import type { IpcEventPayload } from '../../../shared/ipc/contract';
 import { RULE_IDS, type RuleId } from '../../../shared/reconciliation';
 import type { ViewState } from '../../../shared/saved-views';
 import {
@@ -16,14 +15,7 @@ import {
   type SettlementFilter,
   type SettlementSort,
 } from '../../../shared/settlement-query';
-import type { SyncSummary } from '../../../shared/sync';
 import { addDays, epochMsToIstDate } from '../../../shared/time';
-import { ask, ipcErrorOf } from '../query/ipc-query';
-import type { Failure } from '../loadable';
-import { createJobFollower } from '../ui/job-follower';
-import { api } from '../api';
-
-type SyncProgressEvent = IpcEventPayload<'syncProgress'>;
 export type RecordState = NonNullable<SettlementFilter['state']>;
 
 export interface Range {
@@ -42,12 +34,6 @@ export interface Filters {
   search: string;
   state: RecordState;
 }
-
-type SyncJob =
-  | { phase: 'idle' }
-  | { phase: 'starting' }
-  | { phase: 'running'; jobId: string; request: Range; progress: SyncProgressEvent | null; cancelling: boolean }
-  | { phase: 'finished'; summary: SyncSummary | null; error: string | null };
 
 export type ChartSplit = 'pg' | 'paymentMode';
 
@@ -148,9 +134,6 @@ interface SettlementsStore {
   sort: SettlementSort;
   chartSplit: ChartSplit;
   chartCollapsed: boolean;
-  sync: SyncJob;
-  /** Main's answer when a sync could not be started or cancelled, and the call to try again. */
-  syncError: Failure | null;
 
   setRange(range: Range): void;
   setFilters(patch: Partial<Filters>): void;
@@ -161,9 +144,6 @@ interface SettlementsStore {
   applyView(state: ViewState): void;
   setChartSplit(split: ChartSplit): void;
   setChartCollapsed(collapsed: boolean): void;
-  startSync(): Promise<void>;
-  cancelSync(): Promise<void>;
-  dismissSync(): void;
 }
 
 export const useSettlements = create<SettlementsStore>()((set, get) => {
@@ -176,20 +156,6 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
     }
   };
 
-  // The sync's end also makes every cached read stale: query/main-events.ts does that for any sync.
-  const syncFollower = createJobFollower(
-    { progress: api.on.syncProgress, finished: api.on.syncFinished },
-    {
-      progress(event) {
-        const sync = get().sync;
-        if (sync.phase === 'running') set({ sync: { ...sync, progress: event } });
-      },
-      finished(event) {
-        set({ sync: { phase: 'finished', summary: event.summary, error: event.error ?? null } });
-      },
-    },
-  );
-  const failure = (thrown: unknown, retry: () => void): Failure => ({ error: ipcErrorOf(thrown), retry });
   const prefs = readChartPrefs();
 
   return {
@@ -198,8 +164,6 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
     sort: DEFAULT_SORT,
     chartSplit: prefs.split,
     chartCollapsed: prefs.collapsed,
-    sync: { phase: 'idle' },
-    syncError: null,
 
     setRange: (range) => set({ range }),
     setFilters: (patch) => set((s) => ({ filters: { ...s.filters, ...patch } })),
@@ -217,37 +181,5 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
       set({ chartCollapsed });
       saveChart();
     },
-
-    async startSync() {
-      const { sync, range } = get();
-      if (sync.phase === 'starting' || sync.phase === 'running') return;
-      syncFollower.listen();
-      set({ sync: { phase: 'starting' }, syncError: null });
-      syncFollower.starting();
-      const request = range.pg ? { from: range.from, to: range.to, pg: range.pg } : { from: range.from, to: range.to };
-      try {
-        const { jobId } = await ask('sync.start', request);
-        set({ sync: { phase: 'running', jobId, request: range, progress: null, cancelling: false } });
-        syncFollower.started(jobId);
-      } catch (thrown) {
-        syncFollower.started(null);
-        set({ sync: { phase: 'idle' }, syncError: failure(thrown, () => void get().startSync()) });
-      }
-    },
-    async cancelSync() {
-      const sync = get().sync;
-      if (sync.phase !== 'running' || sync.cancelling) return;
-      set({ sync: { ...sync, cancelling: true }, syncError: null });
-      try {
-        await ask('sync.cancel', { jobId: sync.jobId });
-      } catch (thrown) {
-        const now = get().sync;
-        set({
-          syncError: failure(thrown, () => void get().cancelSync()),
-          sync: now.phase === 'running' ? { ...now, cancelling: false } : now,
-        });
-      }
-    },
-    dismissSync: () => set({ sync: { phase: 'idle' }, syncError: null }),
   };
 });
