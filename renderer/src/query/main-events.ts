@@ -37,6 +37,7 @@ export function useMainEvents(): void {
         recordJobEvent(client, finished.jobId, { finished });
         void invalidateChannels(client, ['cache.list', 'journal.list']);
       }),
+      api.on.fileMovedAside(() => void invalidateChannels(client, ['notices.list'])),
       // A bulk check (or its queued advance checks, run when the service came back) recorded lookups.
       api.on.payoutCheckProgress((p) => {
         if (p.finished) void invalidateChannels(client, ['payouts.']);
