@@ -18,6 +18,7 @@ import { createCacheHandlers } from './ipc/cache';
 import { createCredentialHandlers } from './ipc/credentials';
 import { createEventBus } from './ipc/events';
 import { createJournalHandlers } from './ipc/journal';
+import { createMerchantToolHandlers } from './ipc/merchant-tools';
 import { credentialEntry, profileEntry } from './journal/profile-events';
 import { createJournals, type Journals } from './journal/registry';
 import type { JournalInput } from './journal/journal';
@@ -38,6 +39,10 @@ import { createBeneficiaryImportService } from './treasury/beneficiary-import';
 import { createPayoutCheckService, type PayoutCheckLimits } from './treasury/payout-checks';
 import { createPayoutWatch } from './treasury/payout-watch';
 import { createPayoutService } from './treasury/payouts';
+import { createClassificationService } from './merchant/classification';
+import { createPaymentToolService } from './merchant/payment-tools';
+import { createPlanService } from './merchant/plans';
+import { createWebhookService } from './merchant/webhooks';
 import { createNotices } from './notices';
 import { ensurePrivateDir } from './private-files';
 import type { SecretStore } from './vault/secret-store';
@@ -152,6 +157,12 @@ export function createCore(options: CoreOptions) {
     }),
     accounts: createAccountService(services),
   };
+  const merchant = {
+    tools: createPaymentToolService(services),
+    plans: createPlanService(services),
+    webhooks: createWebhookService(services),
+    classification: createClassificationService(services),
+  };
   const payoutWatch = createPayoutWatch({
     checks: treasury.payoutChecks,
     cacheFor,
@@ -215,6 +226,7 @@ export function createCore(options: CoreOptions) {
     ...createExportHandlers(exportJobs, profiles),
     ...createNoticeHandlers(notices),
     ...createJournalHandlers({ journals, profiles, beneficiaries: treasury.beneficiaries }),
+    ...createMerchantToolHandlers(merchant, profiles),
     ...createViewHandlers(profiles),
   });
   return {
@@ -229,6 +241,8 @@ export function createCore(options: CoreOptions) {
     journals,
     /** Beneficiaries, payout lookups and balances through the API, recorded in the cache: the CLI uses them too. */
     treasury,
+    /** Payment tools, plans, webhooks and classification through the API (actions journaled): the CLI uses them too. */
+    merchant,
     /** The payout watch list's rounds (started on its timer when `payoutWatch` is set). */
     payoutWatch,
     exports: exportJobs,

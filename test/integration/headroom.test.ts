@@ -9,13 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../electron/cache/database';
-import { createProfileStore } from '../../electron/profiles/profile-store';
 import type { HeadroomReport } from '../../shared/headroom';
 import { isPendingTransfer } from '../../shared/payouts';
 import { formatMinor } from '../../shared/money';
 import { cliRunner } from '../support/cli';
 import { TEST_NOW } from '../support/clock';
-import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { openSandbox, sandboxProfile, type OpenSandbox } from '../support/sandbox';
 import { hook } from '../support/sandbox-http';
 
 let sb: OpenSandbox;
@@ -29,13 +28,7 @@ const json = (out: { stdout: string }) => JSON.parse(out.stdout) as HeadroomRepo
 beforeAll(async () => {
   sb = await openSandbox({ settlementsPerDay: 1 });
   dir = mkdtempSync(join(tmpdir(), 'headroom-'));
-  profileId = createProfileStore({ dataDir: dir, sandbox: null }).create({
-    name: 'Desk',
-    environment: 'custom',
-    baseUrl: sb.profile.baseUrl,
-    aiUrl: sb.profile.aiUrl,
-    key: sb.key,
-  }).id;
+  profileId = sandboxProfile(sb, dir);
   run = cliRunner(dir, { DESK_SECRET: sb.secret }).run;
 });
 afterAll(async () => {

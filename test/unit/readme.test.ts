@@ -1,6 +1,7 @@
 /** The README makes promises: its operation table and its reconciliation formula stay true to the code. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../electron/cli/main';
 import { OPERATIONS, OPERATION_NAMES } from '../../shared/api/operations';
 import { expectedSettledAmount } from '../../shared/reconciliation';
 
@@ -17,6 +18,30 @@ describe('README operations table', () => {
     expect(cells[3]).toMatch(spec.auth === 'body' ? /^body$/ : /^Basic/);
     expect(cells[3]!.includes('key/hash')).toBe(spec.auth === 'basic' && spec.credentials === 'key+hash');
     expect(cells[4]).toBe(spec.safe ? 'yes' : 'no');
+  });
+
+  // The screen list is read as text: importing it would pull React into a Node test.
+  const screens = readFileSync(new URL('../../renderer/src/navigation/screens.tsx', import.meta.url), 'utf8');
+  const screenLabels = [...screens.matchAll(/label: '([^']+)'/g)].map((m) => m[1]!);
+  const commands = new Set(COMMANDS.map((c) => c.words.join(' ')));
+
+  it.each(OPERATION_NAMES)('names screens and commands for %s that exist', (name) => {
+    const spec = OPERATIONS[name];
+    const path = spec.host === 'ai' ? `{ai_url}${spec.path}` : spec.path;
+    const cells = rows
+      .find((r) => r.includes('`' + path + '`'))!
+      .split('|')
+      .map((c) => c.trim());
+    const [ui, cli] = [cells[7]!, cells[8]!];
+    for (const screen of ui === '–' ? [] : ui.split(', ')) {
+      expect(
+        screenLabels.some((l) => l.startsWith(screen)),
+        `no screen "${screen}"`,
+      ).toBe(true);
+    }
+    for (const command of cli === '–' ? [] : cli.split(', ')) {
+      expect(commands.has(command.replaceAll('`', '')), `no command ${command}`).toBe(true);
+    }
   });
 
   it('has no row for an operation that does not exist', () => {

@@ -34,6 +34,13 @@ export const useStatusCheck = () =>
     invalidates: CHANGES,
     meta: { said: (v: IpcOutput<'journal.checkStatus'>) => v.check.summary },
   });
+/** A plan create whose outcome is unknown: looked up by the reference the attempt sent. */
+export const useCheckPlanCreate = () =>
+  useIpcMutation('plans.checkCreate', {
+    mutationKey: ACTION,
+    invalidates: ['journal.', 'plans.'],
+    meta: { said: (v: IpcOutput<'plans.checkCreate'>) => v.check.summary },
+  });
 export const useClosePeriod = () =>
   useIpcMutation('journal.closePeriod', {
     mutationKey: ACTION,
