@@ -155,7 +155,7 @@ describe.runIf(ready)('the desk’s friction, fixed (1280×800)', () => {
     await settlements.focus();
     // The sidebar is one tab stop: the other sections are reached with the arrow keys, not with Tab.
     await page.keyboard.press('ArrowDown');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Journal/);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Payment tools/);
     await page.keyboard.press('ArrowUp');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Settlements/);
 
@@ -182,6 +182,10 @@ describe.runIf(ready)('the desk’s friction, fixed (1280×800)', () => {
       ['Beneficiaries', 'beneficiaries'],
       ['Payouts', 'payouts'],
       ['Settlements', 'settlements'],
+      ['Payment tools', 'tools'],
+      ['Plans', 'plans'],
+      ['Webhooks', 'webhooks'],
+      ['Classification', 'classification'],
       ['Journal', 'journal'],
       ['Settings', 'settings'],
     ] as const) {
