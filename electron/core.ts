@@ -38,6 +38,7 @@ import { createBeneficiaryService } from './treasury/beneficiaries';
 import { createBeneficiaryImportService } from './treasury/beneficiary-import';
 import { createPayoutCheckService, type PayoutCheckLimits } from './treasury/payout-checks';
 import { createPayoutWatch } from './treasury/payout-watch';
+import { notifyWatchNews, type OsNotifications } from './treasury/watch-notifications';
 import { createPayoutService } from './treasury/payouts';
 import { createClassificationService } from './merchant/classification';
 import { createPaymentToolService } from './merchant/payment-tools';
@@ -73,6 +74,8 @@ export interface CoreOptions {
   payoutCheckLimits?: Partial<PayoutCheckLimits>;
   /** Run the payout watch list on its timer (the app does; the CLI, which exits after its command, does not). */
   payoutWatch?: boolean;
+  /** The OS's notifications (Electron's in the app): the watch list's news is shown there too. */
+  osNotifications?: OsNotifications;
 }
 
 export function createCore(options: CoreOptions) {
@@ -173,6 +176,7 @@ export function createCore(options: CoreOptions) {
     log: options.log.child('watch'),
   });
   if (options.payoutWatch) payoutWatch.start();
+  if (options.osNotifications) notifyWatchNews(events, options.osNotifications);
   // Advance checks queued while the service was unreachable run as soon as it answers again.
   events.subscribe((event, payload) => {
     if (event !== 'connectivity' || (payload as Connectivity).state !== 'online') return;

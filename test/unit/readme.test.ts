@@ -1,5 +1,5 @@
-/** The README makes promises: its operation table and its reconciliation formula stay true to the code. */
-import { readFileSync } from 'node:fs';
+/** The README makes promises: its operation table, its reconciliation formula and its screenshots stay true. */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../electron/cli/main';
 import { OPERATIONS, OPERATION_NAMES } from '../../shared/api/operations';
@@ -75,5 +75,27 @@ describe('README reconciliation formula', () => {
       else sum += sign * record[term as keyof typeof record];
     }
     expect(sum).toBe(expectedSettledAmount(record));
+  });
+});
+
+describe('README screenshots', () => {
+  const shown = [...readme.matchAll(/!\[[^\]]+\]\((docs\/screenshots\/[^)]+)\)/g)].map((m) => m[1]!);
+  const folder = new URL('../../docs/screenshots/', import.meta.url);
+
+  it('shows the screens it describes', () => {
+    expect(shown.length).toBeGreaterThanOrEqual(9);
+  });
+  it.each(shown)('%s is there: a PNG 1280 px wide, as the e2e tests save them', (path) => {
+    const png = readFileSync(new URL(`../../${path}`, import.meta.url));
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    // The IHDR chunk holds the width, big-endian, at byte 16.
+    expect(png.readUInt32BE(16)).toBe(1280);
+  });
+  it('keeps no picture it does not show', () => {
+    expect(
+      readdirSync(folder)
+        .map((f) => `docs/screenshots/${f}`)
+        .sort(),
+    ).toEqual([...new Set(shown)].sort());
   });
 });
