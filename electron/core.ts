@@ -27,6 +27,7 @@ import { createNoticeHandlers } from './ipc/notices';
 import { createOrderHandlers } from './ipc/orders';
 import { createPayoutHandlers } from './ipc/payouts';
 import { createProfileHandlers } from './ipc/profiles';
+import { createViewHandlers } from './ipc/views';
 import { createSettlementHandlers } from './ipc/settlements';
 import { createSubscriptionHandlers } from './ipc/subscriptions';
 import { createSyncHandlers } from './ipc/sync';
@@ -238,6 +239,7 @@ export function createCore(options: CoreOptions) {
     ...createOrderHandlers(merchant.orders, profiles),
     ...createSubscriptionHandlers(merchant.subscriptions, profiles),
     ...createMerchantToolHandlers(merchant, profiles),
+    ...createViewHandlers(profiles),
   });
   return {
     events,

@@ -24,6 +24,7 @@ import { settlementsChannels } from './settlements';
 import { subscriptionsChannels } from './subscriptions';
 import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
 import { classificationChannels, plansChannels, toolsChannels, webhooksChannels } from './merchant-tools';
+import { viewsChannels } from './views';
 
 export interface IpcChannelSchemas {
   input: z.ZodType;
@@ -55,6 +56,7 @@ export const ipcContract = {
   ...plansChannels,
   ...webhooksChannels,
   ...classificationChannels,
+  ...viewsChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */
