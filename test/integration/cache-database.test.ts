@@ -93,6 +93,11 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO beneficiary_changes VALUES (1, 'bene_1', 't', '1', 'A', NULL, '2', 'B', NULL)`,
     `INSERT INTO headroom_thresholds VALUES ('payu', 100)`,
   ],
+  // Orders and subscriptions looked up, for offline review (issue 16).
+  13: [
+    `INSERT INTO merchant_orders VALUES ('ord_1', '{}', 't', '[]', NULL)`,
+    `INSERT INTO merchant_subscriptions VALUES ('sub_1', 'rcpt_1', '{}', 't')`,
+  ],
 };
 
 const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;
