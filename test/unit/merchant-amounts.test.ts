@@ -1,7 +1,7 @@
 /** Amounts in words (Indian system), rupees typed by a desk, and an order's refundable balance: exact, in paise. */
 import { describe, expect, it } from 'vitest';
 import { amountInWords, wholeInWords } from '../../shared/amount-words';
-import { checkRupees, parseRupees, RETYPE_ABOVE_MINOR } from '../../shared/merchant-amounts';
+import { checkRupees, parseRupees, RETYPE_ABOVE_MINOR } from '../../shared/rupees';
 import { MoneyError } from '../../shared/money';
 import { missingOrderFields, ORDER_FIELDS, refundableBalance, refundProblem, refundState } from '../../shared/orders';
 
@@ -125,5 +125,30 @@ describe('Variant B gaps', () => {
     expect(missingOrderFields(short)).toEqual(
       ORDER_FIELDS.filter((f) => !['order_id', 'amount', 'currency', 'order_status', 'card_last_4'].includes(f)),
     );
+  });
+});
+
+describe('checkRupees, as the plan and conversion forms use it', () => {
+  it.each([
+    ['1,00,000.50', 10_000_050],
+    ['100,000', 10_000_000],
+    ['0.01', 1],
+    [' 499 ', 49_900],
+    ['12.5', 1250],
+  ])('%s is %i paise', (text, minor) => expect(checkRupees(text)).toEqual({ ok: true, minor }));
+
+  it.each([
+    ['12.345', /more than two decimals/],
+    ['-5', /negative/],
+    ['0', /more than zero/],
+    ['0.00', /more than zero/],
+    ['', /Enter an amount/],
+    ['1e3', /such as/],
+    ['1,0,0', /commas in odd places/],
+    ['99999999999999999', /too large/],
+  ])('refuses %j', (text, why) => {
+    const r = checkRupees(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toMatch(why);
   });
 });

@@ -4,33 +4,7 @@ import { CLASSIFY_LIMITS } from '../../shared/api/classification';
 import { classifyProblems, explainClassifyStatus, parseQuestions, parseState } from '../../shared/classification';
 import { convertExactly, groupMethods, isUpiLink, processFieldsFor, processForm } from '../../shared/payment-tools';
 import { planForm } from '../../shared/plans';
-import { parseRupees } from '../../shared/rupees';
 import { splitTopics, webhookEdit } from '../../shared/webhooks';
-
-describe('parseRupees', () => {
-  it.each([
-    ['1,00,000.50', 10_000_050],
-    ['100,000', 10_000_000],
-    ['0.01', 1],
-    [' 499 ', 49_900],
-    ['12.5', 1250],
-  ])('%s is %i paise', (text, minor) => expect(parseRupees(text)).toEqual({ ok: true, minor }));
-
-  it.each([
-    ['12.345', /two decimal places/],
-    ['-5', /negative/],
-    ['0', /more than zero/],
-    ['0.00', /more than zero/],
-    ['', /Enter an amount/],
-    ['1e3', /such as/],
-    ['1,0,0', /such as/],
-    ['99999999999999999', /too large/],
-  ])('refuses %j', (text, why) => {
-    const r = parseRupees(text);
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.message).toMatch(why);
-  });
-});
 
 describe('groupMethods', () => {
   it('puts favourite banks first, keeps health, orders sections by priority and reads every flag', () => {

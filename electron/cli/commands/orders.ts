@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { amountInWords } from '../../../shared/amount-words';
-import { parseRupees } from '../../../shared/merchant-amounts';
+import { parseRupees } from '../../../shared/rupees';
 import { formatMoney, MoneyError } from '../../../shared/money';
 import { ORDER_FIELDS, type OrderView } from '../../../shared/orders';
 import { UnsettledActionError } from '../../journal/actions';

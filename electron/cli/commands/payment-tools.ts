@@ -14,7 +14,7 @@ import {
   processForm,
   type MethodGroups,
 } from '../../../shared/payment-tools';
-import { parseRupees } from '../../../shared/rupees';
+import { checkRupees } from '../../../shared/rupees';
 import type { Command } from '../command';
 import { InputError, result, table } from '../io';
 
@@ -122,8 +122,8 @@ const currency: Command = {
     if (!pair.success) throw new InputError(`Check the currencies: ${describeIssues(pair.error)}.`);
     let minor: number | null = null;
     if (typeof values.amount === 'string') {
-      const parsed = parseRupees(values.amount);
-      if (!parsed.ok) throw new InputError(`--amount: ${parsed.message}`);
+      const parsed = checkRupees(values.amount);
+      if (!parsed.ok) throw new InputError(`--amount: ${parsed.reason}`);
       minor = parsed.minor;
     }
     const c = await ctx.core.merchant.tools.currency(ctx.profile.id, pair.data.from, pair.data.to);

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { currencyCode } from '../../../shared/api/common';
 import { amountInWords } from '../../../shared/amount-words';
-import { parseRupees } from '../../../shared/merchant-amounts';
+import { parseRupees } from '../../../shared/rupees';
 import { formatMoney, MoneyError } from '../../../shared/money';
 import type { SubscriptionView } from '../../../shared/subscriptions';
 import { UnsettledActionError } from '../../journal/actions';

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { amountInWords } from '../../../shared/amount-words';
-import { checkRupees } from '../../../shared/merchant-amounts';
+import { checkRupees } from '../../../shared/rupees';
 import { refundProblem, type OrderView } from '../../../shared/orders';
 import type { IpcError } from '../../../shared/ipc/contract';
 import { useAppInfo } from '../query/app-queries';

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { amountInWords } from '../../../shared/amount-words';
 import type { IpcError } from '../../../shared/ipc/contract';
-import { checkRupees } from '../../../shared/merchant-amounts';
+import { checkRupees } from '../../../shared/rupees';
 import { isCancelled, type RecentSubscription, type SubscriptionView } from '../../../shared/subscriptions';
 import { ActionEntries } from '../journal/ActionEntries';
 import { useAppInfo } from '../query/app-queries';

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { IpcError, IpcOutput } from '../../../shared/ipc/contract';
 import { formatMoney } from '../../../shared/money';
 import { convertExactly } from '../../../shared/payment-tools';
-import { parseRupees } from '../../../shared/rupees';
+import { checkRupees } from '../../../shared/rupees';
 import { resultOf } from '../query/ipc-query';
 import { FormField } from '../ui/FormField';
 import { useOfflineReason } from '../ui/offline';
@@ -82,9 +82,9 @@ function CurrencyCheck() {
     e.preventDefault();
     let minor: number | null = null;
     if (amount.trim()) {
-      const parsed = parseRupees(amount);
+      const parsed = checkRupees(amount);
       if (!parsed.ok) {
-        setAmountError(parsed.message);
+        setAmountError(parsed.reason);
         return;
       }
       minor = parsed.minor;

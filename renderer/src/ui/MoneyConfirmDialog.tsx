@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { amountInWords } from '../../../shared/amount-words';
-import { checkRupees, RETYPE_ABOVE_MINOR } from '../../../shared/merchant-amounts';
+import { checkRupees, RETYPE_ABOVE_MINOR } from '../../../shared/rupees';
 import type { Environment } from '../../../shared/profiles';
 import { EnvironmentBadge } from '../EnvironmentBadge';
 import { Dialog } from './Dialog';
