@@ -186,7 +186,7 @@ describe('settlement batches', () => {
       for (const shapes of byBatch.values()) expect(shapes.size).toBe(1);
       expect(byBatch.size).toBeGreaterThanOrEqual(GATEWAYS.length);
       expect(byBatch.size).toBeLessThanOrEqual(GATEWAYS.length * 3);
-      expect(new Set(records.map((r) => r.utr)).size).toBe(byBatch.size);
+      expect(new Set(records.map((r) => `${r.pg}|${r.utr}|${r.settlement_date}`)).size).toBe(byBatch.size);
     }
   });
 
