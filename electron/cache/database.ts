@@ -28,6 +28,7 @@ import { createPayoutsRepository } from './payouts';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { CacheCorruptError, isCorruption, moveAside, type Recovery } from './recovery';
 import { schemaProblem } from './schema-check';
+import { createReconciliationRepository } from './reconciliation';
 import { createSettlementsRepository } from './settlements';
 import { SYNC_LOCK_SUFFIX } from './sync-lock';
 import { createSyncRunsRepository } from './sync-runs';
@@ -82,6 +83,7 @@ export function openCache(file: string, options: CacheOptions = {}) {
     payoutChecks: createPayoutChecksRepository(db, now, payouts),
     payoutSettings: createPayoutSettingsRepository(db),
     accounts: createAccountsRepository(db, now),
+    reconciliation: createReconciliationRepository(db, now),
     /** Bytes on disk, the WAL and shared-memory files included. */
     sizeBytes: () => cacheFileSize(file),
     /**

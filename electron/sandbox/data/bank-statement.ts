@@ -236,7 +236,17 @@ export function buildStatement(
     to,
     lines,
     truth: {
-      batches: batches.map(({ order: _o, rail: _r, ...b }) => b),
+      batches: batches.map((b) => ({
+        date: b.date,
+        pg: b.pg,
+        settlement_date: b.settlement_date,
+        utr: b.utr,
+        pending: b.pending,
+        amount: b.amount,
+        kind: b.kind,
+        difference: b.difference,
+        references: b.references,
+      })),
       orphanCredits,
       unrelatedCredits,
     },
