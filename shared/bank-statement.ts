@@ -217,7 +217,7 @@ export function parseStatementAmount(cell: SheetCell): Minor | null {
   let text = cell.trim().replace(/^(?:₹|INR|Rs\.?)\s*/i, '');
   if (text === '' || text === '-') return null;
   let sign = 1;
-  const suffix = /\s*\b(cr|dr)\.?$/i.exec(text);
+  const suffix = /\s*(cr|dr)\.?$/i.exec(text);
   if (suffix) {
     if (suffix[1]!.toLowerCase() === 'dr') sign = -1;
     text = text.slice(0, suffix.index).trim();
@@ -229,7 +229,7 @@ export function parseStatementAmount(cell: SheetCell): Minor | null {
   }
   text = text.replace(/^(?:₹|INR|Rs\.?)\s*/i, '');
   // Commas group digits (Indian 1,23,456 or western 123,456), never as a decimal point.
-  if (!/^[+-]?\d{1,3}(?:,\d{2,3})*(?:\.\d+)?$|^[+-]?\d+(?:\.\d+)?$/.test(text)) {
+  if (!/^[+-]?(?:\d+|\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3})(?:\.\d+)?$/.test(text)) {
     throw new MoneyError(`"${cell}" is not an amount`);
   }
   const minor = parseDecimalToMinor(text.replace(/,/g, ''));

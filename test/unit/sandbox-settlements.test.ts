@@ -93,7 +93,9 @@ describe('settlement records', () => {
   it('write identifiers as text: 12-digit UTRs (some with leading zeros), order ids, payment modes', () => {
     const utrs = records.map((r) => r.utr).filter((u): u is string => u !== '');
     for (const u of utrs) expect(u).toMatch(/^\d{12}$/);
-    const batchUtrs = Array.from({ length: 60 }, (_, d) => [0, 1, 2, 3].map((g) => src.batchUtr(20_000 + d, g, 0))).flat();
+    const batchUtrs = Array.from({ length: 60 }, (_, d) =>
+      [0, 1, 2, 3].map((g) => src.batchUtr(20_000 + d, g, 0)),
+    ).flat();
     expect(batchUtrs.some((u) => u.startsWith('0'))).toBe(true);
     expect(new Set(records.map((r) => r.payment_mode))).toEqual(new Set(['UPI', 'NB', 'CC', 'DC', 'WALLET']));
     for (const r of records.slice(0, 500)) {
