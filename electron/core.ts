@@ -25,6 +25,7 @@ import { createExportHandlers } from './ipc/exports';
 import { createNoticeHandlers } from './ipc/notices';
 import { createPayoutHandlers } from './ipc/payouts';
 import { createProfileHandlers } from './ipc/profiles';
+import { createReconHandlers } from './ipc/reconciliation';
 import { createSettlementHandlers } from './ipc/settlements';
 import { createSyncHandlers } from './ipc/sync';
 import { createIpcRouter } from './ipc/router';
@@ -202,6 +203,7 @@ export function createCore(options: CoreOptions) {
     ...createCredentialHandlers(credentials),
     ...createSyncHandlers(syncJobs, profiles),
     ...createSettlementHandlers(cacheFor, profiles),
+    ...createReconHandlers(cacheFor, profiles, { chooseFile: exportJobs.chooseFile, now: nowDate }),
     ...createBeneficiaryHandlers(treasury.beneficiaries, profiles, {
       service: treasury.beneficiaryImport,
       events,

@@ -34,6 +34,8 @@ import { readTable } from '../import/sheet-reader';
 /** Input the desk can correct (a file with no recognisable header, an unknown account, a wrong match). */
 export class ReconInputError extends Error {
   override name = 'ReconInputError';
+  /** Crosses IPC as this code with the message (ipc/router.ts). */
+  readonly code = 'RECON_INPUT';
 }
 
 /** Statements longer than this are not one account's period; refused before anything is stored. */

@@ -19,6 +19,7 @@ import { payoutCheckProgress } from '../payout-checks';
 import { watchState } from '../payout-watch';
 import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
+import { reconChannels } from './reconciliation';
 import { settlementsChannels } from './settlements';
 import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
 
@@ -39,6 +40,7 @@ export const ipcContract = {
   ...credentialsChannels,
   ...syncChannels,
   ...settlementsChannels,
+  ...reconChannels,
   ...beneficiariesChannels,
   ...payoutsChannels,
   ...accountsChannels,
