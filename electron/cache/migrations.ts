@@ -364,12 +364,11 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 11,
     name: 'settlement batches, bank statements, reconciliation',
-    // Batches are a roll-up of the records by (date, gateway, UTR, settlement time), kept per date with the
-    // signature of the date's records it was made from, and made again in SQL when that changes: reads never scan
-    // the records. A statement line's key is a digest of its content and its ordinal among identical lines of its
-    // file, so importing a file again (or an overlapping one) adds nothing. A credit is in at most one match
-    // (UNIQUE line_id) and a batch in at most one (UNIQUE key); `recon_apart` keeps what the desk took apart from
-    // being put together again by the automatic matcher.
+    // Batches: count and sums per (date, gateway, UTR, settlement time), kept by the same deltas as the rollup
+    // (settlement-rollup.ts); the records already cached are rolled up once here. A statement line's key is a
+    // digest of its content and its ordinal among identical lines of its file, so importing a file again (or an
+    // overlapping one) adds nothing. A credit is in at most one match (UNIQUE line_id) and a batch in at most one
+    // (UNIQUE key); `recon_apart` keeps what the desk took apart from being put together again by the matcher.
     sql: `
       CREATE TABLE settlement_batches (
         date TEXT NOT NULL,
@@ -385,8 +384,10 @@ export const MIGRATIONS: readonly Migration[] = [
         exceptions INTEGER NOT NULL,
         PRIMARY KEY (date, pg, utr, settlement_date)
       ) WITHOUT ROWID;
-      CREATE INDEX settlement_batches_by_utr ON settlement_batches (utr) WHERE utr <> '';
-      CREATE TABLE settlement_batch_days (date TEXT PRIMARY KEY, signature TEXT NOT NULL) WITHOUT ROWID;
+      INSERT INTO settlement_batches
+        SELECT date, pg, coalesce(utr, ''), settlement_date, count(*), sum(amount), sum(mer_service_fee),
+               sum(mer_service_tax), sum(merchant_subvention_amount), sum(settled_amount), sum(exception_flags <> 0)
+        FROM settlements WHERE vanished_at IS NULL GROUP BY date, pg, coalesce(utr, ''), settlement_date;
       CREATE TABLE bank_accounts (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,

@@ -1,10 +1,8 @@
 /**
  * Settlement batches, bank statements and their matches, in the profile's cache.
  *
- * Batches are rolled up in SQL per date (GROUP BY gateway, UTR, settlement time over the date's rowid range) into
- * `settlement_batches`, and made again only for a date whose records changed since: the signature compares the
- * date's sync times, its search-key state (a page that changes records takes the date off) and its rollup
- * count and sum. Reads of batches never touch the records; the drill-down reads one batch's records.
+ * Batches are kept by the ingest's rollup deltas (settlement-rollup.ts) in `settlement_batches`: reads of batches
+ * never touch the records; the drill-down reads one batch's records, within its date's rowid range.
  */
 import type { Database } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
@@ -22,25 +20,6 @@ import { idRange } from './settlement-ids';
 import { exactNumber, prepareAll } from './statements';
 
 const SQL = {
-  signature: `SELECT coalesce((SELECT group_concat(scope || '@' || synced_at || '#' || run_id, ',')
-                  FROM (SELECT scope, synced_at, run_id FROM settlement_days WHERE date = :date ORDER BY scope)), '')
-                || '|' || (SELECT count(*) FROM settlement_keyed_days WHERE date = :date)
-                || '|' || (SELECT coalesce(sum(count), 0) || '/' || coalesce(sum(settled), 0)
-                           FROM settlement_rollup WHERE date = :date) AS sig`,
-  datesToCheck: `SELECT date FROM settlement_days WHERE date BETWEEN ? AND ?
-                 UNION SELECT date FROM settlement_batch_days WHERE date BETWEEN ? AND ?`,
-  storedSignature: `SELECT signature FROM settlement_batch_days WHERE date = ?`,
-  dropBatches: `DELETE FROM settlement_batches WHERE date = ?`,
-  rollUp: `INSERT INTO settlement_batches
-             (date, pg, utr, settlement_date, records, amount, fees, taxes, subvention, settled, exceptions)
-           SELECT :date, pg, coalesce(utr, ''), settlement_date, count(*), sum(amount), sum(mer_service_fee),
-                  sum(mer_service_tax), sum(merchant_subvention_amount), sum(settled_amount),
-                  sum(exception_flags <> 0)
-           FROM settlements WHERE id BETWEEN :lo AND :hi AND vanished_at IS NULL
-           GROUP BY pg, coalesce(utr, ''), settlement_date`,
-  saveSignature: `INSERT INTO settlement_batch_days (date, signature) VALUES (?, ?)
-                  ON CONFLICT (date) DO UPDATE SET signature = excluded.signature`,
-  dropSignature: `DELETE FROM settlement_batch_days WHERE date = ?`,
   batches: `SELECT date, pg, utr, settlement_date AS settlementDate, records, amount, fees, taxes, subvention,
                    settled, exceptions
             FROM settlement_batches WHERE date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg)
@@ -166,26 +145,7 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
   sql.batches.safeIntegers();
   const num = (v: number | bigint | null, what: string) => exactNumber(v, what);
 
-  function refreshBatches(from: string, to: string): { rolledUp: number } {
-    let rolledUp = 0;
-    const dates = (sql.datesToCheck.all(from, to, from, to) as { date: string }[]).map((r) => r.date);
-    for (const date of dates) {
-      const sig = (sql.signature.get({ date }) as { sig: string }).sig;
-      const stored = (sql.storedSignature.get(date) as { signature: string } | undefined)?.signature;
-      if (stored === sig) continue;
-      db.transaction(() => {
-        sql.dropBatches.run(date);
-        const { lo, hi } = idRange(date, date);
-        sql.rollUp.run({ date, lo, hi });
-        sql.saveSignature.run(date, sig);
-      })();
-      rolledUp++;
-    }
-    return { rolledUp };
-  }
-
   function batches(from: string, to: string, pg: string | null = null): BatchRow[] {
-    refreshBatches(from, to);
     return (sql.batches.all({ from, to, pg }) as Record<string, number | bigint | string>[]).map((r) => ({
       date: r['date'] as string,
       pg: r['pg'] as string,
@@ -202,7 +162,6 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
   }
 
   return {
-    refreshBatches,
     batches,
     batchRecords(key: BatchKey, offset: number, limit: number) {
       const { lo, hi } = idRange(key.date, key.date);

@@ -95,8 +95,15 @@ describe('batches', () => {
     const pending = batches.filter((b) => b.utr === '');
     expect(pending.length).toBeGreaterThan(0);
     expect(pending.length).toBe(truth.batches.filter((t) => t.pending).length);
-    // A second read rolls nothing up again: nothing changed.
-    expect(cache.reconciliation.refreshBatches(from, to).rolledUp).toBe(0);
+    // The kept batches are exactly the records rolled up in SQL now.
+    const direct = cache.db
+      .prepare(
+        `SELECT count(*) AS n, sum(settled_amount) AS settled FROM settlements
+         WHERE date BETWEEN ? AND ? AND vanished_at IS NULL GROUP BY date, pg, coalesce(utr, ''), settlement_date
+         ORDER BY date, settlement_date, pg, coalesce(utr, '')`,
+      )
+      .all(from, to);
+    expect(batches.map((b) => ({ n: b.records, settled: b.settled }))).toEqual(direct);
   });
 });
 

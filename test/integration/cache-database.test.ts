@@ -96,7 +96,6 @@ const SEEDS: Record<number, string[]> = {
   // Settlement batches, bank statements and their matches (issue 14, part A).
   11: [
     `INSERT INTO settlement_batches VALUES ('2025-01-01', 'payu', 'UTR7', '2025-01-01 11:00:00', 1, 1000, 15, 3, 0, 982, 0)`,
-    `INSERT INTO settlement_batch_days VALUES ('2025-01-01', 's')`,
     `INSERT INTO bank_accounts (id, name, created_at) VALUES (1, 'HDFC', 't')`,
     `INSERT INTO bank_statement_imports VALUES (1, 1, 'f.csv', 'd', 'HDFC Bank', 't', 1, 1, 0)`,
     `INSERT INTO bank_lines VALUES (1, 1, 'k', '2025-01-01', NULL, 'NEFT CR-X-UTR7', NULL, 982, NULL, 'NEFT', 'UTR7', 1, 2)`,
