@@ -8,6 +8,7 @@ import { AccountsScreen } from '../accounts/AccountsScreen';
 import { BeneficiariesScreen } from '../beneficiaries/BeneficiariesScreen';
 import { JournalScreen } from '../journal/JournalScreen';
 import { PayoutsScreen } from '../payouts/PayoutsScreen';
+import { ReconciliationScreen } from '../reconciliation/ReconciliationScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { SettlementsScreen } from '../settlements/SettlementsScreen';
 
@@ -32,6 +33,7 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
       { id: 'beneficiaries', label: 'Beneficiaries', key: 'b', component: BeneficiariesScreen },
       { id: 'payouts', label: 'Payouts', key: 'p', component: PayoutsScreen },
       { id: 'settlements', label: 'Settlements', key: 's', component: SettlementsScreen },
+      { id: 'reconciliation', label: 'Reconciliation', key: 'r', component: ReconciliationScreen },
     ],
   },
   {
