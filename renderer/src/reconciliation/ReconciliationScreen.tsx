@@ -19,6 +19,7 @@ import { base64Of } from '../ui/files';
 import { formatCalendarDate, formatCount, formatIstWallClock, formatMoney } from '../ui/format';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import {
+  keyOf,
   useBatchRecords,
   useExportRecon,
   useImportStatement,
@@ -44,8 +45,16 @@ const BATCH_COLUMNS: DataColumn<ReconBatch>[] = [
     cell: (b) => formatIstWallClock(b.settlementDate),
     sortValue: (b) => b.settlementDate,
     optional: true,
+    hiddenByDefault: true,
   },
-  { id: 'records', label: 'Records', numeric: true, cell: (b) => formatCount(b.records), sortValue: (b) => b.records },
+  {
+    id: 'records',
+    label: 'Records',
+    numeric: true,
+    cell: (b) => formatCount(b.records),
+    sortValue: (b) => b.records,
+    optional: true,
+  },
   { id: 'net', label: 'Net settled', numeric: true, cell: (b) => formatMoney(b.settled), sortValue: (b) => b.settled },
   { id: 'state', label: 'State', cell: (b) => BATCH_STATE_LABELS[b.state], sortValue: (b) => b.state },
   { id: 'diff', label: 'Difference', numeric: true, cell: (b) => diff(b.difference), sortValue: (b) => b.difference },
@@ -173,7 +182,9 @@ function BatchDetail({ account, batch, report }: { account: string; batch: Recon
             type="button"
             className="button"
             disabled={chosen.length === 0 || note.trim() === '' || byHand.isPending}
-            onClick={() => byHand.mutate({ account, batch, lineIds: chosen, note }, { onSuccess: () => setChosen([]) })}
+            onClick={() =>
+              byHand.mutate({ account, batch: keyOf(batch), lineIds: chosen, note }, { onSuccess: () => setChosen([]) })
+            }
           >
             Match by hand
           </button>

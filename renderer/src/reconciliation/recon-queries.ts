@@ -7,8 +7,13 @@ export const useReconAccounts = () => useIpcQuery('recon.accounts');
 export const useReconReport = (account: string | null, from: string, to: string) =>
   useIpcQuery('recon.report', { account: account ?? '', from, to }, { enabled: account !== null && from <= to });
 
+/** The key alone: main's schema refuses anything else in it. */
+export const keyOf = ({ date, pg, utr, settlementDate }: BatchKey): BatchKey => ({ date, pg, utr, settlementDate });
+
 export const useBatchRecords = (batch: BatchKey | null) =>
-  useIpcQuery('recon.batchRecords', batch ? { batch, offset: 0, limit: 200 } : undefined, { enabled: batch !== null });
+  useIpcQuery('recon.batchRecords', batch ? { batch: keyOf(batch), offset: 0, limit: 200 } : undefined, {
+    enabled: batch !== null,
+  });
 
 const CHANGES = ['recon.'] as const;
 export const useImportStatement = () => useIpcMutation('recon.importStatement', { invalidates: CHANGES });
