@@ -20,8 +20,11 @@ import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { importStatement, matchByHand, matchPeriod, report, unmatch } from '../../electron/reconciliation/reconcile';
 import { syncSettlements } from '../../electron/sync/settlement-sync';
 import type { ReconReport } from '../../shared/bank-matching';
+import { majorNumberToMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
-import { TEST_TODAY } from '../support/clock';
+import { TEST_NOW, TEST_TODAY } from '../support/clock';
+import { openpyxlCells } from '../support/export-files';
+import { writeReconciliation } from '../../electron/export/reconciliation-sheets';
 import { hook } from '../support/sandbox-http';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
 
@@ -179,6 +182,25 @@ describe('a sandbox statement with known discrepancies', () => {
     }
     // The report alone (no matching run) reads the same stored state.
     expect(report(cache, { account: ACCOUNT, from, to, today }).batchTotals).toEqual(again.batchTotals);
+  });
+});
+
+describe('the reconciliation workbook', () => {
+  it('reads back in openpyxl: counts per state, every batch with its UTR as text, money to the paisa', async () => {
+    const r = report(cache, { account: ACCOUNT, from, to, today });
+    const file = join(dir, 'recon.xlsx');
+    await writeReconciliation(file, new Date(TEST_NOW), r);
+    const cells = openpyxlCells(file);
+    expect(Object.keys(cells)).toEqual(['Summary', 'Batches', 'Credits']);
+    expect(cells['Summary']!.slice(1).map((row) => [row[1]![1], row[2]![1]])).toEqual([
+      ...r.batchTotals.map((t) => [t.label, t.count]),
+      ...r.creditTotals.map((t) => [t.label, t.count]),
+    ]);
+    const rows = cells['Batches']!.slice(1);
+    expect(rows).toHaveLength(r.batches.length);
+    expect(rows.map((row) => row[2])).toEqual(r.batches.map((b) => ['s', b.utr || 'UTR pending']));
+    const paise = rows.map((row) => majorNumberToMinor(row[5]![1] as number));
+    expect(paise).toEqual(r.batches.map((b) => b.settled));
   });
 });
 
