@@ -28,6 +28,7 @@ import { createOrderHandlers } from './ipc/orders';
 import { createPayoutHandlers } from './ipc/payouts';
 import { createProfileHandlers } from './ipc/profiles';
 import { createViewHandlers } from './ipc/views';
+import { createReconHandlers } from './ipc/reconciliation';
 import { createSettlementHandlers } from './ipc/settlements';
 import { createSubscriptionHandlers } from './ipc/subscriptions';
 import { createSyncHandlers } from './ipc/sync';
@@ -224,6 +225,7 @@ export function createCore(options: CoreOptions) {
     ...createCredentialHandlers(credentials),
     ...createSyncHandlers(syncJobs, profiles),
     ...createSettlementHandlers(cacheFor, profiles),
+    ...createReconHandlers(cacheFor, profiles, { chooseFile: exportJobs.chooseFile, now: nowDate }),
     ...createBeneficiaryHandlers(treasury.beneficiaries, profiles, {
       service: treasury.beneficiaryImport,
       events,

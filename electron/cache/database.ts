@@ -29,6 +29,7 @@ import { createPayoutsRepository } from './payouts';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { CacheCorruptError, isCorruption, moveAside, type Recovery } from './recovery';
 import { schemaProblem } from './schema-check';
+import { createReconciliationRepository } from './reconciliation';
 import { createSettlementsRepository } from './settlements';
 import { SYNC_LOCK_SUFFIX } from './sync-lock';
 import { createSyncRunsRepository } from './sync-runs';
@@ -85,6 +86,7 @@ export function openCache(file: string, options: CacheOptions = {}) {
     accounts: createAccountsRepository(db, now),
     /** Orders and subscriptions looked up, for offline review. */
     merchant: createMerchantRepository(db, now),
+    reconciliation: createReconciliationRepository(db, now),
     /** Bytes on disk, the WAL and shared-memory files included. */
     sizeBytes: () => cacheFileSize(file),
     /**

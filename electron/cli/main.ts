@@ -18,6 +18,7 @@ import { paymentToolCommands } from './commands/payment-tools';
 import { payoutCommands } from './commands/payouts';
 import { planCommands } from './commands/plans';
 import { profileCommands } from './commands/profiles';
+import { reconCommands } from './commands/recon';
 import { settlementCommands } from './commands/settlements';
 import { subscriptionCommands } from './commands/subscriptions';
 import { webhookCommands } from './commands/webhooks';
@@ -27,6 +28,7 @@ import { EXIT, InputError, OutcomeUnknownError, UsageError, processIo, type Io }
 export const COMMANDS: Command[] = [
   ...profileCommands,
   ...settlementCommands,
+  ...reconCommands,
   ...balanceCommands,
   ...accountCommands,
   ...beneficiaryCommands,

@@ -28,6 +28,29 @@ export class SheetReadError extends Error {
 export const SHEET_MAX_BYTES = 20 * 1024 * 1024;
 
 export async function readSheet(fileName: string, bytes: Buffer): Promise<Sheet> {
+  const { digest, rows } = await readTable(fileName, bytes);
+  const [header, ...data] = rows;
+  if (!header) throw new SheetReadError(`${fileName} has no rows.`);
+  if (data.length > IMPORT_MAX_ROWS) {
+    throw new SheetReadError(`${fileName} has ${data.length} rows; import at most ${IMPORT_MAX_ROWS} at a time.`);
+  }
+  return {
+    fileName,
+    digest,
+    headers: header.cells.map((c) => (c === null ? '' : typeof c === 'string' ? c.trim() : String(c.number))),
+    rows: data.map((r) => r.cells),
+    rowNumbers: data.map((r) => r.n),
+  };
+}
+
+/**
+ * Every non-blank row of the file's first sheet with its row number, and the file's SHA-256: for files whose header
+ * is not the first row (a bank statement starts with lines about the account).
+ */
+export async function readTable(
+  fileName: string,
+  bytes: Buffer,
+): Promise<{ digest: string; rows: { cells: SheetCell[]; n: number }[] }> {
   if (bytes.length > SHEET_MAX_BYTES) throw new SheetReadError(`${fileName} is larger than 20 MB.`);
   const kind = extname(fileName).toLowerCase();
   const table =
@@ -36,18 +59,9 @@ export async function readSheet(fileName: string, bytes: Buffer): Promise<Sheet>
       : kind === '.csv'
         ? await readCsv(fileName, bytes)
         : fail(`${fileName}: import an .xlsx or a .csv file.`);
-  const numbered = table.map((cells, i) => ({ cells, n: i + 1 })).filter(({ cells }) => cells.some(filled));
-  const [header, ...data] = numbered;
-  if (!header) throw new SheetReadError(`${fileName} has no rows.`);
-  if (data.length > IMPORT_MAX_ROWS) {
-    throw new SheetReadError(`${fileName} has ${data.length} rows; import at most ${IMPORT_MAX_ROWS} at a time.`);
-  }
   return {
-    fileName,
     digest: createHash('sha256').update(bytes).digest('hex'),
-    headers: header.cells.map((c) => (c === null ? '' : typeof c === 'string' ? c.trim() : String(c.number))),
-    rows: data.map((r) => r.cells),
-    rowNumbers: data.map((r) => r.n),
+    rows: table.map((cells, i) => ({ cells, n: i + 1 })).filter(({ cells }) => cells.some(filled)),
   };
 }
 

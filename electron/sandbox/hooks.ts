@@ -8,11 +8,16 @@
  *                                            (new UTR, late UTR, or a dispute) and make `remove` others
  *                                            vanish (default ceil(count / 2)), deterministically, so a
  *                                            re-sync sees changed and vanished records; answers which.
+ *   POST   /__sandbox/settlements/fill-utrs   {date}: the UTR-pending batches of a date get their UTR; answers which.
+ *   POST   /__sandbox/statement              {from, to, discrepancies?: {missing, short, split, orphan}}: the bank
+ *                                            statement of those dates (bank-statement.ts) as CSV text, its lines,
+ *                                            and the truth (which batch got which discrepancy).
  * No authentication: the hooks only exist on the loopback sandbox.
  */
 import { z } from 'zod';
 import { describeIssues } from '../../shared/api/operations';
 import { calendarDate } from '../../shared/api/common';
+import { buildStatement, statementCsv } from './data/bank-statement';
 import type { SettlementSource } from './data/settlements';
 import { faultSpec, type FaultQueue } from './faults';
 import { CODE, fail, invalid, type Reply } from './handlers/reply';
@@ -26,6 +31,17 @@ export interface HookDeps {
   fixtures(): Fixtures;
   settlementDates(): readonly string[];
 }
+
+const fillSpec = z.object({ date: calendarDate }).strict();
+
+const count = z.number().int().nonnegative().max(50);
+const statementSpec = z
+  .object({
+    from: calendarDate,
+    to: calendarDate,
+    discrepancies: z.object({ missing: count, short: count, split: count, orphan: count }).strict().optional(),
+  })
+  .strict();
 
 const mutateSpec = z
   .object({
@@ -58,6 +74,23 @@ export function handleHook(method: string, pathname: string, body: unknown, deps
       if (!deps.settlementDates().includes(date))
         return invalid(`date: ${date} is outside the sandbox's 90 settlement days`);
       return { http: 200, body: { status: true, ...deps.settlements.mutate(date, count, remove) } };
+    }
+    case 'POST /__sandbox/settlements/fill-utrs': {
+      const spec = fillSpec.safeParse(body);
+      if (!spec.success) return invalid(describeIssues(spec.error));
+      if (!deps.settlementDates().includes(spec.data.date))
+        return invalid(`date: ${spec.data.date} is outside the sandbox's 90 settlement days`);
+      return { http: 200, body: { status: true, filled: deps.settlements.fillPendingUtrs(spec.data.date) } };
+    }
+    case 'POST /__sandbox/statement': {
+      const spec = statementSpec.safeParse(body);
+      if (!spec.success) return invalid(describeIssues(spec.error));
+      const { from, to, discrepancies } = spec.data;
+      const dates = deps.settlementDates();
+      if (from > to || !dates.includes(from) || !dates.includes(to))
+        return invalid(`from, to: give a range within the sandbox's 90 settlement days, from before to`);
+      const statement = buildStatement(deps.settlements, from, to, discrepancies);
+      return { http: 200, body: { status: true, ...statement, csv: statementCsv(statement) } };
     }
     default:
       return fail(CODE.notFound, `No sandbox hook ${route}`, 404);

@@ -20,6 +20,7 @@ import { watchState } from '../payout-watch';
 import { ordersChannels } from './orders';
 import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
+import { reconChannels } from './reconciliation';
 import { settlementsChannels } from './settlements';
 import { subscriptionsChannels } from './subscriptions';
 import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
@@ -43,6 +44,7 @@ export const ipcContract = {
   ...credentialsChannels,
   ...syncChannels,
   ...settlementsChannels,
+  ...reconChannels,
   ...beneficiariesChannels,
   ...payoutsChannels,
   ...accountsChannels,

@@ -11,6 +11,7 @@ import { findBenches } from './find';
 import { openBenches } from './open';
 import { journalBenches } from './journal';
 import { queryBenches } from './query';
+import { reconBenches } from './recon';
 import { sandboxBenches } from './sandbox';
 import { syncBenches } from './sync';
 import { uiBenches } from './ui';
@@ -40,6 +41,7 @@ const BENCHES: Bench[] = [
   uiBenches,
   exportBenches,
   journalBenches,
+  reconBenches,
 ];
 
 async function main() {

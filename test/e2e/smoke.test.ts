@@ -164,6 +164,31 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         const totals = await unwrap(api.settlements.totals(range));
         await unwrap(api.settlements.aggregate(range));
         await unwrap(api.settlements.facets(range));
+        const batches = await unwrap(api.recon.batches(range));
+        const firstBatch = batches.batches[0];
+        if (firstBatch) {
+          const { date, pg, utr, settlementDate } = firstBatch;
+          await unwrap(api.recon.batchRecords({ batch: { date, pg, utr, settlementDate }, offset: 0, limit: 5 }));
+        }
+        const bank = 'Smoke bank';
+        await unwrap(
+          api.recon.importStatement({
+            fileName: 'statement.csv',
+            content: btoa(
+              `Date,Narration,Deposit Amt.\n${from.slice(8)}/${from.slice(5, 7)}/${from.slice(2, 4)},NEFT CR-X-123456789012,10.00\n`,
+            ),
+            account: bank,
+          }),
+        );
+        await unwrap(api.recon.accounts());
+        await unwrap(api.recon.match({ account: bank, ...range }));
+        await unwrap(api.recon.report({ account: bank, ...range }));
+        await unwrap(api.recon.saveSettings({ windowDays: 2, overdueDays: 1 }));
+        await unwrap(api.recon.export({ account: bank, ...range }));
+        const noBatch = { date: from, pg: 'payu', utr: 'none', settlementDate: `${from} 00:00:00` };
+        const byHand = await api.recon.matchByHand({ account: bank, batch: noBatch, lineIds: [1], note: 'smoke' });
+        const apart = await api.recon.unmatch({ account: bank, matchId: 999_999, note: 'smoke' });
+        if (byHand.ok || apart.ok) throw new Error('recon.matchByHand / recon.unmatch accepted what does not exist');
         const accounts = await unwrap(api.accounts.refresh({}));
         await unwrap(api.accounts.overview());
         await unwrap(api.accounts.checkBalance({}));

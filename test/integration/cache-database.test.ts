@@ -93,6 +93,17 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO beneficiary_changes VALUES (1, 'bene_1', 't', '1', 'A', NULL, '2', 'B', NULL)`,
     `INSERT INTO headroom_thresholds VALUES ('payu', 100)`,
   ],
+  // Settlement batches, bank statements and their matches (issue 14, part A).
+  11: [
+    `INSERT INTO settlement_batches VALUES ('2025-01-01', 'payu', 'UTR7', '2025-01-01 11:00:00', 1, 1000, 15, 3, 0, 982, 0)`,
+    `INSERT INTO bank_accounts (id, name, created_at) VALUES (1, 'HDFC', 't')`,
+    `INSERT INTO bank_statement_imports VALUES (1, 1, 'f.csv', 'd', 'HDFC Bank', 't', 1, 1, 0)`,
+    `INSERT INTO bank_lines VALUES (1, 1, 'k', '2025-01-01', NULL, 'NEFT CR-X-UTR7', NULL, 982, NULL, 'NEFT', 'UTR7', 1, 2)`,
+    `INSERT INTO recon_matches VALUES (1, 1, '2025-01-01', 'payu', 'UTR7', '2025-01-01 11:00:00', 'utr', NULL, 't')`,
+    `INSERT INTO recon_match_lines VALUES (1, 1)`,
+    `INSERT INTO recon_apart VALUES ('k', 1, 'not ours', 't')`,
+    `INSERT INTO recon_settings VALUES ('matching', '{}')`,
+  ],
   // Orders and subscriptions looked up, for offline review (issue 16).
   13: [
     `INSERT INTO merchant_orders VALUES ('ord_1', '{}', 't', '[]', NULL)`,

@@ -11,15 +11,21 @@
  *     settled_amount  = amount - mer_service_fee - mer_service_tax + merchant_subvention_amount
  * with the fee 1.5-2% of the amount by payment mode and the tax 18% of the fee.
  *
- * Exceptions, chosen per record from its hash (about 3.2% in all):
+ * Batches, as real gateways settle: each gateway settles a date in 1-3 cycles (seeded per date and gateway),
+ * 4 hours apart from a first cycle between 10:00 and 14:00 IST. Record i is gateway i % G's record number
+ * p = floor(i / G), and belongs to cycle p % cycles: one bank credit, one `utr` and one `settlement_date` per
+ * (date, gateway, cycle). About 6% of batches arrive with `utr` "" (the interface types utr as a string,
+ * never null) and get their UTR later: `fillPendingUtrs` (test hook) or a mutation of one of their records.
+ * The batch's bank credit carries the UTR from the start (bank-statement.ts): the bank knew it.
+ *
+ * Exceptions, chosen per record from its hash (about 2.7% in all, plus the records of UTR-pending batches):
  *   0.8% open dispute            dispute_id set, description says so; amounts normal
  *   0.8% failed                  pg_status/order_status "failed", no fee, tax or settlement (settled 0)
  *   0.2% failed but settled      pg_status "failed" yet amounts normal: money moved for a failed payment
- *   0.5% missing UTR             utr "" (the interface types utr as a string, never null)
  *   0.4% off by a few paise      settled_amount differs from the rule by 1-9 paise either way
  *   0.5% settled twice           same pg_transaction_id (and order, amounts) as an earlier plain record of
- *                                the same gateway: on the previous date, or the same day in a second
- *                                settlement cycle 4 hours later (a different time and UTR, so gateway +
+ *                                the same gateway: on the previous date, or the same day in another
+ *                                settlement cycle (a different batch: time and UTR, so gateway +
  *                                transaction id + settlement_date stays unique)
  */
 import { addDays } from '../../../shared/time';
@@ -47,13 +53,12 @@ export interface SettlementWire {
   pg: string;
 }
 
-type Exception = 'none' | 'dispute' | 'failed' | 'failedSettled' | 'missingUtr' | 'offByPaise' | 'duplicate';
+type Exception = 'none' | 'dispute' | 'failed' | 'failedSettled' | 'offByPaise' | 'duplicate';
 
 const EXCEPTIONS: readonly (readonly [Exception, number])[] = [
   ['dispute', 0.008],
   ['failed', 0.008],
   ['failedSettled', 0.002],
-  ['missingUtr', 0.005],
   ['offByPaise', 0.004],
   ['duplicate', 0.005],
 ];
@@ -73,6 +78,19 @@ const FEE_BPS: Readonly<Record<string, number>> = { UPI: 150, NB: 175, DC: 160, 
 export const MAX_PER_DAY = 1_000_000;
 
 const INDEX_SPACE = 0x100000;
+
+/** Settlement cycles are this far apart; at most three, so the last one starts by 22:00 IST. */
+const CYCLE_GAP_SECONDS = 4 * 3600;
+const MAX_CYCLES = 3;
+/** Share of batches that arrive with utr "" and get it later. */
+const PENDING_UTR_SHARE = 0.06;
+
+/** One bank credit of a gateway: a settlement cycle of a date. */
+export interface BatchRef {
+  date: string;
+  gatewayIndex: number;
+  cycle: number;
+}
 
 interface Patch {
   utr?: string;
@@ -96,11 +114,13 @@ export interface MutationReport {
 
 export class SettlementSource {
   private readonly mutations = new Map<string, DateMutations>();
+  /** Per date, the UTR-pending batches (gatewayIndex * 8 + cycle) whose UTR has been filled in. */
+  private readonly filled = new Map<string, Set<number>>();
   /** The key of the id permutation: a function of the seed alone, so computed once. */
   private readonly idKey: number;
 
   constructor(
-    private readonly seed: number,
+    readonly seed: number,
     readonly perDay: number,
     readonly gateways: readonly string[],
   ) {
@@ -114,9 +134,75 @@ export class SettlementSource {
   record(date: string, index: number): SettlementWire | undefined {
     const m = this.mutations.get(date);
     if (m && binarySearch(m.removed, index) >= 0) return undefined;
-    const rec = this.generate(dayNumber(date), index);
+    const rec = this.served(date, dayNumber(date), index);
     const patch = m?.changed.get(index);
     return patch ? { ...rec, ...patch } : rec;
+  }
+
+  /** How many settlement cycles (batches) a gateway has on a date. */
+  cycles(day: number, gatewayIndex: number): number {
+    return 1 + (hash32(this.seed, day, gatewayIndex, 0xc7c1e) % MAX_CYCLES);
+  }
+
+  /** The batch record `index` of a date belongs to. */
+  batchOf(date: string, index: number): BatchRef {
+    const n = this.gateways.length;
+    const gatewayIndex = index % n;
+    return { date, gatewayIndex, cycle: Math.floor(index / n) % this.cycles(dayNumber(date), gatewayIndex) };
+  }
+
+  /** The batch's UTR as the bank knows it, whether or not the API shows it yet. */
+  batchUtr(day: number, gatewayIndex: number, cycle: number): string {
+    return new Rng(hash32(this.seed, day, gatewayIndex * 8 + cycle, 0xb47c8)).digits(12);
+  }
+
+  /** The batch's settlement time, `YYYY-MM-DD HH:MM:SS` IST. */
+  batchTime(day: number, gatewayIndex: number, cycle: number): string {
+    const seconds = 10 * 3600 + (hash32(this.seed, day, gatewayIndex, 0xba7c4) % (4 * 3600));
+    return istText(day, seconds + cycle * CYCLE_GAP_SECONDS);
+  }
+
+  /** Whether the batch arrives with utr "" (before any fill). */
+  batchArrivesPending(day: number, gatewayIndex: number, cycle: number): boolean {
+    return hash32(this.seed, day, gatewayIndex * 8 + cycle, 0x9e4d1) / 4294967296 < PENDING_UTR_SHARE;
+  }
+
+  /** Whether the API shows utr "" for the batch now. */
+  batchPending(date: string, gatewayIndex: number, cycle: number): boolean {
+    const day = dayNumber(date);
+    return (
+      this.batchArrivesPending(day, gatewayIndex, cycle) &&
+      !(this.filled.get(date)?.has(gatewayIndex * 8 + cycle) ?? false)
+    );
+  }
+
+  /**
+   * Gives every UTR-pending batch of a date its UTR, as a gateway does a day or so later; answers which batches
+   * (gateway, settlement time, the UTR now shown).
+   */
+  fillPendingUtrs(date: string): { pg: string; settlement_date: string; utr: string }[] {
+    const day = dayNumber(date);
+    const done = this.filled.get(date) ?? new Set<number>();
+    this.filled.set(date, done);
+    const out: { pg: string; settlement_date: string; utr: string }[] = [];
+    this.gateways.forEach((pg, gi) => {
+      for (let c = 0; c < this.cycles(day, gi); c++) {
+        if (!this.batchArrivesPending(day, gi, c) || done.has(gi * 8 + c)) continue;
+        done.add(gi * 8 + c);
+        out.push({ pg, settlement_date: this.batchTime(day, gi, c), utr: this.batchUtr(day, gi, c) });
+      }
+    });
+    return out;
+  }
+
+  /** The record as generated, with its batch's UTR once that has been filled; mutations not applied. */
+  private served(date: string, day: number, index: number): SettlementWire {
+    const rec = this.generate(day, index);
+    if (rec.utr !== '') return rec;
+    const n = this.gateways.length;
+    const gi = index % n;
+    const cycle = Math.floor(index / n) % this.cycles(day, gi);
+    return this.batchPending(date, gi, cycle) ? rec : { ...rec, utr: this.batchUtr(day, gi, cycle) };
   }
 
   /**
@@ -149,7 +235,7 @@ export class SettlementSource {
         continue;
       }
       const index = gi + pos * stride;
-      const rec = this.generate(day, index);
+      const rec = this.served(date, day, index);
       const patch = m?.changed.get(index);
       data.push(patch ? { ...rec, ...patch } : rec);
       pos++;
@@ -177,11 +263,12 @@ export class SettlementSource {
       if (untouched(i) && !picked.includes(i)) picked.push(i);
     }
     picked.forEach((index, n) => {
-      const rec = this.generate(day, index);
+      const rec = this.served(date, day, index);
       if (n < Math.min(count, want)) {
+        const batch = this.batchOf(date, index);
         const patch: Patch =
           rec.utr === ''
-            ? { utr: rng.digits(12) }
+            ? { utr: this.batchUtr(day, batch.gatewayIndex, batch.cycle) }
             : n % 2 === 0 || rec.dispute_id
               ? { utr: rng.digits(12), description: 'Re-settled under a new UTR' }
               : { dispute_id: `dsp_${rng.base36(10)}`, description: 'Chargeback raised after settlement' };
@@ -199,15 +286,15 @@ export class SettlementSource {
   private generate(day: number, index: number): SettlementWire {
     const core = this.core(day, index);
     if (core.exception !== 'duplicate') return core.record;
-    // Settled twice: the same gateway's record on the previous date, or one cycle earlier the same day.
+    // Settled twice: the same gateway's record on the previous date, or its previous record the same day, which
+    // is in another cycle when the gateway has more than one (with one cycle the key would repeat: previous date).
     const rng = new Rng(hash32(this.seed, day, index, 0xd0b1e));
     const n = this.gateways.length;
-    const sameDay = index >= n && rng.chance(0.5);
+    const sameDay = index >= n && this.cycles(day, index % n) > 1 && rng.chance(0.5);
     const ref = this.core(sameDay ? day : day - 1, sameDay ? index - n : index);
     // Only a plain record is settled twice; otherwise this one stays a plain record of its own.
     if (ref.exception !== 'none') return core.record;
-    const shift = sameDay ? 4 * 3_600_000 : 0;
-    return { ...ref.record, utr: core.record.utr, settlement_date: this.batchTime(day, index % n, shift) };
+    return { ...ref.record, utr: core.record.utr, settlement_date: core.record.settlement_date };
   }
 
   private core(day: number, index: number): { record: SettlementWire; exception: Exception } {
@@ -224,10 +311,12 @@ export class SettlementSource {
     const subvention = mode === 'CC' && rng.chance(0.2) ? Math.round((amount * 50) / 10_000) : 0;
     const lagDays = rng.int(1, 3);
     const orderSeconds = rng.int(0, 86_399);
-    const utr = rng.digits(12);
+    rng.digits(12); // Still drawn, so the draws after it (the exception's fields) are the same for every batch layout
     const key = this.idKey;
     const serial = day * INDEX_SPACE + index;
     const gi = index % this.gateways.length;
+    const cycle = Math.floor(index / this.gateways.length) % this.cycles(day, gi);
+    const utr = this.batchArrivesPending(day, gi, cycle) ? '' : this.batchUtr(day, gi, cycle);
     const record: SettlementWire = {
       order_id: `ord_${permute40(serial, key).toString(36).toUpperCase().padStart(8, '0')}`,
       pg_transaction_id: `pay_${permute40(serial, key ^ 0x7a11)
@@ -236,7 +325,7 @@ export class SettlementSource {
         .padStart(8, '0')}`,
       order_date: istText(day - lagDays, orderSeconds),
       utr,
-      settlement_date: this.batchTime(day, gi, 0),
+      settlement_date: this.batchTime(day, gi, cycle),
       order_status: 'success',
       pg_status: 'success',
       payment_mode: mode,
@@ -254,12 +343,6 @@ export class SettlementSource {
     };
     applyException(record, exception, rng);
     return { record, exception };
-  }
-
-  /** Each gateway settles a date in one cycle at a seeded time between 10:00 and 14:00 IST. */
-  private batchTime(day: number, gatewayIndex: number, shiftMs: number): string {
-    const seconds = 10 * 3600 + (hash32(this.seed, day, gatewayIndex, 0xba7c4) % (4 * 3600));
-    return istText(day, seconds + shiftMs / 1000);
   }
 }
 
@@ -321,9 +404,6 @@ function applyException(r: SettlementWire, exception: Exception, rng: Rng): void
     case 'failedSettled':
       r.pg_status = 'failed';
       r.order_status = 'failed';
-      return;
-    case 'missingUtr':
-      r.utr = '';
       return;
     case 'offByPaise':
       r.settled_amount += (rng.chance(0.5) ? 1 : -1) * rng.int(1, 9);

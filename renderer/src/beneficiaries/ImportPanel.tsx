@@ -6,6 +6,7 @@
  * rerun of the same file reports what was created before instead of creating it again.
  */
 import { useEffect, useId, useState } from 'react';
+import { base64Of } from '../ui/files';
 import { BENEFICIARY_FIELDS } from '../../../shared/beneficiaries';
 import {
   OUTCOME_LABELS,
@@ -71,14 +72,6 @@ function countsText(report: ImportReport): string {
     .filter(([, n]) => n > 0)
     .map(([o, n]) => `${OUTCOME_LABELS[o]}: ${n}`)
     .join(' · ');
-}
-
-/** A file's bytes as base64, in chunks so a large file does not overflow the argument list. */
-async function base64Of(file: File): Promise<string> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let text = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(text);
 }
 
 function Results({ id, label, report }: { id: string; label: string; report: ImportReport }) {

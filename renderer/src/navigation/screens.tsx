@@ -11,6 +11,7 @@ import { JournalScreen } from '../journal/JournalScreen';
 import { OrdersScreen } from '../orders/OrdersScreen';
 import { PayoutsScreen } from '../payouts/PayoutsScreen';
 import { PlansScreen } from '../plans/PlansScreen';
+import { ReconciliationScreen } from '../reconciliation/ReconciliationScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { SettlementsScreen } from '../settlements/SettlementsScreen';
 import { SubscriptionsScreen } from '../subscriptions/SubscriptionsScreen';
@@ -38,6 +39,7 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
       { id: 'beneficiaries', label: 'Beneficiaries', key: 'b', component: BeneficiariesScreen },
       { id: 'payouts', label: 'Payouts', key: 'p', component: PayoutsScreen },
       { id: 'settlements', label: 'Settlements', key: 's', component: SettlementsScreen },
+      { id: 'reconciliation', label: 'Reconciliation', key: 'r', component: ReconciliationScreen },
     ],
   },
   {

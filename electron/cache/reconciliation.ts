@@ -1,0 +1,314 @@
+/**
+ * Settlement batches, bank statements and their matches, in the profile's cache.
+ *
+ * Batches are kept by the ingest's rollup deltas (settlement-rollup.ts) in `settlement_batches`: reads of batches
+ * never touch the records; the drill-down reads one batch's records, within its date's rowid range.
+ */
+import type { Database } from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import type { StatementLineIn } from '../../shared/bank-statement';
+import { columnMapping, type ColumnMapping } from '../../shared/bank-statement';
+import {
+  DEFAULT_RECON_SETTINGS,
+  batchKeyText,
+  reconSettings,
+  type BatchKey,
+  type MatchHow,
+  type ReconSettings,
+} from '../../shared/bank-matching';
+import { idRange } from './settlement-ids';
+import { exactNumber, prepareAll } from './statements';
+
+const SQL = {
+  batches: `SELECT date, pg, utr, settlement_date AS settlementDate, records, amount, fees, taxes, subvention,
+                   settled, exceptions
+            FROM settlement_batches WHERE date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg)
+            ORDER BY date, settlement_date, pg, utr`,
+  batchRecords: `SELECT id, pg_transaction_id AS pgTransactionId, order_id AS orderId, payment_mode AS paymentMode,
+                        amount, mer_service_fee AS fee, mer_service_tax AS tax,
+                        merchant_subvention_amount AS subvention, settled_amount AS settled,
+                        exception_flags AS exceptionFlags
+                 FROM settlements
+                 WHERE id BETWEEN :lo AND :hi AND vanished_at IS NULL AND pg = :pg
+                   AND coalesce(utr, '') = :utr AND settlement_date = :settlementDate
+                 ORDER BY id LIMIT :limit OFFSET :offset`,
+  accountByName: `SELECT id, name, gateways, mapping FROM bank_accounts WHERE name = ?`,
+  accountById: `SELECT id, name, gateways, mapping FROM bank_accounts WHERE id = ?`,
+  accounts: `SELECT id, name, gateways, mapping FROM bank_accounts ORDER BY name`,
+  addAccount: `INSERT INTO bank_accounts (name, created_at) VALUES (?, ?)`,
+  setMapping: `UPDATE bank_accounts SET mapping = ? WHERE id = ?`,
+  setGateways: `UPDATE bank_accounts SET gateways = ? WHERE id = ?`,
+  addImport: `INSERT INTO bank_statement_imports (account_id, file_name, digest, layout, imported_at, lines, added, bad)
+              VALUES (?, ?, ?, ?, ?, ?, 0, ?)`,
+  setImportAdded: `UPDATE bank_statement_imports SET added = ? WHERE id = ?`,
+  addLine: `INSERT INTO bank_lines (account_id, line_key, date, value_date, narration, reference, amount, balance,
+                                    rail, utr, import_id, row_number)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, line_key) DO NOTHING`,
+  lines: `SELECT l.id, l.date, l.value_date AS valueDate, l.narration, l.reference, l.amount, l.balance, l.rail, l.utr,
+                 l.row_number AS rowNumber, m.id AS matchId
+          FROM bank_lines l LEFT JOIN recon_match_lines ml ON ml.line_id = l.id LEFT JOIN recon_matches m ON m.id = ml.match_id
+          WHERE l.account_id = :account AND l.date BETWEEN :from AND :to ORDER BY l.date, l.id`,
+  linesOfMatch: `SELECT l.id, l.date, l.amount FROM recon_match_lines ml JOIN bank_lines l ON l.id = ml.line_id
+                 WHERE ml.match_id = ? ORDER BY l.id`,
+  matches: `SELECT id, batch_date AS date, pg, utr, settlement_date AS settlementDate, how, note, matched_at AS matchedAt
+            FROM recon_matches WHERE account_id = ? ORDER BY id`,
+  matchOfBatch: `SELECT id, how FROM recon_matches WHERE batch_date = ? AND pg = ? AND utr = ? AND settlement_date = ?`,
+  matchOfLine: `SELECT match_id AS id FROM recon_match_lines WHERE line_id = ?`,
+  addMatch: `INSERT INTO recon_matches (account_id, batch_date, pg, utr, settlement_date, how, note, matched_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  addMatchLine: `INSERT INTO recon_match_lines (match_id, line_id) VALUES (?, ?)`,
+  dropMatch: `DELETE FROM recon_matches WHERE id = ?`,
+  rebindMatch: `UPDATE recon_matches SET utr = ? WHERE id = ?`,
+  dropAutoMatches: `DELETE FROM recon_matches WHERE account_id = :account AND how <> 'manual'
+                      AND (batch_date BETWEEN :from AND :to
+                           OR id IN (SELECT ml.match_id FROM recon_match_lines ml JOIN bank_lines l ON l.id = ml.line_id
+                                     WHERE l.date BETWEEN :from AND :creditsTo))`,
+  addApart: `INSERT INTO recon_apart (batch_key, line_id, note, at) VALUES (?, ?, ?, ?)
+             ON CONFLICT (batch_key, line_id) DO UPDATE SET note = excluded.note, at = excluded.at`,
+  apart: `SELECT a.batch_key AS batchKey, a.line_id AS lineId FROM recon_apart a JOIN bank_lines l ON l.id = a.line_id
+          WHERE l.account_id = ?`,
+  getSettings: `SELECT value FROM recon_settings WHERE key = 'matching'`,
+  putSettings: `INSERT INTO recon_settings (key, value) VALUES ('matching', ?)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  gateways: `SELECT DISTINCT pg FROM settlement_rollup`,
+} as const;
+
+export interface BatchRow extends BatchKey {
+  records: number;
+  amount: number;
+  fees: number;
+  taxes: number;
+  subvention: number;
+  settled: number;
+  exceptions: number;
+}
+
+export interface BankAccount {
+  id: number;
+  name: string;
+  /** Gateway codes settling into this account; null: every gateway. */
+  gateways: string[] | null;
+  mapping: ColumnMapping | null;
+}
+
+export interface StoredLine {
+  id: number;
+  date: string;
+  valueDate: string | null;
+  narration: string;
+  reference: string | null;
+  amount: number;
+  balance: number | null;
+  rail: string | null;
+  utr: string | null;
+  rowNumber: number;
+  matchId: number | null;
+}
+
+export interface StoredMatch extends BatchKey {
+  id: number;
+  how: MatchHow | 'manual';
+  note: string | null;
+  matchedAt: string;
+}
+
+function parseJson<T>(text: string | null, check: (v: unknown) => T | null): T | null {
+  if (text === null) return null;
+  try {
+    return check(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+
+function account(row: { id: number; name: string; gateways: string | null; mapping: string | null }): BankAccount {
+  return {
+    id: row.id,
+    name: row.name,
+    gateways: parseJson(row.gateways, (v) => (Array.isArray(v) && v.every((g) => typeof g === 'string') ? v : null)),
+    mapping: parseJson(row.mapping, (v) => {
+      const p = columnMapping.safeParse(v);
+      return p.success ? p.data : null;
+    }),
+  };
+}
+
+/** A statement line's identity: its content and its ordinal among identical lines of the same file. */
+export function lineKey(l: StatementLineIn, ordinal: number): string {
+  return createHash('sha256')
+    .update(JSON.stringify([l.date, l.valueDate, l.narration, l.reference, l.amount, l.balance, ordinal]))
+    .digest('hex');
+}
+
+export function createReconciliationRepository(db: Database, now: () => Date) {
+  const sql = prepareAll(db, SQL);
+  sql.batches.safeIntegers();
+  const num = (v: number | bigint | null, what: string) => exactNumber(v, what);
+
+  function batches(from: string, to: string, pg: string | null = null): BatchRow[] {
+    return (sql.batches.all({ from, to, pg }) as Record<string, number | bigint | string>[]).map((r) => ({
+      date: r['date'] as string,
+      pg: r['pg'] as string,
+      utr: r['utr'] as string,
+      settlementDate: r['settlementDate'] as string,
+      records: num(r['records'] as bigint, 'records'),
+      amount: num(r['amount'] as bigint, 'amount'),
+      fees: num(r['fees'] as bigint, 'fees'),
+      taxes: num(r['taxes'] as bigint, 'taxes'),
+      subvention: num(r['subvention'] as bigint, 'subvention'),
+      settled: num(r['settled'] as bigint, 'settled'),
+      exceptions: num(r['exceptions'] as bigint, 'exceptions'),
+    }));
+  }
+
+  return {
+    batches,
+    batchRecords(key: BatchKey, offset: number, limit: number) {
+      const { lo, hi } = idRange(key.date, key.date);
+      return sql.batchRecords.all({
+        lo,
+        hi,
+        pg: key.pg,
+        utr: key.utr,
+        settlementDate: key.settlementDate,
+        limit,
+        offset,
+      }) as {
+        id: number;
+        pgTransactionId: string;
+        orderId: string | null;
+        paymentMode: string;
+        amount: number;
+        fee: number;
+        tax: number;
+        subvention: number;
+        settled: number;
+        exceptionFlags: number;
+      }[];
+    },
+    gateways: () => (sql.gateways.all() as { pg: string }[]).map((r) => r.pg),
+
+    accounts: () => (sql.accounts.all() as Parameters<typeof account>[0][]).map(account),
+    account(name: string): BankAccount | null {
+      const row = sql.accountByName.get(name) as Parameters<typeof account>[0] | undefined;
+      return row ? account(row) : null;
+    },
+    accountById(id: number): BankAccount | null {
+      const row = sql.accountById.get(id) as Parameters<typeof account>[0] | undefined;
+      return row ? account(row) : null;
+    },
+    ensureAccount(name: string): BankAccount {
+      const found = sql.accountByName.get(name) as Parameters<typeof account>[0] | undefined;
+      if (found) return account(found);
+      const id = Number(sql.addAccount.run(name, now().toISOString()).lastInsertRowid);
+      return { id, name, gateways: null, mapping: null };
+    },
+    setMapping(accountId: number, mapping: ColumnMapping): void {
+      sql.setMapping.run(JSON.stringify(columnMapping.parse(mapping)), accountId);
+    },
+    setGateways(accountId: number, gateways: string[] | null): void {
+      sql.setGateways.run(gateways === null ? null : JSON.stringify(gateways), accountId);
+    },
+
+    /** Stores a file's good lines; lines already stored for the account (by content) are not added again. */
+    addStatement(
+      accountId: number,
+      file: { fileName: string; digest: string; layout: string; bad: number },
+      lines: readonly StatementLineIn[],
+    ): { importId: number; added: number; duplicates: number } {
+      return db.transaction(() => {
+        const importId = Number(
+          sql.addImport.run(
+            accountId,
+            file.fileName,
+            file.digest,
+            file.layout,
+            now().toISOString(),
+            lines.length,
+            file.bad,
+          ).lastInsertRowid,
+        );
+        const seen = new Map<string, number>();
+        let added = 0;
+        for (const l of lines) {
+          const content = lineKey(l, 0);
+          const ordinal = seen.get(content) ?? 0;
+          seen.set(content, ordinal + 1);
+          const r = sql.addLine.run(
+            accountId,
+            lineKey(l, ordinal),
+            l.date,
+            l.valueDate,
+            l.narration,
+            l.reference,
+            l.amount,
+            l.balance,
+            l.rail,
+            l.utr,
+            importId,
+            l.rowNumber,
+          );
+          added += r.changes;
+        }
+        sql.setImportAdded.run(added, importId);
+        return { importId, added, duplicates: lines.length - added };
+      })();
+    },
+    lines: (accountId: number, from: string, to: string) =>
+      sql.lines.all({ account: accountId, from, to }) as StoredLine[],
+
+    matches: (accountId: number) => sql.matches.all(accountId) as StoredMatch[],
+    linesOfMatch: (matchId: number) => sql.linesOfMatch.all(matchId) as { id: number; date: string; amount: number }[],
+    matchOfBatch(key: BatchKey): { id: number; how: string } | null {
+      return (
+        (sql.matchOfBatch.get(key.date, key.pg, key.utr, key.settlementDate) as { id: number; how: string }) ?? null
+      );
+    },
+    matchOfLine: (lineId: number) => (sql.matchOfLine.get(lineId) as { id: number } | undefined)?.id ?? null,
+    /** Replaces the automatic matches of a period with new ones, in one transaction with the caller's reads. */
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    dropAutoMatches(accountId: number, from: string, to: string, creditsTo: string): void {
+      sql.dropAutoMatches.run({ account: accountId, from, to, creditsTo });
+    },
+    addMatch(
+      accountId: number,
+      key: BatchKey,
+      how: MatchHow | 'manual',
+      lineIds: readonly number[],
+      note: string | null,
+    ) {
+      const id = Number(
+        sql.addMatch.run(accountId, key.date, key.pg, key.utr, key.settlementDate, how, note, now().toISOString())
+          .lastInsertRowid,
+      );
+      for (const l of lineIds) sql.addMatchLine.run(id, l);
+      return id;
+    },
+    dropMatch: (id: number) => void sql.dropMatch.run(id),
+    rebindMatch: (id: number, utr: string) => void sql.rebindMatch.run(utr, id),
+    keepApart(key: BatchKey, lineIds: readonly number[], note: string): void {
+      for (const l of lineIds) sql.addApart.run(batchKeyText(key), l, note, now().toISOString());
+    },
+    apart: (accountId: number) =>
+      new Set(
+        (sql.apart.all(accountId) as { batchKey: string; lineId: number }[]).map((a) => `${a.batchKey}#${a.lineId}`),
+      ),
+
+    settings(): ReconSettings {
+      const row = sql.getSettings.get() as { value: string } | undefined;
+      return (
+        parseJson(row?.value ?? null, (v) => {
+          const p = reconSettings.safeParse(v);
+          return p.success ? p.data : null;
+        }) ?? DEFAULT_RECON_SETTINGS
+      );
+    },
+    putSettings(settings: ReconSettings): ReconSettings {
+      const checked = reconSettings.parse(settings);
+      sql.putSettings.run(JSON.stringify(checked));
+      return checked;
+    },
+  };
+}
+
+export type ReconciliationRepository = ReturnType<typeof createReconciliationRepository>;

@@ -1,0 +1,266 @@
+/**
+ * Bank reconciliation on the command line, from the local cache (offline): `recon statement import`, `recon match`,
+ * `recon report`, `recon settings`, and `settlements batches`. Money in --json is integer paise.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { reconSettings, type ReconReport } from '../../../shared/bank-matching';
+import { STATEMENT_ROLES, columnMapping, type ColumnMapping } from '../../../shared/bank-statement';
+import { describeIssues } from '../../../shared/api/operations';
+import { formatMoney, sumMinor } from '../../../shared/money';
+import { epochMsToIstDate } from '../../../shared/time';
+import { SheetReadError } from '../../import/sheet-reader';
+import {
+  ReconInputError,
+  defaultAccountName,
+  importStatement,
+  matchPeriod,
+  report,
+} from '../../reconciliation/reconcile';
+import type { Command, Values } from '../command';
+import type { Context } from '../context';
+import { InputError, UsageError, result, table } from '../io';
+import { openProfileCache, parseRange, range } from './settlements';
+
+const money = (v: number) => formatMoney(v);
+
+/** The core's refusal of the desk's input is bad input (exit 2), said as the core said it. */
+async function asInput<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof ReconInputError || e instanceof SheetReadError) throw new InputError(e.message);
+    throw e;
+  }
+}
+
+/** `--map "role=Header"`, repeated: a column mapping for a layout the console does not know. */
+function parseMapping(values: Values): ColumnMapping | undefined {
+  const given = values.map;
+  if (given === undefined) return undefined;
+  const pairs = (Array.isArray(given) ? given : [given]).map(String);
+  const out: Record<string, string> = {};
+  for (const p of pairs) {
+    const at = p.indexOf('=');
+    const role = at < 0 ? '' : p.slice(0, at).trim();
+    if (!(STATEMENT_ROLES as readonly string[]).includes(role)) {
+      throw new UsageError(`--map "${p}": write role=Header with a role among ${STATEMENT_ROLES.join(', ')}`);
+    }
+    out[role] = p.slice(at + 1).trim();
+  }
+  const parsed = columnMapping.safeParse(out);
+  if (!parsed.success) throw new UsageError(`--map: ${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+const importCommand: Command = {
+  words: ['recon', 'statement', 'import'],
+  usage:
+    'recon statement import FILE.csv|FILE.xlsx [--account NAME] [--map role=Header]...   (importing again adds nothing)',
+  options: { account: { type: 'string' }, map: { type: 'string', multiple: true } },
+  positionals: { min: 1, max: 1, names: 'FILE' },
+  async run({ ctx, values, positionals, io }) {
+    const path = positionals[0]!;
+    const mapping = parseMapping(values);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (e) {
+      throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    }
+    const cache = openProfileCache(ctx, io);
+    const accountName =
+      typeof values.account === 'string'
+        ? values.account
+        : cache.reconciliation.accounts().length === 1
+          ? cache.reconciliation.accounts()[0]!.name
+          : 'Bank account';
+    const r = await asInput(() =>
+      importStatement(cache, { fileName: basename(path), bytes, accountName, ...(mapping ? { mapping } : {}) }),
+    );
+    result(io, r, () =>
+      [
+        `${r.fileName} into "${r.account.name}" (${r.layout} layout): ${r.lines} lines read (${r.credits} credits, ${r.debits} debits)` +
+          `${r.from ? `, ${r.from} to ${r.to}` : ''}; ${r.added} added, ${r.duplicates} already imported.`,
+        ...(r.bad.length > 0
+          ? [
+              `${r.bad.length} rows could not be read and were left out:`,
+              ...r.bad.map((b) => `  row ${b.rowNumber}: ${b.reason}`),
+            ]
+          : []),
+      ].join('\n'),
+    );
+  },
+};
+
+const accountOption = { ...range, account: { type: 'string' } } as const;
+
+function periodOf(ctx: Context, values: Values) {
+  const { from, to } = parseRange(values);
+  return { from, to, today: epochMsToIstDate(ctx.now()) };
+}
+
+function describeReport(r: ReconReport): string {
+  const totals = (rows: ReconReport['batchTotals']) =>
+    rows.map((t) => [t.label, String(t.count), money(t.amount), t.difference === 0 ? '' : money(t.difference)]);
+  const open = r.batches.filter((b) => b.state !== 'matched');
+  const loose = r.credits.filter((c) => c.state === 'unmatched');
+  return [
+    `Reconciliation of "${r.account.name}", ${r.from} to ${r.to} (credits up to ${r.settings.windowDays} days after a batch; overdue after T+${r.settings.overdueDays}):`,
+    '',
+    'BATCHES',
+    table(['STATE', 'COUNT', 'NET SETTLED', 'DIFFERENCE'], totals(r.batchTotals), ['left', 'right', 'right', 'right']),
+    '',
+    'CREDITS',
+    table(['STATE', 'COUNT', 'AMOUNT', ''], totals(r.creditTotals), ['left', 'right', 'right', 'right']),
+    ...(open.length > 0
+      ? [
+          '',
+          'Batches not simply matched:',
+          table(
+            ['DATE', 'GATEWAY', 'UTR', 'SETTLED AT', 'NET', 'STATE', 'DIFFERENCE', 'NOTE'],
+            open.map((b) => [
+              b.date,
+              b.pg,
+              b.utr || '(pending)',
+              b.settlementDate,
+              money(b.settled),
+              b.state,
+              b.difference === null ? '' : money(b.difference),
+              b.note ?? '',
+            ]),
+            ['left', 'left', 'left', 'left', 'right', 'left', 'right', 'left'],
+          ),
+        ]
+      : []),
+    ...(loose.length > 0
+      ? [
+          '',
+          'Credits without a batch:',
+          table(
+            ['DATE', 'AMOUNT', 'UTR', 'NARRATION'],
+            loose.map((c) => [c.date, money(c.amount), c.utr ?? '', c.narration]),
+            ['left', 'right', 'left', 'left'],
+          ),
+        ]
+      : []),
+  ].join('\n');
+}
+
+const matchCommand: Command = {
+  words: ['recon', 'match'],
+  usage:
+    'recon match --from YYYY-MM-DD --to YYYY-MM-DD [--account NAME]   (automatic matches made again; manual ones kept)',
+  options: accountOption,
+  async run({ ctx, values, io }) {
+    const period = periodOf(ctx, values);
+    const cache = openProfileCache(ctx, io);
+    const r = await asInput(() =>
+      matchPeriod(cache, { account: defaultAccountName(cache, values.account as string | undefined), ...period }),
+    );
+    result(io, r, () => describeReport(r));
+  },
+};
+
+const reportCommand: Command = {
+  words: ['recon', 'report'],
+  usage: 'recon report --from YYYY-MM-DD --to YYYY-MM-DD [--account NAME]   (batches and credits by state)',
+  options: accountOption,
+  async run({ ctx, values, io }) {
+    const period = periodOf(ctx, values);
+    const cache = openProfileCache(ctx, io);
+    const r = await asInput(() =>
+      report(cache, { account: defaultAccountName(cache, values.account as string | undefined), ...period }),
+    );
+    result(io, r, () => describeReport(r));
+  },
+};
+
+const settingsCommand: Command = {
+  words: ['recon', 'settings'],
+  usage: 'recon settings [--window-days N] [--overdue-days N]   (shows them; with a flag, changes them)',
+  options: { 'window-days': { type: 'string' }, 'overdue-days': { type: 'string' } },
+  async run({ ctx, values, io }) {
+    const repo = openProfileCache(ctx, io).reconciliation;
+    const current = repo.settings();
+    const whole = (flag: string) => {
+      const v = values[flag];
+      if (v === undefined) return undefined;
+      if (typeof v !== 'string' || !/^\d+$/.test(v)) throw new UsageError(`--${flag} must be a whole number of days`);
+      return Number(v);
+    };
+    const next = {
+      windowDays: whole('window-days') ?? current.windowDays,
+      overdueDays: whole('overdue-days') ?? current.overdueDays,
+    };
+    const parsed = reconSettings.safeParse(next);
+    if (!parsed.success) throw new InputError(describeIssues(parsed.error));
+    const saved = JSON.stringify(next) === JSON.stringify(current) ? current : repo.putSettings(parsed.data);
+    result(
+      io,
+      saved,
+      () =>
+        `Credits match up to ${saved.windowDays} days after a batch; a batch without one is overdue after T+${saved.overdueDays}.`,
+    );
+  },
+};
+
+const batchesCommand: Command = {
+  words: ['settlements', 'batches'],
+  usage: 'settlements batches --from YYYY-MM-DD --to YYYY-MM-DD [--pg CODE]   (records rolled up to bank credits)',
+  options: range,
+  async run({ ctx, values, io }) {
+    const { from, to, pg } = parseRange(values);
+    const batches = openProfileCache(ctx, io).reconciliation.batches(from, to, pg ?? null);
+    const total = (k: 'records' | 'amount' | 'fees' | 'taxes' | 'subvention' | 'settled' | 'exceptions') =>
+      sumMinor(batches.map((b) => b[k]));
+    result(io, { from, to, pg: pg ?? null, batches }, () =>
+      table(
+        [
+          'DATE',
+          'GATEWAY',
+          'UTR',
+          'SETTLED AT',
+          'RECORDS',
+          'GROSS',
+          'FEES',
+          'TAXES',
+          'SUBVENTION',
+          'NET',
+          'EXCEPTIONS',
+        ],
+        [
+          ...batches.map((b) => [
+            b.date,
+            b.pg,
+            b.utr || 'UTR pending',
+            b.settlementDate,
+            String(b.records),
+            money(b.amount),
+            money(b.fees),
+            money(b.taxes),
+            money(b.subvention),
+            money(b.settled),
+            String(b.exceptions),
+          ]),
+          [
+            'TOTAL',
+            '',
+            '',
+            '',
+            String(total('records')),
+            money(total('amount')),
+            money(total('fees')),
+            money(total('taxes')),
+            money(total('subvention')),
+            money(total('settled')),
+            String(total('exceptions')),
+          ],
+        ],
+        ['left', 'left', 'left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+      ),
+    );
+  },
+};
+
+export const reconCommands = [importCommand, matchCommand, reportCommand, settingsCommand, batchesCommand];

@@ -1,0 +1,62 @@
+/** Handlers of the `recon.*` channels: the active profile's batches, bank statements and their reconciliation. */
+import { epochMsToIstDate } from '../../shared/time';
+import type { Cache } from '../cache/database';
+import { writeReconciliation } from '../export/reconciliation-sheets';
+import type { ProfileStore } from '../profiles/profile-store';
+import { importStatement, matchByHand, matchPeriod, report, unmatch } from '../reconciliation/reconcile';
+import type { IpcHandlers } from './router';
+
+type Handled =
+  | 'recon.batches'
+  | 'recon.batchRecords'
+  | 'recon.accounts'
+  | 'recon.importStatement'
+  | 'recon.match'
+  | 'recon.report'
+  | 'recon.matchByHand'
+  | 'recon.unmatch'
+  | 'recon.saveSettings'
+  | 'recon.export';
+
+export function createReconHandlers(
+  cacheFor: (profileId: string) => Cache,
+  profiles: ProfileStore,
+  deps: { chooseFile(name: string): Promise<string | null>; now: () => Date },
+): Pick<IpcHandlers, Handled> {
+  const cache = () => cacheFor(profiles.active().id);
+  const today = () => epochMsToIstDate(deps.now().getTime());
+  return {
+    'recon.batches': ({ from, to, pg }) => ({ batches: cache().reconciliation.batches(from, to, pg ?? null) }),
+    'recon.batchRecords': ({ batch, offset, limit }) => ({
+      records: cache().reconciliation.batchRecords(batch, offset, limit),
+    }),
+    'recon.accounts': () => {
+      const repo = cache().reconciliation;
+      return {
+        accounts: repo.accounts().map((a) => ({ id: a.id, name: a.name, mapping: a.mapping })),
+        settings: repo.settings(),
+      };
+    },
+    'recon.importStatement': ({ fileName, content, account, mapping }) =>
+      importStatement(cache(), {
+        fileName,
+        bytes: Buffer.from(content, 'base64'),
+        accountName: account,
+        ...(mapping ? { mapping } : {}),
+      }),
+    'recon.match': (input) => matchPeriod(cache(), { ...input, today: today() }),
+    'recon.report': (input) => report(cache(), { ...input, today: today() }),
+    'recon.matchByHand': (input) => ({ matchId: matchByHand(cache(), input) }),
+    'recon.unmatch': (input) => {
+      unmatch(cache(), input);
+      return { unmatched: true as const };
+    },
+    'recon.saveSettings': (settings) => cache().reconciliation.putSettings(settings),
+    async 'recon.export'(input) {
+      const r = report(cache(), { ...input, today: today() });
+      const file = await deps.chooseFile(`Reconciliation ${r.account.name} ${input.from} to ${input.to}.xlsx`);
+      if (file) await writeReconciliation(file, deps.now(), r);
+      return { file };
+    },
+  };
+}

@@ -1,0 +1,368 @@
+/**
+ * Bank reconciliation on a profile's cache, shared by the IPC handlers and the CLI: import a statement file into a
+ * bank account, match a period's batches to its credits, match and unmatch by hand, and report every batch and
+ * credit with its state. Batches come from the cache's roll-up (cache/reconciliation.ts); nothing here calls the API.
+ */
+import {
+  BATCH_STATES,
+  BATCH_STATE_LABELS,
+  CREDIT_STATES,
+  CREDIT_STATE_LABELS,
+  autoMatch,
+  batchKeyText,
+  matchedState,
+  unmatchedBatchState,
+  type BatchKey,
+  type MatchCredit,
+  type ReconBatch,
+  type ReconCredit,
+  type ReconReport,
+  type StateTotal,
+} from '../../shared/bank-matching';
+import {
+  findHeaderRow,
+  readStatementRows,
+  type BadStatementRow,
+  type ColumnMapping,
+} from '../../shared/bank-statement';
+import { sumMinor } from '../../shared/money';
+import { addDays } from '../../shared/time';
+import type { Cache } from '../cache/database';
+import type { BankAccount, BatchRow, StoredLine } from '../cache/reconciliation';
+import { readTable } from '../import/sheet-reader';
+
+/** Input the desk can correct (a file with no recognisable header, an unknown account, a wrong match). */
+export class ReconInputError extends Error {
+  override name = 'ReconInputError';
+  /** Crosses IPC as this code with the message (ipc/router.ts). */
+  readonly code = 'RECON_INPUT';
+}
+
+/** Statements longer than this are not one account's period; refused before anything is stored. */
+export const STATEMENT_MAX_LINES = 200_000;
+
+export interface StatementImportResult {
+  account: { id: number; name: string };
+  fileName: string;
+  layout: string;
+  mapping: ColumnMapping;
+  lines: number;
+  added: number;
+  duplicates: number;
+  credits: number;
+  debits: number;
+  from: string | null;
+  to: string | null;
+  bad: BadStatementRow[];
+}
+
+/**
+ * Reads a CSV or XLSX statement and stores its good lines in the account (made on first use). The header row is
+ * found by the account's saved mapping, then by the known layouts; `mapping` given here wins and is saved for the
+ * account. A file whose header cannot be found is refused whole; a bad row is reported and the rest kept.
+ */
+export async function importStatement(
+  cache: Cache,
+  input: { fileName: string; bytes: Buffer; accountName: string; mapping?: ColumnMapping },
+): Promise<StatementImportResult> {
+  const { digest, rows } = await readTable(input.fileName, input.bytes);
+  const repo = cache.reconciliation;
+  const existing = repo.account(input.accountName);
+  const saved = input.mapping ?? existing?.mapping ?? null;
+  const header = findHeaderRow(
+    rows.map((r) => r.cells),
+    saved,
+  );
+  if (!header) {
+    throw new ReconInputError(
+      `${input.fileName}: no header row with a date, a narration and amounts was found in its first 30 rows; ` +
+        'map the columns (Date, Narration, Deposit or Amount, …) for this bank account.',
+    );
+  }
+  const data = rows.slice(header.index + 1);
+  if (data.length > STATEMENT_MAX_LINES) {
+    throw new ReconInputError(
+      `${input.fileName} has ${data.length} rows; import at most ${STATEMENT_MAX_LINES} at a time.`,
+    );
+  }
+  const { lines, bad } = readStatementRows(
+    header.headers,
+    data.map((r) => r.cells),
+    data.map((r) => r.n),
+    header.mapping,
+  );
+  const account = existing ?? repo.ensureAccount(input.accountName);
+  const stored = repo.transaction(() => {
+    repo.setMapping(account.id, header.mapping);
+    return repo.addStatement(
+      account.id,
+      { fileName: input.fileName, digest, layout: header.layout, bad: bad.length },
+      lines,
+    );
+  });
+  const dates = lines.map((l) => l.date).sort();
+  return {
+    account: { id: account.id, name: account.name },
+    fileName: input.fileName,
+    layout: header.layout,
+    mapping: header.mapping,
+    lines: lines.length,
+    added: stored.added,
+    duplicates: stored.duplicates,
+    credits: lines.filter((l) => l.amount > 0).length,
+    debits: lines.filter((l) => l.amount < 0).length,
+    from: dates[0] ?? null,
+    to: dates.at(-1) ?? null,
+    bad,
+  };
+}
+
+function accountOf(cache: Cache, name: string): BankAccount {
+  const account = cache.reconciliation.account(name);
+  if (!account) {
+    const known = cache.reconciliation.accounts().map((a) => a.name);
+    throw new ReconInputError(
+      `No bank account "${name}": import a statement into it first${known.length ? ` (accounts: ${known.join(', ')})` : ''}.`,
+    );
+  }
+  return account;
+}
+
+/** Only one bank account so far: it is the one meant when none is named. */
+export function defaultAccountName(cache: Cache, given: string | undefined): string {
+  if (given !== undefined) return given;
+  const all = cache.reconciliation.accounts();
+  if (all.length === 1) return all[0]!.name;
+  throw new ReconInputError(
+    all.length === 0
+      ? 'No bank account yet: import a statement first (recon statement import FILE --account NAME).'
+      : `Name the bank account (--account): ${all.map((a) => a.name).join(', ')}.`,
+  );
+}
+
+function scopeBatches(cache: Cache, account: BankAccount, from: string, to: string): BatchRow[] {
+  const all = cache.reconciliation.batches(from, to);
+  return account.gateways === null ? all : all.filter((b) => account.gateways!.includes(b.pg));
+}
+
+/** The gateway a narration names (its code in capitals, as banks print the remitter), if exactly one. */
+function gatewayHint(narration: string, gateways: readonly string[]): string | null {
+  const upper = narration.toUpperCase();
+  const named = gateways.filter((g) => upper.includes(g.toUpperCase()));
+  return named.length === 1 ? named[0]! : null;
+}
+
+/**
+ * Matches the period's batches to the account's credits anew: automatic matches of the period are made again
+ * (what the desk matched by hand stays, as do the pairs it took apart), after a manual match whose batch has since
+ * received its UTR is moved to it. Returns the report.
+ */
+export function matchPeriod(
+  cache: Cache,
+  input: { account: string; from: string; to: string; today: string },
+): ReconReport {
+  const repo = cache.reconciliation;
+  const account = accountOf(cache, input.account);
+  const settings = repo.settings();
+  const creditsTo = addDays(input.to, settings.windowDays);
+  const batches = scopeBatches(cache, account, input.from, input.to);
+  repo.transaction(() => {
+    rebindFilledUtrs(cache, account, batches);
+    repo.dropAutoMatches(account.id, input.from, input.to, creditsTo);
+    const gateways = repo.gateways();
+    const credits: MatchCredit[] = repo
+      .lines(account.id, input.from, creditsTo)
+      .filter((l) => l.amount > 0 && l.matchId === null)
+      .map((l) => ({
+        id: l.id,
+        date: l.date,
+        amount: l.amount,
+        utr: l.utr,
+        pgHint: gatewayHint(l.narration, gateways),
+      }));
+    const free = batches.filter((b) => !anyMatchOf(cache, b));
+    for (const m of autoMatch(free, credits, settings, repo.apart(account.id))) {
+      repo.addMatch(account.id, m.batch, m.how, m.lineIds, null);
+    }
+  });
+  return report(cache, input);
+}
+
+/** A batch matched by hand, or in another account's reconciliation, is not offered again. */
+function anyMatchOf(cache: Cache, b: BatchKey): boolean {
+  return cache.reconciliation.matchOfBatch(b) !== null;
+}
+
+/**
+ * A batch matched while its UTR was pending is the same batch once the gateway gives the UTR: its match follows it
+ * (same gateway and settlement time, the one batch of that time with a UTR).
+ */
+function rebindFilledUtrs(cache: Cache, account: BankAccount, batches: readonly BatchRow[]): void {
+  const repo = cache.reconciliation;
+  const present = new Set(batches.map(batchKeyText));
+  for (const m of repo.matches(account.id)) {
+    if (m.utr !== '' || present.has(batchKeyText(m))) continue;
+    const filled = batches.filter(
+      (b) => b.date === m.date && b.pg === m.pg && b.settlementDate === m.settlementDate && b.utr !== '',
+    );
+    if (filled.length === 1 && !repo.matchOfBatch(filled[0]!)) repo.rebindMatch(m.id, filled[0]!.utr);
+  }
+}
+
+/** Every batch of the period and every credit of the period (or matched to one of its batches), with its state. */
+export function report(cache: Cache, input: { account: string; from: string; to: string; today: string }): ReconReport {
+  const repo = cache.reconciliation;
+  const account = accountOf(cache, input.account);
+  const settings = repo.settings();
+  const batches = scopeBatches(cache, account, input.from, input.to);
+  const byKey = new Map(batches.map((b) => [batchKeyText(b), b]));
+  const matches = repo.matches(account.id);
+  const lines = new Map<number, StoredLine>();
+  for (const l of repo.lines(account.id, input.from, addDays(input.to, settings.windowDays))) lines.set(l.id, l);
+  const outBatches: ReconBatch[] = [];
+  const creditState = new Map<number, { state: ReconCredit['state']; matchId: number; batch: BatchKey }>();
+  const matchOfBatch = new Map<string, (typeof matches)[number]>();
+  for (const m of matches) matchOfBatch.set(batchKeyText(m), m);
+  for (const m of matches) {
+    const its = repo.linesOfMatch(m.id);
+    if (!its.some((l) => lines.has(l.id))) continue;
+    // A credit of the period may pay a batch of the day before it; a batch re-synced away leaves its credits free.
+    const batch =
+      byKey.get(batchKeyText(m)) ?? repo.batches(m.date, m.date).find((b) => batchKeyText(b) === batchKeyText(m));
+    if (!batch) continue;
+    const state = matchedState(m.how, sumMinor(its.map((l) => l.amount)) - batch.settled);
+    for (const l of its) creditState.set(l.id, { state, matchId: m.id, batch: m });
+  }
+  for (const b of batches) {
+    const m = matchOfBatch.get(batchKeyText(b));
+    const its = m ? repo.linesOfMatch(m.id) : [];
+    const difference = m ? sumMinor(its.map((l) => l.amount)) - b.settled : null;
+    outBatches.push({
+      date: b.date,
+      pg: b.pg,
+      utr: b.utr,
+      settlementDate: b.settlementDate,
+      records: b.records,
+      settled: b.settled,
+      exceptions: b.exceptions,
+      state: m ? matchedState(m.how, difference!) : unmatchedBatchState(b.date, input.today, settings),
+      how: m?.how ?? null,
+      matchId: m?.id ?? null,
+      difference,
+      lineIds: its.map((l) => l.id),
+      note: m?.note ?? null,
+    });
+  }
+  const credits: ReconCredit[] = [];
+  for (const l of lines.values()) {
+    if (l.amount <= 0) continue;
+    const s = creditState.get(l.id);
+    // A credit after the period belongs to it only when it pays one of its batches.
+    if (!s && l.date > input.to) continue;
+    credits.push({
+      id: l.id,
+      date: l.date,
+      narration: l.narration,
+      reference: l.reference,
+      amount: l.amount,
+      utr: l.utr,
+      rail: l.rail,
+      state: s?.state ?? 'unmatched',
+      matchId: s?.matchId ?? null,
+      batch: s
+        ? { date: s.batch.date, pg: s.batch.pg, utr: s.batch.utr, settlementDate: s.batch.settlementDate }
+        : null,
+    });
+  }
+  return {
+    account: { id: account.id, name: account.name },
+    from: input.from,
+    to: input.to,
+    today: input.today,
+    settings,
+    batchTotals: BATCH_STATES.map((state) =>
+      totalOf(
+        state,
+        BATCH_STATE_LABELS[state],
+        outBatches.filter((b) => b.state === state),
+        (b) => b.settled,
+        (b) => b.difference ?? 0,
+      ),
+    ),
+    creditTotals: CREDIT_STATES.map((state) =>
+      totalOf(
+        state,
+        CREDIT_STATE_LABELS[state],
+        credits.filter((c) => c.state === state),
+        (c) => c.amount,
+        () => 0,
+      ),
+    ),
+    batches: outBatches,
+    credits,
+  };
+}
+
+function totalOf<T>(
+  state: string,
+  label: string,
+  items: readonly T[],
+  amount: (t: T) => number,
+  diff: (t: T) => number,
+): StateTotal {
+  return {
+    state,
+    label,
+    count: items.length,
+    amount: sumMinor(items.map(amount)),
+    difference: sumMinor(items.map(diff)),
+  };
+}
+
+/** Matches a batch to credits by hand, with a note; the credits leave any automatic match they were in. */
+export function matchByHand(
+  cache: Cache,
+  input: { account: string; batch: BatchKey; lineIds: number[]; note: string },
+): number {
+  const repo = cache.reconciliation;
+  const account = accountOf(cache, input.account);
+  if (input.lineIds.length === 0) throw new ReconInputError('Choose at least one credit to match the batch to.');
+  if (input.note.trim() === '') throw new ReconInputError('A match by hand needs a note saying why.');
+  const batch = repo
+    .batches(input.batch.date, input.batch.date)
+    .find((b) => batchKeyText(b) === batchKeyText(input.batch));
+  if (!batch) throw new ReconInputError(`No batch ${batchKeyText(input.batch)} in the cache.`);
+  const lines = new Map(repo.lines(account.id, '0000-01-01', '9999-12-31').map((l) => [l.id, l]));
+  return repo.transaction(() => {
+    for (const id of input.lineIds) {
+      const l = lines.get(id);
+      if (!l) throw new ReconInputError(`Statement line ${id} is not in account "${account.name}".`);
+      if (l.amount <= 0) throw new ReconInputError(`Statement line ${id} is a debit, not a credit.`);
+      const m = repo.matchOfLine(id);
+      if (m !== null) repo.dropMatch(m);
+    }
+    const old = repo.matchOfBatch(batch);
+    if (old) repo.dropMatch(old.id);
+    return repo.addMatch(account.id, batch, 'manual', input.lineIds, input.note.trim());
+  });
+}
+
+/**
+ * Takes a match apart, with a note: the batch and its credits are free again, and the automatic matcher will not
+ * pair them again (the desk said they do not belong together).
+ */
+export function unmatch(cache: Cache, input: { account: string; matchId: number; note: string }): void {
+  const repo = cache.reconciliation;
+  const account = accountOf(cache, input.account);
+  if (input.note.trim() === '') throw new ReconInputError('Unmatching needs a note saying why.');
+  const m = repo.matches(account.id).find((x) => x.id === input.matchId);
+  if (!m) throw new ReconInputError(`No match ${input.matchId} in account "${account.name}".`);
+  repo.transaction(() => {
+    repo.keepApart(
+      m,
+      repo.linesOfMatch(m.id).map((l) => l.id),
+      input.note.trim(),
+    );
+    repo.dropMatch(m.id);
+  });
+}

@@ -1,0 +1,349 @@
+/**
+ * Reconciling with the bank: a bank account and a period; import its statement (CSV or XLSX), match, and read every
+ * settlement batch and every statement credit with its state (counts and amounts per state), a batch's records
+ * (drill-down), unmatch or match by hand with a note, and export the reconciliation as XLSX. All from the cache.
+ */
+import { useRef, useState } from 'react';
+import {
+  BATCH_STATE_LABELS,
+  CREDIT_STATE_LABELS,
+  type ReconBatch,
+  type ReconCredit,
+  type ReconReport,
+} from '../../../shared/bank-matching';
+import { addDays, epochMsToIstDate } from '../../../shared/time';
+import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
+import { DateInput } from '../ui/DateInput';
+import { PageHeader } from '../ui/PageHeader';
+import { base64Of } from '../ui/files';
+import { formatCalendarDate, formatCount, formatIstWallClock, formatMoney } from '../ui/format';
+import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
+import {
+  keyOf,
+  useBatchRecords,
+  useExportRecon,
+  useImportStatement,
+  useMatch,
+  useMatchByHand,
+  useReconAccounts,
+  useReconReport,
+  useUnmatch,
+} from './recon-queries';
+import './reconciliation.css';
+
+const batchKey = (b: Pick<ReconBatch, 'date' | 'pg' | 'utr' | 'settlementDate'>) =>
+  `${b.date}|${b.pg}|${b.utr}|${b.settlementDate}`;
+const diff = (v: number | null) => (v === null || v === 0 ? '' : formatMoney(v));
+
+const BATCH_COLUMNS: DataColumn<ReconBatch>[] = [
+  { id: 'date', label: 'Date', cell: (b) => formatCalendarDate(b.date), sortValue: (b) => b.date },
+  { id: 'pg', label: 'Gateway', cell: (b) => b.pg, sortValue: (b) => b.pg },
+  { id: 'utr', label: 'UTR', mono: true, cell: (b) => b.utr || 'UTR pending', sortValue: (b) => b.utr },
+  {
+    id: 'at',
+    label: 'Settled at',
+    cell: (b) => formatIstWallClock(b.settlementDate),
+    sortValue: (b) => b.settlementDate,
+    optional: true,
+    hiddenByDefault: true,
+  },
+  {
+    id: 'records',
+    label: 'Records',
+    numeric: true,
+    cell: (b) => formatCount(b.records),
+    sortValue: (b) => b.records,
+    optional: true,
+  },
+  { id: 'net', label: 'Net settled', numeric: true, cell: (b) => formatMoney(b.settled), sortValue: (b) => b.settled },
+  { id: 'state', label: 'State', cell: (b) => BATCH_STATE_LABELS[b.state], sortValue: (b) => b.state },
+  { id: 'diff', label: 'Difference', numeric: true, cell: (b) => diff(b.difference), sortValue: (b) => b.difference },
+];
+
+const CREDIT_COLUMNS: DataColumn<ReconCredit>[] = [
+  { id: 'date', label: 'Date', cell: (c) => formatCalendarDate(c.date), sortValue: (c) => c.date },
+  { id: 'amount', label: 'Amount', numeric: true, cell: (c) => formatMoney(c.amount), sortValue: (c) => c.amount },
+  { id: 'utr', label: 'UTR', mono: true, cell: (c) => c.utr ?? '', sortValue: (c) => c.utr },
+  { id: 'state', label: 'State', cell: (c) => CREDIT_STATE_LABELS[c.state], sortValue: (c) => c.state },
+  { id: 'narration', label: 'Narration', cell: (c) => c.narration, sortValue: (c) => c.narration, optional: true },
+];
+
+function Totals({ report }: { report: ReconReport }) {
+  const block = (title: string, rows: ReconReport['batchTotals']) => (
+    <table className="recon-totals" aria-label={title}>
+      <caption>{title}</caption>
+      <thead>
+        <tr>
+          <th scope="col">State</th>
+          <th scope="col">Count</th>
+          <th scope="col">Amount</th>
+          <th scope="col">Difference</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((t) => (
+          <tr key={t.state} data-state={t.state}>
+            <th scope="row">{t.label}</th>
+            <td>{formatCount(t.count)}</td>
+            <td>{formatMoney(t.amount)}</td>
+            <td>{diff(t.difference)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  return (
+    <div className="recon-summary">
+      {block('Batches', report.batchTotals)}
+      {block('Statement credits', report.creditTotals)}
+    </div>
+  );
+}
+
+function BatchDetail({ account, batch, report }: { account: string; batch: ReconBatch; report: ReconReport }) {
+  const records = useBatchRecords(batch);
+  const [note, setNote] = useState('');
+  const [chosen, setChosen] = useState<number[]>([]);
+  const unmatch = useUnmatch();
+  const byHand = useMatchByHand();
+  const free = report.credits.filter((c) => c.state === 'unmatched');
+  const failure = unmatch.error ?? byHand.error;
+  return (
+    <section className="recon-detail" aria-label="Batch">
+      <h2>
+        {batch.pg} · {batch.utr || 'UTR pending'} · {formatIstWallClock(batch.settlementDate)}
+      </h2>
+      <p>
+        {BATCH_STATE_LABELS[batch.state]}
+        {batch.difference !== null &&
+          batch.difference !== 0 &&
+          `, credited ${formatMoney(batch.difference)} against the batch`}
+        {batch.note && ` — ${batch.note}`}
+      </p>
+      {records.data ? (
+        <table className="recon-records" aria-label="Records of the batch">
+          <thead>
+            <tr>
+              <th scope="col">Transaction</th>
+              <th scope="col">Mode</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Settled</th>
+            </tr>
+          </thead>
+          <tbody>
+            {records.data.records.map((r) => (
+              <tr key={r.id}>
+                <td className="mono">{r.pgTransactionId}</td>
+                <td>{r.paymentMode}</td>
+                <td>{formatMoney(r.amount)}</td>
+                <td>{formatMoney(r.settled)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={3}>
+                {formatCount(batch.records)} records, net
+              </th>
+              <td>{formatMoney(batch.settled)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      ) : (
+        <Skeleton label="Loading the batch's records" />
+      )}
+      <label className="recon-note">
+        Note <input className="input" value={note} onChange={(e) => setNote(e.target.value)} placeholder="why" />
+      </label>
+      {batch.matchId !== null ? (
+        <button
+          type="button"
+          className="button"
+          disabled={note.trim() === '' || unmatch.isPending}
+          onClick={() => unmatch.mutate({ account, matchId: batch.matchId!, note })}
+        >
+          Unmatch
+        </button>
+      ) : (
+        <fieldset className="recon-credits-pick">
+          <legend>Credits without a batch</legend>
+          {free.length === 0 && <p>None in this period.</p>}
+          {free.map((c) => (
+            <label key={c.id}>
+              <input
+                type="checkbox"
+                checked={chosen.includes(c.id)}
+                onChange={(e) => setChosen(e.target.checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id))}
+              />{' '}
+              {formatCalendarDate(c.date)} {formatMoney(c.amount)} {c.utr ?? ''}
+            </label>
+          ))}
+          <button
+            type="button"
+            className="button"
+            disabled={chosen.length === 0 || note.trim() === '' || byHand.isPending}
+            onClick={() =>
+              byHand.mutate({ account, batch: keyOf(batch), lineIds: chosen, note }, { onSuccess: () => setChosen([]) })
+            }
+          >
+            Match by hand
+          </button>
+        </fieldset>
+      )}
+      {failure && <ErrorNotice error={failure.error} />}
+    </section>
+  );
+}
+
+export function ReconciliationScreen() {
+  const [today] = useState(() => epochMsToIstDate(Date.now()));
+  const [from, setFrom] = useState(() => addDays(today, -7));
+  const [to, setTo] = useState(() => addDays(today, -1));
+  const accounts = useReconAccounts();
+  const [picked, setPicked] = useState<string | null>(null);
+  const [newName, setNewName] = useState('Collection account');
+  const account = picked ?? accounts.data?.accounts[0]?.name ?? null;
+  const report = useReconReport(account, from, to);
+  const importStatement = useImportStatement();
+  const match = useMatch();
+  const exportRecon = useExportRecon();
+  const file = useRef<HTMLInputElement>(null);
+  const [batchSort, setBatchSort] = useState<TableSort | null>(null);
+  const [creditSort, setCreditSort] = useState<TableSort | null>(null);
+  const [openKey, setOpenKey] = useState<string | null>(null);
+  const r = report.data;
+  const open = r?.batches.find((b) => batchKey(b) === openKey) ?? null;
+  const imported = importStatement.data;
+
+  const onFile = async (f: File | undefined) => {
+    if (!f) return;
+    const target = account ?? newName.trim();
+    const result = await importStatement.mutateAsync({ fileName: f.name, content: await base64Of(f), account: target });
+    setPicked(result.account.name);
+    if (file.current) file.current.value = '';
+  };
+
+  return (
+    <div className="screen recon-screen">
+      <PageHeader title="Reconciliation">
+        <button type="button" className="button" onClick={() => file.current?.click()}>
+          Import statement…
+        </button>
+        <button
+          type="button"
+          className="button primary"
+          disabled={account === null || match.isPending}
+          onClick={() => account && match.mutate({ account, from, to })}
+        >
+          Match
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={account === null || exportRecon.isPending}
+          onClick={() => account && exportRecon.mutate({ account, from, to })}
+        >
+          Export XLSX
+        </button>
+      </PageHeader>
+      <input
+        ref={file}
+        type="file"
+        accept=".csv,.xlsx"
+        hidden
+        aria-label="Bank statement file"
+        onChange={(e) => void onFile(e.target.files?.[0])}
+      />
+      <div className="recon-toolbar">
+        {accounts.data && accounts.data.accounts.length > 0 ? (
+          <label>
+            Bank account{' '}
+            <select className="input" value={account ?? ''} onChange={(e) => setPicked(e.target.value)}>
+              {accounts.data.accounts.map((a) => (
+                <option key={a.id}>{a.name}</option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <label>
+            New bank account <input className="input" value={newName} onChange={(e) => setNewName(e.target.value)} />
+          </label>
+        )}
+        <label>
+          From <DateInput value={from} onChange={(d) => d && setFrom(d)} />
+        </label>
+        <label>
+          To <DateInput value={to} onChange={(d) => d && setTo(d)} />
+        </label>
+        {accounts.data && (
+          <span className="recon-settings">
+            Credits match up to {accounts.data.settings.windowDays} days after a batch; overdue after T+
+            {accounts.data.settings.overdueDays}.
+          </span>
+        )}
+      </div>
+      <div role="status" className="job-line">
+        {imported &&
+          `${imported.fileName} (${imported.layout}): ${formatCount(imported.lines)} lines, ${formatCount(imported.added)} added, ${formatCount(imported.duplicates)} already imported${imported.bad.length ? `, ${imported.bad.length} rows left out` : ''}.`}
+        {exportRecon.data?.file && ` Saved ${exportRecon.data.file}.`}
+      </div>
+      {imported && imported.bad.length > 0 && (
+        <ul className="recon-bad" aria-label="Rows left out">
+          {imported.bad.map((b) => (
+            <li key={b.rowNumber}>
+              Row {b.rowNumber}: {b.reason}
+            </li>
+          ))}
+        </ul>
+      )}
+      {importStatement.error && <ErrorNotice error={importStatement.error.error} />}
+      {match.error && <ErrorNotice error={match.error.error} />}
+      {account === null ? (
+        <EmptyState title="No bank statement yet">
+          Import the bank account's statement (CSV or XLSX as the bank exports it), then Match.
+        </EmptyState>
+      ) : report.error ? (
+        <ErrorNotice error={report.error.error} onRetry={() => void report.refetch()} />
+      ) : !r ? (
+        <Skeleton label="Reading the reconciliation" />
+      ) : (
+        <>
+          <Totals report={r} />
+          <div className="recon-body">
+            <div className="recon-tables">
+              <DataTable
+                id="recon-batches"
+                label="Settlement batches"
+                columns={BATCH_COLUMNS}
+                rows={r.batches}
+                rowKey={batchKey}
+                sort={batchSort}
+                onSort={setBatchSort}
+                onOpen={(b) => setOpenKey(batchKey(b))}
+                currentKey={openKey}
+                state={
+                  r.batches.length === 0
+                    ? { kind: 'empty', title: 'No batches in this period: sync settlements first.' }
+                    : { kind: 'ready' }
+                }
+              />
+              <DataTable
+                id="recon-credits"
+                label="Statement credits"
+                columns={CREDIT_COLUMNS}
+                rows={r.credits}
+                rowKey={(c) => String(c.id)}
+                sort={creditSort}
+                onSort={setCreditSort}
+                state={
+                  r.credits.length === 0 ? { kind: 'empty', title: 'No credits in this period.' } : { kind: 'ready' }
+                }
+              />
+            </div>
+            {open && account && <BatchDetail key={openKey} account={account} batch={open} report={r} />}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

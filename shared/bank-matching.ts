@@ -1,0 +1,224 @@
+/**
+ * Matching settlement batches to bank statement credits, and the state every batch and every credit ends in.
+ *
+ * Automatic matching, in this order, each step only among what the steps before left free:
+ *   1. by UTR: the credits whose UTR is a batch's UTR pay that batch (several such credits: a split paid under one
+ *      UTR); their sum less the batch is the difference.
+ *   2. by exact amount: a credit (with no UTR, or one no batch has: a batch the API still shows as UTR-pending) of
+ *      exactly a batch's net, dated within the window after the batch's date; a credit that names the batch's
+ *      gateway first, then the nearest date, then the earliest batch.
+ *   3. split credits: two or three credits with no batch, within the window, that sum exactly to a batch.
+ * A credit is in at most one match and a batch in at most one (the caller's manual matches are taken out before);
+ * pairs the desk has taken apart (`apart`) are never put together again by steps 2 and 3.
+ *
+ * States: matched (difference 0), amount differs (with the difference), matched by hand, batch without a credit
+ * (overdue once past its date + T+n), credit without a batch.
+ */
+import { z } from 'zod';
+import { addDays } from './time';
+
+/** Where a real deployment may differ: how long a credit may take to arrive, and when a missing one is overdue. */
+export const reconSettings = z
+  .object({
+    /** A credit may be dated from the batch's date to this many days after it (amount and split matching). */
+    windowDays: z.number().int().min(0).max(10),
+    /** A batch with no credit is overdue this many days after its date (T+n). */
+    overdueDays: z.number().int().min(0).max(30),
+  })
+  .strict();
+export type ReconSettings = z.infer<typeof reconSettings>;
+export const DEFAULT_RECON_SETTINGS: ReconSettings = { windowDays: 2, overdueDays: 1 };
+
+export interface BatchKey {
+  date: string;
+  pg: string;
+  /** "" while the gateway has not given the batch's UTR ("UTR pending"). */
+  utr: string;
+  settlementDate: string;
+}
+
+export function batchKeyText(b: BatchKey): string {
+  return `${b.date}|${b.pg}|${b.utr}|${b.settlementDate}`;
+}
+
+export interface MatchBatch extends BatchKey {
+  /** Net settled, paise. */
+  settled: number;
+}
+
+export interface MatchCredit {
+  id: number;
+  date: string;
+  amount: number;
+  utr: string | null;
+  /** The gateways whose name the narration carries (codes). */
+  pgHint: string | null;
+}
+
+export type MatchHow = 'utr' | 'amount' | 'split';
+
+export interface ProposedMatch {
+  batch: BatchKey;
+  how: MatchHow;
+  lineIds: number[];
+}
+
+const SPLIT_MAX_CANDIDATES = 40;
+
+export function autoMatch(
+  batches: readonly MatchBatch[],
+  credits: readonly MatchCredit[],
+  settings: ReconSettings,
+  apart: ReadonlySet<string> = new Set(),
+): ProposedMatch[] {
+  const out: ProposedMatch[] = [];
+  const batchUtrs = new Set(batches.map((b) => b.utr).filter((u) => u !== ''));
+  /** A credit whose UTR a batch has belongs to that batch or to none: never paired by amount with another. */
+  const utrElsewhere = (c: MatchCredit) => c.utr !== null && batchUtrs.has(c.utr);
+  const freeCredits = new Map(credits.map((c) => [c.id, c]));
+  const freeBatches = new Map(batches.map((b) => [batchKeyText(b), b]));
+  const isApart = (b: BatchKey, creditId: number) => apart.has(`${batchKeyText(b)}#${creditId}`);
+  const take = (b: MatchBatch, how: MatchHow, ids: number[]) => {
+    freeBatches.delete(batchKeyText(b));
+    for (const id of ids) freeCredits.delete(id);
+    out.push({ batch: { date: b.date, pg: b.pg, utr: b.utr, settlementDate: b.settlementDate }, how, lineIds: ids });
+  };
+
+  // 1. UTR: a UTR names one transfer, so the pair holds whatever the amounts say (the difference is the finding).
+  const byUtr = new Map<string, number[]>();
+  for (const c of credits) if (c.utr) byUtr.set(c.utr, [...(byUtr.get(c.utr) ?? []), c.id]);
+  for (const b of batches) {
+    if (b.utr === '') continue;
+    const ids = (byUtr.get(b.utr) ?? []).filter((id) => freeCredits.has(id) && !isApart(b, id));
+    if (ids.length > 0) take(b, 'utr', ids);
+  }
+
+  const inWindow = (b: MatchBatch, c: MatchCredit) =>
+    c.date >= b.date && c.date <= addDays(b.date, settings.windowDays);
+  const rank = (b: MatchBatch, c: MatchCredit) =>
+    (c.pgHint === null || c.pgHint === b.pg ? 0 : 1000) + (Date.parse(c.date) - Date.parse(b.date)) / 86_400_000;
+  const nameOk = (b: MatchBatch, c: MatchCredit) => c.pgHint === null || c.pgHint === b.pg;
+
+  // 2. Exact amount within the window, batches in date order so an earlier batch takes the earlier credit.
+  const ordered = [...freeBatches.values()].sort((a, b) => (batchKeyText(a) < batchKeyText(b) ? -1 : 1));
+  for (const b of ordered) {
+    let best: MatchCredit | null = null;
+    for (const c of freeCredits.values()) {
+      if (c.amount !== b.settled || !inWindow(b, c) || !nameOk(b, c) || isApart(b, c.id)) continue;
+      if (utrElsewhere(c)) continue;
+      if (best === null || rank(b, c) < rank(b, best) || (rank(b, c) === rank(b, best) && c.id < best.id)) best = c;
+    }
+    if (best) take(b, 'amount', [best.id]);
+  }
+
+  // 3. Split credits: pairs by a hash of amounts, then triples among a bounded number of candidates.
+  for (const b of ordered) {
+    if (!freeBatches.has(batchKeyText(b)) || b.settled <= 0) continue;
+    const candidates = [...freeCredits.values()]
+      .filter((c) => c.amount < b.settled && inWindow(b, c) && nameOk(b, c) && !isApart(b, c.id))
+      .filter((c) => !utrElsewhere(c))
+      .sort((x, y) => rank(b, x) - rank(b, y) || x.id - y.id)
+      .slice(0, SPLIT_MAX_CANDIDATES);
+    const found = splitOf(b.settled, candidates);
+    if (found) take(b, 'split', found);
+  }
+  return out;
+}
+
+/** Ids of two or three credits that sum exactly to `target`, preferring pairs; null when none. */
+function splitOf(target: number, candidates: readonly MatchCredit[]): number[] | null {
+  const seen = new Map<number, MatchCredit>();
+  for (const c of candidates) {
+    const other = seen.get(target - c.amount);
+    if (other) return [other.id, c.id].sort((a, b) => a - b);
+    if (!seen.has(c.amount)) seen.set(c.amount, c);
+  }
+  for (let i = 0; i < candidates.length; i++)
+    for (let j = i + 1; j < candidates.length; j++) {
+      const rest = target - candidates[i]!.amount - candidates[j]!.amount;
+      if (rest <= 0) continue;
+      for (let k = j + 1; k < candidates.length; k++)
+        if (candidates[k]!.amount === rest)
+          return [candidates[i]!.id, candidates[j]!.id, candidates[k]!.id].sort((a, b) => a - b);
+    }
+  return null;
+}
+
+export const BATCH_STATES = ['matched', 'differs', 'manual', 'overdue', 'awaiting'] as const;
+export type BatchState = (typeof BATCH_STATES)[number];
+export const CREDIT_STATES = ['matched', 'differs', 'manual', 'unmatched'] as const;
+export type CreditState = (typeof CREDIT_STATES)[number];
+
+export const BATCH_STATE_LABELS: Readonly<Record<BatchState, string>> = {
+  matched: 'Matched',
+  differs: 'Amount differs',
+  manual: 'Matched by hand',
+  overdue: 'Batch without a credit (overdue)',
+  awaiting: 'Batch without a credit (not yet due)',
+};
+export const CREDIT_STATE_LABELS: Readonly<Record<CreditState, string>> = {
+  matched: 'Matched',
+  differs: 'Amount differs',
+  manual: 'Matched by hand',
+  unmatched: 'Credit without a batch',
+};
+
+/** A batch with no credit, by its date, T+n and today (IST). */
+export function unmatchedBatchState(date: string, today: string, settings: ReconSettings): BatchState {
+  return today > addDays(date, settings.overdueDays) ? 'overdue' : 'awaiting';
+}
+
+/** The state of a matched batch (and of its credits). */
+export function matchedState(how: MatchHow | 'manual', difference: number): 'matched' | 'differs' | 'manual' {
+  return how === 'manual' ? 'manual' : difference === 0 ? 'matched' : 'differs';
+}
+
+/** A batch as the Reconciliation view and `recon report` show it. */
+export interface ReconBatch extends BatchKey {
+  records: number;
+  settled: number;
+  exceptions: number;
+  state: BatchState;
+  how: MatchHow | 'manual' | null;
+  matchId: number | null;
+  /** Credited less the batch, paise; null without a credit. */
+  difference: number | null;
+  lineIds: number[];
+  note: string | null;
+}
+
+/** A statement credit as the view shows it. */
+export interface ReconCredit {
+  id: number;
+  date: string;
+  narration: string;
+  reference: string | null;
+  amount: number;
+  utr: string | null;
+  rail: string | null;
+  state: CreditState;
+  matchId: number | null;
+  batch: BatchKey | null;
+}
+
+export interface StateTotal {
+  state: string;
+  label: string;
+  count: number;
+  /** Paise: batches' net settled, or credits' amounts. */
+  amount: number;
+  /** Sum of the differences (credited less batch) in this state, paise. */
+  difference: number;
+}
+
+export interface ReconReport {
+  account: { id: number; name: string };
+  from: string;
+  to: string;
+  today: string;
+  settings: ReconSettings;
+  batchTotals: StateTotal[];
+  creditTotals: StateTotal[];
+  batches: ReconBatch[];
+  credits: ReconCredit[];
+}

@@ -1,0 +1,153 @@
+/**
+ * Schemas of the `recon.*` channels: settlement batches and their records, bank statements imported into bank
+ * accounts, matching, manual match and unmatch, the report and its export. All of it reads and writes the cache only.
+ */
+import { z } from 'zod';
+import { BATCH_STATES, CREDIT_STATES, reconSettings } from '../bank-matching';
+import { columnMapping } from '../bank-statement';
+import { cacheDate, filterText } from '../settlement-query';
+import type { DomainSchemas } from './contract';
+
+const paise = z.number().int();
+const count = z.number().int().nonnegative();
+const accountName = z.string().trim().min(1).max(100);
+
+export const batchKey = z
+  .object({
+    date: cacheDate,
+    pg: z.string().min(1).max(100),
+    utr: z.string().max(100),
+    settlementDate: z.string().min(1).max(40),
+  })
+  .strict();
+
+export const batchRow = batchKey.extend({
+  records: count,
+  amount: paise,
+  fees: paise,
+  taxes: paise,
+  subvention: paise,
+  settled: paise,
+  exceptions: count,
+});
+
+const batchRecord = z.object({
+  id: z.number(),
+  pgTransactionId: z.string(),
+  orderId: z.string().nullable(),
+  paymentMode: z.string(),
+  amount: paise,
+  fee: paise,
+  tax: paise,
+  subvention: paise,
+  settled: paise,
+  exceptionFlags: z.number().int(),
+});
+
+const stateTotal = z.object({ state: z.string(), label: z.string(), count, amount: paise, difference: paise });
+const how = z.enum(['utr', 'amount', 'split', 'manual']);
+
+export const reconReport = z.object({
+  account: z.object({ id: z.number().int(), name: z.string() }),
+  from: cacheDate,
+  to: cacheDate,
+  today: cacheDate,
+  settings: reconSettings,
+  batchTotals: z.array(stateTotal),
+  creditTotals: z.array(stateTotal),
+  batches: z.array(
+    batchKey.extend({
+      records: count,
+      settled: paise,
+      exceptions: count,
+      state: z.enum(BATCH_STATES),
+      how: how.nullable(),
+      matchId: z.number().int().nullable(),
+      difference: paise.nullable(),
+      lineIds: z.array(z.number().int()),
+      note: z.string().nullable(),
+    }),
+  ),
+  credits: z.array(
+    z.object({
+      id: z.number().int(),
+      date: cacheDate,
+      narration: z.string(),
+      reference: z.string().nullable(),
+      amount: paise,
+      utr: z.string().nullable(),
+      rail: z.string().nullable(),
+      state: z.enum(CREDIT_STATES),
+      matchId: z.number().int().nullable(),
+      batch: batchKey.nullable(),
+    }),
+  ),
+});
+
+const importResult = z.object({
+  account: z.object({ id: z.number().int(), name: z.string() }),
+  fileName: z.string(),
+  layout: z.string(),
+  mapping: z.record(z.string(), z.string()),
+  lines: count,
+  added: count,
+  duplicates: count,
+  credits: count,
+  debits: count,
+  from: cacheDate.nullable(),
+  to: cacheDate.nullable(),
+  bad: z.array(z.object({ rowNumber: z.number().int(), reason: z.string() })),
+});
+
+const withAccount = z.object({ account: accountName, from: cacheDate, to: cacheDate }).strict();
+const note = z.string().trim().min(1, 'say why').max(500);
+
+export const reconChannels = {
+  'recon.batches': {
+    input: z
+      .object({ from: cacheDate, to: cacheDate, pg: filterText.optional() })
+      .strict()
+      .refine((r) => r.from <= r.to, { message: 'must not be before from', path: ['to'] }),
+    output: z.object({ batches: z.array(batchRow) }),
+  },
+  'recon.batchRecords': {
+    input: z
+      .object({ batch: batchKey, offset: z.number().int().nonnegative(), limit: z.number().int().min(1).max(1000) })
+      .strict(),
+    output: z.object({ records: z.array(batchRecord) }),
+  },
+  'recon.accounts': {
+    input: z.undefined(),
+    output: z.object({
+      accounts: z.array(z.object({ id: z.number().int(), name: z.string(), mapping: columnMapping.nullable() })),
+      settings: reconSettings,
+    }),
+  },
+  /** A statement file (base64) into a bank account, made on first use; `mapping` for a layout not recognised. */
+  'recon.importStatement': {
+    input: z
+      .object({
+        fileName: z.string().trim().min(1).max(255),
+        content: z.base64().max(28_000_000),
+        account: accountName,
+        mapping: columnMapping.optional(),
+      })
+      .strict(),
+    output: importResult,
+  },
+  'recon.match': { input: withAccount, output: reconReport },
+  'recon.report': { input: withAccount, output: reconReport },
+  'recon.matchByHand': {
+    input: z
+      .object({ account: accountName, batch: batchKey, lineIds: z.array(z.number().int()).min(1).max(20), note })
+      .strict(),
+    output: z.object({ matchId: z.number().int() }),
+  },
+  'recon.unmatch': {
+    input: z.object({ account: accountName, matchId: z.number().int(), note }).strict(),
+    output: z.object({ unmatched: z.literal(true) }),
+  },
+  'recon.saveSettings': { input: reconSettings, output: reconSettings },
+  /** The report as XLSX where the user chooses; `file` is null when the dialog was dismissed. */
+  'recon.export': { input: withAccount, output: z.object({ file: z.string().nullable() }) },
+} satisfies DomainSchemas<'recon'>;

@@ -1,0 +1,113 @@
+/**
+ * Bank reconciliation over the issue's size, 90 days x 20,000 records a day (1,800,000 records; `--rows` changes it):
+ *  - `recon.roll_up`: the batches of the 90 days, which the ingest keeps beside the rollup (target < 3 s); beside it
+ *    `upgrade_ms`, rolling them up from the records in one GROUP BY, as migration 11 does for a cache synced before;
+ *  - `recon.match_full`: matching the whole 90 days to the sandbox's own statement for them (with its default
+ *    discrepancies), and the report (target < 5 s); `recon.match_again`: the same run again.
+ * The statement is built by the sandbox's generator from the same records and imported as CSV; its build and import
+ * times are reported beside, outside the targets.
+ */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openCache } from '../../electron/cache/database';
+import { MIGRATIONS } from '../../electron/cache/migrations';
+import { importStatement, matchPeriod } from '../../electron/reconciliation/reconcile';
+import { buildStatement, statementCsv } from '../../electron/sandbox/data/bank-statement';
+import { GATEWAYS } from '../../electron/sandbox/data/catalog';
+import { SettlementSource } from '../../electron/sandbox/data/settlements';
+import { addDays } from '../../shared/time';
+import { scratchDir } from './cache';
+import { DATASET_DAYS, DATASET_FROM, DATASET_TO, datasetCopy } from './dataset';
+import type { Bench } from './run';
+
+const ROLL_UP_TARGET_MS = 3_000;
+const MATCH_TARGET_MS = 5_000;
+const round = (ms: number) => Number(ms.toFixed(1));
+const timed = <T>(work: () => T): [T, number] => {
+  const t = performance.now();
+  const out = work();
+  return [out, performance.now() - t];
+};
+
+export const reconBenches: Bench = {
+  group: 'recon',
+  defaultRows: DATASET_DAYS * 20_000,
+  async *run({ rows }) {
+    const scratch = scratchDir();
+    try {
+      const pristine = join(scratch.dir, 'pristine.sqlite');
+      datasetCopy(rows, pristine);
+      const today = addDays(DATASET_TO, 5);
+
+      const rollFile = join(scratch.dir, 'roll.sqlite');
+      copyFileSync(pristine, rollFile);
+      const cache = openCache(rollFile);
+      const [batches, rollMs] = timed(() => cache.reconciliation.batches(DATASET_FROM, DATASET_TO));
+      const [, upgradeMs] = timed(() =>
+        cache.db.exec(
+          `DELETE FROM settlement_batches; ${MIGRATIONS.find((m) => m.version === 11)!
+            .sql.split(';')
+            .find((q) => q.includes('INSERT INTO settlement_batches'))!};`,
+        ),
+      );
+      cache.close();
+      yield {
+        bench: 'recon.roll_up',
+        rows,
+        batches: batches.length,
+        records_in_batches: batches.reduce((s, b) => s + b.records, 0),
+        ms: round(rollMs),
+        upgrade_ms: round(upgradeMs),
+        target_ms: ROLL_UP_TARGET_MS,
+        pass: rollMs < ROLL_UP_TARGET_MS && batches.reduce((s, b) => s + b.records, 0) === rows,
+      };
+
+      // The statement, from the same generator the data set came from.
+      const perDay = Math.ceil(rows / DATASET_DAYS);
+      const source = new SettlementSource(
+        1,
+        perDay,
+        GATEWAYS.map((g) => g.code),
+      );
+      const [statement, buildMs] = timed(() => buildStatement(source, DATASET_FROM, DATASET_TO));
+      const csv = Buffer.from(statementCsv(statement));
+
+      const matchFile = join(scratch.dir, 'match.sqlite');
+      copyFileSync(pristine, matchFile);
+      const fresh = openCache(matchFile);
+      try {
+        const importStart = performance.now();
+        const imported = await importStatement(fresh, { fileName: 'statement.csv', bytes: csv, accountName: 'Bench' });
+        const importMs = performance.now() - importStart;
+        const period = { account: 'Bench', from: DATASET_FROM, to: DATASET_TO, today };
+        const [report, matchMs] = timed(() => matchPeriod(fresh, period));
+        const [, againMatchMs] = timed(() => matchPeriod(fresh, period));
+        const states = Object.fromEntries(report.batchTotals.map((t) => [t.state, t.count]));
+        yield {
+          bench: 'recon.match_full',
+          rows,
+          statement_lines: imported.lines,
+          batches: report.batches.length,
+          credits: report.credits.length,
+          states,
+          statement_build_ms: round(buildMs),
+          statement_import_ms: round(importMs),
+          ms: round(matchMs),
+          target_ms: MATCH_TARGET_MS,
+          pass: matchMs < MATCH_TARGET_MS && states['differs'] === 1 && states['overdue'] === 1,
+        };
+        yield {
+          bench: 'recon.match_again',
+          rows,
+          ms: round(againMatchMs),
+          target_ms: MATCH_TARGET_MS,
+          pass: againMatchMs < MATCH_TARGET_MS,
+        };
+      } finally {
+        fresh.close();
+      }
+    } finally {
+      scratch.remove();
+    }
+  },
+};

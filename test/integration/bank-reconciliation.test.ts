@@ -1,0 +1,217 @@
+/**
+ * Bank reconciliation end to end: the sandbox's settlements synced over loopback HTTP into a real SQLite cache roll
+ * up into batches that tie to the settlement totals; the sandbox's own bank statement (with known discrepancies)
+ * imported as CSV and as XLSX; every batch and credit ends in the state the discrepancy means; re-import adds
+ * nothing; manual match and unmatch survive a re-sync, and a UTR filled in later moves the match to it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCache, type Cache } from '../../electron/cache/database';
+import { GATEWAYS } from '../../electron/sandbox/data/catalog';
+import {
+  buildStatement,
+  statementXlsx,
+  type BatchTruth,
+  type Statement,
+} from '../../electron/sandbox/data/bank-statement';
+import { SettlementSource } from '../../electron/sandbox/data/settlements';
+import { importStatement, matchByHand, matchPeriod, report, unmatch } from '../../electron/reconciliation/reconcile';
+import { syncSettlements } from '../../electron/sync/settlement-sync';
+import type { ReconReport } from '../../shared/bank-matching';
+import { majorNumberToMinor } from '../../shared/money';
+import { addDays } from '../../shared/time';
+import { TEST_NOW, TEST_TODAY } from '../support/clock';
+import { openpyxlCells } from '../support/export-files';
+import { writeReconciliation } from '../../electron/export/reconciliation-sheets';
+import { hook } from '../support/sandbox-http';
+import { openSandbox, type OpenSandbox } from '../support/sandbox';
+
+const PER_DAY = 800;
+let sb: OpenSandbox;
+let dir: string;
+let cache: Cache;
+const codes = GATEWAYS.map((g) => g.code);
+/**
+ * Ends on the latest date at least two days ago (so, with T+1, a batch without a credit is overdue) that has a
+ * UTR-pending batch, found from the sandbox's own generator: whatever day the suite runs as, the range holds one.
+ */
+const to = (() => {
+  const source = new SettlementSource(1, PER_DAY, codes);
+  for (let d = addDays(TEST_TODAY, -2); ; d = addDays(d, -1)) {
+    const day = Date.parse(`${d}T00:00:00Z`) / 86_400_000;
+    if (
+      codes.some((_, gi) =>
+        Array.from({ length: source.cycles(day, gi) }, (_, c) => c).some((c) => source.batchArrivesPending(day, gi, c)),
+      )
+    )
+      return d;
+  }
+})();
+const from = addDays(to, -4);
+const ACCOUNT = 'HDFC current';
+let truth: Statement['truth'];
+let csv: string;
+
+async function sync() {
+  const summary = await syncSettlements({ api: sb.api(), cache, from, to });
+  expect(summary.status).toBe('completed');
+}
+
+beforeAll(async () => {
+  sb = await openSandbox({ settlementsPerDay: PER_DAY });
+  dir = mkdtempSync(join(tmpdir(), 'bank-recon-'));
+  cache = openCache(join(dir, 'cache.sqlite'));
+  await sync();
+  const answer = await hook(sb.sandbox.url, 'POST', 'statement', {
+    from,
+    to,
+    discrepancies: { missing: 1, short: 1, split: 1, orphan: 1 },
+  });
+  expect(answer.http).toBe(200);
+  const body = answer.body as { csv: string; truth: Statement['truth'] };
+  csv = body.csv;
+  truth = body.truth;
+});
+afterAll(async () => {
+  cache.close();
+  await sb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const today = TEST_TODAY;
+const find = (r: ReconReport, t: BatchTruth) => {
+  const b = r.batches.find((x) => x.pg === t.pg && x.settlementDate === t.settlement_date);
+  if (!b) throw new Error(`no batch ${t.pg} ${t.settlement_date}`);
+  return b;
+};
+
+describe('batches', () => {
+  it('roll the synced records up by gateway, UTR and settlement time, tying to the settlement totals', () => {
+    const batches = cache.reconciliation.batches(from, to);
+    const agg = cache.settlements.aggregate({ from, to });
+    expect(batches.reduce((s, b) => s + b.records, 0)).toBe(agg.total.count);
+    expect(batches.reduce((s, b) => s + b.settled, 0)).toBe(agg.total.settled);
+    expect(batches.reduce((s, b) => s + b.amount, 0)).toBe(agg.total.amount);
+    expect(batches).toHaveLength(truth.batches.length);
+    const pending = batches.filter((b) => b.utr === '');
+    expect(pending.length).toBeGreaterThan(0);
+    expect(pending.length).toBe(truth.batches.filter((t) => t.pending).length);
+    // The kept batches are exactly the records rolled up in SQL now.
+    const direct = cache.db
+      .prepare(
+        `SELECT count(*) AS n, sum(settled_amount) AS settled FROM settlements
+         WHERE date BETWEEN ? AND ? AND vanished_at IS NULL GROUP BY date, pg, coalesce(utr, ''), settlement_date
+         ORDER BY date, settlement_date, pg, coalesce(utr, '')`,
+      )
+      .all(from, to);
+    expect(batches.map((b) => ({ n: b.records, settled: b.settled }))).toEqual(direct);
+  });
+});
+
+describe('a sandbox statement with known discrepancies', () => {
+  let r: ReconReport;
+  it('imports from CSV with every line kept, and again adds nothing', async () => {
+    const first = await importStatement(cache, { fileName: 'hdfc.csv', bytes: Buffer.from(csv), accountName: ACCOUNT });
+    expect(first.layout).toBe('HDFC Bank');
+    expect(first.bad).toEqual([]);
+    expect(first.added).toBe(first.lines);
+    const again = await importStatement(cache, { fileName: 'hdfc.csv', bytes: Buffer.from(csv), accountName: ACCOUNT });
+    expect(again.added).toBe(0);
+    expect(again.duplicates).toBe(first.lines);
+  });
+
+  it('matches every batch and credit into exactly the expected state', () => {
+    r = matchPeriod(cache, { account: ACCOUNT, from, to, today });
+    for (const t of truth.batches) {
+      const b = find(r, t);
+      const expected = { credited: 'matched', split: 'matched', short: 'differs', missing: 'overdue' }[t.kind];
+      expect({ batch: `${t.pg} ${t.settlement_date}`, state: b.state }).toEqual({
+        batch: `${t.pg} ${t.settlement_date}`,
+        state: expected,
+      });
+      if (t.kind === 'short') expect(b.difference).toBe(t.difference);
+      if (t.kind === 'split') expect([b.how, b.lineIds.length]).toEqual(['split', 2]);
+      if (t.kind === 'credited') expect(b.how).toBe(t.pending ? 'amount' : 'utr');
+    }
+    const unmatched = r.credits.filter((c) => c.state === 'unmatched').map((c) => c.reference);
+    expect(unmatched.sort()).toEqual([...truth.orphanCredits, ...truth.unrelatedCredits].sort());
+    // Each credit in one match, each match one batch.
+    const lineIds = r.batches.flatMap((b) => b.lineIds);
+    expect(new Set(lineIds).size).toBe(lineIds.length);
+    const totals = Object.fromEntries(r.batchTotals.map((t) => [t.state, t.count]));
+    expect(totals).toEqual({ matched: truth.batches.length - 2, differs: 1, manual: 0, overdue: 1, awaiting: 0 });
+  });
+
+  it('keeps a match taken apart apart, and a match by hand, across a re-sync that fills pending UTRs', async () => {
+    const short = find(
+      r,
+      truth.batches.find((t) => t.kind === 'short')!,
+    );
+    unmatch(cache, { account: ACCOUNT, matchId: short.matchId!, note: 'bank says the short credit is another batch' });
+    let again = matchPeriod(cache, { account: ACCOUNT, from, to, today });
+    expect(
+      find(
+        again,
+        truth.batches.find((t) => t.kind === 'short')!,
+      ).state,
+    ).toBe('overdue');
+    const creditId = short.lineIds[0]!;
+    expect(again.credits.find((c) => c.id === creditId)!.state).toBe('unmatched');
+
+    matchByHand(cache, {
+      account: ACCOUNT,
+      batch: short,
+      lineIds: [creditId],
+      note: 'gateway confirmed a Rs short deduction',
+    });
+    for (const date of new Set(truth.batches.filter((t) => t.pending).map((t) => t.date))) {
+      expect((await hook(sb.sandbox.url, 'POST', 'settlements/fill-utrs', { date })).http).toBe(200);
+    }
+    await sync();
+    again = matchPeriod(cache, { account: ACCOUNT, from, to, today });
+    const b = find(
+      again,
+      truth.batches.find((t) => t.kind === 'short')!,
+    );
+    expect([b.state, b.note]).toEqual(['manual', 'gateway confirmed a Rs short deduction']);
+    for (const t of truth.batches.filter((x) => x.pending)) {
+      const p = find(again, t);
+      expect([p.utr, p.state, p.how]).toEqual([t.utr, 'matched', 'utr']);
+    }
+    // The report alone (no matching run) reads the same stored state.
+    expect(report(cache, { account: ACCOUNT, from, to, today }).batchTotals).toEqual(again.batchTotals);
+  });
+});
+
+describe('the reconciliation workbook', () => {
+  it('reads back in openpyxl: counts per state, every batch with its UTR as text, money to the paisa', async () => {
+    const r = report(cache, { account: ACCOUNT, from, to, today });
+    const file = join(dir, 'recon.xlsx');
+    await writeReconciliation(file, new Date(TEST_NOW), r);
+    const cells = openpyxlCells(file);
+    expect(Object.keys(cells)).toEqual(['Summary', 'Batches', 'Credits']);
+    expect(cells['Summary']!.slice(1).map((row) => [row[1]![1], row[2]![1]])).toEqual([
+      ...r.batchTotals.map((t) => [t.label, t.count]),
+      ...r.creditTotals.map((t) => [t.label, t.count]),
+    ]);
+    const rows = cells['Batches']!.slice(1);
+    expect(rows).toHaveLength(r.batches.length);
+    expect(rows.map((row) => row[2])).toEqual(r.batches.map((b) => ['s', b.utr || 'UTR pending']));
+    const paise = rows.map((row) => majorNumberToMinor(row[5]![1] as number));
+    expect(paise).toEqual(r.batches.map((b) => b.settled));
+  });
+});
+
+describe('the same statement as XLSX (header below the account lines)', () => {
+  it('imports into another account and reconciles the same way', async () => {
+    const source = new SettlementSource(1, PER_DAY, codes);
+    const built = buildStatement(source, from, to, { missing: 0, short: 0, split: 0, orphan: 0 });
+    const bytes = await statementXlsx(built);
+    const result = await importStatement(cache, { fileName: 'hdfc.xlsx', bytes, accountName: 'HDFC xlsx' });
+    expect([result.layout, result.bad, result.added]).toEqual(['HDFC Bank', [], built.lines.length]);
+    const credits = await importStatement(cache, { fileName: 'hdfc.xlsx', bytes, accountName: 'HDFC xlsx' });
+    expect(credits.added).toBe(0);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * The reconciliation commands on the CLI's built-in sandbox profile: sync, `settlements batches` tying to
+ * `settlements summary`, `recon statement import` (and again: nothing added; bad rows named), `recon match` and
+ * `recon report` with --json in integer paise, `recon settings`, and the exit codes for bad input.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildStatement, statementCsv } from '../../electron/sandbox/data/bank-statement';
+import { GATEWAYS } from '../../electron/sandbox/data/catalog';
+import { SettlementSource } from '../../electron/sandbox/data/settlements';
+import { SANDBOX_DEFAULTS } from '../../electron/sandbox/server';
+import type { ReconReport } from '../../shared/bank-matching';
+import { addDays } from '../../shared/time';
+import { TEST_TODAY } from '../support/clock';
+import { cliRunner } from '../support/cli';
+
+let dir: string;
+let cli: ReturnType<typeof cliRunner>['run'];
+const to = addDays(TEST_TODAY, -3);
+const from = addDays(to, -2);
+const period = ['--from', from, '--to', to];
+let statementFile: string;
+let built: ReturnType<typeof buildStatement>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'recon-cli-'));
+  cli = cliRunner(join(dir, 'data')).run;
+  const sync = await cli('sync', 'settlements', ...period);
+  expect(sync.code, sync.stderr).toBe(0);
+  const source = new SettlementSource(
+    SANDBOX_DEFAULTS.seed,
+    SANDBOX_DEFAULTS.settlementsPerDay,
+    GATEWAYS.map((g) => g.code),
+  );
+  built = buildStatement(source, from, to, { missing: 1, short: 1, split: 0, orphan: 1 });
+  statementFile = join(dir, 'statement.csv');
+  writeFileSync(statementFile, statementCsv(built));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('recon on the command line', () => {
+  it('settlements batches: totals in integer paise that tie to settlements summary', async () => {
+    const batches = await cli('settlements', 'batches', ...period, '--json');
+    expect(batches.code, batches.stderr).toBe(0);
+    const b = JSON.parse(batches.stdout) as { batches: { records: number; settled: number; utr: string }[] };
+    const summary = JSON.parse((await cli('settlements', 'summary', ...period, '--json')).stdout) as {
+      total: { count: number; settled: number };
+    };
+    expect(b.batches.reduce((s, x) => s + x.records, 0)).toBe(summary.total.count);
+    expect(b.batches.reduce((s, x) => s + x.settled, 0)).toBe(summary.total.settled);
+    expect(b.batches.every((x) => Number.isInteger(x.settled))).toBe(true);
+    const human = await cli('settlements', 'batches', ...period);
+    expect(human.stdout).toMatch(/^TOTAL/m);
+  });
+
+  it('statement import: lines added once, the layout named', async () => {
+    const first = await cli('recon', 'statement', 'import', statementFile, '--account', 'HDFC 5678', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    const r = JSON.parse(first.stdout) as { added: number; lines: number; layout: string; bad: unknown[] };
+    expect([r.layout, r.added, r.lines, r.bad]).toEqual(['HDFC Bank', built.lines.length, built.lines.length, []]);
+    const again = await cli('recon', 'statement', 'import', statementFile, '--account', 'HDFC 5678');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`0 added, ${built.lines.length} already imported`);
+  });
+
+  it('match and report: each discrepancy in its state, amounts in paise', async () => {
+    const match = await cli('recon', 'match', ...period, '--json');
+    expect(match.code, match.stderr).toBe(0);
+    const r = JSON.parse(match.stdout) as ReconReport;
+    const count = (state: string) => r.batchTotals.find((t) => t.state === state)!.count;
+    expect([count('overdue'), count('differs')]).toEqual([1, 1]);
+    const short = built.truth.batches.find((t) => t.kind === 'short')!;
+    expect(r.batchTotals.find((t) => t.state === 'differs')!.difference).toBe(short.difference);
+    expect(count('matched')).toBe(built.truth.batches.length - 2);
+    const loose = r.creditTotals.find((t) => t.state === 'unmatched')!;
+    expect(loose.count).toBe(built.truth.orphanCredits.length + built.truth.unrelatedCredits.length);
+    const report = await cli('recon', 'report', ...period);
+    expect(report.code).toBe(0);
+    expect(report.stdout).toContain('Amount differs');
+    expect(report.stdout).toContain('Credits without a batch:');
+  });
+
+  it('refuses bad input with exit 2 and a reason', async () => {
+    const unknown = await cli('recon', 'report', ...period, '--account', 'Nope');
+    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining('No bank account "Nope"')]);
+    const junk = join(dir, 'junk.csv');
+    writeFileSync(junk, 'a,b,c\n1,2,3\n');
+    const notStatement = await cli('recon', 'statement', 'import', junk, '--account', 'HDFC 5678');
+    expect([notStatement.code, notStatement.stderr]).toEqual([2, expect.stringContaining('no header row')]);
+    const badMap = await cli('recon', 'statement', 'import', junk, '--map', 'colour=Red');
+    expect(badMap.code).toBe(2);
+    const settings = await cli('recon', 'settings', '--window-days', '99');
+    expect(settings.code).toBe(2);
+  });
+
+  it('a file with a bad row keeps the good ones and names the row', async () => {
+    const file = join(dir, 'bad-row.csv');
+    writeFileSync(
+      file,
+      [
+        'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance',
+        `${to.slice(8)}/${to.slice(5, 7)}/${to.slice(2, 4)},NEFT CR-UTIB0000100-X-123456789012,1,,,"1,000.00",5000.00`,
+        '31/02/26,NEFT CR-UTIB0000100-X-123456789013,2,,,10.00,5010.00',
+        `${to.slice(8)}/${to.slice(5, 7)}/${to.slice(2, 4)},CASH,3,,,12.3.4,5010.00`,
+      ].join('\n'),
+    );
+    const r = await cli('recon', 'statement', 'import', file, '--account', 'Other', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { added: number; bad: { rowNumber: number; reason: string }[] };
+    expect(out.added).toBe(1);
+    expect(out.bad.map((b) => b.rowNumber)).toEqual([3, 4]);
+    expect(out.bad[0]!.reason).toContain('31/02/26');
+    expect(out.bad[1]!.reason).toContain('12.3.4');
+    const settings = await cli('recon', 'settings', '--overdue-days', '3', '--json');
+    expect(JSON.parse(settings.stdout)).toEqual({ windowDays: 2, overdueDays: 3 });
+  });
+});
