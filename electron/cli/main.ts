@@ -100,12 +100,13 @@ export async function runCli(
       env,
       now,
     );
+    let code: void | number;
     try {
-      await command.run({ ctx, values, positionals, io });
+      code = await command.run({ ctx, values, positionals, io });
     } finally {
       await ctx.close();
     }
-    return EXIT.done;
+    return code ?? EXIT.done;
   } catch (e) {
     return report(e, io, command);
   }

@@ -66,8 +66,7 @@ export function removeStaleParts(dir: string, now = Date.now()): string[] {
     const match = OUR_PART.exec(name);
     if (!match) continue;
     const path = join(dir, name);
-    if (match[1] !== undefined && isAlive(Number(match[1])) && !untouchedSince(path, now - ABANDONED_PART_MS))
-      continue;
+    if (match[1] !== undefined && isAlive(Number(match[1])) && !untouchedSince(path, now - ABANDONED_PART_MS)) continue;
     try {
       rmSync(path, { force: true });
       removed.push(name);
