@@ -14,6 +14,7 @@ import { exportCommands } from './commands/export';
 import { closeCommands, journalCommands } from './commands/journal';
 import { payoutCommands } from './commands/payouts';
 import { profileCommands } from './commands/profiles';
+import { settlementReviewCommands } from './commands/settlement-review';
 import { settlementCommands } from './commands/settlements';
 import { openContext } from './context';
 import { EXIT, InputError, OutcomeUnknownError, UsageError, processIo, type Io } from './io';
@@ -21,6 +22,7 @@ import { EXIT, InputError, OutcomeUnknownError, UsageError, processIo, type Io }
 export const COMMANDS: Command[] = [
   ...profileCommands,
   ...settlementCommands,
+  ...settlementReviewCommands,
   ...balanceCommands,
   ...accountCommands,
   ...beneficiaryCommands,

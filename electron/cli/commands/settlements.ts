@@ -8,7 +8,6 @@ import { syncSettlements } from '../../sync/settlement-sync';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
 import { EXIT, UsageError, progressLine, result, table, type Io } from '../io';
-import { settlementReviewCommands } from './settlement-review';
 
 /** The profile's cache; if its file was unreadable and moved aside just now, the user hears where it went. */
 export function openProfileCache(ctx: Context, io: Io) {
@@ -175,4 +174,4 @@ const summary: Command = {
   },
 };
 
-export const settlementCommands = [sync, summary, ...settlementReviewCommands];
+export const settlementCommands = [sync, summary];
