@@ -205,6 +205,9 @@ export function openCacheReader(file: string, options: CacheOptions = {}) {
   db.pragma(`cache_size = -${CACHE_KIB}`);
   return {
     settlements: createSettlementsRepository(db, now),
+    changes: createChangesRepository(db),
+    manifests: createManifestsRepository(db),
+    exceptions: createExceptionsRepository(db, now),
     beneficiaries: createBeneficiariesRepository(db, now),
     ...readerPayouts(db, now),
     accounts: createAccountsRepository(db, now),

@@ -13,11 +13,14 @@ import type { MerchantApi } from '../../electron/api';
 import { openCache, type Cache } from '../../electron/cache/database';
 import { idRange } from '../../electron/cache/settlement-ids';
 import { MAX_PASSES, syncSettlements } from '../../electron/sync/settlement-sync';
+import { runExport, type ExportJob } from '../../electron/export/run-export';
 import { triageDate } from '../../electron/treasury/exception-triage';
 import type { SettlementRecord } from '../../shared/api/settlements';
 import { TRIAGE_CAUSES } from '../../shared/settlement-changes';
+import { openpyxlCells, openpyxlProblem, type TypedValue } from '../support/export-files';
 import { hook } from '../support/sandbox-http';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { requireSystem } from '../support/system';
 
 const PER_DAY = 700;
 const PAGE = 100;
@@ -307,3 +310,67 @@ describe('the exception workflow', () => {
     expect(again.tagged).toBe(records.length);
   });
 });
+
+describe.runIf(requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)', openpyxlProblem()))(
+  'the settlement workbook, as openpyxl reads it',
+  () => {
+    it('has a Manifest sheet equal to the manifests, a Changes sheet of every changed field, and the workflow on Exceptions', async () => {
+      const date = dates.at(-30)!;
+      await mutate({ date, count: 0, remove: 2 });
+      const cache = freshCache();
+      await syncSettlements({ api: sb.api(), cache, from: date, to: date });
+      await mutate({ date, count: 3, remove: 1, restore: 2 });
+      const { api } = mutatingApi(new Map([[2, { date, count: 0, remove: 1 }]]));
+      await syncSettlements({ api, cache, from: date, to: date, pageSize: PAGE, concurrency: 1 });
+      const [exception] = cache.exceptions.exceptionsOfDate(idRange(date, date), null);
+      cache.exceptions.act({ recordId: exception!.id, action: 'assign', text: 'Meera' });
+
+      const file = join(dir, 'workbook.xlsx');
+      const request = { kind: 'settlements', format: 'xlsx', filter: { from: date, to: date } } as ExportJob['request'];
+      const context = {
+        profileName: 'Desk',
+        environment: 'sandbox' as const,
+        baseUrl: sb.sandbox.url,
+        generatedAtIst: '2026-01-15 12:00:00',
+        appVersion: '0.0.0',
+        journalHead: '0'.repeat(64),
+      };
+      expect((await runExport({ request, cacheFile: cache.file, file, context })).status).toBe('completed');
+      const book = openpyxlCells(file);
+      expect(Object.keys(book)).toEqual(['Summary', 'Settlements', 'Exceptions', 'Changes', 'Manifest', 'Audit']);
+      const rows = (sheet: string) => {
+        const [head, ...body] = book[sheet]!;
+        return body.map((r) => Object.fromEntries(head!.map(([, h], i) => [String(h), (r[i] ?? ['n', null])[1]])));
+      };
+
+      const manifest = cache.manifests.latest({ from: date, to: date });
+      expect(manifest.every((m) => m.stable)).toBe(true);
+      expect(
+        rows('Manifest').map((r) => [
+          r['Gateway'],
+          r['Records'],
+          r['Passes'],
+          r['Stable'],
+          r['Digest'],
+          r['Settled (INR)'],
+        ]),
+      ).toEqual(manifest.map((m) => [m.pg, m.records, m.passes, 'yes', m.digest, m.settled / 100]));
+      const manifestSettled = rows('Manifest').reduce((t, r) => t + Math.round(Number(r['Settled (INR)']) * 100), 0);
+      expect(manifestSettled).toBe(cache.settlements.totals({ from: date, to: date }).settled);
+
+      const changes = rows('Changes');
+      const stored = [...cache.changes.all({ from: date, to: date })];
+      expect(changes).toHaveLength(stored.reduce((t, c) => t + Math.max(1, c.fields.length), 0));
+      expect(new Set(changes.map((r) => r['Change']))).toEqual(new Set(['new', 'changed', 'vanished']));
+      expect(changes.filter((r) => r['Change'] === 'changed').every((r) => r['Field'] && r['What it means'])).toBe(
+        true,
+      );
+
+      const assigned = rows('Exceptions').filter((r) => r['PG transaction id'] === exception!.pg_transaction_id);
+      expect(assigned.length).toBeGreaterThan(0);
+      expect(assigned.every((r) => r['Workflow state'] === 'open' && r['Assigned to'] === 'Meera')).toBe(true);
+      const cells: TypedValue[] = book['Manifest']!.flat();
+      expect(cells.some(([type]) => type === 'f')).toBe(false);
+    });
+  },
+);
