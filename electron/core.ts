@@ -201,7 +201,7 @@ export function createCore(options: CoreOptions) {
     ...createProfileHandlers(profiles, credentials, connectivity),
     ...createCredentialHandlers(credentials),
     ...createSyncHandlers(syncJobs, profiles),
-    ...createSettlementHandlers(cacheFor, profiles),
+    ...createSettlementHandlers(cacheFor, profiles, (id) => credentials.api(id)),
     ...createBeneficiaryHandlers(treasury.beneficiaries, profiles, {
       service: treasury.beneficiaryImport,
       events,

@@ -45,6 +45,8 @@ type StateRow = [ExceptionState, string | null, string | null, string, string | 
 /** Refused by the workflow itself (no such record, no exception on it, an action its state does not allow). */
 export class ExceptionWorkflowError extends Error {
   override name = 'ExceptionWorkflowError';
+  /** What the IPC router passes on as the error's code. */
+  readonly code = 'EXCEPTION_REFUSED';
 }
 
 const NEW_STATE: Partial<Record<ExceptionActionRequest['action'], ExceptionState>> = {
