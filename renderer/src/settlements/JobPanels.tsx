@@ -7,6 +7,7 @@ import { addDays } from '../../../shared/time';
 import { formatCalendarDate, formatCount } from '../ui/format';
 import { JobOutcome as Outcome, JobProgress, formatSeconds as seconds } from '../ui/JobStatus';
 import { ErrorNotice } from '../ui/states';
+import { useChangesDialog } from './changes-store';
 import { useSettlements, type Range } from './settlements-store';
 
 const rangeText = (r: Pick<Range, 'from' | 'to' | 'pg'>) =>
@@ -30,6 +31,7 @@ export function SyncPanel() {
   const error = useSettlements((s) => s.syncError);
   const cancelSync = useSettlements((s) => s.cancelSync);
   const dismiss = useSettlements((s) => s.dismissSync);
+  const showChanges = useChangesDialog((s) => s.show);
 
   let body: ReactNode = null;
   if (sync.phase === 'starting') body = <p className="muted job-line">Starting the sync…</p>;
@@ -64,7 +66,19 @@ export function SyncPanel() {
       );
     } else {
       const failed = s.dates.filter((d) => d.status === 'failed');
-      const stored = `${formatCount(s.records)} records in ${formatCount(s.pages)} pages, ${formatCount(s.updated)} changed, ${formatCount(s.vanished)} no longer returned`;
+      const changed = s.updated + s.vanished;
+      const stored = (
+        <>
+          {formatCount(s.records)} records in {formatCount(s.pages)} pages,{' '}
+          {changed > 0 ? (
+            <button type="button" className="link-button" onClick={() => showChanges(s.runId)}>
+              {formatCount(s.updated)} changed, {formatCount(s.vanished)} no longer returned
+            </button>
+          ) : (
+            `${formatCount(s.updated)} changed, ${formatCount(s.vanished)} no longer returned`
+          )}
+        </>
+      );
       const range = rangeText({ from: s.from, to: s.to, pg: s.pg });
       body = (
         <Outcome tone={s.status === 'completed' ? 'ok' : 'warning'} onDismiss={dismiss}>

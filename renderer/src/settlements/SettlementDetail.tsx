@@ -5,6 +5,7 @@
  */
 import { useId, type ReactNode } from 'react';
 import { useModalDialog } from '../ui/use-modal-dialog';
+import { ExceptionWorkflow } from './ExceptionWorkflow';
 import { RULES, MONEY_VALUE_NAMES } from '../../../shared/reconciliation';
 import type { CachedSettlement } from '../../../shared/settlement-query';
 import { formatCalendarDate, formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
@@ -109,6 +110,7 @@ export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onCl
             </div>
           ))
         )}
+        {row.exceptions.length > 0 && !row.vanishedAt && <ExceptionWorkflow recordId={row.id} date={row.date} />}
       </section>
 
       <section aria-label="Record">
