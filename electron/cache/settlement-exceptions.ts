@@ -143,7 +143,7 @@ export function createExceptionsRepository(db: Database, now: () => Date) {
       const key = keyOf(r);
       const at = now().toISOString();
       sql.triage.run(...key, at, JSON.stringify(answer), answer.model, at, tag);
-      const line = `${answer.cause} (${Math.round(answer.causeProbability * 100)}%), severity ${answer.severity}, escalate ${Math.round(answer.escalate * 100)}%`;
+      const line = `${answer.cause} (${Math.round(answer.causeProbability * 100)}%), severity ${answer.severity.toFixed(1)} of 5, escalate ${Math.round(answer.escalate * 100)}%`;
       sql.event.run(...key, at, 'triage', tag === null ? `${line}; below the threshold, not tagged` : line);
     }),
   };

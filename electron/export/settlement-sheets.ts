@@ -97,7 +97,7 @@ export const EXCEPTION_COLUMNS: readonly ColumnSpec[] = [
   text('Tag', 22),
   text('Likely cause (triage)', 22),
   { header: 'Cause probability (%)', type: 'integer' },
-  { header: 'Severity (1–5)', type: 'integer' },
+  { header: 'Severity (1–5, rounded)', type: 'integer' },
   { header: 'Needs escalation (%)', type: 'integer' },
   text('Triage model', 20),
 ];
@@ -241,7 +241,7 @@ export function exceptionRows(r: CachedSettlement, state: ExceptionStateRow): Ro
     state.tag,
     t?.cause ?? null,
     t ? percent(t.causeProbability) : null,
-    t?.severity ?? null,
+    t ? Math.round(t.severity) : null,
     t ? percent(t.escalate) : null,
     t?.model ?? null,
   ];

@@ -206,7 +206,7 @@ const EXCEPTION_HEADER = [
   'Tag',
   'Likely cause (triage)',
   'Cause probability (%)',
-  'Severity (1–5)',
+  'Severity (1–5, rounded)',
   'Needs escalation (%)',
   'Triage model',
 ];

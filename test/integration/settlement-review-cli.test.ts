@@ -125,7 +125,7 @@ describe('settlements exceptions', () => {
     });
     const shown = await run('settlements', 'exceptions', 'show', String(id));
     expect(shown.stdout).toMatch(/^State: resolved, assigned to Ravi/);
-    expect(shown.stdout).toMatch(/triage: \w+ \(\d+%\), severity \d/);
+    expect(shown.stdout).toMatch(/triage: \w+ \(\d+%\), severity \d\.\d of 5/);
   });
 });
 

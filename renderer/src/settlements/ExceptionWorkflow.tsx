@@ -39,7 +39,7 @@ export function ExceptionWorkflow({ recordId, date }: { recordId: number; date: 
       {d.triage && (
         <p data-testid="exception-triage">
           Triage ({d.triage.model}): likely {d.triage.cause} ({pct(d.triage.causeProbability)}), severity{' '}
-          {d.triage.severity} of 5, needs escalation {pct(d.triage.escalate)}
+          {d.triage.severity.toFixed(1)} of 5, needs escalation {pct(d.triage.escalate)}
           {d.tag === null && ' — below the threshold, not tagged'}.
         </p>
       )}
