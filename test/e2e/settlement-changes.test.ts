@@ -6,7 +6,6 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
@@ -14,7 +13,6 @@ import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './su
 const ready = await e2eSystemReady();
 const DAYS = 7;
 const TO = TEST_TODAY;
-const FROM = addDays(TO, -(DAYS - 1));
 
 describe.runIf(ready)('Settlements: changes, completeness and the exception workflow', () => {
   let app: RunningApp;
