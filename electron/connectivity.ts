@@ -8,9 +8,9 @@
  * is always the active profile's.
  */
 import type { RequestEvent } from './api/client';
+import { UNREACHABLE_KINDS } from './api/errors';
 import type { Connectivity } from '../shared/ipc/app';
 
-const UNREACHABLE = new Set(['network', 'timeout', 'tls']);
 const NOT_CONTACTED: Connectivity = { state: 'unknown', since: null };
 
 export function createConnectivity(
@@ -30,7 +30,7 @@ export function createConnectivity(
     record(event: RequestEvent, profileId: string): void {
       if (event.outcome === 'retry') return;
       const unreachable =
-        event.outcome === 'error' && event.errorKind !== undefined && UNREACHABLE.has(event.errorKind);
+        event.outcome === 'error' && event.errorKind !== undefined && UNREACHABLE_KINDS.has(event.errorKind);
       const next: Connectivity = unreachable
         ? {
             state: 'offline',

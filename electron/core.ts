@@ -18,6 +18,7 @@ import { createCacheHandlers } from './ipc/cache';
 import { createCredentialHandlers } from './ipc/credentials';
 import { createEventBus } from './ipc/events';
 import { createJournalHandlers } from './ipc/journal';
+import { createMerchantToolHandlers } from './ipc/merchant-tools';
 import { credentialEntry, profileEntry } from './journal/profile-events';
 import { createJournals, type Journals } from './journal/registry';
 import type { JournalInput } from './journal/journal';
@@ -36,7 +37,12 @@ import { createBeneficiaryService } from './treasury/beneficiaries';
 import { createBeneficiaryImportService } from './treasury/beneficiary-import';
 import { createPayoutCheckService, type PayoutCheckLimits } from './treasury/payout-checks';
 import { createPayoutWatch } from './treasury/payout-watch';
+import { notifyWatchNews, type OsNotifications } from './treasury/watch-notifications';
 import { createPayoutService } from './treasury/payouts';
+import { createClassificationService } from './merchant/classification';
+import { createPaymentToolService } from './merchant/payment-tools';
+import { createPlanService } from './merchant/plans';
+import { createWebhookService } from './merchant/webhooks';
 import { createNotices } from './notices';
 import { ensurePrivateDir } from './private-files';
 import type { SecretStore } from './vault/secret-store';
@@ -67,6 +73,8 @@ export interface CoreOptions {
   payoutCheckLimits?: Partial<PayoutCheckLimits>;
   /** Run the payout watch list on its timer (the app does; the CLI, which exits after its command, does not). */
   payoutWatch?: boolean;
+  /** The OS's notifications (Electron's in the app): the watch list's news is shown there too. */
+  osNotifications?: OsNotifications;
 }
 
 export function createCore(options: CoreOptions) {
@@ -151,6 +159,12 @@ export function createCore(options: CoreOptions) {
     }),
     accounts: createAccountService(services),
   };
+  const merchant = {
+    tools: createPaymentToolService(services),
+    plans: createPlanService(services),
+    webhooks: createWebhookService(services),
+    classification: createClassificationService(services),
+  };
   const payoutWatch = createPayoutWatch({
     checks: treasury.payoutChecks,
     cacheFor,
@@ -161,6 +175,7 @@ export function createCore(options: CoreOptions) {
     log: options.log.child('watch'),
   });
   if (options.payoutWatch) payoutWatch.start();
+  if (options.osNotifications) notifyWatchNews(events, options.osNotifications);
   // Advance checks queued while the service was unreachable run as soon as it answers again.
   events.subscribe((event, payload) => {
     if (event !== 'connectivity' || (payload as Connectivity).state !== 'online') return;
@@ -214,6 +229,7 @@ export function createCore(options: CoreOptions) {
     ...createExportHandlers(exportJobs, profiles),
     ...createNoticeHandlers(notices),
     ...createJournalHandlers({ journals, profiles, beneficiaries: treasury.beneficiaries }),
+    ...createMerchantToolHandlers(merchant, profiles),
   });
   return {
     events,
@@ -227,6 +243,8 @@ export function createCore(options: CoreOptions) {
     journals,
     /** Beneficiaries, payout lookups and balances through the API, recorded in the cache: the CLI uses them too. */
     treasury,
+    /** Payment tools, plans, webhooks and classification through the API (actions journaled): the CLI uses them too. */
+    merchant,
     /** The payout watch list's rounds (started on its timer when `payoutWatch` is set). */
     payoutWatch,
     exports: exportJobs,

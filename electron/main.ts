@@ -9,7 +9,6 @@ import electronUpdater from 'electron-updater';
 import { randomBytes } from 'node:crypto';
 import { eventChannel } from '../shared/ipc/channels';
 import { APP_ENTRY, APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, serveAppFile } from './app-protocol';
-import { watchNoticeText, type WatchState } from '../shared/payout-watch';
 import { createCore, type Core } from './core';
 import { sqliteNativeBinding } from './native-binding';
 import { registerIpc } from './ipc/register';
@@ -144,6 +143,10 @@ async function start(): Promise<void> {
     sandbox: { url: sandbox.url, key: SANDBOX_DEFAULTS.key, secret: sandboxSecret },
     sqliteNativeBinding: sqliteNativeBinding(),
     payoutWatch: true,
+    osNotifications: {
+      isSupported: () => Notification.isSupported(),
+      show: (n) => new Notification(n).show(),
+    },
     exportTargets: {
       async choose(suggestedName) {
         const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
@@ -157,18 +160,8 @@ async function start(): Promise<void> {
   });
   registerIpc(ipcMain, core.router, appOrigin);
   core.events.subscribe((event, payload) => mainWindow?.webContents.send(eventChannel(event), payload));
-  core.events.subscribe((event, payload) => {
-    if (event === 'payoutWatch') notifyWatch(payload as WatchState);
-  });
   createWindow();
   checkForUpdates(core.log.child('updates'));
-}
-
-/** The watch list's news as an OS notification, where the OS has them; the status bar says the same on every screen. */
-function notifyWatch(state: WatchState): void {
-  const text = watchNoticeText(state.fresh);
-  if (text === null || !Notification.isSupported()) return;
-  new Notification({ title: 'Payout Console: watch list', body: text }).show();
 }
 
 /** Looks for an update once at start when the build has a feed (updates.ts); downloads it and installs it on quit. */

@@ -60,6 +60,11 @@ export const headroomReport = z.object({
   accounts: z.array(accountHeadroom),
   gateways: z.array(gatewayHeadroom),
   total: z.object({ ...figures, afterPending: minor, afterPendingWithOverdraft: minor }),
+  /**
+   * ISO UTC time of the oldest figure in the total (null when there is none): the report is read from the cache,
+   * so offline, or after a failed refresh, this is how old "payable now" is.
+   */
+  asOf: z.string().nullable(),
   /** Pending payouts whose fund source is no gateway with accounts: in the total only. */
   unattributedPending: minor,
   /** INR only: the arithmetic never adds amounts of two currencies; accounts in others are listed, not summed. */
@@ -86,6 +91,11 @@ export function headroomOf(f: {
 }): { payable: number; payableWithOverdraft: number } {
   const payable = f.available - (f.minimum ?? 0) - (f.hold ?? 0);
   return { payable, payableWithOverdraft: payable + (f.overdraft ?? 0) };
+}
+
+/** The earliest of ISO UTC times (they sort as text), or null. */
+function oldest(times: readonly (string | null)[]): string | null {
+  return times.filter((t): t is string => t !== null).sort()[0] ?? null;
 }
 
 function exact(n: number, what: string): number {
@@ -160,7 +170,7 @@ export function computeHeadroom(
       afterPending,
       afterPendingWithOverdraft: payableWithOverdraft - pendingSum,
       stale: error ? { code: error.code, message: error.message, at: error.at } : null,
-      asOf: mine.length ? mine.map((a) => a.takenAt).sort()[0]! : null,
+      asOf: oldest(mine.map((a) => a.takenAt)),
       threshold,
       low: threshold !== null && mine.length > 0 && afterPending < threshold,
     };
@@ -190,6 +200,7 @@ export function computeHeadroom(
       afterPending: payable - totalPending,
       afterPendingWithOverdraft: payableWithOverdraft - totalPending,
     },
+    asOf: oldest(gateways.map((g) => g.asOf)),
     unattributedPending: sum(
       unattributed.map((p) => p.amount),
       'the pending payouts',

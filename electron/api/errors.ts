@@ -29,6 +29,14 @@ export type ApiErrorKind =
   | 'http'
   | 'cancelled';
 
+/** The kinds that mean the request never reached the service: the machine is offline, as far as it knows. */
+export const UNREACHABLE_KINDS: ReadonlySet<string> = new Set<ApiErrorKind>(['network', 'timeout', 'tls']);
+
+/** Whether `e` says the service could not be reached (nothing was processed). */
+export function isUnreachable(e: unknown): e is ApiError {
+  return e instanceof ApiError && UNREACHABLE_KINDS.has(e.kind);
+}
+
 export interface ApiErrorInit {
   kind: ApiErrorKind;
   operation: OperationName;

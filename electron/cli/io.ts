@@ -2,6 +2,8 @@
  * How the CLI talks back: results to stdout (a table for people, one JSON document with --json), progress
  * and errors to stderr. A redrawn progress line on a terminal, plain lines otherwise (logs, CI).
  */
+import { epochMsToIst } from '../../shared/time';
+
 export class UsageError extends Error {
   override name = 'UsageError';
 }
@@ -36,6 +38,11 @@ export function processIo(json: boolean): Io {
     err: (text) => process.stderr.write(text + '\n'),
     isTerminal: process.stderr.isTTY === true,
   };
+}
+
+/** An ISO UTC instant as the CLI prints times: IST wall clock with the zone stated. */
+export function istText(iso: string): string {
+  return `${epochMsToIst(Date.parse(iso))} IST`;
 }
 
 /** Writes a value as the command's result: JSON under --json, else the human text. */

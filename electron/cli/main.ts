@@ -11,11 +11,15 @@ import { accountCommands } from './commands/accounts';
 import { balanceCommands } from './commands/balances';
 import { beneficiaryCommands } from './commands/beneficiaries';
 import { exportCommands } from './commands/export';
+import { classifyCommands } from './commands/classify';
 import { closeCommands, journalCommands } from './commands/journal';
+import { paymentToolCommands } from './commands/payment-tools';
 import { payoutCommands } from './commands/payouts';
+import { planCommands } from './commands/plans';
 import { profileCommands } from './commands/profiles';
 import { settlementReviewCommands } from './commands/settlement-review';
 import { settlementCommands } from './commands/settlements';
+import { webhookCommands } from './commands/webhooks';
 import { openContext } from './context';
 import { EXIT, InputError, OutcomeUnknownError, UsageError, processIo, type Io } from './io';
 
@@ -30,6 +34,10 @@ export const COMMANDS: Command[] = [
   ...exportCommands,
   ...journalCommands,
   ...closeCommands,
+  ...paymentToolCommands,
+  ...planCommands,
+  ...webhookCommands,
+  ...classifyCommands,
 ];
 
 const GLOBAL_OPTIONS: Options = {

@@ -10,7 +10,7 @@ import {
   type IpcError,
   type IpcIssue,
   type IpcHandlerOutput,
-  type IpcInput,
+  type IpcHandlerInput,
   type IpcOutput,
   type IpcResult,
   type IpcRouterErrorCode,
@@ -20,7 +20,7 @@ import { isAppUrl } from '../security';
 import { describeStorageError, isStorageError } from '../storage-errors';
 
 export type IpcHandlers = {
-  [C in IpcChannel]: (input: IpcInput<C>) => Promise<IpcHandlerOutput<C>> | IpcHandlerOutput<C>;
+  [C in IpcChannel]: (input: IpcHandlerInput<C>) => Promise<IpcHandlerOutput<C>> | IpcHandlerOutput<C>;
 };
 
 /** The frame an IPC call came from; `frameUrl` is null when the frame navigated away or was destroyed. */
@@ -74,7 +74,7 @@ export function createIpcRouter(handlers: IpcHandlers): IpcRouter {
     if (!input.success) return refuse('INVALID_INPUT', `Invalid input for ${channel}.`, issuesOf(input.error));
     let returned: unknown;
     try {
-      returned = await handlers[channel](input.data as IpcInput<C>);
+      returned = await handlers[channel](input.data as IpcHandlerInput<C>);
     } catch (thrown) {
       return thrownToError(thrown);
     }

@@ -154,12 +154,13 @@ export interface WebhookRec {
 }
 
 export interface Fixtures {
-  orders: { id: string; status: string }[];
+  /** `payments`: how many payments process order started on it, so a test sees that none started twice. */
+  orders: { id: string; status: string; payments: number }[];
   payouts: { id: string; status: string }[];
   subscriptions: { id: string; status: string }[];
-  plans: { id: string }[];
+  plans: { id: string; reference: string; amount: number }[];
   beneficiaries: { id: string }[];
-  webhooks: { id: string; status: string }[];
+  webhooks: { id: string; status: string; url: string; topics: string[] }[];
   gateways: string[];
   settlementDates: string[];
   /** Payout fetches that reached the handler, by the id asked for (known or not) and fetch type. */
@@ -208,12 +209,17 @@ export class SandboxState {
 
   fixtures(settlementDates: string[]): Fixtures {
     return {
-      orders: [...this.orders.values()].map((o) => ({ id: o.order_id, status: o.status })),
+      orders: [...this.orders.values()].map((o) => ({ id: o.order_id, status: o.status, payments: o.payments.length })),
       payouts: [...this.payouts.values()].map((p) => ({ id: p.transfer_id, status: p.status })),
       subscriptions: [...this.subscriptions.values()].map((s) => ({ id: s.subscription_id, status: s.status })),
-      plans: [...this.plans.values()].map((p) => ({ id: p.id })),
+      plans: [...this.plans.values()].map((p) => ({ id: p.id, reference: p.mer_reference_id, amount: p.amount })),
       beneficiaries: [...this.beneficiaries.values()].map((b) => ({ id: b.beneficiary_id })),
-      webhooks: [...this.webhooks.values()].map((w) => ({ id: w.id, status: w.active ? 'active' : 'inactive' })),
+      webhooks: [...this.webhooks.values()].map((w) => ({
+        id: w.id,
+        status: w.active ? 'active' : 'inactive',
+        url: w.url,
+        topics: [...w.topics],
+      })),
       gateways: [...this.gateways],
       settlementDates,
       payoutFetches: Object.fromEntries([...this.payoutFetches].map(([id, n]) => [id, { ...n }])),

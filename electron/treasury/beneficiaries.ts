@@ -17,11 +17,9 @@ import type { JournalEntry } from '../../shared/journal';
 import { ApiError } from '../api/errors';
 import type { Cache } from '../cache/database';
 import { apiFailureOutcome } from '../journal/actions';
+import { createSubmissions } from '../journal/keyed-actions';
 import type { Journals } from '../journal/registry';
 import type { Credentials } from '../profiles/credentials';
-
-/** Keys remembered per process; far more than one desk creates between restarts. */
-const REMEMBERED_KEYS = 500;
 
 export interface CreatedBeneficiary {
   beneficiary: CachedBeneficiary;
@@ -44,11 +42,6 @@ export type SentHook = (attemptSeq: number) => void;
 export class StatusCheckError extends Error {
   override name = 'StatusCheckError';
   readonly code = 'STATUS_CHECK_INVALID';
-}
-
-/** A failure after which nothing can have been created at the service. */
-export function createdNothing(e: unknown): boolean {
-  return e instanceof ApiError && e.kind !== 'outcome_unknown' && e.kind !== 'invalid_response';
 }
 
 /** What was asked, as the cache and the journal keep it. */
@@ -76,7 +69,7 @@ export function createBeneficiaryService(deps: {
   cacheFor: (profileId: string) => Cache;
   journals: Journals;
 }) {
-  const submissions = new Map<string, Promise<CreatedBeneficiary>>();
+  const once = createSubmissions<CreatedBeneficiary>();
 
   async function create(profileId: string, form: BeneficiaryFields, sent?: SentHook): Promise<CreatedBeneficiary> {
     const fields = asked(form);
@@ -124,16 +117,7 @@ export function createBeneficiaryService(deps: {
       form: BeneficiaryFields,
       sent?: SentHook,
     ): Promise<CreatedBeneficiary> {
-      const key = `${profileId}\0${requestKey}`;
-      const pending = submissions.get(key);
-      if (pending) return pending;
-      const submission = create(profileId, form, sent);
-      submissions.set(key, submission);
-      if (submissions.size > REMEMBERED_KEYS) submissions.delete(submissions.keys().next().value!);
-      submission.catch((e: unknown) => {
-        if (createdNothing(e)) submissions.delete(key);
-      });
-      return submission;
+      return once(`${profileId}\0${requestKey}`, () => create(profileId, form, sent));
     },
 
     /**

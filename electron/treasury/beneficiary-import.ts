@@ -24,7 +24,8 @@ import type { Cache } from '../cache/database';
 import { importKey, type ImportRowRecord } from '../cache/beneficiary-imports';
 import type { Sheet } from '../import/sheet-reader';
 import type { Journals } from '../journal/registry';
-import { createdNothing, type BeneficiaryService } from './beneficiaries';
+import { createdNothing } from '../journal/keyed-actions';
+import type { BeneficiaryService } from './beneficiaries';
 
 export class ImportRefusedError extends Error {
   override name = 'ImportRefusedError';

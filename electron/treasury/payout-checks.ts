@@ -11,7 +11,7 @@
  */
 import { countOutcomes, type PayoutCheckOutcome, type PayoutCheckRun } from '../../shared/payout-checks';
 import type { PayoutLookupMode } from '../../shared/payouts';
-import { ApiError } from '../api/errors';
+import { ApiError, isUnreachable } from '../api/errors';
 import type { Cache } from '../cache/database';
 import type { EventBus } from '../ipc/events';
 import type { PayoutService } from './payouts';
@@ -23,7 +23,6 @@ export interface PayoutCheckLimits {
 
 export const PAYOUT_CHECK_LIMITS: PayoutCheckLimits = { concurrency: 4, advanceIntervalMs: 500 };
 
-const UNREACHABLE = new Set(['network', 'timeout', 'tls']);
 const QUEUED_REASON = 'Waiting for the service: the advance check runs when it can be reached again.';
 const NOT_SENT = 'Not checked: the service could not be reached.';
 
@@ -40,7 +39,7 @@ export function createPayoutCheckService(deps: {
 }) {
   const limits = { ...PAYOUT_CHECK_LIMITS, ...deps.limits };
   const running = new Set<number>();
-  const draining = new Set<string>();
+  const draining = new Map<string, Promise<number>>();
   let nextAdvanceAt = 0;
 
   /** Waits for an advance lookup's turn: each starts at least `advanceIntervalMs` after the one before. */
@@ -97,7 +96,7 @@ export function createPayoutCheckService(deps: {
         ? { outcome: 'refused', lookupId: lookup.id, error: lookup.error }
         : { outcome: 'checked', lookupId: lookup.id };
     } catch (e) {
-      if (e instanceof ApiError && UNREACHABLE.has(e.kind)) {
+      if (isUnreachable(e)) {
         lostService();
         return unreached();
       }
@@ -122,6 +121,24 @@ export function createPayoutCheckService(deps: {
     return { ...run, items, counts: countOutcomes(items) };
   }
 
+  async function drainQueue(profileId: string): Promise<number> {
+    const repo = deps.cacheFor(profileId).payoutChecks;
+    const queued = repo.queued();
+    const ids = [...new Set(queued.map((q) => q.payoutId))];
+    const runs = new Set(queued.map((q) => q.runId));
+    let settled = 0;
+    await checkAll(profileId, 'advance', ids, (index, end) => {
+      if (end.outcome === 'queued') return;
+      settled += 1;
+      for (const q of queued) if (q.payoutId === ids[index]) repo.settle(q.runId, q.position, end);
+    });
+    for (const runId of runs) {
+      const run = repo.get(runId)!;
+      progress(profileId, runId, run.items.length - run.counts.queued, run.items.length, true);
+    }
+    return settled;
+  }
+
   return {
     async check(profileId: string, request: { ids: readonly string[]; mode: PayoutLookupMode }) {
       const ids = [...new Set(request.ids)];
@@ -143,29 +160,17 @@ export function createPayoutCheckService(deps: {
       return read(profileId, runId)!;
     },
 
-    /** Runs the queued advance checks of the profile (each distinct id once); they stay queued while unreachable. */
-    async runQueued(profileId: string): Promise<number> {
-      if (draining.has(profileId)) return 0;
-      draining.add(profileId);
-      try {
-        const repo = deps.cacheFor(profileId).payoutChecks;
-        const queued = repo.queued();
-        const ids = [...new Set(queued.map((q) => q.payoutId))];
-        const runs = new Set(queued.map((q) => q.runId));
-        let settled = 0;
-        await checkAll(profileId, 'advance', ids, (index, end) => {
-          if (end.outcome === 'queued') return;
-          settled += 1;
-          for (const q of queued) if (q.payoutId === ids[index]) repo.settle(q.runId, q.position, end);
-        });
-        for (const runId of runs) {
-          const run = repo.get(runId)!;
-          progress(profileId, runId, run.items.length - run.counts.queued, run.items.length, true);
-        }
-        return settled;
-      } finally {
-        draining.delete(profileId);
-      }
+    /**
+     * Runs the queued advance checks of the profile (each distinct id once); they stay queued while unreachable.
+     * Resolves with how many were settled. A drain already under way is joined, not doubled, so a caller that
+     * must not exit before the queue has run (the CLI) can wait for the one the core started.
+     */
+    runQueued(profileId: string): Promise<number> {
+      const under = draining.get(profileId);
+      if (under) return under;
+      const drain = drainQueue(profileId).finally(() => draining.delete(profileId));
+      draining.set(profileId, drain);
+      return drain;
     },
 
     /** One lookup outside a run (the watch list's), paced like a run's when it is an advance check. */

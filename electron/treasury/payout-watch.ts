@@ -9,7 +9,7 @@
 import { payoutAge } from '../../shared/payout-ageing';
 import { isPendingTransfer } from '../../shared/payouts';
 import type { WatchNotice, WatchState } from '../../shared/payout-watch';
-import { ApiError } from '../api/errors';
+import { isUnreachable } from '../api/errors';
 import type { Cache } from '../cache/database';
 import type { EventBus } from '../ipc/events';
 import type { Logger } from '../log';
@@ -18,7 +18,6 @@ import type { PayoutCheckService } from './payout-checks';
 export const WATCH_INTERVAL_MS = 30_000;
 export const WATCH_LIMIT = 100;
 const KEPT_NOTICES = 50;
-const UNREACHABLE = new Set(['network', 'timeout', 'tls']);
 
 interface ProfileWatch {
   lastCheckedAt: string | null;
@@ -114,7 +113,7 @@ export function createPayoutWatch(deps: {
             });
           }
         } catch (e) {
-          if (e instanceof ApiError && UNREACHABLE.has(e.kind)) {
+          if (isUnreachable(e)) {
             w.paused = e.userMessage;
             break;
           }

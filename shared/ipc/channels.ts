@@ -76,6 +76,15 @@ export const IPC_CHANNELS = [
   'journal.reopenPeriod',
   'journal.acknowledgePeriod',
   'journal.periodDiff',
+  'tools.methods',
+  'tools.process',
+  'tools.currency',
+  'plans.create',
+  'plans.fetch',
+  'plans.checkCreate',
+  'webhooks.list',
+  'webhooks.update',
+  'classification.classify',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];

@@ -21,6 +21,7 @@ import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
 import { settlementsChannels } from './settlements';
 import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
+import { classificationChannels, plansChannels, toolsChannels, webhooksChannels } from './merchant-tools';
 
 export interface IpcChannelSchemas {
   input: z.ZodType;
@@ -46,6 +47,10 @@ export const ipcContract = {
   ...exportsChannels,
   ...noticesChannels,
   ...journalChannels,
+  ...toolsChannels,
+  ...plansChannels,
+  ...webhooksChannels,
+  ...classificationChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */
@@ -67,6 +72,8 @@ type Contract = typeof ipcContract;
 
 /** What the renderer passes. */
 export type IpcInput<C extends IpcChannel> = z.input<Contract[C]['input']>;
+/** What a handler in main receives: the input after its schema has checked and transformed it. */
+export type IpcHandlerInput<C extends IpcChannel> = z.output<Contract[C]['input']>;
 /** What a handler in main returns, before the output schema checks it. */
 export type IpcHandlerOutput<C extends IpcChannel> = z.input<Contract[C]['output']>;
 /** What the renderer receives. */

@@ -8,6 +8,7 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { majorNumberToMinor, formatMinor, formatMoney, sumMinor } from '../../shared/money';
 import { hook, rawCall } from '../support/sandbox-http';
+import { formatIstInstant } from '../../renderer/src/ui/format';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
 
 const ready = await e2eSystemReady();
@@ -313,6 +314,19 @@ describe.runIf(ready)('Accounts & balances', () => {
       formatMoney(sumMinor(wire.ok.map((a) => a.available))),
     );
     expect(await page.getByRole('region', { name: 'easebuzz', exact: true }).getByRole('alert').count()).toBe(1);
+
+    // Payable now still shows, read from the cache, and says offline and how old its figures are.
+    const payable = (a: WireAccount) => a.available - a.minimum - (a.hold ?? 0);
+    expect(await page.getByTestId('payable-now').textContent()).toBe(formatMoney(sumMinor(wire.ok.map(payable))));
+    const asOf = app.core.treasury.accounts.headroom(profileId).asOf!;
+    expect(await page.getByTestId('payable-as-of').textContent()).toMatch(
+      new RegExp(
+        `^Offline: from the cache, figures of ${escape(formatIstInstant(asOf))} \\(\\d+ min old, the oldest in the total\\)\\.$`,
+      ),
+    );
+    expect(await page.getByTestId('payable-as-of').getAttribute('class')).toContain('acct-stale');
+    await page.getByRole('region', { name: 'Payable now' }).scrollIntoViewIfNeeded();
+    await saveScreenshots(page, 'accounts-offline');
   });
 });
 

@@ -282,6 +282,7 @@ describe.runIf(ready)('Beneficiaries', () => {
     const said = await dialog.textContent();
     expect(said).toContain('Bank account 123456789012, IFSC HDFC0001234');
     expect(said).toContain(mismatch);
+    await saveScreenshots(page, 'beneficiary-confirm-mismatch');
     await dialog.getByRole('button', { name: 'Add beneficiary', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Test Vendor Pvt Ltd' }).waitFor();
     const [made] = [...sandboxIds()].filter((id) => !before.has(id));

@@ -1,8 +1,8 @@
 /**
  * The beneficiary import on the Beneficiaries screen, end to end against the real core, cache and sandbox: the
  * template, a CSV with a header the console does not know (mapped), the preview with its counts, the confirmation,
- * the per-row results and their export, and a second run of the same file that creates nothing. Saved in light
- * and dark at 1280×800.
+ * the per-row results and their export, a second run of the same file that creates nothing, and offline: the
+ * preview still works, creating waits for the service and nothing is sent. Saved in light and dark at 1280×800.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,13 +118,44 @@ describe.runIf(ready)('Beneficiary import', () => {
     const detail = page.getByRole('complementary', { name: fetched.name });
     const notice = detail.getByRole('alert').filter({ hasText: 'Bank details changed on' });
     await notice.waitFor();
-    expect(await notice.textContent()).toContain('111122223333 (UTIB0000111) →');
+    // The list of changes is a read of its own: it may show a moment after the notice.
+    await expect.poll(() => notice.textContent()).toContain('111122223333 (UTIB0000111) →');
     await page.getByRole('checkbox', { name: 'Bank details changed' }).check();
     await expect
       .poll(() => page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset['id'])))
       .toEqual([id]);
     await saveScreenshots(page, 'beneficiary-changed');
     await page.getByRole('checkbox', { name: 'Bank details changed' }).uncheck();
+    expect(app.consoleErrors).toEqual([]);
+  });
+
+  it('offline: previews a file, but offers no create until the service answers, and sends nothing', async () => {
+    const { page, sandbox } = app;
+    const before = sandboxIds();
+    const calls = () => app.harness.calls.filter((c) => c === 'beneficiaries.importRun').length;
+    await sandbox.close();
+    // Any request that cannot reach the service tells the console it is offline.
+    await page.getByLabel('Fetch by id', { exact: true }).fill('bene_NOT_REACHED');
+    await page.getByRole('button', { name: 'Fetch', exact: true }).click();
+    await page.locator('.offline-banner').waitFor();
+
+    await page.getByRole('button', { name: 'Import…' }).click();
+    const panel = page.getByRole('region', { name: 'Import beneficiaries' });
+    const offlineCsv = ['Name,Account number,IFSC', 'Offline Traders,000999888777,SBIN0000999'].join('\r\n');
+    await panel
+      .getByLabel('File')
+      .setInputFiles({ name: 'offline.csv', mimeType: 'text/csv', buffer: Buffer.from(offlineCsv) });
+    const summary = panel.getByRole('status').filter({ hasText: 'Preview of offline.csv' });
+    await summary.waitFor();
+    expect(await summary.textContent()).toBe('Preview of offline.csv: 1 row. Ready: 1');
+    const create = panel.getByRole('button', { name: 'Create 1 beneficiary' });
+    expect(await create.isDisabled()).toBe(true);
+    expect(await create.getAttribute('title')).toMatch(/^Needs the service, which cannot be reached/);
+    const sent = calls();
+    await create.click({ force: true });
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(calls()).toBe(sent);
+    expect(sandboxIds()).toEqual(before);
     expect(app.consoleErrors).toEqual([]);
   });
 });

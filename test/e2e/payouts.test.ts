@@ -3,12 +3,14 @@
  * gateway's own text and code, as the wire carries them), a pending payout on the watch list that resolves on the
  * second hard pull with the change marked in its history, the watch list run by main (its age columns, its news
  * in the status bar on another screen: overdue, then a status change with advance checks turned on), a pasted list
- * handed to the bulk check and checked there, an unknown id, and a lookup offline that fails while the cached
- * answer and history stay. Screenshots in light and dark.
+ * handed to the bulk check, checked there and exported from its own button, an unknown id, and offline: a lookup
+ * that fails while the cached answer and history stay, and a bulk check refused (normal) or queued (advance).
+ * Screenshots in light and dark.
  */
+import ExcelJS from 'exceljs';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatMoney, majorNumberToMinor } from '../../shared/money';
+import { formatMinor, formatMoney, majorNumberToMinor } from '../../shared/money';
 import { formatIstWallClock } from '../../renderer/src/ui/format';
 import { rawCall } from '../support/sandbox-http';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
@@ -225,6 +227,24 @@ describe.runIf(ready)('Payouts', () => {
     ).toBe(false);
     await table.scrollIntoViewIfNeeded();
     await saveScreenshots(app.page, 'payouts-bulk', { height: 1100 });
+
+    // The results table as a workbook, from the bulk check's own export button: one line per id of the run.
+    const bulk = page.getByRole('region', { name: 'Bulk check' });
+    await bulk.getByRole('button', { name: 'Export to Excel', exact: true }).click();
+    const status = page.getByRole('region', { name: 'Export' });
+    await status.getByRole('button', { name: 'Show in folder' }).waitFor({ timeout: 30_000 });
+    const file = /to (.+\.xlsx) in /.exec((await status.textContent())!)![1]!;
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(file);
+    const rows: ExcelJS.CellValue[][] = [];
+    book.worksheets[0]!.eachRow((row) => rows.push((row.values as ExcelJS.CellValue[]).slice(1)));
+    const run = app.core.treasury.payoutChecks.latest(profileId)!;
+    expect(rows[0]!.slice(0, 2)).toEqual(['Payout id', 'Outcome']);
+    // Excel holds rupees as numbers: two decimals of what it read are the exact paise as text.
+    expect(rows.slice(1).map((r) => [r[0], r[1], (r[6] as number).toFixed(2)])).toEqual(
+      run.items.map((i) => [i.payoutId, i.outcome, formatMinor(i.lookup!.amount!)]),
+    );
+    await status.getByRole('button', { name: 'Dismiss' }).click();
   });
 
   it('says so when a payout id is unknown', async () => {
@@ -266,6 +286,32 @@ describe.runIf(ready)('Payouts', () => {
     await alert.getByRole('button', { name: 'Try again' }).click();
     await result().getByRole('alert').filter({ hasText: 'The lookup did not get an answer' }).waitFor();
     expect(history(failed)).toHaveLength(1);
+
+    // A bulk check offline: a normal one is refused with the reason on hover, an advance one is queued in main.
+    const bulk = page.getByRole('region', { name: 'Bulk check' });
+    await bulk.getByLabel('Payout ids', { exact: true }).fill(`${pending[0]} ${failed}`);
+    const normal = bulk.getByRole('button', { name: 'Check 2 payouts' });
+    expect(await normal.isDisabled()).toBe(true);
+    expect(await normal.getAttribute('title')).toMatch(/^Needs the service, which cannot be reached/);
+    await bulk.getByLabel(/^Advance/).check();
+    const checksBefore = app.harness.calls.filter((c) => c === 'payouts.check').length;
+    await bulk.getByRole('button', { name: 'Queue 2 payouts' }).click();
+    const table = bulk.getByRole('table', { name: 'Bulk check results' });
+    await expect.poll(() => app.harness.calls.filter((c) => c === 'payouts.check').length).toBe(checksBefore + 1);
+    await table
+      .getByRole('row', { name: new RegExp(failed) })
+      .getByText('Queued')
+      .waitFor();
+    expect(await table.getByRole('row', { name: new RegExp(pending[0]!) }).textContent()).toMatch(/Queued/);
+    // The queue is in the profile's cache, for when the service answers again; the box unticked after the run.
+    expect(
+      app.core
+        .cacheFor(profileId)
+        .payoutChecks.queued()
+        .map((q) => q.payoutId),
+    ).toEqual([pending[0], failed]);
+    expect(await bulk.getByLabel(/^Advance/).isChecked()).toBe(false);
+    await saveScreenshots(page, 'payouts-bulk-offline', { height: 1100 });
     expect(app.consoleErrors).toEqual([]);
   });
 });

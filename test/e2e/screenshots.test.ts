@@ -1,6 +1,7 @@
 /**
  * Pictures of the Settings screen in both colour schemes, for people to look at (test-results/screenshots/):
- * the built-in profile, a production profile without a secret, and a custom one whose connection test passed.
+ * the built-in profile, a production profile without a secret, and a custom one whose connection test passed;
+ * then the payout settings (expected turnaround per method, NEFT batches, the watch list's advance checks).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
@@ -46,6 +47,11 @@ describe.runIf(ready)('Settings screenshots', () => {
     await statusBar.getByText(/^Online since/).waitFor();
 
     await saveScreenshots(page, 'settings');
+
+    const payouts = page.getByRole('region', { name: 'Payouts: expected turnaround and the watch list' });
+    await payouts.getByRole('form', { name: 'Payout settings' }).waitFor();
+    await payouts.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await saveScreenshots(page, 'settings-payouts');
     expect(app.consoleErrors).toEqual([]);
   });
 });

@@ -225,6 +225,36 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         await unwrap(api.beneficiaries.importCancel());
         await unwrap(api.beneficiaries.importTemplate());
         await unwrap(api.beneficiaries.importResults({ report: imported }));
+        // The Merchant tools' channels: a listing, a refused process (no such order), a plan made and checked,
+        // webhooks listed and changed, a classification.
+        await unwrap(api.tools.methods({ amount: '100' }));
+        const processRefused = await api.tools.process({
+          requestKey: 'bridge-process-1',
+          order: { order_id: 'ord_bridge_missing', method: 'nb', code: 'HDFC' },
+        });
+        await unwrap(api.tools.currency({ from: 'USD', to: 'INR' }));
+        const plan = await unwrap(
+          api.plans.create({
+            requestKey: 'bridge-plan-1',
+            plan: {
+              title: 'Bridge',
+              amount: '1',
+              frequency: 30,
+              cycle: 1,
+              currency: 'INR',
+              mer_reference_id: 'BRIDGE-1',
+            },
+          }),
+        );
+        await unwrap(api.plans.fetch({ id: plan.planId }));
+        await unwrap(api.plans.checkCreate({ attemptSeq: plan.attemptSeq }));
+        const hooks = await unwrap(api.webhooks.list({}));
+        await unwrap(
+          api.webhooks.update({ requestKey: 'bridge-hook-1', change: { id: hooks.endpoints[0]!.id, active: true } }),
+        );
+        await unwrap(
+          api.classification.classify({ state: 'bridge', questions: { q: { type: 'noul', instructions: 'Is it?' } } }),
+        );
         await unwrap(api.cache.list());
         const cacheStatus = await unwrap(api.cache.status());
         await unwrap(api.cache.clear({ profileId: 'sandbox' }));
@@ -258,6 +288,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           exportProgress: progress.length,
           cacheStatus,
           notices: { notices, noticeRevealed, noticeDismissed },
+          processRefused,
         };
       },
       {
@@ -281,6 +312,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
       notices: { notices: [], noticeRevealed: { revealed: false }, noticeDismissed: { dismissed: false } },
       verified: true,
       acknowledged: { ok: false, error: { code: 'PERIOD_NOT_CHANGED' } },
+      processRefused: { ok: false, error: { code: 'API_API' } },
       invalid: { ok: false, error: { code: 'INVALID_INPUT', details: [expect.objectContaining({ path: 'baseUrl' })] } },
       // Connectivity is each profile's: the new profile starts not contacted, goes online with its first answer,
       // and removing it brings back the built-in profile, which this test never contacted.

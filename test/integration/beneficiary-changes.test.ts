@@ -1,7 +1,8 @@
 /**
  * Bank-detail change history over the real router, cache and sandbox: a fetch that returns another account, IFSC or
  * UPI address than the cached one keeps the old values with the time; the same details (in another case, or ""
- * for none) are no change; the list filters the changed payees and each carries the time of its last change.
+ * for none) are no change; the list filters the changed payees and each carries the time of its last change. The
+ * CLI shows the same: `beneficiaries get` with every change, `beneficiaries changed` from the cache alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ import { SANDBOX_PROFILE_ID } from '../../shared/profiles';
 import { EMBEDDED_SECRET, coreOnSandbox, ok } from '../support/core';
 import { memoryStore } from '../support/memory-store';
 import { startTestSandbox } from '../support/sandbox';
+import { cliRunner } from '../support/cli';
+import { epochMsToIst } from '../../shared/time';
 
 let sandbox: Sandbox;
 let core: Core;
@@ -65,5 +68,31 @@ describe('bank-detail changes', () => {
     expect(changed.rows.map((r) => r.beneficiary_id)).toEqual([a]);
     const all = await ok(core, 'beneficiaries.list', {});
     expect(all.rows.length).toBeGreaterThan(1);
+  });
+
+  it('the CLI lists the changed payees from the cache, and shows the changes with the payee', async () => {
+    const [a] = sandbox.fixtures().beneficiaries.map((x) => x.id);
+    const changes = await ok(core, 'beneficiaries.changes', { id: a! });
+    expect(changes).toHaveLength(1);
+    // The CLI on the same data folder: the built-in profile's cache is the one the core wrote.
+    const cli = cliRunner(dataDir);
+    const listed = await cli.run('--json', 'beneficiaries', 'changed');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(
+      (JSON.parse(listed.stdout) as { beneficiary: { beneficiary_id: string }; changes: unknown }[]).map((r) => [
+        r.beneficiary.beneficiary_id,
+        r.changes,
+      ]),
+    ).toEqual([[a, changes]]);
+    const text = await cli.run('beneficiaries', 'changed');
+    expect(text.stdout).toContain(
+      `${epochMsToIst(Date.parse(changes[0]!.changedAt))} IST: account ${changes[0]!.before.account_number} (${changes[0]!.before.ifsc})`,
+    );
+
+    const shown = await cli.run('beneficiaries', 'get', a!);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`BANK DETAILS CHANGED on ${epochMsToIst(Date.parse(changes[0]!.changedAt))} IST`);
+    const json = await cli.run('--json', 'beneficiaries', 'get', a!);
+    expect(JSON.parse(json.stdout)).toMatchObject({ beneficiary_id: a, changes });
   });
 });

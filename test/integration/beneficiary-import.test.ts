@@ -8,11 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProfileStore } from '../../electron/profiles/profile-store';
 import type { ImportOutcome, ImportReport } from '../../shared/beneficiary-import';
 import { cliRunner } from '../support/cli';
 import { openpyxlCells, openpyxlProblem, openpyxlWrite, type SheetInput } from '../support/export-files';
-import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { openSandbox, sandboxProfile, type OpenSandbox } from '../support/sandbox';
 import { hook } from '../support/sandbox-http';
 import { spawnCli } from '../support/spawn-cli';
 import { requireSystem } from '../support/system';
@@ -32,13 +31,7 @@ const report = (out: { stdout: string }) => JSON.parse(out.stdout) as ImportRepo
 beforeAll(async () => {
   sb = await openSandbox({ settlementsPerDay: 1 });
   dir = mkdtempSync(join(tmpdir(), 'beneficiary-import-'));
-  createProfileStore({ dataDir: dir, sandbox: null }).create({
-    name: 'Desk',
-    environment: 'custom',
-    baseUrl: sb.profile.baseUrl,
-    aiUrl: sb.profile.aiUrl,
-    key: sb.key,
-  });
+  sandboxProfile(sb, dir);
   run = cliRunner(dir, { DESK_SECRET: sb.secret }).run;
 });
 afterAll(async () => {

@@ -1116,7 +1116,8 @@ describe('list exports', () => {
           text('cashfree'),
           null,
           text('Acme Supplies'),
-          text('000123456789012 HDFC0000001'),
+          // Masked to the last four with the IFSC (issue 15): the export names the account without spelling it out.
+          text('•••••9012 (HDFC0000001)'),
           text('0051'),
           text('Beneficiary bank is offline'),
           null,
@@ -1132,7 +1133,7 @@ describe('list exports', () => {
           text('cashfree'),
           datetime('2026-01-10 11:55:00'),
           text('Acme Supplies'),
-          text('000123456789012 HDFC0000001'),
+          text('•••••9012 (HDFC0000001)'),
           null,
           null,
           null,

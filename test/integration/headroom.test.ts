@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache } from '../../electron/cache/database';
-import { createProfileStore } from '../../electron/profiles/profile-store';
 import type { HeadroomReport } from '../../shared/headroom';
 import { isPendingTransfer } from '../../shared/payouts';
-import { formatMinor } from '../../shared/money';
+import { formatMinor, formatMoney } from '../../shared/money';
+import { epochMsToIst } from '../../shared/time';
 import { cliRunner } from '../support/cli';
 import { TEST_NOW } from '../support/clock';
-import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { openSandbox, sandboxProfile, type OpenSandbox } from '../support/sandbox';
 import { hook } from '../support/sandbox-http';
 
 let sb: OpenSandbox;
@@ -29,13 +29,7 @@ const json = (out: { stdout: string }) => JSON.parse(out.stdout) as HeadroomRepo
 beforeAll(async () => {
   sb = await openSandbox({ settlementsPerDay: 1 });
   dir = mkdtempSync(join(tmpdir(), 'headroom-'));
-  profileId = createProfileStore({ dataDir: dir, sandbox: null }).create({
-    name: 'Desk',
-    environment: 'custom',
-    baseUrl: sb.profile.baseUrl,
-    aiUrl: sb.profile.aiUrl,
-    key: sb.key,
-  }).id;
+  profileId = sandboxProfile(sb, dir);
   run = cliRunner(dir, { DESK_SECRET: sb.secret }).run;
 });
 afterAll(async () => {
@@ -138,5 +132,46 @@ describe('payable now', () => {
       stale: { message: 'Gateway timed out', code: '504', at: later.toISOString() },
     });
     expect(after.total.payable).toBe(before.total.payable);
+  });
+
+  it('cannot reach the service: prints the cached figures with their date, and exits 1 saying they are not fresh', async () => {
+    const cached = await cli('--json', 'accounts', 'headroom', '--offline');
+    expect(cached.code, cached.stderr).toBe(0);
+    const was = JSON.parse(cached.stdout) as HeadroomReport & { refreshed: boolean; refreshError: string | null };
+    expect(was).toMatchObject({ refreshed: false, refreshError: null });
+    // The total is as old as its oldest account figure.
+    expect(was.asOf).toBe(
+      was.accounts
+        .filter((a) => a.currency === 'INR')
+        .map((a) => a.takenAt)
+        .sort()[0],
+    );
+
+    // Every attempt of the refresh is reset before an answer: the machine is, as far as it can tell, offline.
+    await hook(sb.sandbox.url, 'POST', 'faults', { path: '/api/v2/payout/accounts', kind: 'drop', count: 40 });
+    try {
+      const out = await cli('--json', 'accounts', 'headroom');
+      expect(out.code).toBe(1);
+      const r = JSON.parse(out.stdout) as typeof was;
+      expect(r).toEqual({
+        ...was,
+        refreshed: false,
+        refreshError: expect.stringMatching(/^the refresh failed \(.+\)$/),
+      });
+      expect(out.stderr).toContain(
+        `Payable now from the cache, figures as of ${epochMsToIst(Date.parse(was.asOf!))} IST: the refresh failed`,
+      );
+      const text = await cli('accounts', 'headroom');
+      expect(text.code).toBe(1);
+      expect(text.stdout.split('\n')[0]).toMatch(
+        /^Payable now from the cache, figures as of .+ IST: the refresh failed/,
+      );
+      expect(text.stdout).toContain(formatMoney(was.total.payable));
+    } finally {
+      await hook(sb.sandbox.url, 'DELETE', 'faults');
+    }
+    const back = await cli('--json', 'accounts', 'headroom');
+    expect(back.code, back.stderr).toBe(0);
+    expect(JSON.parse(back.stdout)).toMatchObject({ refreshed: true, refreshError: null });
   });
 });

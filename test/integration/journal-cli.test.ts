@@ -9,12 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProfileStore } from '../../electron/profiles/profile-store';
 import type { ClosedPeriod, JournalEntry, PeriodDiff } from '../../shared/journal';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { cliRunner } from '../support/cli';
-import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { openSandbox, sandboxProfile, type OpenSandbox } from '../support/sandbox';
 import { hook } from '../support/sandbox-http';
 import { spawnCli } from '../support/spawn-cli';
 
@@ -33,13 +32,7 @@ const json = <T>(out: { stdout: string }) => JSON.parse(out.stdout) as T;
 beforeAll(async () => {
   sb = await openSandbox({ settlementsPerDay: 30 });
   dir = mkdtempSync(join(tmpdir(), 'journal-cli-'));
-  profileId = createProfileStore({ dataDir: dir, sandbox: null }).create({
-    name: 'Desk',
-    environment: 'custom',
-    baseUrl: sb.profile.baseUrl,
-    aiUrl: sb.profile.aiUrl,
-    key: sb.key,
-  }).id;
+  profileId = sandboxProfile(sb, dir);
   run = cliRunner(dir, { DESK_SECRET: sb.secret }).run;
 });
 afterAll(async () => {

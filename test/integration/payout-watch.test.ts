@@ -1,7 +1,8 @@
 /**
  * The watch list in main, on a clock the test moves: rounds check the pending payouts (normal, or advance when the
  * desk turned it on), notice a status change and a payout going overdue once each, push both as the `payoutWatch`
- * event, and send nothing while the service cannot be reached.
+ * event and as an OS notification (one per round that found something; the OS side is main's Electron
+ * Notification, here a recorder in its place), and send nothing while the service cannot be reached.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { DEFAULT_TURNAROUND } from '../../shared/payout-ageing';
-import type { WatchState } from '../../shared/payout-watch';
+import { watchNoticeText, type WatchState } from '../../shared/payout-watch';
+import { WATCH_NOTIFICATION_TITLE, notifyWatchNews } from '../../electron/treasury/watch-notifications';
 import { testClock } from '../support/clock';
 import { EMBEDDED_SECRET, coreOnSandbox, nextEvent, ok } from '../support/core';
 import { memoryStore } from '../support/memory-store';
@@ -26,11 +28,18 @@ const base = testClock();
 let moved = 0;
 const now = () => base() + moved;
 const MIN = 60_000;
+/** What the OS was asked to show, in order. */
+const shown: { title: string; body: string }[] = [];
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ secret: EMBEDDED_SECRET, now });
   dataDir = mkdtempSync(join(tmpdir(), 'pc-payout-watch-'));
-  core = coreOnSandbox(sandbox, { dataDir, vault: memoryStore(), now });
+  core = coreOnSandbox(sandbox, {
+    dataDir,
+    vault: memoryStore(),
+    now,
+    osNotifications: { isSupported: () => true, show: (n) => shown.push(n) },
+  });
   pending = sandbox
     .fixtures()
     .payouts.filter((p) => p.status === 'pending')
@@ -57,6 +66,8 @@ describe('the watch list in main', () => {
     expect(await event).toEqual(state);
     expect(state).toMatchObject({ watching: pending.length, overdue: 0, advance: false, paused: null, fresh: [] });
     expect(advanceFetches().every((n) => n === 0)).toBe(true);
+    // A quiet round is not announced.
+    expect(shown).toEqual([]);
   });
 
   it('notices each pending payout once when the clock passes its expected time', async () => {
@@ -66,9 +77,13 @@ describe('the watch list in main', () => {
     expect(state.overdue).toBe(pending.length);
     expect(state.fresh.map((n) => [n.kind, n.payoutId]).sort()).toEqual(pending.map((id) => ['overdue', id]).sort());
     for (const n of state.fresh) expect(Date.parse(n.expectedBy!)).toBeLessThan(now());
+    // The round's news, once, as one OS notification.
+    expect(shown).toEqual([{ title: WATCH_NOTIFICATION_TITLE, body: watchNoticeText(state.fresh) }]);
+    expect(shown[0]!.body).toContain(`${state.fresh[0]!.payoutId} is overdue`);
     const again = await ok(core, 'payouts.watchNow', {});
     expect(again.fresh).toEqual([]);
     expect(again.notices).toHaveLength(pending.length);
+    expect(shown).toHaveLength(1);
   });
 
   it('uses advance checks only once the desk turns them on, one per payout per round, and notices the change', async () => {
@@ -85,6 +100,24 @@ describe('the watch list in main', () => {
       pending.map((id) => ['status', id, 'pending', 'success']).sort(),
     );
     expect(second).toMatchObject({ watching: 0, overdue: 0 });
+    expect(shown.at(-1)).toEqual({ title: WATCH_NOTIFICATION_TITLE, body: watchNoticeText(second.fresh) });
+    expect(shown.at(-1)!.body).toMatch(/is now success \(was pending\)/);
+    expect(shown).toHaveLength(2);
+  });
+
+  it('shows nothing where the OS has no notifications, while the status bar still gets the news', async () => {
+    const unsupported: unknown[] = [];
+    const stop = notifyWatchNews(core.events, { isSupported: () => false, show: (n) => unsupported.push(n) });
+    try {
+      const news = { kind: 'overdue', payoutId: 'TRF1', at: '', from: null, to: null, expectedBy: '' } as const;
+      const state = { ...(await ok(core, 'payouts.watch', {})), fresh: [news] };
+      core.events.emit('payoutWatch', state);
+      expect(unsupported).toEqual([]);
+      // The core's own subscriber, on an OS that has them, did show it.
+      expect(shown.at(-1)).toEqual({ title: WATCH_NOTIFICATION_TITLE, body: 'TRF1 is overdue.' });
+    } finally {
+      stop();
+    }
   });
 
   it('sends nothing while the service cannot be reached, and says so', async () => {

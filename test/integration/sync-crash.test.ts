@@ -14,9 +14,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCache } from '../../electron/cache/database';
-import { createProfileStore } from '../../electron/profiles/profile-store';
 import { filesUnder } from '../security/support';
-import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { openSandbox, sandboxProfile, type OpenSandbox } from '../support/sandbox';
 import { spawnCli } from '../support/spawn-cli';
 
 const PER_DAY = 60_000;
@@ -31,13 +30,7 @@ let profileId: string;
 beforeAll(async () => {
   sb = await openSandbox({ settlementsPerDay: PER_DAY });
   dir = mkdtempSync(join(tmpdir(), 'sync-crash-'));
-  profileId = createProfileStore({ dataDir: dir, sandbox: null }).create({
-    name: 'Crash',
-    environment: 'custom',
-    baseUrl: sb.profile.baseUrl,
-    aiUrl: sb.profile.aiUrl,
-    key: sb.key,
-  }).id;
+  profileId = sandboxProfile(sb, dir, 'Crash');
 });
 afterAll(async () => {
   await sb.close();
@@ -93,7 +86,7 @@ const cacheFile = () => join(dir, 'cache', `${profileId}.sqlite`);
 
 it(
   'survives SIGKILL at random moments, each followed at once by a sync that starts, and ends with exactly the sandbox records',
-  { timeout: 120_000 },
+  { timeout: 240_000 },
   async () => {
     const days = sb.sandbox.fixtures().settlementDates.slice(-DAYS);
     const range = { from: days[0]!, to: days.at(-1)! };

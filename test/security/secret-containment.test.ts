@@ -35,6 +35,7 @@ import {
   validInputs,
 } from './support';
 import { startTestSandbox } from '../support/sandbox';
+import { zipParts } from '../support/export-files';
 import { TEST_TODAY, testClock } from '../support/clock';
 
 const service = `payout-console-containment-${randomBytes(4).toString('hex')}`;
@@ -240,6 +241,59 @@ describe.runIf(available)('secret containment', () => {
     await okCall('payouts.lookup', { payoutId, mode: 'advance' });
     await okCall('payouts.history', { payoutId });
     await okCall('payouts.recent', {});
+    await okCall('payouts.check', { ids: [payoutId, 'TRF-NOT-THERE'], mode: 'normal' });
+    await okCall('payouts.checkRun', {});
+    await okCall('payouts.saveSettings', await okCall('payouts.settings', {}));
+    await okCall('payouts.watch', {});
+    await okCall('payouts.watchNow', {});
+    const headroom = await okCall<{ gateways: { pg: string }[] }>('accounts.headroom', undefined);
+    const pg = headroom.gateways[0]!.pg;
+    await okCall('accounts.setHeadroomThreshold', { pg, threshold: 1_00_000_00 });
+    await okCall('accounts.setHeadroomThreshold', { pg, threshold: null });
+    await okCall('beneficiaries.changes', { id: created.beneficiary.beneficiary_id });
+    // The Merchant tools' channels, each request signed with the secret: a listing, a payment started, the rate,
+    // a plan made, fetched and checked, webhooks listed and changed, a classification.
+    await okCall('tools.methods', { amount: '500' });
+    const order = merchant.fixtures().orders.find((o) => o.status === 'created' && o.payments === 0)!;
+    await okCall('tools.process', {
+      requestKey: 'containment-process-1',
+      order: { order_id: order.id, method: 'upi', code: 'collect', vpa: 'vendor@okaxis' },
+    });
+    await okCall('tools.currency', { from: 'USD', to: 'INR' });
+    const plan = await okCall<{ planId: string; attemptSeq: number }>('plans.create', {
+      requestKey: 'containment-plan-1',
+      plan: {
+        title: 'Containment',
+        amount: '10',
+        frequency: 30,
+        cycle: 1,
+        currency: 'INR',
+        mer_reference_id: 'CONT-1',
+      },
+    });
+    await okCall('plans.fetch', { id: plan.planId });
+    await okCall('plans.checkCreate', { attemptSeq: plan.attemptSeq });
+    const hooks = await okCall<{ endpoints: { id: string }[] }>('webhooks.list', {});
+    await okCall('webhooks.update', {
+      requestKey: 'containment-hook-1',
+      change: { id: hooks.endpoints[0]!.id, topics: ['order.paid'] },
+    });
+    await okCall('classification.classify', {
+      state: { note: 'containment' },
+      questions: { q: { type: 'noul', instructions: 'Is it?' } },
+    });
+    // A vendor file of two payees, previewed, created, and its results and the template written out.
+    const vendorFile = {
+      fileName: 'vendors.csv',
+      content: Buffer.from(
+        'Name,Account number,IFSC\r\nContainment Import One,000123450001,HDFC0001234\r\nContainment Import Two,000123450002,HDFC0001234\r\n',
+      ).toString('base64'),
+    };
+    const preview = await okCall('beneficiaries.importPreview', vendorFile);
+    await okCall('beneficiaries.importRun', vendorFile);
+    await okCall('beneficiaries.importCancel', undefined);
+    await okCall('beneficiaries.importResults', { report: preview });
+    await okCall('beneficiaries.importTemplate', undefined);
     const exported = nextEvent(core, 'exportFinished');
     const exportJob = await okCall<{ jobId: string }>('exports.start', { kind: 'payouts', format: 'csv' });
     const exportEnd = (await exported) as { file: string };
@@ -359,6 +413,9 @@ describe.runIf(available)('secret containment', () => {
         'cache/sandbox.sqlite-wal',
         exportFile,
         exportFile.replace(/\.csv$/, '.about.txt'),
+        // Written by the import's "Download template" and "Save results": searched unzipped below as well.
+        `exports/Beneficiary import results ${TEST_TODAY}.xlsx`,
+        'exports/Beneficiary import template.xlsx',
         'logs/main.1.log',
         'settings.json',
       ].sort(),
@@ -366,7 +423,11 @@ describe.runIf(available)('secret containment', () => {
     const log = files.find((f) => f.label === 'logs/main.1.log')!.text;
     expect(log).toMatch(/"message":"request"/); // the logger saw the requests…
     expect(log).toContain('[redacted]'); // …and the echoed secret reached it only cut
-    const haystacks = [...replies, ...events, ...errorTexts, ...files];
+    const workbookParts: Haystack[] = [];
+    for (const f of files.filter((f) => f.label.endsWith('.xlsx')))
+      for (const [part, text] of await zipParts(join(dataDir, f.label)))
+        workbookParts.push({ label: `${f.label}:${part}`, text });
+    const haystacks = [...replies, ...events, ...errorTexts, ...files, ...workbookParts];
     // The search finds every needle when one is planted, so zero hits below is a real result.
     const planted = NEEDLES.map(([name, needle]) => ({ label: `planted ${name}`, text: `{"x":"..${needle}.."}` }));
     expect(hitsIn(NEEDLES, planted)).toEqual(

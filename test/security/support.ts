@@ -142,6 +142,31 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'journal.reopenPeriod': { id: 1 },
     'journal.acknowledgePeriod': { id: 1 },
     'journal.periodDiff': { id: 1 },
+    'tools.methods': { amount: '499.50', currency: 'INR' },
+    'tools.process': {
+      requestKey: 'security-suite-key-1',
+      order: { order_id: 'order_that_does_not_exist', method: 'upi', code: 'collect', vpa: 'someone@okicici' },
+    },
+    'tools.currency': { from: 'USD', to: 'INR' },
+    'plans.create': {
+      requestKey: 'security-suite-key-2',
+      plan: {
+        title: 'Security suite plan',
+        amount: '1.00',
+        frequency: 30,
+        cycle: 12,
+        currency: 'INR',
+        mer_reference_id: 'security-suite-plan',
+      },
+    },
+    'plans.fetch': { id: 'plan_that_does_not_exist' },
+    'plans.checkCreate': { attemptSeq: 1 },
+    'webhooks.list': {},
+    'webhooks.update': { requestKey: 'security-suite-key-3', change: { id: 'wh_missing', active: false } },
+    'classification.classify': {
+      state: 'The refund has not reached my account.',
+      questions: { topic: { type: 'choice', instructions: 'What is it about?', criteria: ['refund', 'payout'] } },
+    },
   };
   return inputs;
 }

@@ -10,7 +10,8 @@ export interface CliRun {
   stderr: string;
 }
 
-export function cliRunner(dataDir: string, env: NodeJS.ProcessEnv = {}) {
+/** `now`: the clock of every run (the tests' clock by default); a test of what time does moves it. */
+export function cliRunner(dataDir: string, env: NodeJS.ProcessEnv = {}, now?: () => number) {
   const keychainService = `payout-console-test-${randomBytes(4).toString('hex')}`;
   const run = async (...argv: string[]): Promise<CliRun> => {
     let stdout = '';
@@ -25,7 +26,7 @@ export function cliRunner(dataDir: string, env: NodeJS.ProcessEnv = {}) {
       ['--data-dir', dataDir, ...argv],
       { ...process.env, PAYOUT_CONSOLE_KEYCHAIN_SERVICE: keychainService, ...env },
       io,
-      testClock(),
+      now ?? testClock(),
     );
     return { code, stdout, stderr };
   };

@@ -7,6 +7,7 @@ import { createMerchantApi, type ApiClientOptions } from '../../electron/api';
 import type { FaultKind } from '../../electron/sandbox/faults';
 // eslint-disable-next-line no-restricted-imports -- the one place tests start a sandbox, with the tests' clock
 import { startSandbox, type SandboxOptions } from '../../electron/sandbox/server';
+import { createProfileStore } from '../../electron/profiles/profile-store';
 import { testClock } from './clock';
 import { hook } from './sandbox-http';
 
@@ -58,3 +59,14 @@ export async function openSandbox(options: { seed?: number; settlementsPerDay?: 
   };
 }
 export type OpenSandbox = Awaited<ReturnType<typeof openSandbox>>;
+
+/** A custom profile named `name` in `dataDir` that points at this sandbox (its secret is for the caller to supply). */
+export function sandboxProfile(sb: OpenSandbox, dataDir: string, name = 'Desk'): string {
+  return createProfileStore({ dataDir, sandbox: null }).create({
+    name,
+    environment: 'custom',
+    baseUrl: sb.profile.baseUrl,
+    aiUrl: sb.profile.aiUrl,
+    key: sb.key,
+  }).id;
+}

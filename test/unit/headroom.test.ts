@@ -100,6 +100,12 @@ describe('computeHeadroom', () => {
     });
     expect(r.gateways.find((g) => g.pg === 'alpha')).toMatchObject({ stale: null, asOf: T1 });
   });
+  it('dates the total by its oldest figure, so a total read from the cache says how old it is', () => {
+    expect(r.asOf).toBe(T1);
+    const newer = computeHeadroom({ accounts: [overview.accounts[1]!], gatewayErrors: [] }, [], {});
+    expect(newer.asOf).toBe(T2);
+    expect(computeHeadroom({ accounts: [], gatewayErrors: [] }, [], {}).asOf).toBeNull();
+  });
   it('is low when payable now less pending is below the threshold, not at it', () => {
     expect(r.gateways.find((g) => g.pg === 'alpha')).toMatchObject({ afterPending: 3_299_99, low: false });
     expect(r.gateways.find((g) => g.pg === 'beta')).toMatchObject({ afterPending: 7_700_00, low: false });

@@ -1,6 +1,7 @@
-/** The README makes promises: its operation table and its reconciliation formula stay true to the code. */
-import { readFileSync } from 'node:fs';
+/** The README makes promises: its operation table, its reconciliation formula and its screenshots stay true. */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../electron/cli/main';
 import { OPERATIONS, OPERATION_NAMES } from '../../shared/api/operations';
 import { expectedSettledAmount } from '../../shared/reconciliation';
 
@@ -17,6 +18,30 @@ describe('README operations table', () => {
     expect(cells[3]).toMatch(spec.auth === 'body' ? /^body$/ : /^Basic/);
     expect(cells[3]!.includes('key/hash')).toBe(spec.auth === 'basic' && spec.credentials === 'key+hash');
     expect(cells[4]).toBe(spec.safe ? 'yes' : 'no');
+  });
+
+  // The screen list is read as text: importing it would pull React into a Node test.
+  const screens = readFileSync(new URL('../../renderer/src/navigation/screens.tsx', import.meta.url), 'utf8');
+  const screenLabels = [...screens.matchAll(/label: '([^']+)'/g)].map((m) => m[1]!);
+  const commands = new Set(COMMANDS.map((c) => c.words.join(' ')));
+
+  it.each(OPERATION_NAMES)('names screens and commands for %s that exist', (name) => {
+    const spec = OPERATIONS[name];
+    const path = spec.host === 'ai' ? `{ai_url}${spec.path}` : spec.path;
+    const cells = rows
+      .find((r) => r.includes('`' + path + '`'))!
+      .split('|')
+      .map((c) => c.trim());
+    const [ui, cli] = [cells[7]!, cells[8]!];
+    for (const screen of ui === '–' ? [] : ui.split(', ')) {
+      expect(
+        screenLabels.some((l) => l.startsWith(screen)),
+        `no screen "${screen}"`,
+      ).toBe(true);
+    }
+    for (const command of cli === '–' ? [] : cli.split(', ')) {
+      expect(commands.has(command.replaceAll('`', '')), `no command ${command}`).toBe(true);
+    }
   });
 
   it('has no row for an operation that does not exist', () => {
@@ -50,5 +75,27 @@ describe('README reconciliation formula', () => {
       else sum += sign * record[term as keyof typeof record];
     }
     expect(sum).toBe(expectedSettledAmount(record));
+  });
+});
+
+describe('README screenshots', () => {
+  const shown = [...readme.matchAll(/!\[[^\]]+\]\((docs\/screenshots\/[^)]+)\)/g)].map((m) => m[1]!);
+  const folder = new URL('../../docs/screenshots/', import.meta.url);
+
+  it('shows the screens it describes', () => {
+    expect(shown.length).toBeGreaterThanOrEqual(9);
+  });
+  it.each(shown)('%s is there: a PNG 1280 px wide, as the e2e tests save them', (path) => {
+    const png = readFileSync(new URL(`../../${path}`, import.meta.url));
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    // The IHDR chunk holds the width, big-endian, at byte 16.
+    expect(png.readUInt32BE(16)).toBe(1280);
+  });
+  it('keeps no picture it does not show', () => {
+    expect(
+      readdirSync(folder)
+        .map((f) => `docs/screenshots/${f}`)
+        .sort(),
+    ).toEqual([...new Set(shown)].sort());
   });
 });

@@ -1,17 +1,24 @@
 /**
  * `accounts headroom [--offline]`: payable now per account, gateway and in total (available − minimum − hold, and
  * with the overdraft), beside the pending payouts the console knows, after a refresh of every gateway (`--offline`:
- * from the cache). `accounts threshold PG RUPEES|--clear`: the gateway's low-headroom alert, exact in rupees.
- * `--json` gives integer paise.
+ * from the cache). When the refresh fails (the service cannot be reached, or refuses) the cache's figures are
+ * still printed, dated, and the command exits 1 saying why they are not fresh: a desk offline still learns what it
+ * last knew, and a script cannot take old figures for new ones. `accounts threshold PG RUPEES|--clear`: the
+ * gateway's low-headroom alert, exact in rupees. `--json` gives integer paise.
  */
 import { maskAccount } from '../../../shared/accounts';
 import type { HeadroomReport } from '../../../shared/headroom';
+import { ApiError } from '../../api/errors';
 import { formatMoney, MoneyError, parseDecimalToMinor } from '../../../shared/money';
-import { epochMsToIst } from '../../../shared/time';
 import type { Command } from '../command';
-import { UsageError, result, table } from '../io';
+import { UsageError, istText, result, table } from '../io';
 
-const ist = (iso: string) => `${epochMsToIst(Date.parse(iso))} IST`;
+const ist = istText;
+
+function dated(r: HeadroomReport, refreshError: string | null): string {
+  const asOf = r.asOf === null ? 'no figures cached yet' : `figures as of ${ist(r.asOf)}`;
+  return refreshError === null ? `Payable now, ${asOf}.` : `Payable now from the cache, ${asOf}: ${refreshError}`;
+}
 
 function human(r: HeadroomReport): string {
   const money = (v: number) => formatMoney(v);
@@ -41,7 +48,9 @@ function human(r: HeadroomReport): string {
         g.threshold === null ? '-' : money(g.threshold),
         [
           g.low ? 'LOW HEADROOM' : '',
-          g.stale ? `last good figure of ${g.asOf ? ist(g.asOf) : '-'}; the gateway answered ${g.stale.message}` : '',
+          g.stale
+            ? `${g.asOf ? `last good figure of ${ist(g.asOf)}` : 'no good figure yet'}; the gateway answered ${g.stale.message}`
+            : '',
         ]
           .filter(Boolean)
           .join('; '),
@@ -67,9 +76,20 @@ const headroom: Command = {
   usage: 'accounts headroom [--offline]   (payable now per account, gateway and total; --json in paise)',
   options: { offline: { type: 'boolean' } },
   async run({ ctx, values, io }) {
-    if (values.offline !== true) await ctx.core.treasury.accounts.refresh(ctx.profile.id);
+    let refreshError: string | null = null;
+    if (values.offline !== true) {
+      try {
+        await ctx.core.treasury.accounts.refresh(ctx.profile.id);
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        refreshError = `the refresh failed (${e.userMessage})`;
+      }
+    }
     const report = ctx.core.treasury.accounts.headroom(ctx.profile.id);
-    result(io, report, () => human(report));
+    result(io, { ...report, refreshed: values.offline !== true && refreshError === null, refreshError }, () =>
+      [dated(report, refreshError), '', human(report)].join('\n'),
+    );
+    if (refreshError !== null) throw new Error(`${dated(report, refreshError)} (printed above)`);
   },
 };
 

@@ -1,6 +1,8 @@
 /**
- * `beneficiaries add|get|import|template` (`beneficiary` is an alias), recorded in the cache like the app's. Adding is never retried by the client: a lost
- * answer says what to check. The form is checked by the shared schema before anything is sent.
+ * `beneficiaries add|get|changed|import|template` (`beneficiary` is an alias), recorded in the cache like the app's.
+ * Adding is never retried by the client: a lost answer says what to check. The form is checked by the shared schema
+ * before anything is sent. `get` shows every bank-detail change the cache kept (a fraud signal); `changed` lists
+ * the payees with one, from the cache, so it answers offline too.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -9,6 +11,8 @@ import { describeIssues } from '../../../shared/api/operations';
 import {
   BENEFICIARY_FIELDS,
   beneficiaryForm,
+  type BankDetailChange,
+  type CachedBeneficiary,
   normaliseBeneficiaryText,
   type BeneficiaryField,
 } from '../../../shared/beneficiaries';
@@ -21,7 +25,7 @@ import {
 import { writeImportResults, writeImportTemplate } from '../../export/beneficiary-import-sheets';
 import { readSheet, SheetReadError } from '../../import/sheet-reader';
 import type { Command, Values } from '../command';
-import { InputError, OutcomeUnknownError, UsageError, progressLine, result, table } from '../io';
+import { InputError, OutcomeUnknownError, UsageError, istText, progressLine, result, table } from '../io';
 import { cancelOnInterrupt } from './settlements';
 
 const add: Command = {
@@ -64,20 +68,61 @@ const add: Command = {
   },
 };
 
+/** One change as a line: "15/06/2026, 12:00:03 pm IST: account 9999…1111 (UTIB0000999) → …". */
+function changeLine(c: BankDetailChange): string {
+  const route = (d: BankDetailChange['before']) =>
+    [d.account_number ? `account ${d.account_number} (${d.ifsc ?? '-'})` : null, d.vpa ? `UPI ${d.vpa}` : null]
+      .filter(Boolean)
+      .join(', ') || 'none';
+  return `${istText(c.changedAt)}: ${route(c.before)} -> ${route(c.after)}`;
+}
+
 const get: Command = {
   words: ['beneficiaries', 'get'],
-  usage: 'beneficiaries get ID',
+  usage: 'beneficiaries get ID   (fetched from the service; any bank-detail change the cache kept is listed)',
   positionals: { min: 1, max: 1, names: 'ID' },
   async run({ ctx, positionals, io }) {
     const b = await ctx.core.treasury.beneficiaries.fetch(ctx.profile.id, positionals[0]!);
-    result(io, b, () =>
+    const changes = ctx.core.treasury.beneficiaries.changes(ctx.profile.id, b.beneficiary_id);
+    result(io, { ...b, changes }, () =>
       [
         `Beneficiary ${b.beneficiary_id}: ${b.name}`,
+        ...(b.bankDetailsChangedAt ? [`  BANK DETAILS CHANGED on ${istText(b.bankDetailsChangedAt)}`] : []),
         `  bank account ${b.account_number ? `${b.account_number} (${b.ifsc})` : '-'}`,
         `  UPI          ${b.vpa || '-'}`,
         `  phone        ${b.phone || '-'}`,
         `  email        ${b.email || '-'}`,
+        ...changes.map((c) => `  changed      ${changeLine(c)}`),
       ].join('\n'),
+    );
+  },
+};
+
+const changed: Command = {
+  words: ['beneficiaries', 'changed'],
+  usage: 'beneficiaries changed   (payees whose bank details changed, with each change; from the cache, offline too)',
+  async run({ ctx, io }) {
+    const rows: { beneficiary: CachedBeneficiary; changes: BankDetailChange[] }[] = [];
+    let after: string | undefined;
+    do {
+      const page = ctx.core.treasury.beneficiaries.list(ctx.profile.id, { changed: true, after, limit: 500 });
+      for (const b of page.rows) {
+        rows.push({
+          beneficiary: b,
+          changes: ctx.core.treasury.beneficiaries.changes(ctx.profile.id, b.beneficiary_id),
+        });
+      }
+      after = page.nextCursor ?? undefined;
+    } while (after !== undefined);
+    result(io, rows, () =>
+      rows.length === 0
+        ? 'No cached payee has had its bank details changed.'
+        : rows
+            .flatMap(({ beneficiary: b, changes }) => [
+              `${b.beneficiary_id}: ${b.name}`,
+              ...changes.map((c) => `  ${changeLine(c)}`),
+            ])
+            .join('\n'),
     );
   },
 };
@@ -194,4 +239,4 @@ const template: Command = {
   },
 };
 
-export const beneficiaryCommands = [add, get, importFile, template];
+export const beneficiaryCommands = [add, get, changed, importFile, template];

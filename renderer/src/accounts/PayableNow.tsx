@@ -12,6 +12,7 @@ import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { FormField } from '../ui/FormField';
 import { ErrorNotice } from '../ui/states';
+import { useConnectivity } from '../query/app-queries';
 import { useHeadroom, useHeadroomThreshold } from './accounts-queries';
 import { parseThreshold } from './low-balance';
 
@@ -150,6 +151,7 @@ function ThresholdByGateway({ gateways }: { gateways: readonly GatewayHeadroom[]
 
 export function PayableNow() {
   const headroom = useHeadroom();
+  const offline = useConnectivity()?.state === 'offline';
   const [sort, setSort] = useState<TableSort | null>(null);
   if (headroom.isError) return <ErrorNotice error={headroom.error.error} onRetry={() => void headroom.refetch()} />;
   const report = headroom.data;
@@ -171,6 +173,12 @@ export function PayableNow() {
           {report.otherCurrencies.length > 0 && `; INR only (not summed: ${report.otherCurrencies.join(', ')})`}.
         </span>
       </p>
+      {report.asOf && (
+        <p className={`accounts-payable-asof ${offline ? 'acct-stale' : 'muted'}`} data-testid="payable-as-of">
+          {offline ? 'Offline: from the cache, figures of ' : 'Figures of '}
+          {formatIstInstant(report.asOf)} ({ageText(report.asOf, now)}, the oldest in the total).
+        </p>
+      )}
       {low.length > 0 && (
         <p className="notice notice-warning" role="status">
           <strong>Low headroom</strong> on {low.map((g) => g.pg).join(', ')}: after pending payouts, below the alert set

@@ -236,7 +236,8 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
       {planned && !done && planned.problems.length === 0 && (
         <>
           <div className="import-summary" role="status">
-            <strong>Preview of {planned.fileName}:</strong> {planned.rows.length} rows. {countsText(planned)}
+            <strong>Preview of {planned.fileName}:</strong> {planned.rows.length}{' '}
+            {planned.rows.length === 1 ? 'row' : 'rows'}. {countsText(planned)}
           </div>
           <div className="import-actions">
             <button

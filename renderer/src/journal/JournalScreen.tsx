@@ -171,9 +171,40 @@ function Entries() {
   );
 }
 
+/** What to check for actions the journal cannot settle itself: the screen where the desk looks. */
+const CHECK_ELSEWHERE: Readonly<Record<string, string>> = {
+  'order.process': 'Fetch the order and look at its payments before processing it again.',
+  'webhook.update': 'Open Webhooks: the list shows whether the change took effect.',
+};
+
 function CheckStatus({ attempt }: { attempt: JournalEntry }) {
   const checkStatus = useJournal((s) => s.checkStatus);
+  const checkPlanCreate = useJournal((s) => s.checkPlanCreate);
   const [id, setId] = useState('');
+  const head = (
+    <span>
+      Entry {attempt.seq}, {attempt.atIst} IST: {attempt.summary}
+    </span>
+  );
+  if (attempt.event === 'plan.create') {
+    return (
+      <div className="journal-toolbar" aria-label={`Check status of entry ${attempt.seq}`}>
+        {head}
+        <button type="button" className="button" onClick={() => void checkPlanCreate(attempt.seq)}>
+          Check status
+        </button>
+      </div>
+    );
+  }
+  const elsewhere = CHECK_ELSEWHERE[attempt.event];
+  if (elsewhere) {
+    return (
+      <div className="journal-toolbar" aria-label={`Check status of entry ${attempt.seq}`}>
+        {head}
+        <span className="muted">{elsewhere}</span>
+      </div>
+    );
+  }
   return (
     <form
       className="journal-toolbar"
@@ -183,9 +214,7 @@ function CheckStatus({ attempt }: { attempt: JournalEntry }) {
         if (id.trim()) void checkStatus(attempt.seq, id.trim());
       }}
     >
-      <span>
-        Entry {attempt.seq}, {attempt.atIst} IST: {attempt.summary}
-      </span>
+      {head}
       <label>
         Beneficiary id at the service <input className="input" value={id} onChange={(e) => setId(e.target.value)} />
       </label>
@@ -203,8 +232,8 @@ function Unresolved() {
     <section aria-label="Outcome unknown" className="notice notice-warning journal-unresolved">
       <h3>Outcome unknown — check status</h3>
       <p className="muted">
-        The service may or may not have done these. Look the beneficiary up at the service and enter its id; the console
-        fetches it and records whether it is the one that was asked for.
+        The service may or may not have done these. For a beneficiary, look it up at the service and enter its id; the
+        console fetches it and records whether it is the one that was asked for. A plan is looked up by its reference.
       </p>
       {unresolved.value.map((u) => (
         <CheckStatus key={u.attempt.seq} attempt={u.attempt} />

@@ -32,6 +32,8 @@ interface JournalState {
   load(): Promise<void>;
   verify(): Promise<void>;
   checkStatus(attemptSeq: number, beneficiaryId: string): Promise<void>;
+  /** A plan create whose outcome is unknown: looked up by the reference the attempt sent. */
+  checkPlanCreate(attemptSeq: number): Promise<void>;
   closePeriod(from: string, to: string): Promise<void>;
   acknowledge(id: number): Promise<void>;
   reopen(id: number): Promise<void>;
@@ -84,6 +86,11 @@ export const useJournal = create<JournalState>()((set, get) => {
     checkStatus: (attemptSeq, beneficiaryId) =>
       change(
         () => api.journal.checkStatus({ attemptSeq, beneficiaryId }),
+        (v) => v.check.summary,
+      ),
+    checkPlanCreate: (attemptSeq) =>
+      change(
+        () => api.plans.checkCreate({ attemptSeq }),
         (v) => v.check.summary,
       ),
     closePeriod: (from, to) =>

@@ -6,10 +6,14 @@
 import type { ComponentType } from 'react';
 import { AccountsScreen } from '../accounts/AccountsScreen';
 import { BeneficiariesScreen } from '../beneficiaries/BeneficiariesScreen';
+import { ClassificationScreen } from '../classification/ClassificationScreen';
 import { JournalScreen } from '../journal/JournalScreen';
 import { PayoutsScreen } from '../payouts/PayoutsScreen';
+import { PlansScreen } from '../plans/PlansScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { SettlementsScreen } from '../settlements/SettlementsScreen';
+import { ToolsScreen } from '../tools/ToolsScreen';
+import { WebhooksScreen } from '../webhooks/WebhooksScreen';
 
 export interface Screen {
   id: string;
@@ -36,8 +40,14 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
   },
   {
     label: 'Merchant',
-    // Orders, subscriptions and webhooks join the journal here.
-    screens: [{ id: 'journal', label: 'Journal', key: 'j', component: JournalScreen }],
+    // Orders and subscriptions join these here.
+    screens: [
+      { id: 'tools', label: 'Payment tools', key: 't', component: ToolsScreen },
+      { id: 'plans', label: 'Plans', key: 'l', component: PlansScreen },
+      { id: 'webhooks', label: 'Webhooks', key: 'w', component: WebhooksScreen },
+      { id: 'classification', label: 'Classification', key: 'i', component: ClassificationScreen },
+      { id: 'journal', label: 'Journal', key: 'j', component: JournalScreen },
+    ],
   },
   {
     label: 'Console',

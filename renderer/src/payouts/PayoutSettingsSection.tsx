@@ -40,7 +40,7 @@ const MINUTE_FIELDS = [
 export function PayoutSettingsSection() {
   const query = usePayoutSettings();
   return (
-    <section className="settings-section" aria-labelledby="payout-settings-title">
+    <section className="settings-section payout-settings-section" aria-labelledby="payout-settings-title">
       <div className="section-head">
         <h2 id="payout-settings-title">Payouts: expected turnaround and the watch list</h2>
       </div>
@@ -109,7 +109,7 @@ function SettingsForm({ stored }: { stored: PayoutSettings }) {
           <textarea
             {...control}
             className="input mono"
-            rows={2}
+            rows={4}
             value={draft.neftBatches}
             onChange={(e) => setDraft({ ...draft, neftBatches: e.target.value })}
           />
