@@ -26,6 +26,7 @@ import { createExportHandlers } from './ipc/exports';
 import { createNoticeHandlers } from './ipc/notices';
 import { createPayoutHandlers } from './ipc/payouts';
 import { createProfileHandlers } from './ipc/profiles';
+import { createViewHandlers } from './ipc/views';
 import { createSettlementHandlers } from './ipc/settlements';
 import { createSyncHandlers } from './ipc/sync';
 import { createIpcRouter } from './ipc/router';
@@ -230,6 +231,7 @@ export function createCore(options: CoreOptions) {
     ...createNoticeHandlers(notices),
     ...createJournalHandlers({ journals, profiles, beneficiaries: treasury.beneficiaries }),
     ...createMerchantToolHandlers(merchant, profiles),
+    ...createViewHandlers(profiles),
   });
   return {
     events,

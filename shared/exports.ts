@@ -4,7 +4,8 @@
  * name renamed at the end, so a cancelled or failed export never leaves a half file under the final name.
  */
 import { z } from 'zod';
-import { settlementFilter } from './settlement-query';
+import { viewName } from './saved-views';
+import { settlementFilter, settlementSort } from './settlement-query';
 
 export const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -27,12 +28,51 @@ export const csvOptions = z.object({ excelSafe: z.boolean().optional(), oneFile:
 export type CsvExportOptions = z.output<typeof csvOptions>;
 
 const csv = csvOptions.optional();
+/** The saved view on screen when the export was asked for: its name goes into the file's name and its Audit sheet. */
+const view = viewName.optional();
+
+/**
+ * The columns of the on-screen tables a list export can follow the sort of (the table's column ids): a column the
+ * export has no value for (a payout's age, worked out on screen) is not here, and the export keeps its own order.
+ */
+export const LIST_EXPORT_SORTS = {
+  beneficiaries: ['name', 'id', 'bank', 'vpa', 'phone', 'email', 'fetched'],
+  payouts: ['payout', 'status', 'amount', 'beneficiary', 'method', 'checked'],
+} as const;
+export type ListSortKind = keyof typeof LIST_EXPORT_SORTS;
+
+const listSort = <K extends ListSortKind>(kind: K) =>
+  z
+    .object({
+      column: z.enum(LIST_EXPORT_SORTS[kind] as unknown as [string, ...string[]], {
+        error: `must be one of the columns the ${kind} export can sort by: ${LIST_EXPORT_SORTS[kind].join(', ')}`,
+      }),
+      direction: z.enum(['asc', 'desc']),
+    })
+    .strict()
+    .optional();
+export type ListSort = { column: string; direction: 'asc' | 'desc' };
+
+/** The on-screen sort as a list export takes it, when the export can follow it; else undefined (its own order). */
+export function listSortOf(kind: ListSortKind, sort: ListSort | null): ListSort | undefined {
+  return sort && (LIST_EXPORT_SORTS[kind] as readonly string[]).includes(sort.column) ? sort : undefined;
+}
 
 export const exportRequest = z
   .discriminatedUnion('kind', [
-    z.object({ kind: z.literal('settlements'), format, filter: settlementFilter, csv }).strict(),
-    z.object({ kind: z.literal('beneficiaries'), format, csv }).strict(),
-    z.object({ kind: z.literal('payouts'), format, csv }).strict(),
+    /** `sort`: the grid's order on screen, which the detail rows follow; without it, filing order. */
+    z
+      .object({
+        kind: z.literal('settlements'),
+        format,
+        filter: settlementFilter,
+        sort: settlementSort.optional(),
+        view,
+        csv,
+      })
+      .strict(),
+    z.object({ kind: z.literal('beneficiaries'), format, sort: listSort('beneficiaries'), view, csv }).strict(),
+    z.object({ kind: z.literal('payouts'), format, sort: listSort('payouts'), view, csv }).strict(),
     z.object({ kind: z.literal('balances'), format, csv }).strict(),
     /** The profile's whole audit journal, oldest first, with each entry's hashes. */
     z.object({ kind: z.literal('journal'), format, csv }).strict(),

@@ -61,12 +61,16 @@ function filterParts(f: SettlementFilter): string[] {
  * (file-names.ts): the name is one plain file name, whatever the profile or the filter says.
  */
 export function suggestedName(profileName: string, request: ExportRequest, now: number): string {
+  // The saved view on screen comes right after what and when: the desk knows its files by their view.
+  const view = 'view' in request && request.view ? [`view-${fileNamePart(request.view, 'unnamed')}`] : [];
   const what =
     request.kind === 'settlements'
-      ? [`settlements-${request.filter.from}-to-${request.filter.to}`, ...filterParts(request.filter)].join('-')
+      ? [`settlements-${request.filter.from}-to-${request.filter.to}`, ...view, ...filterParts(request.filter)].join(
+          '-',
+        )
       : request.kind === 'payoutCheck'
         ? `payout-check-${request.runId}-${epochMsToIstDate(now)}`
-        : `${request.kind}-${epochMsToIstDate(now)}`;
+        : [`${request.kind}-${epochMsToIstDate(now)}`, ...view].join('-');
   // Most file systems stop at 255 bytes; the dates and the extension come first, so a long filter is what is cut.
   return `${fileNamePart(profileName, 'profile')}-${what}`.slice(0, 200).replace(/-$/, '') + `.${request.format}`;
 }

@@ -4,7 +4,7 @@
  * leading zeros survive; money is exact rupees; times are IST date-times.
  */
 import { destinationText, payoutDestination } from '../../shared/payouts';
-import type { ExportRequest } from '../../shared/exports';
+import type { ExportRequest, LIST_EXPORT_SORTS, ListSort, ListSortKind } from '../../shared/exports';
 import type { CacheReader } from '../cache/database';
 import {
   idColumn as id,
@@ -14,6 +14,7 @@ import {
   moneyColumn as money,
   textColumn as text,
 } from './column-specs';
+import { sortByKey } from '../../shared/table-sort';
 import type { ColumnSpec, RowValues } from './xlsx-writer';
 
 export interface ListExport {
@@ -22,6 +23,29 @@ export interface ListExport {
   view: string;
   columns: readonly ColumnSpec[];
   rows(reader: CacheReader, request: ExportRequest): Iterable<RowValues>;
+}
+
+/** Per list that can follow the on-screen sort: the table's column id → the export column holding that value. */
+export const LIST_SORT_COLUMNS: { [K in ListSortKind]: Record<(typeof LIST_EXPORT_SORTS)[K][number], number> } = {
+  beneficiaries: { id: 0, name: 1, bank: 2, vpa: 4, phone: 5, email: 6, fetched: 8 },
+  payouts: { payout: 0, checked: 1, status: 3, amount: 5, method: 6, beneficiary: 9 },
+};
+
+/** Rows in the order the table on screen shows them (shared/table-sort.ts, as ui/DataTable.tsx sorts). */
+export function sortListRows(
+  rows: readonly RowValues[],
+  column: number,
+  direction: ListSort['direction'],
+): RowValues[] {
+  return sortByKey(
+    rows,
+    (row) => {
+      const cell = row[column];
+      const v = cell !== null && typeof cell === 'object' ? cell.value : cell;
+      return v ?? null;
+    },
+    direction,
+  );
 }
 
 export const LIST_EXPORTS = {

@@ -15,11 +15,12 @@ import {
   type ExportRequest,
   type ExportResult,
 } from '../../shared/exports';
-import type { SettlementFilter } from '../../shared/settlement-query';
+import type { SettlementFilter, SettlementSort, SettlementSortColumn } from '../../shared/settlement-query';
 import { openCacheReader, type CacheReader } from '../cache/database';
 import { openOutputs, removeStaleParts, type Outputs } from './atomic-file';
 import { createCsvWriter, type CsvWriter } from './csv-writer';
-import { LIST_EXPORTS } from './list-sheets';
+import { LIST_EXPORTS, LIST_SORT_COLUMNS, sortListRows } from './list-sheets';
+import type { ListSortKind } from '../../shared/exports';
 import {
   AUDIT_COLUMNS,
   AUDIT_SHEET,
@@ -118,7 +119,9 @@ export async function runExport(
   const run: Run = { reader, job, outputs, progress, checkCancelled };
   try {
     const written = await reader.snapshot(() =>
-      request.kind === 'settlements' ? writeSettlements(run, request.filter) : writeList(run),
+      request.kind === 'settlements'
+        ? writeSettlements(run, request.filter, request.sort, request.view)
+        : writeList(run),
     );
     checkCancelled();
     const files = outputs.commit();
@@ -155,17 +158,54 @@ function result(job: ExportJob, status: ExportResult['status'], started: number)
 }
 
 /**
- * Every settlement the filter selects in filing order (date, gateway, settlement time), a page at a time with a
- * turn of the event loop between pages (also the export bench's reader).
+ * Every settlement the filter selects in filing order (date, gateway, settlement time), or in `sort` (the grid's
+ * order on screen, read by the grid's own keyset pages), a page at a time with a turn of the event loop between
+ * pages (also the export bench's reader).
  */
-export async function* settlementPages(reader: CacheReader, filter: SettlementFilter, exceptionsOnly: boolean) {
-  for (const page of reader.settlements.inFilingOrder(
-    exceptionsOnly ? { ...filter, exceptionsOnly: true } : filter,
-    PAGE_ROWS,
-  )) {
+export async function* settlementPages(
+  reader: CacheReader,
+  filter: SettlementFilter,
+  exceptionsOnly: boolean,
+  sort?: SettlementSort,
+) {
+  const selected = exceptionsOnly ? { ...filter, exceptionsOnly: true } : filter;
+  if (sort) {
+    let after: string | undefined;
+    do {
+      const page = reader.settlements.page({ ...selected, sort, limit: PAGE_ROWS, ...(after ? { after } : {}) });
+      if (page.rows.length > 0) yield page.rows;
+      after = page.nextCursor ?? undefined;
+      await nextTurn();
+    } while (after !== undefined);
+    return;
+  }
+  for (const page of reader.settlements.inFilingOrder(selected, PAGE_ROWS)) {
     yield page;
     await nextTurn();
   }
+}
+
+const SORT_LABELS: Record<SettlementSortColumn, string> = {
+  date: 'Settlement date asked for',
+  settlement_date: 'Settled at',
+  order_date: 'Order date',
+  amount: 'Amount',
+  mer_service_fee: 'Fee',
+  mer_service_tax: 'Tax',
+  settled_amount: 'Settled amount',
+  pg: 'Gateway',
+  payment_mode: 'Payment mode',
+  order_status: 'Order status',
+  pg_status: 'Gateway status',
+  order_id: 'Order id',
+  pg_transaction_id: 'Gateway transaction id',
+  utr: 'UTR',
+};
+
+/** The rows' order in words, for the Audit sheet and a CSV's sidecar. */
+function describeSort(sort: SettlementSort | undefined): string {
+  if (!sort) return 'Filing order: date, gateway, settlement time';
+  return `${SORT_LABELS[sort.column]}, ${sort.direction === 'asc' ? 'ascending' : 'descending'} (as on screen)`;
 }
 
 /**
@@ -283,7 +323,12 @@ const SETTLEMENT_TOTALS: readonly [string, keyof Totals][] = [
   ['settled amount', 'settled'],
 ];
 
-async function writeSettlements(run: Run, filter: SettlementFilter): Promise<Written> {
+async function writeSettlements(
+  run: Run,
+  filter: SettlementFilter,
+  sort: SettlementSort | undefined,
+  view: string | undefined,
+): Promise<Written> {
   const { reader, job, outputs, progress, checkCancelled } = run;
   progress({ phase: 'counting', rowsWritten: 0, rowsTotal: null }, true);
   const summary = reader.settlements.workbookSummary(filter);
@@ -296,6 +341,8 @@ async function writeSettlements(run: Run, filter: SettlementFilter): Promise<Wri
     scope: [
       ['Date range', `${filter.from} to ${filter.to} (settlement dates, IST)`],
       ['Filters', describeFilter(filter)],
+      ...(view ? [['Saved view', view] as [string, string]] : []),
+      ['Order', describeSort(sort)],
     ],
     rows: rowsTotal,
     totals: SETTLEMENT_TOTALS.map(([label, figure]) => [label, expected[figure]]),
@@ -303,9 +350,12 @@ async function writeSettlements(run: Run, filter: SettlementFilter): Promise<Wri
     ...(cutCells === undefined ? {} : { cutCells }),
   });
 
+  // In filing order a day never spans two parts; in another order the days are mixed, so parts are plain chunks.
+  const plan = (capacity: number) => (sort ? chunks(rowsTotal, capacity) : planParts(perDate, capacity));
+
   /** Streams every detail row into `sink`; `onRecord` sees each record after its row was taken. */
   const stream = async (sink: RowSink, onRecord?: (r: Parameters<typeof addRecord>[1]) => void) => {
-    for await (const rows of settlementPages(reader, filter, false)) {
+    for await (const rows of settlementPages(reader, filter, false, sort)) {
       checkCancelled();
       for (const r of rows) {
         const wait = sink.addRow(detailRow(r));
@@ -318,7 +368,7 @@ async function writeSettlements(run: Run, filter: SettlementFilter): Promise<Wri
   };
 
   if (job.request.format === 'csv') {
-    const { parts, warning } = csvParts(job, rowsTotal, (capacity) => planParts(perDate, capacity));
+    const { parts, warning } = csvParts(job, rowsTotal, plan);
     const files = await writeCsv(run, DETAIL_COLUMNS, parts, (sink) => stream(sink));
     assertAgrees(written, expected);
     await writeSidecar(run, provenance(files));
@@ -328,7 +378,7 @@ async function writeSettlements(run: Run, filter: SettlementFilter): Promise<Wri
   const maxRows = job.maxRowsPerSheet ?? XLSX_MAX_ROWS;
   const book = createXlsxWriter(outputs.open(job.file).stream, { maxRows, firstSheet: 'Summary' });
   try {
-    const detailParts = planParts(perDate, maxRows - 1);
+    const detailParts = plan(maxRows - 1);
     const sheets: DetailSheet[] = [];
     const detail = partedSink(
       detailParts,
@@ -341,8 +391,9 @@ async function writeSettlements(run: Run, filter: SettlementFilter): Promise<Wri
     );
     await stream(detail, (r) => {
       const sheet = sheets[sheets.length - 1]!;
-      sheet.firstDate ??= r.date;
-      sheet.lastDate = r.date;
+      // Earliest and latest, not first and last: in the on-screen order the dates are not in sequence.
+      if (sheet.firstDate === null || r.date < sheet.firstDate) sheet.firstDate = r.date;
+      if (sheet.lastDate === null || r.date > sheet.lastDate) sheet.lastDate = r.date;
       addRecord(sheet.totals, r);
     });
     // A record can break several rules, so exception lines can outnumber records: counted first, they continue alike.
@@ -456,7 +507,11 @@ async function writeList(run: Run): Promise<Written> {
   const spec = LIST_EXPORTS[job.request.kind as keyof typeof LIST_EXPORTS];
   progress({ phase: 'counting', rowsWritten: 0, rowsTotal: null }, true);
   // Lists are what the desk looked up, not a million settlements: read whole, so the sheet's size is declared.
-  const rows = [...spec.rows(reader, job.request)];
+  const request = job.request;
+  const sort = 'sort' in request && request.kind !== 'settlements' ? request.sort : undefined;
+  const sortColumn = sort && LIST_SORT_COLUMNS[request.kind as ListSortKind][sort.column as never];
+  const read = [...spec.rows(reader, request)];
+  const rows = sort && sortColumn !== undefined ? sortListRows(read, sortColumn, sort.direction) : read;
   const columns: readonly ColumnSpec[] = spec.columns;
   const write = async (sink: RowSink) => {
     for (let i = 0; i < rows.length; i++) {
@@ -471,7 +526,16 @@ async function writeList(run: Run): Promise<Written> {
   };
   const provenance = (parts: Provenance['parts'], cutCells?: number): Provenance => ({
     what: spec.sheet,
-    scope: [['View', spec.view]],
+    scope: [
+      ['View', spec.view],
+      ...('view' in request && request.view ? [['Saved view', request.view] as [string, string]] : []),
+      [
+        'Order',
+        sort && sortColumn !== undefined
+          ? `${columns[sortColumn]!.header}, ${sort.direction === 'asc' ? 'ascending' : 'descending'} (as on screen)`
+          : "The list's own order",
+      ],
+    ],
     rows: rows.length,
     totals: listTotals(columns, rows),
     parts,

@@ -10,6 +10,17 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../../shared/api/operations';
 import { SANDBOX_PROFILE_ID, profileFields, type Profile, type ProfileFields } from '../../shared/profiles';
+import {
+  MAX_VIEWS_PER_TABLE,
+  NO_VIEWS,
+  tableViews,
+  viewTable,
+  withView,
+  withoutView,
+  sameName,
+  type SavedView,
+  type TableViews,
+} from '../../shared/saved-views';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-files';
 
 /** Each profile's journal head (electron/journal/): kept here too, out of reach of whoever edits a cache file. */
@@ -22,7 +33,25 @@ const settingsFile = z.object({
   activeProfileId: z.string(),
   profiles: z.array(z.unknown()),
   journalHeads: z.record(z.string(), journalHead).default({}),
+  /** Saved views per profile, then per table; each table's are checked on their own (`viewsOf`). */
+  views: z.record(z.string(), z.record(z.string(), z.unknown())).catch({}).default({}),
 });
+
+type ViewsByProfile = Record<string, Record<string, TableViews>>;
+
+/** The valid tables' views of the file's outline, and how many tables' views could not be used. */
+function viewsOf(outline: Record<string, Record<string, unknown>>): { views: ViewsByProfile; left: number } {
+  const views: ViewsByProfile = {};
+  let left = 0;
+  for (const [profileId, tables] of Object.entries(outline)) {
+    for (const [table, entry] of Object.entries(tables)) {
+      const parsed = tableViews.safeParse(entry);
+      if (parsed.success && viewTable.safeParse(table).success) (views[profileId] ??= {})[table] = parsed.data;
+      else left++;
+    }
+  }
+  return { views, left };
+}
 
 /**
  * A profile as stored. `builtIn` is never read from the file (only the embedded sandbox's profile is built in, and
@@ -41,12 +70,19 @@ interface Settings {
   activeProfileId: string;
   profiles: Profile[];
   journalHeads: Record<string, JournalHead>;
+  views: ViewsByProfile;
 }
 
 export class ProfileError extends Error {
   override name = 'ProfileError';
   constructor(
-    readonly code: 'PROFILE_NOT_FOUND' | 'PROFILE_INVALID' | 'PROFILE_BUILT_IN' | 'PROFILE_NAME_TAKEN',
+    readonly code:
+      | 'PROFILE_NOT_FOUND'
+      | 'PROFILE_INVALID'
+      | 'PROFILE_BUILT_IN'
+      | 'PROFILE_NAME_TAKEN'
+      | 'VIEW_NOT_FOUND'
+      | 'VIEWS_FULL',
     message: string,
   ) {
     super(message);
@@ -79,7 +115,13 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
   let settings = load();
 
   function load(): Settings {
-    const fresh: Settings = { version: 1, activeProfileId: SANDBOX_PROFILE_ID, profiles: [], journalHeads: {} };
+    const fresh: Settings = {
+      version: 1,
+      activeProfileId: SANDBOX_PROFILE_ID,
+      profiles: [],
+      journalHeads: {},
+      views: {},
+    };
     if (!existsSync(file)) return fresh;
     const aside = `${file}.unreadable-${now().toISOString().replace(/[:.]/g, '-')}`;
     let outline: z.output<typeof settingsFile>;
@@ -102,35 +144,55 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
       if (parsed.success && !taken) profiles.push({ ...parsed.data, builtIn: false });
     }
     const left = outline.profiles.length - profiles.length;
-    if (left > 0) {
-      // The valid profiles stay in use; the file as it was is kept for whoever wants the others back.
+    const views = viewsOf(outline.views);
+    if (left > 0 || views.left > 0) {
+      // The valid profiles and views stay in use; the file as it was is kept for whoever wants the others back.
       copyFileSync(file, aside);
+      const what = [
+        left > 0 ? (left === 1 ? 'One profile' : `${left} profiles`) : null,
+        views.left > 0 ? (views.left === 1 ? "one table's saved views" : `${views.left} tables' saved views`) : null,
+      ]
+        .filter(Boolean)
+        .join(' and ');
+      const many = left + views.left > 1;
       recovered = {
         movedTo: aside,
         message:
-          `${left === 1 ? 'One profile' : `${left} profiles`} in the settings file could not be used and ` +
-          `${left === 1 ? 'was' : 'were'} left out; the others are in use. The file as it was is kept at ${aside}.`,
+          `${what[0]!.toUpperCase()}${what.slice(1)} in the settings file could not be used and ` +
+          `${many ? 'were' : 'was'} left out; the rest is in use. The file as it was is kept at ${aside}.`,
       };
     }
-    return { version: 1, activeProfileId: outline.activeProfileId, profiles, journalHeads: outline.journalHeads };
+    return {
+      version: 1,
+      activeProfileId: outline.activeProfileId,
+      profiles,
+      journalHeads: outline.journalHeads,
+      views: views.views,
+    };
   }
 
   /**
-   * Journal heads as the file holds them now: the app and the CLI each append to journals and hold their own copy
-   * of the settings, so heads are always read from disk and carried over by every write.
+   * Journal heads and saved views as the file holds them now: the app and the CLI each hold their own copy of the
+   * settings (and each appends to journals), so these are always read from disk and carried over by every write.
    */
-  function headsOnDisk(): Record<string, JournalHead> {
-    if (!existsSync(file)) return settings.journalHeads;
+  function sharedOnDisk(): Pick<Settings, 'journalHeads' | 'views'> {
+    const held = { journalHeads: settings.journalHeads, views: settings.views };
+    if (!existsSync(file)) return held;
     try {
-      return settingsFile.parse(JSON.parse(readFileSync(file, 'utf8'))).journalHeads;
+      const outline = settingsFile.parse(JSON.parse(readFileSync(file, 'utf8')));
+      return { journalHeads: outline.journalHeads, views: viewsOf(outline.views).views };
     } catch {
-      return settings.journalHeads;
+      return held;
     }
   }
+  const headsOnDisk = () => sharedOnDisk().journalHeads;
 
-  function save(next: Settings, journalHeads = headsOnDisk()) {
+  function save(
+    next: Omit<Settings, 'journalHeads' | 'views'>,
+    shared: Partial<Pick<Settings, 'journalHeads' | 'views'>> = {},
+  ) {
     ensurePrivateDir(dataDir);
-    const written = { ...next, journalHeads };
+    const written = { ...next, ...sharedOnDisk(), ...shared };
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(written, null, 2) + '\n', { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, file);
@@ -183,6 +245,15 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
     return p;
   }
 
+  const viewNotFound = (name: string) =>
+    new ProfileError('VIEW_NOT_FOUND', `There is no saved view named "${name}" for this table.`);
+
+  function putViews(profileId: string, table: string, next: TableViews): TableViews {
+    const views = sharedOnDisk().views;
+    save(settings, { views: { ...views, [profileId]: { ...views[profileId], [table]: next } } });
+    return next;
+  }
+
   return {
     /** Where an unreadable settings file was moved (or a partly invalid one copied) at open, or null. */
     recovered: () => recovered,
@@ -220,7 +291,9 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
         settings.activeProfileId === id
           ? (builtIn()[0]?.id ?? profiles[0]?.id ?? SANDBOX_PROFILE_ID)
           : settings.activeProfileId;
-      save({ ...settings, profiles, activeProfileId });
+      const views = { ...sharedOnDisk().views };
+      delete views[id];
+      save({ ...settings, profiles, activeProfileId }, { views });
       onEvent?.({ event: 'profile.removed', profile: removed });
     },
     /** The active profile; falls back to the first one when the stored choice no longer exists. */
@@ -242,7 +315,33 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
     },
     journalHead: (profileId: string): JournalHead | null => headsOnDisk()[profileId] ?? null,
     setJournalHead(profileId: string, head: JournalHead): void {
-      save(settings, { ...headsOnDisk(), [profileId]: head });
+      save(settings, { journalHeads: { ...headsOnDisk(), [profileId]: head } });
+    },
+    /** A table's saved views for a profile; none saved is an empty list. */
+    views: (profileId: string, table: string): TableViews => sharedOnDisk().views[profileId]?.[table] ?? NO_VIEWS,
+    /** Saves `view` (replacing one of the same name); refused past MAX_VIEWS_PER_TABLE. */
+    saveView(profileId: string, table: string, view: SavedView): TableViews {
+      const current = this.views(profileId, table);
+      const next = withView(current, view);
+      if (next.views.length > MAX_VIEWS_PER_TABLE) {
+        throw new ProfileError(
+          'VIEWS_FULL',
+          `This table already has ${MAX_VIEWS_PER_TABLE} saved views; remove one before saving "${view.name}".`,
+        );
+      }
+      return putViews(profileId, table, next);
+    },
+    removeView(profileId: string, table: string, name: string): TableViews {
+      const current = this.views(profileId, table);
+      if (!current.views.some((v) => sameName(v.name, name))) throw viewNotFound(name);
+      return putViews(profileId, table, withoutView(current, name));
+    },
+    /** The view the table opens with, by name; null for the screen's own defaults. */
+    setDefaultView(profileId: string, table: string, name: string | null): TableViews {
+      const current = this.views(profileId, table);
+      const found = name === null ? null : current.views.find((v) => sameName(v.name, name));
+      if (found === undefined) throw viewNotFound(name!);
+      return putViews(profileId, table, { ...current, defaultName: found?.name ?? null });
     },
   };
 }

@@ -85,6 +85,10 @@ export const IPC_CHANNELS = [
   'webhooks.list',
   'webhooks.update',
   'classification.classify',
+  'views.list',
+  'views.save',
+  'views.remove',
+  'views.setDefault',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];

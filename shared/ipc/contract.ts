@@ -22,6 +22,7 @@ import { profilesChannels } from './profiles';
 import { settlementsChannels } from './settlements';
 import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
 import { classificationChannels, plansChannels, toolsChannels, webhooksChannels } from './merchant-tools';
+import { viewsChannels } from './views';
 
 export interface IpcChannelSchemas {
   input: z.ZodType;
@@ -51,6 +52,7 @@ export const ipcContract = {
   ...plansChannels,
   ...webhooksChannels,
   ...classificationChannels,
+  ...viewsChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */

@@ -44,11 +44,12 @@ describe.runIf(ready)('Journal', () => {
     await openJournal();
     const table = page.getByRole('table', { name: 'Journal entries' });
     await table.getByRole('cell', { name: 'sync.settlements' }).waitFor();
-    await page.getByLabel('Kind').selectOption('sync');
+    await page.getByRole('search', { name: 'Filter the journal' }).getByLabel('Kind').selectOption('sync');
     await expect.poll(() => table.getByRole('row').count()).toBe(1 + journal().list({ kind: 'sync' }).length);
 
     const entry = journal().list({ kind: 'sync' })[0]!;
-    await table.getByRole('button', { name: String(entry.seq), exact: true }).click();
+    // A row opens by a click (or Enter on it): the shared table.
+    await table.locator(`tr[data-id="${entry.seq}"]`).click();
     const detail = page.getByRole('region', { name: `Entry ${entry.seq}` });
     await detail.getByText(entry.hash, { exact: true }).waitFor();
     expect(await detail.textContent()).toContain(entry.prevHash);
@@ -66,7 +67,7 @@ describe.runIf(ready)('Journal', () => {
     const back = new Database(app.core.cacheFor(profileId).file);
     back.prepare('UPDATE journal SET summary = ? WHERE seq = ?').run(entry.summary, entry.seq);
     back.close();
-    await page.getByLabel('Kind').selectOption('');
+    await page.getByRole('search', { name: 'Filter the journal' }).getByLabel('Kind').selectOption('');
   });
 
   it('settles an outcome-unknown create with "Check status"', async () => {

@@ -262,6 +262,12 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         const notices = await unwrap(api.notices.list());
         const noticeRevealed = await unwrap(api.notices.reveal({ id: 'no-such-notice' }));
         const noticeDismissed = await unwrap(api.notices.dismiss({ id: 'no-such-notice' }));
+        // Saved views of a table, kept in the settings file.
+        const view = { name: 'Smoke', state: { filters: { pg: null }, sort: null, hidden: [] } };
+        await unwrap(api.views.save({ table: 'settlements', view }));
+        await unwrap(api.views.setDefault({ table: 'settlements', name: 'Smoke' }));
+        const views = await unwrap(api.views.list({ table: 'settlements' }));
+        await unwrap(api.views.remove({ table: 'settlements', name: 'Smoke' }));
         const deleted = await unwrap(api.credentials.delete({ profileId: created.id }));
         await unwrap(api.profiles.remove({ id: created.id }));
         const info = await unwrap(api.app.info());
@@ -289,6 +295,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           cacheStatus,
           notices: { notices, noticeRevealed, noticeDismissed },
           processRefused,
+          views,
         };
       },
       {
@@ -302,6 +309,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
 
     expect(new Set(harness.calls.slice(before))).toEqual(new Set(IPC_CHANNELS));
     expect(outcome).toMatchObject({
+      views: { views: [{ name: 'Smoke' }], defaultName: 'Smoke' },
       stored: { hasSecret: true, keychainAvailable: true },
       synced: { summary: { status: 'completed', dates: [{ status: 'completed' }, { status: 'completed' }] } },
       cancelled: { cancelled: false },

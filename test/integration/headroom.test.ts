@@ -1,5 +1,5 @@
 /**
- * `accounts headroom` and `accounts threshold` against a loopback sandbox: payable now per account, gateway and in
+ * `accounts headroom`, `accounts threshold` and `accounts balance` against a loopback sandbox: payable now per account, gateway and in
  * total checked by direct arithmetic in paise on what the sandbox's accounts call answers; the pending payouts the
  * console looked up, summed from the sandbox's own payouts; the low-headroom alert exactly at its threshold; a
  * gateway whose last answer was an error keeps its last good figures, marked stale.
@@ -76,6 +76,20 @@ describe('payable now', () => {
     expect(r.accounts).toHaveLength(counted);
     expect(r.total).toMatchObject({ payable: total, payableWithOverdraft: totalOd, pending: 0, pendingCount: 0 });
     expect(Number.isSafeInteger(r.total.payable)).toBe(true);
+  });
+
+  it('asks the balance operation for one gateway and prints its answer exactly, in paise', async () => {
+    const { balances } = await sb.api().payouts.balance({});
+    const pg = balances[0]!.pg;
+    const out = await cli('--json', 'accounts', 'balance', '--pg', pg);
+    expect(out.code, out.stderr).toBe(0);
+    const snapshots = JSON.parse(out.stdout) as { pg: string; availableBalance: number; source: string }[];
+    const expected = balances.filter((b) => b.pg === pg);
+    expect(snapshots.map((s) => [s.pg, s.availableBalance, s.source])).toEqual(
+      expected.map((b) => [b.pg, b.balance, 'balance']),
+    );
+    const text = await cli('accounts', 'balance', '--pg', pg);
+    expect(text.stdout).toMatch(/^GATEWAY +ACCOUNT +AVAILABLE/);
   });
 
   it('sets beside it the pending payouts the console looked up, by the gateway they draw on', async () => {

@@ -26,6 +26,8 @@ describe('format', () => {
 
   it('reads and writes dates as dd/mm/yyyy whatever the locale, and refuses days that do not exist', () => {
     expect(formatDdMmYyyy('2026-06-05')).toBe('05/06/2026');
+    // An empty date field (the Journal's "From" with no date) shows empty, not "undefined/undefined/".
+    expect(formatDdMmYyyy('')).toBe('');
     expect(parseDdMmYyyy('05/06/2026')).toBe('2026-06-05');
     expect(parseDdMmYyyy('5/6/2026')).toBe('2026-06-05');
     expect(parseDdMmYyyy('29/02/2028')).toBe('2028-02-29');

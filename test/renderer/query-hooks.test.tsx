@@ -44,6 +44,8 @@ const { useConnectivity } = await import('../../renderer/src/query/app-queries')
 const { createQueryClient } = await import('../../renderer/src/query/client');
 const { useProfileChange } = await import('../../renderer/src/settings/settings-queries');
 const { useSettlementTotals } = await import('../../renderer/src/settlements/settlements-queries');
+const { useJob, useJobStart, forgetJob } = await import('../../renderer/src/query/jobs');
+const { useSavedViews, useAppliedViews, currentViewName } = await import('../../renderer/src/ui/saved-views');
 
 let sandbox: Sandbox;
 let core: Core;
@@ -145,5 +147,74 @@ describe('query hooks over the real core', () => {
         .catch(() => undefined);
     });
     expect(result.current.create.error?.error.code).toBe('INVALID_INPUT');
+  });
+
+  it('follows a job from its start to its end by its events, kept under the job’s id whichever arrives first', async () => {
+    const { Wrapper, client } = wrapper();
+    const key = ['sync.start'];
+    const { result } = renderHook(
+      () => {
+        useMainEvents();
+        return {
+          start: useJobStart('sync.start', key),
+          state: useJob<'sync.start', unknown, { summary: unknown }>(key),
+        };
+      },
+      { wrapper: Wrapper },
+    );
+    expect(result.current.state.job.phase).toBe('idle');
+    // These dates are cached already (the first test synced them): main can finish before its answer arrives.
+    await act(() => result.current.start.mutateAsync(range));
+    await waitFor(() => expect(result.current.state.job.phase).toBe('finished'));
+    const job = result.current.state.job;
+    expect(job.phase === 'finished' && job.request).toEqual(range);
+    expect(job.phase === 'finished' && job.result.summary).toMatchObject({ status: 'completed' });
+    // Dismissed: back to idle, and a failed start is its own error, not a job.
+    act(() => forgetJob(client, key));
+    await waitFor(() => expect(result.current.state.job.phase).toBe('idle'));
+    await act(() => result.current.start.mutateAsync({ from: range.to, to: range.from }).catch(() => undefined));
+    await waitFor(() => expect(result.current.state.error?.code).toBe('INVALID_INPUT'));
+    expect(result.current.state.job.phase).toBe('idle');
+  });
+
+  it('saved views: saved through main, the default applied once on first open, and named only while unchanged', async () => {
+    const table = 'hooks-test';
+    let screen = { filters: { search: 'acme' } as Record<string, string | null>, sort: null };
+    const applied: unknown[] = [];
+    const binding = {
+      current: () => screen,
+      apply: (state: { filters: Record<string, unknown> }) => {
+        applied.push(state.filters);
+        screen = { ...screen, filters: state.filters as Record<string, string | null> };
+      },
+    };
+    const view = {
+      name: 'Acme',
+      state: { filters: { search: 'acme' }, sort: null, hidden: [], density: 'comfortable' as const },
+    };
+    const first = wrapper();
+    const { result } = renderHook(() => useSavedViews(table, binding), { wrapper: first.Wrapper });
+    await waitFor(() => expect(result.current.list.data).toEqual({ views: [], defaultName: null }));
+    await act(() => result.current.save.mutateAsync({ table, view }));
+    await act(() => result.current.setDefault.mutateAsync({ table, name: 'acme' }));
+    await waitFor(() => expect(result.current.list.data?.defaultName).toBe('Acme'));
+    // Nothing was applied: the default is for opening the screen, not for saving it.
+    expect(applied).toEqual([]);
+
+    // A "restart": a new query cache, the screen changed, then opened; the default view is applied once.
+    screen = { filters: { search: null }, sort: null };
+    // The first open marked the table's default as handled; a restart starts with no such mark.
+    act(() => useAppliedViews.setState({ applied: {}, defaulted: {} }));
+    const second = wrapper();
+    const reopened = renderHook(() => useSavedViews(table, binding), { wrapper: second.Wrapper });
+    await waitFor(() => expect(applied).toEqual([{ search: 'acme' }]));
+    const views = () => reopened.result.current.list.data?.views;
+    await waitFor(() =>
+      expect(currentViewName(table, binding, views(), reopened.result.current.appliedName)).toBe('Acme'),
+    );
+    reopened.rerender();
+    expect(applied).toHaveLength(1);
+    screen = { filters: { search: 'other' }, sort: null };
+    expect(currentViewName(table, binding, views(), reopened.result.current.appliedName)).toBeNull();
   });
 });

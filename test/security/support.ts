@@ -167,6 +167,10 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
       state: 'The refund has not reached my account.',
       questions: { topic: { type: 'choice', instructions: 'What is it about?', criteria: ['refund', 'payout'] } },
     },
+    'views.list': { table: 'settlements' },
+    'views.save': { table: 'settlements', view: { name: 'Month end', state: { filters: {}, sort: null, hidden: [] } } },
+    'views.remove': { table: 'settlements', name: 'Month end' },
+    'views.setDefault': { table: 'settlements', name: null },
   };
   return inputs;
 }

@@ -4,7 +4,7 @@
  * from the cache). When the refresh fails (the service cannot be reached, or refuses) the cache's figures are
  * still printed, dated, and the command exits 1 saying why they are not fresh: a desk offline still learns what it
  * last knew, and a script cannot take old figures for new ones. `accounts threshold PG RUPEES|--clear`: the
- * gateway's low-headroom alert, exact in rupees. `--json` gives integer paise.
+ * gateway's low-headroom alert, exact in rupees. `accounts balance [--pg] [--account]`: the balance operation, asked now. `--json` gives integer paise.
  */
 import { maskAccount } from '../../../shared/accounts';
 import type { HeadroomReport } from '../../../shared/headroom';
@@ -117,4 +117,35 @@ const threshold: Command = {
   },
 };
 
-export const accountCommands = [headroom, threshold];
+const balance: Command = {
+  words: ['accounts', 'balance'],
+  usage: 'accounts balance [--pg CODE] [--account NUMBER]   (asks the balance operation now; recorded as snapshots)',
+  options: { pg: { type: 'string' }, account: { type: 'string' } },
+  async run({ ctx, values, io }) {
+    const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+    const snapshots = await ctx.core.treasury.accounts.checkBalance(ctx.profile.id, {
+      pg: text(values.pg),
+      accountNumber: text(values.account),
+    });
+    const money = (v: number | null) => (v === null ? '-' : formatMoney(v));
+    result(io, snapshots, () =>
+      snapshots.length === 0
+        ? 'The service answered with no account for that filter.'
+        : table(
+            ['GATEWAY', 'ACCOUNT', 'AVAILABLE', 'BALANCE', 'MINIMUM', 'HOLD', 'AS OF'],
+            snapshots.map((b) => [
+              b.pg,
+              maskAccount(b.accountNumber),
+              money(b.availableBalance),
+              money(b.accountBalance),
+              money(b.minimumBalance),
+              money(b.holdFund),
+              ist(b.takenAt),
+            ]),
+            ['left', 'left', 'right', 'right', 'right', 'right', 'left'],
+          ),
+    );
+  },
+};
+
+export const accountCommands = [headroom, threshold, balance];

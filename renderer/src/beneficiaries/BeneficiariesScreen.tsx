@@ -11,7 +11,11 @@ import { AddBeneficiaryForm } from './AddBeneficiaryForm';
 import { useBeneficiaryFetch, useBeneficiaryList } from './beneficiaries-queries';
 import { useBeneficiariesUi } from './beneficiaries-store';
 import { BeneficiaryDetail } from './BeneficiaryDetail';
-import { BeneficiaryTable } from './BeneficiaryTable';
+import { BENEFICIARY_TABLE, BeneficiaryTable } from './BeneficiaryTable';
+import { listSortOf } from '../../../shared/exports';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
+import { currentViewName, useSavedViews, type ViewBinding } from '../ui/saved-views';
+import { tableSortOf, useTableSorts } from '../ui/table-sorts';
 import { ImportPanel } from './ImportPanel';
 import './beneficiaries.css';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
@@ -72,6 +76,20 @@ function FetchById({ onFetched }: { onFetched(b: CachedBeneficiary): void }) {
   );
 }
 
+/** A saved view of the list: the search, "bank details changed", the sort (and, by the menu, the columns). */
+const beneficiaryViews: ViewBinding = {
+  current() {
+    const { search, changedOnly } = useBeneficiariesUi.getState();
+    return { filters: { search, changedOnly }, sort: tableSortOf(BENEFICIARY_TABLE) };
+  },
+  apply(state) {
+    const { search, changedOnly } = state.filters;
+    useBeneficiariesUi.getState().setSearch(typeof search === 'string' ? search.slice(0, 200) : '');
+    useBeneficiariesUi.getState().setChangedOnly(changedOnly === true);
+    useTableSorts.getState().set(BENEFICIARY_TABLE, state.sort);
+  },
+};
+
 export function BeneficiariesScreen() {
   const search = useBeneficiariesUi((s) => s.search);
   const changedOnly = useBeneficiariesUi((s) => s.changedOnly);
@@ -81,6 +99,14 @@ export function BeneficiariesScreen() {
   const listQuery = useBeneficiaryList(search, changedOnly);
   const list = loadableOf(listQuery);
   const [query, setQuery] = useState(search);
+  // Set from elsewhere (a saved view): the box follows.
+  const [seen, setSeen] = useState(search);
+  if (seen !== search) {
+    setSeen(search);
+    if (search !== query) setQuery(search);
+  }
+  useTableSorts((s) => s.sorts[BENEFICIARY_TABLE]);
+  const views = useSavedViews(BENEFICIARY_TABLE, beneficiaryViews);
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -124,8 +150,21 @@ export function BeneficiariesScreen() {
 
   return (
     <div className="bene-screen">
-      <PageHeader title="Beneficiaries">
-        <ExportButtons kind="beneficiaries" request={(format) => ({ kind: 'beneficiaries', format })} />
+      <PageHeader title="Beneficiaries" skipTo="the beneficiary list">
+        <SavedViewsMenu table={BENEFICIARY_TABLE} binding={beneficiaryViews} views={views} />
+        <ExportButtons
+          kind="beneficiaries"
+          request={(format) => {
+            const sort = listSortOf('beneficiaries', tableSortOf(BENEFICIARY_TABLE));
+            const view = currentViewName(
+              BENEFICIARY_TABLE,
+              beneficiaryViews,
+              views.list.data?.views,
+              views.appliedName,
+            );
+            return { kind: 'beneficiaries', format, ...(sort ? { sort } : {}), ...(view ? { view } : {}) };
+          }}
+        />
         <button type="button" className="button" onClick={() => setImporting(true)} disabled={importing}>
           Import…
         </button>

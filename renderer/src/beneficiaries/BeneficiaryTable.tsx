@@ -1,9 +1,12 @@
-import { useState } from 'react';
 import type { CachedBeneficiary } from '../../../shared/beneficiaries';
-import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
+import { DataTable, type DataColumn } from '../ui/DataTable';
+import { useTableSort } from '../ui/table-sorts';
 import { formatIstInstant } from '../ui/format';
 import { MaskedAccount } from '../ui/MaskedAccount';
 import { present, targetsOf } from './beneficiary-form';
+
+/** The table's id: its columns, sort and saved views are kept under it. */
+export const BENEFICIARY_TABLE = 'beneficiaries';
 
 const none = <span className="muted">—</span>;
 
@@ -83,10 +86,10 @@ interface BeneficiaryTableProps {
  * selection, Enter or a click opens the detail, Escape closes it. A header sorts the rows loaded so far.
  */
 export function BeneficiaryTable({ rows, selectedId, onSelect, onEscape }: BeneficiaryTableProps) {
-  const [sort, setSort] = useState<TableSort | null>(null);
+  const [sort, setSort] = useTableSort(BENEFICIARY_TABLE);
   return (
     <DataTable
-      id="beneficiaries"
+      id={BENEFICIARY_TABLE}
       label="Cached beneficiaries"
       columns={COLUMNS}
       rows={rows}

@@ -3,9 +3,18 @@
  * writes it from the cache in the background.
  */
 import type { ExportKind } from '../../../shared/exports';
+import type { IpcError } from '../../../shared/ipc/contract';
 import { JobOutcome, JobProgress, formatSeconds } from '../ui/JobStatus';
+import { ipcErrorOf } from '../query/ipc-query';
 import { ErrorNotice } from '../ui/states';
-import { isExporting, useExports, type ExportRequest } from './exports-store';
+import {
+  useExportCancel,
+  useExportDismiss,
+  useExportJob,
+  useExportReveal,
+  useExportStart,
+  type ExportRequest,
+} from './exports-queries';
 import { formatCount } from '../ui/format';
 
 type Format = ExportRequest['format'];
@@ -23,8 +32,7 @@ export function ExportButtons({
   request: (format: Format) => ExportRequest;
   disabled?: boolean;
 }) {
-  const busy = useExports((s) => isExporting(s.jobs[kind]));
-  const start = useExports((s) => s.start);
+  const { busy, start } = useExportStart(kind);
   const off = busy || disabled;
   return (
     <>
@@ -33,7 +41,7 @@ export function ExportButtons({
         className="button"
         disabled={off}
         title="For people: a workbook with totals, identifiers as text, set up for printing"
-        onClick={() => void start(request('xlsx'))}
+        onClick={() => start(request('xlsx'))}
       >
         Export to Excel
       </button>
@@ -42,7 +50,7 @@ export function ExportButtons({
         className="button"
         disabled={off}
         title="For systems: plain exact values; a spreadsheet may turn long ids into numbers"
-        onClick={() => void start(request('csv'))}
+        onClick={() => start(request('csv'))}
       >
         Export CSV
       </button>
@@ -51,7 +59,7 @@ export function ExportButtons({
         className="button"
         disabled={off}
         title="A CSV for a spreadsheet: ids, UTRs and account numbers stay text (each starts with a tab)"
-        onClick={() => void start({ ...request('csv'), csv: { excelSafe: true } })}
+        onClick={() => start({ ...request('csv'), csv: { excelSafe: true } })}
       >
         Excel-safe CSV
       </button>
@@ -60,24 +68,47 @@ export function ExportButtons({
 }
 
 export function ExportStatus({ kind }: { kind: ExportKind }) {
-  const job = useExports((s) => s.jobs[kind]);
-  const error = useExports((s) => s.errors[kind]);
-  const cancel = useExports((s) => s.cancel);
-  const reveal = useExports((s) => s.reveal);
-  const dismiss = useExports((s) => s.dismiss);
+  const { job, error: startError } = useExportJob(kind);
+  const cancel = useExportCancel();
+  const reveal = useExportReveal();
+  const forget = useExportDismiss(kind);
+  const dismiss = () => {
+    cancel.reset();
+    reveal.reset();
+    forget();
+  };
+
+  // Main's answer to the last thing asked (start, cancel, show in folder), and how to ask again.
+  let error: { error: IpcError; retry?: () => void } | null = null;
+  if (startError) error = { error: startError };
+  else if (cancel.error) error = { error: ipcErrorOf(cancel.error), retry: () => cancel.mutate(cancel.variables!) };
+  else if (reveal.error) error = { error: ipcErrorOf(reveal.error), retry: () => reveal.mutate(reveal.variables!) };
+  else if (reveal.data?.revealed === false) {
+    error = {
+      error: {
+        code: 'NOT_REVEALED',
+        message: 'The file could not be shown: it may have been moved or deleted since it was written.',
+      },
+      retry: () => reveal.mutate(reveal.variables!),
+    };
+  }
 
   let body = null;
-  if (job?.phase === 'starting') body = <p className="muted job-line">Choosing where to save the export…</p>;
-  else if (job?.phase === 'running') {
+  if (job.phase === 'starting') body = <p className="muted job-line">Choosing where to save the export…</p>;
+  else if (job.phase === 'running') {
     const p = job.progress;
-    const where = job.file ? ` to ${job.file}` : '';
+    const where = job.started.file ? ` to ${job.started.file}` : '';
+    // Pressed and not yet ended: the cancel's answer is only "asked"; the finished event says how it ended.
+    const cancelling = cancel.isPending || (cancel.isSuccess && cancel.variables?.jobId === job.jobId);
     body = (
       <JobProgress
         label="Export progress"
         value={p && p.rowsTotal !== null ? p.rowsWritten : null}
         max={Math.max(1, p?.rowsTotal ?? 1)}
-        cancelling={job.cancelling}
-        onCancel={() => void cancel(kind)}
+        cancelling={cancelling}
+        onCancel={() => {
+          if (!cancelling) cancel.mutate({ jobId: job.jobId });
+        }}
       >
         {!p || p.phase === 'counting'
           ? `Counting the rows to export${where}…`
@@ -86,15 +117,15 @@ export function ExportStatus({ kind }: { kind: ExportKind }) {
             : `Finishing the file${where}…`}
       </JobProgress>
     );
-  } else if (job?.phase === 'finished') {
+  } else if (job.phase === 'finished') {
     const r = job.result;
     body =
       r.status === 'completed' ? (
         <JobOutcome
           tone="ok"
-          onDismiss={() => dismiss(kind)}
+          onDismiss={dismiss}
           actions={
-            <button type="button" className="button" onClick={() => void reveal(kind)}>
+            <button type="button" className="button" onClick={() => reveal.mutate({ jobId: job.jobId })}>
               Show in folder
             </button>
           }
@@ -110,7 +141,7 @@ export function ExportStatus({ kind }: { kind: ExportKind }) {
           )}
         </JobOutcome>
       ) : (
-        <JobOutcome tone={r.status === 'cancelled' ? 'warning' : 'error'} onDismiss={() => dismiss(kind)}>
+        <JobOutcome tone={r.status === 'cancelled' ? 'warning' : 'error'} onDismiss={dismiss}>
           {r.status === 'cancelled'
             ? 'Export cancelled; no file was written.'
             : `The export failed: ${r.error ?? 'no reason was given.'} No file was written.`}

@@ -1,29 +1,13 @@
 /**
  * The closed settlement periods a date range touches, for the Settlements screen: which dates are closed, and a
- * loud mark on any that changed after close (the Journal screen shows the difference). Read again after each sync.
+ * loud mark on any that changed after close (the Journal screen shows the difference). A query, made stale by the
+ * end of each sync (query/main-events.ts).
  */
-import { useEffect, useState } from 'react';
-import type { IpcOutput } from '../../../shared/ipc/contract';
-import { api, settle } from '../api';
+import { useClosedPeriods } from './journal-queries';
 import './journal.css';
 
-type Periods = IpcOutput<'journal.periods'>;
-
 export function ClosedPeriodsNote({ from, to }: { from: string; to: string }) {
-  const [periods, setPeriods] = useState<Periods>([]);
-  useEffect(() => {
-    let current = true;
-    const read = async () => {
-      const result = await settle(() => api.journal.periods({ from, to }));
-      if (current && result.ok) setPeriods(result.value);
-    };
-    void read();
-    const stop = api.on.syncFinished(() => void read());
-    return () => {
-      current = false;
-      stop();
-    };
-  }, [from, to]);
+  const periods = useClosedPeriods({ from, to }).data ?? [];
   if (periods.length === 0) return null;
   return (
     <ul className="closed-periods" aria-label="Closed periods in these dates">

@@ -3,20 +3,73 @@
  * hashes; verification of the whole chain; "Check status" on actions whose outcome is unknown; closed settlement
  * periods (close, difference since close, acknowledge, reopen); export as Excel or CSV.
  */
-import { useEffect, useState, type FormEvent } from 'react';
-import { JOURNAL_KINDS, JOURNAL_OUTCOMES } from '../../../shared/journal';
+import { useState, type FormEvent } from 'react';
+import type { IpcOutput } from '../../../shared/ipc/contract';
+import { JOURNAL_KINDS, JOURNAL_OUTCOMES, journalFilter } from '../../../shared/journal';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
-import { OfflineBanner } from '../ui/OfflineBanner';
-import { ErrorNotice, Skeleton, EmptyState } from '../ui/states';
-import { formatCount, formatMoney } from '../ui/format';
-import { useJournal, type ClosedPeriod, type JournalEntry } from './journal-store';
-import './journal.css';
+import { ipcErrorOf, loadableOf } from '../query/ipc-query';
+import { DataTable, type DataColumn, type TableState } from '../ui/DataTable';
 import { DateInput } from '../ui/DateInput';
+import { OfflineBanner } from '../ui/OfflineBanner';
+import { PageHeader } from '../ui/PageHeader';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
+import { useSavedViews, type ViewBinding } from '../ui/saved-views';
+import { ErrorNotice, Skeleton } from '../ui/states';
+import { formatCount, formatMoney } from '../ui/format';
+import { tableSortOf, useTableSort, useTableSorts } from '../ui/table-sorts';
+import {
+  useAcknowledgePeriod,
+  useCheckPlanCreate,
+  useClosePeriod,
+  useClosedPeriods,
+  useJournalEntries,
+  useJournalVerify,
+  useLastJournalAction,
+  usePeriodDiff,
+  useReopenPeriod,
+  useStatusCheck,
+  useUnresolvedActions,
+  type ClosedPeriod,
+  type JournalEntry,
+  type JournalFilter,
+} from './journal-queries';
+import { useJournalUi } from './journal-store';
+import './journal.css';
+
+/** The table's id: its columns, sort and saved views are kept under it. */
+const JOURNAL_TABLE = 'journal';
+
+const FILTER_KEYS = ['kind', 'outcome', 'from', 'to', 'text'] as const;
+
+/** A saved view of the journal: its filter (kind, outcome, dates, text) and the entries' sort. */
+const journalViews: ViewBinding = {
+  current() {
+    const { filter } = useJournalUi.getState();
+    const filters = Object.fromEntries(FILTER_KEYS.flatMap((k) => (filter[k] === undefined ? [] : [[k, filter[k]]])));
+    return { filters, sort: tableSortOf(JOURNAL_TABLE) };
+  },
+  apply(state) {
+    // Checked as main checks a filter: a value this version does not know is left out, the rest applies.
+    const filter: JournalFilter = {};
+    for (const k of FILTER_KEYS) {
+      const one = journalFilter.safeParse({ [k]: state.filters[k] ?? undefined });
+      if (one.success && one.data[k] !== undefined) Object.assign(filter, { [k]: one.data[k] });
+    }
+    useJournalUi.getState().setFilter(filter);
+    useTableSorts.getState().set(JOURNAL_TABLE, state.sort);
+  },
+};
 
 function Filters() {
-  const filter = useJournal((s) => s.filter);
-  const setFilter = useJournal((s) => s.setFilter);
+  const filter = useJournalUi((s) => s.filter);
+  const setFilter = useJournalUi((s) => s.setFilter);
   const [text, setText] = useState(filter.text ?? '');
+  // Set from elsewhere (a saved view): the box follows.
+  const [seen, setSeen] = useState(filter.text ?? '');
+  if ((filter.text ?? '') !== seen) {
+    setSeen(filter.text ?? '');
+    setText(filter.text ?? '');
+  }
   const pick = (key: 'kind' | 'outcome' | 'from' | 'to', value: string) =>
     setFilter({ ...filter, [key]: value === '' ? undefined : value });
   const submit = (e: FormEvent) => {
@@ -50,7 +103,8 @@ function Filters() {
         To (IST) <DateInput value={filter.to ?? ''} onChange={(date) => pick('to', date ?? '')} />
       </label>
       <label>
-        Text <input className="input" type="search" value={text} onChange={(e) => setText(e.target.value)} />
+        Text{' '}
+        <input className="input" type="search" data-search value={text} onChange={(e) => setText(e.target.value)} />
       </label>
       <button type="submit" className="button">
         Apply
@@ -60,26 +114,20 @@ function Filters() {
 }
 
 function Verification() {
-  const verification = useJournal((s) => s.verification);
-  const verify = useJournal((s) => s.verify);
+  const verify = useJournalVerify();
   return (
     <div className="journal-toolbar">
-      <button
-        type="button"
-        className="button"
-        onClick={() => void verify()}
-        disabled={verification?.status === 'loading'}
-      >
+      <button type="button" className="button" onClick={() => verify.mutate(undefined)} disabled={verify.isPending}>
         Verify the journal
       </button>
       <p role="status" className="job-line">
-        {verification?.status === 'loading' && 'Recomputing every hash…'}
-        {verification?.status === 'ready' &&
-          (verification.value.ok
-            ? `The journal holds ${formatCount(verification.value.entries)} ${verification.value.entries === 1 ? 'entry' : 'entries'}, every hash and link as written.`
-            : `The journal does not hold at entry ${verification.value.problem!.seq}: ${verification.value.problem!.message}`)}
+        {verify.isPending && 'Recomputing every hash…'}
+        {verify.isSuccess &&
+          (verify.data.ok
+            ? `The journal holds ${formatCount(verify.data.entries)} ${verify.data.entries === 1 ? 'entry' : 'entries'}, every hash and link as written.`
+            : `The journal does not hold at entry ${verify.data.problem!.seq}: ${verify.data.problem!.message}`)}
       </p>
-      {verification?.status === 'failed' && <ErrorNotice error={verification.error} />}
+      {verify.isError && <ErrorNotice error={ipcErrorOf(verify.error)} />}
     </div>
   );
 }
@@ -127,45 +175,47 @@ function Detail({ entry }: { entry: JournalEntry }) {
   );
 }
 
+const ENTRY_COLUMNS: DataColumn<JournalEntry>[] = [
+  { id: 'seq', label: 'Seq', numeric: true, cell: (e) => e.seq, sortValue: (e) => e.seq },
+  { id: 'at', label: 'Time (IST)', optional: true, cell: (e) => e.atIst, sortValue: (e) => e.at },
+  { id: 'kind', label: 'Kind', optional: true, cell: (e) => e.kind, sortValue: (e) => e.kind },
+  { id: 'event', label: 'Event', optional: true, cell: (e) => e.event, sortValue: (e) => e.event },
+  { id: 'outcome', label: 'Outcome', optional: true, cell: (e) => e.outcome, sortValue: (e) => e.outcome },
+  { id: 'summary', label: 'Summary', optional: true, cell: (e) => e.summary, sortValue: (e) => e.summary },
+];
+
 function Entries() {
-  const entries = useJournal((s) => s.entries);
-  const selected = useJournal((s) => s.selected);
-  const select = useJournal((s) => s.select);
-  if (entries.status === 'loading') return <Skeleton label="Loading the journal" />;
-  if (entries.status === 'failed') return <ErrorNotice error={entries.error} />;
-  const rows = entries.value.entries;
-  if (rows.length === 0) return <EmptyState title="No entries match" />;
+  const filter = useJournalUi((s) => s.filter);
+  const selected = useJournalUi((s) => s.selected);
+  const select = useJournalUi((s) => s.select);
+  const [sort, setSort] = useTableSort(JOURNAL_TABLE);
+  const query = useJournalEntries(filter);
+  const entries = loadableOf(query);
+  const rows = entries.status === 'ready' ? entries.value.entries : [];
   const shown = rows.find((e) => e.seq === selected);
+  const state: TableState =
+    entries.status === 'loading'
+      ? { kind: 'loading', label: 'Loading the journal' }
+      : entries.status === 'failed'
+        ? { kind: 'error', error: entries.error, retry: () => void query.refetch() }
+        : rows.length === 0
+          ? { kind: 'empty', title: 'No entries match' }
+          : { kind: 'ready' };
   return (
     <>
-      <table className="journal-table" aria-label="Journal entries">
-        <thead>
-          <tr>
-            <th scope="col">Seq</th>
-            <th scope="col">Time (IST)</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Event</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Summary</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((e) => (
-            <tr key={e.seq} aria-selected={e.seq === selected}>
-              <td className="journal-num">
-                <button type="button" className="journal-seq" onClick={() => select(e.seq === selected ? null : e.seq)}>
-                  {e.seq}
-                </button>
-              </td>
-              <td>{e.atIst}</td>
-              <td>{e.kind}</td>
-              <td>{e.event}</td>
-              <td>{e.outcome}</td>
-              <td>{e.summary}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        id={JOURNAL_TABLE}
+        label="Journal entries"
+        columns={ENTRY_COLUMNS}
+        rows={rows}
+        rowKey={(e) => String(e.seq)}
+        state={state}
+        sort={sort}
+        onSort={setSort}
+        currentKey={selected === null ? null : String(selected)}
+        onOpen={(e) => select(e.seq === selected ? null : e.seq)}
+        onEscape={() => select(null)}
+      />
       {shown && <Detail entry={shown} />}
     </>
   );
@@ -178,8 +228,8 @@ const CHECK_ELSEWHERE: Readonly<Record<string, string>> = {
 };
 
 function CheckStatus({ attempt }: { attempt: JournalEntry }) {
-  const checkStatus = useJournal((s) => s.checkStatus);
-  const checkPlanCreate = useJournal((s) => s.checkPlanCreate);
+  const checkStatus = useStatusCheck();
+  const checkPlanCreate = useCheckPlanCreate();
   const [id, setId] = useState('');
   const head = (
     <span>
@@ -190,7 +240,12 @@ function CheckStatus({ attempt }: { attempt: JournalEntry }) {
     return (
       <div className="journal-toolbar" aria-label={`Check status of entry ${attempt.seq}`}>
         {head}
-        <button type="button" className="button" onClick={() => void checkPlanCreate(attempt.seq)}>
+        <button
+          type="button"
+          className="button"
+          disabled={checkPlanCreate.isPending}
+          onClick={() => checkPlanCreate.mutate({ attemptSeq: attempt.seq })}
+        >
           Check status
         </button>
       </div>
@@ -211,14 +266,14 @@ function CheckStatus({ attempt }: { attempt: JournalEntry }) {
       aria-label={`Check status of entry ${attempt.seq}`}
       onSubmit={(e) => {
         e.preventDefault();
-        if (id.trim()) void checkStatus(attempt.seq, id.trim());
+        if (id.trim()) checkStatus.mutate({ attemptSeq: attempt.seq, beneficiaryId: id.trim() });
       }}
     >
       {head}
       <label>
         Beneficiary id at the service <input className="input" value={id} onChange={(e) => setId(e.target.value)} />
       </label>
-      <button type="submit" className="button" disabled={!id.trim()}>
+      <button type="submit" className="button" disabled={!id.trim() || checkStatus.isPending}>
         Check status
       </button>
     </form>
@@ -226,7 +281,7 @@ function CheckStatus({ attempt }: { attempt: JournalEntry }) {
 }
 
 function Unresolved() {
-  const unresolved = useJournal((s) => s.unresolved);
+  const unresolved = loadableOf(useUnresolvedActions());
   if (unresolved.status !== 'ready' || unresolved.value.length === 0) return null;
   return (
     <section aria-label="Outcome unknown" className="notice notice-warning journal-unresolved">
@@ -242,43 +297,89 @@ function Unresolved() {
   );
 }
 
-function PeriodRow({ period }: { period: ClosedPeriod }) {
-  const acknowledge = useJournal((s) => s.acknowledge);
-  const reopen = useJournal((s) => s.reopen);
-  const showDiff = useJournal((s) => s.showDiff);
+function PeriodActions({ period }: { period: ClosedPeriod }) {
+  const acknowledge = useAcknowledgePeriod();
+  const reopen = useReopenPeriod();
+  const showDiff = useJournalUi((s) => s.showDiff);
   return (
-    <tr>
-      <td>
-        {period.from} to {period.to}
-      </td>
-      <td>{period.closedAtIst} IST</td>
-      <td className="journal-num">{formatCount(period.records)}</td>
-      <td>
-        {period.state === 'changed'
-          ? `Changed after close: ${period.added} added, ${period.vanished} vanished, ${period.modified} changed`
-          : 'Closed'}
-      </td>
-      <td>
-        <button type="button" className="button" onClick={() => void showDiff(period.id)}>
-          Difference
+    <>
+      <button type="button" className="button" onClick={() => showDiff(period.id)}>
+        Difference
+      </button>
+      {period.state === 'changed' && (
+        <button type="button" className="button" onClick={() => acknowledge.mutate({ id: period.id })}>
+          Acknowledge
         </button>
-        {period.state === 'changed' && (
-          <button type="button" className="button" onClick={() => void acknowledge(period.id)}>
-            Acknowledge
-          </button>
-        )}
-        <button type="button" className="button" onClick={() => void reopen(period.id)}>
-          Reopen
-        </button>
-      </td>
-    </tr>
+      )}
+      <button type="button" className="button" onClick={() => reopen.mutate({ id: period.id })}>
+        Reopen
+      </button>
+    </>
   );
 }
 
+const PERIOD_COLUMNS: DataColumn<ClosedPeriod>[] = [
+  {
+    id: 'dates',
+    label: 'Dates',
+    cell: (p) => `${p.from} to ${p.to}`,
+    sortValue: (p) => `${p.from} ${p.to}`,
+  },
+  {
+    id: 'closed',
+    label: 'Closed at',
+    optional: true,
+    cell: (p) => `${p.closedAtIst} IST`,
+    sortValue: (p) => p.closedAtIst,
+  },
+  {
+    id: 'records',
+    label: 'Records',
+    numeric: true,
+    optional: true,
+    cell: (p) => formatCount(p.records),
+    sortValue: (p) => p.records,
+  },
+  {
+    id: 'state',
+    label: 'State',
+    optional: true,
+    cell: (p) =>
+      p.state === 'changed'
+        ? `Changed after close: ${p.added} added, ${p.vanished} vanished, ${p.modified} changed`
+        : 'Closed',
+    sortValue: (p) => p.state,
+  },
+  { id: 'actions', label: 'Actions', cell: (p) => <PeriodActions period={p} /> },
+];
+
+type DiffTotal = IpcOutput<'journal.periodDiff'>['totals'][number];
+
+const DIFF_COLUMNS: DataColumn<DiffTotal>[] = [
+  { id: 'date', label: 'Date', cell: (t) => t.date, sortValue: (t) => t.date },
+  { id: 'pg', label: 'Gateway', cell: (t) => t.pg, sortValue: (t) => t.pg },
+  ...(
+    [
+      ['countBefore', 'Records at close', (t: DiffTotal) => t.before.count, formatCount],
+      ['countAfter', 'Records now', (t: DiffTotal) => t.after.count, formatCount],
+      ['settledBefore', 'Settled at close', (t: DiffTotal) => t.before.settled, formatMoney],
+      ['settledAfter', 'Settled now', (t: DiffTotal) => t.after.settled, formatMoney],
+    ] as const
+  ).map(([id, label, value, format]): DataColumn<DiffTotal> => ({
+    id,
+    label,
+    numeric: true,
+    cell: (t) => format(value(t)),
+    sortValue: value,
+  })),
+];
+
 function Diff() {
-  const diff = useJournal((s) => s.diff);
-  const showDiff = useJournal((s) => s.showDiff);
-  if (diff === null) return null;
+  const [sort, setSort] = useTableSort('journal.diff');
+  const diffId = useJournalUi((s) => s.diffId);
+  const showDiff = useJournalUi((s) => s.showDiff);
+  const diff = loadableOf(usePeriodDiff(diffId));
+  if (diffId === null) return null;
   if (diff.status === 'loading') return <Skeleton label="Comparing with the close" />;
   if (diff.status === 'failed') return <ErrorNotice error={diff.error} />;
   const d = diff.value;
@@ -304,31 +405,16 @@ function Diff() {
       {list('Vanished', d.vanished)}
       {list('Changed', d.modified)}
       {d.truncated && <p className="muted">Only the first records of each list are shown.</p>}
-      <table className="journal-table" aria-label="Totals before and after">
-        <thead>
-          <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Gateway</th>
-            <th scope="col">Records at close</th>
-            <th scope="col">Records now</th>
-            <th scope="col">Settled at close</th>
-            <th scope="col">Settled now</th>
-          </tr>
-        </thead>
-        <tbody>
-          {d.totals.map((t) => (
-            <tr key={`${t.date} ${t.pg}`}>
-              <td>{t.date}</td>
-              <td>{t.pg}</td>
-              <td className="journal-num">{formatCount(t.before.count)}</td>
-              <td className="journal-num">{formatCount(t.after.count)}</td>
-              <td className="journal-num">{formatMoney(t.before.settled)}</td>
-              <td className="journal-num">{formatMoney(t.after.settled)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <button type="button" className="button" onClick={() => void showDiff(null)}>
+      <DataTable
+        id="journal.diff"
+        label="Totals before and after"
+        columns={DIFF_COLUMNS}
+        rows={d.totals}
+        rowKey={(t) => `${t.date} ${t.pg}`}
+        sort={sort}
+        onSort={setSort}
+      />
+      <button type="button" className="button" onClick={() => showDiff(null)}>
         Close the difference
       </button>
     </section>
@@ -336,8 +422,9 @@ function Diff() {
 }
 
 function Periods() {
-  const periods = useJournal((s) => s.periods);
-  const closePeriod = useJournal((s) => s.closePeriod);
+  const periods = loadableOf(useClosedPeriods());
+  const closePeriod = useClosePeriod();
+  const [sort, setSort] = useTableSort('journal.periods');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   return (
@@ -348,7 +435,7 @@ function Periods() {
         aria-label="Close a period"
         onSubmit={(e) => {
           e.preventDefault();
-          if (from && to) void closePeriod(from, to);
+          if (from && to) closePeriod.mutate({ from, to });
         }}
       >
         <label>
@@ -357,28 +444,21 @@ function Periods() {
         <label>
           To <DateInput value={to} onChange={(date) => setTo(date ?? '')} />
         </label>
-        <button type="submit" className="button" disabled={!from || !to}>
+        <button type="submit" className="button" disabled={!from || !to || closePeriod.isPending}>
           Close period
         </button>
       </form>
       {periods.status === 'failed' && <ErrorNotice error={periods.error} />}
       {periods.status === 'ready' && periods.value.length > 0 && (
-        <table className="journal-table" aria-label="Closed periods">
-          <thead>
-            <tr>
-              <th scope="col">Dates</th>
-              <th scope="col">Closed at</th>
-              <th scope="col">Records</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {periods.value.map((p) => (
-              <PeriodRow key={p.id} period={p} />
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          id="journal.periods"
+          label="Closed periods"
+          columns={PERIOD_COLUMNS}
+          rows={periods.value}
+          rowKey={(p) => String(p.id)}
+          sort={sort}
+          onSort={setSort}
+        />
       )}
       <Diff />
     </section>
@@ -386,23 +466,21 @@ function Periods() {
 }
 
 export function JournalScreen() {
-  const load = useJournal((s) => s.load);
-  const outcome = useJournal((s) => s.outcome);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const outcome = useLastJournalAction();
+  useJournalUi((s) => s.filter);
+  useTableSorts((s) => s.sorts[JOURNAL_TABLE]);
+  const views = useSavedViews(JOURNAL_TABLE, journalViews);
   return (
     <div className="screen journal-screen">
       <OfflineBanner />
-      <header className="screen-head">
-        <h1 className="screen-title">Journal</h1>
-        <div className="screen-actions">
-          <ExportButtons kind="journal" request={(format) => ({ kind: 'journal', format })} />
-        </div>
-      </header>
+      <PageHeader title="Journal" skipTo="the journal entries">
+        <SavedViewsMenu table={JOURNAL_TABLE} binding={journalViews} views={views} />
+        <ExportButtons kind="journal" request={(format) => ({ kind: 'journal', format })} />
+      </PageHeader>
       <ExportStatus kind="journal" />
       <Verification />
       <p role="status" className="job-line">
+        {outcome?.status === 'loading' && 'Working…'}
         {outcome?.status === 'ready' && outcome.value}
       </p>
       {outcome?.status === 'failed' && <ErrorNotice error={outcome.error} />}

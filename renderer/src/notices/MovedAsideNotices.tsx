@@ -3,34 +3,25 @@
  * with where the file went, a button that shows it in the file manager and one that dismisses the alert. Main names
  * the file; the renderer only ever passes a notice's id back.
  */
-import { useEffect, useState } from 'react';
-import type { MovedAsideNotice } from '../../../shared/ipc/notices';
-import { api, settle } from '../api';
+import { useState } from 'react';
+import { useIpcMutation, useIpcQuery } from '../query/ipc-query';
 
 export function MovedAsideNotices() {
-  const [notices, setNotices] = useState<MovedAsideNotice[]>([]);
+  // A notice pushed by main makes this list stale (query/main-events.ts); a dismissal does too.
+  const notices = useIpcQuery('notices.list').data ?? [];
+  const reveal = useIpcMutation('notices.reveal');
+  const dismiss = useIpcMutation('notices.dismiss', { invalidates: ['notices.list'] });
   const [unrevealed, setUnrevealed] = useState<ReadonlySet<string>>(new Set());
-
-  useEffect(() => {
-    const stop = api.on.fileMovedAside((notice) =>
-      setNotices((shown) => (shown.some((n) => n.id === notice.id) ? shown : [...shown, notice])),
+  const show = (id: string) =>
+    reveal.mutate(
+      { id },
+      {
+        onSuccess: ({ revealed }) => {
+          if (!revealed) setUnrevealed((ids) => new Set(ids).add(id));
+        },
+        onError: () => setUnrevealed((ids) => new Set(ids).add(id)),
+      },
     );
-    void settle(() => api.notices.list()).then((result) => {
-      if (result.ok)
-        setNotices((shown) => [...result.value.filter((n) => !shown.some((s) => s.id === n.id)), ...shown]);
-    });
-    return stop;
-  }, []);
-
-  async function reveal(id: string) {
-    const result = await settle(() => api.notices.reveal({ id }));
-    if (!result.ok || !result.value.revealed) setUnrevealed((ids) => new Set(ids).add(id));
-  }
-
-  async function dismiss(id: string) {
-    const result = await settle(() => api.notices.dismiss({ id }));
-    if (result.ok) setNotices((shown) => shown.filter((n) => n.id !== id));
-  }
 
   if (notices.length === 0) return null;
   return (
@@ -44,10 +35,10 @@ export function MovedAsideNotices() {
           <p className="mono">{notice.movedTo}</p>
           {unrevealed.has(notice.id) && <p className="muted">The file could not be shown; it may have been moved.</p>}
           <div className="form-actions">
-            <button type="button" className="button" onClick={() => void reveal(notice.id)}>
+            <button type="button" className="button" onClick={() => show(notice.id)}>
               Show in folder
             </button>
-            <button type="button" className="button" onClick={() => void dismiss(notice.id)}>
+            <button type="button" className="button" onClick={() => dismiss.mutate({ id: notice.id })}>
               Dismiss
             </button>
           </div>

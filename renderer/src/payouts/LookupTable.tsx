@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { DEFAULT_TURNAROUND, formatAge, payoutAge, type PayoutAge } from '../../../shared/payout-ageing';
 import type { PayoutLookup } from '../../../shared/payouts';
-import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
+import { DataTable, type DataColumn } from '../ui/DataTable';
+import { useTableSort } from '../ui/table-sorts';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { usePayoutSettings } from './payouts-queries';
 import { TransferStatus } from './TransferStatus';
@@ -107,7 +108,7 @@ export function LookupTable({
   current: string | null;
   onOpen(payoutId: string): void;
 }) {
-  const [sort, setSort] = useState<TableSort | null>(null);
+  const [sort, setSort] = useTableSort(id);
   const settings = usePayoutSettings();
   const turnaround = settings.data?.turnaround ?? DEFAULT_TURNAROUND;
   const now = useMinuteClock();

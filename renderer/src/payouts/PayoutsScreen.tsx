@@ -13,6 +13,19 @@ import { useRecentLookups, useShownPayout } from './payouts-queries';
 import { usePayoutsUi } from './payouts-store';
 import { WatchList } from './WatchList';
 import './payouts.css';
+import { listSortOf } from '../../../shared/exports';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
+import { currentViewName, useSavedViews, type ViewBinding } from '../ui/saved-views';
+import { tableSortOf, useTableSorts } from '../ui/table-sorts';
+
+/** The recent lookups' table: its columns, sort and saved views are kept under this id. */
+const RECENT_TABLE = 'payouts.recent';
+
+/** A saved view of the recent lookups: the list has no filters, so its sort and (by the menu) its columns. */
+const recentViews: ViewBinding = {
+  current: () => ({ filters: {}, sort: tableSortOf(RECENT_TABLE) }),
+  apply: (state) => useTableSorts.getState().set(RECENT_TABLE, state.sort),
+};
 
 export function PayoutsScreen() {
   const shown = useShownPayout();
@@ -25,11 +38,21 @@ export function PayoutsScreen() {
   };
 
   const current = shown?.payoutId ?? null;
+  useTableSorts((s) => s.sorts[RECENT_TABLE]);
+  const views = useSavedViews(RECENT_TABLE, recentViews);
   return (
     <div className="screen payouts-screen">
       <OfflineBanner />
-      <PageHeader title="Payouts">
-        <ExportButtons kind="payouts" request={(format) => ({ kind: 'payouts', format })} />
+      <PageHeader title="Payouts" skipTo="the payout lists">
+        <SavedViewsMenu table={RECENT_TABLE} binding={recentViews} views={views} />
+        <ExportButtons
+          kind="payouts"
+          request={(format) => {
+            const sort = listSortOf('payouts', tableSortOf(RECENT_TABLE));
+            const view = currentViewName(RECENT_TABLE, recentViews, views.list.data?.views, views.appliedName);
+            return { kind: 'payouts', format, ...(sort ? { sort } : {}), ...(view ? { view } : {}) };
+          }}
+        />
       </PageHeader>
       <ExportStatus kind="payouts" />
       <div className="payout-top">
@@ -71,7 +94,7 @@ export function PayoutsScreen() {
               </EmptyState>
             ) : (
               <LookupTable
-                id="payouts.recent"
+                id={RECENT_TABLE}
                 label="Recent lookups"
                 lookups={recent.value}
                 current={current}

@@ -1,28 +1,43 @@
 /**
- * Events main pushes, turned into query updates: connectivity replaces its query's value, the end of a sync
- * makes the cached reads it changed stale, the end of an export makes the cache sizes stale. Mounted once, by
+ * Events main pushes, turned into query updates: connectivity replaces its query's value, a sync's or an export's
+ * progress and end are kept under the job's id (query/jobs.ts), the end of a sync makes the cached reads it changed
+ * stale, the end of an export makes the cache sizes stale. Mounted once, by
  * the app's root.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../api';
 import { CONNECTIVITY_KEY, invalidateChannels } from './ipc-query';
+import { recordJobEvent } from './jobs';
 
-/** What a finished sync changes: the settlements it stored, the "last synced" time, the size of the cache. */
-export const SYNC_CHANGES = ['settlements.', 'cache.status', 'cache.list'] as const;
+/**
+ * What a finished sync changes: the settlements it stored, the "last synced" time, the size of the cache, and the
+ * journal (the sync's own entry, and whether a closed period changed after its close).
+ */
+export const SYNC_CHANGES = ['settlements.', 'cache.status', 'cache.list', 'journal.'] as const;
 
 export function useMainEvents(): void {
   const client = useQueryClient();
   useEffect(() => {
     const stops = [
       api.on.connectivity((state) => client.setQueryData(CONNECTIVITY_KEY, state)),
-      api.on.syncFinished(({ profileId }) => {
+      // A job's events, kept under its id for whichever screen follows it (query/jobs.ts).
+      api.on.syncProgress((progress) => recordJobEvent(client, progress.jobId, { progress })),
+      api.on.exportProgress((progress) => recordJobEvent(client, progress.jobId, { progress })),
+      api.on.syncFinished((finished) => {
+        const { profileId } = finished;
+        recordJobEvent(client, finished.jobId, { finished });
         // "Cleared: 12.4 MB freed" is no longer the news once a sync has filled that cache again.
         const mutations = client.getMutationCache();
         for (const m of mutations.findAll({ mutationKey: ['cache.clear', profileId] })) mutations.remove(m);
         void invalidateChannels(client, SYNC_CHANGES);
       }),
-      api.on.exportFinished(() => void invalidateChannels(client, ['cache.list'])),
+      // An export is journaled too.
+      api.on.exportFinished((finished) => {
+        recordJobEvent(client, finished.jobId, { finished });
+        void invalidateChannels(client, ['cache.list', 'journal.list']);
+      }),
+      api.on.fileMovedAside(() => void invalidateChannels(client, ['notices.list'])),
       // A bulk check (or its queued advance checks, run when the service came back) recorded lookups.
       api.on.payoutCheckProgress((p) => {
         if (p.finished) void invalidateChannels(client, ['payouts.']);

@@ -7,8 +7,10 @@ import { addDays } from '../../../shared/time';
 import { formatCalendarDate, formatCount } from '../ui/format';
 import { JobOutcome as Outcome, JobProgress, formatSeconds as seconds } from '../ui/JobStatus';
 import { ErrorNotice } from '../ui/states';
+import { ipcErrorOf } from '../query/ipc-query';
 import { useChangesDialog } from './changes-store';
-import { useSettlements, type Range } from './settlements-store';
+import type { Range } from './settlements-store';
+import { useSyncCancel, useSyncDismiss, useSyncJob, useSyncStart } from './sync-queries';
 
 const rangeText = (r: Pick<Range, 'from' | 'to' | 'pg'>) =>
   `${formatCalendarDate(r.from)}${r.to === r.from ? '' : ` to ${formatCalendarDate(r.to)}`}${r.pg ? ` (${r.pg})` : ''}`;
@@ -27,25 +29,38 @@ function datesText(dates: readonly string[]): string {
 }
 
 export function SyncPanel() {
-  const sync = useSettlements((s) => s.sync);
-  const error = useSettlements((s) => s.syncError);
-  const cancelSync = useSettlements((s) => s.cancelSync);
-  const dismiss = useSettlements((s) => s.dismissSync);
+  const { job: sync, error: startError } = useSyncJob();
+  const cancel = useSyncCancel();
+  const forget = useSyncDismiss();
+  const start = useSyncStart();
+  const dismiss = () => {
+    cancel.reset();
+    forget();
+  };
+  const error = startError
+    ? { error: startError, retry: start.start }
+    : cancel.error
+      ? { error: ipcErrorOf(cancel.error), retry: () => cancel.mutate(cancel.variables!) }
+      : null;
   const showChanges = useChangesDialog((s) => s.show);
 
   let body: ReactNode = null;
   if (sync.phase === 'starting') body = <p className="muted job-line">Starting the sync…</p>;
   else if (sync.phase === 'running') {
     const p = sync.progress;
+    const { jobId } = sync;
+    const cancelling = cancel.isPending || (cancel.isSuccess && cancel.variables?.jobId === jobId);
     body = (
       <JobProgress
         label="Sync progress"
         value={p && p.dates > 0 ? p.datesDone : null}
         max={Math.max(1, p?.dates ?? 1)}
-        cancelling={sync.cancelling}
-        onCancel={() => void cancelSync()}
+        cancelling={cancelling}
+        onCancel={() => {
+          if (!cancelling) cancel.mutate({ jobId });
+        }}
       >
-        Syncing {rangeText(sync.request)}
+        Syncing {rangeText({ ...sync.request, pg: sync.request.pg ?? null })}
         {p && (
           <>
             : {formatCount(p.datesDone)} of {formatCount(p.dates)} dates · {formatCount(p.pages)} pages ·{' '}
@@ -57,11 +72,11 @@ export function SyncPanel() {
       </JobProgress>
     );
   } else if (sync.phase === 'finished') {
-    const s = sync.summary;
+    const s = sync.result.summary;
     if (s === null) {
       body = (
         <Outcome tone="error" onDismiss={dismiss}>
-          The sync could not run: {sync.error ?? 'no reason was given.'}
+          The sync could not run: {sync.result.error ?? 'no reason was given.'}
         </Outcome>
       );
     } else {

@@ -23,6 +23,7 @@ import { ClosedPeriodsNote } from '../journal/ClosedPeriodsNote';
 import { SyncPanel } from './JobPanels';
 import { ChangesDialog } from './ChangesDialog';
 import { useChangesDialog } from './changes-store';
+import { useSyncStart } from './sync-queries';
 import { SettledChart } from './SettledChart';
 import { SettlementDetail } from './SettlementDetail';
 import { SettlementsGrid } from './SettlementsGrid';
@@ -33,7 +34,17 @@ import {
   useSettlementRows,
   useSettlementTotals,
 } from './settlements-queries';
-import { filterOf, hasFilters, useScreenFilter, useSettlements, type RecordState } from './settlements-store';
+import {
+  DEFAULT_SORT,
+  filterOf,
+  hasFilters,
+  useScreenFilter,
+  useSettlements,
+  viewOf,
+  type RecordState,
+} from './settlements-store';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
+import { currentViewName, useSavedViews, type ViewBinding } from '../ui/saved-views';
 import './settlements.css';
 
 const SEARCH_DELAY_MS = 250;
@@ -79,8 +90,7 @@ function RangeBar() {
   const range = useSettlements((s) => s.range);
   const setRange = useSettlements((s) => s.setRange);
   const facets = loadableOf(useSettlementFacets(range.from, range.to));
-  const sync = useSettlements((s) => s.sync);
-  const startSync = useSettlements((s) => s.startSync);
+  const sync = useSyncStart();
   const offline = useOfflineReason();
   // A date not (yet) typed as a real dd/mm/yyyy date is null.
   const [draft, setDraft] = useState<{ from: string | null; to: string | null }>({ from: range.from, to: range.to });
@@ -113,7 +123,7 @@ function RangeBar() {
     setDraft({ from: range.from, to: range.to });
   }
 
-  const syncing = sync.phase === 'starting' || sync.phase === 'running';
+  const syncing = sync.busy;
 
   return (
     <section aria-label="Dates and gateway" className="stl-bar">
@@ -152,7 +162,7 @@ function RangeBar() {
         className="button button-primary"
         disabled={syncing || problem !== null || offline !== null}
         title={offline ?? undefined}
-        onClick={() => void startSync()}
+        onClick={sync.start}
       >
         Sync
       </button>
@@ -165,18 +175,48 @@ function RangeBar() {
   );
 }
 
-/** Excel or CSV of what is on screen at the moment of the click: its filter. */
-function SettlementExports() {
+const VIEWS_TABLE = 'settlements';
+
+/** What a saved view of this screen holds and sets: the gateway, the filters and the sort (never the dates). */
+const settlementViews: ViewBinding = {
+  current() {
+    const { range, filters, sort } = useSettlements.getState();
+    return viewOf(range, filters, sort);
+  },
+  apply: (state) => useSettlements.getState().applyView(state),
+};
+
+/**
+ * The saved views menu, and Excel or CSV of what is on screen at the moment of the click: its filter, its sort
+ * (a sort the desk chose; the screen's own newest-first order exports in filing order) and the view's name.
+ */
+function SettlementActions() {
   const totals = loadableOf(useSettlementTotals(useScreenFilter()));
+  // Subscribed so the menu sees a change of filter or sort ("Month end (changed)").
+  useSettlements((s) => s.range);
+  useSettlements((s) => s.filters);
+  useSettlements((s) => s.sort);
+  const views = useSavedViews(VIEWS_TABLE, settlementViews);
   return (
-    <ExportButtons
-      kind="settlements"
-      disabled={totals.status === 'ready' && totals.value.count === 0}
-      request={(format) => {
-        const { range, filters } = useSettlements.getState();
-        return { kind: 'settlements', format, filter: filterOf(range, filters) };
-      }}
-    />
+    <>
+      <SavedViewsMenu table={VIEWS_TABLE} binding={settlementViews} views={views} />
+      <ExportButtons
+        kind="settlements"
+        disabled={totals.status === 'ready' && totals.value.count === 0}
+        request={(format) => {
+          const { range, filters, sort } = useSettlements.getState();
+          const view = currentViewName(VIEWS_TABLE, settlementViews, views.list.data?.views, views.appliedName);
+          const chosen = sort.column !== DEFAULT_SORT.column || sort.direction !== DEFAULT_SORT.direction;
+          return {
+            kind: 'settlements',
+            format,
+            filter: filterOf(range, filters),
+            ...(chosen ? { sort } : {}),
+            ...(view ? { view } : {}),
+          };
+        }}
+      />
+    </>
   );
 }
 
@@ -368,8 +408,8 @@ function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
   const offline = useOfflineReason();
   const setSort = useSettlements((s) => s.setSort);
   const clearFilters = useSettlements((s) => s.clearFilters);
-  const startSync = useSettlements((s) => s.startSync);
-  const syncing = useSettlements((s) => s.sync.phase === 'starting' || s.sync.phase === 'running');
+  const sync = useSyncStart();
+  const syncing = sync.busy;
 
   const placeholder = (children: ReactNode) => <div className="stl-placeholder">{children}</div>;
   if (rowsQuery.isError) {
@@ -386,7 +426,7 @@ function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
             className="button button-primary"
             disabled={syncing || offline !== null}
             title={offline ?? undefined}
-            onClick={() => void startSync()}
+            onClick={sync.start}
           >
             Sync these dates
           </button>
@@ -432,11 +472,11 @@ export function SettlementsScreen() {
 
   return (
     <div className="stl-screen">
-      <PageHeader title="Settlements" asOf={<AsOf at={asOf} label="Synced" />}>
+      <PageHeader title="Settlements" skipTo="the settlements" asOf={<AsOf at={asOf} label="Synced" />}>
         <button type="button" className="button" onClick={() => showChanges(null)}>
           Changes &amp; completeness
         </button>
-        <SettlementExports />
+        <SettlementActions />
       </PageHeader>
       <OfflineBanner />
       <RangeBar />

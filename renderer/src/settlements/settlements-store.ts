@@ -1,21 +1,21 @@
 /**
  * The Settlements screen's UI state: the range and filters, the sort, the chart's split and whether it is
- * collapsed (remembered), and the sync this screen started in main, followed through its events. What the cache
- * holds for that filter (rows, totals, chart, menus) is read by queries (settlements-queries.ts).
+ * collapsed (remembered). What the cache holds for that filter (rows, totals, chart, menus) is read by queries
+ * (settlements-queries.ts); the sync is a job on the query layer (sync-queries.ts).
  */
 import { useMemo } from 'react';
+import { z } from 'zod';
 import { create } from 'zustand';
-import type { IpcEventPayload } from '../../../shared/ipc/contract';
-import type { RuleId } from '../../../shared/reconciliation';
-import type { SettlementFilter, SettlementSort } from '../../../shared/settlement-query';
-import type { SyncSummary } from '../../../shared/sync';
+import { RULE_IDS, type RuleId } from '../../../shared/reconciliation';
+import type { ViewState } from '../../../shared/saved-views';
+import {
+  SETTLEMENT_SORT_COLUMNS,
+  SETTLEMENT_STATES,
+  filterText,
+  type SettlementFilter,
+  type SettlementSort,
+} from '../../../shared/settlement-query';
 import { addDays, epochMsToIstDate } from '../../../shared/time';
-import { ask, ipcErrorOf } from '../query/ipc-query';
-import type { Failure } from '../loadable';
-import { createJobFollower } from '../ui/job-follower';
-import { api } from '../api';
-
-type SyncProgressEvent = IpcEventPayload<'syncProgress'>;
 export type RecordState = NonNullable<SettlementFilter['state']>;
 
 export interface Range {
@@ -34,12 +34,6 @@ export interface Filters {
   search: string;
   state: RecordState;
 }
-
-type SyncJob =
-  | { phase: 'idle' }
-  | { phase: 'starting' }
-  | { phase: 'running'; jobId: string; request: Range; progress: SyncProgressEvent | null; cancelling: boolean }
-  | { phase: 'finished'; summary: SyncSummary | null; error: string | null };
 
 export type ChartSplit = 'pg' | 'paymentMode';
 
@@ -87,6 +81,38 @@ export const hasFilters = (filters: Filters, range?: Pick<Range, 'pg'>): boolean
   (range?.pg ?? null) !== null ||
   (Object.keys(NO_FILTERS) as (keyof Filters)[]).some((k) => filters[k] !== NO_FILTERS[k]);
 
+/** The filters and sort a saved view holds for this screen (the dates are not: a view is used on any dates). */
+export function viewOf(range: Range, filters: Filters, sort: SettlementSort): Pick<ViewState, 'filters' | 'sort'> {
+  return { filters: { pg: range.pg, ...filters }, sort };
+}
+
+/**
+ * A saved view's filters as this screen's, each checked on its own: a value the screen no longer knows (a rule
+ * since renamed, a hand-edited file) falls back to "any" rather than costing the view's other filters.
+ */
+const viewFilters = z.object({
+  pg: filterText.nullable().catch(null),
+  paymentMode: filterText.nullable().catch(null),
+  orderStatus: filterText.nullable().catch(null),
+  pgStatus: filterText.nullable().catch(null),
+  exceptionsOnly: z.boolean().catch(false),
+  rule: z
+    .enum(RULE_IDS as [RuleId, ...RuleId[]])
+    .nullable()
+    .catch(null),
+  search: z.string().trim().max(64).catch(''),
+  state: z.enum(SETTLEMENT_STATES).catch('current'),
+});
+const viewSort = z
+  .object({ column: z.enum(SETTLEMENT_SORT_COLUMNS), direction: z.enum(['asc', 'desc']) })
+  .nullable()
+  .catch(DEFAULT_SORT);
+
+export function fromView(state: ViewState): { pg: string | null; filters: Filters; sort: SettlementSort } {
+  const { pg, ...filters } = viewFilters.parse(state.filters);
+  return { pg, filters, sort: viewSort.parse(state.sort) ?? DEFAULT_SORT };
+}
+
 const CHART_KEY = 'payout-console.settlements.chart';
 
 function readChartPrefs(): { collapsed: boolean; split: ChartSplit } {
@@ -108,20 +134,16 @@ interface SettlementsStore {
   sort: SettlementSort;
   chartSplit: ChartSplit;
   chartCollapsed: boolean;
-  sync: SyncJob;
-  /** Main's answer when a sync could not be started or cancelled, and the call to try again. */
-  syncError: Failure | null;
 
   setRange(range: Range): void;
   setFilters(patch: Partial<Filters>): void;
   /** Every filter and the gateway: the dates stay. */
   clearFilters(): void;
   setSort(sort: SettlementSort): void;
+  /** A saved view's gateway, filters and sort; the dates stay. */
+  applyView(state: ViewState): void;
   setChartSplit(split: ChartSplit): void;
   setChartCollapsed(collapsed: boolean): void;
-  startSync(): Promise<void>;
-  cancelSync(): Promise<void>;
-  dismissSync(): void;
 }
 
 export const useSettlements = create<SettlementsStore>()((set, get) => {
@@ -134,20 +156,6 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
     }
   };
 
-  // The sync's end also makes every cached read stale: query/main-events.ts does that for any sync.
-  const syncFollower = createJobFollower(
-    { progress: api.on.syncProgress, finished: api.on.syncFinished },
-    {
-      progress(event) {
-        const sync = get().sync;
-        if (sync.phase === 'running') set({ sync: { ...sync, progress: event } });
-      },
-      finished(event) {
-        set({ sync: { phase: 'finished', summary: event.summary, error: event.error ?? null } });
-      },
-    },
-  );
-  const failure = (thrown: unknown, retry: () => void): Failure => ({ error: ipcErrorOf(thrown), retry });
   const prefs = readChartPrefs();
 
   return {
@@ -156,13 +164,15 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
     sort: DEFAULT_SORT,
     chartSplit: prefs.split,
     chartCollapsed: prefs.collapsed,
-    sync: { phase: 'idle' },
-    syncError: null,
 
     setRange: (range) => set({ range }),
     setFilters: (patch) => set((s) => ({ filters: { ...s.filters, ...patch } })),
     clearFilters: () => set((s) => ({ filters: NO_FILTERS, range: { ...s.range, pg: null } })),
     setSort: (sort) => set({ sort }),
+    applyView(state) {
+      const { pg, filters, sort } = fromView(state);
+      set((s) => ({ range: { ...s.range, pg }, filters, sort }));
+    },
     setChartSplit(chartSplit) {
       set({ chartSplit });
       saveChart();
@@ -171,37 +181,5 @@ export const useSettlements = create<SettlementsStore>()((set, get) => {
       set({ chartCollapsed });
       saveChart();
     },
-
-    async startSync() {
-      const { sync, range } = get();
-      if (sync.phase === 'starting' || sync.phase === 'running') return;
-      syncFollower.listen();
-      set({ sync: { phase: 'starting' }, syncError: null });
-      syncFollower.starting();
-      const request = range.pg ? { from: range.from, to: range.to, pg: range.pg } : { from: range.from, to: range.to };
-      try {
-        const { jobId } = await ask('sync.start', request);
-        set({ sync: { phase: 'running', jobId, request: range, progress: null, cancelling: false } });
-        syncFollower.started(jobId);
-      } catch (thrown) {
-        syncFollower.started(null);
-        set({ sync: { phase: 'idle' }, syncError: failure(thrown, () => void get().startSync()) });
-      }
-    },
-    async cancelSync() {
-      const sync = get().sync;
-      if (sync.phase !== 'running' || sync.cancelling) return;
-      set({ sync: { ...sync, cancelling: true }, syncError: null });
-      try {
-        await ask('sync.cancel', { jobId: sync.jobId });
-      } catch (thrown) {
-        const now = get().sync;
-        set({
-          syncError: failure(thrown, () => void get().cancelSync()),
-          sync: now.phase === 'running' ? { ...now, cancelling: false } : now,
-        });
-      }
-    },
-    dismissSync: () => set({ sync: { phase: 'idle' }, syncError: null }),
   };
 });

@@ -8,6 +8,7 @@
  */
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { IpcError } from '../../../shared/ipc/contract';
+import { sortByKey } from '../../../shared/table-sort';
 import { EmptyState, ErrorNotice, Skeleton } from './states';
 import { rowKeyTarget } from './use-roving-rows';
 import { useTablePrefs, type Density } from './table-prefs';
@@ -60,25 +61,11 @@ interface DataTableProps<R> {
 }
 
 const PAGE_STEP = 10;
-const COLLATOR = new Intl.Collator('en-IN', { numeric: true, sensitivity: 'base' });
-
-/** Rows in the order of `sort`; nulls last whichever the direction, ties in the order they came. */
+/** Rows in the order of `sort` (shared/table-sort.ts: a list export sorts alike); nulls last, ties as they came. */
 export function sortRows<R>(rows: readonly R[], columns: readonly DataColumn<R>[], sort: TableSort | null): R[] {
   const column = sort && columns.find((c) => c.id === sort.column);
   if (!sort || !column?.sortValue) return [...rows];
-  const value = column.sortValue;
-  const sign = sort.direction === 'asc' ? 1 : -1;
-  return rows
-    .map((row, index) => ({ row, index, key: value(row) }))
-    .sort((a, b) => {
-      if (a.key === null || b.key === null) return a.key === b.key ? a.index - b.index : a.key === null ? 1 : -1;
-      const order =
-        typeof a.key === 'number' && typeof b.key === 'number'
-          ? a.key - b.key
-          : COLLATOR.compare(String(a.key), String(b.key));
-      return order === 0 ? a.index - b.index : sign * order;
-    })
-    .map((r) => r.row);
+  return sortByKey(rows, column.sortValue, sort.direction);
 }
 
 /** The next sort when a header is pressed: ascending, descending, then back to the list's own order. */

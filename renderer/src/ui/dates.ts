@@ -4,8 +4,9 @@
  */
 import { isCalendarDate } from '../../../shared/time';
 
-/** `YYYY-MM-DD` as `dd/mm/yyyy`. */
+/** `YYYY-MM-DD` as `dd/mm/yyyy`; no date (an empty filter field) as empty text. */
 export function formatDdMmYyyy(date: string): string {
+  if (date === '') return '';
   const [y, m, d] = date.split('-');
   return `${d}/${m}/${y}`;
 }
