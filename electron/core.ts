@@ -24,12 +24,16 @@ import { createJournals, type Journals } from './journal/registry';
 import type { JournalInput } from './journal/journal';
 import { createExportHandlers } from './ipc/exports';
 import { createNoticeHandlers } from './ipc/notices';
+import { createOrderHandlers } from './ipc/orders';
 import { createPayoutHandlers } from './ipc/payouts';
 import { createProfileHandlers } from './ipc/profiles';
 import { createViewHandlers } from './ipc/views';
 import { createSettlementHandlers } from './ipc/settlements';
+import { createSubscriptionHandlers } from './ipc/subscriptions';
 import { createSyncHandlers } from './ipc/sync';
 import { createIpcRouter } from './ipc/router';
+import { createOrderService } from './merchant/orders';
+import { createSubscriptionService } from './merchant/subscriptions';
 import { createCredentials } from './profiles/credentials';
 import { createProfileStore } from './profiles/profile-store';
 import { createSyncJobs } from './sync/jobs';
@@ -161,6 +165,8 @@ export function createCore(options: CoreOptions) {
     accounts: createAccountService(services),
   };
   const merchant = {
+    orders: createOrderService(services),
+    subscriptions: createSubscriptionService(services),
     tools: createPaymentToolService(services),
     plans: createPlanService(services),
     webhooks: createWebhookService(services),
@@ -230,6 +236,8 @@ export function createCore(options: CoreOptions) {
     ...createExportHandlers(exportJobs, profiles),
     ...createNoticeHandlers(notices),
     ...createJournalHandlers({ journals, profiles, beneficiaries: treasury.beneficiaries }),
+    ...createOrderHandlers(merchant.orders, profiles),
+    ...createSubscriptionHandlers(merchant.subscriptions, profiles),
     ...createMerchantToolHandlers(merchant, profiles),
     ...createViewHandlers(profiles),
   });
@@ -245,7 +253,10 @@ export function createCore(options: CoreOptions) {
     journals,
     /** Beneficiaries, payout lookups and balances through the API, recorded in the cache: the CLI uses them too. */
     treasury,
-    /** Payment tools, plans, webhooks and classification through the API (actions journaled): the CLI uses them too. */
+    /**
+     * Orders, subscriptions, payment tools, plans, webhooks and classification through the API (lookups cached,
+     * actions journaled and sent once): the CLI uses them too.
+     */
     merchant,
     /** The payout watch list's rounds (started on its timer when `payoutWatch` is set). */
     payoutWatch,

@@ -21,6 +21,7 @@ import { journalEntries } from '../journal/journal';
 import { createBeneficiariesRepository } from './beneficiaries';
 import { createBeneficiaryImportsRepository } from './beneficiary-imports';
 import { checkAfterOpen, checkAtOpen, clearDamageMark, type AfterOpenCheck } from './integrity';
+import { createMerchantRepository } from './merchant';
 import { migrate } from './migrations';
 import { createPayoutChecksRepository } from './payout-checks';
 import { createPayoutSettingsRepository } from './payout-settings';
@@ -91,6 +92,8 @@ export function openCache(file: string, options: CacheOptions = {}) {
     payoutChecks: createPayoutChecksRepository(db, now, payouts),
     payoutSettings: createPayoutSettingsRepository(db),
     accounts: createAccountsRepository(db, now),
+    /** Orders and subscriptions looked up, for offline review. */
+    merchant: createMerchantRepository(db, now),
     /** Bytes on disk, the WAL and shared-memory files included. */
     sizeBytes: () => cacheFileSize(file),
     /**

@@ -76,3 +76,11 @@ export function progressLine(io: Io): { update(text: string): void; done(): void
     },
   };
 }
+
+/**
+ * Commands that move money act only with `--yes`: without it they say what they would do and exit 2, so a command
+ * pasted from a note or run from history never moves money by accident.
+ */
+export function requireYes(values: Record<string, unknown>, what: string): void {
+  if (values['yes'] !== true) throw new InputError(`This would ${what}. Add --yes to do it.`);
+}

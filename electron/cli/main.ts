@@ -13,12 +13,14 @@ import { beneficiaryCommands } from './commands/beneficiaries';
 import { exportCommands } from './commands/export';
 import { classifyCommands } from './commands/classify';
 import { closeCommands, journalCommands } from './commands/journal';
+import { orderCommands } from './commands/orders';
 import { paymentToolCommands } from './commands/payment-tools';
 import { payoutCommands } from './commands/payouts';
 import { planCommands } from './commands/plans';
 import { profileCommands } from './commands/profiles';
 import { settlementReviewCommands } from './commands/settlement-review';
 import { settlementCommands } from './commands/settlements';
+import { subscriptionCommands } from './commands/subscriptions';
 import { webhookCommands } from './commands/webhooks';
 import { openContext } from './context';
 import { EXIT, InputError, OutcomeUnknownError, UsageError, processIo, type Io } from './io';
@@ -34,6 +36,8 @@ export const COMMANDS: Command[] = [
   ...exportCommands,
   ...journalCommands,
   ...closeCommands,
+  ...orderCommands,
+  ...subscriptionCommands,
   ...paymentToolCommands,
   ...planCommands,
   ...webhookCommands,

@@ -42,6 +42,8 @@ export interface JournaledAction<T> {
   /** The attempt's line and what was asked (no secret: the request as the desk gave it). */
   summary: string;
   asked: Record<string, JsonValue>;
+  /** What the action is on (`{orderId}`), put in every entry of it, so that thing's history finds them all. */
+  subject?: Record<string, JsonValue>;
   send(): Promise<T>;
   succeeded(answer: T): { summary: string; data: Record<string, JsonValue | undefined>; requestId?: string | null };
 }
@@ -56,13 +58,14 @@ export async function runJournaled<T>(
     event: action.event,
     outcome: 'attempted',
     summary: action.summary,
-    data: { asked: action.asked },
+    data: { ...action.subject, asked: action.asked },
   });
   let answer: T;
   try {
     answer = await action.send();
   } catch (e) {
-    journal.append({ ...apiFailureOutcome(e, action.event), refersTo: attempt.seq });
+    const failure = apiFailureOutcome(e, action.event);
+    journal.append({ ...failure, data: { ...action.subject, ...failure.data }, refersTo: attempt.seq });
     throw e;
   }
   const done = action.succeeded(answer);
@@ -73,7 +76,7 @@ export async function runJournaled<T>(
     refersTo: attempt.seq,
     requestId: done.requestId ?? null,
     summary: done.summary,
-    data: done.data,
+    data: { ...action.subject, ...done.data },
   });
   return { answer, attempt, outcome };
 }

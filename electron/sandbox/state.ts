@@ -157,7 +157,8 @@ export interface Fixtures {
   /** `payments`: how many payments process order started on it, so a test sees that none started twice. */
   orders: { id: string; status: string; payments: number }[];
   payouts: { id: string; status: string }[];
-  subscriptions: { id: string; status: string }[];
+  /** With the receipt id, and every ad hoc charge made (the interface has no list of them). */
+  subscriptions: { id: string; status: string; receipt: string; charges: { id: string; amount: number }[] }[];
   plans: { id: string; reference: string; amount: number }[];
   beneficiaries: { id: string }[];
   webhooks: { id: string; status: string; url: string; topics: string[] }[];
@@ -211,7 +212,12 @@ export class SandboxState {
     return {
       orders: [...this.orders.values()].map((o) => ({ id: o.order_id, status: o.status, payments: o.payments.length })),
       payouts: [...this.payouts.values()].map((p) => ({ id: p.transfer_id, status: p.status })),
-      subscriptions: [...this.subscriptions.values()].map((s) => ({ id: s.subscription_id, status: s.status })),
+      subscriptions: [...this.subscriptions.values()].map((s) => ({
+        id: s.subscription_id,
+        status: s.status,
+        receipt: s.mer_reference_id,
+        charges: s.charges.map((c) => ({ id: c.id, amount: c.amount })),
+      })),
       plans: [...this.plans.values()].map((p) => ({ id: p.id, reference: p.mer_reference_id, amount: p.amount })),
       beneficiaries: [...this.beneficiaries.values()].map((b) => ({ id: b.beneficiary_id })),
       webhooks: [...this.webhooks.values()].map((w) => ({

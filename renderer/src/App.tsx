@@ -1,6 +1,7 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { readLastScreen, rememberScreen } from './navigation/last-screen';
-import type { Screen } from './navigation/screens';
+import { useNavigation } from './navigation/navigation-store';
+import { screenById, type Screen } from './navigation/screens';
 import { ShortcutsDialog } from './navigation/ShortcutsDialog';
 import { Sidebar } from './navigation/Sidebar';
 import { useShortcuts } from './navigation/use-shortcuts';
@@ -26,6 +27,11 @@ export function App() {
     [],
   );
   useShortcuts(actions);
+  const request = useNavigation((s) => s.request);
+  useEffect(() => {
+    const next = screenById(request?.screenId ?? null);
+    if (next) actions.open(next);
+  }, [request, actions]);
 
   const Current = screen?.component;
   return (

@@ -17,9 +17,11 @@ import { movedAsideNotice, noticesChannels } from './notices';
 import { journalChannels } from './journal';
 import { payoutCheckProgress } from '../payout-checks';
 import { watchState } from '../payout-watch';
+import { ordersChannels } from './orders';
 import { payoutsChannels } from './payouts';
 import { profilesChannels } from './profiles';
 import { settlementsChannels } from './settlements';
+import { subscriptionsChannels } from './subscriptions';
 import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
 import { classificationChannels, plansChannels, toolsChannels, webhooksChannels } from './merchant-tools';
 import { viewsChannels } from './views';
@@ -48,6 +50,8 @@ export const ipcContract = {
   ...exportsChannels,
   ...noticesChannels,
   ...journalChannels,
+  ...ordersChannels,
+  ...subscriptionsChannels,
   ...toolsChannels,
   ...plansChannels,
   ...webhooksChannels,

@@ -423,4 +423,20 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
       .waitFor({ timeout: 30_000 });
     expect(app.consoleErrors).toEqual([]);
   }, 60_000);
+
+  it('a record’s “Open order” opens its order on the Orders screen (offline: from the cache, which has not seen it)', async () => {
+    await grid().focus();
+    await page.keyboard.press('Enter');
+    const first = (await renderedRows())[0]!;
+    const orderId = (
+      db().prepare('SELECT order_id FROM settlements WHERE id = ?').get(Number(first['id'])) as {
+        order_id: string;
+      }
+    ).order_id;
+    await page.getByRole('dialog').getByRole('button', { name: 'Open order' }).click();
+    await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
+    await page.getByText(`Order ${orderId} has not been read on this profile yet.`, { exact: false }).waitFor();
+    expect(app.harness.calls.filter((c) => c === 'orders.fetch')).toEqual([]);
+    expect(app.consoleErrors).toEqual([]);
+  });
 });

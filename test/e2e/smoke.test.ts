@@ -127,8 +127,10 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
   it('reaches every channel of the real core from the page, and its events come back', async () => {
     const { page, harness, sandbox, merchant, core } = app;
     const before = harness.calls.length;
+    const fixtures = sandbox.fixtures();
+    const active = fixtures.subscriptions.find((s) => s.status === 'active')!;
     const outcome = await page.evaluate(
-      async ({ url, key, secret, from, to }) => {
+      async ({ url, key, secret, from, to, orderId, authorizedId, subscriptionId, receipt }) => {
         const api = window.api;
         const events: unknown[] = [];
         const stop = api.on.connectivity((state) => events.push(state));
@@ -212,6 +214,34 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         // Refused (nothing changed since the close), which still reaches the core and answers.
         const acknowledged = await api.journal.acknowledgePeriod({ id: closed.id });
         await unwrap(api.journal.reopenPeriod({ id: closed.id }));
+        // The Merchant screens' channels: an order refunded and captured, a subscription charged and cancelled.
+        await unwrap(api.orders.fetch({ id: orderId }));
+        await unwrap(api.orders.cached({ id: orderId }));
+        await unwrap(api.orders.recent());
+        await unwrap(api.orders.refund({ requestKey: crypto.randomUUID(), orderId, amount: 100 }));
+        await unwrap(api.orders.capture({ requestKey: crypto.randomUUID(), orderId: authorizedId }));
+        const orderEntries = await unwrap(api.orders.actions({ id: orderId }));
+        const refundSeq = orderEntries.find((e) => e.outcome === 'attempted')!.seq;
+        const orderCheck = await unwrap(api.orders.checkStatus({ attemptSeq: refundSeq }));
+        await unwrap(api.subscriptions.fetch({ id: receipt, by: 'receipt' }));
+        await unwrap(api.subscriptions.cached({ id: subscriptionId }));
+        await unwrap(api.subscriptions.recent());
+        await unwrap(
+          api.subscriptions.charge({
+            requestKey: crypto.randomUUID(),
+            id: subscriptionId,
+            amount: 100,
+            currency: 'INR',
+          }),
+        );
+        await unwrap(api.subscriptions.cancel({ requestKey: crypto.randomUUID(), id: subscriptionId }));
+        const subscriptionEntries = await unwrap(api.subscriptions.actions({ id: subscriptionId }));
+        const cancelSeq = subscriptionEntries.find(
+          (e) => e.event === 'subscription.cancel' && e.outcome === 'attempted',
+        )!.seq;
+        const subscriptionCheck = await unwrap(api.subscriptions.checkStatus({ attemptSeq: cancelSeq }));
+        // The charge answered, so there is nothing for the desk to record: refused, still reaching the core.
+        const recorded = await api.subscriptions.recordCharge({ attemptSeq: cancelSeq, charged: false });
         // Payable now, and the import's channels on a one-row file.
         await unwrap(api.accounts.headroom());
         await unwrap(api.accounts.setHeadroomThreshold({ pg: 'payu', threshold: 100 }));
@@ -294,6 +324,8 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           exportProgress: progress.length,
           cacheStatus,
           notices: { notices, noticeRevealed, noticeDismissed },
+          merchantChecks: [orderCheck.check.outcome, subscriptionCheck.check.outcome],
+          recorded,
           processRefused,
           views,
         };
@@ -304,6 +336,10 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         secret: merchant.secret,
         from: addDays(todayIst, -2),
         to: addDays(todayIst, -1),
+        orderId: fixtures.orders.find((o) => o.status === 'success')!.id,
+        authorizedId: fixtures.orders.find((o) => o.status === 'authorized')!.id,
+        subscriptionId: active.id,
+        receipt: active.receipt,
       },
     );
 
@@ -333,6 +369,9 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
       totals: { count: 600 },
       exportEnd: { kind: 'settlements', format: 'xlsx', status: 'completed', rows: 600 },
       cacheStatus: { settlementsSyncedAt: expect.any(String), balancesAt: expect.any(String) },
+      // Both actions answered, so each check finds what they did.
+      merchantChecks: ['succeeded', 'succeeded'],
+      recorded: { ok: false, error: { code: 'STATUS_CHECK_INVALID' } },
     });
     expect(outcome.gateways).toBeGreaterThan(0);
     expect(outcome.exportProgress).toBeGreaterThan(0);

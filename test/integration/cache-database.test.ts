@@ -103,6 +103,11 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO settlement_exception_events (date, pg, pg_transaction_id, settlement_date, at, action, text)
        VALUES ('2025-01-01', 'payu', 'pay_1', '2025-01-01 11:00:00', 't', 'acknowledge', NULL)`,
   ],
+  // Orders and subscriptions looked up, for offline review (issue 16).
+  13: [
+    `INSERT INTO merchant_orders VALUES ('ord_1', '{}', 't', '[]', NULL)`,
+    `INSERT INTO merchant_subscriptions VALUES ('sub_1', 'rcpt_1', '{}', 't')`,
+  ],
 };
 
 const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;

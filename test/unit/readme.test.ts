@@ -40,7 +40,11 @@ describe('README operations table', () => {
       ).toBe(true);
     }
     for (const command of cli === '–' ? [] : cli.split(', ')) {
-      expect(commands.has(command.replaceAll('`', '')), `no command ${command}`).toBe(true);
+      // `orders refund --amount`: the command, and an option it takes.
+      const [words, flag] = command.replaceAll('`', '').split(' --');
+      expect(commands.has(words!), `no command ${command}`).toBe(true);
+      const options = COMMANDS.find((c) => c.words.join(' ') === words)?.options ?? {};
+      if (flag) expect(Object.keys(options), `${words} has no --${flag}`).toContain(flag);
     }
   });
 

@@ -7,7 +7,10 @@ import { useState, type FormEvent } from 'react';
 import type { IpcOutput } from '../../../shared/ipc/contract';
 import { JOURNAL_KINDS, JOURNAL_OUTCOMES, journalFilter } from '../../../shared/journal';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
-import { ipcErrorOf, loadableOf } from '../query/ipc-query';
+import { useNavigation } from '../navigation/navigation-store';
+import { useOrdersUi } from '../orders/orders-store';
+import { ipcErrorOf, loadableOf, useActiveProfileId } from '../query/ipc-query';
+import { useSubscriptionsUi } from '../subscriptions/subscriptions-store';
 import { DataTable, type DataColumn, type TableState } from '../ui/DataTable';
 import { DateInput } from '../ui/DateInput';
 import { OfflineBanner } from '../ui/OfflineBanner';
@@ -221,6 +224,43 @@ function Entries() {
   );
 }
 
+/** Orders' and subscriptions' actions are checked on their own screen, where its attempts or status are read. */
+function CheckOnScreen({ attempt }: { attempt: JournalEntry }) {
+  const profileId = useActiveProfileId();
+  const openScreen = useNavigation((s) => s.open);
+  const showOrder = useOrdersUi((s) => s.show);
+  const showSubscription = useSubscriptionsUi((s) => s.show);
+  const orderId = attempt.data['orderId'];
+  const subscriptionId = attempt.data['subscriptionId'];
+  const open = () => {
+    if (profileId === null) return;
+    if (typeof orderId === 'string') {
+      showOrder(profileId, orderId, true);
+      openScreen('orders');
+    } else if (typeof subscriptionId === 'string') {
+      showSubscription({ profileId, id: subscriptionId, by: 'id' });
+      openScreen('subscriptions');
+    }
+  };
+  return (
+    <div className="journal-toolbar">
+      <span>
+        Entry {attempt.seq}, {attempt.atIst} IST: {attempt.summary}
+      </span>
+      <button type="button" className="button" onClick={open}>
+        {typeof orderId === 'string' ? 'Open the order to check' : 'Open the subscription to check'}
+      </button>
+    </div>
+  );
+}
+
+const CHECKED_ON_SCREEN: readonly string[] = [
+  'order.capture',
+  'order.refund',
+  'subscription.cancel',
+  'subscription.charge',
+];
+
 /** What to check for actions the journal cannot settle itself: the screen where the desk looks. */
 const CHECK_ELSEWHERE: Readonly<Record<string, string>> = {
   'order.process': 'Fetch the order and look at its payments before processing it again.',
@@ -231,6 +271,7 @@ function CheckStatus({ attempt }: { attempt: JournalEntry }) {
   const checkStatus = useStatusCheck();
   const checkPlanCreate = useCheckPlanCreate();
   const [id, setId] = useState('');
+  if (CHECKED_ON_SCREEN.includes(attempt.event)) return <CheckOnScreen attempt={attempt} />;
   const head = (
     <span>
       Entry {attempt.seq}, {attempt.atIst} IST: {attempt.summary}
@@ -289,6 +330,7 @@ function Unresolved() {
       <p className="muted">
         The service may or may not have done these. For a beneficiary, look it up at the service and enter its id; the
         console fetches it and records whether it is the one that was asked for. A plan is looked up by its reference.
+        An order's or a subscription's capture, refund, cancel or charge is checked on its screen.
       </p>
       {unresolved.value.map((u) => (
         <CheckStatus key={u.attempt.seq} attempt={u.attempt} />

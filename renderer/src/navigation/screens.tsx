@@ -8,10 +8,12 @@ import { AccountsScreen } from '../accounts/AccountsScreen';
 import { BeneficiariesScreen } from '../beneficiaries/BeneficiariesScreen';
 import { ClassificationScreen } from '../classification/ClassificationScreen';
 import { JournalScreen } from '../journal/JournalScreen';
+import { OrdersScreen } from '../orders/OrdersScreen';
 import { PayoutsScreen } from '../payouts/PayoutsScreen';
 import { PlansScreen } from '../plans/PlansScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { SettlementsScreen } from '../settlements/SettlementsScreen';
+import { SubscriptionsScreen } from '../subscriptions/SubscriptionsScreen';
 import { ToolsScreen } from '../tools/ToolsScreen';
 import { WebhooksScreen } from '../webhooks/WebhooksScreen';
 
@@ -40,8 +42,9 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
   },
   {
     label: 'Merchant',
-    // Orders and subscriptions join these here.
     screens: [
+      { id: 'orders', label: 'Orders & refunds', key: 'o', component: OrdersScreen },
+      { id: 'subscriptions', label: 'Subscriptions', key: 'u', component: SubscriptionsScreen },
       { id: 'tools', label: 'Payment tools', key: 't', component: ToolsScreen },
       { id: 'plans', label: 'Plans', key: 'l', component: PlansScreen },
       { id: 'webhooks', label: 'Webhooks', key: 'w', component: WebhooksScreen },

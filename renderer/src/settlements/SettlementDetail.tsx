@@ -4,6 +4,9 @@
  * A modal dialog: Escape or Close returns to the table, on the row it came from.
  */
 import { useId, type ReactNode } from 'react';
+import { useNavigation } from '../navigation/navigation-store';
+import { useOrdersUi } from '../orders/orders-store';
+import { useActiveProfileId } from '../query/ipc-query';
 import { useModalDialog } from '../ui/use-modal-dialog';
 import { ExceptionWorkflow } from './ExceptionWorkflow';
 import { RULES, MONEY_VALUE_NAMES } from '../../../shared/reconciliation';
@@ -65,6 +68,27 @@ export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onCl
   const titleId = useId();
 
   const mono = (text: string | null) => (text === null ? null : <span className="mono">{text}</span>);
+  const profileId = useActiveProfileId();
+  const showOrder = useOrdersUi((s) => s.show);
+  const openScreen = useNavigation((s) => s.open);
+  // The record's order on the Orders screen: looked up there (or read from the cache offline).
+  const orderLink = (orderId: string | null) =>
+    orderId === null || profileId === null ? null : (
+      <span className="stl-order-link">
+        {mono(orderId)}{' '}
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            showOrder(profileId, orderId, true);
+            onClose();
+            openScreen('orders');
+          }}
+        >
+          Open order
+        </button>
+      </span>
+    );
   const extra = Object.entries(row.extra ?? {});
 
   return (
@@ -121,7 +145,7 @@ export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onCl
             [LABELS.pg, row.pg],
             [LABELS.payment_mode, row.payment_mode],
             [LABELS.pg_transaction_id, mono(row.pg_transaction_id)],
-            [LABELS.order_id, mono(row.order_id)],
+            [LABELS.order_id, orderLink(row.order_id)],
             [LABELS.utr, mono(row.utr)],
             [LABELS.settlement_date, formatIstWallClock(row.settlement_date)],
             [LABELS.order_date, formatIstWallClock(row.order_date)],

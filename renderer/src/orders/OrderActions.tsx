@@ -1,0 +1,194 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { amountInWords } from '../../../shared/amount-words';
+import { checkRupees } from '../../../shared/merchant-amounts';
+import { refundProblem, type OrderView } from '../../../shared/orders';
+import type { IpcError } from '../../../shared/ipc/contract';
+import { useAppInfo } from '../query/app-queries';
+import { resultOf } from '../query/ipc-query';
+import { FormField } from '../ui/FormField';
+import { formatMoney } from '../ui/format';
+import { MoneyConfirmDialog } from '../ui/MoneyConfirmDialog';
+import { useOfflineReason } from '../ui/offline';
+import { useCapture, useRefund } from './orders-queries';
+
+type Pending =
+  | { kind: 'capture'; requestKey: string }
+  | { kind: 'full'; requestKey: string; amount: number }
+  | { kind: 'partial'; requestKey: string; amount: number };
+
+/** A lost answer: the action may have happened. Main keeps it unsettled until "Check status" says what happened. */
+const mayHaveHappened = (e: IpcError) => e.code === 'API_OUTCOME_UNKNOWN' || e.code === 'API_INVALID_RESPONSE';
+
+/**
+ * Capture, full refund and partial refund of the order on screen. Each opens a confirmation with the amount in figures
+ * and words and the environment; the confirmation makes one request key, and a second click while it is out sends
+ * nothing (the button is busy, and main answers a repeated key with the first answer).
+ */
+export function OrderActions({ view }: { view: OrderView }) {
+  const offline = useOfflineReason();
+  const environment = useAppInfo().data?.profile.environment ?? null;
+  const capture = useCapture();
+  const refund = useRefund();
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [typed, setTyped] = useState('');
+  const [typedError, setTypedError] = useState<string>();
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string; unknown?: boolean } | null>(null);
+  const inFlight = useRef(false);
+  const o = view.order;
+  const balance = view.balance;
+  const busy = capture.isPending || refund.isPending;
+
+  const canCapture = o.order_status.toLowerCase() === 'authorized';
+  const noRefund =
+    balance === null
+      ? 'The refund attempts are not known, so neither is the refundable balance.'
+      : balance.refundable === 0
+        ? 'Nothing is left to refund.'
+        : null;
+  const why = (own: string | null) => offline ?? own ?? undefined;
+
+  const parsed = typed.trim() === '' ? null : checkRupees(typed);
+  const words = parsed?.ok ? amountInWords(parsed.minor, o.currency) : null;
+
+  function askPartial(event: FormEvent) {
+    event.preventDefault();
+    if (!balance) return;
+    const check = checkRupees(typed);
+    const problem = check.ok ? refundProblem(check.minor, balance, o.currency) : check.reason;
+    setTypedError(problem ?? undefined);
+    if (!check.ok || problem) return;
+    setPending({ kind: 'partial', requestKey: crypto.randomUUID(), amount: check.minor });
+  }
+
+  async function confirm() {
+    if (!pending || inFlight.current) return;
+    inFlight.current = true;
+    const result =
+      pending.kind === 'capture'
+        ? await resultOf(capture.mutateAsync({ requestKey: pending.requestKey, orderId: o.order_id }))
+        : await resultOf(
+            refund.mutateAsync({
+              requestKey: pending.requestKey,
+              orderId: o.order_id,
+              amount: pending.kind === 'full' ? null : pending.amount,
+            }),
+          );
+    inFlight.current = false;
+    setPending(null);
+    if (result.ok) {
+      setOutcome({ ok: true, text: result.value.outcome.summary });
+      if (pending.kind === 'partial') setTyped('');
+    } else {
+      const unknown = mayHaveHappened(result.error);
+      setOutcome({
+        ok: false,
+        unknown,
+        text: unknown
+          ? `Outcome unknown — check status below before trying again. ${result.error.message}`
+          : result.error.message,
+      });
+    }
+  }
+
+  return (
+    <section className="order-panel" aria-labelledby="order-actions-title">
+      <header className="order-panel-head">
+        <h2 id="order-actions-title">Actions</h2>
+      </header>
+      <div className="order-actions">
+        <button
+          type="button"
+          className="button"
+          disabled={!canCapture || offline !== null || busy}
+          title={why(canCapture ? null : `Only an authorized order can be captured; this one is ${o.order_status}.`)}
+          onClick={() => setPending({ kind: 'capture', requestKey: crypto.randomUUID() })}
+        >
+          Capture…
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={noRefund !== null || offline !== null || busy}
+          title={why(noRefund)}
+          onClick={() =>
+            balance && setPending({ kind: 'full', requestKey: crypto.randomUUID(), amount: balance.refundable })
+          }
+        >
+          Refund in full…
+        </button>
+      </div>
+      <form className="order-partial" onSubmit={askPartial} noValidate aria-label="Partial refund">
+        <FormField
+          label="Partial refund, in rupees"
+          error={typedError}
+          hint={
+            words ??
+            (balance ? `At most ${formatMoney(balance.refundable, o.currency)}; paise as two decimals.` : undefined)
+          }
+        >
+          {(ids) => (
+            <input
+              {...ids}
+              className="input mono"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="1500.50"
+              value={typed}
+              disabled={noRefund !== null}
+              onChange={(e) => {
+                setTyped(e.target.value);
+                setTypedError(undefined);
+              }}
+            />
+          )}
+        </FormField>
+        <button
+          type="submit"
+          className="button"
+          disabled={noRefund !== null || offline !== null || busy}
+          title={why(noRefund)}
+        >
+          Refund part…
+        </button>
+      </form>
+      {outcome && (
+        <p className={outcome.ok ? 'order-outcome ok' : 'order-outcome error'} role="status">
+          {outcome.text}
+        </p>
+      )}
+      {pending && (
+        <MoneyConfirmDialog
+          title={
+            pending.kind === 'capture'
+              ? 'Capture this payment?'
+              : pending.kind === 'full'
+                ? 'Refund this order in full?'
+                : 'Refund part of this order?'
+          }
+          subject={
+            <>
+              Order <span className="mono">{o.order_id}</span>
+              {o.customer?.name ? ` · ${o.customer.name}` : ''} · {formatMoney(o.amount, o.currency)}
+            </>
+          }
+          amount={pending.kind === 'capture' ? o.amount : pending.amount}
+          currency={o.currency}
+          environment={environment}
+          confirmLabel={pending.kind === 'capture' ? 'Capture' : 'Refund'}
+          busy={busy}
+          onConfirm={() => void confirm()}
+          onCancel={() => {
+            if (!busy) setPending(null);
+          }}
+        >
+          {pending.kind !== 'capture' && balance && (
+            <p className="muted">
+              Refundable now {formatMoney(balance.refundable, o.currency)}; main checks it again with the service before
+              sending.
+            </p>
+          )}
+        </MoneyConfirmDialog>
+      )}
+    </section>
+  );
+}

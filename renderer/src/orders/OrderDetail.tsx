@@ -1,0 +1,138 @@
+import { ORDER_FIELDS, type OrderView } from '../../../shared/orders';
+import { formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
+
+const LABELS: Record<(typeof ORDER_FIELDS)[number], string> = {
+  order_id: 'Order id',
+  receipt_id: 'Receipt id',
+  pg_transaction_id: 'Gateway transaction id',
+  amount: 'Amount',
+  currency: 'Currency',
+  order_status: 'Status',
+  unmapped_status: "Gateway's own status",
+  pg: 'Gateway',
+  method: 'Method',
+  card_last_4: 'Card last four',
+  card_issuer: 'Card issuer',
+  customer: 'Customer',
+  billing_address: 'Billing address',
+  shipping_address: 'Shipping address',
+  notes: 'Notes (udf1–udf10)',
+  additional_charges: 'Additional charges',
+  mdr: 'MDR',
+  tpv: 'TPV',
+  created_at: 'Created',
+  updated_at: 'Updated',
+};
+
+/** An object's filled-in parts, one per line ("udf1: cart-16"); the service sends "" for many empty ones. */
+function parts(value: object) {
+  const filled = Object.entries(value).filter(([, v]) => v !== '' && v !== null && v !== undefined);
+  if (filled.length === 0) return <span className="muted">empty</span>;
+  return (
+    <span className="order-parts">
+      {filled.map(([k, v]) => (
+        <span key={k}>
+          <span className="muted">{k}</span> {typeof v === 'object' ? JSON.stringify(v) : String(v)}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function valueOf(view: OrderView, field: (typeof ORDER_FIELDS)[number]) {
+  const o = view.order;
+  const value = (o as Record<string, unknown>)[field];
+  if (value === undefined) return <span className="order-missing">Not in the answer</span>;
+  if (value === null || value === '') return <span className="muted">—</span>;
+  if (field === 'amount' || field === 'additional_charges') return formatMoney(value as number, o.currency);
+  if (field === 'created_at' || field === 'updated_at') return formatIstWallClock(String(value));
+  if (Array.isArray(value)) return value.length ? JSON.stringify(value) : <span className="muted">none</span>;
+  if (typeof value === 'object') return parts(value);
+  return <span className={field.endsWith('_id') ? 'mono' : undefined}>{String(value)}</span>;
+}
+
+/** Every field the interface documents for an order; one the answer left out (Variant B) says so. */
+export function OrderDetail({ view }: { view: OrderView }) {
+  return (
+    <section className="order-panel" aria-labelledby="order-detail-title">
+      <header className="order-panel-head">
+        <h2 id="order-detail-title">
+          Order <span className="mono">{view.order.order_id}</span>
+        </h2>
+        <span className={`order-status order-status-${view.order.order_status}`}>{view.order.order_status}</span>
+      </header>
+      {view.missing.length > 0 && (
+        <p className="order-variant-note" role="note">
+          The service answered in its short form: {view.missing.length} of the {ORDER_FIELDS.length} documented fields
+          were not sent and are marked “Not in the answer”.
+        </p>
+      )}
+      <dl className="order-fields">
+        {ORDER_FIELDS.slice(1).map((f) => (
+          <div key={f} className="order-field">
+            <dt>{LABELS[f]}</dt>
+            <dd>{valueOf(view, f)}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** The refund attempts with the refundable balance: amount less successful and pending refunds. */
+export function RefundAttempts({ view }: { view: OrderView }) {
+  const currency = view.order.currency;
+  return (
+    <section className="order-panel" aria-labelledby="order-refunds-title">
+      <header className="order-panel-head">
+        <h2 id="order-refunds-title">Refund attempts</h2>
+      </header>
+      {view.refunds === null ? (
+        <p className="error">The refund attempts could not be listed: {view.refundsError}</p>
+      ) : (
+        <>
+          {view.refunds.length === 0 ? (
+            <p className="muted">No refund attempts.</p>
+          ) : (
+            <div className="order-refunds-scroll">
+              <table className="order-refunds" aria-label="Refund attempts">
+                <thead>
+                  <tr>
+                    <th>Refund id</th>
+                    <th className="num">Amount</th>
+                    <th>Type</th>
+                    <th>Status</th>
+                    <th>RRN</th>
+                    <th>Attempted at</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {view.refunds.map((r) => (
+                    <tr key={r.refund_id}>
+                      <td className="mono">{r.refund_id}</td>
+                      <td className="num">{formatMoney(r.amount, currency)}</td>
+                      <td>{r.type ?? '—'}</td>
+                      <td>{r.status}</td>
+                      <td className="mono">{r.rrn ?? '—'}</td>
+                      <td>{r.attempted_at ? formatIstInstant(r.attempted_at) : '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {view.balance && (
+            <p className="order-balance" data-testid="refundable">
+              Refundable <strong>{formatMoney(view.balance.refundable, currency)}</strong>
+              <span className="muted">
+                {' '}
+                = amount {formatMoney(view.balance.amount, currency)} − refunded{' '}
+                {formatMoney(view.balance.refunded, currency)} − pending {formatMoney(view.balance.pending, currency)}
+              </span>
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
