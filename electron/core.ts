@@ -224,7 +224,7 @@ export function createCore(options: CoreOptions) {
     ...createProfileHandlers(profiles, credentials, connectivity),
     ...createCredentialHandlers(credentials),
     ...createSyncHandlers(syncJobs, profiles),
-    ...createSettlementHandlers(cacheFor, profiles),
+    ...createSettlementHandlers(cacheFor, profiles, (id) => credentials.api(id)),
     ...createReconHandlers(cacheFor, profiles, { chooseFile: exportJobs.chooseFile, now: nowDate }),
     ...createBeneficiaryHandlers(treasury.beneficiaries, profiles, {
       service: treasury.beneficiaryImport,

@@ -30,6 +30,9 @@ import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { CacheCorruptError, isCorruption, moveAside, type Recovery } from './recovery';
 import { schemaProblem } from './schema-check';
 import { createReconciliationRepository } from './reconciliation';
+import { createChangesRepository } from './settlement-changes';
+import { createExceptionsRepository } from './settlement-exceptions';
+import { createManifestsRepository } from './settlement-manifests';
 import { createSettlementsRepository } from './settlements';
 import { SYNC_LOCK_SUFFIX } from './sync-lock';
 import { createSyncRunsRepository } from './sync-runs';
@@ -77,6 +80,12 @@ export function openCache(file: string, options: CacheOptions = {}) {
     /** Set when the file was unreadable and was moved aside at this open. */
     recovered,
     settlements: createSettlementsRepository(db, now),
+    /** What each sync changed, per record (settlement-changes.ts). */
+    changes: createChangesRepository(db),
+    /** What each date's paging saw, per gateway (settlement-manifests.ts). */
+    manifests: createManifestsRepository(db),
+    /** The exception workflow and triage answers, by natural key (settlement-exceptions.ts). */
+    exceptions: createExceptionsRepository(db, now),
     syncRuns,
     beneficiaries: createBeneficiariesRepository(db, now),
     beneficiaryImports: createBeneficiaryImportsRepository(db, now),
@@ -201,6 +210,9 @@ export function openCacheReader(file: string, options: CacheOptions = {}) {
   db.pragma(`cache_size = -${CACHE_KIB}`);
   return {
     settlements: createSettlementsRepository(db, now),
+    changes: createChangesRepository(db),
+    manifests: createManifestsRepository(db),
+    exceptions: createExceptionsRepository(db, now),
     beneficiaries: createBeneficiariesRepository(db, now),
     ...readerPayouts(db, now),
     accounts: createAccountsRepository(db, now),

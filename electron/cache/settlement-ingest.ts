@@ -24,6 +24,8 @@ import type { Database } from 'better-sqlite3';
 import type { SettlementRecord } from '../../shared/api/settlements';
 import { checkRecord, type ReconciliationException } from '../../shared/reconciliation';
 import { codesOf, digestOf, encodeDigest } from './digest';
+import { createPassDigest } from './record-digest';
+import { diffFields, type ChangeWriter } from './settlement-changes';
 import { HashIndex, MAX_CODES, SEEN, VANISHED, transactionHash } from './hash-index';
 import type { DuplicateRule } from './settlement-duplicates';
 import { PER_DAY, idRange } from './settlement-ids';
@@ -35,6 +37,7 @@ import {
   flagsOf,
   parseExceptions,
   sameFields,
+  type FieldValues,
   type StoredRow,
 } from './settlement-rows';
 import { prepareAll, type Statements } from './statements';
@@ -46,12 +49,23 @@ const SQL = {
              exception_flags = ?, exceptions = ?, seen_run = ?, changed_run = ?, vanished_at = NULL
            WHERE id = ?`,
   seen: `UPDATE settlements SET seen_run = ?, vanished_at = NULL WHERE id = ?`,
-  vanish: `UPDATE settlements SET vanished_at = ? WHERE id = ? RETURNING ${ROLLUP_COLUMNS}`,
+  vanish: `UPDATE settlements SET vanished_at = ? WHERE id = ?
+           RETURNING ${ROLLUP_COLUMNS}, pg_transaction_id, settlement_date`,
+  saveManifest: `INSERT INTO settlement_manifests
+                   (run_id, date, pg, pages, records, settled, digest, fetched_at, passes, shifts, stable)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 ON CONFLICT (date, pg, run_id) DO UPDATE SET pages = excluded.pages, records = excluded.records,
+                   settled = excluded.settled, digest = excluded.digest, fetched_at = excluded.fetched_at,
+                   passes = excluded.passes, shifts = excluded.shifts, stable = excluded.stable`,
   keysOfDate: `SELECT id, pg, pg_transaction_id, seen_run, vanished_at FROM settlements WHERE id BETWEEN ? AND ?`,
   keysOfDateAndPg: `SELECT id, pg, pg_transaction_id, seen_run, vanished_at FROM settlements
                     WHERE id BETWEEN ? AND ? AND pg = ?`,
   lastId: `SELECT max(id) FROM settlements WHERE id BETWEEN ? AND ?`,
-  checkpoint: `UPDATE sync_run_dates SET status = 'running', next_offset = ?, pages = pages + 1,
+  currentRows: `SELECT pg, pg_transaction_id, settlement_date, settled_amount, ${FIELD_COLUMNS.join(', ')}
+                FROM settlements WHERE id BETWEEN ? AND ? AND vanished_at IS NULL`,
+  currentRowsOfPg: `SELECT pg, pg_transaction_id, settlement_date, settled_amount, ${FIELD_COLUMNS.join(', ')}
+                    FROM settlements WHERE id BETWEEN ? AND ? AND vanished_at IS NULL AND pg = ?`,
+  checkpoint: `UPDATE sync_run_dates SET status = 'running', next_offset = ?, last_key = ?, pages = pages + 1,
                  records = records + ?, updated = updated + ?, started_at = coalesce(started_at, ?)
                WHERE run_id = ? AND date = ?`,
   heartbeat: `UPDATE sync_runs SET updated_at = ? WHERE id = ?`,
@@ -95,10 +109,26 @@ export interface IngestDeps {
   db: Database;
   sql: IngestStatements;
   duplicates: DuplicateRule;
+  changes: ChangeWriter;
   now: () => Date;
 }
 
-export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateScope) {
+/** What the sync's passes over a date saw (electron/sync/paging-check.ts): written as the date's manifest. */
+export interface DateManifest {
+  pages: number;
+  passes: number;
+  shifts: number;
+  stable: boolean;
+  /**
+   * Per gateway: the last pass's records, their net settled (paise) and digest; null when the pass was resumed
+   * after a crash (it saw only its end), and the cache's current records of the date are digested instead.
+   */
+  gateways: ReadonlyMap<string, { records: number; settled: number; digest: string }> | null;
+  /** The digest of a gateway the last pass returned nothing for. */
+  emptyDigest: string;
+}
+
+export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, scope: DateScope) {
   const { runId, date } = scope;
   const rollup = createRollup(db);
   const pgs: string[] = [];
@@ -121,6 +151,8 @@ export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateS
     const flags = (seenRun === runId ? SEEN : 0) | (vanishedAt === null ? 0 : VANISHED);
     index.add(transactionHash(pg, txn), id, codeOf(pg), flags);
   }
+  // A date the cache held nothing of is not "changed" by its first sync: every record would be new.
+  const compared = index.size > 0;
   /** The next free id of the date: records are appended in arrival order (settlement-ids.ts). */
   let nextId = ((sql.lastId.pluck().get(lo, hi) as number | null) ?? lo - 1) + 1;
 
@@ -133,7 +165,11 @@ export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateS
     return null;
   };
 
-  const writePage = (records: readonly SettlementRecord[], nextOffset: number): PageResult => {
+  const writePage = (
+    records: readonly SettlementRecord[],
+    nextOffset: number,
+    lastKey: string | null = null,
+  ): PageResult => {
     const result: PageResult = { inserted: 0, updated: 0, unchanged: 0, repeated: 0 };
     const at = now().toISOString();
     for (const r of records) {
@@ -160,14 +196,22 @@ export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateS
         index.add(hash, id, codeOf(pg), SEEN);
         rollup.addRecord(r, date, pg, exceptionFlags, 1);
         result.inserted++;
+        if (compared) {
+          const key = { runId, recordId: id, date, pg, pgTransactionId: r.pg_transaction_id };
+          changes({ ...key, settlementDate: r.settlement_date, kind: 'new' }, at);
+        }
         continue;
       }
       const { slot, row } = found;
       const flags = index.flags(slot);
       const counted = (flags & VANISHED) === 0;
+      const key = { runId, recordId: row.id, date, pg, pgTransactionId: r.pg_transaction_id };
       if (sameFields(row, values)) {
         sql.seen.run(runId, row.id);
-        if (!counted) rollup.add(row as unknown as RollupRow, 1);
+        if (!counted) {
+          rollup.add(row as unknown as RollupRow, 1);
+          changes({ ...key, settlementDate: r.settlement_date, kind: 'returned' }, at);
+        }
         result[flags & SEEN ? 'repeated' : 'unchanged']++;
       } else {
         const exceptions = withDuplicateKept(checkRecord(r), row.exceptions);
@@ -182,6 +226,8 @@ export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateS
         );
         if (counted) rollup.add(row as unknown as RollupRow, -1);
         rollup.addRecord(r, date, pg, exceptionFlags, 1);
+        const fields = diffFields(row, values);
+        changes({ ...key, settlementDate: r.settlement_date, kind: counted ? 'changed' : 'returned', fields }, at);
         result[flags & SEEN ? 'repeated' : 'updated']++;
       }
       index.setFlags(slot, SEEN);
@@ -189,20 +235,62 @@ export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateS
     rollup.flush();
     // Every page that changes records, not only the first: keys may be written between two pages (search-keys.ts).
     if (result.inserted + result.updated > 0) sql.unkeyDay.run(date);
-    sql.checkpoint.run(nextOffset, records.length, result.updated, at, runId, date);
+    sql.checkpoint.run(nextOffset, lastKey, records.length, result.updated, at, runId, date);
     sql.heartbeat.run(at, runId);
     return result;
   };
 
-  const close = (): { vanished: number; records: number } => {
+  const digestOfStored = () => {
+    const digest = createPassDigest(scope.pg);
+    const rows = (
+      scope.pg === null ? sql.currentRows.raw().iterate(lo, hi) : sql.currentRowsOfPg.raw().iterate(lo, hi, scope.pg)
+    ) as Iterable<[string, string, string, number, ...FieldValues]>;
+    for (const [pg, txn, settledAt, settled, ...values] of rows) digest.addRow(pg, txn, settledAt, settled, values);
+    return digest.gateways();
+  };
+
+  const close = (manifest?: DateManifest): { vanished: number; records: number } => {
     const at = now().toISOString();
     let vanished = 0;
     index.forEach((slot, _hash, rowId) => {
       if (index.flags(slot) !== 0) return;
-      rollup.add(sql.vanish.get(at, rowId) as RollupRow, -1);
+      const row = sql.vanish.get(at, rowId) as RollupRow & { pg_transaction_id: string; settlement_date: string };
+      rollup.add(row, -1);
       index.setFlags(slot, VANISHED);
       vanished++;
+      changes(
+        {
+          runId,
+          recordId: rowId,
+          date,
+          pg: row.pg,
+          pgTransactionId: row.pg_transaction_id,
+          settlementDate: row.settlement_date,
+          kind: 'vanished',
+        },
+        at,
+      );
     });
+    if (manifest) {
+      const seenBy = manifest.gateways ?? digestOfStored();
+      const gateways = new Set([...seenBy.keys(), ...(scope.pg === null ? pgs : [scope.pg])]);
+      for (const pg of gateways) {
+        const seen = seenBy.get(pg) ?? { records: 0, settled: 0, digest: manifest.emptyDigest };
+        sql.saveManifest.run(
+          runId,
+          date,
+          pg,
+          manifest.pages,
+          seen.records,
+          seen.settled,
+          seen.digest,
+          at,
+          manifest.passes,
+          manifest.shifts,
+          manifest.stable ? 1 : 0,
+        );
+      }
+    }
     // One gateway at a time: the rule never crosses gateways, and a million rows' digests at once would
     // be a peak of memory for nothing.
     for (const code of codesOf(index)) {
@@ -239,6 +327,14 @@ export function beginDate({ db, sql, duplicates, now }: IngestDeps, scope: DateS
   return {
     /** Stores one page and moves the date's checkpoint to `nextOffset`, in one transaction. */
     upsertPage: guarded(writePage),
+    /**
+     * Starts another pass over the date: what the closing marks vanished is then what this pass does not see
+     * (a record seen by an earlier pass and dropped by the service since must not be kept as current).
+     */
+    newPass(): void {
+      if (spent) throw new Error(`the sync of ${date} stopped after a failed write; sync again to resume`);
+      index.forEach((slot) => index.setFlags(slot, index.flags(slot) & ~SEEN));
+    },
     /** Marks what vanished, runs the cross-date rule and records the date as synced, in one transaction. */
     finish: guarded(close),
   };

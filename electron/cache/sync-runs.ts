@@ -36,6 +36,8 @@ export interface RunDate {
   status: RunDateStatus;
   /** The checkpoint: records of the date already stored, so the next page starts here. */
   nextOffset: number;
+  /** The last record stored (gateway, transaction id, settlement time as JSON): the next page starts with it. */
+  lastKey: string | null;
   pages: number;
   records: number;
   updated: number;
@@ -68,7 +70,7 @@ const SQL = {
   retryFailedDates: `UPDATE sync_run_dates SET status = 'pending', error = NULL WHERE run_id = ? AND status = 'failed'`,
   get: `SELECT ${RUN_COLUMNS} FROM sync_runs r WHERE r.id = ?`,
   recent: `SELECT ${RUN_COLUMNS} FROM sync_runs r ORDER BY r.id DESC LIMIT ?`,
-  dates: `SELECT date, status, next_offset AS nextOffset, pages, records, updated, vanished, error,
+  dates: `SELECT date, status, next_offset AS nextOffset, last_key AS lastKey, pages, records, updated, vanished, error,
             started_at AS startedAt, finished_at AS finishedAt
           FROM sync_run_dates WHERE run_id = ? ORDER BY date`,
   failDate: `UPDATE sync_run_dates SET status = 'failed', error = ?, finished_at = ? WHERE run_id = ? AND date = ?`,

@@ -13,7 +13,11 @@ export interface Command {
   options?: Options;
   /** How many positional arguments follow the words. */
   positionals?: { min: number; max: number; names: string };
-  run(input: { ctx: Context; values: Values; positionals: string[]; io: Io }): Promise<void>;
+  /**
+   * Runs the command; a command that did its work but must not exit 0 (a sync that ended partial) returns its
+   * exit code rather than setting process.exitCode, which the program's own exit code would overwrite.
+   */
+  run(input: { ctx: Context; values: Values; positionals: string[]; io: Io }): Promise<void | number>;
 }
 
 /** Group words kept working under an older name: `beneficiary add` is `beneficiaries add`. */

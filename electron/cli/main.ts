@@ -19,6 +19,7 @@ import { payoutCommands } from './commands/payouts';
 import { planCommands } from './commands/plans';
 import { profileCommands } from './commands/profiles';
 import { reconCommands } from './commands/recon';
+import { settlementReviewCommands } from './commands/settlement-review';
 import { settlementCommands } from './commands/settlements';
 import { subscriptionCommands } from './commands/subscriptions';
 import { webhookCommands } from './commands/webhooks';
@@ -29,6 +30,7 @@ export const COMMANDS: Command[] = [
   ...profileCommands,
   ...settlementCommands,
   ...reconCommands,
+  ...settlementReviewCommands,
   ...balanceCommands,
   ...accountCommands,
   ...beneficiaryCommands,
@@ -114,12 +116,13 @@ export async function runCli(
       env,
       now,
     );
+    let code: void | number;
     try {
-      await command.run({ ctx, values, positionals, io });
+      code = await command.run({ ctx, values, positionals, io });
     } finally {
       await ctx.close();
     }
-    return EXIT.done;
+    return code ?? EXIT.done;
   } catch (e) {
     return report(e, io, command);
   }

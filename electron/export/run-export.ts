@@ -32,7 +32,11 @@ import {
 } from './provenance';
 import {
   DETAIL_COLUMNS,
+  CHANGE_COLUMNS,
   EXCEPTION_COLUMNS,
+  MANIFEST_COLUMNS,
+  changeRows,
+  manifestRows,
   SUMMARY_COLUMNS,
   addRecord,
   describeFilter,
@@ -405,8 +409,26 @@ async function writeSettlements(
     );
     for await (const rows of settlementPages(reader, filter, true)) {
       checkCancelled();
-      for (const r of rows) for (const row of exceptionRows(r)) await exceptions.addRow(row);
+      for (const r of rows)
+        for (const row of exceptionRows(r, reader.exceptions.stateOf(r)!)) await exceptions.addRow(row);
     }
+    // What the syncs changed in the range, and what each date's paging saw (same read transaction as the rows).
+    const changeQuery = { from: filter.from, to: filter.to, ...(filter.pg ? { pg: filter.pg } : {}) };
+    let changeLines = 0;
+    for (const c of reader.changes.all(changeQuery)) changeLines += Math.max(1, c.fields.length);
+    const changeParts = chunks(changeLines, maxRows - 1);
+    const changes = partedSink(
+      changeParts,
+      (i) => book.addSheet(sheetName('Changes', i), CHANGE_COLUMNS, { rows: changeParts[i] }),
+      async () => {},
+    );
+    for (const c of reader.changes.all(changeQuery)) {
+      for (const row of changeRows(c)) {
+        const wait = changes.addRow(row);
+        if (wait) await wait;
+      }
+    }
+    await addSheetRows(book, 'Manifest', MANIFEST_COLUMNS, manifestRows(reader.manifests.completeness(changeQuery)));
     progress({ phase: 'finishing', rowsWritten: written.count, rowsTotal }, true);
     // Checked before the file is completed: a workbook whose Summary disagrees with its rows is never handed over.
     assertAgrees(written, expected);

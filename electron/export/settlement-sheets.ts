@@ -12,7 +12,15 @@ import {
 } from '../../shared/reconciliation';
 import type { CachedSettlement, SettlementFilter } from '../../shared/settlement-query';
 import type { WorkbookFigure, WorkbookGroup, WorkbookSummary } from '../cache/settlements';
-import { idColumn as id, istOfIso, jsonOrNull, moneyColumn as money, textColumn as text } from './column-specs';
+import type { DateCompleteness, ExceptionStateRow, SettlementChange } from '../../shared/settlement-changes';
+import {
+  idColumn as id,
+  istColumn,
+  istOfIso,
+  jsonOrNull,
+  moneyColumn as money,
+  textColumn as text,
+} from './column-specs';
 import type { ColumnSpec, RowValues } from './xlsx-writer';
 
 /** The detail columns, in the order `detailRow` fills them. */
@@ -83,7 +91,91 @@ export const EXCEPTION_COLUMNS: readonly ColumnSpec[] = [
   money('Difference'),
   money('Amount at risk'),
   text('Values that broke it', 60),
+  text('Workflow state', 14),
+  text('Assigned to', 18),
+  text('Note', 40),
+  text('Tag', 22),
+  text('Likely cause (triage)', 22),
+  { header: 'Cause probability (%)', type: 'integer' },
+  { header: 'Severity (1–5, rounded)', type: 'integer' },
+  { header: 'Needs escalation (%)', type: 'integer' },
+  text('Triage model', 20),
 ];
+
+/** The Changes sheet: a line per changed field (one line for a record new, vanished or back), oldest first. */
+export const CHANGE_COLUMNS: readonly ColumnSpec[] = [
+  { header: 'Date', type: 'date' },
+  { header: 'Sync run', type: 'integer' },
+  istColumn('Changed at'),
+  text('Change', 10),
+  text('Gateway'),
+  id('PG transaction id', 24),
+  { header: 'Settled at (IST)', type: 'datetime' },
+  text('Field', 24),
+  text('What it means', 16),
+  id('Old value', 22),
+  id('New value', 22),
+];
+
+/** The Manifest sheet: a line per (date, gateway) of the range, what the latest sync's paging saw. */
+export const MANIFEST_COLUMNS: readonly ColumnSpec[] = [
+  { header: 'Date', type: 'date' },
+  text('Gateway'),
+  text('Completeness', 14),
+  { header: 'Pages', type: 'integer' },
+  { header: 'Records', type: 'integer' },
+  money('Settled'),
+  { header: 'Passes', type: 'integer' },
+  { header: 'Shifts seen', type: 'integer' },
+  text('Stable', 8),
+  id('Digest', 34),
+  istColumn('Fetched at'),
+  { header: 'Sync run', type: 'integer' },
+];
+
+export function manifestRows(dates: readonly DateCompleteness[]): RowValues[] {
+  return dates.flatMap((d): RowValues[] =>
+    d.gateways.length === 0
+      ? [[d.date, null, 'not recorded', null, null, null, null, null, null, null, null, null]]
+      : d.gateways.map((g) => [
+          d.date,
+          g.pg,
+          d.state,
+          g.pages,
+          g.records,
+          g.settled,
+          g.passes,
+          g.shifts,
+          g.stable ? 'yes' : 'no',
+          g.digest,
+          istOfIso(g.fetchedAt),
+          g.runId,
+        ]),
+  );
+}
+
+const MONEY_FIELDS: ReadonlySet<string> = new Set([
+  'amount',
+  'mer_service_fee',
+  'mer_service_tax',
+  'merchant_subvention_amount',
+  'cgst',
+  'igst',
+  'sgst',
+  'settled_amount',
+]);
+
+/** A field's value as text: amounts as exact rupees, empty as nothing. */
+function changeValue(field: string, v: string | number | null): string | null {
+  if (v === null || v === '') return null;
+  return typeof v === 'number' && MONEY_FIELDS.has(field) ? formatMinor(v) : String(v);
+}
+
+export function changeRows(c: SettlementChange): RowValues[] {
+  const head = [c.date, c.runId, istOfIso(c.at), c.kind, c.pg, c.pgTransactionId, c.settlementDate];
+  if (c.fields.length === 0) return [[...head, null, null, null, null]];
+  return c.fields.map((f) => [...head, f.field, f.meaning, changeValue(f.field, f.old), changeValue(f.field, f.new)]);
+}
 
 export function describeValues(values: ReconciliationException['values']): string {
   return Object.entries(values)
@@ -137,8 +229,22 @@ export function exceptionAmounts(r: CachedSettlement, rule: ReconciliationExcept
   }
 }
 
-/** One row per exception of the record: a record that breaks two rules has two lines. */
-export function exceptionRows(r: CachedSettlement): RowValues[] {
+const percent = (p: number) => Math.round(p * 100);
+
+/** One row per exception of the record: a record that breaks two rules has two lines, each with its workflow. */
+export function exceptionRows(r: CachedSettlement, state: ExceptionStateRow): RowValues[] {
+  const t = state.triage;
+  const workflow = [
+    state.state,
+    state.assignee,
+    state.note,
+    state.tag,
+    t?.cause ?? null,
+    t ? percent(t.causeProbability) : null,
+    t ? Math.round(t.severity) : null,
+    t ? percent(t.escalate) : null,
+    t?.model ?? null,
+  ];
   return r.exceptions.map((e) => {
     const a = exceptionAmounts(r, e.rule);
     return [
@@ -154,6 +260,7 @@ export function exceptionRows(r: CachedSettlement): RowValues[] {
       a.difference,
       a.atRisk,
       describeValues(e.values),
+      ...workflow,
     ];
   });
 }

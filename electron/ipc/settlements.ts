@@ -1,14 +1,47 @@
-/** Handlers of the `settlements.*` channels: reads of the active profile's cache, which work offline. */
+/**
+ * Handlers of the `settlements.*` channels: reads of the active profile's cache, which work offline; the exception
+ * workflow, written to the same cache; and the triage, the one that asks the service.
+ */
+import type { MerchantApi } from '../api';
 import type { Cache } from '../cache/database';
+import { triageDate } from '../treasury/exception-triage';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { IpcHandlers } from './router';
 
 export function createSettlementHandlers(
   cacheFor: (profileId: string) => Cache,
   profiles: ProfileStore,
-): Pick<IpcHandlers, 'settlements.query' | 'settlements.totals' | 'settlements.aggregate' | 'settlements.facets'> {
-  const settlements = () => cacheFor(profiles.active().id).settlements;
+  apiFor: (profileId: string) => Pick<MerchantApi, 'classification' | 'close'>,
+): Pick<
+  IpcHandlers,
+  | 'settlements.query'
+  | 'settlements.totals'
+  | 'settlements.aggregate'
+  | 'settlements.facets'
+  | 'settlements.changes'
+  | 'settlements.changesSummary'
+  | 'settlements.completeness'
+  | 'settlements.exception'
+  | 'settlements.exceptionAction'
+  | 'settlements.triage'
+> {
+  const cache = () => cacheFor(profiles.active().id);
+  const settlements = () => cache().settlements;
   return {
+    'settlements.changes': (query) => cache().changes.page(query),
+    'settlements.changesSummary': (range) => cache().changes.summary(range),
+    'settlements.completeness': (range) => cache().manifests.completeness(range),
+    'settlements.exception': ({ recordId }) => cache().exceptions.detail(recordId),
+    'settlements.exceptionAction': (request) => cache().exceptions.act(request),
+    'settlements.triage': async (request) => {
+      const profileId = profiles.active().id;
+      const api = apiFor(profileId);
+      try {
+        return await triageDate({ api, cache: cacheFor(profileId), request });
+      } finally {
+        api.close();
+      }
+    },
     'settlements.query': (query) => settlements().query(query),
     'settlements.totals': (filter) => settlements().totals(filter),
     'settlements.aggregate': (filter) => settlements().aggregate(filter),

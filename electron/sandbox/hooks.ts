@@ -4,14 +4,15 @@
  *   GET    /__sandbox/faults                 the faults still armed
  *   POST   /__sandbox/faults                 arm a fault (faults.ts)
  *   DELETE /__sandbox/faults                 disarm all
- *   POST   /__sandbox/settlements/mutate     {date, count, remove?}: change `count` records of a date
- *                                            (new UTR, late UTR, or a dispute) and make `remove` others
- *                                            vanish (default ceil(count / 2)), deterministically, so a
- *                                            re-sync sees changed and vanished records; answers which.
  *   POST   /__sandbox/settlements/fill-utrs   {date}: the UTR-pending batches of a date get their UTR; answers which.
  *   POST   /__sandbox/statement              {from, to, discrepancies?: {missing, short, split, orphan}}: the bank
  *                                            statement of those dates (bank-statement.ts) as CSV text, its lines,
  *                                            and the truth (which batch got which discrepancy).
+ *   POST   /__sandbox/settlements/mutate     {date, count, remove?, restore?}: change `count` records of a
+ *                                            date (new UTR, late UTR, or a dispute), make `remove` others
+ *                                            vanish (default ceil(count / 2)) and list `restore` removed
+ *                                            ones again (records added), deterministically, so a re-sync
+ *                                            (or a sync paging the date) sees it; answers which.
  * No authentication: the hooks only exist on the loopback sandbox.
  */
 import { z } from 'zod';
@@ -48,6 +49,7 @@ const mutateSpec = z
     date: calendarDate,
     count: z.number().int().nonnegative().max(100_000),
     remove: z.number().int().nonnegative().max(100_000).optional(),
+    restore: z.number().int().nonnegative().max(100_000).optional(),
   })
   .strict();
 
@@ -70,10 +72,10 @@ export function handleHook(method: string, pathname: string, body: unknown, deps
     case 'POST /__sandbox/settlements/mutate': {
       const spec = mutateSpec.safeParse(body);
       if (!spec.success) return invalid(describeIssues(spec.error));
-      const { date, count, remove = Math.ceil(count / 2) } = spec.data;
+      const { date, count, remove = Math.ceil(count / 2), restore = 0 } = spec.data;
       if (!deps.settlementDates().includes(date))
         return invalid(`date: ${date} is outside the sandbox's 90 settlement days`);
-      return { http: 200, body: { status: true, ...deps.settlements.mutate(date, count, remove) } };
+      return { http: 200, body: { status: true, ...deps.settlements.mutate(date, count, remove, restore) } };
     }
     case 'POST /__sandbox/settlements/fill-utrs': {
       const spec = fillSpec.safeParse(body);

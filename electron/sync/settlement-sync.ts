@@ -7,8 +7,14 @@
  * checkpoint (cache/settlement-ingest.ts); a page that arrives early waits, and it counts against the same
  * window as the requests, so memory stays bounded by `concurrency` pages whatever the API's speed.
  *
+ * Pages overlap by one record, and each boundary's record is checked (paging-check.ts): a mismatch means the
+ * service's list moved while we paged, and the date is paged again until a pass sees no shift and agrees with
+ * the pass before it (at most MAX_PASSES); the closing of the date then marks vanished only what the last pass
+ * did not see, so the cache ends equal to the service's final state. Each date's passes are recorded as its
+ * manifest per gateway (pages, records, digest, passes, stable).
+ *
  * A crash, kill or cancel leaves every stored page with its checkpoint; the next sync of the same range
- * resumes the run there (cache/sync-runs.ts). Retries are the API client's (its policy, its backoff); an
+ * resumes the run there (cache/sync-runs.ts). A resumed pass missed its start, so it is followed by a full one. Retries are the API client's (its policy, its backoff); an
  * error that outlives them fails that date only, records why, and the other dates carry on. A fault in
  * the cache itself (disk full, say) stops the whole run and is thrown.
  */
@@ -19,6 +25,8 @@ import { groupFailures, syncRequest, type SyncProgress, type SyncSummary } from 
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { DateIngest } from '../cache/settlement-ingest';
+import { EMPTY_DIGEST, createPassDigest, type PassDigest } from '../cache/record-digest';
+import { keyOf, overlapHolds, type RecordKey } from './paging-check';
 import { createProgress } from './progress';
 
 export interface SyncSettlementsOptions {
@@ -38,6 +46,8 @@ export interface SyncSettlementsOptions {
 }
 
 export const DEFAULT_CONCURRENCY = 4;
+/** Passes over one date before it is recorded as not stable (the service kept changing while we paged it). */
+export const MAX_PASSES = 5;
 
 interface DateState {
   date: string;
@@ -56,12 +66,27 @@ interface DateState {
   waiting: Map<number, SettlementPage>;
   ingest: DateIngest | null;
   records: number;
+  /** This pass over the date (1-based), its pages, and the boundaries whose overlap did not match. */
+  pass: number;
+  passPages: number;
+  passShifted: boolean;
+  /** Started past offset 0 (a resumed run): this pass saw only part of the date. */
+  passPartial: boolean;
+  shifts: number;
+  /** The last record stored, which the next page must start with. */
+  lastKey: RecordKey | null;
+  digest: PassDigest;
+  /** The digest of the previous pass if it read the whole date, else null. */
+  previousDigest: string | null;
 }
 
 export async function syncSettlements(options: SyncSettlementsOptions): Promise<SyncSummary> {
   const request = syncRequest.parse({ from: options.from, to: options.to, pg: options.pg });
   const pg = request.pg ?? null;
   const pageSize = checkedCount('pageSize', options.pageSize ?? SETTLEMENT_PAGE.maxLimit, SETTLEMENT_PAGE.maxLimit);
+  // Each page repeats the previous page's last record; a page of one record cannot.
+  const overlap = pageSize > 1 ? 1 : 0;
+  const step = pageSize - overlap;
   const concurrency = checkedCount('concurrency', options.concurrency ?? DEFAULT_CONCURRENCY, 16);
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
@@ -85,6 +110,14 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
       waiting: new Map<number, SettlementPage>(),
       ingest: null,
       records: d.records,
+      pass: 1,
+      passPages: 0,
+      passShifted: false,
+      passPartial: d.nextOffset > 0,
+      shifts: 0,
+      lastKey: d.lastKey === null ? null : (JSON.parse(d.lastKey) as RecordKey),
+      digest: createPassDigest(pg),
+      previousDigest: null,
     }))
     .sort((a, b) => (a.date < b.date ? -1 : 1));
   const progress = createProgress({
@@ -113,24 +146,79 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
     progress.report(currentDate(), true);
   };
 
+  const dropWaiting = (s: DateState) => {
+    waitingPages -= s.waiting.size;
+    s.waiting.clear();
+  };
+
+  /** The pass is over: record the date, or page it again when the pass saw the list move or disagreed. */
+  const endPass = (s: DateState): 'completed' | 'again' => {
+    const digest = s.digest.digest();
+    // A resumed pass checked its first boundary against the key stored with the checkpoint, so it is clean if no
+    // boundary moved; its digest is then the cache's (the records before the resume were stored by the dead run).
+    const clean = !s.passShifted;
+    const stable = clean && (s.previousDigest === null || s.previousDigest === digest);
+    if (!stable && s.pass < MAX_PASSES) {
+      s.previousDigest = s.passPartial ? null : digest;
+      s.pass++;
+      s.passPages = 0;
+      s.passShifted = false;
+      s.passPartial = false;
+      s.lastKey = null;
+      s.digest = createPassDigest(pg);
+      s.next = 0;
+      s.fetchAt = 0;
+      s.end = Infinity;
+      s.ahead = false;
+      s.generation++;
+      dropWaiting(s);
+      s.ingest!.newPass();
+      return 'again';
+    }
+    s.ingest!.finish({
+      pages: s.passPages,
+      passes: s.pass,
+      shifts: s.shifts,
+      stable,
+      gateways: s.passPartial ? null : s.digest.gateways(),
+      emptyDigest: EMPTY_DIGEST,
+    });
+    s.status = 'completed';
+    s.ingest = null;
+    dropWaiting(s);
+    return 'completed';
+  };
+
   const store = (s: DateState) => {
     for (let page = s.waiting.get(s.next); page !== undefined && s.status === 'active'; page = s.waiting.get(s.next)) {
       s.waiting.delete(s.next);
       waitingPages--;
       const last = page.is_last_page || page.data.length === 0;
-      const nextOffset = s.next + page.data.length;
-      s.ingest!.upsertPage(page.data, nextOffset);
+      // This page should start with the last record stored; when it does, that record is not stored twice.
+      let fresh = page.data;
+      if (overlap > 0 && s.next > 0 && s.lastKey !== null) {
+        if (overlapHolds(s.lastKey, page.data[0], pg)) fresh = page.data.slice(overlap);
+        else {
+          s.passShifted = true;
+          s.shifts++;
+        }
+      }
+      const advance = page.data.length > overlap ? page.data.length - overlap : page.data.length;
+      const nextOffset = s.next + advance;
+      if (page.data.length > 0) s.lastKey = keyOf(page.data[page.data.length - 1]!, pg);
+      s.ingest!.upsertPage(fresh, nextOffset, s.lastKey && JSON.stringify(s.lastKey));
+      s.digest.add(fresh);
       s.next = nextOffset;
-      s.records += page.data.length;
-      progress.page(page.data.length);
+      s.records += fresh.length;
+      s.passPages++;
+      progress.page(fresh.length);
       if (last) {
-        s.ingest!.finish();
-        s.status = 'completed';
-        s.ingest = null;
-        waitingPages -= s.waiting.size;
-        s.waiting.clear();
-        progress.report(currentDate(), true);
-        return;
+        if (endPass(s) === 'completed') {
+          progress.report(currentDate(), true);
+          return;
+        }
+        progress.report(currentDate());
+        continue;
       }
       if (page.data.length === pageSize) s.ahead = true;
       else {
@@ -138,8 +226,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
         s.ahead = false;
         s.generation++;
         s.fetchAt = s.next;
-        waitingPages -= s.waiting.size;
-        s.waiting.clear();
+        dropWaiting(s);
       }
       progress.report(currentDate());
     }
@@ -160,7 +247,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
     const offset = s.fetchAt;
     const generation = s.generation;
     const stale = () => signal.aborted || s.status !== 'active' || generation !== s.generation;
-    s.fetchAt += pageSize;
+    s.fetchAt += step;
     s.inflight++;
     const task = api.settlements
       .page({ date: s.date, pg: pg ?? undefined, offset, limit: pageSize }, { signal })
@@ -168,7 +255,8 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
         (page) =>
           guarded(() => {
             if (stale()) return;
-            if (page.is_last_page || page.data.length === 0) s.end = Math.min(s.end, offset + page.data.length);
+            // Nothing past a last page is asked for (a later pass starts over with no end).
+            if (page.is_last_page || page.data.length === 0) s.end = Math.min(s.end, offset + 1);
             s.waiting.set(offset, page);
             waitingPages++;
             store(s);

@@ -9,6 +9,17 @@ import {
   settlementQuery,
   settlementTotals,
 } from '../settlement-query';
+import {
+  changesPage,
+  changesQuery,
+  changesSummary,
+  dateCompleteness,
+  exceptionActionRequest,
+  exceptionDetail,
+  manifestQuery,
+  triageRequest,
+  triageSummary,
+} from '../settlement-changes';
 import type { DomainSchemas } from './contract';
 
 /** The values the cached range holds, for the filter menus; with `pg`, the other menus list that gateway's values. */
@@ -31,4 +42,14 @@ export const settlementsChannels = {
       .refine((r) => r.from <= r.to, { message: 'must not be before from', path: ['to'] }),
     output: settlementFacets,
   },
+  'settlements.changes': { input: changesQuery, output: changesPage },
+  'settlements.changesSummary': { input: manifestQuery, output: changesSummary },
+  'settlements.completeness': { input: manifestQuery, output: z.array(dateCompleteness) },
+  'settlements.exception': {
+    input: z.object({ recordId: z.number().int().positive() }).strict(),
+    output: exceptionDetail,
+  },
+  'settlements.exceptionAction': { input: exceptionActionRequest, output: exceptionDetail },
+  /** Asks the classification service about each exception of the date (the record alone goes out). */
+  'settlements.triage': { input: triageRequest, output: triageSummary },
 } satisfies DomainSchemas<'settlements'>;

@@ -104,6 +104,16 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO recon_apart VALUES ('k', 1, 'not ours', 't')`,
     `INSERT INTO recon_settings VALUES ('matching', '{}')`,
   ],
+  // What each sync changed, paging manifests and the exception workflow (issue 14, part B).
+  12: [
+    `INSERT INTO settlement_changes VALUES (1, 1, 1, '2025-01-01', 'payu', 'pay_1', '2025-01-01 11:00:00', 'changed',
+       '[{"field":"utr","old":null,"new":"U1"}]', 't')`,
+    `INSERT INTO settlement_manifests VALUES (1, '2025-01-01', 'payu', 1, 1, 982, 'd', 't', 1, 0, 1)`,
+    `INSERT INTO settlement_exception_states VALUES ('2025-01-01', 'payu', 'pay_1', '2025-01-01 11:00:00', 'acknowledged',
+       'Asha', 'called the bank', 't', NULL, NULL, NULL, NULL)`,
+    `INSERT INTO settlement_exception_events (date, pg, pg_transaction_id, settlement_date, at, action, text)
+       VALUES ('2025-01-01', 'payu', 'pay_1', '2025-01-01 11:00:00', 't', 'acknowledge', NULL)`,
+  ],
   // Orders and subscriptions looked up, for offline review (issue 16).
   13: [
     `INSERT INTO merchant_orders VALUES ('ord_1', '{}', 't', '[]', NULL)`,

@@ -109,7 +109,14 @@ describe('exports over IPC', () => {
 
     const book = new ExcelJS.Workbook();
     await book.xlsx.readFile(file);
-    expect(book.worksheets.map((s) => s.name)).toEqual(['Summary', 'Settlements', 'Exceptions', 'Audit']);
+    expect(book.worksheets.map((s) => s.name)).toEqual([
+      'Summary',
+      'Settlements',
+      'Exceptions',
+      'Changes',
+      'Manifest',
+      'Audit',
+    ]);
     expect(book.getWorksheet('Settlements')!.rowCount).toBe(DAYS * PER_DAY + 1);
     expect(partFiles()).toEqual([]);
 

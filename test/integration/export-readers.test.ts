@@ -195,7 +195,14 @@ describe.runIf(ready)('exports as LibreOffice, openpyxl and Python read them', (
         Record<string, TypedValue[][]>,
         Record<string, TypedValue[][]>,
       ];
-      expect(Object.keys(settlements)).toEqual(['Summary', 'Settlements', 'Exceptions', 'Audit']);
+      expect(Object.keys(settlements)).toEqual([
+        'Summary',
+        'Settlements',
+        'Exceptions',
+        'Changes',
+        'Manifest',
+        'Audit',
+      ]);
       const detail = table(settlements['Settlements']!);
       expect(detail.records).toHaveLength(settlementCount());
       expect(paise(detail.records.map((r) => r['Settled amount (INR)']!))).toBe(settledSum());

@@ -200,6 +200,15 @@ const EXCEPTION_HEADER = [
   'Difference (INR)',
   'Amount at risk (INR)',
   'Values that broke it',
+  'Workflow state',
+  'Assigned to',
+  'Note',
+  'Tag',
+  'Likely cause (triage)',
+  'Cause probability (%)',
+  'Severity (1–5, rounded)',
+  'Needs escalation (%)',
+  'Triage model',
 ];
 
 /**
@@ -242,6 +251,9 @@ function exceptionLines(rows: readonly SettlementRow[]): Cell[][] {
         exceptionAmounts(r, e),
       ),
       text(describeValues(e.values)),
+      // Nothing was done on these exceptions: open, and no triage.
+      text('open'),
+      ...Array<Cell>(8).fill(null),
     ]),
   );
 }
@@ -521,6 +533,8 @@ async function checkWorkbook(file: string, c: FilterCase, detailSheets = 1): Pro
     'Summary',
     ...detail.map((s) => s.name),
     ...exceptions.map((s) => s.name),
+    'Changes',
+    'Manifest',
     'Audit',
   ]);
   expect(detail).toHaveLength(detailSheets);

@@ -7,7 +7,7 @@ import { journalSync } from '../../journal/syncs';
 import { syncSettlements } from '../../sync/settlement-sync';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
-import { UsageError, progressLine, result, table, type Io } from '../io';
+import { EXIT, UsageError, progressLine, result, table, type Io } from '../io';
 
 /** The profile's cache; if its file was unreadable and moved aside just now, the user hears where it went. */
 export function openProfileCache(ctx: Context, io: Io) {
@@ -127,7 +127,8 @@ const sync: Command = {
           ),
         ].join('\n'),
       );
-      if (summary.status !== 'completed') process.exitCode = 1;
+      // A partial or cancelled sync stored what it could, but the range is not done.
+      if (summary.status !== 'completed') return EXIT.refused;
     } finally {
       interrupt.dispose();
       api.close();

@@ -110,6 +110,8 @@ export interface MutationReport {
   date: string;
   changed: { index: number; pg: string; pg_transaction_id: string; settlement_date: string; fields: string[] }[];
   removed: { index: number; pg: string; pg_transaction_id: string; settlement_date: string }[];
+  /** Records removed earlier and listed again: to a client paging the date, records added. */
+  restored: { index: number; pg: string; pg_transaction_id: string; settlement_date: string }[];
 }
 
 export class SettlementSource {
@@ -248,12 +250,17 @@ export class SettlementSource {
    * (seed, date, how many times this date was mutated). A change gives a record a new UTR (a re-settlement),
    * fills a missing UTR, or opens a dispute; a removal makes the record vanish from every later page.
    */
-  mutate(date: string, count: number, remove: number): MutationReport {
+  mutate(date: string, count: number, remove: number, restore = 0): MutationReport {
     const day = dayNumber(date);
     const m = this.mutations.get(date) ?? { generation: 0, changed: new Map<number, Patch>(), removed: [] };
     this.mutations.set(date, m);
     const rng = new Rng(hash32(this.seed, day, m.generation++, 0x307a7e));
-    const report: MutationReport = { date, changed: [], removed: [] };
+    const report: MutationReport = { date, changed: [], removed: [], restored: [] };
+    // Restored first (the lowest positions, which shift the most records behind them), so a removal in the
+    // same call is never undone by it.
+    for (const index of m.removed.splice(0, restore)) {
+      report.restored.push({ index, ...naturalKey(this.generate(day, index)) });
+    }
     const untouched = (i: number) => !m.changed.has(i) && binarySearch(m.removed, i) < 0;
     const available = this.perDay - m.changed.size - m.removed.length;
     const want = Math.min(count + remove, available);

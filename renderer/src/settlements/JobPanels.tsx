@@ -8,6 +8,7 @@ import { formatCalendarDate, formatCount } from '../ui/format';
 import { JobOutcome as Outcome, JobProgress, formatSeconds as seconds } from '../ui/JobStatus';
 import { ErrorNotice } from '../ui/states';
 import { ipcErrorOf } from '../query/ipc-query';
+import { useChangesDialog } from './changes-store';
 import type { Range } from './settlements-store';
 import { useSyncCancel, useSyncDismiss, useSyncJob, useSyncStart } from './sync-queries';
 
@@ -41,6 +42,7 @@ export function SyncPanel() {
     : cancel.error
       ? { error: ipcErrorOf(cancel.error), retry: () => cancel.mutate(cancel.variables!) }
       : null;
+  const showChanges = useChangesDialog((s) => s.show);
 
   let body: ReactNode = null;
   if (sync.phase === 'starting') body = <p className="muted job-line">Starting the sync…</p>;
@@ -79,7 +81,19 @@ export function SyncPanel() {
       );
     } else {
       const failed = s.dates.filter((d) => d.status === 'failed');
-      const stored = `${formatCount(s.records)} records in ${formatCount(s.pages)} pages, ${formatCount(s.updated)} changed, ${formatCount(s.vanished)} no longer returned`;
+      const changed = s.updated + s.vanished;
+      const stored = (
+        <>
+          {formatCount(s.records)} records in {formatCount(s.pages)} pages,{' '}
+          {changed > 0 ? (
+            <button type="button" className="link-button" onClick={() => showChanges(s.runId)}>
+              {formatCount(s.updated)} changed, {formatCount(s.vanished)} no longer returned
+            </button>
+          ) : (
+            `${formatCount(s.updated)} changed, ${formatCount(s.vanished)} no longer returned`
+          )}
+        </>
+      );
       const range = rangeText({ from: s.from, to: s.to, pg: s.pg });
       body = (
         <Outcome tone={s.status === 'completed' ? 'ok' : 'warning'} onDismiss={dismiss}>

@@ -8,6 +8,7 @@ import { useNavigation } from '../navigation/navigation-store';
 import { useOrdersUi } from '../orders/orders-store';
 import { useActiveProfileId } from '../query/ipc-query';
 import { useModalDialog } from '../ui/use-modal-dialog';
+import { ExceptionWorkflow } from './ExceptionWorkflow';
 import { RULES, MONEY_VALUE_NAMES } from '../../../shared/reconciliation';
 import type { CachedSettlement } from '../../../shared/settlement-query';
 import { formatCalendarDate, formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
@@ -133,6 +134,7 @@ export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onCl
             </div>
           ))
         )}
+        {row.exceptions.length > 0 && !row.vanishedAt && <ExceptionWorkflow recordId={row.id} date={row.date} />}
       </section>
 
       <section aria-label="Record">

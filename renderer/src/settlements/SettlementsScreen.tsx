@@ -21,6 +21,8 @@ import { COLUMNS } from './columns';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 import { ClosedPeriodsNote } from '../journal/ClosedPeriodsNote';
 import { SyncPanel } from './JobPanels';
+import { ChangesDialog } from './ChangesDialog';
+import { useChangesDialog } from './changes-store';
 import { useSyncStart } from './sync-queries';
 import { SettledChart } from './SettledChart';
 import { SettlementDetail } from './SettlementDetail';
@@ -463,12 +465,17 @@ export function SettlementsScreen() {
   const chartCollapsed = useSettlements((s) => s.chartCollapsed);
   const range = useSettlements((s) => s.range);
   const [detail, setDetail] = useState<CachedSettlement | null>(null);
+  const changesOpen = useChangesDialog((s) => s.open);
+  const showChanges = useChangesDialog((s) => s.show);
 
   const asOf = rows?.asOf ?? totals?.asOf ?? null;
 
   return (
     <div className="stl-screen">
       <PageHeader title="Settlements" skipTo="the settlements" asOf={<AsOf at={asOf} label="Synced" />}>
+        <button type="button" className="button" onClick={() => showChanges(null)}>
+          Changes &amp; completeness
+        </button>
         <SettlementActions />
       </PageHeader>
       <OfflineBanner />
@@ -481,6 +488,7 @@ export function SettlementsScreen() {
       {!chartCollapsed && <Chart />}
       <Table onOpen={setDetail} />
       {detail && <SettlementDetail key={detail.id} row={detail} onClose={() => setDetail(null)} />}
+      {changesOpen && <ChangesDialog />}
     </div>
   );
 }

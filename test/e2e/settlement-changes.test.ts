@@ -1,0 +1,117 @@
+/**
+ * What changed and the exception workflow, end to end against the real core, cache and sandbox: a sync, records
+ * changed and dropped by the sandbox, a re-sync whose "N changed" opens the Changes dialog at its run with every
+ * changed field old → new and each date's completeness; then an exception acknowledged, assigned, noted, triaged
+ * with the classification service and resolved from its detail. Screenshots in light and dark.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_TODAY } from '../support/clock';
+import { hook } from '../support/sandbox-http';
+import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
+
+const ready = await e2eSystemReady();
+const DAYS = 7;
+const TO = TEST_TODAY;
+
+describe.runIf(ready)('Settlements: changes, completeness and the exception workflow', () => {
+  let app: RunningApp;
+  let page: Page;
+
+  beforeAll(async () => {
+    app = await startApp({ settlementsPerDay: 600 });
+    page = app.page;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const db = () => app.core.cacheFor(app.core.profiles.active().id).db;
+  const syncRegion = () => page.getByRole('region', { name: 'Sync' });
+
+  it(
+    'a re-sync’s "N changed" opens the changes of that run, field by field, with each date complete',
+    { timeout: 90_000 },
+    async () => {
+      await page.getByRole('navigation').getByRole('button', { name: 'Settlements' }).click();
+      await page.getByRole('button', { name: 'Sync', exact: true }).click();
+      await syncRegion()
+        .getByText(/^Sync completed for/)
+        .waitFor({ timeout: 30_000 });
+      const mutated = await hook<{ changed: { pg_transaction_id: string }[]; removed: unknown[] }>(
+        app.sandbox.url,
+        'POST',
+        'settlements/mutate',
+        { date: TO, count: 4, remove: 2 },
+      );
+      expect(mutated.http).toBe(200);
+      await page
+        .getByRole('button', { name: 'Dismiss' })
+        .click()
+        .catch(() => {});
+      await page.getByRole('button', { name: 'Sync', exact: true }).click();
+      const link = syncRegion().getByRole('button', { name: '4 changed, 2 no longer returned' });
+      await link.waitFor({ timeout: 30_000 });
+      await link.focus();
+      await page.keyboard.press('Enter');
+
+      const dialog = page.getByRole('dialog', { name: /^Changes and completeness/ });
+      await dialog.waitFor();
+      await dialog
+        .getByTestId('changes-counts')
+        .getByText('0 new · 4 changed · 2 no longer returned · 0 returned again')
+        .waitFor();
+      const table = dialog.getByRole('grid', { name: 'Changes' }).or(dialog.getByRole('table', { name: 'Changes' }));
+      for (const c of mutated.body.changed) await table.getByText(c.pg_transaction_id).waitFor();
+      const text = (await table.textContent())!;
+      expect(text).toMatch(/(utr \((UTR replaced|UTR filled in)\)|dispute_id \(dispute opened\)): .+ → /);
+      const runId = db().prepare("SELECT max(id) FROM sync_runs WHERE kind = 'settlements'").pluck().get() as number;
+      expect(await dialog.getByLabel('Sync run').inputValue()).toBe(String(runId));
+      await dialog.getByTestId('completeness-summary').getByText(`${DAYS} of ${DAYS} synced dates complete.`).waitFor();
+      await saveScreenshots(page, 'settlement-changes');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+    },
+  );
+
+  it(
+    'acknowledges, assigns, notes, triages and resolves an exception from its detail',
+    { timeout: 90_000 },
+    async () => {
+      await page.getByRole('checkbox', { name: 'Exceptions only' }).check();
+      const grid = page.getByRole('grid', { name: 'Settlements' });
+      await grid.locator('[role=row][data-id]').first().waitFor();
+      await grid.focus();
+      await page.keyboard.press('Enter');
+      const detail = page.getByRole('dialog', { name: /^Settlement / });
+      await detail.waitFor();
+      const workflow = detail.getByRole('group', { name: 'Exception workflow' });
+      await workflow.getByTestId('exception-state').getByText('Open').waitFor();
+
+      await workflow.getByRole('button', { name: 'Acknowledge' }).click();
+      await workflow.getByTestId('exception-state').getByText('Acknowledged').waitFor();
+      await workflow.getByLabel('Note or assignee').fill('Priya');
+      await workflow.getByRole('button', { name: 'Assign' }).click();
+      await workflow.getByText('assigned to Priya').waitFor();
+      await workflow.getByLabel('Note or assignee').fill('Gateway confirms the fee was wrong');
+      await workflow.getByRole('button', { name: 'Add note' }).click();
+      await workflow.getByText('Note: Gateway confirms the fee was wrong', { exact: true }).waitFor();
+      await workflow.getByRole('button', { name: /^Triage / }).click();
+      await workflow.getByTestId('triage-summary').waitFor({ timeout: 30_000 });
+      await workflow
+        .getByTestId('exception-triage')
+        .getByText(/^Triage \(sandbox-overlap-v1\): likely \w+ \(\d+%\)/)
+        .waitFor();
+      await saveScreenshots(page, 'settlement-exception-workflow');
+      await workflow.getByRole('button', { name: 'Resolve' }).click();
+      await workflow.getByTestId('exception-state').getByText('Resolved').waitFor();
+      const trail = await workflow.getByRole('list', { name: 'Trail' }).textContent();
+      expect(trail).toMatch(/acknowledge.*assign: Priya.*note: Gateway confirms.*triage: .*resolve/s);
+      const states = db().prepare('SELECT state, assignee, triage_model FROM settlement_exception_states').all();
+      expect(states).toEqual(
+        expect.arrayContaining([{ state: 'resolved', assignee: 'Priya', triage_model: 'sandbox-overlap-v1' }]),
+      );
+      expect(app.consoleErrors).toEqual([]);
+    },
+  );
+});
