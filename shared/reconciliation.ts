@@ -21,8 +21,8 @@ export const RULES = {
 export type RuleId = keyof typeof RULES;
 export const RULE_IDS = Object.keys(RULES) as RuleId[];
 
-/** The names under which an exception's values are amounts in paise (the others are ids, statuses, text). */
-export const MONEY_VALUE_NAMES: ReadonlySet<string> = new Set([
+/** The settlement record's fields that are amounts (paise in the cache): changes, exports and the UI format them. */
+export const SETTLEMENT_MONEY_FIELDS: ReadonlySet<string> = new Set([
   'amount',
   'mer_service_fee',
   'mer_service_tax',
@@ -31,9 +31,10 @@ export const MONEY_VALUE_NAMES: ReadonlySet<string> = new Set([
   'sgst',
   'igst',
   'settled_amount',
-  'expected',
-  'difference',
 ]);
+
+/** The names under which an exception's values are amounts in paise (the others are ids, statuses, text). */
+export const MONEY_VALUE_NAMES: ReadonlySet<string> = new Set([...SETTLEMENT_MONEY_FIELDS, 'expected', 'difference']);
 
 export interface ReconciliationException {
   rule: RuleId;

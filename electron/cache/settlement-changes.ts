@@ -5,6 +5,7 @@
  * A date's first sync is not a change: nothing was there to compare with, and a million "new" rows a day would
  * double the ingest.
  */
+import { SETTLEMENT_MONEY_FIELDS } from '../../shared/reconciliation';
 import type { Database } from 'better-sqlite3';
 import {
   changesPage,
@@ -18,16 +19,6 @@ import {
 import { FIELD_COLUMNS, type FieldValues, type StoredRow } from './settlement-rows';
 import { prepareAll } from './statements';
 
-const MONEY_FIELDS: ReadonlySet<string> = new Set([
-  'amount',
-  'mer_service_fee',
-  'mer_service_tax',
-  'merchant_subvention_amount',
-  'cgst',
-  'igst',
-  'sgst',
-  'settled_amount',
-]);
 const STATUS_FIELDS: ReadonlySet<string> = new Set(['order_status', 'pg_status']);
 
 const blank = (v: string | number | null) => v === null || v === '';
@@ -39,7 +30,7 @@ export function meaningOf(
   next: string | number | null,
 ): FieldChangeMeaning {
   if (STATUS_FIELDS.has(field)) return 'status';
-  if (MONEY_FIELDS.has(field)) return 'amount';
+  if (SETTLEMENT_MONEY_FIELDS.has(field)) return 'amount';
   if (field === 'utr') return blank(old) ? 'utr_filled' : blank(next) ? 'utr_removed' : 'utr_replaced';
   if (field === 'dispute_id') return blank(old) ? 'dispute_opened' : blank(next) ? 'dispute_closed' : 'other';
   return 'other';

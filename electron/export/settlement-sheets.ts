@@ -6,6 +6,7 @@
 import { formatMinor } from '../../shared/money';
 import {
   MONEY_VALUE_NAMES,
+  SETTLEMENT_MONEY_FIELDS,
   RULES,
   expectedSettledAmount,
   type ReconciliationException,
@@ -154,21 +155,10 @@ export function manifestRows(dates: readonly DateCompleteness[]): RowValues[] {
   );
 }
 
-const MONEY_FIELDS: ReadonlySet<string> = new Set([
-  'amount',
-  'mer_service_fee',
-  'mer_service_tax',
-  'merchant_subvention_amount',
-  'cgst',
-  'igst',
-  'sgst',
-  'settled_amount',
-]);
-
 /** A field's value as text: amounts as exact rupees, empty as nothing. */
 function changeValue(field: string, v: string | number | null): string | null {
   if (v === null || v === '') return null;
-  return typeof v === 'number' && MONEY_FIELDS.has(field) ? formatMinor(v) : String(v);
+  return typeof v === 'number' && SETTLEMENT_MONEY_FIELDS.has(field) ? formatMinor(v) : String(v);
 }
 
 export function changeRows(c: SettlementChange): RowValues[] {

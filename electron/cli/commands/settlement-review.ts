@@ -3,6 +3,7 @@
  * each date's paging was, and the exception workflow with its triage. Read from the local cache (offline),
  * except the triage, which asks the classification service. `--json` gives amounts in integer paise.
  */
+import { SETTLEMENT_MONEY_FIELDS } from '../../../shared/reconciliation';
 import { describeIssues } from '../../../shared/api/operations';
 import { formatMoney } from '../../../shared/money';
 import {
@@ -18,20 +19,13 @@ import type { Command } from '../command';
 import { EXIT, InputError, UsageError, result, table } from '../io';
 import { cancelOnInterrupt, openProfileCache, parseRange, range } from './settlements';
 
-const MONEY_FIELDS = new Set([
-  'amount',
-  'mer_service_fee',
-  'mer_service_tax',
-  'merchant_subvention_amount',
-  'cgst',
-  'igst',
-  'sgst',
-  'settled_amount',
-]);
-
 export function describeFieldChange(f: FieldChange): string {
   const show = (v: string | number | null) =>
-    v === null || v === '' ? '(none)' : MONEY_FIELDS.has(f.field) && typeof v === 'number' ? formatMoney(v) : String(v);
+    v === null || v === ''
+      ? '(none)'
+      : SETTLEMENT_MONEY_FIELDS.has(f.field) && typeof v === 'number'
+        ? formatMoney(v)
+        : String(v);
   return `${f.field}: ${show(f.old)} → ${show(f.new)}`;
 }
 

@@ -3,6 +3,7 @@
  * with old and new, vanished or back), and how complete each date's paging was (the manifests). A modal dialog,
  * opened from the header or from a sync's "N changed".
  */
+import { SETTLEMENT_MONEY_FIELDS } from '../../../shared/reconciliation';
 import { useId, useState } from 'react';
 import {
   CHANGE_KINDS,
@@ -19,17 +20,6 @@ import { useChangesDialog } from './changes-store';
 import { useScreenFilter } from './settlements-store';
 
 const SHOWN = 500;
-
-const MONEY = new Set([
-  'amount',
-  'mer_service_fee',
-  'mer_service_tax',
-  'merchant_subvention_amount',
-  'cgst',
-  'igst',
-  'sgst',
-  'settled_amount',
-]);
 
 const MEANING: Record<FieldChange['meaning'], string> = {
   status: 'status',
@@ -51,7 +41,11 @@ const KIND_LABEL: Record<ChangeKind, string> = {
 
 function fieldText(f: FieldChange): string {
   const show = (v: string | number | null) =>
-    v === null || v === '' ? 'none' : typeof v === 'number' && MONEY.has(f.field) ? formatMoney(v) : String(v);
+    v === null || v === ''
+      ? 'none'
+      : typeof v === 'number' && SETTLEMENT_MONEY_FIELDS.has(f.field)
+        ? formatMoney(v)
+        : String(v);
   return `${f.field} (${MEANING[f.meaning]}): ${show(f.old)} → ${show(f.new)}`;
 }
 
