@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { JournalEntry } from '../../../shared/journal';
 import { formatIstInstant } from '../ui/format';
 
@@ -60,5 +60,32 @@ export function ActionEntries({
         </li>
       ))}
     </ol>
+  );
+}
+
+/** The "Journal" panel of an order or a subscription: what the last status check found, then its entries. */
+export function ActionJournalPanel({
+  note,
+  entries,
+  ...rest
+}: Omit<Parameters<typeof ActionEntries>[0], 'entries'> & {
+  /** What the last "Check status" found, or null. */
+  note: string | null;
+  /** Undefined until the cache has answered. */
+  entries: readonly JournalEntry[] | undefined;
+}) {
+  const titleId = useId();
+  return (
+    <section className="order-panel" aria-labelledby={titleId}>
+      <header className="order-panel-head">
+        <h2 id={titleId}>Journal</h2>
+      </header>
+      {note && (
+        <p className="order-outcome" role="status">
+          {note}
+        </p>
+      )}
+      {entries && <ActionEntries entries={entries} {...rest} />}
+    </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { RecentOrder } from '../../../shared/orders';
-import { ActionEntries } from '../journal/ActionEntries';
+import { ActionJournalPanel } from '../journal/ActionEntries';
 import { loadableOf, resultOf, useActiveProfileId } from '../query/ipc-query';
 import { AsOf } from '../ui/AsOf';
 import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
@@ -162,24 +162,13 @@ export function OrdersScreen() {
           <div className="order-side">
             <OrderActions key={view.order.order_id} view={view} />
             <RefundAttempts view={view} />
-            <section className="order-panel" aria-labelledby="order-journal-title">
-              <header className="order-panel-head">
-                <h2 id="order-journal-title">Journal</h2>
-              </header>
-              {checkNote && (
-                <p className="order-outcome" role="status">
-                  {checkNote}
-                </p>
-              )}
-              {actions.data && (
-                <ActionEntries
-                  entries={actions.data}
-                  offline={offline}
-                  checking={check.isPending ? (check.variables?.attemptSeq ?? null) : null}
-                  onCheck={(seq) => void checkStatus(seq)}
-                />
-              )}
-            </section>
+            <ActionJournalPanel
+              note={checkNote}
+              entries={actions.data}
+              offline={offline}
+              checking={check.isPending ? (check.variables?.attemptSeq ?? null) : null}
+              onCheck={(seq) => void checkStatus(seq)}
+            />
           </div>
         </div>
       )}

@@ -3,7 +3,7 @@ import { amountInWords } from '../../../shared/amount-words';
 import type { IpcError } from '../../../shared/ipc/contract';
 import { checkRupees } from '../../../shared/rupees';
 import { isCancelled, type RecentSubscription, type SubscriptionView } from '../../../shared/subscriptions';
-import { ActionEntries } from '../journal/ActionEntries';
+import { ActionJournalPanel } from '../journal/ActionEntries';
 import { useAppInfo } from '../query/app-queries';
 import { loadableOf, resultOf, useActiveProfileId } from '../query/ipc-query';
 import { AsOf } from '../ui/AsOf';
@@ -360,47 +360,36 @@ export function SubscriptionsScreen() {
           </div>
           <div className="order-side">
             <SubscriptionActions key={view.subscription.subscription_id} view={view} />
-            <section className="order-panel" aria-labelledby="subscription-journal-title">
-              <header className="order-panel-head">
-                <h2 id="subscription-journal-title">Journal</h2>
-              </header>
-              {checkNote && (
-                <p className="order-outcome" role="status">
-                  {checkNote}
-                </p>
-              )}
-              {actions.data && (
-                <ActionEntries
-                  entries={actions.data}
-                  offline={offline}
-                  checking={check.isPending ? (check.variables?.attemptSeq ?? null) : null}
-                  onCheck={(seq) => void checkStatus(seq)}
-                  // The interface lists no charges: what the gateway shows is the desk's to record.
-                  settle={(attempt) =>
-                    attempt.event === 'subscription.charge' && (
-                      <span className="action-settle">
-                        <button
-                          type="button"
-                          className="button"
-                          disabled={record.isPending}
-                          onClick={() => void recordCharge(attempt.seq, true)}
-                        >
-                          Gateway shows it charged
-                        </button>
-                        <button
-                          type="button"
-                          className="button"
-                          disabled={record.isPending}
-                          onClick={() => void recordCharge(attempt.seq, false)}
-                        >
-                          Gateway shows no charge
-                        </button>
-                      </span>
-                    )
-                  }
-                />
-              )}
-            </section>
+            <ActionJournalPanel
+              note={checkNote}
+              entries={actions.data}
+              offline={offline}
+              checking={check.isPending ? (check.variables?.attemptSeq ?? null) : null}
+              onCheck={(seq) => void checkStatus(seq)}
+              // The interface lists no charges: what the gateway shows is the desk's to record.
+              settle={(attempt) =>
+                attempt.event === 'subscription.charge' && (
+                  <span className="action-settle">
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={record.isPending}
+                      onClick={() => void recordCharge(attempt.seq, true)}
+                    >
+                      Gateway shows it charged
+                    </button>
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={record.isPending}
+                      onClick={() => void recordCharge(attempt.seq, false)}
+                    >
+                      Gateway shows no charge
+                    </button>
+                  </span>
+                )
+              }
+            />
           </div>
         </div>
       )}
