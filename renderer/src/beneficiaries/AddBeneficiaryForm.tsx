@@ -17,7 +17,6 @@ import {
   EMPTY_VALUES,
   errorsFromIpc,
   FIELD_LABELS,
-  mayHaveHappened,
   targetsOf,
   vpaProblem,
   type FieldName,
@@ -27,6 +26,7 @@ import {
 import { useBeneficiaryCreate, useVpaVerification } from './beneficiaries-queries';
 import { MaskedAccount } from '../ui/MaskedAccount';
 import { namesResemble } from '../../../shared/name-match';
+import { mayHaveHappened } from '../query/journaled-action';
 
 /** In reading order; the grid lays them out two to a row. */
 const FIELDS: { name: FieldName; placeholder: string; mono?: boolean; hint?: string; inputMode?: 'numeric' | 'tel' }[] =

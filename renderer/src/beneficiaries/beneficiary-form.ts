@@ -85,15 +85,6 @@ export function vpaProblem(vpa: string): string | null {
 
 export const errorsFromIpc = (error: IpcError, prefix = ''): FormErrors => ipcErrors(FIELD_LABELS, error, prefix);
 
-/**
- * A create whose answer was lost (no answer, or one that could not be read) may have happened. Main keeps the
- * request key of such a submission and answers a second send of it with the same error instead of sending it
- * again; the form says so, and only an edit makes a new key.
- */
-export function mayHaveHappened(error: IpcError): boolean {
-  return error.code === 'API_OUTCOME_UNKNOWN' || error.code === 'API_INVALID_RESPONSE';
-}
-
 /** The API sends "" as often as null for a field it has no value for. */
 export const present = (text: string | null | undefined): string | null => (text?.trim() ? text : null);
 

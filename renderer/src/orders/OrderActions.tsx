@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { amountInWords } from '../../../shared/amount-words';
 import { checkRupees } from '../../../shared/rupees';
 import { refundProblem, type OrderView } from '../../../shared/orders';
-import type { IpcError } from '../../../shared/ipc/contract';
+import { failedActionOutcome } from '../query/journaled-action';
 import { useAppInfo } from '../query/app-queries';
 import { resultOf } from '../query/ipc-query';
 import { FormField } from '../ui/FormField';
@@ -17,7 +17,6 @@ type Pending =
   | { kind: 'partial'; requestKey: string; amount: number };
 
 /** A lost answer: the action may have happened. Main keeps it unsettled until "Check status" says what happened. */
-const mayHaveHappened = (e: IpcError) => e.code === 'API_OUTCOME_UNKNOWN' || e.code === 'API_INVALID_RESPONSE';
 
 /**
  * Capture, full refund and partial refund of the order on screen. Each opens a confirmation with the amount in figures
@@ -79,14 +78,7 @@ export function OrderActions({ view }: { view: OrderView }) {
       setOutcome({ ok: true, text: result.value.outcome.summary });
       if (pending.kind === 'partial') setTyped('');
     } else {
-      const unknown = mayHaveHappened(result.error);
-      setOutcome({
-        ok: false,
-        unknown,
-        text: unknown
-          ? `Outcome unknown — check status below before trying again. ${result.error.message}`
-          : result.error.message,
-      });
+      setOutcome(failedActionOutcome(result.error));
     }
   }
 

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { IpcChannel } from '../../../shared/ipc/channels';
+import type { IpcError } from '../../../shared/ipc/contract';
 import { invalidateChannels, useIpcMutation } from './ipc-query';
 
 /**
@@ -10,4 +11,22 @@ export function useJournaledAction<C extends IpcChannel>(channel: C, changed: re
   const client = useQueryClient();
   const stale = [...changed, 'journal.'];
   return useIpcMutation(channel, { invalidates: stale, onError: () => void invalidateChannels(client, stale) });
+}
+
+/**
+ * An action whose answer was lost (no answer, or one that could not be read) may have happened. Main keeps the
+ * request key of such a submission and answers a second send of it with the same error instead of sending it again.
+ */
+export function mayHaveHappened(error: IpcError): boolean {
+  return error.code === 'API_OUTCOME_UNKNOWN' || error.code === 'API_INVALID_RESPONSE';
+}
+
+/** What a money action's panel says when it failed: refused as the service said, or "outcome unknown". */
+export function failedActionOutcome(error: IpcError): { ok: false; unknown: boolean; text: string } {
+  const unknown = mayHaveHappened(error);
+  return {
+    ok: false,
+    unknown,
+    text: unknown ? `Outcome unknown — check status below before trying again. ${error.message}` : error.message,
+  };
 }

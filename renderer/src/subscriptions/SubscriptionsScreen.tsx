@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { amountInWords } from '../../../shared/amount-words';
-import type { IpcError } from '../../../shared/ipc/contract';
+import { failedActionOutcome } from '../query/journaled-action';
 import { checkRupees } from '../../../shared/rupees';
 import { isCancelled, type RecentSubscription, type SubscriptionView } from '../../../shared/subscriptions';
 import { ActionJournalPanel } from '../journal/ActionEntries';
@@ -62,8 +62,6 @@ const COLUMNS: DataColumn<RecentSubscription>[] = [
     sortValue: (s) => s.fetchedAt,
   },
 ];
-
-const mayHaveHappened = (e: IpcError) => e.code === 'API_OUTCOME_UNKNOWN' || e.code === 'API_INVALID_RESPONSE';
 
 function LookupForm({ onLookUp, busy }: { onLookUp(id: string, by: 'id' | 'receipt'): void; busy: boolean }) {
   const offline = useOfflineReason();
@@ -202,12 +200,7 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
       setOutcome({ ok: true, text: result.value.outcome.summary });
       setTyped('');
     } else {
-      setOutcome({
-        ok: false,
-        text: mayHaveHappened(result.error)
-          ? `Outcome unknown — check status below before trying again. ${result.error.message}`
-          : result.error.message,
-      });
+      setOutcome(failedActionOutcome(result.error));
     }
   }
 
