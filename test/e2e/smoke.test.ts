@@ -164,6 +164,15 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         const totals = await unwrap(api.settlements.totals(range));
         await unwrap(api.settlements.aggregate(range));
         await unwrap(api.settlements.facets(range));
+        // What the sync changed, how complete each date is, and one record's exception workflow and triage.
+        await unwrap(api.settlements.changes({ ...range, kind: 'changed', limit: 5 }));
+        await unwrap(api.settlements.changesSummary(range));
+        await unwrap(api.settlements.completeness(range));
+        const broken = await unwrap(api.settlements.query({ ...range, exceptionsOnly: true, limit: 1 }));
+        const recordId = broken.rows[0]!.id;
+        await unwrap(api.settlements.exception({ recordId }));
+        await unwrap(api.settlements.exceptionAction({ recordId, action: 'note', text: 'smoke' }));
+        await unwrap(api.settlements.triage({ date: to, threshold: 0.5 }));
         const batches = await unwrap(api.recon.batches(range));
         const firstBatch = batches.batches[0];
         if (firstBatch) {

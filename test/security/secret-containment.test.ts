@@ -282,6 +282,96 @@ describe.runIf(available)('secret containment', () => {
       state: { note: 'containment' },
       questions: { q: { type: 'noul', instructions: 'Is it?' } },
     });
+    // Orders: a refund and a capture, each signed with the secret, their journal and a status check.
+    const fixtures = merchant.fixtures();
+    const paidOrder = fixtures.orders.find((o) => o.status === 'success')!.id;
+    await okCall('orders.fetch', { id: paidOrder });
+    await okCall('orders.cached', { id: paidOrder });
+    await okCall('orders.recent', undefined);
+    await okCall('orders.refund', { requestKey: 'containment-refund-1', orderId: paidOrder, amount: 100 });
+    await okCall('orders.capture', {
+      requestKey: 'containment-capture-1',
+      orderId: fixtures.orders.find((o) => o.status === 'authorized')!.id,
+    });
+    const orderEntries = await okCall<{ seq: number; outcome: string }[]>('orders.actions', { id: paidOrder });
+    await okCall('orders.checkStatus', { attemptSeq: orderEntries.find((e) => e.outcome === 'attempted')!.seq });
+    // Subscriptions: a charge whose answer is lost, settled by what the desk records; a charge; a cancel, checked.
+    const active = fixtures.subscriptions.find((s) => s.status === 'active')!;
+    await okCall('subscriptions.fetch', { id: active.receipt, by: 'receipt' });
+    await okCall('subscriptions.cached', { id: active.id });
+    await okCall('subscriptions.recent', undefined);
+    await hook(merchant.url, 'POST', 'faults', { path: '/api/v2/subscription/adhoc', kind: 'drop' });
+    const lostCharge = await call(core, 'subscriptions.charge', {
+      requestKey: 'containment-charge-1',
+      id: active.id,
+      amount: 100,
+      currency: 'INR',
+    });
+    expect(lostCharge.ok).toBe(false);
+    type Entry = { seq: number; outcome: string; event: string };
+    const chargeSeq = (await okCall<Entry[]>('subscriptions.actions', { id: active.id })).find(
+      (e) => e.event === 'subscription.charge' && e.outcome === 'attempted',
+    )!.seq;
+    await okCall('subscriptions.recordCharge', { attemptSeq: chargeSeq, charged: false });
+    await okCall('subscriptions.charge', {
+      requestKey: 'containment-charge-2',
+      id: active.id,
+      amount: 100,
+      currency: 'INR',
+    });
+    await okCall('subscriptions.cancel', { requestKey: 'containment-cancel-1', id: active.id });
+    const cancelSeq = (await okCall<Entry[]>('subscriptions.actions', { id: active.id })).find(
+      (e) => e.event === 'subscription.cancel' && e.outcome === 'attempted',
+    )!.seq;
+    await okCall('subscriptions.checkStatus', { attemptSeq: cancelSeq });
+    // Saved views, kept in the settings file searched below.
+    const view = { name: 'Month end', state: { filters: {}, sort: null, hidden: [] } };
+    await okCall('views.save', { table: 'settlements', view });
+    await okCall('views.setDefault', { table: 'settlements', name: 'Month end' });
+    await okCall('views.list', { table: 'settlements' });
+    await okCall('views.remove', { table: 'settlements', name: 'Month end' });
+    // What the syncs changed, each date's completeness, one exception's workflow and its triage.
+    await okCall('settlements.changes', { ...range, kind: 'changed', limit: 5 });
+    await okCall('settlements.changesSummary', range);
+    await okCall('settlements.completeness', range);
+    const broken = await okCall<{ rows: { id: number }[] }>('settlements.query', {
+      ...range,
+      exceptionsOnly: true,
+      limit: 1,
+    });
+    const recordId = broken.rows[0]!.id;
+    await okCall('settlements.exception', { recordId });
+    await okCall('settlements.exceptionAction', { recordId, action: 'note', text: 'containment' });
+    await okCall('settlements.triage', { date: range.to, threshold: 0.5 });
+    // The bank reconciliation on the sandbox's own statement: import, match, one pair taken apart and put back by
+    // hand, the report and its workbook.
+    const statement = await hook<{ csv: string }>(merchant.url, 'POST', 'statement', range);
+    const bank = 'Containment bank';
+    await okCall('recon.importStatement', {
+      fileName: 'statement.csv',
+      content: Buffer.from(statement.body.csv).toString('base64'),
+      account: bank,
+    });
+    await okCall('recon.accounts', undefined);
+    type Batch = { date: string; pg: string; utr: string; settlementDate: string };
+    const [firstBatch] = (await okCall<{ batches: Batch[] }>('recon.batches', range)).batches;
+    const batchKey = (b: Batch) => ({ date: b.date, pg: b.pg, utr: b.utr, settlementDate: b.settlementDate });
+    await okCall('recon.batchRecords', { batch: batchKey(firstBatch!), offset: 0, limit: 5 });
+    const matched = await okCall<{ batches: (Batch & { matchId: number | null; lineIds: number[] })[] }>(
+      'recon.match',
+      { account: bank, ...range },
+    );
+    const pair = matched.batches.find((b) => b.matchId !== null && b.lineIds.length > 0)!;
+    await okCall('recon.unmatch', { account: bank, matchId: pair.matchId, note: 'containment' });
+    await okCall('recon.matchByHand', {
+      account: bank,
+      batch: batchKey(pair),
+      lineIds: pair.lineIds,
+      note: 'containment',
+    });
+    await okCall('recon.report', { account: bank, ...range });
+    await okCall('recon.saveSettings', { windowDays: 2, overdueDays: 1 });
+    const reconFile = (await okCall<{ file: string }>('recon.export', { account: bank, ...range })).file;
     // A vendor file of two payees, previewed, created, and its results and the template written out.
     const vendorFile = {
       fileName: 'vendors.csv',
@@ -416,6 +506,7 @@ describe.runIf(available)('secret containment', () => {
         // Written by the import's "Download template" and "Save results": searched unzipped below as well.
         `exports/Beneficiary import results ${TEST_TODAY}.xlsx`,
         'exports/Beneficiary import template.xlsx',
+        relative(dataDir, reconFile),
         'logs/main.1.log',
         'settings.json',
       ].sort(),
