@@ -155,7 +155,7 @@ describe.runIf(ready)('the desk’s friction, fixed (1280×800)', () => {
     await settlements.focus();
     // The sidebar is one tab stop: the other sections are reached with the arrow keys, not with Tab.
     await page.keyboard.press('ArrowDown');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Payment tools/);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Reconciliation/);
     await page.keyboard.press('ArrowUp');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Settlements/);
 

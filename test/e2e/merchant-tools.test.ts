@@ -36,11 +36,7 @@ describe.runIf(ready)('Merchant tools', () => {
 
     await page.getByLabel('Amount (₹)', { exact: true }).fill('12.345');
     await page.getByRole('button', { name: 'List methods' }).click();
-    await page
-      .getByText('Amount (₹) use at most two decimal places', { exact: false })
-      .or(page.getByText('Use at most two decimal places'))
-      .first()
-      .waitFor();
+    await page.getByText('"12.345" has more than two decimals; paise are the smallest unit.').first().waitFor();
     await page.getByLabel('Amount (₹)', { exact: true }).fill('4,999');
     await page.getByRole('button', { name: 'List methods' }).click();
     const banks = page.getByRole('list', { name: 'Net banking' });
@@ -101,7 +97,7 @@ describe.runIf(ready)('Merchant tools', () => {
     await page.getByLabel('Amount (₹)', { exact: true }).fill('1,499.999');
     await page.getByLabel('Merchant reference id', { exact: true }).fill('E2E-GOLD-1');
     await page.getByRole('button', { name: 'Create plan…' }).click();
-    await page.getByText('Use at most two decimal places').waitFor();
+    await page.getByText('has more than two decimals; paise are the smallest unit.', { exact: false }).waitFor();
     expect(app.sandbox.fixtures().plans.length).toBe(before);
     await page.getByLabel('Amount (₹)', { exact: true }).fill('1,499.50');
     await page.getByLabel('Description', { exact: true }).fill('Gold tier');
