@@ -100,8 +100,20 @@ describe('text search', () => {
     const ingest = cache.settlements.beginDate({ runId: run.id, date, pg: null });
     ingest.upsertPage(records.slice(0, 200), 200);
     const wanted = records[150]!;
-    const found = () => allRows({ search: wanted.utr! }).filter((r) => r.date === date);
-    expect(found().map((r) => r.pg_transaction_id)).toEqual([wanted.pg_transaction_id]);
+    // A UTR is its batch's (one bank credit, many records): the search finds the batch's records cached so far.
+    const batchOf = (upTo: number) =>
+      records
+        .slice(0, upTo)
+        .filter((r) => r.utr === wanted.utr)
+        .map((r) => r.pg_transaction_id)
+        .sort();
+    const found = () =>
+      allRows({ search: wanted.utr! })
+        .filter((r) => r.date === date)
+        .map((r) => r.pg_transaction_id)
+        .sort();
+    expect(found()).toContain(wanted.pg_transaction_id);
+    expect(found()).toEqual(batchOf(200));
     // Keyed dates still answer by their keys beside the walked one.
     const keyed = all[500]!;
     expect(allRows({ search: keyed.pg_transaction_id }).map((r) => r.id)).toContain(keyed.id);
@@ -110,10 +122,10 @@ describe('text search', () => {
     ingest.finish();
     cache.syncRuns.finish(run.id, 'completed');
     // Closed but its keys not written yet: still walked.
-    expect(found().map((r) => r.pg_transaction_id)).toEqual([wanted.pg_transaction_id]);
+    expect(found()).toEqual(batchOf(300));
     expect(cache.settlements.searchKeys.writeOne()).toBe(date);
     expect(cache.settlements.searchKeys.writeOne()).toBeNull();
-    expect(found().map((r) => r.pg_transaction_id)).toEqual([wanted.pg_transaction_id]);
+    expect(found()).toEqual(batchOf(300));
     const last = records[299]!;
     expect(allRows({ search: last.order_id! }).map((r) => r.pg_transaction_id)).toContain(last.pg_transaction_id);
     all = allRows();
@@ -137,7 +149,18 @@ describe('text search', () => {
     cache.syncRuns.finish(run.id, 'completed');
     while (cache.settlements.searchKeys.writeOne() !== null);
     expect(allRows({ search: 'NEWUTR2000' })).toHaveLength(1);
-    expect(allRows({ search: records[10]!.utr! })).toEqual([]);
+    // The old UTR still names the rest of its batch, and no longer the changed record.
+    const oldUtr = records[10]!.utr!;
+    expect(
+      allRows({ search: oldUtr })
+        .map((r) => r.pg_transaction_id)
+        .sort(),
+    ).toEqual(
+      changed
+        .filter((r) => r.utr?.startsWith(oldUtr))
+        .map((r) => r.pg_transaction_id)
+        .sort(),
+    );
     all = allRows();
   });
 
