@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Core } from '../../electron/core';
+import { createNodeTransport } from '../../electron/api/transport';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { OPERATIONS } from '../../shared/api/operations';
 import { ALREADY_CANCELLED_WORDS } from '../../shared/subscriptions';
@@ -142,6 +144,44 @@ describe('refunds', () => {
     // Settled: a new submission may go, once.
     await ok(core, 'orders.refund', { requestKey: key(), orderId: id, amount: 500 });
     expect((await attempts(id)).length).toBe(before.length + 1);
+  });
+
+  it('a timeout after sending is outcome unknown; the refund the service went on to make is found once', async () => {
+    // A client that gives up after 300 ms (the app's waits 30 s), and a sandbox that answers this refund after 1.5 s.
+    const node = createNodeTransport();
+    const dir = mkdtempSync(join(tmpdir(), 'pc-merchant-timeout-'));
+    const impatient = coreOnSandbox(sandbox, {
+      dataDir: dir,
+      vault: memoryStore(),
+      transport: (req) => node({ ...req, totalTimeoutMs: 300 }),
+    });
+    try {
+      const id = orderWith('success', 3);
+      const before = await attempts(id);
+      await hook(sandbox.url, 'POST', 'faults', {
+        path: OPERATIONS['order.refundPartial'].path,
+        kind: 'delay',
+        delayMs: 1500,
+        count: 1,
+      });
+      const k = key();
+      const lost = await call(impatient, 'orders.refund', { requestKey: k, orderId: id, amount: 700 });
+      expect(lost.ok || lost.error.code).toBe('API_OUTCOME_UNKNOWN');
+      expect(await call(impatient, 'orders.refund', { requestKey: k, orderId: id, amount: 700 })).toEqual(lost);
+      // The service goes on with it after the client gave up: one refund appears (waited for, bounded).
+      for (let i = 0; i < 50 && (await attempts(id)).length === before.length; i++) await sleep(100);
+      expect((await attempts(id)).length).toBe(before.length + 1);
+      const { attempt } = (await ok(impatient, 'journal.unresolved', undefined)).find(
+        (u) => u.attempt.data['orderId'] === id,
+      )!;
+      const checked = await ok(impatient, 'orders.checkStatus', { attemptSeq: attempt.seq });
+      expect(checked.check).toMatchObject({ outcome: 'succeeded', refersTo: attempt.seq });
+      expect((await attempts(id)).length).toBe(before.length + 1);
+    } finally {
+      await impatient.close();
+      node.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an unreadable answer after the refund was made: Check status finds it in the attempts', async () => {
