@@ -211,6 +211,10 @@ export function BeneficiariesScreen() {
             aria-keyshortcuts="/ Control+F Meta+F"
             data-search
             onChange={(e) => setQuery(e.target.value)}
+            // Leaving the box applies what it holds at once: a view saved or picked next must not race the pause.
+            onBlur={() => {
+              if (query !== search) setSearch(query);
+            }}
           />
           <kbd className="muted">{FIND_KEYS}</kbd>
         </div>

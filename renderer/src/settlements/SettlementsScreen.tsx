@@ -259,6 +259,10 @@ function SearchBox() {
         onKeyDown={(e) => {
           if (e.key === 'Enter') setFilters({ search: text.trim() });
         }}
+        // Leaving the box applies what it holds at once: a view saved or picked next must not race the pause.
+        onBlur={() => {
+          if (text.trim() !== applied) setFilters({ search: text.trim() });
+        }}
       />
     </div>
   );
