@@ -36,6 +36,10 @@ export const beneficiaryListQuery = z
   .strict();
 export type BeneficiaryListQuery = z.input<typeof beneficiaryListQuery>;
 
+/** The list's filter as an export takes it: what the screen's search and "bank details changed" show. */
+export const beneficiaryListFilter = beneficiaryListQuery.pick({ search: true, changed: true });
+export type BeneficiaryListFilter = z.output<typeof beneficiaryListFilter>;
+
 const bankDetails = z.object({
   account_number: z.string().nullable(),
   ifsc: z.string().nullable(),

@@ -4,6 +4,8 @@
  * name renamed at the end, so a cancelled or failed export never leaves a half file under the final name.
  */
 import { z } from 'zod';
+import { beneficiaryListFilter } from './beneficiaries';
+import { payoutListFilter } from './payouts';
 import { viewName } from './saved-views';
 import { settlementFilter, settlementSort } from './settlement-query';
 
@@ -71,8 +73,28 @@ export const exportRequest = z
         csv,
       })
       .strict(),
-    z.object({ kind: z.literal('beneficiaries'), format, sort: listSort('beneficiaries'), view, csv }).strict(),
-    z.object({ kind: z.literal('payouts'), format, sort: listSort('payouts'), view, csv }).strict(),
+    /** `filter`: the list's search and filter on screen; without it, every beneficiary in the cache. */
+    z
+      .object({
+        kind: z.literal('beneficiaries'),
+        format,
+        filter: beneficiaryListFilter.optional(),
+        sort: listSort('beneficiaries'),
+        view,
+        csv,
+      })
+      .strict(),
+    /** `filter`: the payouts whose latest check is in the filter on screen, each with every check of it. */
+    z
+      .object({
+        kind: z.literal('payouts'),
+        format,
+        filter: payoutListFilter.optional(),
+        sort: listSort('payouts'),
+        view,
+        csv,
+      })
+      .strict(),
     z.object({ kind: z.literal('balances'), format, csv }).strict(),
     /** The profile's whole audit journal, oldest first, with each entry's hashes. */
     z.object({ kind: z.literal('journal'), format, csv }).strict(),

@@ -94,3 +94,27 @@ export function destinationText(d: PayoutDestination | null): string | null {
   if (d.kind === 'upi') return d.vpa;
   return d.ifsc ? `${maskAccount(d.accountNumber)} (${d.ifsc})` : maskAccount(d.accountNumber);
 }
+
+/**
+ * The recent lookups' filter, as the Payouts screen shows it and its export writes it: the latest check's transfer
+ * status ("check failed" for a check that did not answer), and a search in the payout id, UTR and beneficiary name.
+ */
+export const CHECK_FAILED = 'check failed';
+export const payoutListFilter = z
+  .object({
+    status: z.string().trim().min(1).max(40).optional(),
+    search: z.string().trim().max(100).optional(),
+  })
+  .strict();
+export type PayoutListFilter = z.output<typeof payoutListFilter>;
+
+/** The status a lookup is filtered by: its transfer status, or "check failed" when the check did not answer. */
+export const listStatusOf = (l: PayoutLookup): string | null => (l.error !== null ? CHECK_FAILED : l.transferStatus);
+
+/** Whether a payout's latest lookup is in the filter: the same test on screen and in the export. */
+export function payoutListMatches(l: PayoutLookup, filter: PayoutListFilter): boolean {
+  if (filter.status && listStatusOf(l) !== filter.status) return false;
+  const q = filter.search?.trim().toLocaleLowerCase('en-IN');
+  if (!q) return true;
+  return [l.payoutId, l.utNo, l.payout?.beneficiary?.name].some((v) => v?.toLocaleLowerCase('en-IN').includes(q));
+}

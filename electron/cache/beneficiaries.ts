@@ -18,6 +18,12 @@ const COLUMNS = 'beneficiary_id, name, vpa, account_number, ifsc, phone, email, 
 const READ = `${COLUMNS}, (SELECT max(changed_at) FROM beneficiary_changes c
   WHERE c.beneficiary_id = beneficiaries.beneficiary_id) AS changed_at`;
 
+/** The list's filter: only changed payees, and a search in name, id, UPI address, account, email or phone. */
+const FILTER = `(:changed = 0 OR beneficiary_id IN (SELECT beneficiary_id FROM beneficiary_changes))
+           AND (:search IS NULL OR name LIKE :search ESCAPE '\\' OR beneficiary_id LIKE :search ESCAPE '\\'
+                OR vpa LIKE :search ESCAPE '\\' OR account_number LIKE :search ESCAPE '\\'
+                OR email LIKE :search ESCAPE '\\' OR phone LIKE :search ESCAPE '\\')`;
+
 const SQL = {
   upsert: `INSERT INTO beneficiaries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (beneficiary_id) DO UPDATE SET name = excluded.name, vpa = excluded.vpa,
@@ -26,13 +32,10 @@ const SQL = {
              fetched_at = excluded.fetched_at`,
   get: `SELECT ${READ} FROM beneficiaries WHERE beneficiary_id = ?`,
   list: `SELECT ${READ} FROM beneficiaries
-         WHERE (:changed = 0 OR beneficiary_id IN (SELECT beneficiary_id FROM beneficiary_changes))
-           AND (:search IS NULL OR name LIKE :search ESCAPE '\\' OR beneficiary_id LIKE :search ESCAPE '\\'
-                OR vpa LIKE :search ESCAPE '\\' OR account_number LIKE :search ESCAPE '\\'
-                OR email LIKE :search ESCAPE '\\' OR phone LIKE :search ESCAPE '\\')
+         WHERE ${FILTER}
            AND (:kId IS NULL OR (name COLLATE NOCASE, beneficiary_id) > (:kName, :kId))
          ORDER BY name COLLATE NOCASE, beneficiary_id LIMIT :limit`,
-  every: `SELECT ${READ} FROM beneficiaries ORDER BY name COLLATE NOCASE, beneficiary_id`,
+  every: `SELECT ${READ} FROM beneficiaries WHERE ${FILTER} ORDER BY name COLLATE NOCASE, beneficiary_id`,
   matches: `SELECT ${READ} FROM beneficiaries
             WHERE (:vpa IS NOT NULL AND vpa = :vpa COLLATE NOCASE)
                OR (:account IS NOT NULL AND account_number = :account AND ifsc = :ifsc COLLATE NOCASE)
@@ -42,6 +45,11 @@ const SQL = {
   changes: `SELECT changed_at AS changedAt, old_account_number, old_ifsc, old_vpa, new_account_number, new_ifsc, new_vpa
             FROM beneficiary_changes WHERE beneficiary_id = ? ORDER BY changed_at DESC, id DESC`,
 } as const;
+
+function filterParams(filter: { search?: string; changed?: boolean }) {
+  const search = filter.search?.trim() ? containsPattern(filter.search.trim()) : null;
+  return { search, changed: filter.changed ? 1 : 0 };
+}
 
 type Row = Omit<CachedBeneficiary, 'extra' | 'fetchedAt' | 'bankDetailsChangedAt'> & {
   extra: string | null;
@@ -128,9 +136,9 @@ export function createBeneficiariesRepository(db: Database, now: () => Date) {
         before: { account_number: r.old_account_number, ifsc: r.old_ifsc, vpa: r.old_vpa },
         after: { account_number: r.new_account_number, ifsc: r.new_ifsc, vpa: r.new_vpa },
       })),
-    /** Every beneficiary by name, read as they are used: exports. */
-    *every(): Generator<CachedBeneficiary> {
-      for (const row of sql.every.iterate() as Iterable<Row>) yield fromRow(row);
+    /** Every beneficiary in the list's filter (all without one) by name, read as they are used: exports. */
+    *every(filter: { search?: string; changed?: boolean } = {}): Generator<CachedBeneficiary> {
+      for (const row of sql.every.iterate(filterParams(filter)) as Iterable<Row>) yield fromRow(row);
     },
     /** Beneficiaries already paying into the same UPI address, or the same bank account at the same branch. */
     matches(m: { account_number?: string; ifsc?: string; vpa?: string }): CachedBeneficiary[] {
@@ -145,9 +153,7 @@ export function createBeneficiariesRepository(db: Database, now: () => Date) {
     list(options: { search?: string; after?: string; limit?: number; changed?: boolean } = {}) {
       const limit = options.limit ?? 100;
       const [kName, kId] = options.after === undefined ? [null, null] : decodeCursor(options.after, cursorShape);
-      const search = options.search?.trim() ? containsPattern(options.search.trim()) : null;
-      const changed = options.changed ? 1 : 0;
-      const rows = (sql.list.all({ search, kName, kId, changed, limit: limit + 1 }) as Row[]).map(fromRow);
+      const rows = (sql.list.all({ ...filterParams(options), kName, kId, limit: limit + 1 }) as Row[]).map(fromRow);
       const more = rows.length > limit;
       const page = more ? rows.slice(0, limit) : rows;
       const last = page.at(-1);

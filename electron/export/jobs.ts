@@ -20,6 +20,7 @@ import type { ProfileStore } from '../profiles/profile-store';
 import type { ExportJob } from './run-export';
 import { ensurePrivateDir } from '../private-files';
 import { fileNamePart, insideFolder } from './file-names';
+import { listFilterOf } from './list-sheets';
 import { spawnExportWorker } from './spawn-worker';
 import type { WorkerMessage } from './worker-protocol';
 
@@ -55,6 +56,16 @@ function filterParts(f: SettlementFilter): string[] {
     .filter(Boolean);
 }
 
+/** A list's filter on screen as file-name parts: the status, "changed", the search. */
+function listFilterParts(request: ExportRequest): string[] {
+  const f = listFilterOf(request);
+  if (!f) return [];
+  return [f.status && `status-${f.status}`, f.changed && 'changed', f.search && `search-${f.search}`]
+    .filter((p): p is string => typeof p === 'string')
+    .map((p) => fileNamePart(p, ''))
+    .filter(Boolean);
+}
+
 /**
  * What the file is called by default: the profile, what, for which dates and the filter, so two desks' files never
  * mix and a filtered file never passes for the whole range. Every part that comes from text is cleaned and capped
@@ -70,7 +81,7 @@ export function suggestedName(profileName: string, request: ExportRequest, now: 
         )
       : request.kind === 'payoutCheck'
         ? `payout-check-${request.runId}-${epochMsToIstDate(now)}`
-        : [`${request.kind}-${epochMsToIstDate(now)}`, ...view].join('-');
+        : [`${request.kind}-${epochMsToIstDate(now)}`, ...view, ...listFilterParts(request)].join('-');
   // Most file systems stop at 255 bytes; the dates and the extension come first, so a long filter is what is cut.
   return `${fileNamePart(profileName, 'profile')}-${what}`.slice(0, 200).replace(/-$/, '') + `.${request.format}`;
 }

@@ -3,7 +3,13 @@
  * change over time reads down the sheet), balance snapshots, and the audit journal (every entry with its hashes). Identifiers and account numbers are text, so
  * leading zeros survive; money is exact rupees; times are IST date-times.
  */
-import { destinationText, payoutDestination } from '../../shared/payouts';
+import {
+  destinationText,
+  payoutDestination,
+  payoutListMatches,
+  type PayoutListFilter,
+  type PayoutLookup,
+} from '../../shared/payouts';
 import type { ExportRequest, LIST_EXPORT_SORTS, ListSort, ListSortKind } from '../../shared/exports';
 import type { CacheReader } from '../cache/database';
 import {
@@ -48,6 +54,40 @@ export function sortListRows(
   );
 }
 
+/** A list export's filter on screen (search, status, "bank details changed"), or undefined for the whole list. */
+export function listFilterOf(
+  request: ExportRequest,
+): { search?: string; status?: string; changed?: boolean } | undefined {
+  if (request.kind !== 'beneficiaries' && request.kind !== 'payouts') return undefined;
+  const f = request.filter;
+  if (!f) return undefined;
+  const search = f.search?.trim() || undefined;
+  const status = 'status' in f ? f.status : undefined;
+  const changed = 'changed' in f && f.changed === true ? true : undefined;
+  return search || status || changed ? { search, status, changed } : undefined;
+}
+
+/** The filter in words, for the Audit sheet: the file says what it holds. */
+export function listFilterText(request: ExportRequest): string | null {
+  const f = listFilterOf(request);
+  if (!f) return null;
+  return [
+    f.status && `latest check's status ${f.status}`,
+    f.changed && 'bank details changed',
+    f.search && `matching “${f.search}”`,
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
+/** The payouts whose latest lookup is in the filter: the rows the Payouts screen's recent lookups show. */
+function payoutsIn(lookups: Iterable<PayoutLookup>, filter: PayoutListFilter): Set<string> {
+  const latest = new Map<string, PayoutLookup>();
+  // In payout then check order: the last one seen of a payout is its latest.
+  for (const l of lookups) latest.set(l.payoutId, l);
+  return new Set([...latest.values()].filter((l) => payoutListMatches(l, filter)).map((l) => l.payoutId));
+}
+
 export const LIST_EXPORTS = {
   beneficiaries: {
     sheet: 'Beneficiaries',
@@ -64,8 +104,8 @@ export const LIST_EXPORTS = {
       at('Fetched at'),
       text('Other fields (JSON)', 30),
     ],
-    *rows(reader) {
-      for (const b of reader.beneficiaries.every()) {
+    *rows(reader, request) {
+      for (const b of reader.beneficiaries.every(listFilterOf(request))) {
         yield [
           b.beneficiary_id,
           b.name,
@@ -100,8 +140,11 @@ export const LIST_EXPORTS = {
       text('Gateway error', 36),
       text('Check failed because', 36),
     ],
-    *rows(reader) {
+    *rows(reader, request) {
+      const filter = listFilterOf(request);
+      const shown = filter ? payoutsIn(reader.payouts.every(), filter) : null;
       for (const l of reader.payouts.every()) {
+        if (shown && !shown.has(l.payoutId)) continue;
         yield [
           l.payoutId,
           ist(l.lookedUpAt),

@@ -19,7 +19,7 @@ import type { SettlementFilter, SettlementSort, SettlementSortColumn } from '../
 import { openCacheReader, type CacheReader } from '../cache/database';
 import { openOutputs, removeStaleParts, type Outputs } from './atomic-file';
 import { createCsvWriter, type CsvWriter } from './csv-writer';
-import { LIST_EXPORTS, LIST_SORT_COLUMNS, sortListRows } from './list-sheets';
+import { LIST_EXPORTS, LIST_SORT_COLUMNS, listFilterText, sortListRows } from './list-sheets';
 import type { ListSortKind } from '../../shared/exports';
 import {
   AUDIT_COLUMNS,
@@ -513,6 +513,7 @@ async function writeList(run: Run): Promise<Written> {
   const read = [...spec.rows(reader, request)];
   const rows = sort && sortColumn !== undefined ? sortListRows(read, sortColumn, sort.direction) : read;
   const columns: readonly ColumnSpec[] = spec.columns;
+  const filterText = listFilterText(request);
   const write = async (sink: RowSink) => {
     for (let i = 0; i < rows.length; i++) {
       const wait = sink.addRow(rows[i]!);
@@ -527,7 +528,7 @@ async function writeList(run: Run): Promise<Written> {
   const provenance = (parts: Provenance['parts'], cutCells?: number): Provenance => ({
     what: spec.sheet,
     scope: [
-      ['View', spec.view],
+      ['View', filterText ? `${spec.view}, only those on screen: ${filterText}` : spec.view],
       ...('view' in request && request.view ? [['Saved view', request.view] as [string, string]] : []),
       [
         'Order',

@@ -9,6 +9,9 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { DataTable, nextSort, sortRows, type DataColumn, type TableSort } from '../../renderer/src/ui/DataTable';
 import { useTablePrefsStore } from '../../renderer/src/ui/table-prefs';
+import { FilterSelect, optionsOf } from '../../renderer/src/ui/FilterSelect';
+import { checkedFilters, withFilter } from '../../renderer/src/ui/table-views';
+import { z } from 'zod';
 
 interface Row {
   id: string;
@@ -146,5 +149,61 @@ describe('DataTable', () => {
     rerender(<Harness state={{ kind: 'empty', title: 'Nobody yet' }} />);
     expect(screen.getByText('Nobody yet')).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('shows a list’s own filters above it and its views menu beside the column chooser', async () => {
+    const user = userEvent.setup();
+    function Filtered() {
+      const [status, setStatus] = useState<string | undefined>('archived');
+      const rows = status ? ROWS.filter((r) => (r.tax === null ? 'none' : 'taxed') === status) : ROWS;
+      return (
+        <DataTable
+          id="people-filtered"
+          label="People"
+          columns={COLUMNS}
+          rows={rows}
+          rowKey={(r) => r.id}
+          sort={null}
+          onSort={() => {}}
+          filters={
+            <FilterSelect
+              label="Tax"
+              value={status}
+              options={optionsOf(ROWS, (r) => (r.tax === null ? 'none' : 'taxed'))}
+              onChange={setStatus}
+            />
+          }
+          views={<button type="button">Views</button>}
+        />
+      );
+    }
+    render(<Filtered />);
+    const filters = screen.getByRole('group', { name: 'Filter people' });
+    const select = within(filters).getByLabelText('Tax');
+    // A value a view set that no row has now stays shown, not silently "Any".
+    expect((select as HTMLSelectElement).value).toBe('archived');
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Any', 'archived', 'none', 'taxed']);
+    await user.selectOptions(select, 'none');
+    expect(screen.getAllByRole('row')).toHaveLength(2);
+    await user.selectOptions(select, '');
+    expect(screen.getAllByRole('row')).toHaveLength(5);
+    const tools = screen.getByRole('button', { name: 'Views' }).parentElement!;
+    expect(within(tools).getByText('Columns')).toBeTruthy();
+  });
+
+  it('keeps a view’s filters only as its screen checks them, each alone', () => {
+    const fields = { state: z.enum(['matched', 'overdue']), search: z.string().trim().max(5) };
+    expect(checkedFilters(fields, { state: 'overdue', search: ' acme ', unknown: 'x' })).toEqual({
+      state: 'overdue',
+      search: 'acme',
+    });
+    expect(checkedFilters(fields, { state: 'gone', search: 'far too long', other: null })).toEqual({});
+    expect(withFilter({ state: 'matched' }, 'search', 'x')).toEqual({ state: 'matched', search: 'x' });
+    expect(withFilter({ state: 'matched', search: 'x' }, 'search', '')).toEqual({ state: 'matched' });
+    expect(withFilter({ state: 'matched' }, 'state', undefined)).toEqual({});
   });
 });

@@ -46,6 +46,9 @@ const { useProfileChange } = await import('../../renderer/src/settings/settings-
 const { useSettlementTotals } = await import('../../renderer/src/settlements/settlements-queries');
 const { useJob, useJobStart, forgetJob } = await import('../../renderer/src/query/jobs');
 const { useSavedViews, useAppliedViews, currentViewName } = await import('../../renderer/src/ui/saved-views');
+const { useTableViews, useTableFilters } = await import('../../renderer/src/ui/table-views');
+const { useTableSorts } = await import('../../renderer/src/ui/table-sorts');
+const { z } = await import('zod');
 
 let sandbox: Sandbox;
 let core: Core;
@@ -216,5 +219,46 @@ describe('query hooks over the real core', () => {
     expect(applied).toHaveLength(1);
     screen = { filters: { search: 'other' }, sort: null };
     expect(currentViewName(table, binding, views(), reopened.result.current.appliedName)).toBeNull();
+  });
+
+  it('a list’s views (useTableViews): filters and sort saved, the default restored after a restart, a bad value left out', async () => {
+    const table = 'orders.recent-test';
+    const fields = { status: z.enum(['paid', 'failed']), search: z.string().max(10) };
+    const first = wrapper();
+    const { result } = renderHook(() => useTableViews(table, fields), { wrapper: first.Wrapper });
+    await waitFor(() => expect(result.current.menu.views.list.data).toEqual({ views: [], defaultName: null }));
+    act(() => {
+      result.current.setFilter('status', 'failed');
+      result.current.setFilter('search', 'acme');
+      useTableSorts.getState().set(table, { column: 'amount', direction: 'desc' });
+    });
+    expect(result.current.filters).toEqual({ status: 'failed', search: 'acme' });
+    // An emptied filter is gone, not an empty value a view would keep.
+    act(() => result.current.setFilter('search', ''));
+    expect(result.current.filters).toEqual({ status: 'failed' });
+
+    const state = {
+      filters: { status: 'failed', search: 'far too long for it' },
+      sort: { column: 'amount', direction: 'desc' as const },
+      hidden: [],
+      density: 'comfortable' as const,
+    };
+    await act(() => result.current.menu.views.save.mutateAsync({ table, view: { name: 'Failed', state } }));
+    await act(() => result.current.menu.views.setDefault.mutateAsync({ table, name: 'Failed' }));
+
+    // A restart: nothing on screen, a new query cache; the default view is applied, its bad search left out.
+    act(() => {
+      useAppliedViews.setState({ applied: {}, defaulted: {} });
+      useTableFilters.setState({ filters: {} });
+      useTableSorts.setState({ sorts: {} });
+    });
+    const second = wrapper();
+    const reopened = renderHook(() => useTableViews(table, fields), { wrapper: second.Wrapper });
+    await waitFor(() => expect(reopened.result.current.filters).toEqual({ status: 'failed' }));
+    expect(useTableSorts.getState().sorts[table]).toEqual({ column: 'amount', direction: 'desc' });
+    // What is on screen differs from the view (its search was dropped), so an export names no view.
+    expect(reopened.result.current.viewName()).toBeNull();
+    act(() => reopened.result.current.clearFilters());
+    expect(reopened.result.current.filters).toEqual({});
   });
 });

@@ -1,11 +1,13 @@
 /**
  * An export follows what the desk saw: a list sorted as the on-screen table sorts (shared/table-sort.ts), and a
- * file named after the saved view on screen, cleaned like every other part of a name.
+ * file named after the saved view and the filter on screen, cleaned like every other part of a name; a filtered list
+ * export holds what the screen's filter shows (the same test, shared/payouts.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { suggestedName } from '../../electron/export/jobs';
-import { sortListRows } from '../../electron/export/list-sheets';
+import { listFilterOf, listFilterText, sortListRows } from '../../electron/export/list-sheets';
 import { listSortOf } from '../../shared/exports';
+import { CHECK_FAILED, listStatusOf, payoutListMatches, type PayoutLookup } from '../../shared/payouts';
 import { TEST_NOW, TEST_TODAY } from '../support/clock';
 
 const now = TEST_NOW;
@@ -60,5 +62,66 @@ describe('export file names with a saved view', () => {
     expect(suggestedName('Desk', { kind: 'beneficiaries', format: 'csv' }, now)).toBe(
       `desk-beneficiaries-${TEST_TODAY}.csv`,
     );
+  });
+});
+
+describe('list exports with the filter on screen', () => {
+  it('name the status, "changed" and the search after the view, each cleaned', () => {
+    expect(
+      suggestedName(
+        'Desk',
+        { kind: 'payouts', format: 'xlsx', view: 'Failed today', filter: { status: 'failed', search: 'ACME/../x' } },
+        now,
+      ),
+    ).toBe(`desk-payouts-${TEST_TODAY}-view-failed-today-status-failed-search-acme-x.xlsx`);
+    expect(
+      suggestedName('Desk', { kind: 'beneficiaries', format: 'csv', filter: { search: 'vendor', changed: true } }, now),
+    ).toBe(`desk-beneficiaries-${TEST_TODAY}-changed-search-vendor.csv`);
+  });
+
+  it('an empty filter is the whole list: no part in the name, nothing in the Audit sheet', () => {
+    const request = { kind: 'beneficiaries', format: 'csv', filter: { search: '  ', changed: false } } as const;
+    expect(listFilterOf(request)).toBeUndefined();
+    expect(listFilterText(request)).toBeNull();
+    expect(suggestedName('Desk', request, now)).toBe(`desk-beneficiaries-${TEST_TODAY}.csv`);
+  });
+
+  it('says the filter in words for the Audit sheet', () => {
+    expect(listFilterText({ kind: 'payouts', format: 'csv', filter: { status: CHECK_FAILED, search: 'utr9' } })).toBe(
+      "latest check's status check failed; matching “utr9”",
+    );
+  });
+});
+
+describe('the payout list filter (screen and export alike)', () => {
+  const lookup = (over: Partial<PayoutLookup>): PayoutLookup => ({
+    id: 1,
+    payoutId: 'po_ACME1',
+    mode: 'normal',
+    lookedUpAt: '2026-06-15T06:30:00.000Z',
+    transferStatus: 'success',
+    utNo: 'UTR12345',
+    amount: 10_000,
+    processedAt: null,
+    gatewayErrorCode: null,
+    gatewayErrorMessage: null,
+    error: null,
+    payout: { beneficiary: { name: 'Zenith Traders' } } as PayoutLookup['payout'],
+    firstSeenAt: null,
+    ...over,
+  });
+
+  it('matches the status of the latest check, a failed check as "check failed"', () => {
+    expect(payoutListMatches(lookup({}), { status: 'success' })).toBe(true);
+    expect(payoutListMatches(lookup({}), { status: 'failed' })).toBe(false);
+    const unanswered = lookup({ error: 'Not found', transferStatus: null });
+    expect(listStatusOf(unanswered)).toBe(CHECK_FAILED);
+    expect(payoutListMatches(unanswered, { status: CHECK_FAILED })).toBe(true);
+  });
+
+  it('searches the payout id, UTR and beneficiary name in any case', () => {
+    for (const search of ['acme1', 'utr123', 'zenith']) expect(payoutListMatches(lookup({}), { search })).toBe(true);
+    expect(payoutListMatches(lookup({}), { search: 'nobody' })).toBe(false);
+    expect(payoutListMatches(lookup({ payout: null, utNo: null }), { search: 'zenith' })).toBe(false);
   });
 });

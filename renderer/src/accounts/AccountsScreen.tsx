@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { z } from 'zod';
 import { useConnectivity } from '../query/app-queries';
 import { loadableOf, useActiveProfileId } from '../query/ipc-query';
 import { PageHeader } from '../ui/PageHeader';
@@ -18,11 +19,16 @@ import {
   type OverviewAccount,
 } from './accounts-queries';
 import { GatewayCard } from './GatewayCard';
-import { PayableNow } from './PayableNow';
+import { PAYABLE_TABLE, PayableNow } from './PayableNow';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
+import { useTableViews } from '../ui/table-views';
 import { lowBalanceReason, useLowBalanceThreshold } from './low-balance';
 import { ThresholdForm } from './ThresholdForm';
 import './accounts.css';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
+
+/** A view of Accounts: the search over the cards, and the payable-now table's sort and columns. */
+const VIEW_FILTERS = { search: z.string().max(100) };
 
 interface Gateway {
   pg: string;
@@ -116,7 +122,9 @@ export function AccountsScreen() {
   const connectivity = useConnectivity();
   const offline = useOfflineReason();
   const [threshold, saveThreshold] = useLowBalanceThreshold(profileId);
-  const [query, setQuery] = useState('');
+  const views = useTableViews(PAYABLE_TABLE, VIEW_FILTERS);
+  const query = (views.filters['search'] as string | undefined) ?? '';
+  const setQuery = (text: string) => views.setFilter('search', text);
   const search = useRef<HTMLInputElement>(null);
   useFindShortcut(search);
 
@@ -139,6 +147,7 @@ export function AccountsScreen() {
     <div className="screen accounts-screen">
       <OfflineBanner />
       <PageHeader title="Accounts & balances" asOf={overview.status === 'ready' && <AsOf at={overview.value.asOf} />}>
+        <SavedViewsMenu {...views.menu} />
         <ExportButtons kind="balances" request={(format) => ({ kind: 'balances', format })} />
         <button
           type="button"

@@ -8,13 +8,17 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { GatewayHeadroom } from '../../../shared/headroom';
 import { formatMinor } from '../../../shared/money';
-import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
+import { DataTable, type DataColumn } from '../ui/DataTable';
+import { useTableSort } from '../ui/table-sorts';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { FormField } from '../ui/FormField';
 import { ErrorNotice } from '../ui/states';
 import { useConnectivity } from '../query/app-queries';
 import { useHeadroom, useHeadroomThreshold } from './accounts-queries';
 import { parseThreshold } from './low-balance';
+
+/** The payable-now table's id: its sort, columns and the Accounts screen's saved views are kept under it. */
+export const PAYABLE_TABLE = 'accounts-payable';
 
 /** How old a figure is, in the largest whole unit: "3 h old". */
 export function ageText(iso: string, now: number): string {
@@ -152,7 +156,7 @@ function ThresholdByGateway({ gateways }: { gateways: readonly GatewayHeadroom[]
 export function PayableNow() {
   const headroom = useHeadroom();
   const offline = useConnectivity()?.state === 'offline';
-  const [sort, setSort] = useState<TableSort | null>(null);
+  const [sort, setSort] = useTableSort(PAYABLE_TABLE);
   if (headroom.isError) return <ErrorNotice error={headroom.error.error} onRetry={() => void headroom.refetch()} />;
   const report = headroom.data;
   if (!report || report.gateways.length === 0) return null;
@@ -186,7 +190,7 @@ export function PayableNow() {
         </p>
       )}
       <DataTable
-        id="accounts-payable"
+        id={PAYABLE_TABLE}
         label="Payable now by gateway"
         columns={columns(now)}
         rows={report.gateways}

@@ -162,7 +162,16 @@ export function BeneficiariesScreen() {
               views.list.data?.views,
               views.appliedName,
             );
-            return { kind: 'beneficiaries', format, ...(sort ? { sort } : {}), ...(view ? { view } : {}) };
+            // What the list shows: the export holds the same rows (search and "bank details changed" included).
+            const { search: text, changedOnly: changed } = useBeneficiariesUi.getState();
+            const filter = { ...(text.trim() ? { search: text.trim() } : {}), ...(changed ? { changed } : {}) };
+            return {
+              kind: 'beneficiaries',
+              format,
+              ...(Object.keys(filter).length > 0 ? { filter } : {}),
+              ...(sort ? { sort } : {}),
+              ...(view ? { view } : {}),
+            };
           }}
         />
         <button type="button" className="button" onClick={() => setImporting(true)} disabled={importing}>

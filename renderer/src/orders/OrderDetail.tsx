@@ -1,4 +1,6 @@
-import { ORDER_FIELDS, type OrderView } from '../../../shared/orders';
+import { ORDER_FIELDS, type OrderView, type StoredRefundAttempt } from '../../../shared/orders';
+import { DataTable, type DataColumn } from '../ui/DataTable';
+import { useTableSort } from '../ui/table-sorts';
 import { formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
 
 const LABELS: Record<(typeof ORDER_FIELDS)[number], string> = {
@@ -79,9 +81,33 @@ export function OrderDetail({ view }: { view: OrderView }) {
   );
 }
 
+function refundColumns(currency: string): DataColumn<StoredRefundAttempt>[] {
+  return [
+    { id: 'id', label: 'Refund id', mono: true, cell: (r) => r.refund_id, sortValue: (r) => r.refund_id },
+    {
+      id: 'amount',
+      label: 'Amount',
+      numeric: true,
+      cell: (r) => formatMoney(r.amount, currency),
+      sortValue: (r) => r.amount,
+    },
+    { id: 'type', label: 'Type', optional: true, cell: (r) => r.type ?? '—', sortValue: (r) => r.type ?? null },
+    { id: 'status', label: 'Status', cell: (r) => r.status, sortValue: (r) => r.status },
+    { id: 'rrn', label: 'RRN', mono: true, optional: true, cell: (r) => r.rrn ?? '—', sortValue: (r) => r.rrn ?? null },
+    {
+      id: 'at',
+      label: 'Attempted at',
+      optional: true,
+      cell: (r) => (r.attempted_at ? formatIstInstant(r.attempted_at) : '—'),
+      sortValue: (r) => r.attempted_at ?? null,
+    },
+  ];
+}
+
 /** The refund attempts with the refundable balance: amount less successful and pending refunds. */
 export function RefundAttempts({ view }: { view: OrderView }) {
   const currency = view.order.currency;
+  const [sort, setSort] = useTableSort('orders.refunds');
   return (
     <section className="order-panel" aria-labelledby="order-refunds-title">
       <header className="order-panel-head">
@@ -94,32 +120,15 @@ export function RefundAttempts({ view }: { view: OrderView }) {
           {view.refunds.length === 0 ? (
             <p className="muted">No refund attempts.</p>
           ) : (
-            <div className="order-refunds-scroll">
-              <table className="order-refunds" aria-label="Refund attempts">
-                <thead>
-                  <tr>
-                    <th>Refund id</th>
-                    <th className="num">Amount</th>
-                    <th>Type</th>
-                    <th>Status</th>
-                    <th>RRN</th>
-                    <th>Attempted at</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.refunds.map((r) => (
-                    <tr key={r.refund_id}>
-                      <td className="mono">{r.refund_id}</td>
-                      <td className="num">{formatMoney(r.amount, currency)}</td>
-                      <td>{r.type ?? '—'}</td>
-                      <td>{r.status}</td>
-                      <td className="mono">{r.rrn ?? '—'}</td>
-                      <td>{r.attempted_at ? formatIstInstant(r.attempted_at) : '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              id="orders.refunds"
+              label="Refund attempts"
+              columns={refundColumns(currency)}
+              rows={view.refunds}
+              rowKey={(r) => r.refund_id}
+              sort={sort}
+              onSort={setSort}
+            />
           )}
           {view.balance && (
             <p className="order-balance" data-testid="refundable">

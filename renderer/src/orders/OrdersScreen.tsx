@@ -3,7 +3,12 @@ import type { RecentOrder } from '../../../shared/orders';
 import { ActionJournalPanel } from '../journal/ActionEntries';
 import { loadableOf, resultOf, useActiveProfileId } from '../query/ipc-query';
 import { AsOf } from '../ui/AsOf';
-import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
+import { z } from 'zod';
+import { DataTable, type DataColumn } from '../ui/DataTable';
+import { FilterSelect, optionsOf } from '../ui/FilterSelect';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
+import { useTableSort } from '../ui/table-sorts';
+import { useTableViews } from '../ui/table-views';
 import { FormField } from '../ui/FormField';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { OfflineBanner } from '../ui/OfflineBanner';
@@ -16,6 +21,10 @@ import { OrderDetail, RefundAttempts } from './OrderDetail';
 import { useCachedOrder, useFetchOrder, useOrderActions, useOrderCheck, useRecentOrders } from './orders-queries';
 import { useOrdersUi } from './orders-store';
 import './orders.css';
+
+/** The recent orders' table: its columns, sort, filter and saved views are kept under this id. */
+const RECENT_TABLE = 'orders.recent';
+const RECENT_FILTERS = { status: z.string().max(40) };
 
 const COLUMNS: DataColumn<RecentOrder>[] = [
   { id: 'order', label: 'Order', mono: true, cell: (o) => o.order_id, sortValue: (o) => o.order_id },
@@ -97,7 +106,9 @@ export function OrdersScreen() {
   const check = useOrderCheck();
   const recentQuery = useRecentOrders();
   const recent = loadableOf(recentQuery);
-  const [sort, setSort] = useState<TableSort | null>(null);
+  const [sort, setSort] = useTableSort(RECENT_TABLE);
+  const recentViews = useTableViews(RECENT_TABLE, RECENT_FILTERS);
+  const status = recentViews.filters['status'] as string | undefined;
   const [checkNote, setCheckNote] = useState<string | null>(null);
 
   function lookUp(id: string, ask = offline === null) {
@@ -124,7 +135,8 @@ export function OrdersScreen() {
 
   const view = cached.data ?? null;
   const fetchFailed = fetchOrder.isError && fetchOrder.variables?.id === orderId ? loadableOf(fetchOrder) : null;
-  const rows = useMemo(() => (recent.status === 'ready' ? recent.value : []), [recent]);
+  const all = useMemo(() => (recent.status === 'ready' ? recent.value : []), [recent]);
+  const rows = useMemo(() => (status ? all.filter((o) => o.order_status === status) : all), [all, status]);
 
   return (
     <div className="screen orders-screen">
@@ -184,11 +196,11 @@ export function OrdersScreen() {
         {recent.status === 'loading' && <Skeleton rows={3} label="Loading recent orders" />}
         {recent.status === 'failed' && <ErrorNotice error={recent.error} onRetry={() => void recentQuery.refetch()} />}
         {recent.status === 'ready' &&
-          (rows.length === 0 ? (
+          (all.length === 0 ? (
             <p className="muted">Orders you look up are kept here, and read offline.</p>
           ) : (
             <DataTable
-              id="orders.recent"
+              id={RECENT_TABLE}
               label="Recent orders"
               columns={COLUMNS}
               rows={rows}
@@ -197,6 +209,16 @@ export function OrdersScreen() {
               onSort={setSort}
               currentKey={orderId}
               onOpen={(o) => lookUp(o.order_id, false)}
+              state={rows.length === 0 ? { kind: 'empty', title: `No recent order is ${status}` } : undefined}
+              filters={
+                <FilterSelect
+                  label="Status"
+                  value={status}
+                  options={optionsOf(all, (o) => o.order_status)}
+                  onChange={(v) => recentViews.setFilter('status', v)}
+                />
+              }
+              views={<SavedViewsMenu {...recentViews.menu} />}
             />
           ))}
       </section>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { DEFAULT_TURNAROUND, formatAge, payoutAge, type PayoutAge } from '../../../shared/payout-ageing';
 import type { PayoutLookup } from '../../../shared/payouts';
 import { DataTable, type DataColumn } from '../ui/DataTable';
@@ -99,6 +99,9 @@ export function LookupTable({
   lookups,
   current,
   onOpen,
+  empty,
+  filters,
+  views,
 }: {
   /** The table's own name, under which its columns and density are remembered. */
   id: string;
@@ -107,6 +110,11 @@ export function LookupTable({
   /** The payout on screen, marked in the list. */
   current: string | null;
   onOpen(payoutId: string): void;
+  /** What an empty list says (a filter that matches nothing). */
+  empty?: string;
+  /** The list's filters and saved views menu, as DataTable takes them. */
+  filters?: ReactNode;
+  views?: ReactNode;
 }) {
   const [sort, setSort] = useTableSort(id);
   const settings = usePayoutSettings();
@@ -128,6 +136,9 @@ export function LookupTable({
       onSort={setSort}
       currentKey={current}
       onOpen={(l) => onOpen(l.payoutId)}
+      state={rows.length === 0 && empty ? { kind: 'empty', title: empty } : undefined}
+      filters={filters}
+      views={views}
     />
   );
 }

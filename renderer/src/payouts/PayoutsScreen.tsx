@@ -13,19 +13,18 @@ import { useRecentLookups, useShownPayout } from './payouts-queries';
 import { usePayoutsUi } from './payouts-store';
 import { WatchList } from './WatchList';
 import './payouts.css';
+import { useMemo } from 'react';
 import { listSortOf } from '../../../shared/exports';
+import { listStatusOf, payoutListFilter, payoutListMatches, type PayoutListFilter } from '../../../shared/payouts';
+import { FilterSelect, optionsOf } from '../ui/FilterSelect';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
-import { currentViewName, useSavedViews, type ViewBinding } from '../ui/saved-views';
-import { tableSortOf, useTableSorts } from '../ui/table-sorts';
+import { tableSortOf } from '../ui/table-sorts';
+import { useTableViews } from '../ui/table-views';
 
-/** The recent lookups' table: its columns, sort and saved views are kept under this id. */
+/** The recent lookups' table: its columns, sort, filter and saved views are kept under this id. */
 const RECENT_TABLE = 'payouts.recent';
-
-/** A saved view of the recent lookups: the list has no filters, so its sort and (by the menu) its columns. */
-const recentViews: ViewBinding = {
-  current: () => ({ filters: {}, sort: tableSortOf(RECENT_TABLE) }),
-  apply: (state) => useTableSorts.getState().set(RECENT_TABLE, state.sort),
-};
+/** A view of the recent lookups: the latest check's status and a search (shared/payouts.ts checks both). */
+const RECENT_FILTERS = payoutListFilter.shape;
 
 export function PayoutsScreen() {
   const shown = useShownPayout();
@@ -38,19 +37,27 @@ export function PayoutsScreen() {
   };
 
   const current = shown?.payoutId ?? null;
-  useTableSorts((s) => s.sorts[RECENT_TABLE]);
-  const views = useSavedViews(RECENT_TABLE, recentViews);
+  const views = useTableViews(RECENT_TABLE, RECENT_FILTERS);
+  const filter = views.filters as PayoutListFilter;
+  const all = useMemo(() => (recent.status === 'ready' ? recent.value : []), [recent]);
+  const rows = useMemo(() => all.filter((l) => payoutListMatches(l, filter)), [all, filter]);
   return (
     <div className="screen payouts-screen">
       <OfflineBanner />
       <PageHeader title="Payouts" skipTo="the payout lists">
-        <SavedViewsMenu table={RECENT_TABLE} binding={recentViews} views={views} />
         <ExportButtons
           kind="payouts"
           request={(format) => {
             const sort = listSortOf('payouts', tableSortOf(RECENT_TABLE));
-            const view = currentViewName(RECENT_TABLE, recentViews, views.list.data?.views, views.appliedName);
-            return { kind: 'payouts', format, ...(sort ? { sort } : {}), ...(view ? { view } : {}) };
+            const view = views.viewName();
+            const f = views.filters as PayoutListFilter;
+            return {
+              kind: 'payouts',
+              format,
+              ...(f.status || f.search ? { filter: f } : {}),
+              ...(sort ? { sort } : {}),
+              ...(view ? { view } : {}),
+            };
           }}
         />
       </PageHeader>
@@ -96,9 +103,31 @@ export function PayoutsScreen() {
               <LookupTable
                 id={RECENT_TABLE}
                 label="Recent lookups"
-                lookups={recent.value}
+                lookups={rows}
                 current={current}
                 onOpen={open}
+                empty={`No recent lookup is in this filter (${[filter.status, filter.search && `“${filter.search}”`].filter(Boolean).join(', ')}).`}
+                filters={
+                  <>
+                    <FilterSelect
+                      label="Status"
+                      value={filter.status}
+                      options={optionsOf(all, listStatusOf)}
+                      onChange={(v) => views.setFilter('status', v)}
+                    />
+                    <label>
+                      Find{' '}
+                      <input
+                        type="search"
+                        className="input"
+                        placeholder="Payout id, UTR or beneficiary"
+                        value={filter.search ?? ''}
+                        onChange={(e) => views.setFilter('search', e.target.value)}
+                      />
+                    </label>
+                  </>
+                }
+                views={<SavedViewsMenu {...views.menu} />}
               />
             )}
           </section>

@@ -3,16 +3,24 @@
  * settlement batch and every statement credit with its state (counts and amounts per state), a batch's records
  * (drill-down), unmatch or match by hand with a note, and export the reconciliation as XLSX. All from the cache.
  */
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { z } from 'zod';
+import type { IpcOutput } from '../../../shared/ipc/contract';
 import {
   BATCH_STATE_LABELS,
+  BATCH_STATES,
   CREDIT_STATE_LABELS,
+  CREDIT_STATES,
   type ReconBatch,
   type ReconCredit,
   type ReconReport,
 } from '../../../shared/bank-matching';
 import { addDays, epochMsToIstDate } from '../../../shared/time';
-import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
+import { DataTable, type DataColumn } from '../ui/DataTable';
+import { FilterSelect } from '../ui/FilterSelect';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
+import { useTableSort } from '../ui/table-sorts';
+import { useTableViews } from '../ui/table-views';
 import { DateInput } from '../ui/DateInput';
 import { PageHeader } from '../ui/PageHeader';
 import { base64Of } from '../ui/files';
@@ -68,6 +76,28 @@ const CREDIT_COLUMNS: DataColumn<ReconCredit>[] = [
   { id: 'narration', label: 'Narration', cell: (c) => c.narration, sortValue: (c) => c.narration, optional: true },
 ];
 
+type BatchRecord = IpcOutput<'recon.batchRecords'>['records'][number];
+
+const RECORD_COLUMNS: DataColumn<BatchRecord>[] = [
+  { id: 'txn', label: 'Transaction', mono: true, cell: (r) => r.pgTransactionId, sortValue: (r) => r.pgTransactionId },
+  { id: 'mode', label: 'Mode', optional: true, cell: (r) => r.paymentMode, sortValue: (r) => r.paymentMode },
+  { id: 'amount', label: 'Amount', numeric: true, cell: (r) => formatMoney(r.amount), sortValue: (r) => r.amount },
+  { id: 'settled', label: 'Settled', numeric: true, cell: (r) => formatMoney(r.settled), sortValue: (r) => r.settled },
+];
+
+/** The two lists' ids (their columns, sort, state filter and saved views) and the filter each takes. */
+const BATCH_TABLE = 'recon-batches';
+const CREDIT_TABLE = 'recon-credits';
+const BATCH_FILTERS = { state: z.enum(BATCH_STATES) };
+const CREDIT_FILTERS = { state: z.enum(CREDIT_STATES) };
+const BATCH_OPTIONS = BATCH_STATES.map((s) => [s, BATCH_STATE_LABELS[s]] as const);
+const CREDIT_OPTIONS = CREDIT_STATES.map((s) => [s, CREDIT_STATE_LABELS[s]] as const);
+
+/** Rows whose state is the filter's, or all of them when the filter is unset. */
+function inState<R extends { state: string }>(rows: readonly R[], state: unknown): readonly R[] {
+  return typeof state === 'string' ? rows.filter((r) => r.state === state) : rows;
+}
+
 function Totals({ report }: { report: ReconReport }) {
   const block = (title: string, rows: ReconReport['batchTotals']) => (
     <table className="recon-totals" aria-label={title}>
@@ -102,6 +132,7 @@ function Totals({ report }: { report: ReconReport }) {
 
 function BatchDetail({ account, batch, report }: { account: string; batch: ReconBatch; report: ReconReport }) {
   const records = useBatchRecords(batch);
+  const [recordSort, setRecordSort] = useTableSort('recon-batch-records');
   const [note, setNote] = useState('');
   const [chosen, setChosen] = useState<number[]>([]);
   const unmatch = useUnmatch();
@@ -121,34 +152,20 @@ function BatchDetail({ account, batch, report }: { account: string; batch: Recon
         {batch.note && ` — ${batch.note}`}
       </p>
       {records.data ? (
-        <table className="recon-records" aria-label="Records of the batch">
-          <thead>
-            <tr>
-              <th scope="col">Transaction</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Settled</th>
-            </tr>
-          </thead>
-          <tbody>
-            {records.data.records.map((r) => (
-              <tr key={r.id}>
-                <td className="mono">{r.pgTransactionId}</td>
-                <td>{r.paymentMode}</td>
-                <td>{formatMoney(r.amount)}</td>
-                <td>{formatMoney(r.settled)}</td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={3}>
-                {formatCount(batch.records)} records, net
-              </th>
-              <td>{formatMoney(batch.settled)}</td>
-            </tr>
-          </tfoot>
-        </table>
+        <>
+          <DataTable
+            id="recon-batch-records"
+            label="Records of the batch"
+            columns={RECORD_COLUMNS}
+            rows={records.data.records}
+            rowKey={(r) => String(r.id)}
+            sort={recordSort}
+            onSort={setRecordSort}
+          />
+          <p className="muted">
+            {formatCount(batch.records)} records, net {formatMoney(batch.settled)}
+          </p>
+        </>
       ) : (
         <Skeleton label="Loading the batch's records" />
       )}
@@ -208,11 +225,17 @@ export function ReconciliationScreen() {
   const match = useMatch();
   const exportRecon = useExportRecon();
   const file = useRef<HTMLInputElement>(null);
-  const [batchSort, setBatchSort] = useState<TableSort | null>(null);
-  const [creditSort, setCreditSort] = useState<TableSort | null>(null);
+  const [batchSort, setBatchSort] = useTableSort(BATCH_TABLE);
+  const [creditSort, setCreditSort] = useTableSort(CREDIT_TABLE);
+  const batchViews = useTableViews(BATCH_TABLE, BATCH_FILTERS);
+  const creditViews = useTableViews(CREDIT_TABLE, CREDIT_FILTERS);
   const [openKey, setOpenKey] = useState<string | null>(null);
   const r = report.data;
   const open = r?.batches.find((b) => batchKey(b) === openKey) ?? null;
+  const batchState = batchViews.filters['state'] as string | undefined;
+  const creditState = creditViews.filters['state'] as string | undefined;
+  const batches = useMemo(() => inState(r?.batches ?? [], batchState), [r, batchState]);
+  const credits = useMemo(() => inState(r?.credits ?? [], creditState), [r, creditState]);
   const imported = importStatement.data;
 
   const onFile = async (f: File | undefined) => {
@@ -312,10 +335,10 @@ export function ReconciliationScreen() {
           <div className="recon-body">
             <div className="recon-tables">
               <DataTable
-                id="recon-batches"
+                id={BATCH_TABLE}
                 label="Settlement batches"
                 columns={BATCH_COLUMNS}
-                rows={r.batches}
+                rows={batches}
                 rowKey={batchKey}
                 sort={batchSort}
                 onSort={setBatchSort}
@@ -324,20 +347,44 @@ export function ReconciliationScreen() {
                 state={
                   r.batches.length === 0
                     ? { kind: 'empty', title: 'No batches in this period: sync settlements first.' }
-                    : { kind: 'ready' }
+                    : batches.length === 0
+                      ? { kind: 'empty', title: 'No batch in this state in this period.' }
+                      : { kind: 'ready' }
                 }
+                filters={
+                  <FilterSelect
+                    label="Batches"
+                    value={batchState}
+                    options={BATCH_OPTIONS}
+                    onChange={(v) => batchViews.setFilter('state', v)}
+                  />
+                }
+                views={<SavedViewsMenu {...batchViews.menu} />}
               />
               <DataTable
-                id="recon-credits"
+                id={CREDIT_TABLE}
                 label="Statement credits"
                 columns={CREDIT_COLUMNS}
-                rows={r.credits}
+                rows={credits}
                 rowKey={(c) => String(c.id)}
                 sort={creditSort}
                 onSort={setCreditSort}
                 state={
-                  r.credits.length === 0 ? { kind: 'empty', title: 'No credits in this period.' } : { kind: 'ready' }
+                  r.credits.length === 0
+                    ? { kind: 'empty', title: 'No credits in this period.' }
+                    : credits.length === 0
+                      ? { kind: 'empty', title: 'No credit in this state in this period.' }
+                      : { kind: 'ready' }
                 }
+                filters={
+                  <FilterSelect
+                    label="Credits"
+                    value={creditState}
+                    options={CREDIT_OPTIONS}
+                    onChange={(v) => creditViews.setFilter('state', v)}
+                  />
+                }
+                views={<SavedViewsMenu {...creditViews.menu} />}
               />
             </div>
             {open && account && <BatchDetail key={openKey} account={account} batch={open} report={r} />}

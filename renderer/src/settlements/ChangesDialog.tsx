@@ -4,7 +4,8 @@
  * opened from the header or from a sync's "N changed".
  */
 import { SETTLEMENT_MONEY_FIELDS } from '../../../shared/reconciliation';
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { z } from 'zod';
 import {
   CHANGE_KINDS,
   type ChangeKind,
@@ -12,7 +13,10 @@ import {
   type SettlementChange,
 } from '../../../shared/settlement-changes';
 import { useIpcQuery } from '../query/ipc-query';
-import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
+import { DataTable, type DataColumn } from '../ui/DataTable';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
+import { useTableSort } from '../ui/table-sorts';
+import { useTableViews } from '../ui/table-views';
 import { formatCalendarDate, formatCount, formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
 import { ErrorNotice } from '../ui/states';
 import { useModalDialog } from '../ui/use-modal-dialog';
@@ -20,6 +24,10 @@ import { useChangesDialog } from './changes-store';
 import { useScreenFilter } from './settlements-store';
 
 const SHOWN = 500;
+
+/** The changes' table: its columns, sort, kind filter and saved views (a sync run is of the moment: not in a view). */
+const TABLE = 'settlement-changes';
+const FILTERS = { kind: z.enum(CHANGE_KINDS) };
 
 const MEANING: Record<FieldChange['meaning'], string> = {
   status: 'status',
@@ -117,8 +125,10 @@ export function ChangesDialog() {
   const filter = useScreenFilter();
   const ref = useModalDialog();
   const titleId = useId();
-  const [kind, setKind] = useState<ChangeKind | ''>('');
-  const [sort, setSort] = useState<TableSort | null>(null);
+  const views = useTableViews(TABLE, FILTERS);
+  const kind = (views.filters['kind'] as ChangeKind | undefined) ?? '';
+  const setKind = (value: ChangeKind | '') => views.setFilter('kind', value);
+  const [sort, setSort] = useTableSort(TABLE);
   const range = { from: filter.from, to: filter.to, ...(filter.pg ? { pg: filter.pg } : {}) };
   const summary = useIpcQuery('settlements.changesSummary', range);
   const changes = useIpcQuery('settlements.changes', {
@@ -184,13 +194,14 @@ export function ChangesDialog() {
         )}
       </div>
       <DataTable
-        id="settlement-changes"
+        id={TABLE}
         label="Changes"
         columns={COLUMNS}
         rows={changes.data?.changes ?? []}
         rowKey={(c) => String(c.id)}
         sort={sort}
         onSort={setSort}
+        views={<SavedViewsMenu {...views.menu} />}
         state={
           changes.error
             ? { kind: 'error', error: changes.error.error, retry: () => void changes.refetch() }

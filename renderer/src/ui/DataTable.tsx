@@ -58,6 +58,10 @@ interface DataTableProps<R> {
   currentKey?: string | null;
   /** Extra classes for a row (a flagged record). */
   rowClass?(row: R): string | undefined;
+  /** The list's own filters, shown above it on the left. */
+  filters?: ReactNode;
+  /** The list's saved views menu (`<SavedViewsMenu>`), beside its column chooser. */
+  views?: ReactNode;
 }
 
 const PAGE_STEP = 10;
@@ -229,6 +233,12 @@ export function DataTable<R>(props: DataTableProps<R>) {
   return (
     <div className="dt-box">
       <div className="dt-tools">
+        {props.filters && (
+          <div className="dt-filters" role="group" aria-label={`Filter ${props.label.toLowerCase()}`}>
+            {props.filters}
+          </div>
+        )}
+        {props.views}
         <ColumnChooser
           columns={columns}
           hidden={prefs.hidden}

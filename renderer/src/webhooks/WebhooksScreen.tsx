@@ -1,36 +1,83 @@
 import { useState } from 'react';
-import type { UpdatedWebhook } from '../../../shared/webhooks';
+import { z } from 'zod';
+import type { UpdatedWebhook, WebhookRecord } from '../../../shared/webhooks';
 import { loadableOf } from '../query/ipc-query';
+import { DataTable, type DataColumn, type TableState } from '../ui/DataTable';
 import { OfflineBanner } from '../ui/OfflineBanner';
 import { useOfflineReason } from '../ui/offline';
 import { PageHeader } from '../ui/PageHeader';
-import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { formatIstInstant } from '../ui/format';
+import { useTableSort } from '../ui/table-sorts';
+import { useTableViews } from '../ui/table-views';
 import { WebhookEditor } from './WebhookEditor';
 import { useWebhooks } from './webhooks-queries';
 import '../tools/tools.css';
 import './webhooks.css';
 
-const FILTERS = [
-  ['all', 'All', undefined],
-  ['active', 'Active', true],
-  ['inactive', 'Inactive', false],
-] as const;
+/** The endpoints' table: its columns, sort, filter and saved views are kept under this id. */
+const TABLE = 'webhooks';
+const SHOWS = ['active', 'inactive'] as const;
+/** `show`: only active or only inactive endpoints (the service's own filter); absent, all. */
+const FILTERS = { show: z.enum(SHOWS) };
+
+const COLUMNS: readonly DataColumn<WebhookRecord>[] = [
+  { id: 'id', label: 'Id', mono: true, cell: (h) => h.id, sortValue: (h) => h.id },
+  {
+    id: 'status',
+    label: 'Status',
+    optional: true,
+    cell: (h) => <span className={`tag${h.status === 'active' ? ' tag-active' : ''}`}>{h.status}</span>,
+    sortValue: (h) => h.status,
+  },
+  { id: 'url', label: 'URL', mono: true, optional: true, cell: (h) => h.url, sortValue: (h) => h.url },
+  {
+    id: 'topics',
+    label: 'Topics',
+    mono: true,
+    optional: true,
+    cell: (h) => h.topics.join(', '),
+    sortValue: (h) => h.topics.join(', '),
+  },
+  {
+    id: 'created',
+    label: 'Created',
+    optional: true,
+    cell: (h) => (h.created_at ? formatIstInstant(h.created_at) : '—'),
+    sortValue: (h) => h.created_at ?? null,
+  },
+];
 
 /** The merchant's webhook endpoints: the list with the active filter, and an editor for one. */
 export function WebhooksScreen() {
-  const [filter, setFilter] = useState<(typeof FILTERS)[number][0]>('all');
+  const views = useTableViews(TABLE, FILTERS);
+  const show = views.filters['show'] as (typeof SHOWS)[number] | undefined;
+  const [sort, setSort] = useTableSort(TABLE);
   const [selected, setSelected] = useState<string | null>(null);
   const [answer, setAnswer] = useState<UpdatedWebhook | null>(null);
-  const query = useWebhooks(FILTERS.find((f) => f[0] === filter)![2]);
+  const query = useWebhooks(show === undefined ? undefined : show === 'active');
   const list = loadableOf(query);
   const offline = useOfflineReason();
-  const hook = list.status === 'ready' ? (list.value.endpoints.find((h) => h.id === selected) ?? null) : null;
+  const rows = list.status === 'ready' ? list.value.endpoints : [];
+  const hook = rows.find((h) => h.id === selected) ?? null;
+  const state: TableState =
+    list.status === 'loading'
+      ? { kind: 'loading', label: 'Loading webhooks' }
+      : list.status === 'failed'
+        ? { kind: 'error', error: list.error, retry: () => void query.refetch() }
+        : rows.length === 0
+          ? { kind: 'empty', title: 'No webhooks', children: 'None matches this filter.' }
+          : { kind: 'ready' };
+  const edit = (h: WebhookRecord) => {
+    setSelected(h.id);
+    setAnswer(null);
+  };
 
   return (
     <div className="screen tools-screen">
       <OfflineBanner />
-      <PageHeader title="Webhooks">
+      <PageHeader title="Webhooks" skipTo="the webhook endpoints">
+        <SavedViewsMenu {...views.menu} />
         <button
           type="button"
           className="button"
@@ -42,69 +89,45 @@ export function WebhooksScreen() {
         </button>
       </PageHeader>
       <section className="tools-panel" aria-labelledby="webhooks-list-title">
-        <div className="tools-row">
-          <h2 id="webhooks-list-title">Endpoints</h2>
-          <span className="spacer" />
-          <div role="radiogroup" aria-label="Show" className="webhooks-filter">
-            {FILTERS.map(([value, label]) => (
-              <label key={value} className="webhooks-check">
-                <input
-                  type="radio"
-                  name="webhooks-filter"
-                  checked={filter === value}
-                  onChange={() => setFilter(value)}
-                />
-                {label}
-              </label>
-            ))}
-          </div>
-        </div>
-        {list.status === 'loading' && <Skeleton rows={3} label="Loading webhooks" />}
-        {list.status === 'failed' && <ErrorNotice error={list.error} onRetry={() => void query.refetch()} />}
-        {list.status === 'ready' &&
-          (list.value.endpoints.length === 0 ? (
-            <EmptyState title="No webhooks">None matches this filter.</EmptyState>
-          ) : (
-            <table className="tools-table" aria-label="Webhook endpoints">
-              <thead>
-                <tr>
-                  <th>Id</th>
-                  <th>Status</th>
-                  <th>URL</th>
-                  <th>Topics</th>
-                  <th>Created</th>
-                  <th>
-                    <span className="sr-only">Edit</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.value.endpoints.map((h) => (
-                  <tr key={h.id} aria-selected={h.id === selected}>
-                    <td className="mono">{h.id}</td>
-                    <td>
-                      <span className={`tag${h.status === 'active' ? ' tag-active' : ''}`}>{h.status}</span>
-                    </td>
-                    <td className="mono tools-link">{h.url}</td>
-                    <td className="mono">{h.topics.join(', ')}</td>
-                    <td>{h.created_at ? formatIstInstant(h.created_at) : '—'}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button"
-                        onClick={() => {
-                          setSelected(h.id);
-                          setAnswer(null);
-                        }}
-                      >
-                        Edit
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ))}
+        <h2 id="webhooks-list-title">Endpoints</h2>
+        <DataTable
+          id={TABLE}
+          label="Webhook endpoints"
+          columns={[
+            ...COLUMNS,
+            {
+              id: 'edit',
+              label: 'Edit',
+              cell: (h) => (
+                <button type="button" className="button" tabIndex={-1} onClick={() => edit(h)}>
+                  Edit
+                </button>
+              ),
+            },
+          ]}
+          rows={rows}
+          rowKey={(h) => h.id}
+          state={state}
+          sort={sort}
+          onSort={setSort}
+          currentKey={selected}
+          onOpen={edit}
+          filters={
+            <div role="radiogroup" aria-label="Show" className="webhooks-filter">
+              {([undefined, ...SHOWS] as const).map((value) => (
+                <label key={value ?? 'all'} className="webhooks-check">
+                  <input
+                    type="radio"
+                    name="webhooks-filter"
+                    checked={show === value}
+                    onChange={() => views.setFilter('show', value)}
+                  />
+                  {value === undefined ? 'All' : value === 'active' ? 'Active' : 'Inactive'}
+                </label>
+              ))}
+            </div>
+          }
+        />
       </section>
       {answer && (
         <div className="notice" role="status" aria-label="Service answer">
