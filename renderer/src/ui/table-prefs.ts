@@ -2,6 +2,7 @@
  * Which columns a table shows and how dense it is, remembered per table in the renderer's storage. A zustand
  * store, since it is UI state: the column chooser and a saved view both set it.
  */
+import { useEffect } from 'react';
 import { create } from 'zustand';
 
 export type Density = 'comfortable' | 'compact';
@@ -33,6 +34,8 @@ function readAll(): Record<string, TablePrefs> {
 interface TablePrefsStore {
   tables: Record<string, TablePrefs>;
   set(table: string, prefs: Partial<TablePrefs>): void;
+  /** A table's defaults, held for the session but not stored: nothing was chosen. */
+  hold(table: string, prefs: TablePrefs): void;
 }
 
 export const useTablePrefsStore = create<TablePrefsStore>()((set, get) => ({
@@ -47,6 +50,7 @@ export const useTablePrefsStore = create<TablePrefsStore>()((set, get) => ({
       // Storage refused: the choice holds until the window closes.
     }
   },
+  hold: (table, prefs) => set((s) => ({ tables: { ...s.tables, [table]: prefs } })),
 }));
 
 /** A table's prefs; columns marked hidden by default are hidden until chosen. */
@@ -56,7 +60,15 @@ export function useTablePrefs(
 ) {
   const stored = useTablePrefsStore((s) => s.tables[table]);
   const setPrefs = useTablePrefsStore((s) => s.set);
+  const hold = useTablePrefsStore((s) => s.hold);
   const hiddenList = stored?.hidden ?? columns.filter((c) => c.hiddenByDefault).map((c) => c.id);
+  // The defaults held once shown, so a view saved before any choice keeps the columns hidden by default hidden.
+  const unset = stored === undefined;
+  useEffect(() => {
+    if (unset) hold(table, { hidden: hiddenList, density: 'comfortable' });
+    // Only whether anything is stored matters: later choices are the chooser's and the views'.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [table, unset]);
   const hidden = new Set(hiddenList.filter((id) => columns.some((c) => c.id === id && c.optional)));
   return {
     hidden,
