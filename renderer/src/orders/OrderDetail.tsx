@@ -1,5 +1,6 @@
 import { ORDER_FIELDS, type OrderView, type StoredRefundAttempt } from '../../../shared/orders';
 import { DataTable, type DataColumn } from '../ui/DataTable';
+import { ErrorNotice } from '../ui/states';
 import { useTableSort } from '../ui/table-sorts';
 import { formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
 
@@ -114,7 +115,9 @@ export function RefundAttempts({ view }: { view: OrderView }) {
         <h2 id="order-refunds-title">Refund attempts</h2>
       </header>
       {view.refunds === null ? (
-        <p className="error">The refund attempts could not be listed: {view.refundsError}</p>
+        <ErrorNotice
+          error={{ code: 'REFUNDS_UNLISTED', message: `The refund attempts could not be listed: ${view.refundsError}` }}
+        />
       ) : (
         <>
           {view.refunds.length === 0 ? (

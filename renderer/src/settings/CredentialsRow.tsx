@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { IpcError } from '../../../shared/ipc/contract';
+import { ErrorNotice } from '../ui/states';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { ConnectionTestOutcome, TestConnectionButton } from './ConnectionTest';
 import { SecretForm } from './SecretForm';
@@ -69,11 +70,7 @@ export function CredentialsRow({ profile }: { profile: Profile }) {
           <strong>The secret cannot be stored.</strong> {problem}
         </p>
       )}
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error.message}
-        </p>
-      )}
+      {error && <ErrorNotice error={error} />}
       <ConnectionTestOutcome profileId={profile.id} />
       {confirming && (
         <ConfirmDialog

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { ErrorNotice } from '../ui/states';
 import type { IpcError } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { EnvironmentBadge } from '../EnvironmentBadge';
@@ -79,11 +80,7 @@ export function ProfileCard({ profile, active }: { profile: Profile; active: boo
         <ProfileFacts profile={profile} />
       )}
       <CredentialsRow profile={profile} />
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error.message}
-        </p>
-      )}
+      {error && <ErrorNotice error={error} />}
       {confirmingSwitch && (
         <ConfirmDialog
           title={`Switch to the production profile “${profile.name}”?`}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { loadableOf } from '../query/ipc-query';
 import { PayoutSettingsSection } from '../payouts/PayoutSettingsSection';
 import { PageHeader } from '../ui/PageHeader';
+import { ErrorNotice, Skeleton } from '../ui/states';
 import { CacheSection } from './CacheSection';
 import { ProfileCard } from './ProfileCard';
 import { ProfileForm } from './ProfileForm';
@@ -35,14 +36,12 @@ export function SettingsScreen() {
             <ProfileForm onDone={() => setAdding(false)} />
           </section>
         )}
-        {list.status === 'loading' && <p className="muted">Loading profiles…</p>}
+        {list.status === 'loading' && <Skeleton rows={3} label="Loading profiles" />}
         {list.status === 'failed' && (
-          <p className="notice notice-error" role="alert">
-            The profiles could not be read: {list.error.message}{' '}
-            <button type="button" className="button" onClick={() => void query.refetch()}>
-              Try again
-            </button>
-          </p>
+          <ErrorNotice
+            error={{ ...list.error, message: `The profiles could not be read: ${list.error.message}` }}
+            onRetry={() => void query.refetch()}
+          />
         )}
         {list.status === 'ready' && (
           <div className="profile-list">
