@@ -104,6 +104,10 @@ describe.runIf(ready)('the desk’s friction, fixed (1280×800)', () => {
     await grid.locator('[role=row][data-id]').first().waitFor();
     const rowsInView = await grid.evaluate((el, h) => Math.floor((el.clientHeight - 32) / h), ROW_HEIGHT);
     expect(rowsInView).toBeGreaterThanOrEqual(15);
+    // The UTR column is on screen at 1280 px, not past the grid's right edge.
+    const utr = await grid.getByRole('columnheader', { name: /^UTR/ }).boundingBox();
+    const box = await grid.boundingBox();
+    expect(utr!.x + utr!.width).toBeLessThanOrEqual(box!.x + box!.width);
 
     // A wheel over the sidebar scrolls nothing: not the window, not the page.
     await page.mouse.move(100, 400);

@@ -29,11 +29,13 @@ function daysOf(from: string, to: string): string[] {
 }
 
 /** The top of the axis: a round number of rupees (1, 2 or 5 times a power of ten) at or above the highest bar. */
-function axisTop(maxPaise: number): number {
+export function axisTop(maxPaise: number): number {
   if (maxPaise <= 0) return 100;
   // Fine steps, so the tallest bar fills most of the chart (₹21L tops out at ₹25L, not ₹50L).
   for (let step = 100; ; step *= 10) {
-    for (const m of [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8]) if (step * m >= maxPaise) return step * m;
+    // Whole rupees only: below ₹10 the half steps (₹1.50, ₹2.50) are skipped.
+    for (const m of [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8])
+      if (step * m >= maxPaise && (step * m) % 100 === 0) return step * m;
   }
 }
 

@@ -70,6 +70,8 @@ const REST: Column[] = [
     numeric: true,
     cell: money((r) => r.settled_amount),
   },
+  // Beside the money, so the bank credit a record settled in is on screen at 1280 px wide.
+  { id: 'utr', label: 'UTR', width: 118, sort: 'utr', mono: true, cell: (r) => r.utr ?? none },
   { id: 'order_status', label: 'Order status', width: 96, sort: 'order_status', cell: (r) => r.order_status },
   { id: 'pg_status', label: 'Gateway status', width: 120, sort: 'pg_status', cell: (r) => r.pg_status },
   { id: 'order_id', label: 'Order ID', width: 124, sort: 'order_id', mono: true, cell: (r) => r.order_id ?? none },
@@ -81,7 +83,6 @@ const REST: Column[] = [
     mono: true,
     cell: (r) => r.pg_transaction_id,
   },
-  { id: 'utr', label: 'UTR', width: 118, sort: 'utr', mono: true, cell: (r) => r.utr ?? none },
   {
     id: 'settlement_date',
     label: 'Settled at (IST)',
