@@ -1,7 +1,7 @@
 /**
  * Every screen of the sidebar, with data in it, at 1280×800 and 1920×1080 in light and dark: each opens from the
- * sidebar with its heading, scrolls only inside its content pane (the window itself never scrolls), and logs no
- * error. The pictures (`<screen>-<width>-<scheme>.png` in test-results/screenshots/) are for people to look at.
+ * sidebar with its heading, scrolls only inside its content pane (the window itself never scrolls), shows every time
+ * in the one format (no "2026-11-17 20:18:16" as the API sent it), and logs no error. The pictures (`<screen>-<width>-<scheme>.png` in test-results/screenshots/) are for people to look at.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/time';
@@ -78,6 +78,10 @@ describe.runIf(ready)('every screen, with data, at two window sizes', () => {
           top: window.scrollY,
         }));
         expect(scroll, screen.id).toEqual({ window: 0, top: 0 });
+        // One timestamp format everywhere ("15/06/2026, 12:00:03 pm IST"): no ISO or wall-clock text shown as it came.
+        expect(await page.evaluate(() => document.body.innerText), screen.id).not.toMatch(
+          /\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}/,
+        );
         await saveScreenshots(page, `${screen.id}-${size.width}`);
       }
       expect(app.consoleErrors).toEqual([]);

@@ -3,6 +3,7 @@
  * loud mark on any that changed after close (the Journal screen shows the difference). A query, made stale by the
  * end of each sync (query/main-events.ts).
  */
+import { formatIstInstant } from '../ui/format';
 import { useClosedPeriods } from './journal-queries';
 import './journal.css';
 
@@ -16,7 +17,7 @@ export function ClosedPeriodsNote({ from, to }: { from: string; to: string }) {
           {p.from === p.to ? p.from : `${p.from} to ${p.to}`}{' '}
           {p.state === 'changed'
             ? `closed, changed after close: ${p.added} added, ${p.vanished} vanished, ${p.modified} changed (see Journal)`
-            : `closed on ${p.closedAtIst} IST`}
+            : `closed on ${formatIstInstant(p.closedAt)}`}
         </li>
       ))}
     </ul>

@@ -18,7 +18,7 @@ import { PageHeader } from '../ui/PageHeader';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { useSavedViews, type ViewBinding } from '../ui/saved-views';
 import { ErrorNotice, Skeleton } from '../ui/states';
-import { formatCount, formatMoney } from '../ui/format';
+import { formatCount, formatIstInstant, formatMoney } from '../ui/format';
 import { tableSortOf, useTableSort, useTableSorts } from '../ui/table-sorts';
 import {
   useAcknowledgePeriod,
@@ -143,7 +143,7 @@ function Detail({ entry }: { entry: JournalEntry }) {
       </h3>
       <dl className="facts">
         <dt>Time</dt>
-        <dd>{entry.atIst} IST</dd>
+        <dd>{formatIstInstant(entry.at)}</dd>
         <dt>Kind and outcome</dt>
         <dd>
           {entry.kind}, {entry.outcome}
@@ -180,7 +180,7 @@ function Detail({ entry }: { entry: JournalEntry }) {
 
 const ENTRY_COLUMNS: DataColumn<JournalEntry>[] = [
   { id: 'seq', label: 'Seq', numeric: true, cell: (e) => e.seq, sortValue: (e) => e.seq },
-  { id: 'at', label: 'Time (IST)', optional: true, cell: (e) => e.atIst, sortValue: (e) => e.at },
+  { id: 'at', label: 'Time', optional: true, cell: (e) => formatIstInstant(e.at), sortValue: (e) => e.at },
   { id: 'kind', label: 'Kind', optional: true, cell: (e) => e.kind, sortValue: (e) => e.kind },
   { id: 'event', label: 'Event', optional: true, cell: (e) => e.event, sortValue: (e) => e.event },
   { id: 'outcome', label: 'Outcome', optional: true, cell: (e) => e.outcome, sortValue: (e) => e.outcome },
@@ -245,7 +245,7 @@ function CheckOnScreen({ attempt }: { attempt: JournalEntry }) {
   return (
     <div className="journal-toolbar">
       <span>
-        Entry {attempt.seq}, {attempt.atIst} IST: {attempt.summary}
+        Entry {attempt.seq}, {formatIstInstant(attempt.at)}: {attempt.summary}
       </span>
       <button type="button" className="button" onClick={open}>
         {typeof orderId === 'string' ? 'Open the order to check' : 'Open the subscription to check'}
@@ -274,7 +274,7 @@ function CheckStatus({ attempt }: { attempt: JournalEntry }) {
   if (CHECKED_ON_SCREEN.includes(attempt.event)) return <CheckOnScreen attempt={attempt} />;
   const head = (
     <span>
-      Entry {attempt.seq}, {attempt.atIst} IST: {attempt.summary}
+      Entry {attempt.seq}, {formatIstInstant(attempt.at)}: {attempt.summary}
     </span>
   );
   if (attempt.event === 'plan.create') {
@@ -371,7 +371,7 @@ const PERIOD_COLUMNS: DataColumn<ClosedPeriod>[] = [
     id: 'closed',
     label: 'Closed at',
     optional: true,
-    cell: (p) => `${p.closedAtIst} IST`,
+    cell: (p) => formatIstInstant(p.closedAt),
     sortValue: (p) => p.closedAtIst,
   },
   {

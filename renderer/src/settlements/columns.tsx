@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import { RULES, type RuleId } from '../../../shared/reconciliation';
 import type { CachedSettlement, SettlementSortColumn } from '../../../shared/settlement-query';
-import { formatCalendarDate, formatMoney } from '../ui/format';
+import { formatCalendarDate, formatIstWallClock, formatMoney } from '../ui/format';
 
 /** Table-width names of the rules; the filter menu and the detail panel use the full sentences of RULES. */
 export const RULE_SHORT: Readonly<Record<RuleId, string>> = {
@@ -85,12 +85,19 @@ const REST: Column[] = [
   },
   {
     id: 'settlement_date',
-    label: 'Settled at (IST)',
-    width: 150,
+    label: 'Settled at',
+    width: 190,
     sort: 'settlement_date',
-    cell: (r) => r.settlement_date,
+    // The one timestamp format, as the detail shows it (the API sends IST wall-clock text).
+    cell: (r) => formatIstWallClock(r.settlement_date),
   },
-  { id: 'order_date', label: 'Ordered at (IST)', width: 150, sort: 'order_date', cell: (r) => r.order_date },
+  {
+    id: 'order_date',
+    label: 'Ordered at',
+    width: 190,
+    sort: 'order_date',
+    cell: (r) => formatIstWallClock(r.order_date),
+  },
 ];
 
 const MARKER: Column = {
