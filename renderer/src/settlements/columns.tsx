@@ -86,7 +86,7 @@ const REST: Column[] = [
   {
     id: 'settlement_date',
     label: 'Settled at',
-    width: 190,
+    width: 206,
     sort: 'settlement_date',
     // The one timestamp format, as the detail shows it (the API sends IST wall-clock text).
     cell: (r) => formatIstWallClock(r.settlement_date),
@@ -94,7 +94,7 @@ const REST: Column[] = [
   {
     id: 'order_date',
     label: 'Ordered at',
-    width: 190,
+    width: 206,
     sort: 'order_date',
     cell: (r) => formatIstWallClock(r.order_date),
   },
