@@ -1,7 +1,7 @@
 /**
  * Saved views on the lists added after Settlements, Beneficiaries and the Journal, through the one list-views hook
  * (ui/table-views.ts): Payouts' recent lookups (a status filter, its export holding only those payouts, named after
- * the view and the filter), Orders, Reconciliation's batches, Webhooks and Accounts. Each is saved, made the default,
+ * the view and the filter), Orders, Reconciliation's batches, Webhooks, Accounts and the Changes view. Each is saved, made the default,
  * restored after a restart of the renderer, and kept per profile in the settings file a restarted main reads.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -192,5 +192,33 @@ describe.runIf(ready)('saved views on every list', () => {
     expect(savedViews('webhooks').views[0]!.state.filters).toEqual({ show: 'inactive' });
     expect(savedViews('accounts-payable').views[0]!.state.filters).toEqual({ search: 'payu' });
     expect(app.consoleErrors).toEqual([]);
+  });
+
+  it('the Changes view: a kind of change, the default applied when it opens after a restart', async () => {
+    const { page } = app;
+    await nav(/^Settlements/);
+    const open = async () => {
+      await page.getByRole('button', { name: 'Changes & completeness' }).click();
+      const dialog = page.getByRole('dialog', { name: /^Changes and completeness/ });
+      await dialog.waitFor();
+      return dialog;
+    };
+    let dialog = await open();
+    const kind = () => dialog.locator('label', { hasText: /^Change/ }).locator('select');
+    await kind().selectOption('vanished');
+    // No sync here changed a record: the list is empty, its filter and views menu still there.
+    await dialog.getByText('No changes').waitFor();
+    await saveView(dialog, 'Gone', true);
+    await page.keyboard.press('Escape');
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Settlements', level: 1 }).waitFor();
+    dialog = await open();
+    await expect.poll(() => kind().inputValue()).toBe('vanished');
+    expect(savedViews('settlement-changes')).toMatchObject({
+      defaultName: 'Gone',
+      views: [{ state: { filters: { kind: 'vanished' } } }],
+    });
+    await page.keyboard.press('Escape');
   });
 });
