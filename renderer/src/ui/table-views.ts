@@ -72,10 +72,6 @@ export function useTableViews(table: string, fields: FilterFields) {
     filters,
     setFilter: (key: string, value: FilterValue | null | undefined) =>
       useTableFilters.getState().set(table, withFilter(useTableFilters.getState().filters[table] ?? NONE, key, value)),
-    clearFilters: () => {
-      useTableFilters.getState().set(table, NONE);
-      views.clearApplied();
-    },
     viewName: () => currentViewName(table, binding, views.list.data?.views, views.appliedName),
     menu: { table, binding, views },
   };
