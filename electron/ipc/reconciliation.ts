@@ -2,6 +2,7 @@
 import { epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import { writeReconciliation } from '../export/reconciliation-sheets';
+import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
 import { importStatement, matchByHand, matchPeriod, report, unmatch } from '../reconciliation/reconcile';
 import type { IpcHandlers } from './router';
@@ -21,9 +22,10 @@ type Handled =
 export function createReconHandlers(
   cacheFor: (profileId: string) => Cache,
   profiles: ProfileStore,
-  deps: { chooseFile(name: string): Promise<string | null>; now: () => Date },
+  deps: { chooseFile(name: string): Promise<string | null>; now: () => Date; journals: Journals },
 ): Pick<IpcHandlers, Handled> {
   const cache = () => cacheFor(profiles.active().id);
+  const journal = () => deps.journals.for(profiles.active().id).journal;
   const today = () => epochMsToIstDate(deps.now().getTime());
   return {
     'recon.batches': ({ from, to, pg }) => ({ batches: cache().reconciliation.batches(from, to, pg ?? null) }),
@@ -46,9 +48,9 @@ export function createReconHandlers(
       }),
     'recon.match': (input) => matchPeriod(cache(), { ...input, today: today() }),
     'recon.report': (input) => report(cache(), { ...input, today: today() }),
-    'recon.matchByHand': (input) => ({ matchId: matchByHand(cache(), input) }),
+    'recon.matchByHand': (input) => ({ matchId: matchByHand(cache(), journal(), input) }),
     'recon.unmatch': (input) => {
-      unmatch(cache(), input);
+      unmatch(cache(), journal(), input);
       return { unmatched: true as const };
     },
     'recon.saveSettings': (settings) => cache().reconciliation.putSettings(settings),
