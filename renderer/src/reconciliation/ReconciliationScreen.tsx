@@ -121,76 +121,84 @@ function BatchDetail({ account, batch, report }: { account: string; batch: Recon
         {batch.note && ` — ${batch.note}`}
       </p>
       {records.data ? (
-        <table className="recon-records" aria-label="Records of the batch">
-          <thead>
-            <tr>
-              <th scope="col">Transaction</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Settled</th>
-            </tr>
-          </thead>
-          <tbody>
-            {records.data.records.map((r) => (
-              <tr key={r.id}>
-                <td className="mono">{r.pgTransactionId}</td>
-                <td>{r.paymentMode}</td>
-                <td>{formatMoney(r.amount)}</td>
-                <td>{formatMoney(r.settled)}</td>
+        // Its own scroll box, a tab stop so the keys scroll it: a batch of hundreds keeps the credits in reach.
+        <div className="recon-records-box" tabIndex={0} role="region" aria-label="The batch's records">
+          <table className="recon-records" aria-label="Records of the batch">
+            <thead>
+              <tr>
+                <th scope="col">Transaction</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Settled</th>
               </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={3}>
-                {formatCount(batch.records)} records, net
-              </th>
-              <td>{formatMoney(batch.settled)}</td>
-            </tr>
-          </tfoot>
-        </table>
+            </thead>
+            <tbody>
+              {records.data.records.map((r) => (
+                <tr key={r.id}>
+                  <td className="mono">{r.pgTransactionId}</td>
+                  <td>{r.paymentMode}</td>
+                  <td>{formatMoney(r.amount)}</td>
+                  <td>{formatMoney(r.settled)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={3}>
+                  {formatCount(batch.records)} records, net
+                </th>
+                <td>{formatMoney(batch.settled)}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
       ) : (
         <Skeleton label="Loading the batch's records" />
       )}
-      <label className="recon-note">
-        Note <input className="input" value={note} onChange={(e) => setNote(e.target.value)} placeholder="why" />
-      </label>
-      {batch.matchId !== null ? (
-        <button
-          type="button"
-          className="button"
-          disabled={note.trim() === '' || unmatch.isPending}
-          onClick={() => unmatch.mutate({ account, matchId: batch.matchId!, note })}
-        >
-          Unmatch
-        </button>
-      ) : (
-        <fieldset className="recon-credits-pick">
-          <legend>Credits without a batch</legend>
-          {free.length === 0 && <p>None in this period.</p>}
-          {free.map((c) => (
-            <label key={c.id}>
-              <input
-                type="checkbox"
-                checked={chosen.includes(c.id)}
-                onChange={(e) => setChosen(e.target.checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id))}
-              />{' '}
-              {formatCalendarDate(c.date)} {formatMoney(c.amount)} {c.utr ?? ''}
-            </label>
-          ))}
+      <div className="recon-actions">
+        <label className="recon-note">
+          Note <input className="input" value={note} onChange={(e) => setNote(e.target.value)} placeholder="why" />
+        </label>
+        {batch.matchId !== null ? (
           <button
             type="button"
             className="button"
-            disabled={chosen.length === 0 || note.trim() === '' || byHand.isPending}
-            onClick={() =>
-              byHand.mutate({ account, batch: keyOf(batch), lineIds: chosen, note }, { onSuccess: () => setChosen([]) })
-            }
+            disabled={note.trim() === '' || unmatch.isPending}
+            onClick={() => unmatch.mutate({ account, matchId: batch.matchId!, note })}
           >
-            Match by hand
+            Unmatch
           </button>
-        </fieldset>
-      )}
-      {failure && <ErrorNotice error={failure.error} />}
+        ) : (
+          <fieldset className="recon-credits-pick">
+            <legend>Credits without a batch</legend>
+            {free.length === 0 && <p>None in this period.</p>}
+            {free.map((c) => (
+              <label key={c.id}>
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(c.id)}
+                  onChange={(e) => setChosen(e.target.checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id))}
+                />{' '}
+                {formatCalendarDate(c.date)} {formatMoney(c.amount)} {c.utr ?? ''}
+              </label>
+            ))}
+            <button
+              type="button"
+              className="button"
+              disabled={chosen.length === 0 || note.trim() === '' || byHand.isPending}
+              onClick={() =>
+                byHand.mutate(
+                  { account, batch: keyOf(batch), lineIds: chosen, note },
+                  { onSuccess: () => setChosen([]) },
+                )
+              }
+            >
+              Match by hand
+            </button>
+          </fieldset>
+        )}
+        {failure && <ErrorNotice error={failure.error} />}
+      </div>
     </section>
   );
 }
@@ -327,6 +335,7 @@ export function ReconciliationScreen() {
                     : { kind: 'ready' }
                 }
               />
+              {open && account && <BatchDetail key={openKey} account={account} batch={open} report={r} />}
               <DataTable
                 id="recon-credits"
                 label="Statement credits"
@@ -340,7 +349,6 @@ export function ReconciliationScreen() {
                 }
               />
             </div>
-            {open && account && <BatchDetail key={openKey} account={account} batch={open} report={r} />}
           </div>
         </>
       )}
