@@ -200,13 +200,13 @@ export const TRIAGE_CAUSES = {
 } as const;
 
 /** Below this the cause is stored with its probability but the exception is not tagged with it. */
-export const DEFAULT_TRIAGE_THRESHOLD = 0.5;
 
 export const triageRequest = z
   .object({
     date: cacheDate,
     pg: filterText.optional(),
-    threshold: z.number().min(0).max(1).default(DEFAULT_TRIAGE_THRESHOLD),
+    /** This run's threshold; without it, the profile's (shared/bank-matching.ts, reconSettings). */
+    threshold: z.number().min(0).max(1).optional(),
     /** Re-ask records already triaged. */
     again: z.boolean().default(false),
   })
@@ -222,5 +222,7 @@ export const triageSummary = z.object({
   /** Records not triaged, with why (the service's reason, or too large to send). */
   failed: z.array(z.object({ recordId: z.number().int(), pgTransactionId: z.string(), reason: z.string() })),
   model: z.string().nullable(),
+  /** The threshold the run tagged by. */
+  threshold: z.number().min(0).max(1),
 });
 export type TriageSummary = z.output<typeof triageSummary>;

@@ -321,7 +321,8 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
       const row = sql.getSettings.get() as { value: string } | undefined;
       return (
         parseJson(row?.value ?? null, (v) => {
-          const p = reconSettings.safeParse(v);
+          // Settings stored before a setting existed take its default.
+          const p = reconSettings.safeParse({ ...DEFAULT_RECON_SETTINGS, ...(v as object) });
           return p.success ? p.data : null;
         }) ?? DEFAULT_RECON_SETTINGS
       );

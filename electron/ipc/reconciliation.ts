@@ -53,7 +53,10 @@ export function createReconHandlers(
       unmatch(cache(), journal(), input);
       return { unmatched: true as const };
     },
-    'recon.saveSettings': (settings) => cache().reconciliation.putSettings(settings),
+    'recon.saveSettings': (changed) => {
+      const repo = cache().reconciliation;
+      return repo.putSettings({ ...repo.settings(), ...changed });
+    },
     async 'recon.export'(input) {
       const r = report(cache(), { ...input, today: today() });
       const file = await deps.chooseFile(`Reconciliation ${r.account.name} ${input.from} to ${input.to}.xlsx`);

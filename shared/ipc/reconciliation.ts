@@ -147,7 +147,8 @@ export const reconChannels = {
     input: z.object({ account: accountName, matchId: z.number().int(), note }).strict(),
     output: z.object({ unmatched: z.literal(true) }),
   },
-  'recon.saveSettings': { input: reconSettings, output: reconSettings },
+  /** The settings named are changed; the others stay as they are. */
+  'recon.saveSettings': { input: reconSettings.partial(), output: reconSettings },
   /** The report as XLSX where the user chooses; `file` is null when the dialog was dismissed. */
   'recon.export': { input: withAccount, output: z.object({ file: z.string().nullable() }) },
 } satisfies DomainSchemas<'recon'>;

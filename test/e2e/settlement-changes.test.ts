@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TODAY } from '../support/clock';
+import { ok } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
@@ -96,8 +97,16 @@ describe.runIf(ready)('Settlements: changes, completeness and the exception work
       await workflow.getByLabel('Note or assignee').fill('Gateway confirms the fee was wrong');
       await workflow.getByRole('button', { name: 'Add note' }).click();
       await workflow.getByText('Note: Gateway confirms the fee was wrong', { exact: true }).waitFor();
+      // The profile's threshold, set here: at 100% nothing the scorer says is sure enough to tag.
+      const threshold = workflow.getByLabel('Triage threshold (%)');
+      expect(await threshold.inputValue()).toBe('50');
+      await threshold.fill('100');
+      await threshold.press('Enter');
+      await expect.poll(async () => (await ok(app.core, 'recon.accounts', undefined)).settings.triageThreshold).toBe(1);
       await workflow.getByRole('button', { name: /^Triage / }).click();
       await workflow.getByTestId('triage-summary').waitFor({ timeout: 30_000 });
+      expect(await workflow.getByTestId('triage-summary').textContent()).toMatch(/\(0 tagged at 100% or more,/);
+      await workflow.getByText('— below the threshold, not tagged').waitFor();
       await workflow
         .getByTestId('exception-triage')
         .getByText(/^Triage \(sandbox-overlap-v1\): likely \w+ \(\d+%\)/)

@@ -100,7 +100,18 @@ describe('settlements exceptions', () => {
       model: string;
     };
     expect(first.exceptions).toBeGreaterThan(0);
-    expect(first).toMatchObject({ triaged: first.exceptions, model: 'sandbox-overlap-v1' });
+    expect(first).toMatchObject({ triaged: first.exceptions, model: 'sandbox-overlap-v1', threshold: 0.5 });
+    // The profile's threshold is the default of a run: at 1 (certainty) the scorer tags nothing; --threshold wins.
+    expect((await run('recon', 'settings', '--triage-threshold', '1')).code).toBe(0);
+    const strict = JSON.parse(
+      (await run('--json', 'settlements', 'exceptions', 'triage', '--date', date, '--again')).stdout,
+    ) as { triaged: number; tagged: number; threshold: number };
+    expect(strict).toMatchObject({ triaged: first.exceptions, tagged: 0, threshold: 1 });
+    const loose = JSON.parse(
+      (await run('--json', 'settlements', 'exceptions', 'triage', '--date', date, '--again', '--threshold', '0'))
+        .stdout,
+    ) as { tagged: number; threshold: number };
+    expect(loose).toEqual(expect.objectContaining({ tagged: first.exceptions, threshold: 0 }));
 
     const { Database } = { Database: (await import('better-sqlite3')).default };
     const files = (await import('node:fs')).readdirSync(join(dir, 'cache')).filter((f) => f.endsWith('.sqlite'));

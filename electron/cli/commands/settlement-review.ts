@@ -167,7 +167,7 @@ const show: Command = {
 const triage: Command = {
   words: ['settlements', 'exceptions', 'triage'],
   usage:
-    'settlements exceptions triage --date YYYY-MM-DD [--pg CODE] [--threshold 0.5] [--again]   (asks the classification service)',
+    'settlements exceptions triage --date YYYY-MM-DD [--pg CODE] [--threshold P] [--again]   (asks the classification service; without --threshold, the one set by recon settings)',
   options: {
     date: { type: 'string' },
     pg: { type: 'string' },

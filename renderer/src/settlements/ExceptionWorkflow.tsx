@@ -10,6 +10,48 @@ import { formatCalendarDate, formatIstInstant } from '../ui/format';
 import { useOfflineReason } from '../ui/offline';
 import { ErrorNotice } from '../ui/states';
 
+/**
+ * How sure the triage must be of a cause to tag the exception, in percent: the profile's setting (kept with the
+ * reconciliation settings in its cache), saved when the field is left or Enter is pressed.
+ */
+function TriageThreshold() {
+  const settings = useIpcQuery('recon.accounts').data?.settings;
+  const save = useIpcMutation('recon.saveSettings', { invalidates: ['recon.'] });
+  const [draft, setDraft] = useState<string | null>(null);
+  if (!settings) return null;
+  const saved = String(Math.round(settings.triageThreshold * 100));
+  const text = draft ?? saved;
+  const percent = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
+  const valid = percent >= 0 && percent <= 100;
+  const commit = () => {
+    if (!valid || text === saved) return setDraft(null);
+    save.mutate({ triageThreshold: percent / 100 }, { onSuccess: () => setDraft(null) });
+  };
+  return (
+    <span className="exc-threshold">
+      <label>
+        Tag when the cause is at least{' '}
+        <input
+          className="input"
+          inputMode="numeric"
+          aria-label="Triage threshold (%)"
+          aria-invalid={!valid}
+          value={text}
+          size={3}
+          onChange={(e) => setDraft(e.target.value.trim())}
+          onBlur={commit}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') commit();
+          }}
+        />
+        %
+      </label>
+      {!valid && <span className="error"> a whole percent from 0 to 100</span>}
+      {save.error && <ErrorNotice error={save.error.error} />}
+    </span>
+  );
+}
+
 const STATE_LABEL = { open: 'Open', acknowledged: 'Acknowledged', resolved: 'Resolved' } as const;
 const pct = (p: number) => `${Math.round(p * 100)}%`;
 
@@ -77,13 +119,14 @@ export function ExceptionWorkflow({ recordId, date }: { recordId: number; date: 
         >
           {triage.isPending ? 'Triaging…' : `Triage ${formatCalendarDate(date)}`}
         </button>
+        <TriageThreshold />
       </div>
       {act.error && <ErrorNotice error={act.error.error} />}
       {triage.error && <ErrorNotice error={triage.error.error} />}
       {triage.data && (
         <p data-testid="triage-summary">
-          {triage.data.triaged} of {triage.data.exceptions} exceptions triaged ({triage.data.tagged} tagged,{' '}
-          {triage.data.skipped} already done or resolved)
+          {triage.data.triaged} of {triage.data.exceptions} exceptions triaged ({triage.data.tagged} tagged at{' '}
+          {pct(triage.data.threshold)} or more, {triage.data.skipped} already done or resolved)
           {triage.data.failed.length > 0 && `; ${triage.data.failed.length} not triaged`}.
         </p>
       )}
