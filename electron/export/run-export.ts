@@ -543,7 +543,7 @@ async function writeList(run: Run): Promise<Written> {
   const provenance = (parts: Provenance['parts'], cutCells?: number): Provenance => ({
     what: spec.sheet,
     scope: [
-      ['View', spec.view],
+      ['View', typeof spec.view === 'string' ? spec.view : spec.view(request)],
       ...('view' in request && request.view ? [['Saved view', request.view] as [string, string]] : []),
       [
         'Order',
