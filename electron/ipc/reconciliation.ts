@@ -4,13 +4,21 @@ import type { Cache } from '../cache/database';
 import { writeReconciliation } from '../export/reconciliation-sheets';
 import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
-import { importStatement, matchByHand, matchPeriod, report, unmatch } from '../reconciliation/reconcile';
+import {
+  importStatement,
+  matchByHand,
+  matchPeriod,
+  previewStatement,
+  report,
+  unmatch,
+} from '../reconciliation/reconcile';
 import type { IpcHandlers } from './router';
 
 type Handled =
   | 'recon.batches'
   | 'recon.batchRecords'
   | 'recon.accounts'
+  | 'recon.previewStatement'
   | 'recon.importStatement'
   | 'recon.match'
   | 'recon.report'
@@ -39,6 +47,8 @@ export function createReconHandlers(
         settings: repo.settings(),
       };
     },
+    'recon.previewStatement': ({ fileName, content, account }) =>
+      previewStatement(cache(), { fileName, bytes: Buffer.from(content, 'base64'), accountName: account }),
     'recon.importStatement': ({ fileName, content, account, mapping }) =>
       importStatement(cache(), {
         fileName,

@@ -20,6 +20,7 @@ import {
   type StateTotal,
 } from '../../shared/bank-matching';
 import {
+  cellText,
   findHeaderRow,
   readStatementRows,
   type BadStatementRow,
@@ -55,6 +56,41 @@ export interface StatementImportResult {
   from: string | null;
   to: string | null;
   bad: BadStatementRow[];
+}
+
+/** Rows of a file shown by the column-mapping step: the header is looked for in as many (findHeaderRow). */
+export const PREVIEW_ROWS = 30;
+/** A preview cell is cut here: it is for recognising a column, not for reading a narration whole. */
+const PREVIEW_CELL_CHARS = 60;
+
+export interface StatementPreview {
+  fileName: string;
+  /** The file's first non-empty rows, each with its row number in the file, cells as the text they show. */
+  rows: { n: number; cells: string[] }[];
+  /** The header row found (its position in `rows`) by the account's saved mapping or a known layout; else null. */
+  header: { index: number; layout: string; mapping: ColumnMapping } | null;
+}
+
+/**
+ * The first rows of a statement file and the mapping the import would use (the account's saved one when its
+ * headers are there, else a recognised layout's), for the desk to check or change before importing. Stores nothing.
+ */
+export async function previewStatement(
+  cache: Cache,
+  input: { fileName: string; bytes: Buffer; accountName: string },
+): Promise<StatementPreview> {
+  const { rows } = await readTable(input.fileName, input.bytes);
+  const first = rows.slice(0, PREVIEW_ROWS);
+  const saved = cache.reconciliation.account(input.accountName)?.mapping ?? null;
+  const header = findHeaderRow(
+    first.map((r) => r.cells),
+    saved,
+  );
+  return {
+    fileName: input.fileName,
+    rows: first.map((r) => ({ n: r.n, cells: r.cells.map((c) => cellText(c).slice(0, PREVIEW_CELL_CHARS)) })),
+    header: header && { index: header.index, layout: header.layout, mapping: header.mapping },
+  };
 }
 
 /**

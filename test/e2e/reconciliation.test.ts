@@ -53,6 +53,10 @@ describe.runIf(ready)('Reconciliation', () => {
       await page.getByLabel('From').fill(formatDdMmYyyy(from));
       await page.getByLabel('To', { exact: true }).fill(formatDdMmYyyy(to));
       await page.getByLabel('Bank statement file').setInputFiles(statement);
+      // The mapping step: HDFC's layout recognised and preselected; the desk confirms.
+      await page.getByTestId('mapping-recognised').getByText('Recognised as HDFC Bank').waitFor();
+      expect(await page.getByRole('combobox', { name: 'Credit (deposit)' }).inputValue()).toBe('Deposit Amt.');
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
       await page.getByText(/HDFC statement\.csv \(HDFC Bank\): \d+ lines, \d+ added, 0 already imported\./).waitFor();
       await page.getByRole('button', { name: 'Match', exact: true }).click();
 

@@ -17,7 +17,15 @@ import {
   type Statement,
 } from '../../electron/sandbox/data/bank-statement';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
-import { importStatement, matchByHand, matchPeriod, report, unmatch } from '../../electron/reconciliation/reconcile';
+import {
+  PREVIEW_ROWS,
+  importStatement,
+  matchByHand,
+  matchPeriod,
+  previewStatement,
+  report,
+  unmatch,
+} from '../../electron/reconciliation/reconcile';
 import { syncSettlements } from '../../electron/sync/settlement-sync';
 import { BATCH_STATE_LABELS, type ReconReport } from '../../shared/bank-matching';
 import { runExport, type ExportJob } from '../../electron/export/run-export';
@@ -130,6 +138,15 @@ describe('a sandbox statement with known discrepancies', () => {
     expect(first.layout).toBe('HDFC Bank');
     expect(first.bad).toEqual([]);
     expect(first.added).toBe(first.lines);
+    // What the mapping step shows for the next file of this account: its first rows and the columns it will use.
+    const preview = await previewStatement(cache, {
+      fileName: 'hdfc.csv',
+      bytes: Buffer.from(csv),
+      accountName: ACCOUNT,
+    });
+    expect(preview.rows).toHaveLength(PREVIEW_ROWS);
+    expect(preview.rows[0]!.cells[5]).toBe('Deposit Amt.');
+    expect(preview.header).toEqual({ index: 0, layout: 'HDFC Bank', mapping: first.mapping });
     const again = await importStatement(cache, { fileName: 'hdfc.csv', bytes: Buffer.from(csv), accountName: ACCOUNT });
     expect(again.added).toBe(0);
     expect(again.duplicates).toBe(first.lines);

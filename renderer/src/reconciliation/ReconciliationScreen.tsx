@@ -22,13 +22,14 @@ import {
   keyOf,
   useBatchRecords,
   useExportRecon,
-  useImportStatement,
   useMatch,
   useMatchByHand,
+  usePreviewStatement,
   useReconAccounts,
   useReconReport,
   useUnmatch,
 } from './recon-queries';
+import { StatementMapping, type StatementImported, type StatementPreview } from './StatementMapping';
 import './reconciliation.css';
 
 const batchKey = (b: Pick<ReconBatch, 'date' | 'pg' | 'utr' | 'settlementDate'>) =>
@@ -212,7 +213,9 @@ export function ReconciliationScreen() {
   const [newName, setNewName] = useState('Collection account');
   const account = picked ?? accounts.data?.accounts[0]?.name ?? null;
   const report = useReconReport(account, from, to);
-  const importStatement = useImportStatement();
+  const previewStatement = usePreviewStatement();
+  const [pending, setPending] = useState<{ preview: StatementPreview; content: string; account: string } | null>(null);
+  const [imported, setImported] = useState<StatementImported | null>(null);
   const match = useMatch();
   const exportRecon = useExportRecon();
   const file = useRef<HTMLInputElement>(null);
@@ -221,14 +224,20 @@ export function ReconciliationScreen() {
   const [openKey, setOpenKey] = useState<string | null>(null);
   const r = report.data;
   const open = r?.batches.find((b) => batchKey(b) === openKey) ?? null;
-  const imported = importStatement.data;
 
+  // A file chosen is previewed first: the mapping step shows its columns before anything is imported.
   const onFile = async (f: File | undefined) => {
     if (!f) return;
     const target = account ?? newName.trim();
-    const result = await importStatement.mutateAsync({ fileName: f.name, content: await base64Of(f), account: target });
-    setPicked(result.account.name);
+    const content = await base64Of(f);
     if (file.current) file.current.value = '';
+    // A file that cannot be read is shown as the mutation's error.
+    const preview = await previewStatement
+      .mutateAsync({ fileName: f.name, content, account: target })
+      .catch(() => null);
+    if (!preview) return;
+    setImported(null);
+    setPending({ preview, content, account: target });
   };
 
   return (
@@ -304,7 +313,19 @@ export function ReconciliationScreen() {
           ))}
         </ul>
       )}
-      {importStatement.error && <ErrorNotice error={importStatement.error.error} />}
+      {previewStatement.error && <ErrorNotice error={previewStatement.error.error} />}
+      {pending && (
+        <StatementMapping
+          key={`${pending.account}|${pending.preview.fileName}|${pending.content.length}`}
+          {...pending}
+          onCancel={() => setPending(null)}
+          onDone={(result) => {
+            setPending(null);
+            setImported(result);
+            setPicked(result.account.name);
+          }}
+        />
+      )}
       {match.error && <ErrorNotice error={match.error.error} />}
       {account === null ? (
         <EmptyState title="No bank statement yet">
