@@ -142,6 +142,17 @@ describe.runIf(ready)('Reconciliation: the column-mapping step', () => {
         .waitFor();
       expect(db().prepare('SELECT count(*) FROM bank_lines').pluck().get()).toBe(lines);
 
+      // The mapping is this account's: another bank account starts with nothing saved.
+      await page.getByRole('combobox', { name: /^Bank account/ }).selectOption({ label: 'Another bank account…' });
+      await page.getByLabel('New bank account').fill('Second current');
+      await page.getByLabel('Bank statement file').setInputFiles(file);
+      const second = page.getByRole('region', { name: 'Columns of Unusual bank.csv for Second current' });
+      await second.getByText('Not recognised: choose the columns below.').waitFor();
+      await second.getByRole('button', { name: 'Cancel' }).click();
+      await second.waitFor({ state: 'detached' });
+      expect(db().prepare('SELECT count(*) FROM bank_accounts').pluck().get()).toBe(1);
+      await page.getByRole('combobox', { name: /^Bank account/ }).selectOption(ACCOUNT);
+
       // Reconciled like the bank's own layout: every batch of the period has its credit (no discrepancies asked for).
       await page.getByRole('button', { name: 'Match', exact: true }).click();
       const batches = page.getByRole('table', { name: 'Batches' });

@@ -32,6 +32,9 @@ import {
 import { StatementMapping, type StatementImported, type StatementPreview } from './StatementMapping';
 import './reconciliation.css';
 
+/** The account menu's value for "another bank account" (never an account's name: names are not empty). */
+const NEW_ACCOUNT = '';
+
 const batchKey = (b: Pick<ReconBatch, 'date' | 'pg' | 'utr' | 'settlementDate'>) =>
   `${b.date}|${b.pg}|${b.utr}|${b.settlementDate}`;
 const diff = (v: number | null) => (v === null || v === 0 ? '' : formatMoney(v));
@@ -211,7 +214,9 @@ export function ReconciliationScreen() {
   const accounts = useReconAccounts();
   const [picked, setPicked] = useState<string | null>(null);
   const [newName, setNewName] = useState('Collection account');
-  const account = picked ?? accounts.data?.accounts[0]?.name ?? null;
+  // The menu's last choice starts another bank account: its statement is imported under the name typed.
+  const adding = picked === NEW_ACCOUNT;
+  const account = adding ? null : (picked ?? accounts.data?.accounts[0]?.name ?? null);
   const report = useReconReport(account, from, to);
   const previewStatement = usePreviewStatement();
   const [pending, setPending] = useState<{ preview: StatementPreview; content: string; account: string } | null>(null);
@@ -272,16 +277,22 @@ export function ReconciliationScreen() {
         onChange={(e) => void onFile(e.target.files?.[0])}
       />
       <div className="recon-toolbar">
-        {accounts.data && accounts.data.accounts.length > 0 ? (
+        {accounts.data && accounts.data.accounts.length > 0 && (
           <label>
             Bank account{' '}
-            <select className="input" value={account ?? ''} onChange={(e) => setPicked(e.target.value)}>
+            <select
+              className="input"
+              value={adding ? NEW_ACCOUNT : (account ?? '')}
+              onChange={(e) => setPicked(e.target.value)}
+            >
               {accounts.data.accounts.map((a) => (
                 <option key={a.id}>{a.name}</option>
               ))}
+              <option value={NEW_ACCOUNT}>Another bank account…</option>
             </select>
           </label>
-        ) : (
+        )}
+        {account === null && (
           <label>
             New bank account <input className="input" value={newName} onChange={(e) => setNewName(e.target.value)} />
           </label>
