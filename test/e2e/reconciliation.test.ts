@@ -68,6 +68,15 @@ describe.runIf(ready)('Reconciliation', () => {
           .first();
       await expect.poll(() => count('Amount differs').textContent()).toBe('1');
       expect(await count('Batch without a credit \\(overdue\\)').textContent()).toBe('1');
+      // T+n is the profile's: at T+30 the batch without a credit is not yet due; back at T+1 it is overdue again.
+      const overdueAfter = page.getByLabel('Overdue after T+');
+      await overdueAfter.fill('30');
+      await overdueAfter.press('Enter');
+      await expect.poll(() => count('Batch without a credit \\(not yet due\\)').textContent()).toBe('1');
+      expect(await count('Batch without a credit \\(overdue\\)').textContent()).toBe('0');
+      await overdueAfter.fill('1');
+      await overdueAfter.press('Enter');
+      await expect.poll(() => count('Batch without a credit \\(overdue\\)').textContent()).toBe('1');
       const credits = page.getByRole('table', { name: 'Statement credits' });
       expect(
         Number(

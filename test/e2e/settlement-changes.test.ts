@@ -124,7 +124,7 @@ describe.runIf(ready)('Settlements: changes, completeness and the exception work
       await workflow.getByRole('button', { name: 'Add note' }).click();
       await workflow.getByText('Note: Gateway confirms the fee was wrong', { exact: true }).waitFor();
       // The profile's threshold, set here: at 100% nothing the scorer says is sure enough to tag.
-      const threshold = workflow.getByLabel('Triage threshold (%)');
+      const threshold = workflow.getByLabel('Tag when the likely cause is at least');
       expect(await threshold.inputValue()).toBe('50');
       await threshold.fill('100');
       await threshold.press('Enter');

@@ -10,10 +10,12 @@ import {
   type ReconBatch,
   type ReconCredit,
   type ReconReport,
+  type ReconSettings,
 } from '../../../shared/bank-matching';
 import { addDays, epochMsToIstDate } from '../../../shared/time';
 import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
 import { DateInput } from '../ui/DateInput';
+import { WholeNumberField } from '../ui/WholeNumberField';
 import { PageHeader } from '../ui/PageHeader';
 import { base64Of } from '../ui/files';
 import { formatCalendarDate, formatCount, formatIstWallClock, formatMoney } from '../ui/format';
@@ -25,6 +27,7 @@ import {
   useMatch,
   useMatchByHand,
   usePreviewStatement,
+  useSaveReconSettings,
   useReconAccounts,
   useReconReport,
   useUnmatch,
@@ -207,6 +210,28 @@ function BatchDetail({ account, batch, report }: { account: string; batch: Recon
   );
 }
 
+/** The profile's matching window and T+n, where banks and gateways differ; a new T+n restates the batches at once. */
+function MatchSettings({ settings }: { settings: ReconSettings }) {
+  const save = useSaveReconSettings();
+  return (
+    <span className="recon-settings" role="group" aria-label="Matching settings">
+      <WholeNumberField
+        label="Credits up to (days after a batch)"
+        value={settings.windowDays}
+        max={10}
+        onSave={(windowDays) => save.mutate({ windowDays })}
+      />
+      <WholeNumberField
+        label="Overdue after T+"
+        value={settings.overdueDays}
+        max={30}
+        onSave={(overdueDays) => save.mutate({ overdueDays })}
+      />
+      {save.error && <ErrorNotice error={save.error.error} />}
+    </span>
+  );
+}
+
 export function ReconciliationScreen() {
   const [today] = useState(() => epochMsToIstDate(Date.now()));
   const [from, setFrom] = useState(() => addDays(today, -7));
@@ -303,12 +328,7 @@ export function ReconciliationScreen() {
         <label>
           To <DateInput value={to} onChange={(d) => d && setTo(d)} />
         </label>
-        {accounts.data && (
-          <span className="recon-settings">
-            Credits match up to {accounts.data.settings.windowDays} days after a batch; overdue after T+
-            {accounts.data.settings.overdueDays}.
-          </span>
-        )}
+        {accounts.data && <MatchSettings settings={accounts.data.settings} />}
       </div>
       <div role="status" className="job-line">
         {imported &&

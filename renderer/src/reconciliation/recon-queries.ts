@@ -21,4 +21,5 @@ export const useImportStatement = () => useIpcMutation('recon.importStatement', 
 export const useMatch = () => useIpcMutation('recon.match', { invalidates: CHANGES });
 export const useMatchByHand = () => useIpcMutation('recon.matchByHand', { invalidates: CHANGES });
 export const useUnmatch = () => useIpcMutation('recon.unmatch', { invalidates: CHANGES });
+export const useSaveReconSettings = () => useIpcMutation('recon.saveSettings', { invalidates: CHANGES });
 export const useExportRecon = () => useIpcMutation('recon.export');

@@ -9,6 +9,7 @@ import { useIpcMutation, useIpcQuery } from '../query/ipc-query';
 import { formatCalendarDate, formatIstInstant } from '../ui/format';
 import { useOfflineReason } from '../ui/offline';
 import { ErrorNotice } from '../ui/states';
+import { WholeNumberField } from '../ui/WholeNumberField';
 
 /**
  * How sure the triage must be of a cause to tag the exception, in percent: the profile's setting (kept with the
@@ -17,36 +18,16 @@ import { ErrorNotice } from '../ui/states';
 function TriageThreshold() {
   const settings = useIpcQuery('recon.accounts').data?.settings;
   const save = useIpcMutation('recon.saveSettings', { invalidates: ['recon.'] });
-  const [draft, setDraft] = useState<string | null>(null);
   if (!settings) return null;
-  const saved = String(Math.round(settings.triageThreshold * 100));
-  const text = draft ?? saved;
-  const percent = /^\d{1,3}$/.test(text) ? Number(text) : NaN;
-  const valid = percent >= 0 && percent <= 100;
-  const commit = () => {
-    if (!valid || text === saved) return setDraft(null);
-    save.mutate({ triageThreshold: percent / 100 }, { onSuccess: () => setDraft(null) });
-  };
   return (
     <span className="exc-threshold">
-      <label>
-        Tag when the cause is at least{' '}
-        <input
-          className="input"
-          inputMode="numeric"
-          aria-label="Triage threshold (%)"
-          aria-invalid={!valid}
-          value={text}
-          size={3}
-          onChange={(e) => setDraft(e.target.value.trim())}
-          onBlur={commit}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') commit();
-          }}
-        />
-        %
-      </label>
-      {!valid && <span className="error"> a whole percent from 0 to 100</span>}
+      <WholeNumberField
+        label="Tag when the likely cause is at least"
+        value={Math.round(settings.triageThreshold * 100)}
+        max={100}
+        suffix="%"
+        onSave={(percent) => save.mutate({ triageThreshold: percent / 100 })}
+      />
       {save.error && <ErrorNotice error={save.error.error} />}
     </span>
   );
