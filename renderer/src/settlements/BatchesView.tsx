@@ -4,14 +4,21 @@
  * gateway. Opening a batch shows its records in the grid (its date, gateway and UTR; a batch still without a UTR by
  * the gateway's records of that date that have none).
  */
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { BatchKey } from '../../../shared/bank-matching';
 import { sumMinor } from '../../../shared/money';
 import { useIpcQuery, loadableOf } from '../query/ipc-query';
-import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
+import { DataTable, type DataColumn } from '../ui/DataTable';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
+import { useTableSort } from '../ui/table-sorts';
+import { useTableViews } from '../ui/table-views';
 import { formatCalendarDate, formatCount, formatIstWallClock, formatMoney } from '../ui/format';
 import { NO_FILTERS, hasFilters, useSettlements } from './settlements-store';
 import { useSettlementsView } from './view-store';
+
+/** The batches' table: its columns, sort and saved views are kept under this id. */
+const BATCHES_TABLE = 'settlement-batches';
+const NO_LIST_FILTERS = {};
 
 interface Batch extends BatchKey {
   records: number;
@@ -96,7 +103,9 @@ export function BatchesView() {
   const setView = useSettlementsView((s) => s.setView);
   const query = useIpcQuery('recon.batches', { from: range.from, to: range.to, ...(range.pg ? { pg: range.pg } : {}) });
   const batches = loadableOf(query);
-  const [sort, setSort] = useState<TableSort | null>(null);
+  const [sort, setSort] = useTableSort(BATCHES_TABLE);
+  // Its views hold the sort and columns: the dates and gateway are the Settlements screen's own.
+  const views = useTableViews(BATCHES_TABLE, NO_LIST_FILTERS);
   const rows = useMemo(() => query.data?.batches ?? [], [query.data]);
   const totals = useMemo(
     () => ({
@@ -144,7 +153,7 @@ export function BatchesView() {
         </dl>
       )}
       <DataTable
-        id="settlement-batches"
+        id={BATCHES_TABLE}
         label="Batches"
         columns={COLUMNS}
         rows={rows}
@@ -152,6 +161,7 @@ export function BatchesView() {
         sort={sort}
         onSort={setSort}
         onOpen={open}
+        views={<SavedViewsMenu {...views.menu} />}
         state={
           batches.status === 'loading'
             ? { kind: 'loading', label: 'Loading the batches' }
