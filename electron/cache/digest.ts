@@ -93,8 +93,13 @@ export function encodeDigest(d: Digest): { hashes: Buffer; ids: Buffer } {
 }
 
 export function decodeDigest(hashes: Buffer, ids: Buffer): Digest {
-  // A copy: a Buffer from SQLite need not sit on an 8-byte boundary.
-  const floats = (b: Buffer) => new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  // A view where the Buffer sits on an 8-byte boundary (a BLOB of a date's digest is its own allocation), else a
+  // copy. Closing a date reads every other date's digest of the gateway: copying them all was a third of the
+  // rule's time, and most of the garbage an ingest of 90 dates made.
+  const floats = (b: Buffer) =>
+    b.byteOffset % Float64Array.BYTES_PER_ELEMENT === 0
+      ? new Float64Array(b.buffer, b.byteOffset, b.byteLength / Float64Array.BYTES_PER_ELEMENT)
+      : new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
   return { hashes: floats(hashes), ids: floats(ids) };
 }
 

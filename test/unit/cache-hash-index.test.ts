@@ -90,14 +90,16 @@ describe('digests', () => {
     expect(ids.sort((a, b) => a - b)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
   });
 
-  it('survive a round trip through BLOBs, also from an unaligned buffer', () => {
+  it('survive a round trip through BLOBs, from an aligned buffer and from an unaligned one', () => {
     const d = sortByHash(Float64Array.of(3, 1, 2), Float64Array.of(30, 10, 20));
     const { hashes, ids } = encodeDigest(d);
-    const unaligned = (b: Buffer) => Buffer.concat([Buffer.alloc(1), b]).subarray(1);
-    expect(decodeDigest(unaligned(hashes), unaligned(ids))).toEqual({
-      hashes: Float64Array.of(1, 2, 3),
-      ids: Float64Array.of(10, 20, 30),
-    });
+    const at = (offset: number) => (b: Buffer) => Buffer.concat([Buffer.alloc(offset), b]).subarray(offset);
+    for (const offset of [0, 1, 8]) {
+      expect(decodeDigest(at(offset)(hashes), at(offset)(ids)), `at ${offset}`).toEqual({
+        hashes: Float64Array.of(1, 2, 3),
+        ids: Float64Array.of(10, 20, 30),
+      });
+    }
   });
 
   it('meet: repeats within one, and hashes shared by two, name the rows on both sides', () => {
