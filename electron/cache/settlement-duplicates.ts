@@ -6,8 +6,9 @@
  * cleared. Rows are never deleted, so a digest only grows, and a row that once met a partner keeps
  * meeting it: a partner that vanished or stopped carrying money is seen, and the exception cleared.
  *
- * Cost: one pass over the stored digests of the gateway per closed date (16 bytes a cached row), plus a
- * read per row that meets another; the sandbox's 0.5% of transactions settled twice are about that.
+ * Cost: one pass over the digests of the gateway per closed date (16 bytes a cached row, kept in memory between
+ * closes: see keptDigests), plus a read per row that meets another; the sandbox's 0.5% of transactions settled
+ * twice are about that.
  */
 import type { Database } from 'better-sqlite3';
 import { duplicateSettlement, type ReconciliationException } from '../../shared/reconciliation';
