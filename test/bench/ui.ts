@@ -263,6 +263,9 @@ export const uiBenches: Bench = {
     const app = await startApp({
       vault: memoryStore(),
       viewport: { width: 1440, height: 900 },
+      // Frames and latencies as the browser has them: the tests' fixed clock would run requestAnimationFrame,
+      // timers and performance.now through Playwright's scheduler (the bench types its own dates).
+      pageClock: 'browser',
       prepare({ core }) {
         // UTRs to search for, from records spread over the result (a UTR is shared by its settlement batch).
         let seen = 0;

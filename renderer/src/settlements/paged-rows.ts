@@ -76,6 +76,8 @@ export class PagedRows {
   private readonly pages = new Map<number, StoredPage>();
   private readonly listeners = new Set<() => void>();
   private window: [number, number] = [0, PAGE_SIZE];
+  /** The rows on screen, inside the window: read before the margins around them. */
+  private view: [number, number] = [0, PAGE_SIZE];
   private reading = false;
   private disposed = false;
 
@@ -126,6 +128,7 @@ export class PagedRows {
   want(first: number, last: number): void {
     const from = Math.max(0, first - MARGIN);
     const to = Math.min(this.count, last + 1 + MARGIN);
+    this.view = [Math.max(0, first), Math.min(this.count, last + 1)];
     if (from === this.window[0] && to === this.window[1]) return;
     this.window = [from, to];
     this.pump();
@@ -148,9 +151,17 @@ export class PagedRows {
     for (const listener of this.listeners) listener();
   }
 
-  /** The next page to read for the current window, or null when everything in it is in memory. */
+  /**
+   * The next page to read for the current window, or null when everything in it is in memory. The rows on screen
+   * come first: after a jump the margin above them is often another page, and reading it first kept the screen on
+   * skeleton rows for a second read.
+   */
   private nextRead(): { direction: Direction; page: number } | null {
-    const [from, to] = this.window;
+    return this.firstMissing(...this.view) ?? this.firstMissing(...this.window);
+  }
+
+  /** The page of the first row from `from` up to `to` (exclusive) not in memory, or null. */
+  private firstMissing(from: number, to: number): { direction: Direction; page: number } | null {
     // Until some read says how many rows there are, the window itself is the bound.
     const known = this.total ?? this.chains.down.rowCount;
     const end = known === null ? to : Math.min(to, known);
