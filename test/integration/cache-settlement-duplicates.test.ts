@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
+import { FRESH_DATES } from '../../electron/cache/settlement-duplicates';
+import { addDays } from '../../shared/time';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { settlementRecord, type SettlementRecord } from '../../shared/api/settlements';
@@ -75,4 +77,34 @@ it('meets, within one run, the dates it closed itself, and a date closed again',
   syncRunInto(cache, { [DATES[0]!]: first.filter((r) => r !== settledTwice) }, 100);
   syncRunInto(cache, { [DATES[1]!]: second }, 100);
   expect(rowsOf().map((r) => r.exceptions.some((e) => e.rule === 'duplicate_settlement'))).toEqual([false]);
+});
+
+it('marks the same rows as reading every date would, over more dates than are kept apart before merging', () => {
+  const cache = open();
+  const dates = Array.from({ length: FRESH_DATES + 6 }, (_, i) => addDays('2025-07-01', i));
+  const records = Object.fromEntries(
+    dates.map((d) => [d, source.page(d, undefined, 0, 40).data.map((w) => settlementRecord.parse(w))]),
+  );
+  // Settled again on a later date: far apart, side by side, and both within the dates kept apart.
+  const pairs = [
+    [0, dates.length - 1],
+    [3, FRESH_DATES + 2],
+    [FRESH_DATES, FRESH_DATES + 1],
+    [1, 2],
+  ] as const;
+  for (const [from, to] of pairs) {
+    const r = records[dates[from]!]!.find((x) => x.pg !== undefined && x.settled_amount !== 0)!;
+    records[dates[to]!]!.push({ ...r, settlement_date: `${dates[to]} 10:10:10` });
+  }
+  syncRunInto(cache, records, 25);
+  const rows = allCachedRows(cache, { from: dates[0]!, to: dates.at(-1)! }, {});
+  const groups = new Map<string, number[]>();
+  for (const r of rows.filter((x) => x.settled_amount !== 0)) {
+    const key = `${r.pg}|${r.pg_transaction_id}`;
+    groups.set(key, [...(groups.get(key) ?? []), r.id]);
+  }
+  const expected = [...groups.values()].filter((g) => g.length > 1).flat();
+  expect(expected.length).toBeGreaterThanOrEqual(pairs.length * 2);
+  const marked = rows.filter((r) => r.exceptions.some((e) => e.rule === 'duplicate_settlement')).map((r) => r.id);
+  expect(marked.sort()).toEqual(expected.sort());
 });
