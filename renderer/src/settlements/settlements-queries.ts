@@ -6,11 +6,11 @@
  * The rows' source keeps its own position-addressed page cache (paged-rows.ts); the query owns its creation,
  * its first page (loading and errors the same as every other read) and its disposal.
  */
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { SettlementFilter, SettlementSort } from '../../../shared/settlement-query';
 import { api, settle } from '../api';
-import { IpcFailure, ipcKey, useActiveProfileId, useIpcQuery } from '../query/ipc-query';
+import { IpcFailure, ask, ipcKey, useActiveProfileId, useIpcQuery } from '../query/ipc-query';
 import { PagedRows } from './paged-rows';
 
 /** Resolves once the source's first page is in; a first page that failed is the query's error. */
@@ -65,8 +65,48 @@ export function useSettlementRows(filter: SettlementFilter, sort: SettlementSort
   });
 }
 
+/**
+ * Resolves once no first page of the grid is being read. The cache answers one read at a time (one connection, in
+ * main), and the totals of a wide filter, or of a UTR a large settlement batch shares, sum far more rows than a page
+ * shows: asked together, the grid's first page waited behind them (the UI bench's search figure). The rows' read
+ * starts in the same commit as the totals', so it is looked for after a turn of the event loop.
+ */
+async function afterTheRows(client: QueryClient, profileId: string | null): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const cache = client.getQueryCache();
+  const reading = () =>
+    cache.findAll({ queryKey: ['profile', profileId, 'settlements.query'], fetchStatus: 'fetching' }).length > 0;
+  if (!reading()) return;
+  await new Promise<void>((resolve) => {
+    const stop = cache.subscribe(() => {
+      if (reading()) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/** A read of the filter's figures that waits for the grid's first page (afterTheRows). */
+function useAfterTheRows<T>(
+  channel: 'settlements.totals' | 'settlements.aggregate',
+  filter: SettlementFilter,
+  read: () => Promise<T>,
+) {
+  const client = useQueryClient();
+  const profileId = useActiveProfileId();
+  return useQuery<T, IpcFailure>({
+    queryKey: ipcKey(profileId, channel, filter),
+    queryFn: async () => {
+      await afterTheRows(client, profileId);
+      return read();
+    },
+    enabled: profileId !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
 export const useSettlementTotals = (filter: SettlementFilter) =>
-  useIpcQuery('settlements.totals', filter, { placeholderData: keepPreviousData });
+  useAfterTheRows('settlements.totals', filter, () => ask('settlements.totals', filter));
 
 /**
  * The table's row count is the totals' count for the same filter (one aggregate read instead of walking every
@@ -83,7 +123,7 @@ export function useRowCountFromTotals(filter: SettlementFilter, sort: Settlement
 }
 
 export const useSettlementAggregate = (filter: SettlementFilter) =>
-  useIpcQuery('settlements.aggregate', filter, { placeholderData: keepPreviousData });
+  useAfterTheRows('settlements.aggregate', filter, () => ask('settlements.aggregate', filter));
 
 export const useSettlementFacets = (from: string, to: string) =>
   useIpcQuery('settlements.facets', { from, to }, { placeholderData: keepPreviousData });
