@@ -34,6 +34,7 @@ import { PER_DAY, dayNumber } from './settlement-ids';
 import { ROLLUP_WHERE } from './settlement-rollup';
 import { READ_COLUMNS, readRowToCached } from './settlement-rows';
 import { SEARCHED_ROWS, SEARCH_WITH, type SearchPlanner } from './settlement-search';
+import { createValueOrder, isValueColumn } from './settlement-value-order';
 
 const COLUMNS = READ_COLUMNS.join(', ');
 
@@ -146,6 +147,7 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     }
     return s;
   };
+  const valueOrder = createValueOrder(db);
   const dayCounts = { desc: db.prepare(DAY_COUNTS.desc).raw(), asc: db.prepare(DAY_COUNTS.asc).raw() };
 
   /**
@@ -185,35 +187,18 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     /** The id bound of the date order before any cursor: just outside the range. */
     const edge = sort.direction === 'desc' ? filter.hi + 1 : filter.lo - 1;
     let cursor = options.after === undefined ? null : readCursor(options.after, sort);
-    if (options.position !== undefined && options.position > 0) {
-      // A jump: the row just before the position becomes the cursor. In the date order with a filter the rollup
-      // counts, the search starts at the date that holds it; elsewhere it skips from the start of the result.
-      const start = byId && rollupCovers ? dateStart(filter, exceptionsOnly, sort.direction, options.position) : null;
-      const before = start ? start.skip - 1 : options.position - 1;
-      const bound = start ? start.kId : edge;
-      const key =
-        before < 0
-          ? null
-          : (statement(sort, exceptionsOnly, keyed, 'key').get({
-              ...filter,
-              kId: byId ? bound : null,
-              kValue: null,
-              skip: before,
-            }) as [string | number | null, number] | undefined);
-      if (key === undefined) return { rows: [], nextCursor: null };
-      cursor = key === null ? { value: null, id: bound } : { value: key[0], id: key[1] };
-    }
-    const kId = !byId
-      ? (cursor?.id ?? null)
-      : sort.direction === 'desc'
-        ? Math.min(edge, cursor?.id ?? Infinity)
-        : Math.max(edge, cursor?.id ?? -Infinity);
-    const stored = statement(sort, exceptionsOnly, keyed).all({
-      ...filter,
-      kId,
-      kValue: cursor?.value ?? null,
-      limit: limit + 1,
-    }) as unknown[][];
+    const stored =
+      rollupCovers && isValueColumn(sort.column)
+        ? valueOrder.page(
+            sort.column,
+            sort.direction,
+            filter,
+            exceptionsOnly,
+            (selected) => statement({ column: 'date', direction: sort.direction }, exceptionsOnly, false, selected),
+            { cursor: cursor && { value: String(cursor.value), id: cursor.id }, position: options.position ?? 0 },
+            limit,
+          )
+        : readByStatement();
     const more = stored.length > limit;
     const rows = (more ? stored.slice(0, limit) : stored).map(readRowToCached);
     const last = rows.at(-1);
@@ -222,6 +207,39 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
         ? encodeCursor([sort.column, sort.direction, byId ? null : (last[sort.column as OtherColumn] ?? ''), last.id])
         : null;
     return { rows, nextCursor };
+
+    /** Any other order or filter: one statement, after the cursor or the row before the position. */
+    function readByStatement(): unknown[][] {
+      if (options.position !== undefined && options.position > 0) {
+        // A jump: the row just before the position becomes the cursor. In the date order with a filter the rollup
+        // counts, the search starts at the date that holds it; elsewhere it skips from the start of the result.
+        const start = byId && rollupCovers ? dateStart(filter, exceptionsOnly, sort.direction, options.position) : null;
+        const before = start ? start.skip - 1 : options.position - 1;
+        const bound = start ? start.kId : edge;
+        const key =
+          before < 0
+            ? null
+            : (statement(sort, exceptionsOnly, keyed, 'key').get({
+                ...filter,
+                kId: byId ? bound : null,
+                kValue: null,
+                skip: before,
+              }) as [string | number | null, number] | undefined);
+        if (key === undefined) return [];
+        cursor = key === null ? { value: null, id: bound } : { value: key[0], id: key[1] };
+      }
+      const kId = !byId
+        ? (cursor?.id ?? null)
+        : sort.direction === 'desc'
+          ? Math.min(edge, cursor?.id ?? Infinity)
+          : Math.max(edge, cursor?.id ?? -Infinity);
+      return statement(sort, exceptionsOnly, keyed).all({
+        ...filter,
+        kId,
+        kValue: cursor?.value ?? null,
+        limit: limit + 1,
+      }) as unknown[][];
+    }
   }
 
   return { page, statement };

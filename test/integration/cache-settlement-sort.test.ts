@@ -1,0 +1,127 @@
+/**
+ * Sorting cached settlements by a column, read through the cache's pages (cursor after cursor) and jumps (a position),
+ * compared with a plain `ORDER BY column, id LIMIT … OFFSET …` run by a second connection on the same SQLite file:
+ * the same rows in the same order, ties broken by id the same way, across every filter the rollup answers.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCache, type Cache } from '../../electron/cache/database';
+import { GATEWAYS } from '../../electron/sandbox/data/catalog';
+import { SettlementSource } from '../../electron/sandbox/data/settlements';
+import { settlementRecord } from '../../shared/api/settlements';
+import type { SettlementFilter, SettlementSort } from '../../shared/settlement-query';
+import { TEST_NOW } from '../support/clock';
+import { allCachedRows } from '../support/cache-rows';
+import { syncRunInto } from '../support/settlement-run';
+
+const DATES = ['2025-05-01', '2025-05-02', '2025-05-04', '2025-05-05'];
+const PER_DAY = 1500;
+const source = new SettlementSource(
+  23,
+  PER_DAY,
+  GATEWAYS.map((g) => g.code),
+);
+const range = { from: DATES[0]!, to: DATES.at(-1)! };
+
+let dir: string;
+let file: string;
+let cache: Cache;
+let plain: Database.Database;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cache-sort-'));
+  file = join(dir, 'cache.sqlite');
+  cache = openCache(file, { now: () => new Date(TEST_NOW) });
+  syncRunInto(
+    cache,
+    Object.fromEntries(
+      DATES.map((d) => [d, source.page(d, undefined, 0, PER_DAY).data.map((w) => settlementRecord.parse(w))]),
+    ),
+    500,
+  );
+  plain = new Database(file, { readonly: true });
+});
+afterAll(() => {
+  plain.close();
+  cache.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The ids of a filter's current records in a sort's order, by SQLite alone: what every read must equal. */
+function plainIds(filter: SettlementFilter, sort: SettlementSort, limit = -1, offset = 0): number[] {
+  const where = ['date BETWEEN @from AND @to', 'vanished_at IS NULL'];
+  if (filter.pg) where.push('pg = @pg');
+  if (filter.paymentMode) where.push('payment_mode = @paymentMode');
+  if (filter.orderStatus) where.push('order_status = @orderStatus');
+  if (filter.pgStatus) where.push('pg_status = @pgStatus');
+  if (filter.exceptionsOnly) where.push('exception_flags <> 0');
+  const dir = sort.direction.toUpperCase();
+  const key = sort.column === 'date' ? '' : `${sort.column} ${dir}, `;
+  return plain
+    .prepare(
+      `SELECT id FROM settlements WHERE ${where.join(' AND ')} ORDER BY ${key}id ${dir} LIMIT @limit OFFSET @offset`,
+    )
+    .pluck()
+    .all({ ...filter, limit, offset }) as number[];
+}
+
+const FILTERS: SettlementFilter[] = [
+  range,
+  { ...range, pg: 'payu' },
+  { ...range, paymentMode: 'UPI' },
+  { ...range, pg: 'cashfree', paymentMode: 'UPI' },
+  { ...range, exceptionsOnly: true },
+  { ...range, pgStatus: 'failed' },
+  { from: DATES[1]!, to: DATES[2]! },
+];
+const VALUE_SORTS: SettlementSort[] = (['pg', 'payment_mode', 'order_status', 'pg_status'] as const).flatMap((column) =>
+  (['desc', 'asc'] as const).map((direction) => ({ column, direction })),
+);
+
+describe('sort by a column of few values, through the rollup', () => {
+  it('pages through every row once, in the plain ORDER BY’s order, for every filter', () => {
+    for (const filter of FILTERS) {
+      for (const sort of VALUE_SORTS) {
+        const expected = plainIds(filter, sort);
+        expect(expected.length).toBeGreaterThan(0);
+        expect(
+          allCachedRows(cache, filter, { ...filter, sort }).map((r) => r.id),
+          `${JSON.stringify(filter)} by ${sort.column} ${sort.direction}`,
+        ).toEqual(expected);
+      }
+    }
+  });
+
+  it('starts a page at any position: group edges, the middle, the last row and past it, then pages on', () => {
+    for (const filter of [range, { ...range, pg: 'payu' }, { ...range, exceptionsOnly: true }]) {
+      for (const sort of VALUE_SORTS) {
+        const ids = plainIds(filter, sort);
+        const rows = plain
+          .prepare(`SELECT id, ${sort.column} AS v, date FROM settlements WHERE id IN (SELECT value FROM json_each(?))`)
+          .all(JSON.stringify(ids)) as { id: number; v: string; date: string }[];
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        // Where the value or the date changes: a group's first row, and the rows either side of it.
+        const edges = ids.flatMap((id, i) => {
+          const prev = i > 0 ? byId.get(ids[i - 1]!)! : null;
+          const r = byId.get(id)!;
+          return prev && (prev.v !== r.v || prev.date !== r.date) ? [i - 1, i, i + 1] : [];
+        });
+        for (const position of [0, 1, ...edges, ids.length >> 1, ids.length - 1, ids.length]) {
+          const what = `${JSON.stringify(filter)} by ${sort.column} ${sort.direction} at ${position}`;
+          const page = cache.settlements.query({ ...filter, sort, position, limit: 40 });
+          expect(
+            page.rows.map((r) => r.id),
+            what,
+          ).toEqual(plainIds(filter, sort, 40, position));
+          const next = page.nextCursor
+            ? cache.settlements.query({ ...filter, sort, after: page.nextCursor, limit: 40 }).rows.map((r) => r.id)
+            : [];
+          expect(next, what).toEqual(plainIds(filter, sort, 40, position + 40));
+        }
+      }
+    }
+  });
+});
