@@ -77,6 +77,7 @@ const SQL = {
             ON CONFLICT (date, scope) DO UPDATE SET
               synced_at = excluded.synced_at, run_id = excluded.run_id, records = excluded.records`,
   unkeyDay: `DELETE FROM settlement_keyed_days WHERE date = ?`,
+  unsortDay: `DELETE FROM settlement_sorted_days WHERE date = ?`,
   dateDone: `UPDATE sync_run_dates SET status = 'completed', vanished = vanished + ?, error = NULL,
                finished_at = ?, started_at = coalesce(started_at, ?)
              WHERE run_id = ? AND date = ?`,
@@ -234,7 +235,10 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
     }
     rollup.flush();
     // Every page that changes records, not only the first: keys may be written between two pages (search-keys.ts).
-    if (result.inserted + result.updated > 0) sql.unkeyDay.run(date);
+    if (result.inserted + result.updated > 0) {
+      sql.unkeyDay.run(date);
+      sql.unsortDay.run(date);
+    }
     sql.checkpoint.run(nextOffset, lastKey, records.length, result.updated, at, runId, date);
     sql.heartbeat.run(at, runId);
     return result;

@@ -35,27 +35,12 @@ import { ROLLUP_WHERE } from './settlement-rollup';
 import { READ_COLUMNS, readRowToCached } from './settlement-rows';
 import { SEARCHED_ROWS, SEARCH_WITH, type SearchPlanner } from './settlement-search';
 import { createValueOrder, isValueColumn } from './settlement-value-order';
+import { createKeyOrder } from './settlement-key-order';
+import { SORT_EXPRESSION, hasSortKeys, type KeyedSortColumn } from './sort-keys';
 
 const COLUMNS = READ_COLUMNS.join(', ');
 
 type OtherColumn = Exclude<SettlementSortColumn, 'date'>;
-
-/** What each sort column orders by; null ids and UTRs sort as empty text. */
-const SORT_EXPRESSION: Readonly<Record<OtherColumn, string>> = {
-  settlement_date: 'settlement_date',
-  order_date: 'order_date',
-  amount: 'amount',
-  mer_service_fee: 'mer_service_fee',
-  mer_service_tax: 'mer_service_tax',
-  settled_amount: 'settled_amount',
-  pg: 'pg',
-  payment_mode: 'payment_mode',
-  order_status: 'order_status',
-  pg_status: 'pg_status',
-  order_id: "ifnull(order_id, '')",
-  pg_transaction_id: 'pg_transaction_id',
-  utr: "ifnull(utr, '')",
-};
 
 export const DEFAULT_SORT: SettlementSort = { column: 'date', direction: 'desc' };
 
@@ -148,6 +133,10 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     return s;
   };
   const valueOrder = createValueOrder(db);
+  const keyOrder = createKeyOrder(db);
+  const rowsById = db
+    .prepare(`SELECT ${COLUMNS} FROM settlements WHERE id IN (SELECT value FROM json_each(:ids))`)
+    .raw(true);
   const dayCounts = { desc: db.prepare(DAY_COUNTS.desc).raw(), asc: db.prepare(DAY_COUNTS.asc).raw() };
 
   /**
@@ -198,7 +187,7 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
             { cursor: cursor && { value: String(cursor.value), id: cursor.id }, position: options.position ?? 0 },
             limit,
           )
-        : readByStatement();
+        : (hasSortKeys(sort.column) && !keyed && readByKeys(sort.column)) || readByStatement();
     const more = stored.length > limit;
     const rows = (more ? stored.slice(0, limit) : stored).map(readRowToCached);
     const last = rows.at(-1);
@@ -207,6 +196,37 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
         ? encodeCursor([sort.column, sort.direction, byId ? null : (last[sort.column as OtherColumn] ?? ''), last.id])
         : null;
     return { rows, nextCursor };
+
+    /**
+     * A column with sort keys: a page merged from the range's days; a jump in an unfiltered range from the key at its
+     * rank. Null where the keys cannot answer (dates without current keys, a filtered jump): the statement reads.
+     */
+    function readByKeys(column: KeyedSortColumn): unknown[][] | null {
+      let after = cursor && { value: cursor.value ?? '', id: cursor.id };
+      if (options.position !== undefined && options.position > 0) {
+        const position = options.position;
+        const unfiltered =
+          rollupCovers &&
+          !exceptionsOnly &&
+          filter.pg === null &&
+          filter.mode === null &&
+          filter.orderStatus === null &&
+          filter.pgStatus === null &&
+          filter.ruleBit === null;
+        // The row before the position: in descending order the one `position` from the largest.
+        const found = unfiltered
+          ? keyOrder.keyAtRank(column, filter, (total) => (sort.direction === 'desc' ? total - position : position - 1))
+          : null;
+        if (found === null) return null;
+        if (found.key === null) return [];
+        after = { value: found.key[0], id: found.key[1] };
+      }
+      const ids = keyOrder.pageIds(column, sort.direction, filter, exceptionsOnly, after, limit);
+      if (ids === null) return null;
+      const byId = new Map<number, unknown[]>();
+      for (const row of rowsById.all({ ids: JSON.stringify(ids) }) as unknown[][]) byId.set(row[0] as number, row);
+      return ids.map((id) => byId.get(id)!);
+    }
 
     /** Any other order or filter: one statement, after the cursor or the row before the position. */
     function readByStatement(): unknown[][] {

@@ -119,6 +119,11 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO merchant_orders VALUES ('ord_1', '{}', 't', '[]', NULL)`,
     `INSERT INTO merchant_subscriptions VALUES ('sub_1', 'rcpt_1', '{}', 't')`,
   ],
+  // Settlement sort keys per date (issue 19, part A).
+  14: [
+    `INSERT INTO settlement_sort_keys VALUES (20089, 2, 1000, 1, 0)`,
+    `INSERT INTO settlement_sorted_days VALUES ('2025-01-01')`,
+  ],
 };
 
 const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;

@@ -1,0 +1,79 @@
+/**
+ * Writing the sort keys (migration 14) of dates whose records changed, after a sync, the way the search keys are
+ * written (search-keys.ts): one date per transaction, each column's keys appended in the table's own order. Per day
+ * and column: every record's sort value and id, ordered, with its ordinal in that order (`n`). A read in a column's
+ * order then merges the range's days (a seek each) instead of sorting the range, and counts the rows before any
+ * key with one seek a day (settlement-key-order.ts).
+ *
+ * Only the columns of many values have keys; gateway, payment mode and statuses are ordered through the rollup's
+ * counts (settlement-value-order.ts). Vanished records keep their keys (a record's values only change by a page
+ * that takes its date off the sorted days), and reads check the state as they check every filter.
+ */
+import type { Database } from 'better-sqlite3';
+import type { SettlementSortColumn } from '../../shared/settlement-query';
+import { perDateWriter } from './search-keys';
+import { dayNumber, idRange } from './settlement-ids';
+import { prepareAll } from './statements';
+
+/** What each sort column orders by; null ids and UTRs sort as empty text. */
+export const SORT_EXPRESSION: Readonly<Record<Exclude<SettlementSortColumn, 'date'>, string>> = {
+  settlement_date: 'settlement_date',
+  order_date: 'order_date',
+  amount: 'amount',
+  mer_service_fee: 'mer_service_fee',
+  mer_service_tax: 'mer_service_tax',
+  settled_amount: 'settled_amount',
+  pg: 'pg',
+  payment_mode: 'payment_mode',
+  order_status: 'order_status',
+  pg_status: 'pg_status',
+  order_id: "ifnull(order_id, '')",
+  pg_transaction_id: 'pg_transaction_id',
+  utr: "ifnull(utr, '')",
+};
+
+/** The columns with sort keys; a column's number in the table is its place here. */
+export const KEYED_SORT_COLUMNS = [
+  'settlement_date',
+  'order_date',
+  'amount',
+  'mer_service_fee',
+  'mer_service_tax',
+  'settled_amount',
+  'order_id',
+  'pg_transaction_id',
+  'utr',
+] as const satisfies readonly SettlementSortColumn[];
+export type KeyedSortColumn = (typeof KEYED_SORT_COLUMNS)[number];
+
+export const hasSortKeys = (column: SettlementSortColumn): column is KeyedSortColumn =>
+  (KEYED_SORT_COLUMNS as readonly string[]).includes(column);
+
+const SQL = {
+  pending: `SELECT date FROM settlement_days WHERE date NOT IN (SELECT date FROM settlement_sorted_days)
+            ORDER BY date LIMIT 1`,
+  drop: `DELETE FROM settlement_sort_keys WHERE day = ?`,
+  sorted: `INSERT OR IGNORE INTO settlement_sorted_days (date) VALUES (?)`,
+} as const;
+
+/** One column's keys of a day, in the table's order so they are appended. */
+const buildSql = (column: KeyedSortColumn) => `INSERT INTO settlement_sort_keys (day, col, value, id, n)
+  SELECT @day, ${KEYED_SORT_COLUMNS.indexOf(column)}, v, id, row_number() OVER (ORDER BY v, id) - 1
+  FROM (SELECT ${SORT_EXPRESSION[column]} AS v, id FROM settlements WHERE id BETWEEN @lo AND @hi)
+  ORDER BY v, id`;
+
+export function createSortKeys(db: Database) {
+  const sql = prepareAll(db, SQL);
+  const build = KEYED_SORT_COLUMNS.map((column) => db.prepare(buildSql(column)));
+  const writeDate = db.transaction((): string | null => {
+    const date = sql.pending.pluck().get() as string | undefined;
+    if (date === undefined) return null;
+    const day = dayNumber(date);
+    sql.drop.run(day);
+    for (const statement of build) statement.run({ day, ...idRange(date, date) });
+    sql.sorted.run(date);
+    return date;
+  });
+  return perDateWriter(db, writeDate);
+}
+export type SortKeys = ReturnType<typeof createSortKeys>;
