@@ -19,8 +19,8 @@
  *    ingest to a sixth of a bare insert; per-date indexes still nearly doubled the cost of a page).
  *    `settlement_keyed_days` lists the dates whose keys are current; a page that changes a date's records
  *    takes it off, and a search walks the records of such a date instead (settlement-search.ts).
- *  - `settlement_sort_keys` holds, per day and sort column of many values (amounts, times, ids), every record's
- *    value and id in order with its ordinal, written like the search keys when a sync ends; `settlement_sorted_days`
+ *  - `settlement_sort_keys` holds, per day, sort column of many values (amounts, times, ids) and gateway, every
+ *    record's value and id in order with its ordinal, written like the search keys when a sync ends; `settlement_sorted_days`
  *    lists the dates whose sort keys are current (sort-keys.ts, settlement-key-order.ts).
  *  - `settlement_days` records when each date was last synced, per gateway scope ('' = every gateway):
  *    the "as of" time of every read.
@@ -546,17 +546,26 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 14,
     name: 'settlement sort keys, per date',
-    // Written after a sync like the search keys (sort-keys.ts): per day and column, every record's sort value and
-    // id in order, with its ordinal `n` in that order, which counts the keys before any value with one seek.
+    // Written after a sync like the search keys (sort-keys.ts): per day, column and gateway, every record's sort
+    // value and id in order, with its ordinal `n` in that order, which counts the keys before any value with one
+    // seek, and its payment mode. Gateways and modes by number (`settlement_sort_codes`), a byte or two a key.
     // Empty here: each synced date gets its keys when the next sync ends, and reads scan until then.
     sql: `
+      CREATE TABLE settlement_sort_codes (
+        code INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('pg', 'mode')),
+        value TEXT NOT NULL,
+        UNIQUE (kind, value)
+      );
       CREATE TABLE settlement_sort_keys (
         day INTEGER NOT NULL,
         col INTEGER NOT NULL,
+        pg_code INTEGER NOT NULL,
         value NOT NULL,
         id INTEGER NOT NULL,
         n INTEGER NOT NULL,
-        PRIMARY KEY (day, col, value, id)
+        mode_code INTEGER NOT NULL,
+        PRIMARY KEY (day, col, pg_code, value, id)
       ) WITHOUT ROWID;
       CREATE TABLE settlement_sorted_days (date TEXT PRIMARY KEY) WITHOUT ROWID;
     `,

@@ -1,14 +1,14 @@
 /**
- * Sorting by a column of many values (amounts, times, ids) through the sort keys (sort-keys.ts): per day and column,
- * every record's value and id in order with its ordinal.
+ * Sorting by a column of many values (amounts, times, ids) through the sort keys (sort-keys.ts): per day, column and
+ * gateway, a list of every record's value and id in order with its ordinal and payment mode.
  *
- * A page merges the days of the range: each day is read from the cursor on, a few keys at a time, in its keys' order
- * (a seek, then the records checked against the filter as they come), and the smallest head wins, so a page reads
- * about its own rows plus a few keys a day, never the range. A jump (a position) in an unfiltered range finds the
- * key at that rank by selection across the days: a pivot taken from the widest day's window, its rank in every day
- * one seek each (its ordinal), the windows narrowed to the pivot's side, until a few hundred keys remain, which are
- * read and sorted. A filter other than the dates has no counts to rank with (the keys are not split by gateway or
- * status): its jumps skip rows as before (settlement-pages.ts).
+ * A page merges the lists of the range (every gateway's, or the filter's one): each list is read from the cursor on,
+ * a few keys at a time, in its order (a seek, a payment mode filter checked on the keys, the rest on the records as
+ * they come), and the smallest head wins, so a page reads about its own rows plus a few keys a list, never the range.
+ * A jump (a position) with no filter but the dates and a gateway finds the key at that rank by selection across the
+ * lists: a pivot taken from the widest list's window, its rank in every list one seek each (its ordinal), the windows
+ * narrowed to the pivot's side, until a few hundred keys remain, which are read and sorted. Other filters have no
+ * counts to rank with: their jumps skip rows as before (settlement-pages.ts).
  *
  * Dates whose keys are not current (a sync writing them, one cancelled) make a read fall back to scanning the range,
  * so an answer is never missing a record, only slower until the keys are written.
@@ -48,31 +48,45 @@ const SQL = {
     WHERE day NOT IN (SELECT date FROM settlement_sorted_days)
       AND EXISTS (SELECT 1 FROM settlements WHERE id BETWEEN days.lo AND days.lo + ${PER_DAY - 1})`,
   sortedDays: `SELECT date FROM settlement_sorted_days WHERE date BETWEEN :from AND :to ORDER BY date`,
-  currentCount: `SELECT coalesce(sum(count), 0) FROM settlement_rollup WHERE date BETWEEN :from AND :to`,
-  dayCount: `SELECT n + 1 FROM settlement_sort_keys WHERE day = :day AND col = :col ORDER BY value DESC, id DESC LIMIT 1`,
-  /** Keys of a day below a key: its ordinal, or none when every key is below. */
-  rank: `SELECT n FROM settlement_sort_keys WHERE day = :day AND col = :col AND (value, id) >= (:value, :id)
+  /** The gateways with keys (or the filter's one), and the filter's payment mode, by their numbers. */
+  pgCodes: `SELECT code FROM settlement_sort_codes WHERE kind = 'pg' AND (:pg IS NULL OR value = :pg)`,
+  modeCode: `SELECT code FROM settlement_sort_codes WHERE kind = 'mode' AND value = :mode`,
+  currentCount: `SELECT coalesce(sum(count), 0) FROM settlement_rollup
+    WHERE date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg)`,
+  listCount: `SELECT n + 1 FROM settlement_sort_keys WHERE day = :day AND col = :col AND pg_code = :pg
+    ORDER BY value DESC, id DESC LIMIT 1`,
+  /** Keys of a list below a key: its ordinal, or none when every key is below. */
+  rank: `SELECT n FROM settlement_sort_keys WHERE day = :day AND col = :col AND pg_code = :pg AND (value, id) >= (:value, :id)
     ORDER BY value, id LIMIT 1`,
-  /** A day's keys in order from its first, or (`windowAfter`) after a key: two statements, so each seeks. */
-  window: `SELECT value, id FROM settlement_sort_keys WHERE day = :day AND col = :col
+  /** A list's keys in order from its first, or (`windowAfter`) after a key: two statements, so each seeks. */
+  window: `SELECT value, id FROM settlement_sort_keys WHERE day = :day AND col = :col AND pg_code = :pg
     ORDER BY value, id LIMIT :n OFFSET :skip`,
-  windowAfter: `SELECT value, id FROM settlement_sort_keys WHERE day = :day AND col = :col
+  windowAfter: `SELECT value, id FROM settlement_sort_keys WHERE day = :day AND col = :col AND pg_code = :pg
     AND (value, id) > (:value, :id) ORDER BY value, id LIMIT :n OFFSET :skip`,
 } as const;
 
-/** A day's keys from a cursor on, in the read's direction, whose records pass the filter. */
+/** A list's keys from a cursor on, in the read's direction, whose records pass the filter. */
 function chunkSql(direction: 'asc' | 'desc', exceptions: string, resumed: boolean): string {
   const [dir, past] = direction === 'desc' ? ['DESC', '<'] : ['ASC', '>'];
   return `SELECT k.value, k.id FROM settlement_sort_keys AS k CROSS JOIN settlements ON settlements.id = k.id
-    WHERE k.day = :day AND k.col = :col ${resumed ? `AND (k.value, k.id) ${past} (:kValue, :kId)` : ''}
-      AND ${FILTER_SQL} ${exceptions}
+    WHERE k.day = :day AND k.col = :col AND k.pg_code = :pgCode ${resumed ? `AND (k.value, k.id) ${past} (:kValue, :kId)` : ''}
+      AND (:modeCode IS NULL OR k.mode_code = :modeCode) AND ${FILTER_SQL} ${exceptions}
     ORDER BY k.value ${dir}, k.id ${dir} LIMIT :n`;
 }
 
 /** Below this many candidate keys a jump reads them all and sorts them. */
 const FEW = 512;
-/** Selection rounds before a jump gives up to the scan: each round at least halves the widest day. */
+/** Selection rounds before a jump gives up to the scan: each round at least halves the widest list. */
 const MAX_ROUNDS = 200;
+
+interface Head {
+  day: number;
+  pg: number;
+  keys: Key[];
+  at: number;
+  size: number;
+  done: boolean;
+}
 
 export function createKeyOrder(db: Database) {
   const sql = Object.fromEntries(Object.entries(SQL).map(([k, v]) => [k, db.prepare(v)])) as Record<
@@ -92,10 +106,16 @@ export function createKeyOrder(db: Database) {
   sql.window.raw(true);
   sql.windowAfter.raw(true);
 
-  /** The range's days with current keys, or null when a date with records has none (the caller scans instead). */
-  function days(filter: FilterParams): number[] | null {
+  /**
+   * The range's lists (day × gateway) with current keys, or null when a date with records has none (the caller
+   * scans instead); empty when the filter names a gateway or payment mode no key holds.
+   */
+  function lists(filter: FilterParams): { lists: { day: number; pg: number }[]; modeCode: number | null } | null {
     if ((sql.unsorted.pluck().get(filter) as number) > 0) return null;
-    return (sql.sortedDays.pluck().all(filter) as string[]).map(dayNumber);
+    const pgs = sql.pgCodes.pluck().all(filter) as number[];
+    const modeCode = filter.mode === null ? null : ((sql.modeCode.pluck().get(filter) as number | undefined) ?? -1);
+    const days = (sql.sortedDays.pluck().all(filter) as string[]).map(dayNumber);
+    return { lists: days.flatMap((day) => pgs.map((pg) => ({ day, pg }))), modeCode };
   }
 
   /**
@@ -110,61 +130,77 @@ export function createKeyOrder(db: Database) {
     cursor: { value: Value; id: number } | null,
     limit: number,
   ): number[] | null {
-    const dayList = days(filter);
-    if (dayList === null) return null;
+    const found = lists(filter);
+    if (found === null) return null;
     const col = KEYED_SORT_COLUMNS.indexOf(column);
     const sign = direction === 'desc' ? -1 : 1;
-    const first = Math.max(8, Math.ceil((2 * (limit + 1)) / Math.max(1, dayList.length)));
-    const heads = dayList.map((day) => ({ day, keys: [] as Key[], at: 0, size: first, done: false }));
-    const fill = (h: (typeof heads)[number], after: { value: Value; id: number } | null) => {
-      const keys = chunk(direction, exceptionsOnly, after !== null).all({
+    const first = Math.max(4, Math.ceil((2 * (limit + 1)) / Math.max(1, found.lists.length)));
+    const fill = (h: Head, after: { value: Value; id: number } | null): boolean => {
+      h.keys = chunk(direction, exceptionsOnly, after !== null).all({
         ...filter,
         day: h.day,
         col,
+        pgCode: h.pg,
+        modeCode: found.modeCode,
         kValue: after?.value ?? null,
         kId: after?.id ?? null,
         n: h.size,
       }) as Key[];
-      h.keys = keys;
       h.at = 0;
-      h.done = keys.length < h.size;
+      h.done = h.keys.length < h.size;
       h.size *= 2;
+      return h.keys.length > 0;
     };
-    for (const h of heads) fill(h, cursor);
-    const ids: number[] = [];
-    while (ids.length <= limit) {
-      let best: (typeof heads)[number] | null = null;
-      for (const h of heads) {
-        if (h.at === h.keys.length) {
-          if (h.done) continue;
-          const last = h.keys.at(-1)!;
-          fill(h, { value: last[0], id: last[1] });
-          if (h.keys.length === 0) continue;
-        }
-        if (best === null || sign * compareKeys(h.keys[h.at]!, best.keys[best.at]!) < 0) best = h;
+    // A binary heap of the lists by their next key, in the read's order.
+    const before = (a: Head, b: Head) => sign * compareKeys(a.keys[a.at]!, b.keys[b.at]!) < 0;
+    const heap: Head[] = [];
+    const down = (i: number) => {
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
+        if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+        if (m === i) return;
+        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+        i = m;
       }
-      if (best === null) break;
-      ids.push(best.keys[best.at++]![1]);
+    };
+    for (const { day, pg } of found.lists) {
+      const h: Head = { day, pg, keys: [], at: 0, size: first, done: false };
+      if (fill(h, cursor)) heap.push(h);
+    }
+    for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+    const ids: number[] = [];
+    while (ids.length <= limit && heap.length > 0) {
+      const h = heap[0]!;
+      const key = h.keys[h.at++]!;
+      ids.push(key[1]);
+      if (h.at === h.keys.length && (h.done || !fill(h, { value: key[0], id: key[1] }))) {
+        heap[0] = heap.at(-1)!;
+        heap.pop();
+      }
+      if (heap.length > 0) down(0);
     }
     return ids;
   }
 
   /**
-   * The key at `rank` (0 is the smallest) among the current records of an unfiltered range, by selection across the
-   * days; null when the keys cannot count them (a date without current keys, vanished records in the range, or
-   * `rank` past the end), `total` beside it.
+   * The key at `rank` (0 is the smallest) among the current records of a range, all of them or one gateway's, by
+   * selection across the lists; null when the keys cannot count them (a date without current keys, vanished records
+   * in the range), a null key when `rank` is outside the result, and the result's size beside it.
    */
   function keyAtRank(
     column: KeyedSortColumn,
     filter: FilterParams,
     rankOf: (total: number) => number,
   ): { key: Key | null; total: number } | null {
-    const dayList = days(filter);
-    if (dayList === null) return null;
+    const found = lists(filter);
+    if (found === null) return null;
     const col = KEYED_SORT_COLUMNS.indexOf(column);
-    const windows = dayList.map((day) => {
-      const size = (sql.dayCount.pluck().get({ day, col }) as number | undefined) ?? 0;
-      return { day, a: 0, b: size, size, low: null as Key | null };
+    const windows = found.lists.map(({ day, pg }) => {
+      const size = (sql.listCount.pluck().get({ day, col, pg }) as number | undefined) ?? 0;
+      return { day, pg, a: 0, b: size, size, low: null as Key | null };
     });
     const total = windows.reduce((s, w) => s + w.size, 0);
     // Vanished records have keys but are not in the result: the ranks would be off by them.
@@ -173,8 +209,8 @@ export function createKeyOrder(db: Database) {
     if (rank < 0 || rank >= total) return { key: null, total };
     const at = (w: (typeof windows)[number], skip: number, n: number) =>
       (w.low === null
-        ? sql.window.all({ day: w.day, col, n, skip })
-        : sql.windowAfter.all({ day: w.day, col, value: w.low[0], id: w.low[1], n, skip })) as Key[];
+        ? sql.window.all({ day: w.day, col, pg: w.pg, n, skip })
+        : sql.windowAfter.all({ day: w.day, col, pg: w.pg, value: w.low[0], id: w.low[1], n, skip })) as Key[];
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let widest = windows[0]!;
       let left = 0;
@@ -193,8 +229,10 @@ export function createKeyOrder(db: Database) {
       const ranks = windows.map((w) =>
         w === widest
           ? mid
-          : ((sql.rank.pluck().get({ day: w.day, col, value: pivot[0], id: pivot[1] }) as number | undefined) ??
-            w.size),
+          : w.a === w.b
+            ? w.a
+            : ((sql.rank.pluck().get({ day: w.day, col, pg: w.pg, value: pivot[0], id: pivot[1] }) as
+                number | undefined) ?? w.size),
       );
       const pivotRank = ranks.reduce((s, r) => s + r, 0);
       if (pivotRank === rank) return { key: pivot, total };

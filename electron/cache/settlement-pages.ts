@@ -198,23 +198,23 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     return { rows, nextCursor };
 
     /**
-     * A column with sort keys: a page merged from the range's days; a jump in an unfiltered range from the key at its
-     * rank. Null where the keys cannot answer (dates without current keys, a filtered jump): the statement reads.
+     * A column with sort keys: a page merged from the range's lists; a jump with no filter but the dates and a gateway
+     * from the key at its rank. Null where the keys cannot answer (dates without current keys, a filtered jump): the statement reads.
      */
     function readByKeys(column: KeyedSortColumn): unknown[][] | null {
       let after = cursor && { value: cursor.value ?? '', id: cursor.id };
       if (options.position !== undefined && options.position > 0) {
         const position = options.position;
-        const unfiltered =
+        // The keys count the rows of a gateway, not of a payment mode or a status.
+        const counted =
           rollupCovers &&
           !exceptionsOnly &&
-          filter.pg === null &&
           filter.mode === null &&
           filter.orderStatus === null &&
           filter.pgStatus === null &&
           filter.ruleBit === null;
         // The row before the position: in descending order the one `position` from the largest.
-        const found = unfiltered
+        const found = counted
           ? keyOrder.keyAtRank(column, filter, (total) => (sort.direction === 'desc' ? total - position : position - 1))
           : null;
         if (found === null) return null;

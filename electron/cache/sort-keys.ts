@@ -1,9 +1,11 @@
 /**
  * Writing the sort keys (migration 14) of dates whose records changed, after a sync, the way the search keys are
- * written (search-keys.ts): one date per transaction, each column's keys appended in the table's own order. Per day
- * and column: every record's sort value and id, ordered, with its ordinal in that order (`n`). A read in a column's
- * order then merges the range's days (a seek each) instead of sorting the range, and counts the rows before any
- * key with one seek a day (settlement-key-order.ts).
+ * written (search-keys.ts): one date per transaction, each column's keys appended in the table's own order. Per day,
+ * column and gateway: every record's sort value and id, ordered, with its ordinal in that order (`n`) and its payment
+ * mode. A read in a column's order then merges the range's days and gateways (a seek each) instead of sorting the
+ * range, and counts the rows before any key with one seek a list (settlement-key-order.ts). Split by gateway because
+ * batches tie a gateway to its UTRs and settlement times: in one list a gateway's rows come in runs that a gateway
+ * filter would have to step over; the payment mode beside each key lets a mode filter step over keys, not records.
  *
  * Only the columns of many values have keys; gateway, payment mode and statuses are ordered through the rollup's
  * counts (settlement-value-order.ts). Vanished records keep their keys (a record's values only change by a page
@@ -53,14 +55,20 @@ const SQL = {
   pending: `SELECT date FROM settlement_days WHERE date NOT IN (SELECT date FROM settlement_sorted_days)
             ORDER BY date LIMIT 1`,
   drop: `DELETE FROM settlement_sort_keys WHERE day = ?`,
+  codes: `INSERT OR IGNORE INTO settlement_sort_codes (kind, value)
+            SELECT DISTINCT 'pg', pg FROM settlements WHERE id BETWEEN @lo AND @hi
+            UNION SELECT DISTINCT 'mode', payment_mode FROM settlements WHERE id BETWEEN @lo AND @hi`,
   sorted: `INSERT OR IGNORE INTO settlement_sorted_days (date) VALUES (?)`,
 } as const;
 
-/** One column's keys of a day, in the table's order so they are appended. */
-const buildSql = (column: KeyedSortColumn) => `INSERT INTO settlement_sort_keys (day, col, value, id, n)
-  SELECT @day, ${KEYED_SORT_COLUMNS.indexOf(column)}, v, id, row_number() OVER (ORDER BY v, id) - 1
-  FROM (SELECT ${SORT_EXPRESSION[column]} AS v, id FROM settlements WHERE id BETWEEN @lo AND @hi)
-  ORDER BY v, id`;
+/** One column's keys of a day, per gateway, in the table's order so they are appended. */
+const buildSql = (column: KeyedSortColumn) => `INSERT INTO settlement_sort_keys (day, col, pg_code, value, id, n, mode_code)
+  SELECT @day, ${KEYED_SORT_COLUMNS.indexOf(column)}, p.code, s.v, s.id,
+    row_number() OVER (PARTITION BY p.code ORDER BY s.v, s.id) - 1, m.code
+  FROM (SELECT ${SORT_EXPRESSION[column]} AS v, id, pg, payment_mode FROM settlements WHERE id BETWEEN @lo AND @hi) AS s
+    JOIN settlement_sort_codes AS p ON p.kind = 'pg' AND p.value = s.pg
+    JOIN settlement_sort_codes AS m ON m.kind = 'mode' AND m.value = s.payment_mode
+  ORDER BY p.code, s.v, s.id`;
 
 export function createSortKeys(db: Database) {
   const sql = prepareAll(db, SQL);
@@ -70,6 +78,7 @@ export function createSortKeys(db: Database) {
     if (date === undefined) return null;
     const day = dayNumber(date);
     sql.drop.run(day);
+    sql.codes.run(idRange(date, date));
     for (const statement of build) statement.run({ day, ...idRange(date, date) });
     sql.sorted.run(date);
     return date;
