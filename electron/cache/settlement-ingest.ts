@@ -211,6 +211,8 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
         sql.seen.run(runId, row.id);
         if (!counted) {
           rollup.add(row as unknown as RollupRow, 1);
+          // Sort keys hold current records only: a record back from vanished is missing from them.
+          sql.unsortDay.run(date);
           changes({ ...key, settlementDate: r.settlement_date, kind: 'returned' }, at);
         }
         result[flags & SEEN ? 'repeated' : 'unchanged']++;
@@ -275,6 +277,8 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
         at,
       );
     });
+    // Sort keys hold current records only: vanished ones are still in them.
+    if (vanished > 0) sql.unsortDay.run(date);
     if (manifest) {
       const seenBy = manifest.gateways ?? digestOfStored();
       const gateways = new Set([...seenBy.keys(), ...(scope.pg === null ? pgs : [scope.pg])]);

@@ -65,12 +65,20 @@ const SQL = {
     AND (value, id) > (:value, :id) ORDER BY value, id LIMIT :n OFFSET :skip`,
 } as const;
 
-/** A list's keys from a cursor on, in the read's direction, whose records pass the filter. */
-function chunkSql(direction: 'asc' | 'desc', exceptions: string, resumed: boolean): string {
+/**
+ * A list's keys from a cursor on, in the read's direction, whose records pass the filter. With no filter beyond the
+ * dates, gateway and payment mode the keys alone answer (they are the current records'); otherwise each key's record
+ * is read and checked.
+ */
+function chunkSql(direction: 'asc' | 'desc', checked: 'keys' | 'records' | 'exceptions', resumed: boolean): string {
   const [dir, past] = direction === 'desc' ? ['DESC', '<'] : ['ASC', '>'];
-  return `SELECT k.value, k.id FROM settlement_sort_keys AS k CROSS JOIN settlements ON settlements.id = k.id
+  const records =
+    checked === 'keys'
+      ? ''
+      : `CROSS JOIN settlements ON settlements.id = k.id AND ${FILTER_SQL} ${checked === 'exceptions' ? EXCEPTIONS_SQL : ''}`;
+  return `SELECT k.value, k.id FROM settlement_sort_keys AS k ${records}
     WHERE k.day = :day AND k.col = :col AND k.pg_code = :pgCode ${resumed ? `AND (k.value, k.id) ${past} (:kValue, :kId)` : ''}
-      AND (:modeCode IS NULL OR k.mode_code = :modeCode) AND ${FILTER_SQL} ${exceptions}
+      AND (:modeCode IS NULL OR k.mode_code = :modeCode)
     ORDER BY k.value ${dir}, k.id ${dir} LIMIT :n`;
 }
 
@@ -94,11 +102,15 @@ export function createKeyOrder(db: Database) {
     Statement
   >;
   const chunks = new Map<string, Statement>();
-  const chunk = (direction: 'asc' | 'desc', exceptionsOnly: boolean, resumed: boolean): Statement => {
-    const name = `${direction}:${exceptionsOnly}:${resumed}`;
+  const chunk = (
+    direction: 'asc' | 'desc',
+    checked: 'keys' | 'records' | 'exceptions',
+    resumed: boolean,
+  ): Statement => {
+    const name = `${direction}:${checked}:${resumed}`;
     let s = chunks.get(name);
     if (!s) {
-      s = db.prepare(chunkSql(direction, exceptionsOnly ? EXCEPTIONS_SQL : '', resumed)).raw(true);
+      s = db.prepare(chunkSql(direction, checked, resumed)).raw(true);
       chunks.set(name, s);
     }
     return s;
@@ -111,7 +123,7 @@ export function createKeyOrder(db: Database) {
    * scans instead); empty when the filter names a gateway or payment mode no key holds.
    */
   function lists(filter: FilterParams): { lists: { day: number; pg: number }[]; modeCode: number | null } | null {
-    if ((sql.unsorted.pluck().get(filter) as number) > 0) return null;
+    if (filter.state !== 'current' || (sql.unsorted.pluck().get(filter) as number) > 0) return null;
     const pgs = sql.pgCodes.pluck().all(filter) as number[];
     const modeCode = filter.mode === null ? null : ((sql.modeCode.pluck().get(filter) as number | undefined) ?? -1);
     const days = (sql.sortedDays.pluck().all(filter) as string[]).map(dayNumber);
@@ -133,10 +145,15 @@ export function createKeyOrder(db: Database) {
     const found = lists(filter);
     if (found === null) return null;
     const col = KEYED_SORT_COLUMNS.indexOf(column);
+    const checked = exceptionsOnly
+      ? 'exceptions'
+      : filter.orderStatus !== null || filter.pgStatus !== null || filter.ruleBit !== null || filter.search !== null
+        ? 'records'
+        : 'keys';
     const sign = direction === 'desc' ? -1 : 1;
     const first = Math.max(4, Math.ceil((2 * (limit + 1)) / Math.max(1, found.lists.length)));
     const fill = (h: Head, after: { value: Value; id: number } | null): boolean => {
-      h.keys = chunk(direction, exceptionsOnly, after !== null).all({
+      h.keys = chunk(direction, checked, after !== null).all({
         ...filter,
         day: h.day,
         col,
@@ -188,7 +205,7 @@ export function createKeyOrder(db: Database) {
   /**
    * The key at `rank` (0 is the smallest) among the current records of a range, all of them or one gateway's, by
    * selection across the lists; null when the keys cannot count them (a date without current keys, vanished records
-   * in the range), a null key when `rank` is outside the result, and the result's size beside it.
+   * asked for), a null key when `rank` is outside the result, and the result's size beside it.
    */
   function keyAtRank(
     column: KeyedSortColumn,
@@ -203,7 +220,7 @@ export function createKeyOrder(db: Database) {
       return { day, pg, a: 0, b: size, size, low: null as Key | null };
     });
     const total = windows.reduce((s, w) => s + w.size, 0);
-    // Vanished records have keys but are not in the result: the ranks would be off by them.
+    // The keys are the current records': their count is the rollup's, unless a date changed since they were written.
     if (total !== (sql.currentCount.pluck().get(filter) as number)) return null;
     const rank = rankOf(total);
     if (rank < 0 || rank >= total) return { key: null, total };

@@ -8,8 +8,9 @@
  * filter would have to step over; the payment mode beside each key lets a mode filter step over keys, not records.
  *
  * Only the columns of many values have keys; gateway, payment mode and statuses are ordered through the rollup's
- * counts (settlement-value-order.ts). Vanished records keep their keys (a record's values only change by a page
- * that takes its date off the sorted days), and reads check the state as they check every filter.
+ * counts (settlement-value-order.ts). Only current records have keys, so the keys count the result without reading
+ * a record; a page that changes a date's records, a record that vanishes or comes back takes the date off the
+ * sorted days (settlement-ingest.ts). Reads of vanished records scan the range.
  */
 import type { Database } from 'better-sqlite3';
 import type { SettlementSortColumn } from '../../shared/settlement-query';
@@ -62,10 +63,13 @@ const SQL = {
 } as const;
 
 /** One column's keys of a day, per gateway, in the table's order so they are appended. */
-const buildSql = (column: KeyedSortColumn) => `INSERT INTO settlement_sort_keys (day, col, pg_code, value, id, n, mode_code)
+const buildSql = (
+  column: KeyedSortColumn,
+) => `INSERT INTO settlement_sort_keys (day, col, pg_code, value, id, n, mode_code)
   SELECT @day, ${KEYED_SORT_COLUMNS.indexOf(column)}, p.code, s.v, s.id,
     row_number() OVER (PARTITION BY p.code ORDER BY s.v, s.id) - 1, m.code
-  FROM (SELECT ${SORT_EXPRESSION[column]} AS v, id, pg, payment_mode FROM settlements WHERE id BETWEEN @lo AND @hi) AS s
+  FROM (SELECT ${SORT_EXPRESSION[column]} AS v, id, pg, payment_mode FROM settlements
+    WHERE id BETWEEN @lo AND @hi AND vanished_at IS NULL) AS s
     JOIN settlement_sort_codes AS p ON p.kind = 'pg' AND p.value = s.pg
     JOIN settlement_sort_codes AS m ON m.kind = 'mode' AND m.value = s.payment_mode
   ORDER BY p.code, s.v, s.id`;
