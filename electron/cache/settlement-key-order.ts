@@ -3,18 +3,18 @@
  * gateway, a list of every record's value and id in order with its ordinal and payment mode.
  *
  * A page merges the lists of the range (every gateway's, or the filter's one): each list is read from the cursor on,
- * a few keys at a time, in its order (a seek, a payment mode filter checked on the keys, the rest on the records as
- * they come), and the smallest head wins, so a page reads about its own rows plus a few keys a list, never the range.
+ * a few keys at a time, in its order (a seek, the filter checked on the keys, a text search on their records), and
+ * the smallest head wins, so a page reads about its own rows plus a few keys a list, never the range.
  * A jump (a position) with no filter but the dates and a gateway finds the key at that rank by selection across the
- * lists: a pivot taken from the widest list's window, its rank in every list one seek each (its ordinal), the windows
- * narrowed to the pivot's side, until a few hundred keys remain, which are read and sorted. Other filters have no
+ * lists: a pivot taken from the widest list's window where the rank falls in it, its rank in every list one seek each
+ * (its ordinal), the windows narrowed to the pivot's side, until a few hundred keys remain, which are read and sorted. Other filters have no
  * counts to rank with: their jumps skip rows as before (settlement-pages.ts).
  *
  * Dates whose keys are not current (a sync writing them, one cancelled) make a read fall back to scanning the range,
  * so an answer is never missing a record, only slower until the keys are written.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { EXCEPTIONS_SQL, FILTER_SQL, type FilterParams } from './settlement-filter';
+import { FILTER_SQL, type FilterParams } from './settlement-filter';
 import { PER_DAY, dayNumber } from './settlement-ids';
 import { DAYS } from './settlement-search';
 import { KEYED_SORT_COLUMNS, type KeyedSortColumn } from './sort-keys';
@@ -48,9 +48,9 @@ const SQL = {
     WHERE day NOT IN (SELECT date FROM settlement_sorted_days)
       AND EXISTS (SELECT 1 FROM settlements WHERE id BETWEEN days.lo AND days.lo + ${PER_DAY - 1})`,
   sortedDays: `SELECT date FROM settlement_sorted_days WHERE date BETWEEN :from AND :to ORDER BY date`,
-  /** The gateways with keys (or the filter's one), and the filter's payment mode, by their numbers. */
+  /** The gateways with keys (or the filter's one), and a filter's payment mode or status, by their numbers. */
   pgCodes: `SELECT code FROM settlement_sort_codes WHERE kind = 'pg' AND (:pg IS NULL OR value = :pg)`,
-  modeCode: `SELECT code FROM settlement_sort_codes WHERE kind = 'mode' AND value = :mode`,
+  code: `SELECT code FROM settlement_sort_codes WHERE kind = :kind AND value = :value`,
   currentCount: `SELECT coalesce(sum(count), 0) FROM settlement_rollup
     WHERE date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg)`,
   listCount: `SELECT n + 1 FROM settlement_sort_keys WHERE day = :day AND col = :col AND pg_code = :pg
@@ -66,19 +66,18 @@ const SQL = {
 } as const;
 
 /**
- * A list's keys from a cursor on, in the read's direction, whose records pass the filter. With no filter beyond the
- * dates, gateway and payment mode the keys alone answer (they are the current records'); otherwise each key's record
- * is read and checked.
+ * A list's keys from a cursor on, in the read's direction, whose records pass the filter: checked on the keys, which
+ * carry every field a filter names but the text a search looks for; a search reads each key's record.
  */
-function chunkSql(direction: 'asc' | 'desc', checked: 'keys' | 'records' | 'exceptions', resumed: boolean): string {
+function chunkSql(direction: 'asc' | 'desc', searched: boolean, exceptionsOnly: boolean, resumed: boolean): string {
   const [dir, past] = direction === 'desc' ? ['DESC', '<'] : ['ASC', '>'];
-  const records =
-    checked === 'keys'
-      ? ''
-      : `CROSS JOIN settlements ON settlements.id = k.id AND ${FILTER_SQL} ${checked === 'exceptions' ? EXCEPTIONS_SQL : ''}`;
+  const records = searched ? `CROSS JOIN settlements ON settlements.id = k.id AND ${FILTER_SQL}` : '';
   return `SELECT k.value, k.id FROM settlement_sort_keys AS k ${records}
     WHERE k.day = :day AND k.col = :col AND k.pg_code = :pgCode ${resumed ? `AND (k.value, k.id) ${past} (:kValue, :kId)` : ''}
       AND (:modeCode IS NULL OR k.mode_code = :modeCode)
+      AND (:orderStatusCode IS NULL OR k.order_status_code = :orderStatusCode)
+      AND (:pgStatusCode IS NULL OR k.pg_status_code = :pgStatusCode)
+      AND (:ruleBit IS NULL OR k.exception_flags & :ruleBit <> 0) ${exceptionsOnly ? 'AND k.exception_flags <> 0' : ''}
     ORDER BY k.value ${dir}, k.id ${dir} LIMIT :n`;
 }
 
@@ -102,15 +101,11 @@ export function createKeyOrder(db: Database) {
     Statement
   >;
   const chunks = new Map<string, Statement>();
-  const chunk = (
-    direction: 'asc' | 'desc',
-    checked: 'keys' | 'records' | 'exceptions',
-    resumed: boolean,
-  ): Statement => {
-    const name = `${direction}:${checked}:${resumed}`;
+  const chunk = (direction: 'asc' | 'desc', searched: boolean, exceptionsOnly: boolean, resumed: boolean) => {
+    const name = `${direction}:${searched}:${exceptionsOnly}:${resumed}`;
     let s = chunks.get(name);
     if (!s) {
-      s = db.prepare(chunkSql(direction, checked, resumed)).raw(true);
+      s = db.prepare(chunkSql(direction, searched, exceptionsOnly, resumed)).raw(true);
       chunks.set(name, s);
     }
     return s;
@@ -122,12 +117,21 @@ export function createKeyOrder(db: Database) {
    * The range's lists (day × gateway) with current keys, or null when a date with records has none (the caller
    * scans instead); empty when the filter names a gateway or payment mode no key holds.
    */
-  function lists(filter: FilterParams): { lists: { day: number; pg: number }[]; modeCode: number | null } | null {
+  function lists(filter: FilterParams) {
     if (filter.state !== 'current' || (sql.unsorted.pluck().get(filter) as number) > 0) return null;
     const pgs = sql.pgCodes.pluck().all(filter) as number[];
-    const modeCode = filter.mode === null ? null : ((sql.modeCode.pluck().get(filter) as number | undefined) ?? -1);
+    // A value no key holds is no record's: its number -1 matches nothing.
+    const code = (kind: string, value: string | null) =>
+      value === null ? null : ((sql.code.pluck().get({ kind, value }) as number | undefined) ?? -1);
     const days = (sql.sortedDays.pluck().all(filter) as string[]).map(dayNumber);
-    return { lists: days.flatMap((day) => pgs.map((pg) => ({ day, pg }))), modeCode };
+    return {
+      lists: days.flatMap((day) => pgs.map((pg) => ({ day, pg }))),
+      codes: {
+        modeCode: code('mode', filter.mode),
+        orderStatusCode: code('order_status', filter.orderStatus),
+        pgStatusCode: code('pg_status', filter.pgStatus),
+      },
+    };
   }
 
   /**
@@ -145,20 +149,15 @@ export function createKeyOrder(db: Database) {
     const found = lists(filter);
     if (found === null) return null;
     const col = KEYED_SORT_COLUMNS.indexOf(column);
-    const checked = exceptionsOnly
-      ? 'exceptions'
-      : filter.orderStatus !== null || filter.pgStatus !== null || filter.ruleBit !== null || filter.search !== null
-        ? 'records'
-        : 'keys';
     const sign = direction === 'desc' ? -1 : 1;
     const first = Math.max(4, Math.ceil((2 * (limit + 1)) / Math.max(1, found.lists.length)));
     const fill = (h: Head, after: { value: Value; id: number } | null): boolean => {
-      h.keys = chunk(direction, checked, after !== null).all({
+      h.keys = chunk(direction, filter.search !== null, exceptionsOnly, after !== null).all({
         ...filter,
+        ...found.codes,
         day: h.day,
         col,
         pgCode: h.pg,
-        modeCode: found.modeCode,
         kValue: after?.value ?? null,
         kId: after?.id ?? null,
         n: h.size,
@@ -228,6 +227,7 @@ export function createKeyOrder(db: Database) {
       (w.low === null
         ? sql.window.all({ day: w.day, col, pg: w.pg, n, skip })
         : sql.windowAfter.all({ day: w.day, col, pg: w.pg, value: w.low[0], id: w.low[1], n, skip })) as Key[];
+    let lastLeft = Infinity;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let widest = windows[0]!;
       let left = 0;
@@ -241,7 +241,12 @@ export function createKeyOrder(db: Database) {
         const keys = windows.flatMap((w) => (w.b > w.a ? at(w, 0, w.b - w.a) : [])).sort(compareKeys);
         return { key: keys[rank - below] ?? null, total };
       }
-      const mid = (widest.a + widest.b) >> 1;
+      // Records fall into the lists much alike, so the sought key sits about as far into the widest window as it does
+      // into all of them together: a pivot there lands near it and the windows close in a few rounds. Should a round
+      // not halve what is left (values bunched in some lists), the next takes the middle, which always does.
+      const share = left * 2 <= lastLeft ? (rank - below) / left : 0.5;
+      lastLeft = left;
+      const mid = Math.min(widest.b - 1, widest.a + Math.floor((widest.b - widest.a) * share));
       const pivot = at(widest, mid - widest.a, 1)[0]!;
       const ranks = windows.map((w) =>
         w === widest

@@ -123,7 +123,8 @@ const SEEDS: Record<number, string[]> = {
   14: [
     `INSERT INTO settlement_sort_codes VALUES (1, 'pg', 'payu')`,
     `INSERT INTO settlement_sort_codes VALUES (2, 'mode', 'UPI')`,
-    `INSERT INTO settlement_sort_keys VALUES (20089, 2, 1, 1000, 1, 0, 2)`,
+    `INSERT INTO settlement_sort_codes VALUES (3, 'order_status', 'success')`,
+    `INSERT INTO settlement_sort_keys VALUES (20089, 2, 1, 1000, 1, 0, 2, 3, 3, 0)`,
     `INSERT INTO settlement_sorted_days VALUES ('2025-01-01')`,
   ],
 };
