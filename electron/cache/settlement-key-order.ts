@@ -6,8 +6,8 @@
  * a few keys at a time, in its order (a seek, the filter checked on the keys, a text search on their records), and
  * the smallest head wins, so a page reads about its own rows plus a few keys a list, never the range.
  * A jump (a position) with no filter but the dates and a gateway finds the key at that rank by selection across the
- * lists: a pivot taken from the widest list's window where the rank falls in it, its rank in every list one seek each
- * (its ordinal), the windows narrowed to the pivot's side, until a few hundred keys remain, which are read and sorted. Other filters have no
+ * lists: a pivot chosen where the rank should fall, its rank in every list one seek each (its ordinal), the windows
+ * narrowed to the pivot's side, until a few hundred keys remain, which are read and sorted. Other filters have no
  * counts to rank with: their jumps skip rows as before (settlement-pages.ts).
  *
  * Dates whose keys are not current (a sync writing them, one cancelled) make a read fall back to scanning the range,
@@ -227,7 +227,17 @@ export function createKeyOrder(db: Database) {
       (w.low === null
         ? sql.window.all({ day: w.day, col, pg: w.pg, n, skip })
         : sql.windowAfter.all({ day: w.day, col, pg: w.pg, value: w.low[0], id: w.low[1], n, skip })) as Key[];
-    let lastLeft = Infinity;
+    /** The list and ordinal where the `t`-th remaining key would be if the lists held bands one after another. */
+    const byBands = (t: number): [(typeof windows)[number], number] => {
+      const firsts = windows.filter((w) => w.b > w.a).map((w) => ({ w, key: at(w, 0, 1)[0]! }));
+      firsts.sort((x, y) => compareKeys(x.key, y.key));
+      for (const { w } of firsts) {
+        if (t < w.b - w.a) return [w, w.a + t];
+        t -= w.b - w.a;
+      }
+      const last = firsts.at(-1)!.w;
+      return [last, last.b - 1];
+    };
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let widest = windows[0]!;
       let left = 0;
@@ -241,15 +251,20 @@ export function createKeyOrder(db: Database) {
         const keys = windows.flatMap((w) => (w.b > w.a ? at(w, 0, w.b - w.a) : [])).sort(compareKeys);
         return { key: keys[rank - below] ?? null, total };
       }
-      // Records fall into the lists much alike, so the sought key sits about as far into the widest window as it does
-      // into all of them together: a pivot there lands near it and the windows close in a few rounds. Should a round
-      // not halve what is left (values bunched in some lists), the next takes the middle, which always does.
-      const share = left * 2 <= lastLeft ? (rank - below) / left : 0.5;
-      lastLeft = left;
-      const mid = Math.min(widest.b - 1, widest.a + Math.floor((widest.b - widest.a) * share));
-      const pivot = at(widest, mid - widest.a, 1)[0]!;
+      // Three ways to pick the pivot, in turn. Lists that hold bands of values one after another (settlement times: a
+      // date's batches) are ordered by their first keys and the sought key taken to be where the count falls among
+      // them. Lists that mix values alike (amounts) hold it about as far into any one of them as into all together.
+      // The middle of the widest list halves it whatever the values.
+      const [chosen, mid] =
+        round % 3 === 0
+          ? byBands(rank - below)
+          : [
+              widest,
+              widest.a + Math.floor(((widest.b - widest.a) * (round % 3 === 1 ? rank - below : left >> 1)) / left),
+            ];
+      const pivot = at(chosen, mid - chosen.a, 1)[0]!;
       const ranks = windows.map((w) =>
-        w === widest
+        w === chosen
           ? mid
           : w.a === w.b
             ? w.a
@@ -261,7 +276,7 @@ export function createKeyOrder(db: Database) {
       windows.forEach((w, i) => {
         if (pivotRank < rank) {
           // The pivot and every key below it are before the one sought.
-          const a = w === widest ? mid + 1 : ranks[i]!;
+          const a = w === chosen ? mid + 1 : ranks[i]!;
           if (a > w.a) {
             w.a = a;
             w.low = pivot;
