@@ -17,17 +17,22 @@
 import { z } from 'zod';
 import { addDays } from './time';
 
-/** Where a real deployment may differ: how long a credit may take to arrive, and when a missing one is overdue. */
+/**
+ * Where a real deployment may differ, kept per profile: how long a credit may take to arrive, when a missing one is
+ * overdue, and how sure the triage of an exception must be of its cause before the cause becomes the exception's tag.
+ */
 export const reconSettings = z
   .object({
     /** A credit may be dated from the batch's date to this many days after it (amount and split matching). */
     windowDays: z.number().int().min(0).max(10),
     /** A batch with no credit is overdue this many days after its date (T+n). */
     overdueDays: z.number().int().min(0).max(30),
+    /** Probability (0–1) the likely cause must reach to tag the exception; below it nothing is tagged. */
+    triageThreshold: z.number().min(0).max(1),
   })
   .strict();
 export type ReconSettings = z.infer<typeof reconSettings>;
-export const DEFAULT_RECON_SETTINGS: ReconSettings = { windowDays: 2, overdueDays: 1 };
+export const DEFAULT_RECON_SETTINGS: ReconSettings = { windowDays: 2, overdueDays: 1, triageThreshold: 0.5 };
 
 export interface BatchKey {
   date: string;

@@ -146,6 +146,9 @@ export function detectLayout(headers: readonly string[]): { layout: string; mapp
   return null;
 }
 
+const sameHeader = (a: string | undefined, b: string | undefined) =>
+  (a === undefined ? undefined : headerKey(a)) === (b === undefined ? undefined : headerKey(b));
+
 /** Whether every header a saved mapping names is in this header row. */
 export function mappingFits(mapping: ColumnMapping, headers: readonly string[]): boolean {
   const keys = new Set(headers.map(headerKey));
@@ -291,7 +294,8 @@ export interface BadStatementRow {
   reason: string;
 }
 
-function cellText(cell: SheetCell | undefined): string {
+/** A cell as the text it shows (trimmed); a number cell as its number. */
+export function cellText(cell: SheetCell | undefined): string {
   if (cell === null || cell === undefined) return '';
   return typeof cell === 'string' ? cell.trim() : String(cell.number);
 }
@@ -402,8 +406,12 @@ export function findHeaderRow(
 ): { index: number; headers: string[]; layout: string; mapping: ColumnMapping } | null {
   for (let i = 0; i < Math.min(table.length, 30); i++) {
     const headers = table[i]!.map(cellText);
-    if (saved && mappingFits(saved, headers)) return { index: i, headers, layout: 'Saved mapping', mapping: saved };
     const found = detectLayout(headers);
+    if (saved && mappingFits(saved, headers)) {
+      // A mapping that is a known layout's is named after it.
+      const same = found !== null && STATEMENT_ROLES.every((r) => sameHeader(found.mapping[r], saved[r]));
+      return { index: i, headers, layout: same ? found.layout : 'Saved mapping', mapping: saved };
+    }
     if (found) return { index: i, headers, ...found };
   }
   return null;

@@ -5,12 +5,21 @@
  */
 import { z } from 'zod';
 import { viewName } from './saved-views';
+import { changesFilter } from './settlement-changes';
 import { settlementFilter, settlementSort } from './settlement-query';
 
 export const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const EXPORT_KINDS = ['settlements', 'beneficiaries', 'payouts', 'balances', 'journal', 'payoutCheck'] as const;
+export const EXPORT_KINDS = [
+  'settlements',
+  'changes',
+  'beneficiaries',
+  'payouts',
+  'balances',
+  'journal',
+  'payoutCheck',
+] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 const format = z.enum(EXPORT_FORMATS);
@@ -71,6 +80,8 @@ export const exportRequest = z
         csv,
       })
       .strict(),
+    /** What the syncs changed, as the Changes view shows it: its range, gateway, sync run and kind of change. */
+    z.object({ kind: z.literal('changes'), format, filter: changesFilter, csv }).strict(),
     z.object({ kind: z.literal('beneficiaries'), format, sort: listSort('beneficiaries'), view, csv }).strict(),
     z.object({ kind: z.literal('payouts'), format, sort: listSort('payouts'), view, csv }).strict(),
     z.object({ kind: z.literal('balances'), format, csv }).strict(),

@@ -49,20 +49,29 @@ export type SettlementChange = z.output<typeof settlementChange>;
 
 export const CHANGES_PAGE_MAX = 1000;
 
-export const changesQuery = z
-  .object({
-    from: cacheDate,
-    to: cacheDate,
-    pg: filterText.optional(),
-    /** One sync run's changes only. */
-    runId: z.number().int().positive().optional(),
-    kind: z.enum(CHANGE_KINDS).optional(),
+/** Which changes: a range, and optionally one gateway, one sync run, one kind of change. */
+const changesScope = z.object({
+  from: cacheDate,
+  to: cacheDate,
+  pg: filterText.optional(),
+  /** One sync run's changes only. */
+  runId: z.number().int().positive().optional(),
+  kind: z.enum(CHANGE_KINDS).optional(),
+});
+const fromNotAfterTo = (q: { from: string; to: string }) => q.from <= q.to;
+const toBeforeFrom = { message: 'must not be before from', path: ['to'] };
+
+export const changesQuery = changesScope
+  .extend({
     /** Keyset: the last change id of the previous page. */
     afterId: z.number().int().nonnegative().optional(),
     limit: z.number().int().min(1).max(CHANGES_PAGE_MAX).default(200),
   })
   .strict()
-  .refine((q) => q.from <= q.to, { message: 'must not be before from', path: ['to'] });
+  .refine(fromNotAfterTo, toBeforeFrom);
+/** The Changes view's selection as its export takes it: every change it selects, not a page. */
+export const changesFilter = changesScope.strict().refine(fromNotAfterTo, toBeforeFrom);
+export type ChangesFilter = z.output<typeof changesFilter>;
 export type ChangesQuery = z.input<typeof changesQuery>;
 
 const count = z.number().int().nonnegative();
@@ -200,13 +209,13 @@ export const TRIAGE_CAUSES = {
 } as const;
 
 /** Below this the cause is stored with its probability but the exception is not tagged with it. */
-export const DEFAULT_TRIAGE_THRESHOLD = 0.5;
 
 export const triageRequest = z
   .object({
     date: cacheDate,
     pg: filterText.optional(),
-    threshold: z.number().min(0).max(1).default(DEFAULT_TRIAGE_THRESHOLD),
+    /** This run's threshold; without it, the profile's (shared/bank-matching.ts, reconSettings). */
+    threshold: z.number().min(0).max(1).optional(),
     /** Re-ask records already triaged. */
     again: z.boolean().default(false),
   })
@@ -222,5 +231,7 @@ export const triageSummary = z.object({
   /** Records not triaged, with why (the service's reason, or too large to send). */
   failed: z.array(z.object({ recordId: z.number().int(), pgTransactionId: z.string(), reason: z.string() })),
   model: z.string().nullable(),
+  /** The threshold the run tagged by. */
+  threshold: z.number().min(0).max(1),
 });
 export type TriageSummary = z.output<typeof triageSummary>;

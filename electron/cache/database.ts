@@ -216,6 +216,7 @@ export function openCacheReader(file: string, options: CacheOptions = {}) {
     beneficiaries: createBeneficiariesRepository(db, now),
     ...readerPayouts(db, now),
     accounts: createAccountsRepository(db, now),
+    reconciliation: createReconciliationRepository(db, now),
     journal: { every: () => journalEntries(db) },
     async snapshot<T>(run: () => Promise<T>): Promise<T> {
       db.exec('BEGIN');

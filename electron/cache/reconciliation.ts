@@ -71,6 +71,13 @@ const SQL = {
   putSettings: `INSERT INTO recon_settings (key, value) VALUES ('matching', ?)
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
   gateways: `SELECT DISTINCT pg FROM settlement_rollup`,
+  creditsOfBatches: `SELECT m.batch_date AS date, m.pg, m.utr, m.settlement_date AS settlementDate, m.how,
+                            a.name AS account, count(l.id) AS lines, coalesce(sum(l.amount), 0) AS credited,
+                            group_concat(l.date, ', ') AS creditDates
+                     FROM recon_matches m JOIN bank_accounts a ON a.id = m.account_id
+                       LEFT JOIN recon_match_lines ml ON ml.match_id = m.id LEFT JOIN bank_lines l ON l.id = ml.line_id
+                     WHERE m.batch_date BETWEEN :from AND :to
+                     GROUP BY m.id`,
 } as const;
 
 export interface BatchRow extends BatchKey {
@@ -81,6 +88,17 @@ export interface BatchRow extends BatchKey {
   subvention: number;
   settled: number;
   exceptions: number;
+}
+
+/** The bank credit a batch was matched to (in whichever account), as the settlement workbook shows it. */
+export interface BatchCredit extends BatchKey {
+  how: MatchHow | 'manual';
+  account: string;
+  lines: number;
+  /** The matched credits' sum, paise. */
+  credited: number;
+  /** The credits' statement dates, comma-separated. */
+  creditDates: string | null;
 }
 
 export interface BankAccount {
@@ -187,6 +205,11 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
       }[];
     },
     gateways: () => (sql.gateways.all() as { pg: string }[]).map((r) => r.pg),
+    /** Every match of the period's batches with its account and credited sum, by batch (batchKeyText). */
+    creditsOfBatches(from: string, to: string): Map<string, BatchCredit> {
+      const rows = sql.creditsOfBatches.all({ from, to }) as BatchCredit[];
+      return new Map(rows.map((r) => [batchKeyText(r), { ...r, credited: num(r.credited, 'credited') }]));
+    },
 
     accounts: () => (sql.accounts.all() as Parameters<typeof account>[0][]).map(account),
     account(name: string): BankAccount | null {
@@ -298,7 +321,8 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
       const row = sql.getSettings.get() as { value: string } | undefined;
       return (
         parseJson(row?.value ?? null, (v) => {
-          const p = reconSettings.safeParse(v);
+          // Settings stored before a setting existed take its default.
+          const p = reconSettings.safeParse({ ...DEFAULT_RECON_SETTINGS, ...(v as object) });
           return p.success ? p.data : null;
         }) ?? DEFAULT_RECON_SETTINGS
       );

@@ -86,6 +86,20 @@ const DAY_COUNTS = {
   asc: `SELECT date, sum(count) FROM settlement_rollup WHERE ${ROLLUP_WHERE} GROUP BY date ORDER BY date ASC`,
 } as const;
 
+/** A date's first and last ids, vanished rows included: two seeks, where min() and max() together would scan. */
+const DAY_IDS = `SELECT (SELECT min(id) FROM settlements WHERE id BETWEEN :lo AND :hi),
+                        (SELECT max(id) FROM settlements WHERE id BETWEEN :lo AND :hi)`;
+
+/** True when the filter keeps every current row of its dates (the rollup's count of a date is then its rows). */
+const filtersNothing = (f: FilterParams): boolean =>
+  f.pg === null &&
+  f.mode === null &&
+  f.orderStatus === null &&
+  f.pgStatus === null &&
+  f.ruleBit === null &&
+  f.search === null &&
+  f.state === 'current';
+
 /** The cursor: the sort it belongs to, the last row's sort value (none for the id order) and its id. */
 const cursorShape = z.tuple([
   z.enum(SETTLEMENT_SORT_COLUMNS),
@@ -138,6 +152,7 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     .prepare(`SELECT ${COLUMNS} FROM settlements WHERE id IN (SELECT value FROM json_each(:ids))`)
     .raw(true);
   const dayCounts = { desc: db.prepare(DAY_COUNTS.desc).raw(), asc: db.prepare(DAY_COUNTS.asc).raw() };
+  const dayIds = db.prepare(DAY_IDS).raw();
 
   /**
    * Where a date-ordered read starts to reach row `position`: the id bound just outside the date that holds it
@@ -156,7 +171,17 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     }) as Iterable<[string, number]>) {
       if (position < before + count) {
         const day = dayNumber(date);
-        return { kId: direction === 'desc' ? (day + 1) * PER_DAY : day * PER_DAY - 1, skip: position - before };
+        const skip = position - before;
+        if (!exceptionsOnly && filtersNothing(filter)) {
+          // Every row of the date counts; when its ids are as many as its rows, none vanished and none is missing
+          // between the first and the last, so the row `skip` rows in is an id away: no rows to skip at all
+          // (a date of a million rows skipped half a million, 100–300 ms).
+          const [firstId, lastId] = dayIds.get({ lo: day * PER_DAY, hi: (day + 1) * PER_DAY - 1 }) as [number, number];
+          if (lastId - firstId + 1 === count) {
+            return { kId: direction === 'desc' ? lastId - skip + 1 : firstId + skip - 1, skip: 0 };
+          }
+        }
+        return { kId: direction === 'desc' ? (day + 1) * PER_DAY : day * PER_DAY - 1, skip };
       }
       before += count;
     }

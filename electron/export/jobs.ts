@@ -10,6 +10,7 @@ import { join, parse } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import type { ExportRequest, ExportResult } from '../../shared/exports';
 import type { SettlementFilter } from '../../shared/settlement-query';
+import type { ChangesFilter } from '../../shared/settlement-changes';
 import { epochMsToIst, epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { EventBus } from '../ipc/events';
@@ -40,6 +41,14 @@ export function freeName(dir: string, name: string): string {
 }
 
 /** A settlement filter beyond its dates, as file-name parts: the gateway, every narrowing filter, the search. */
+/** The Changes view's filter beyond its dates, as file-name parts: gateway, sync run, kind of change. */
+function changesParts(f: ChangesFilter): string[] {
+  return [f.pg, f.runId && `sync-${f.runId}`, f.kind]
+    .filter((p): p is string => typeof p === 'string' && p !== '')
+    .map((p) => fileNamePart(p, ''))
+    .filter(Boolean);
+}
+
 function filterParts(f: SettlementFilter): string[] {
   return [
     f.pg,
@@ -68,9 +77,11 @@ export function suggestedName(profileName: string, request: ExportRequest, now: 
       ? [`settlements-${request.filter.from}-to-${request.filter.to}`, ...view, ...filterParts(request.filter)].join(
           '-',
         )
-      : request.kind === 'payoutCheck'
-        ? `payout-check-${request.runId}-${epochMsToIstDate(now)}`
-        : [`${request.kind}-${epochMsToIstDate(now)}`, ...view].join('-');
+      : request.kind === 'changes'
+        ? [`changes-${request.filter.from}-to-${request.filter.to}`, ...changesParts(request.filter)].join('-')
+        : request.kind === 'payoutCheck'
+          ? `payout-check-${request.runId}-${epochMsToIstDate(now)}`
+          : [`${request.kind}-${epochMsToIstDate(now)}`, ...view].join('-');
   // Most file systems stop at 255 bytes; the dates and the extension come first, so a long filter is what is cut.
   return `${fileNamePart(profileName, 'profile')}-${what}`.slice(0, 200).replace(/-$/, '') + `.${request.format}`;
 }

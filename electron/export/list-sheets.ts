@@ -15,12 +15,14 @@ import {
   textColumn as text,
 } from './column-specs';
 import { sortByKey } from '../../shared/table-sort';
+import type { ChangesFilter } from '../../shared/settlement-changes';
+import { CHANGE_COLUMNS, changeRows } from './settlement-sheets';
 import type { ColumnSpec, RowValues } from './xlsx-writer';
 
 export interface ListExport {
   sheet: string;
-  /** What the list holds, for the provenance. */
-  view: string;
+  /** What the list holds, for the provenance: in words, or from the request (the filter the screen had). */
+  view: string | ((request: ExportRequest) => string);
   columns: readonly ColumnSpec[];
   rows(reader: CacheReader, request: ExportRequest): Iterable<RowValues>;
 }
@@ -192,6 +194,18 @@ export const LIST_EXPORTS = {
       }
     },
   },
+  changes: {
+    sheet: 'Changes',
+    view: (request) =>
+      request.kind === 'changes' ? `what the syncs changed: ${describeChangesFilter(request.filter)}` : '',
+    columns: CHANGE_COLUMNS,
+    *rows(reader, request) {
+      if (request.kind !== 'changes') return;
+      const { from, to, pg, runId, kind } = request.filter;
+      const query = { from, to, ...(pg ? { pg } : {}), ...(runId ? { runId } : {}), ...(kind ? { kind } : {}) };
+      for (const c of reader.changes.all(query)) yield* changeRows(c);
+    },
+  },
   journal: {
     sheet: 'Journal',
     view: 'every entry of the audit journal, oldest first, with its hashes',
@@ -230,4 +244,14 @@ export const LIST_EXPORTS = {
       }
     },
   },
-} satisfies Record<'beneficiaries' | 'payouts' | 'payoutCheck' | 'balances' | 'journal', ListExport>;
+} satisfies Record<'beneficiaries' | 'payouts' | 'payoutCheck' | 'balances' | 'journal' | 'changes', ListExport>;
+
+/** The Changes view's filter in words, for the Audit sheet and the sidecar. */
+export function describeChangesFilter(f: ChangesFilter): string {
+  return [
+    `${f.from} to ${f.to} (settlement dates, IST)`,
+    f.pg ? `gateway ${f.pg}` : 'every gateway',
+    f.runId ? `sync run ${f.runId} only` : 'every sync run',
+    f.kind ? `${f.kind} records only` : 'every kind of change',
+  ].join(', ');
+}

@@ -31,6 +31,8 @@ import {
   type Provenance,
 } from './provenance';
 import {
+  BANK_CREDIT_COLUMNS,
+  bankCreditRows,
   DETAIL_COLUMNS,
   CHANGE_COLUMNS,
   EXCEPTION_COLUMNS,
@@ -429,6 +431,20 @@ async function writeSettlements(
       }
     }
     await addSheetRows(book, 'Manifest', MANIFEST_COLUMNS, manifestRows(reader.manifests.completeness(changeQuery)));
+    // Whole batches of the range and gateway: a batch is one bank credit, so the record filters do not cut it.
+    const recon = reader.reconciliation;
+    await addSheetRows(
+      book,
+      'Bank credits',
+      BANK_CREDIT_COLUMNS,
+      bankCreditRows(
+        recon.batches(filter.from, filter.to, filter.pg ?? null),
+        recon.creditsOfBatches(filter.from, filter.to),
+        recon.accounts().length === 0
+          ? null
+          : { today: job.context.generatedAtIst.slice(0, 10), settings: recon.settings() },
+      ),
+    );
     progress({ phase: 'finishing', rowsWritten: written.count, rowsTotal }, true);
     // Checked before the file is completed: a workbook whose Summary disagrees with its rows is never handed over.
     assertAgrees(written, expected);
@@ -527,7 +543,7 @@ async function writeList(run: Run): Promise<Written> {
   const provenance = (parts: Provenance['parts'], cutCells?: number): Provenance => ({
     what: spec.sheet,
     scope: [
-      ['View', spec.view],
+      ['View', typeof spec.view === 'string' ? spec.view : spec.view(request)],
       ...('view' in request && request.view ? [['Saved view', request.view] as [string, string]] : []),
       [
         'Order',

@@ -11,7 +11,15 @@ import {
   expectedSettledAmount,
   type ReconciliationException,
 } from '../../shared/reconciliation';
+import {
+  BATCH_STATE_LABELS,
+  batchKeyText,
+  matchedState,
+  unmatchedBatchState,
+  type ReconSettings,
+} from '../../shared/bank-matching';
 import type { CachedSettlement, SettlementFilter } from '../../shared/settlement-query';
+import type { BatchCredit, BatchRow } from '../cache/reconciliation';
 import type { WorkbookFigure, WorkbookGroup, WorkbookSummary } from '../cache/settlements';
 import type { DateCompleteness, ExceptionStateRow, SettlementChange } from '../../shared/settlement-changes';
 import {
@@ -153,6 +161,76 @@ export function manifestRows(dates: readonly DateCompleteness[]): RowValues[] {
           g.runId,
         ]),
   );
+}
+
+/**
+ * The Bank credits sheet: a line per batch of the range (one bank credit each: gateway, UTR, settlement time) with
+ * what it rolls up and, where a statement was matched to it, the credit and its reconciliation state.
+ */
+export const BANK_CREDIT_COLUMNS: readonly ColumnSpec[] = [
+  { header: 'Date', type: 'date' },
+  text('Gateway'),
+  id('UTR', 22),
+  { header: 'Settled at (IST)', type: 'datetime' },
+  { header: 'Records', type: 'integer' },
+  money('Gross'),
+  money('Fees'),
+  money('Taxes'),
+  money('Subvention'),
+  money('Net settled'),
+  { header: 'Exceptions', type: 'integer' },
+  text('Reconciliation', 34),
+  text('Matched', 16),
+  text('Bank account', 18),
+  text('Credit dates', 24),
+  money('Credited'),
+  money('Difference'),
+];
+
+const MATCHED_HOW: Readonly<Record<BatchCredit['how'], string>> = {
+  utr: 'By UTR',
+  amount: 'By exact amount',
+  split: 'Split credits',
+  manual: 'By hand',
+};
+
+/**
+ * One row per batch. Unmatched, a batch is "not yet due" or "overdue" by T+n as the Reconciliation screen says,
+ * once any statement has been imported; with none there is nothing to reconcile against and the sheet says so.
+ */
+export function bankCreditRows(
+  batches: readonly BatchRow[],
+  credits: ReadonlyMap<string, BatchCredit>,
+  reconciled: { today: string; settings: ReconSettings } | null,
+): RowValues[] {
+  return batches.map((b) => {
+    const c = credits.get(batchKeyText(b));
+    const difference = c ? c.credited - b.settled : null;
+    const state = c
+      ? BATCH_STATE_LABELS[matchedState(c.how, difference!)]
+      : reconciled
+        ? BATCH_STATE_LABELS[unmatchedBatchState(b.date, reconciled.today, reconciled.settings)]
+        : 'No bank statement imported';
+    return [
+      b.date,
+      b.pg,
+      b.utr === '' ? 'UTR pending' : b.utr,
+      b.settlementDate,
+      b.records,
+      b.amount,
+      b.fees,
+      b.taxes,
+      b.subvention,
+      b.settled,
+      b.exceptions,
+      state,
+      c ? MATCHED_HOW[c.how] : null,
+      c?.account ?? null,
+      c?.creditDates ?? null,
+      c?.credited ?? null,
+      difference,
+    ];
+  });
 }
 
 /** A field's value as text: amounts as exact rupees, empty as nothing. */

@@ -2,14 +2,23 @@
 import { epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import { writeReconciliation } from '../export/reconciliation-sheets';
+import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
-import { importStatement, matchByHand, matchPeriod, report, unmatch } from '../reconciliation/reconcile';
+import {
+  importStatement,
+  matchByHand,
+  matchPeriod,
+  previewStatement,
+  report,
+  unmatch,
+} from '../reconciliation/reconcile';
 import type { IpcHandlers } from './router';
 
 type Handled =
   | 'recon.batches'
   | 'recon.batchRecords'
   | 'recon.accounts'
+  | 'recon.previewStatement'
   | 'recon.importStatement'
   | 'recon.match'
   | 'recon.report'
@@ -21,9 +30,10 @@ type Handled =
 export function createReconHandlers(
   cacheFor: (profileId: string) => Cache,
   profiles: ProfileStore,
-  deps: { chooseFile(name: string): Promise<string | null>; now: () => Date },
+  deps: { chooseFile(name: string): Promise<string | null>; now: () => Date; journals: Journals },
 ): Pick<IpcHandlers, Handled> {
   const cache = () => cacheFor(profiles.active().id);
+  const journal = () => deps.journals.for(profiles.active().id).journal;
   const today = () => epochMsToIstDate(deps.now().getTime());
   return {
     'recon.batches': ({ from, to, pg }) => ({ batches: cache().reconciliation.batches(from, to, pg ?? null) }),
@@ -37,6 +47,8 @@ export function createReconHandlers(
         settings: repo.settings(),
       };
     },
+    'recon.previewStatement': ({ fileName, content, account }) =>
+      previewStatement(cache(), { fileName, bytes: Buffer.from(content, 'base64'), accountName: account }),
     'recon.importStatement': ({ fileName, content, account, mapping }) =>
       importStatement(cache(), {
         fileName,
@@ -46,12 +58,15 @@ export function createReconHandlers(
       }),
     'recon.match': (input) => matchPeriod(cache(), { ...input, today: today() }),
     'recon.report': (input) => report(cache(), { ...input, today: today() }),
-    'recon.matchByHand': (input) => ({ matchId: matchByHand(cache(), input) }),
+    'recon.matchByHand': (input) => ({ matchId: matchByHand(cache(), journal(), input) }),
     'recon.unmatch': (input) => {
-      unmatch(cache(), input);
+      unmatch(cache(), journal(), input);
       return { unmatched: true as const };
     },
-    'recon.saveSettings': (settings) => cache().reconciliation.putSettings(settings),
+    'recon.saveSettings': (changed) => {
+      const repo = cache().reconciliation;
+      return repo.putSettings({ ...repo.settings(), ...changed });
+    },
     async 'recon.export'(input) {
       const r = report(cache(), { ...input, today: today() });
       const file = await deps.chooseFile(`Reconciliation ${r.account.name} ${input.from} to ${input.to}.xlsx`);

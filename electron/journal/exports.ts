@@ -45,7 +45,9 @@ export async function journalExport(
   }
   const sha256 = files[0]?.sha256 ?? null;
   const what =
-    request.kind === 'settlements' ? `settlements ${request.filter.from} to ${request.filter.to}` : request.kind;
+    request.kind === 'settlements' || request.kind === 'changes'
+      ? `${request.kind} ${request.filter.from} to ${request.filter.to}`
+      : request.kind;
   return journal.append({
     kind: 'export',
     event: `export.${request.kind}`,
@@ -57,7 +59,7 @@ export async function journalExport(
     data: {
       kind: request.kind,
       format: request.format,
-      filter: request.kind === 'settlements' ? request.filter : null,
+      filter: request.kind === 'settlements' || request.kind === 'changes' ? request.filter : null,
       rows: result.rows,
       sheets: result.sheets,
       totals: result.totals ?? null,

@@ -20,16 +20,18 @@ import {
   type StateTotal,
 } from '../../shared/bank-matching';
 import {
+  cellText,
   findHeaderRow,
   readStatementRows,
   type BadStatementRow,
   type ColumnMapping,
 } from '../../shared/bank-statement';
-import { sumMinor } from '../../shared/money';
+import { formatMinor, sumMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { BankAccount, BatchRow, StoredLine } from '../cache/reconciliation';
 import { readTable } from '../import/sheet-reader';
+import type { Journal } from '../journal/journal';
 
 /** Input the desk can correct (a file with no recognisable header, an unknown account, a wrong match). */
 export class ReconInputError extends Error {
@@ -54,6 +56,41 @@ export interface StatementImportResult {
   from: string | null;
   to: string | null;
   bad: BadStatementRow[];
+}
+
+/** Rows of a file shown by the column-mapping step: the header is looked for in as many (findHeaderRow). */
+export const PREVIEW_ROWS = 30;
+/** A preview cell is cut here: it is for recognising a column, not for reading a narration whole. */
+const PREVIEW_CELL_CHARS = 60;
+
+export interface StatementPreview {
+  fileName: string;
+  /** The file's first non-empty rows, each with its row number in the file, cells as the text they show. */
+  rows: { n: number; cells: string[] }[];
+  /** The header row found (its position in `rows`) by the account's saved mapping or a known layout; else null. */
+  header: { index: number; layout: string; mapping: ColumnMapping } | null;
+}
+
+/**
+ * The first rows of a statement file and the mapping the import would use (the account's saved one when its
+ * headers are there, else a recognised layout's), for the desk to check or change before importing. Stores nothing.
+ */
+export async function previewStatement(
+  cache: Cache,
+  input: { fileName: string; bytes: Buffer; accountName: string },
+): Promise<StatementPreview> {
+  const { rows } = await readTable(input.fileName, input.bytes);
+  const first = rows.slice(0, PREVIEW_ROWS);
+  const saved = cache.reconciliation.account(input.accountName)?.mapping ?? null;
+  const header = findHeaderRow(
+    first.map((r) => r.cells),
+    saved,
+  );
+  return {
+    fileName: input.fileName,
+    rows: first.map((r) => ({ n: r.n, cells: r.cells.map((c) => cellText(c).slice(0, PREVIEW_CELL_CHARS)) })),
+    header: header && { index: header.index, layout: header.layout, mapping: header.mapping },
+  };
 }
 
 /**
@@ -319,50 +356,106 @@ function totalOf<T>(
   };
 }
 
-/** Matches a batch to credits by hand, with a note; the credits leave any automatic match they were in. */
+/** The batch as one line of the journal: its gateway, UTR (or "UTR pending") and settlement time. */
+function batchWords(b: BatchKey): string {
+  return `${b.pg} ${b.utr === '' ? 'UTR pending' : b.utr} settled ${b.settlementDate} (${b.date})`;
+}
+
+const batchData = (b: BatchKey) => ({ date: b.date, pg: b.pg, utr: b.utr, settlementDate: b.settlementDate });
+
+/**
+ * Matches a batch to credits by hand, with a note; the credits leave any automatic match they were in. The match
+ * and its journal entry (who, the batch, the credits, the amounts and the note) are written in one transaction.
+ */
 export function matchByHand(
   cache: Cache,
+  journal: Journal,
   input: { account: string; batch: BatchKey; lineIds: number[]; note: string },
 ): number {
   const repo = cache.reconciliation;
   const account = accountOf(cache, input.account);
   if (input.lineIds.length === 0) throw new ReconInputError('Choose at least one credit to match the batch to.');
-  if (input.note.trim() === '') throw new ReconInputError('A match by hand needs a note saying why.');
+  const note = input.note.trim();
+  if (note === '') throw new ReconInputError('A match by hand needs a note saying why.');
   const batch = repo
     .batches(input.batch.date, input.batch.date)
     .find((b) => batchKeyText(b) === batchKeyText(input.batch));
   if (!batch) throw new ReconInputError(`No batch ${batchKeyText(input.batch)} in the cache.`);
   const lines = new Map(repo.lines(account.id, '0000-01-01', '9999-12-31').map((l) => [l.id, l]));
-  return repo.transaction(() => {
+  return journal.transact((append) => {
+    const replaced = new Set<number>();
     for (const id of input.lineIds) {
       const l = lines.get(id);
       if (!l) throw new ReconInputError(`Statement line ${id} is not in account "${account.name}".`);
       if (l.amount <= 0) throw new ReconInputError(`Statement line ${id} is a debit, not a credit.`);
       const m = repo.matchOfLine(id);
-      if (m !== null) repo.dropMatch(m);
+      if (m !== null) replaced.add(m);
     }
     const old = repo.matchOfBatch(batch);
-    if (old) repo.dropMatch(old.id);
-    return repo.addMatch(account.id, batch, 'manual', input.lineIds, input.note.trim());
+    if (old) replaced.add(old.id);
+    for (const m of replaced) repo.dropMatch(m);
+    const matchId = repo.addMatch(account.id, batch, 'manual', input.lineIds, note);
+    const credited = sumMinor(input.lineIds.map((id) => lines.get(id)!.amount));
+    append({
+      kind: 'action',
+      event: 'recon.match_by_hand',
+      outcome: 'done',
+      summary:
+        `Matched batch ${batchWords(batch)} by hand to ${input.lineIds.length} credit` +
+        `${input.lineIds.length === 1 ? '' : 's'} in "${account.name}" (difference ${formatMinor(credited - batch.settled)}): ${note}`,
+      data: {
+        account: account.name,
+        matchId,
+        batch: batchData(batch),
+        lineIds: input.lineIds,
+        credited,
+        settled: batch.settled,
+        difference: credited - batch.settled,
+        replacedMatches: [...replaced],
+        note,
+      },
+    });
+    return matchId;
   });
 }
 
 /**
  * Takes a match apart, with a note: the batch and its credits are free again, and the automatic matcher will not
- * pair them again (the desk said they do not belong together).
+ * pair them again (the desk said they do not belong together). Journaled with the note, in the same transaction.
  */
-export function unmatch(cache: Cache, input: { account: string; matchId: number; note: string }): void {
+export function unmatch(
+  cache: Cache,
+  journal: Journal,
+  input: { account: string; matchId: number; note: string },
+): void {
   const repo = cache.reconciliation;
   const account = accountOf(cache, input.account);
-  if (input.note.trim() === '') throw new ReconInputError('Unmatching needs a note saying why.');
+  const note = input.note.trim();
+  if (note === '') throw new ReconInputError('Unmatching needs a note saying why.');
   const m = repo.matches(account.id).find((x) => x.id === input.matchId);
   if (!m) throw new ReconInputError(`No match ${input.matchId} in account "${account.name}".`);
-  repo.transaction(() => {
+  journal.transact((append) => {
+    const its = repo.linesOfMatch(m.id);
     repo.keepApart(
       m,
-      repo.linesOfMatch(m.id).map((l) => l.id),
-      input.note.trim(),
+      its.map((l) => l.id),
+      note,
     );
     repo.dropMatch(m.id);
+    append({
+      kind: 'action',
+      event: 'recon.unmatch',
+      outcome: 'done',
+      summary: `Unmatched batch ${batchWords(m)} from ${its.length} credit${its.length === 1 ? '' : 's'} in "${account.name}" (was ${m.how}): ${note}`,
+      data: {
+        account: account.name,
+        matchId: m.id,
+        how: m.how,
+        batch: batchData(m),
+        lineIds: its.map((l) => l.id),
+        credited: sumMinor(its.map((l) => l.amount)),
+        note,
+      },
+    });
   });
 }

@@ -3,7 +3,8 @@
  * rule, the record's own fields and each broken rule's values go out as `state` (nothing else: no notes, no
  * assignee, no profile, no other record), with three questions — the likely cause (choice), whether it needs
  * escalation (noul) and its severity (score). The answers are stored with their probabilities and the model's
- * name; the cause becomes the exception's tag only when its probability reaches the threshold.
+ * name; the cause becomes the exception's tag only when its probability reaches the threshold (the run's, else the
+ * profile's setting).
  *
  * Within the documented limits (shared/api/classification.ts): 3 questions (1–4), 6 causes (≤ 20 options), 5
  * severity levels, and a body over 32 KiB is not sent (that record is listed with why). Requests go one at a
@@ -114,7 +115,7 @@ export function answerOf(response: Answers): TriageAnswer {
 
 export interface TriageOptions {
   api: { classification: Pick<MerchantApi['classification'], 'classify'> };
-  cache: Pick<Cache, 'exceptions'>;
+  cache: Pick<Cache, 'exceptions' | 'reconciliation'>;
   request: TriageRequest;
   signal?: AbortSignal;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -131,6 +132,7 @@ export async function triageDate(options: TriageOptions): Promise<TriageSummary>
   const q = triageRequest.parse(options.request);
   const sleep = options.sleep ?? realSleep;
   const { cache, api, signal } = options;
+  const threshold = q.threshold ?? cache.reconciliation.settings().triageThreshold;
   const records = cache.exceptions.exceptionsOfDate(idRange(q.date, q.date), q.pg ?? null);
   const summary: TriageSummary = {
     date: q.date,
@@ -140,6 +142,7 @@ export async function triageDate(options: TriageOptions): Promise<TriageSummary>
     skipped: 0,
     failed: [],
     model: null,
+    threshold,
   };
   let done = 0;
   for (const r of records) {
@@ -178,7 +181,7 @@ export async function triageDate(options: TriageOptions): Promise<TriageSummary>
       }
     }
     if (answer === null) continue;
-    const tag = answer.causeProbability >= q.threshold ? answer.cause : null;
+    const tag = answer.causeProbability >= threshold ? answer.cause : null;
     cache.exceptions.saveTriage(r, answer, tag);
     summary.triaged++;
     if (tag !== null) summary.tagged++;

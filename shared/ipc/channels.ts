@@ -29,6 +29,7 @@ export const IPC_CHANNELS = [
   'recon.batches',
   'recon.batchRecords',
   'recon.accounts',
+  'recon.previewStatement',
   'recon.importStatement',
   'recon.match',
   'recon.report',

@@ -123,6 +123,23 @@ export const reconChannels = {
       settings: reconSettings,
     }),
   },
+  /** A statement file's first rows and the mapping an import would use (saved for the account, or recognised). */
+  'recon.previewStatement': {
+    input: z
+      .object({
+        fileName: z.string().trim().min(1).max(255),
+        content: z.base64().max(28_000_000),
+        account: accountName,
+      })
+      .strict(),
+    output: z.object({
+      fileName: z.string(),
+      rows: z.array(z.object({ n: z.number().int().positive(), cells: z.array(z.string()) })),
+      header: z
+        .object({ index: z.number().int().nonnegative(), layout: z.string(), mapping: columnMapping })
+        .nullable(),
+    }),
+  },
   /** A statement file (base64) into a bank account, made on first use; `mapping` for a layout not recognised. */
   'recon.importStatement': {
     input: z
@@ -147,7 +164,8 @@ export const reconChannels = {
     input: z.object({ account: accountName, matchId: z.number().int(), note }).strict(),
     output: z.object({ unmatched: z.literal(true) }),
   },
-  'recon.saveSettings': { input: reconSettings, output: reconSettings },
+  /** The settings named are changed; the others stay as they are. */
+  'recon.saveSettings': { input: reconSettings.partial(), output: reconSettings },
   /** The report as XLSX where the user chooses; `file` is null when the dialog was dismissed. */
   'recon.export': { input: withAccount, output: z.object({ file: z.string().nullable() }) },
 } satisfies DomainSchemas<'recon'>;

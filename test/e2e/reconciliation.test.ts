@@ -53,6 +53,10 @@ describe.runIf(ready)('Reconciliation', () => {
       await page.getByLabel('From').fill(formatDdMmYyyy(from));
       await page.getByLabel('To', { exact: true }).fill(formatDdMmYyyy(to));
       await page.getByLabel('Bank statement file').setInputFiles(statement);
+      // The mapping step: HDFC's layout recognised and preselected; the desk confirms.
+      await page.getByTestId('mapping-recognised').getByText('Recognised as HDFC Bank').waitFor();
+      expect(await page.getByRole('combobox', { name: 'Credit (deposit)' }).inputValue()).toBe('Deposit Amt.');
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
       await page.getByText(/HDFC statement\.csv \(HDFC Bank\): \d+ lines, \d+ added, 0 already imported\./).waitFor();
       await page.getByRole('button', { name: 'Match', exact: true }).click();
 
@@ -64,6 +68,15 @@ describe.runIf(ready)('Reconciliation', () => {
           .first();
       await expect.poll(() => count('Amount differs').textContent()).toBe('1');
       expect(await count('Batch without a credit \\(overdue\\)').textContent()).toBe('1');
+      // T+n is the profile's: at T+30 the batch without a credit is not yet due; back at T+1 it is overdue again.
+      const overdueAfter = page.getByLabel('Overdue after T+');
+      await overdueAfter.fill('30');
+      await overdueAfter.press('Enter');
+      await expect.poll(() => count('Batch without a credit \\(not yet due\\)').textContent()).toBe('1');
+      expect(await count('Batch without a credit \\(overdue\\)').textContent()).toBe('0');
+      await overdueAfter.fill('1');
+      await overdueAfter.press('Enter');
+      await expect.poll(() => count('Batch without a credit \\(overdue\\)').textContent()).toBe('1');
       const credits = page.getByRole('table', { name: 'Statement credits' });
       expect(
         Number(
@@ -77,10 +90,28 @@ describe.runIf(ready)('Reconciliation', () => {
 
       const grid = page.getByRole('table', { name: 'Settlement batches' });
       await grid.getByRole('row', { name: /Amount differs/ }).click();
-      const detail = page.getByRole('region', { name: 'Batch' });
+      const detail = page.getByRole('region', { name: 'Batch', exact: true });
       await detail.getByRole('table', { name: 'Records of the batch' }).waitFor();
       expect(await detail.textContent()).toMatch(/records, net/);
+      await detail.scrollIntoViewIfNeeded();
       await saveScreenshots(page, 'reconciliation');
+
+      // At 1280×800 nothing is cut off: each table fits its scroll box, and the Difference column is on screen.
+      for (const name of ['Settlement batches', 'Statement credits']) {
+        const fits = await page
+          .getByRole('table', { name, exact: true })
+          // The totals above have a table of that name too; the list is the last.
+          .last()
+          .evaluate((t) => t.scrollWidth <= t.parentElement!.clientWidth);
+        expect({ name, fits }).toEqual({ name, fits: true });
+      }
+      const difference = await grid.getByRole('columnheader', { name: 'Difference' }).boundingBox();
+      expect(difference!.x + difference!.width).toBeLessThanOrEqual(1280);
+      const records = await detail.getByRole('table', { name: 'Records of the batch' }).evaluate((t) => ({
+        table: t.scrollWidth,
+        box: t.parentElement!.clientWidth,
+      }));
+      expect(records.table).toBeLessThanOrEqual(records.box);
 
       // Match the overdue batch by hand to a credit without a batch, with a note.
       await grid.getByRole('row', { name: /Batch without a credit/ }).click();
@@ -92,6 +123,13 @@ describe.runIf(ready)('Reconciliation', () => {
       expect(report.ok && report.value.batches.filter((b) => b.state === 'manual').map((b) => b.note)).toEqual([
         'bank confirmed by phone',
       ]);
+      // Journaled with its note, and shown on the Journal screen.
+      const journal = await call(app.core, 'journal.list', { kind: 'action', text: 'bank confirmed by phone' });
+      expect(journal.ok && journal.value.entries.map((e) => [e.event, e.outcome, e.data['note']])).toEqual([
+        ['recon.match_by_hand', 'done', 'bank confirmed by phone'],
+      ]);
+      await page.getByRole('navigation').getByRole('button', { name: 'Journal' }).click();
+      await page.getByText(/Matched batch .* by hand to 1 credit .*: bank confirmed by phone/).waitFor();
     },
   );
 });

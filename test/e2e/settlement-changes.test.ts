@@ -4,15 +4,20 @@
  * changed field old → new and each date's completeness; then an exception acknowledged, assigned, noted, triaged
  * with the classification service and resolved from its detail. Screenshots in light and dark.
  */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Page } from 'playwright-core';
+import { addDays } from '../../shared/time';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TODAY } from '../support/clock';
+import { ok } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
 const ready = await e2eSystemReady();
 const DAYS = 7;
 const TO = TEST_TODAY;
+const FROM = addDays(TO, -(DAYS - 1));
 
 describe.runIf(ready)('Settlements: changes, completeness and the exception workflow', () => {
   let app: RunningApp;
@@ -69,6 +74,28 @@ describe.runIf(ready)('Settlements: changes, completeness and the exception work
       expect(await dialog.getByLabel('Sync run').inputValue()).toBe(String(runId));
       await dialog.getByTestId('completeness-summary').getByText(`${DAYS} of ${DAYS} synced dates complete.`).waitFor();
       await saveScreenshots(page, 'settlement-changes');
+
+      // The view's own export, named after its filter (this sync run), with every change line of the run.
+      await dialog
+        .getByRole('group', { name: 'Export the changes' })
+        .getByRole('button', { name: 'Export CSV' })
+        .click();
+      const done = dialog.getByText(/^Exported \d+ rows to/);
+      await done.waitFor({ timeout: 30_000 });
+      const file = (await done.locator('.mono').textContent())!;
+      expect(basename(file)).toMatch(new RegExp(`-changes-${FROM}-to-${TO}-sync-${runId}\\.csv$`));
+      const lines = db().prepare('SELECT kind, fields FROM settlement_changes WHERE run_id = ?').all(runId) as {
+        kind: string;
+        fields: string;
+      }[];
+      const expected = lines.reduce(
+        (n, l) => n + Math.max(1, l.fields === null ? 0 : (JSON.parse(l.fields) as unknown[]).length),
+        0,
+      );
+      expect(expected).toBeGreaterThanOrEqual(6);
+      const csv = readFileSync(file, 'utf8').trim().split(/\r?\n/);
+      expect(csv).toHaveLength(expected + 1);
+      for (const c of mutated.body.changed) expect(csv.some((l) => l.includes(c.pg_transaction_id))).toBe(true);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
     },
@@ -96,8 +123,16 @@ describe.runIf(ready)('Settlements: changes, completeness and the exception work
       await workflow.getByLabel('Note or assignee').fill('Gateway confirms the fee was wrong');
       await workflow.getByRole('button', { name: 'Add note' }).click();
       await workflow.getByText('Note: Gateway confirms the fee was wrong', { exact: true }).waitFor();
+      // The profile's threshold, set here: at 100% nothing the scorer says is sure enough to tag.
+      const threshold = workflow.getByLabel('Tag when the likely cause is at least');
+      expect(await threshold.inputValue()).toBe('50');
+      await threshold.fill('100');
+      await threshold.press('Enter');
+      await expect.poll(async () => (await ok(app.core, 'recon.accounts', undefined)).settings.triageThreshold).toBe(1);
       await workflow.getByRole('button', { name: /^Triage / }).click();
       await workflow.getByTestId('triage-summary').waitFor({ timeout: 30_000 });
+      expect(await workflow.getByTestId('triage-summary').textContent()).toMatch(/\(0 tagged at 100% or more,/);
+      await workflow.getByText('— below the threshold, not tagged').waitFor();
       await workflow
         .getByTestId('exception-triage')
         .getByText(/^Triage \(sandbox-overlap-v1\): likely \w+ \(\d+%\)/)

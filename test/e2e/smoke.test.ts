@@ -190,6 +190,13 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           }),
         );
         await unwrap(api.recon.accounts());
+        await unwrap(
+          api.recon.previewStatement({
+            fileName: 'statement.csv',
+            content: btoa('Date,Narration,Amount\n'),
+            account: bank,
+          }),
+        );
         await unwrap(api.recon.match({ account: bank, ...range }));
         await unwrap(api.recon.report({ account: bank, ...range }));
         await unwrap(api.recon.saveSettings({ windowDays: 2, overdueDays: 1 }));

@@ -74,6 +74,12 @@ export interface StartAppOptions {
   settlementsPerDay?: number;
   /** Where exports go and how "Show in folder" shows one (the core's defaults otherwise: the data folder, no-op). */
   exportTargets?: Partial<ExportTargets>;
+  /**
+   * The page's clock: the tests' fixed day (the default), or the browser's own. Playwright's fixed clock runs the
+   * page's timers, requestAnimationFrame and performance.now through its own scheduler, so frame times and
+   * latencies measured in the page (test/bench/ui.ts) are the browser's only with `'browser'`.
+   */
+  pageClock?: 'fixed' | 'browser';
 }
 
 export interface RunningApp {
@@ -148,7 +154,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       viewport: options.viewport ?? { width: 1280, height: 800 },
     });
     // The page's Date reads the tests' day too (timers run as usual): its default ranges match the sandbox's data.
-    await context.clock.setFixedTime(TEST_NOW);
+    if (options.pageClock !== 'browser') await context.clock.setFixedTime(TEST_NOW);
     const page = await context.newPage();
     const consoleErrors: string[] = [];
     page.on('console', (message) => {

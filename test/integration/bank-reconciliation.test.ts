@@ -17,14 +17,25 @@ import {
   type Statement,
 } from '../../electron/sandbox/data/bank-statement';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
-import { importStatement, matchByHand, matchPeriod, report, unmatch } from '../../electron/reconciliation/reconcile';
+import {
+  PREVIEW_ROWS,
+  importStatement,
+  matchByHand,
+  matchPeriod,
+  previewStatement,
+  report,
+  unmatch,
+} from '../../electron/reconciliation/reconcile';
 import { syncSettlements } from '../../electron/sync/settlement-sync';
-import type { ReconReport } from '../../shared/bank-matching';
+import { BATCH_STATE_LABELS, type ReconReport } from '../../shared/bank-matching';
+import { runExport, type ExportJob } from '../../electron/export/run-export';
 import { majorNumberToMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import { TEST_NOW, TEST_TODAY } from '../support/clock';
 import { openpyxlCells } from '../support/export-files';
 import { writeReconciliation } from '../../electron/export/reconciliation-sheets';
+import { createJournal, type Journal } from '../../electron/journal/journal';
+import { createProfileStore } from '../../electron/profiles/profile-store';
 import { hook } from '../support/sandbox-http';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
 
@@ -32,6 +43,7 @@ const PER_DAY = 800;
 let sb: OpenSandbox;
 let dir: string;
 let cache: Cache;
+let journal: Journal;
 const codes = GATEWAYS.map((g) => g.code);
 /**
  * Ends on the latest date at least two days ago (so, with T+1, a batch without a credit is overdue) that has a
@@ -63,6 +75,15 @@ beforeAll(async () => {
   sb = await openSandbox({ settlementsPerDay: PER_DAY });
   dir = mkdtempSync(join(tmpdir(), 'bank-recon-'));
   cache = openCache(join(dir, 'cache.sqlite'));
+  const now = () => new Date(TEST_NOW);
+  journal = createJournal({
+    db: cache.db,
+    profileId: 'recon-desk',
+    heads: createProfileStore({ dataDir: dir, sandbox: null, now }),
+    appVersion: '0.0.0',
+    osUser: 'asha',
+    now,
+  });
   await sync();
   const answer = await hook(sb.sandbox.url, 'POST', 'statement', {
     from,
@@ -117,6 +138,15 @@ describe('a sandbox statement with known discrepancies', () => {
     expect(first.layout).toBe('HDFC Bank');
     expect(first.bad).toEqual([]);
     expect(first.added).toBe(first.lines);
+    // What the mapping step shows for the next file of this account: its first rows and the columns it will use.
+    const preview = await previewStatement(cache, {
+      fileName: 'hdfc.csv',
+      bytes: Buffer.from(csv),
+      accountName: ACCOUNT,
+    });
+    expect(preview.rows).toHaveLength(PREVIEW_ROWS);
+    expect(preview.rows[0]!.cells[5]).toBe('Deposit Amt.');
+    expect(preview.header).toEqual({ index: 0, layout: 'HDFC Bank', mapping: first.mapping });
     const again = await importStatement(cache, { fileName: 'hdfc.csv', bytes: Buffer.from(csv), accountName: ACCOUNT });
     expect(again.added).toBe(0);
     expect(again.duplicates).toBe(first.lines);
@@ -149,7 +179,11 @@ describe('a sandbox statement with known discrepancies', () => {
       r,
       truth.batches.find((t) => t.kind === 'short')!,
     );
-    unmatch(cache, { account: ACCOUNT, matchId: short.matchId!, note: 'bank says the short credit is another batch' });
+    unmatch(cache, journal, {
+      account: ACCOUNT,
+      matchId: short.matchId!,
+      note: 'bank says the short credit is another batch',
+    });
     let again = matchPeriod(cache, { account: ACCOUNT, from, to, today });
     expect(
       find(
@@ -160,12 +194,36 @@ describe('a sandbox statement with known discrepancies', () => {
     const creditId = short.lineIds[0]!;
     expect(again.credits.find((c) => c.id === creditId)!.state).toBe('unmatched');
 
-    matchByHand(cache, {
+    const byHand = matchByHand(cache, journal, {
       account: ACCOUNT,
       batch: short,
       lineIds: [creditId],
       note: 'gateway confirmed a Rs short deduction',
     });
+    // Both are in the audit journal with their notes, batch, credits and amounts, and the chain holds.
+    const [matched, apart] = journal.list({ kind: 'action' });
+    expect([apart!.event, apart!.outcome, apart!.data]).toEqual([
+      'recon.unmatch',
+      'done',
+      {
+        account: ACCOUNT,
+        matchId: short.matchId,
+        how: 'utr',
+        batch: { date: short.date, pg: short.pg, utr: short.utr, settlementDate: short.settlementDate },
+        lineIds: short.lineIds,
+        credited: short.settled + short.difference!,
+        note: 'bank says the short credit is another batch',
+      },
+    ]);
+    expect(apart!.summary).toContain('bank says the short credit is another batch');
+    expect([matched!.event, matched!.data['matchId'], matched!.data['lineIds'], matched!.data['note']]).toEqual([
+      'recon.match_by_hand',
+      byHand,
+      [creditId],
+      'gateway confirmed a Rs short deduction',
+    ]);
+    expect(matched!.data['difference']).toBe(short.difference);
+    expect((await journal.verify()).ok).toBe(true);
     for (const date of new Set(truth.batches.filter((t) => t.pending).map((t) => t.date))) {
       expect((await hook(sb.sandbox.url, 'POST', 'settlements/fill-utrs', { date })).http).toBe(200);
     }
@@ -201,6 +259,54 @@ describe('the reconciliation workbook', () => {
     expect(rows.map((row) => row[2])).toEqual(r.batches.map((b) => ['s', b.utr || 'UTR pending']));
     const paise = rows.map((row) => majorNumberToMinor(row[5]![1] as number));
     expect(paise).toEqual(r.batches.map((b) => b.settled));
+  });
+});
+
+describe('the settlement workbook', () => {
+  it('has a Bank credits sheet, read back by openpyxl: one line per batch, tying to the records, with its credit and state', async () => {
+    const r = report(cache, { account: ACCOUNT, from, to, today });
+    const file = join(dir, 'settlements.xlsx');
+    const request = { kind: 'settlements', format: 'xlsx', filter: { from, to } } as ExportJob['request'];
+    const context = {
+      profileName: 'Desk',
+      environment: 'sandbox' as const,
+      baseUrl: sb.sandbox.url,
+      generatedAtIst: `${today} 12:00:00`,
+      appVersion: '0.0.0',
+    };
+    expect((await runExport({ request, cacheFile: cache.file, file, context })).status).toBe('completed');
+    const book = openpyxlCells(file);
+    expect(Object.keys(book)).toContain('Bank credits');
+    const [head, ...body] = book['Bank credits']!;
+    const headers = head!.map(([, h]) => String(h));
+    const rows = body.map((row) => Object.fromEntries(headers.map((h, i) => [h, row[i] ?? ['n', null]])));
+    const value = (row: (typeof rows)[number], h: string) => row[h]![1];
+    const paise = (h: string) => rows.reduce((t, row) => t + majorNumberToMinor((value(row, h) as number) ?? 0), 0);
+    // One line per batch, totals equal to the records' (the grid's) totals for the same range.
+    const agg = cache.settlements.aggregate({ from, to });
+    expect(rows).toHaveLength(r.batches.length);
+    expect(rows.reduce((t, row) => t + (value(row, 'Records') as number), 0)).toBe(agg.total.count);
+    expect(paise('Gross (INR)')).toBe(agg.total.amount);
+    expect(paise('Net settled (INR)')).toBe(agg.total.settled);
+    // UTRs are text, a pending one says so; every batch's state is the Reconciliation screen's.
+    expect(rows.every((row) => row['UTR']![0] === 's')).toBe(true);
+    const byKey = new Map(r.batches.map((b) => [`${b.pg} ${b.utr || 'UTR pending'} ${b.settlementDate}`, b]));
+    for (const row of rows) {
+      const key = `${String(value(row, 'Gateway'))} ${String(value(row, 'UTR'))} ${String(value(row, 'Settled at (IST)')).replace('T', ' ')}`;
+      const b = byKey.get(key);
+      expect(b, key).toBeDefined();
+      expect([
+        value(row, 'Reconciliation'),
+        row['Difference (INR)']![1] === null ? null : majorNumberToMinor(value(row, 'Difference (INR)') as number),
+      ]).toEqual([BATCH_STATE_LABELS[b!.state], b!.difference]);
+      if (b!.how) expect(value(row, 'Bank account')).toBe(ACCOUNT);
+    }
+    const states = new Set(rows.map((row) => value(row, 'Reconciliation')));
+    // The earlier steps left a batch matched by hand, one without a credit, and the rest matched.
+    expect([...states].sort()).toEqual(
+      [BATCH_STATE_LABELS.matched, BATCH_STATE_LABELS.manual, BATCH_STATE_LABELS.overdue].sort(),
+    );
+    expect(body.flat().some(([type]) => type === 'f')).toBe(false);
   });
 });
 

@@ -115,6 +115,7 @@ describe('exports over IPC', () => {
       'Exceptions',
       'Changes',
       'Manifest',
+      'Bank credits',
       'Audit',
     ]);
     expect(book.getWorksheet('Settlements')!.rowCount).toBe(DAYS * PER_DAY + 1);

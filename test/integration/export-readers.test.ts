@@ -201,6 +201,7 @@ describe.runIf(ready)('exports as LibreOffice, openpyxl and Python read them', (
         'Exceptions',
         'Changes',
         'Manifest',
+        'Bank credits',
         'Audit',
       ]);
       const detail = table(settlements['Settlements']!);

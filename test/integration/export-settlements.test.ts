@@ -535,6 +535,7 @@ async function checkWorkbook(file: string, c: FilterCase, detailSheets = 1): Pro
     ...exceptions.map((s) => s.name),
     'Changes',
     'Manifest',
+    'Bank credits',
     'Audit',
   ]);
   expect(detail).toHaveLength(detailSheets);

@@ -114,6 +114,13 @@ describe('recon on the command line', () => {
     expect(out.bad[0]!.reason).toContain('31/02/26');
     expect(out.bad[1]!.reason).toContain('12.3.4');
     const settings = await cli('recon', 'settings', '--overdue-days', '3', '--json');
-    expect(JSON.parse(settings.stdout)).toEqual({ windowDays: 2, overdueDays: 3 });
+    expect(JSON.parse(settings.stdout)).toEqual({ windowDays: 2, overdueDays: 3, triageThreshold: 0.5 });
+    // The triage threshold is a setting of the profile too; changing one setting keeps the others.
+    const threshold = await cli('recon', 'settings', '--triage-threshold', '0.75', '--json');
+    expect(JSON.parse(threshold.stdout)).toEqual({ windowDays: 2, overdueDays: 3, triageThreshold: 0.75 });
+    expect((await cli('recon', 'settings')).stdout).toMatch(/overdue after T\+3\. Triage tags .* reaches 75%\./);
+    for (const bad of ['1.5', 'high', '-0.1']) {
+      expect((await cli('recon', 'settings', '--triage-threshold', bad)).code).toBe(2);
+    }
   });
 });

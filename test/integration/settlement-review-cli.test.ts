@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfileStore } from '../../electron/profiles/profile-store';
 import { cliRunner } from '../support/cli';
+import { openpyxlCells, pythonCsvFields } from '../support/export-files';
 import { hook } from '../support/sandbox-http';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
 import { spawnCli } from '../support/spawn-cli';
@@ -74,6 +75,35 @@ describe('settlements changes and manifest', () => {
 
     const text = await run('settlements', 'manifest', '--from', from, '--to', to);
     expect(text.stdout).toMatch(/2 of 2 synced dates complete\./);
+
+    // The Changes view's export as a file of its own, with its filter on the Audit sheet; read back by openpyxl.
+    const all = JSON.parse((await run('--json', 'settlements', 'changes', '--from', from, '--to', to)).stdout) as {
+      changes: { pgTransactionId: string; fields: unknown[]; kind: string }[];
+    };
+    const xlsx = join(dir, 'changes.xlsx');
+    const wrote = await run('--json', 'export', 'changes', '--from', from, '--to', to, '--out', xlsx);
+    expect(wrote.code, wrote.stderr).toBe(0);
+    const lines = all.changes.reduce((n, c) => n + Math.max(1, c.fields.length), 0);
+    expect(JSON.parse(wrote.stdout)).toMatchObject({ kind: 'changes', status: 'completed', rows: lines });
+    const book = openpyxlCells(xlsx);
+    expect(Object.keys(book)).toEqual(['Changes', 'Audit']);
+    const [head, ...rows] = book['Changes']!;
+    const column = (h: string) => head!.findIndex(([, v]) => v === h);
+    expect(rows).toHaveLength(lines);
+    expect(new Set(rows.map((r) => r[column('PG transaction id')]![1]))).toEqual(
+      new Set(all.changes.map((c) => c.pgTransactionId)),
+    );
+    expect(rows.every((r) => r[column('PG transaction id')]![0] === 's')).toBe(true);
+    const audit = book['Audit']!.map((r) => r.map(([, v]) => v).join(' ')).join('\n');
+    expect(audit).toContain(`what the syncs changed: ${from} to ${to} (settlement dates, IST), every gateway`);
+    // A narrower filter: only the vanished, as CSV; the file's name says so when the app names it.
+    const csv = join(dir, 'vanished.csv');
+    expect((await run('export', 'changes', '--from', from, '--to', to, '--kind', 'vanished', '--out', csv)).code).toBe(
+      0,
+    );
+    const fields = pythonCsvFields(csv, ',');
+    expect(fields.slice(1).map((r) => r[3])).toEqual(['vanished', 'vanished']);
+    expect((await run('export', 'changes', '--from', from, '--to', to, '--kind', 'odd', '--out', csv)).code).toBe(2);
   });
 
   it.each([
@@ -100,7 +130,18 @@ describe('settlements exceptions', () => {
       model: string;
     };
     expect(first.exceptions).toBeGreaterThan(0);
-    expect(first).toMatchObject({ triaged: first.exceptions, model: 'sandbox-overlap-v1' });
+    expect(first).toMatchObject({ triaged: first.exceptions, model: 'sandbox-overlap-v1', threshold: 0.5 });
+    // The profile's threshold is the default of a run: at 1 (certainty) the scorer tags nothing; --threshold wins.
+    expect((await run('recon', 'settings', '--triage-threshold', '1')).code).toBe(0);
+    const strict = JSON.parse(
+      (await run('--json', 'settlements', 'exceptions', 'triage', '--date', date, '--again')).stdout,
+    ) as { triaged: number; tagged: number; threshold: number };
+    expect(strict).toMatchObject({ triaged: first.exceptions, tagged: 0, threshold: 1 });
+    const loose = JSON.parse(
+      (await run('--json', 'settlements', 'exceptions', 'triage', '--date', date, '--again', '--threshold', '0'))
+        .stdout,
+    ) as { tagged: number; threshold: number };
+    expect(loose).toEqual(expect.objectContaining({ tagged: first.exceptions, threshold: 0 }));
 
     const { Database } = { Database: (await import('better-sqlite3')).default };
     const files = (await import('node:fs')).readdirSync(join(dir, 'cache')).filter((f) => f.endsWith('.sqlite'));

@@ -337,7 +337,15 @@ describe.runIf(requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)'
       };
       expect((await runExport({ request, cacheFile: cache.file, file, context })).status).toBe('completed');
       const book = openpyxlCells(file);
-      expect(Object.keys(book)).toEqual(['Summary', 'Settlements', 'Exceptions', 'Changes', 'Manifest', 'Audit']);
+      expect(Object.keys(book)).toEqual([
+        'Summary',
+        'Settlements',
+        'Exceptions',
+        'Changes',
+        'Manifest',
+        'Bank credits',
+        'Audit',
+      ]);
       const rows = (sheet: string) => {
         const [head, ...body] = book[sheet]!;
         return body.map((r) => Object.fromEntries(head!.map(([, h], i) => [String(h), (r[i] ?? ['n', null])[1]])));

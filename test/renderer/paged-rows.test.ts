@@ -88,7 +88,7 @@ describe('PagedRows', () => {
     for (let i = all.length - 20; i < all.length; i++) expect(source.rowAt(i)).toBe(all[i]);
   });
 
-  it('reads the page of a far row by its position in one read, shows exactly the right rows, and goes on by cursor', async () => {
+  it('reads the rows of a far place by their position, shows exactly the right rows, and goes on by cursor', async () => {
     const all = rows(PAGE_SIZE * 10);
     const { read, reads } = keysetReader(all);
     const source = new PagedRows(FILTER, ASC, read);
@@ -98,13 +98,15 @@ describe('PagedRows', () => {
     const target = PAGE_SIZE * 4 + 42;
     source.want(target, target + 30);
     await settled(source);
-    // The window reaches a little into the page before: that page by its position, then the target's page by the
-    // cursor it returned. Two reads, not the four pages in between.
+    // The rows on screen first, on their own with a few either side; then the window around them: the page before,
+    // which its margin reaches into, by its position, and the target's page by the cursor that returned. Not the
+    // four pages in between.
     const jumps = reads.slice(before);
-    expect(jumps).toHaveLength(2);
-    expect(jumps[0]).toMatchObject({ position: PAGE_SIZE * 3 });
+    expect(jumps).toHaveLength(3);
+    expect(jumps[0]).toMatchObject({ position: target - 16, limit: 30 + 1 + 32 });
     expect(jumps[0]!.after).toBeUndefined();
-    expect(jumps[1]).toMatchObject({ after: String(all[PAGE_SIZE * 4 - 1]!.id) });
+    expect(jumps[1]).toMatchObject({ position: PAGE_SIZE * 3, limit: PAGE_SIZE });
+    expect(jumps[2]).toMatchObject({ after: String(all[PAGE_SIZE * 4 - 1]!.id) });
     for (let i = target; i <= target + 30; i++) expect(source.rowAt(i)).toBe(all[i]);
     // The page after continues from the cursor the jump returned.
     source.want(PAGE_SIZE * 5 + 10, PAGE_SIZE * 5 + 20);
@@ -112,6 +114,35 @@ describe('PagedRows', () => {
     expect(reads.at(-1)).toMatchObject({ after: String(all[PAGE_SIZE * 5 - 1]!.id) });
     expect(reads.at(-1)!.position).toBeUndefined();
     expect(source.rowAt(PAGE_SIZE * 5 + 10)).toBe(all[PAGE_SIZE * 5 + 10]);
+  });
+
+  it('shows the rows of a jump after its first read, before the pages around them', async () => {
+    const all = rows(PAGE_SIZE * 10);
+    const { read, reads } = keysetReader(all);
+    let held: (() => void) | null = null;
+    // The reads after the jump's first wait until released, so what the screen has after one read can be seen.
+    const slow = async (query: Query) => {
+      if (reads.length > 1 && query.limit === PAGE_SIZE) await new Promise<void>((resolve) => (held = resolve));
+      return read(query);
+    };
+    const source = new PagedRows(FILTER, ASC, slow);
+    source.setTotal(all.length);
+    await settled(source).catch(() => {});
+    const target = PAGE_SIZE * 6 + 490;
+    source.want(target, target + 30);
+    for (let i = 0; i < 50 && !held; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    // The rows on screen straddle two pages, and both are still on their way: the jump's own read shows them.
+    for (let i = target - 16; i <= target + 30 + 16; i++) expect(source.rowAt(i), `row ${i}`).toBe(all[i]);
+    expect(reads.filter((q) => q.limit !== PAGE_SIZE)).toHaveLength(1);
+    for (let i = 0; i < 20 && held; i++) {
+      const release: () => void = held;
+      held = null;
+      release();
+      for (let k = 0; k < 50 && !held; k++) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await settled(source);
+    expect(reads.filter((q) => q.limit !== PAGE_SIZE)).toHaveLength(1);
+    for (let i = target - PAGE_SIZE / 2; i < target + PAGE_SIZE / 2; i++) expect(source.rowAt(i)).toBe(all[i]);
   });
 
   it('keeps at most eight pages of rows and reads a dropped page again when it is wanted', async () => {

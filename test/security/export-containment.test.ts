@@ -17,6 +17,7 @@ import type { Sandbox } from '../../electron/sandbox/server';
 import { EXPORT_FORMATS, EXPORT_KINDS, type ExportRequest } from '../../shared/exports';
 import { addDays } from '../../shared/time';
 import { zipParts } from '../support/export-files';
+import { hook } from '../support/sandbox-http';
 import { nextEvent, ok } from '../support/core';
 import { memoryStore } from '../support/memory-store';
 import { type Haystack, filesUnder, hitsIn } from './support';
@@ -93,6 +94,12 @@ describe('export containment', () => {
       expect(await nextEvent(core, 'syncFinished', (p) => p.jobId === sync.jobId)).toMatchObject({
         summary: { status: 'completed', records: 3 * 40 },
       });
+      // Records changed at the service and synced again: the changes export has rows.
+      expect(
+        (await hook(merchant.url, 'POST', 'settlements/mutate', { date: range.to, count: 3, remove: 1 })).http,
+      ).toBe(200);
+      const resync = await ok(core, 'sync.start', range);
+      await nextEvent(core, 'syncFinished', (p) => p.jobId === resync.jobId);
       const fixtures = merchant.fixtures();
       for (const b of fixtures.beneficiaries) await ok(core, 'beneficiaries.fetch', { id: b.id });
       for (const p of fixtures.payouts) {
@@ -107,7 +114,7 @@ describe('export containment', () => {
       for (const kind of EXPORT_KINDS) {
         for (const format of EXPORT_FORMATS) {
           const request = (
-            kind === 'settlements'
+            kind === 'settlements' || kind === 'changes'
               ? { kind, format, filter: range }
               : kind === 'payoutCheck'
                 ? { kind, format, runId: check.id }

@@ -347,6 +347,11 @@ describe.runIf(available)('secret containment', () => {
     // hand, the report and its workbook.
     const statement = await hook<{ csv: string }>(merchant.url, 'POST', 'statement', range);
     const bank = 'Containment bank';
+    await okCall('recon.previewStatement', {
+      fileName: 'statement.csv',
+      content: Buffer.from(statement.body.csv).toString('base64'),
+      account: bank,
+    });
     await okCall('recon.importStatement', {
       fileName: 'statement.csv',
       content: Buffer.from(statement.body.csv).toString('base64'),

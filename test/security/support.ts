@@ -85,6 +85,11 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
       limit: 50,
     },
     'recon.accounts': undefined,
+    'recon.previewStatement': {
+      fileName: 'statement.csv',
+      content: Buffer.from('Date,Narration,Deposit Amt.\n01/11/26,NEFT CR-X-123456789012,10.00\n').toString('base64'),
+      account: 'Security suite bank',
+    },
     'recon.importStatement': {
       fileName: 'statement.csv',
       content: Buffer.from('Date,Narration,Deposit Amt.\n01/11/26,NEFT CR-X-123456789012,10.00\n').toString('base64'),

@@ -128,6 +128,23 @@ describe('layouts', () => {
     const saved = { date: 'Posted', narration: 'What', credit: 'In', debit: 'Out' };
     expect(findHeaderRow(table, saved)).toMatchObject({ index: 3, layout: 'Saved mapping' });
   });
+
+  it("names a saved mapping after the layout it is (the mapping step's preselection of a known bank)", () => {
+    const hdfc = [
+      'Date',
+      'Narration',
+      'Chq./Ref.No.',
+      'Value Dt',
+      'Withdrawal Amt.',
+      'Deposit Amt.',
+      'Closing Balance',
+    ];
+    const found = findHeaderRow([hdfc], null)!;
+    expect(findHeaderRow([hdfc], found.mapping)).toMatchObject({ layout: 'HDFC Bank', mapping: found.mapping });
+    // Fewer columns than the layout's: still the desk's own mapping, and it is the one used.
+    const narrower = { date: 'Date', narration: 'Narration', credit: 'Deposit Amt.' };
+    expect(findHeaderRow([hdfc], narrower)).toMatchObject({ layout: 'Saved mapping', mapping: narrower });
+  });
 });
 
 describe('rows', () => {

@@ -5,8 +5,10 @@ import {
   decodeDigest,
   digestOf,
   encodeDigest,
+  mergeAll,
   repeatedIds,
   sharedIds,
+  sharedOutside,
   sortByHash,
 } from '../../electron/cache/digest';
 import { HashIndex, SEEN, VANISHED, hash53, transactionHash } from '../../electron/cache/hash-index';
@@ -90,14 +92,16 @@ describe('digests', () => {
     expect(ids.sort((a, b) => a - b)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
   });
 
-  it('survive a round trip through BLOBs, also from an unaligned buffer', () => {
+  it('survive a round trip through BLOBs, from an aligned buffer and from an unaligned one', () => {
     const d = sortByHash(Float64Array.of(3, 1, 2), Float64Array.of(30, 10, 20));
     const { hashes, ids } = encodeDigest(d);
-    const unaligned = (b: Buffer) => Buffer.concat([Buffer.alloc(1), b]).subarray(1);
-    expect(decodeDigest(unaligned(hashes), unaligned(ids))).toEqual({
-      hashes: Float64Array.of(1, 2, 3),
-      ids: Float64Array.of(10, 20, 30),
-    });
+    const at = (offset: number) => (b: Buffer) => Buffer.concat([Buffer.alloc(offset), b]).subarray(offset);
+    for (const offset of [0, 1, 8]) {
+      expect(decodeDigest(at(offset)(hashes), at(offset)(ids)), `at ${offset}`).toEqual({
+        hashes: Float64Array.of(1, 2, 3),
+        ids: Float64Array.of(10, 20, 30),
+      });
+    }
   });
 
   it('meet: repeats within one, and hashes shared by two, name the rows on both sides', () => {
@@ -109,5 +113,35 @@ describe('digests', () => {
     const shared = new Set<number>();
     sharedIds(a, b, shared);
     expect([...shared].sort((x, y) => x - y)).toEqual([20, 21, 90, 200, 900, 901]);
+  });
+
+  it('merged into one, meet a digest as each of them would, leaving out the rows of its own date', () => {
+    // Pseudo-random digests of several "dates" (ids 1000 apart), with hashes drawn from a small range so they meet.
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 1) % 400;
+    const dates = Array.from({ length: 7 }, (_, date) => {
+      const n = 20 + next() / 4;
+      return sortByHash(
+        Float64Array.from({ length: n }, () => next() + 1),
+        Float64Array.from({ length: n }, (_, i) => date * 1000 + i),
+      );
+    });
+    const merged = mergeAll(dates);
+    expect(merged.hashes.length).toBe(dates.reduce((sum, d) => sum + d.hashes.length, 0));
+    for (let i = 1; i < merged.hashes.length; i++)
+      expect(merged.hashes[i]).toBeGreaterThanOrEqual(merged.hashes[i - 1]!);
+    expect([...merged.ids].sort((x, y) => x - y)).toEqual(dates.flatMap((d) => [...d.ids]).sort((x, y) => x - y));
+    for (const [date, d] of dates.entries()) {
+      const oneByOne = new Set<number>();
+      for (const [other, o] of dates.entries()) if (other !== date) sharedIds(d, o, oneByOne);
+      const atOnce = new Set<number>();
+      sharedOutside(d, merged, date * 1000, date * 1000 + 999, atOnce);
+      expect(oneByOne.size, `date ${date}`).toBeGreaterThan(0);
+      expect(
+        [...atOnce].sort((x, y) => x - y),
+        `date ${date}`,
+      ).toEqual([...oneByOne].sort((x, y) => x - y));
+    }
+    expect(mergeAll([]).hashes.length).toBe(0);
   });
 });

@@ -62,3 +62,19 @@ describe('export file names with a saved view', () => {
     );
   });
 });
+
+describe('the Changes view export names its filter', () => {
+  it('dates, then gateway, sync run and kind of change, each as one clean part', () => {
+    const filter = { from: '2026-06-01', to: '2026-06-07' };
+    expect(suggestedName('Desk', { kind: 'changes', format: 'csv', filter }, now)).toBe(
+      'desk-changes-2026-06-01-to-2026-06-07.csv',
+    );
+    expect(
+      suggestedName(
+        'Desk',
+        { kind: 'changes', format: 'xlsx', filter: { ...filter, pg: 'pay/u', runId: 12, kind: 'vanished' } },
+        now,
+      ),
+    ).toBe('desk-changes-2026-06-01-to-2026-06-07-pay-u-sync-12-vanished.xlsx');
+  });
+});

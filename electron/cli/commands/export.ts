@@ -1,5 +1,5 @@
 /**
- * `export settlements|beneficiaries|payouts|balances --out FILE.xlsx|FILE.csv`: the same files the app writes,
+ * `export settlements|changes|beneficiaries|payouts|balances --out FILE.xlsx|FILE.csv`: the same files the app writes,
  * from the profile's cache (so they work offline), written under a temporary name and renamed at the end.
  * The format follows the file's extension: XLSX for people, CSV for systems. For a CSV a person will open anyway,
  * `--excel-safe` keeps identifiers as text in a spreadsheet; past a spreadsheet's rows a CSV is split into
@@ -13,6 +13,7 @@ import { failedExport, journalExport } from '../../journal/exports';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
 import { UsageError, progressLine, result, type Io } from '../io';
+import { CHANGES_FLAGS, changesOptions, parseChangesFilter } from './settlement-review';
 import { cancelOnInterrupt, openProfileCache, parseRange, range } from './settlements';
 
 export function outFile(values: Values): { file: string; format: ExportFormat } {
@@ -108,4 +109,15 @@ const lists: Command[] = (['beneficiaries', 'payouts', 'balances'] as const).map
   },
 }));
 
-export const exportCommands = [settlements, ...lists];
+const changes: Command = {
+  words: ['export', 'changes'],
+  usage: `export changes ${CHANGES_FLAGS} --out FILE.xlsx|FILE.csv ${CSV_USAGE}`,
+  options: { ...changesOptions, out: { type: 'string' }, ...CSV_OPTIONS },
+  async run({ ctx, values, io }) {
+    const filter = parseChangesFilter(values);
+    const { file, format } = outFile(values);
+    await exportTo(ctx, io, { kind: 'changes', format, filter, ...csvOptions(values, format) }, file);
+  },
+};
+
+export const exportCommands = [settlements, changes, ...lists];

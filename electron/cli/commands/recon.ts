@@ -178,8 +178,13 @@ const reportCommand: Command = {
 
 const settingsCommand: Command = {
   words: ['recon', 'settings'],
-  usage: 'recon settings [--window-days N] [--overdue-days N]   (shows them; with a flag, changes them)',
-  options: { 'window-days': { type: 'string' }, 'overdue-days': { type: 'string' } },
+  usage:
+    'recon settings [--window-days N] [--overdue-days N] [--triage-threshold P]   (shows them; with a flag, changes them)',
+  options: {
+    'window-days': { type: 'string' },
+    'overdue-days': { type: 'string' },
+    'triage-threshold': { type: 'string' },
+  },
   async run({ ctx, values, io }) {
     const repo = openProfileCache(ctx, io).reconciliation;
     const current = repo.settings();
@@ -189,9 +194,18 @@ const settingsCommand: Command = {
       if (typeof v !== 'string' || !/^\d+$/.test(v)) throw new UsageError(`--${flag} must be a whole number of days`);
       return Number(v);
     };
+    const probability = (flag: string) => {
+      const v = values[flag];
+      if (v === undefined) return undefined;
+      if (typeof v !== 'string' || !/^(0(\.\d+)?|1(\.0+)?)$/.test(v)) {
+        throw new UsageError(`--${flag} must be a probability from 0 to 1, such as 0.6`);
+      }
+      return Number(v);
+    };
     const next = {
       windowDays: whole('window-days') ?? current.windowDays,
       overdueDays: whole('overdue-days') ?? current.overdueDays,
+      triageThreshold: probability('triage-threshold') ?? current.triageThreshold,
     };
     const parsed = reconSettings.safeParse(next);
     if (!parsed.success) throw new InputError(describeIssues(parsed.error));
@@ -200,7 +214,8 @@ const settingsCommand: Command = {
       io,
       saved,
       () =>
-        `Credits match up to ${saved.windowDays} days after a batch; a batch without one is overdue after T+${saved.overdueDays}.`,
+        `Credits match up to ${saved.windowDays} days after a batch; a batch without one is overdue after T+${saved.overdueDays}. ` +
+        `Triage tags an exception when its likely cause reaches ${Math.round(saved.triageThreshold * 100)}%.`,
     );
   },
 };

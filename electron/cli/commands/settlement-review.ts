@@ -8,14 +8,15 @@ import { describeIssues } from '../../../shared/api/operations';
 import { formatMoney } from '../../../shared/money';
 import {
   EXCEPTION_ACTIONS,
-  changesQuery,
+  changesFilter,
+  type ChangesFilter,
   type ExceptionAction,
   type ExceptionDetail,
   type FieldChange,
 } from '../../../shared/settlement-changes';
 import { ExceptionWorkflowError } from '../../cache/settlement-exceptions';
 import { triageDate } from '../../treasury/exception-triage';
-import type { Command } from '../command';
+import type { Command, Values } from '../command';
 import { EXIT, InputError, UsageError, result, table } from '../io';
 import { cancelOnInterrupt, openProfileCache, parseRange, range } from './settlements';
 
@@ -29,24 +30,37 @@ export function describeFieldChange(f: FieldChange): string {
   return `${f.field}: ${show(f.old)} → ${show(f.new)}`;
 }
 
+/** The Changes view's selection from the flags (`settlements changes` and `export changes`). */
+export const CHANGES_FLAGS =
+  '--from YYYY-MM-DD --to YYYY-MM-DD [--pg CODE] [--run ID] [--kind new|changed|vanished|returned]';
+export const changesOptions = { ...range, run: { type: 'string' }, kind: { type: 'string' } } as const;
+export function parseChangesFilter(values: Values): ChangesFilter {
+  const { from, to, pg } = parseRange(values);
+  const runId = typeof values.run === 'string' ? Number(values.run) : undefined;
+  const parsed = changesFilter.safeParse({
+    from,
+    to,
+    ...(pg ? { pg } : {}),
+    ...(runId === undefined ? {} : { runId }),
+    ...(values.kind === undefined ? {} : { kind: values.kind }),
+  });
+  if (!parsed.success) {
+    throw new InputError(
+      describeIssues(parsed.error)
+        .replace(/^runId:/, '--run:')
+        .replace(/^kind:/, '--kind:'),
+    );
+  }
+  return parsed.data;
+}
+
 const changes: Command = {
   words: ['settlements', 'changes'],
-  usage:
-    'settlements changes --from YYYY-MM-DD --to YYYY-MM-DD [--pg CODE] [--run ID] [--kind new|changed|vanished|returned]   (from the local cache)',
-  options: { ...range, run: { type: 'string' }, kind: { type: 'string' } },
+  usage: `settlements changes ${CHANGES_FLAGS}   (from the local cache)`,
+  options: changesOptions,
   async run({ ctx, values, io }) {
-    const { from, to, pg } = parseRange(values);
-    const runId = typeof values.run === 'string' ? Number(values.run) : undefined;
-    const parsed = changesQuery.safeParse({ from, to, pg, runId, kind: values.kind, limit: 1 });
-    if (!parsed.success) {
-      throw new InputError(
-        describeIssues(parsed.error)
-          .replace(/^runId:/, '--run:')
-          .replace(/^kind:/, '--kind:'),
-      );
-    }
+    const query = parseChangesFilter(values);
     const cache = openProfileCache(ctx, io);
-    const query = { from, to, pg, runId, kind: parsed.data.kind };
     const all = [...cache.changes.all(query)];
     const summary = cache.changes.summary(query);
     result(io, { ...summary, changes: all }, () => {
@@ -167,7 +181,7 @@ const show: Command = {
 const triage: Command = {
   words: ['settlements', 'exceptions', 'triage'],
   usage:
-    'settlements exceptions triage --date YYYY-MM-DD [--pg CODE] [--threshold 0.5] [--again]   (asks the classification service)',
+    'settlements exceptions triage --date YYYY-MM-DD [--pg CODE] [--threshold P] [--again]   (asks the classification service; without --threshold, the one set by recon settings)',
   options: {
     date: { type: 'string' },
     pg: { type: 'string' },

@@ -10,10 +10,12 @@ import {
   type ReconBatch,
   type ReconCredit,
   type ReconReport,
+  type ReconSettings,
 } from '../../../shared/bank-matching';
 import { addDays, epochMsToIstDate } from '../../../shared/time';
 import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
 import { DateInput } from '../ui/DateInput';
+import { WholeNumberField } from '../ui/WholeNumberField';
 import { PageHeader } from '../ui/PageHeader';
 import { base64Of } from '../ui/files';
 import { formatCalendarDate, formatCount, formatIstWallClock, formatMoney } from '../ui/format';
@@ -22,14 +24,19 @@ import {
   keyOf,
   useBatchRecords,
   useExportRecon,
-  useImportStatement,
   useMatch,
   useMatchByHand,
+  usePreviewStatement,
+  useSaveReconSettings,
   useReconAccounts,
   useReconReport,
   useUnmatch,
 } from './recon-queries';
+import { StatementMapping, type StatementImported, type StatementPreview } from './StatementMapping';
 import './reconciliation.css';
+
+/** The account menu's value for "another bank account" (never an account's name: names are not empty). */
+const NEW_ACCOUNT = '';
 
 const batchKey = (b: Pick<ReconBatch, 'date' | 'pg' | 'utr' | 'settlementDate'>) =>
   `${b.date}|${b.pg}|${b.utr}|${b.settlementDate}`;
@@ -121,77 +128,107 @@ function BatchDetail({ account, batch, report }: { account: string; batch: Recon
         {batch.note && ` — ${batch.note}`}
       </p>
       {records.data ? (
-        <table className="recon-records" aria-label="Records of the batch">
-          <thead>
-            <tr>
-              <th scope="col">Transaction</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Settled</th>
-            </tr>
-          </thead>
-          <tbody>
-            {records.data.records.map((r) => (
-              <tr key={r.id}>
-                <td className="mono">{r.pgTransactionId}</td>
-                <td>{r.paymentMode}</td>
-                <td>{formatMoney(r.amount)}</td>
-                <td>{formatMoney(r.settled)}</td>
+        // Its own scroll box, a tab stop so the keys scroll it: a batch of hundreds keeps the credits in reach.
+        <div className="recon-records-box" tabIndex={0} role="region" aria-label="The batch's records">
+          <table className="recon-records" aria-label="Records of the batch">
+            <thead>
+              <tr>
+                <th scope="col">Transaction</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Settled</th>
               </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={3}>
-                {formatCount(batch.records)} records, net
-              </th>
-              <td>{formatMoney(batch.settled)}</td>
-            </tr>
-          </tfoot>
-        </table>
+            </thead>
+            <tbody>
+              {records.data.records.map((r) => (
+                <tr key={r.id}>
+                  <td className="mono">{r.pgTransactionId}</td>
+                  <td>{r.paymentMode}</td>
+                  <td>{formatMoney(r.amount)}</td>
+                  <td>{formatMoney(r.settled)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={3}>
+                  {formatCount(batch.records)} records, net
+                </th>
+                <td>{formatMoney(batch.settled)}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
       ) : (
         <Skeleton label="Loading the batch's records" />
       )}
-      <label className="recon-note">
-        Note <input className="input" value={note} onChange={(e) => setNote(e.target.value)} placeholder="why" />
-      </label>
-      {batch.matchId !== null ? (
-        <button
-          type="button"
-          className="button"
-          disabled={note.trim() === '' || unmatch.isPending}
-          onClick={() => unmatch.mutate({ account, matchId: batch.matchId!, note })}
-        >
-          Unmatch
-        </button>
-      ) : (
-        <fieldset className="recon-credits-pick">
-          <legend>Credits without a batch</legend>
-          {free.length === 0 && <p>None in this period.</p>}
-          {free.map((c) => (
-            <label key={c.id}>
-              <input
-                type="checkbox"
-                checked={chosen.includes(c.id)}
-                onChange={(e) => setChosen(e.target.checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id))}
-              />{' '}
-              {formatCalendarDate(c.date)} {formatMoney(c.amount)} {c.utr ?? ''}
-            </label>
-          ))}
+      <div className="recon-actions">
+        <label className="recon-note">
+          Note <input className="input" value={note} onChange={(e) => setNote(e.target.value)} placeholder="why" />
+        </label>
+        {batch.matchId !== null ? (
           <button
             type="button"
             className="button"
-            disabled={chosen.length === 0 || note.trim() === '' || byHand.isPending}
-            onClick={() =>
-              byHand.mutate({ account, batch: keyOf(batch), lineIds: chosen, note }, { onSuccess: () => setChosen([]) })
-            }
+            disabled={note.trim() === '' || unmatch.isPending}
+            onClick={() => unmatch.mutate({ account, matchId: batch.matchId!, note })}
           >
-            Match by hand
+            Unmatch
           </button>
-        </fieldset>
-      )}
-      {failure && <ErrorNotice error={failure.error} />}
+        ) : (
+          <fieldset className="recon-credits-pick">
+            <legend>Credits without a batch</legend>
+            {free.length === 0 && <p>None in this period.</p>}
+            {free.map((c) => (
+              <label key={c.id}>
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(c.id)}
+                  onChange={(e) => setChosen(e.target.checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id))}
+                />{' '}
+                {formatCalendarDate(c.date)} {formatMoney(c.amount)} {c.utr ?? ''}
+              </label>
+            ))}
+            <button
+              type="button"
+              className="button"
+              disabled={chosen.length === 0 || note.trim() === '' || byHand.isPending}
+              onClick={() =>
+                byHand.mutate(
+                  { account, batch: keyOf(batch), lineIds: chosen, note },
+                  { onSuccess: () => setChosen([]) },
+                )
+              }
+            >
+              Match by hand
+            </button>
+          </fieldset>
+        )}
+        {failure && <ErrorNotice error={failure.error} />}
+      </div>
     </section>
+  );
+}
+
+/** The profile's matching window and T+n, where banks and gateways differ; a new T+n restates the batches at once. */
+function MatchSettings({ settings }: { settings: ReconSettings }) {
+  const save = useSaveReconSettings();
+  return (
+    <span className="recon-settings" role="group" aria-label="Matching settings">
+      <WholeNumberField
+        label="Credits up to (days after a batch)"
+        value={settings.windowDays}
+        max={10}
+        onSave={(windowDays) => save.mutate({ windowDays })}
+      />
+      <WholeNumberField
+        label="Overdue after T+"
+        value={settings.overdueDays}
+        max={30}
+        onSave={(overdueDays) => save.mutate({ overdueDays })}
+      />
+      {save.error && <ErrorNotice error={save.error.error} />}
+    </span>
   );
 }
 
@@ -202,9 +239,13 @@ export function ReconciliationScreen() {
   const accounts = useReconAccounts();
   const [picked, setPicked] = useState<string | null>(null);
   const [newName, setNewName] = useState('Collection account');
-  const account = picked ?? accounts.data?.accounts[0]?.name ?? null;
+  // The menu's last choice starts another bank account: its statement is imported under the name typed.
+  const adding = picked === NEW_ACCOUNT;
+  const account = adding ? null : (picked ?? accounts.data?.accounts[0]?.name ?? null);
   const report = useReconReport(account, from, to);
-  const importStatement = useImportStatement();
+  const previewStatement = usePreviewStatement();
+  const [pending, setPending] = useState<{ preview: StatementPreview; content: string; account: string } | null>(null);
+  const [imported, setImported] = useState<StatementImported | null>(null);
   const match = useMatch();
   const exportRecon = useExportRecon();
   const file = useRef<HTMLInputElement>(null);
@@ -213,14 +254,20 @@ export function ReconciliationScreen() {
   const [openKey, setOpenKey] = useState<string | null>(null);
   const r = report.data;
   const open = r?.batches.find((b) => batchKey(b) === openKey) ?? null;
-  const imported = importStatement.data;
 
+  // A file chosen is previewed first: the mapping step shows its columns before anything is imported.
   const onFile = async (f: File | undefined) => {
     if (!f) return;
     const target = account ?? newName.trim();
-    const result = await importStatement.mutateAsync({ fileName: f.name, content: await base64Of(f), account: target });
-    setPicked(result.account.name);
+    const content = await base64Of(f);
     if (file.current) file.current.value = '';
+    // A file that cannot be read is shown as the mutation's error.
+    const preview = await previewStatement
+      .mutateAsync({ fileName: f.name, content, account: target })
+      .catch(() => null);
+    if (!preview) return;
+    setImported(null);
+    setPending({ preview, content, account: target });
   };
 
   return (
@@ -255,16 +302,22 @@ export function ReconciliationScreen() {
         onChange={(e) => void onFile(e.target.files?.[0])}
       />
       <div className="recon-toolbar">
-        {accounts.data && accounts.data.accounts.length > 0 ? (
+        {accounts.data && accounts.data.accounts.length > 0 && (
           <label>
             Bank account{' '}
-            <select className="input" value={account ?? ''} onChange={(e) => setPicked(e.target.value)}>
+            <select
+              className="input"
+              value={adding ? NEW_ACCOUNT : (account ?? '')}
+              onChange={(e) => setPicked(e.target.value)}
+            >
               {accounts.data.accounts.map((a) => (
                 <option key={a.id}>{a.name}</option>
               ))}
+              <option value={NEW_ACCOUNT}>Another bank account…</option>
             </select>
           </label>
-        ) : (
+        )}
+        {account === null && (
           <label>
             New bank account <input className="input" value={newName} onChange={(e) => setNewName(e.target.value)} />
           </label>
@@ -275,12 +328,7 @@ export function ReconciliationScreen() {
         <label>
           To <DateInput value={to} onChange={(d) => d && setTo(d)} />
         </label>
-        {accounts.data && (
-          <span className="recon-settings">
-            Credits match up to {accounts.data.settings.windowDays} days after a batch; overdue after T+
-            {accounts.data.settings.overdueDays}.
-          </span>
-        )}
+        {accounts.data && <MatchSettings settings={accounts.data.settings} />}
       </div>
       <div role="status" className="job-line">
         {imported &&
@@ -296,7 +344,19 @@ export function ReconciliationScreen() {
           ))}
         </ul>
       )}
-      {importStatement.error && <ErrorNotice error={importStatement.error.error} />}
+      {previewStatement.error && <ErrorNotice error={previewStatement.error.error} />}
+      {pending && (
+        <StatementMapping
+          key={`${pending.account}|${pending.preview.fileName}|${pending.content.length}`}
+          {...pending}
+          onCancel={() => setPending(null)}
+          onDone={(result) => {
+            setPending(null);
+            setImported(result);
+            setPicked(result.account.name);
+          }}
+        />
+      )}
       {match.error && <ErrorNotice error={match.error.error} />}
       {account === null ? (
         <EmptyState title="No bank statement yet">
@@ -327,6 +387,7 @@ export function ReconciliationScreen() {
                     : { kind: 'ready' }
                 }
               />
+              {open && account && <BatchDetail key={openKey} account={account} batch={open} report={r} />}
               <DataTable
                 id="recon-credits"
                 label="Statement credits"
@@ -340,7 +401,6 @@ export function ReconciliationScreen() {
                 }
               />
             </div>
-            {open && account && <BatchDetail key={openKey} account={account} batch={open} report={r} />}
           </div>
         </>
       )}

@@ -16,8 +16,10 @@ export const useBatchRecords = (batch: BatchKey | null) =>
   });
 
 const CHANGES = ['recon.'] as const;
+export const usePreviewStatement = () => useIpcMutation('recon.previewStatement');
 export const useImportStatement = () => useIpcMutation('recon.importStatement', { invalidates: CHANGES });
 export const useMatch = () => useIpcMutation('recon.match', { invalidates: CHANGES });
 export const useMatchByHand = () => useIpcMutation('recon.matchByHand', { invalidates: CHANGES });
 export const useUnmatch = () => useIpcMutation('recon.unmatch', { invalidates: CHANGES });
+export const useSaveReconSettings = () => useIpcMutation('recon.saveSettings', { invalidates: CHANGES });
 export const useExportRecon = () => useIpcMutation('recon.export');

@@ -1,7 +1,8 @@
 /**
  * What the syncs changed in the range on screen, by date and by sync run (each record new, changed field by field
  * with old and new, vanished or back), and how complete each date's paging was (the manifests). A modal dialog,
- * opened from the header or from a sync's "N changed".
+ * opened from the header or from a sync's "N changed". Its Export buttons write what it selects (range, gateway,
+ * sync run, kind of change; every change, not only those shown) as a file of its own, named after the filter.
  */
 import { SETTLEMENT_MONEY_FIELDS } from '../../../shared/reconciliation';
 import { useId, useState } from 'react';
@@ -16,6 +17,7 @@ import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
 import { formatCalendarDate, formatCount, formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
 import { ErrorNotice } from '../ui/states';
 import { useModalDialog } from '../ui/use-modal-dialog';
+import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 import { useChangesDialog } from './changes-store';
 import { useScreenFilter } from './settlements-store';
 
@@ -180,9 +182,21 @@ export function ChangesDialog() {
           </select>
         </label>
         {changes.data?.nextAfterId !== null && changes.data && (
-          <span className="muted">The first {formatCount(SHOWN)} are shown; the workbook export has them all.</span>
+          <span className="muted">The first {formatCount(SHOWN)} are shown; the exports have them all.</span>
         )}
       </div>
+      <div className="chg-export" role="group" aria-label="Export the changes">
+        <ExportButtons
+          kind="changes"
+          disabled={(changes.data?.changes.length ?? 0) === 0}
+          request={(format) => ({
+            kind: 'changes',
+            format,
+            filter: { ...range, ...(runId !== null ? { runId } : {}), ...(kind ? { kind } : {}) },
+          })}
+        />
+      </div>
+      <ExportStatus kind="changes" />
       <DataTable
         id="settlement-changes"
         label="Changes"

@@ -9,6 +9,29 @@ import { useIpcMutation, useIpcQuery } from '../query/ipc-query';
 import { formatCalendarDate, formatIstInstant } from '../ui/format';
 import { useOfflineReason } from '../ui/offline';
 import { ErrorNotice } from '../ui/states';
+import { WholeNumberField } from '../ui/WholeNumberField';
+
+/**
+ * How sure the triage must be of a cause to tag the exception, in percent: the profile's setting (kept with the
+ * reconciliation settings in its cache), saved when the field is left or Enter is pressed.
+ */
+function TriageThreshold() {
+  const settings = useIpcQuery('recon.accounts').data?.settings;
+  const save = useIpcMutation('recon.saveSettings', { invalidates: ['recon.'] });
+  if (!settings) return null;
+  return (
+    <span className="exc-threshold">
+      <WholeNumberField
+        label="Tag when the likely cause is at least"
+        value={Math.round(settings.triageThreshold * 100)}
+        max={100}
+        suffix="%"
+        onSave={(percent) => save.mutate({ triageThreshold: percent / 100 })}
+      />
+      {save.error && <ErrorNotice error={save.error.error} />}
+    </span>
+  );
+}
 
 const STATE_LABEL = { open: 'Open', acknowledged: 'Acknowledged', resolved: 'Resolved' } as const;
 const pct = (p: number) => `${Math.round(p * 100)}%`;
@@ -77,13 +100,14 @@ export function ExceptionWorkflow({ recordId, date }: { recordId: number; date: 
         >
           {triage.isPending ? 'Triaging…' : `Triage ${formatCalendarDate(date)}`}
         </button>
+        <TriageThreshold />
       </div>
       {act.error && <ErrorNotice error={act.error.error} />}
       {triage.error && <ErrorNotice error={triage.error.error} />}
       {triage.data && (
         <p data-testid="triage-summary">
-          {triage.data.triaged} of {triage.data.exceptions} exceptions triaged ({triage.data.tagged} tagged,{' '}
-          {triage.data.skipped} already done or resolved)
+          {triage.data.triaged} of {triage.data.exceptions} exceptions triaged ({triage.data.tagged} tagged at{' '}
+          {pct(triage.data.threshold)} or more, {triage.data.skipped} already done or resolved)
           {triage.data.failed.length > 0 && `; ${triage.data.failed.length} not triaged`}.
         </p>
       )}

@@ -24,6 +24,7 @@ import { SyncPanel } from './JobPanels';
 import { ChangesDialog } from './ChangesDialog';
 import { useChangesDialog } from './changes-store';
 import { useSyncStart } from './sync-queries';
+import { BatchesView, ViewSwitch } from './BatchesView';
 import { SettledChart } from './SettledChart';
 import { SettlementDetail } from './SettlementDetail';
 import { SettlementsGrid } from './SettlementsGrid';
@@ -45,6 +46,7 @@ import {
 } from './settlements-store';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { currentViewName, useSavedViews, type ViewBinding } from '../ui/saved-views';
+import { useSettlementsView } from './view-store';
 import './settlements.css';
 
 const SEARCH_DELAY_MS = 250;
@@ -471,6 +473,7 @@ export function SettlementsScreen() {
   const [detail, setDetail] = useState<CachedSettlement | null>(null);
   const changesOpen = useChangesDialog((s) => s.open);
   const showChanges = useChangesDialog((s) => s.show);
+  const view = useSettlementsView((s) => s.view);
 
   const asOf = rows?.asOf ?? totals?.asOf ?? null;
 
@@ -489,8 +492,9 @@ export function SettlementsScreen() {
       <ExportStatus kind="settlements" />
       <FilterBar />
       <TotalsBar />
+      <ViewSwitch />
       {!chartCollapsed && <Chart />}
-      <Table onOpen={setDetail} />
+      {view === 'batches' ? <BatchesView /> : <Table onOpen={setDetail} />}
       {detail && <SettlementDetail key={detail.id} row={detail} onClose={() => setDetail(null)} />}
       {changesOpen && <ChangesDialog />}
     </div>

@@ -31,6 +31,11 @@ export const PAGE_SIZE = 500;
 const MAX_PAGES = 8;
 /** Rows read ahead on either side of what the table shows. */
 const MARGIN = Math.floor(PAGE_SIZE / 2);
+/**
+ * Rows either side of the screen that a jump's first read brings along: the grid lays out a few rows beyond each
+ * edge (SettlementsGrid's overscan).
+ */
+const JUMP_PAD = 16;
 
 type Direction = 'down' | 'up';
 
@@ -74,8 +79,17 @@ export class PagedRows {
     up: { cursors: [undefined], rowCount: null },
   };
   private readonly pages = new Map<number, StoredPage>();
+  /**
+   * After a jump far from both chains, the rows on screen read on their own (a few dozen, by their position)
+   * before the pages around them: one small read instead of one or two whole pages. Index -> row; only the last
+   * jump's are kept.
+   */
+  private jumped = new Map<number, CachedSettlement>();
+  private lastJump = -1;
   private readonly listeners = new Set<() => void>();
   private window: [number, number] = [0, PAGE_SIZE];
+  /** The rows on screen, inside the window: read before the margins around them. */
+  private view: [number, number] = [0, PAGE_SIZE];
   private reading = false;
   private disposed = false;
 
@@ -119,13 +133,14 @@ export class PagedRows {
     const fromEnd = this.total - 1 - index;
     const j = Math.floor(fromEnd / PAGE_SIZE);
     if (j < 0) return undefined;
-    return this.pages.get(~j)?.rows[fromEnd - j * PAGE_SIZE];
+    return this.pages.get(~j)?.rows[fromEnd - j * PAGE_SIZE] ?? this.jumped.get(index);
   }
 
   /** Where the table looks: rows `first` to `last` inclusive. Reads what is missing around them. */
   want(first: number, last: number): void {
     const from = Math.max(0, first - MARGIN);
     const to = Math.min(this.count, last + 1 + MARGIN);
+    this.view = [Math.max(0, first), Math.min(this.count, last + 1)];
     if (from === this.window[0] && to === this.window[1]) return;
     this.window = [from, to];
     this.pump();
@@ -148,9 +163,32 @@ export class PagedRows {
     for (const listener of this.listeners) listener();
   }
 
-  /** The next page to read for the current window, or null when everything in it is in memory. */
-  private nextRead(): { direction: Direction; page: number } | null {
-    const [from, to] = this.window;
+  /**
+   * The next page to read for the current window, or null when everything in it is in memory. The rows on screen
+   * come first: after a jump the margin above them is often another page, and reading it first kept the screen on
+   * skeleton rows for a second read.
+   */
+  private nextRead(): { direction: Direction; page: number } | { jump: number; limit: number } | null {
+    const onScreen = this.firstMissing(...this.view);
+    if (onScreen && this.total !== null && this.isFar(onScreen)) {
+      const first = Math.max(0, this.view[0] - JUMP_PAD);
+      const last = Math.min(this.total, this.view[1] + JUMP_PAD);
+      // Once per place: rows a jump did not bring (the result changed under it) come with their pages.
+      if (first !== this.lastJump) {
+        this.lastJump = first;
+        return { jump: first, limit: last - first };
+      }
+    }
+    return onScreen ?? this.firstMissing(...this.window);
+  }
+
+  /** A page neither chain of cursors reaches: read by its position. */
+  private isFar(read: { direction: Direction; page: number }): boolean {
+    return read.page > 0 && this.chains[read.direction].cursors[read.page] === undefined;
+  }
+
+  /** The page of the first row from `from` up to `to` (exclusive) not in memory, or null. */
+  private firstMissing(from: number, to: number): { direction: Direction; page: number } | null {
     // Until some read says how many rows there are, the window itself is the bound.
     const known = this.total ?? this.chains.down.rowCount;
     const end = known === null ? to : Math.min(to, known);
@@ -173,7 +211,8 @@ export class PagedRows {
     const next = this.nextRead();
     if (!next) return;
     this.reading = true;
-    void this.readPage(next.direction, next.page).finally(() => {
+    const reading = 'jump' in next ? this.readJump(next.jump, next.limit) : this.readPage(next.direction, next.page);
+    void reading.finally(() => {
       this.reading = false;
       this.pump();
     });
@@ -205,6 +244,20 @@ export class PagedRows {
     }
     this.pages.set(pageKey(direction, page), { direction, page, rows });
     this.evict();
+    this.changed();
+  }
+
+  /** The rows from `position` on screen after a jump, `limit` of them, kept until the next jump. */
+  private async readJump(position: number, limit: number): Promise<void> {
+    const result = await this.read({ ...this.filter, sort: this.sort, position, limit });
+    if (this.disposed) return;
+    if (!result.ok) {
+      this.error = result.error;
+      this.changed();
+      return;
+    }
+    this.asOf = result.value.asOf;
+    this.jumped = new Map(result.value.rows.map((row, i) => [position + i, row]));
     this.changed();
   }
 
