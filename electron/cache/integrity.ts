@@ -4,7 +4,7 @@
  *  - At open (before the file is used): its header, then SQLite's quick check of every table that does not grow with
  *    the records: the schema, sync runs and checkpoints, the rollup, beneficiaries, payouts, balances. Milliseconds,
  *    whatever the number of records. A file that fails is moved aside (recovery.ts), as before.
- *  - After open, off the main thread: the quick check of the settlement records, their search keys and digests (a
+ *  - After open, off the main thread: the quick check of the settlement records, their search and sort keys and digests (a
  *    few seconds at two million rows), in a worker thread on its own read-only connection, so the first rows show
  *    while it runs. A file that fails it is marked (`<file>.damaged`, with what SQLite said) and the app's log is
  *    told; the next open finds the mark and moves the file aside before using it.
@@ -18,10 +18,15 @@ import { CacheCorruptError } from './recovery';
 import { PRIVATE_FILE_MODE } from '../private-files';
 
 /**
- * The tables whose check runs after open: those that grow with the records (the records, their search keys, their
- * digests), nearly all of the file. Every other table holds a few rows per date, account or lookup.
+ * The tables whose check runs after open: those that grow with the records (the records, their search and sort keys,
+ * their digests), nearly all of the file. Every other table holds a few rows per date, account or lookup.
  */
-export const CHECKED_AFTER_OPEN = ['settlements', 'settlement_keys', 'settlement_digests'] as const;
+export const CHECKED_AFTER_OPEN = [
+  'settlements',
+  'settlement_keys',
+  'settlement_sort_keys',
+  'settlement_digests',
+] as const;
 
 const TABLES = `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT IN (${CHECKED_AFTER_OPEN.map((t) => `'${t}'`).join(', ')})`;
 const QUICK_CHECK = 'SELECT quick_check FROM pragma_quick_check(?)';

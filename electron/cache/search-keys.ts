@@ -37,8 +37,16 @@ export function createSearchKeys(db: Database) {
     sql.keyed.run(date);
     return date;
   });
+  return perDateWriter(db, writeDate);
+}
+
+/**
+ * One date's keys at a time, by `writeDate` (a transaction that writes the next pending date's keys and returns it,
+ * or null when none is pending): for the search keys and the sort keys (sort-keys.ts).
+ */
+export function perDateWriter(db: Database, writeDate: () => string | null) {
   /**
-   * A date of a million records sorts three million keys: with the connection's temporary storage in memory that
+   * A date of a million records sorts millions of keys: with the connection's temporary storage in memory that
    * sort alone would add a few hundred MB to the process. For the build it may spill to a temporary file instead.
    */
   const writeOne = (): string | null => {

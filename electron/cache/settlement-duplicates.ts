@@ -27,6 +27,8 @@ const SQL = {
   row: `SELECT id, pg_transaction_id, settlement_date, vanished_at, exceptions, ${ROLLUP_COLUMNS}
         FROM settlements WHERE id = ?`,
   setExceptions: `UPDATE settlements SET exception_flags = ?, exceptions = ? WHERE id = ?`,
+  /** The sort keys carry each record's exception flags (sort-keys.ts): its date's are out of date now. */
+  unsortDay: `DELETE FROM settlement_sorted_days WHERE date = ?`,
 } as const;
 
 interface Candidate extends RollupRow {
@@ -139,6 +141,7 @@ export function createDuplicateRule(db: Database) {
         if (wanted) next.push(wanted);
         const flags = flagsOf(next);
         sql.setExceptions.run(flags, next.length === 0 ? null : JSON.stringify(next), row.id);
+        if (flags !== row.exception_flags) sql.unsortDay.run(row.date);
         if (row.vanished_at === null && flags !== row.exception_flags) {
           rollup.add(row, -1);
           rollup.add({ ...row, exception_flags: flags }, 1);

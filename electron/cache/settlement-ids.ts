@@ -26,3 +26,8 @@ export function dayNumber(date: string): number {
 export function idRange(from: string, to: string): { lo: number; hi: number } {
   return { lo: dayNumber(from) * PER_DAY, hi: (dayNumber(to) + 1) * PER_DAY - 1 };
 }
+
+/** The date an id belongs to: the inverse of `dayNumber` on its day. */
+export function dateOfId(id: number): string {
+  return new Date(Math.floor(id / PER_DAY) * 86_400_000).toISOString().slice(0, 10);
+}

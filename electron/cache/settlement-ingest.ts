@@ -77,6 +77,7 @@ const SQL = {
             ON CONFLICT (date, scope) DO UPDATE SET
               synced_at = excluded.synced_at, run_id = excluded.run_id, records = excluded.records`,
   unkeyDay: `DELETE FROM settlement_keyed_days WHERE date = ?`,
+  unsortDay: `DELETE FROM settlement_sorted_days WHERE date = ?`,
   dateDone: `UPDATE sync_run_dates SET status = 'completed', vanished = vanished + ?, error = NULL,
                finished_at = ?, started_at = coalesce(started_at, ?)
              WHERE run_id = ? AND date = ?`,
@@ -210,6 +211,8 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
         sql.seen.run(runId, row.id);
         if (!counted) {
           rollup.add(row as unknown as RollupRow, 1);
+          // Sort keys hold current records only: a record back from vanished is missing from them.
+          sql.unsortDay.run(date);
           changes({ ...key, settlementDate: r.settlement_date, kind: 'returned' }, at);
         }
         result[flags & SEEN ? 'repeated' : 'unchanged']++;
@@ -234,7 +237,10 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
     }
     rollup.flush();
     // Every page that changes records, not only the first: keys may be written between two pages (search-keys.ts).
-    if (result.inserted + result.updated > 0) sql.unkeyDay.run(date);
+    if (result.inserted + result.updated > 0) {
+      sql.unkeyDay.run(date);
+      sql.unsortDay.run(date);
+    }
     sql.checkpoint.run(nextOffset, lastKey, records.length, result.updated, at, runId, date);
     sql.heartbeat.run(at, runId);
     return result;
@@ -271,6 +277,8 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
         at,
       );
     });
+    // Sort keys hold current records only: vanished ones are still in them.
+    if (vanished > 0) sql.unsortDay.run(date);
     if (manifest) {
       const seenBy = manifest.gateways ?? digestOfStored();
       const gateways = new Set([...seenBy.keys(), ...(scope.pg === null ? pgs : [scope.pg])]);

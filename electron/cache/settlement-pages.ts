@@ -34,27 +34,13 @@ import { PER_DAY, dayNumber } from './settlement-ids';
 import { ROLLUP_WHERE } from './settlement-rollup';
 import { READ_COLUMNS, readRowToCached } from './settlement-rows';
 import { SEARCHED_ROWS, SEARCH_WITH, type SearchPlanner } from './settlement-search';
+import { createValueOrder, isValueColumn } from './settlement-value-order';
+import { createKeyOrder } from './settlement-key-order';
+import { SORT_EXPRESSION, hasSortKeys, type KeyedSortColumn } from './sort-keys';
 
 const COLUMNS = READ_COLUMNS.join(', ');
 
 type OtherColumn = Exclude<SettlementSortColumn, 'date'>;
-
-/** What each sort column orders by; null ids and UTRs sort as empty text. */
-const SORT_EXPRESSION: Readonly<Record<OtherColumn, string>> = {
-  settlement_date: 'settlement_date',
-  order_date: 'order_date',
-  amount: 'amount',
-  mer_service_fee: 'mer_service_fee',
-  mer_service_tax: 'mer_service_tax',
-  settled_amount: 'settled_amount',
-  pg: 'pg',
-  payment_mode: 'payment_mode',
-  order_status: 'order_status',
-  pg_status: 'pg_status',
-  order_id: "ifnull(order_id, '')",
-  pg_transaction_id: 'pg_transaction_id',
-  utr: "ifnull(utr, '')",
-};
 
 export const DEFAULT_SORT: SettlementSort = { column: 'date', direction: 'desc' };
 
@@ -160,6 +146,11 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     }
     return s;
   };
+  const valueOrder = createValueOrder(db);
+  const keyOrder = createKeyOrder(db);
+  const rowsById = db
+    .prepare(`SELECT ${COLUMNS} FROM settlements WHERE id IN (SELECT value FROM json_each(:ids))`)
+    .raw(true);
   const dayCounts = { desc: db.prepare(DAY_COUNTS.desc).raw(), asc: db.prepare(DAY_COUNTS.asc).raw() };
   const dayIds = db.prepare(DAY_IDS).raw();
 
@@ -210,35 +201,18 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     /** The id bound of the date order before any cursor: just outside the range. */
     const edge = sort.direction === 'desc' ? filter.hi + 1 : filter.lo - 1;
     let cursor = options.after === undefined ? null : readCursor(options.after, sort);
-    if (options.position !== undefined && options.position > 0) {
-      // A jump: the row just before the position becomes the cursor. In the date order with a filter the rollup
-      // counts, the search starts at the date that holds it; elsewhere it skips from the start of the result.
-      const start = byId && rollupCovers ? dateStart(filter, exceptionsOnly, sort.direction, options.position) : null;
-      const before = start ? start.skip - 1 : options.position - 1;
-      const bound = start ? start.kId : edge;
-      const key =
-        before < 0
-          ? null
-          : (statement(sort, exceptionsOnly, keyed, 'key').get({
-              ...filter,
-              kId: byId ? bound : null,
-              kValue: null,
-              skip: before,
-            }) as [string | number | null, number] | undefined);
-      if (key === undefined) return { rows: [], nextCursor: null };
-      cursor = key === null ? { value: null, id: bound } : { value: key[0], id: key[1] };
-    }
-    const kId = !byId
-      ? (cursor?.id ?? null)
-      : sort.direction === 'desc'
-        ? Math.min(edge, cursor?.id ?? Infinity)
-        : Math.max(edge, cursor?.id ?? -Infinity);
-    const stored = statement(sort, exceptionsOnly, keyed).all({
-      ...filter,
-      kId,
-      kValue: cursor?.value ?? null,
-      limit: limit + 1,
-    }) as unknown[][];
+    const stored =
+      rollupCovers && isValueColumn(sort.column)
+        ? valueOrder.page(
+            sort.column,
+            sort.direction,
+            filter,
+            exceptionsOnly,
+            (selected) => statement({ column: 'date', direction: sort.direction }, exceptionsOnly, false, selected),
+            { cursor: cursor && { value: String(cursor.value), id: cursor.id }, position: options.position ?? 0 },
+            limit,
+          )
+        : (hasSortKeys(sort.column) && !keyed && readByKeys(sort.column)) || readByStatement();
     const more = stored.length > limit;
     const rows = (more ? stored.slice(0, limit) : stored).map(readRowToCached);
     const last = rows.at(-1);
@@ -247,6 +221,70 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
         ? encodeCursor([sort.column, sort.direction, byId ? null : (last[sort.column as OtherColumn] ?? ''), last.id])
         : null;
     return { rows, nextCursor };
+
+    /**
+     * A column with sort keys: a page merged from the range's lists; a jump with no filter but the dates and a gateway
+     * from the key at its rank. Null where the keys cannot answer (dates without current keys, a filtered jump): the statement reads.
+     */
+    function readByKeys(column: KeyedSortColumn): unknown[][] | null {
+      let after = cursor && { value: cursor.value ?? '', id: cursor.id };
+      if (options.position !== undefined && options.position > 0) {
+        const position = options.position;
+        // The keys count the rows of a gateway, not of a payment mode or a status.
+        const counted =
+          rollupCovers &&
+          !exceptionsOnly &&
+          filter.mode === null &&
+          filter.orderStatus === null &&
+          filter.pgStatus === null &&
+          filter.ruleBit === null;
+        // The row before the position: in descending order the one `position` from the largest.
+        const found = counted
+          ? keyOrder.keyAtRank(column, filter, (total) => (sort.direction === 'desc' ? total - position : position - 1))
+          : null;
+        if (found === null) return null;
+        if (found.key === null) return [];
+        after = { value: found.key[0], id: found.key[1] };
+      }
+      const ids = keyOrder.pageIds(column, sort.direction, filter, exceptionsOnly, after, limit);
+      if (ids === null) return null;
+      const byId = new Map<number, unknown[]>();
+      for (const row of rowsById.all({ ids: JSON.stringify(ids) }) as unknown[][]) byId.set(row[0] as number, row);
+      return ids.map((id) => byId.get(id)!);
+    }
+
+    /** Any other order or filter: one statement, after the cursor or the row before the position. */
+    function readByStatement(): unknown[][] {
+      if (options.position !== undefined && options.position > 0) {
+        // A jump: the row just before the position becomes the cursor. In the date order with a filter the rollup
+        // counts, the search starts at the date that holds it; elsewhere it skips from the start of the result.
+        const start = byId && rollupCovers ? dateStart(filter, exceptionsOnly, sort.direction, options.position) : null;
+        const before = start ? start.skip - 1 : options.position - 1;
+        const bound = start ? start.kId : edge;
+        const key =
+          before < 0
+            ? null
+            : (statement(sort, exceptionsOnly, keyed, 'key').get({
+                ...filter,
+                kId: byId ? bound : null,
+                kValue: null,
+                skip: before,
+              }) as [string | number | null, number] | undefined);
+        if (key === undefined) return [];
+        cursor = key === null ? { value: null, id: bound } : { value: key[0], id: key[1] };
+      }
+      const kId = !byId
+        ? (cursor?.id ?? null)
+        : sort.direction === 'desc'
+          ? Math.min(edge, cursor?.id ?? Infinity)
+          : Math.max(edge, cursor?.id ?? -Infinity);
+      return statement(sort, exceptionsOnly, keyed).all({
+        ...filter,
+        kId,
+        kValue: cursor?.value ?? null,
+        limit: limit + 1,
+      }) as unknown[][];
+    }
   }
 
   return { page, statement };

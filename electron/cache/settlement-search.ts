@@ -20,7 +20,7 @@ import { PER_DAY } from './settlement-ids';
 export const MAX_KEYED = 10_000;
 
 /** The dates of the range with the first id of each (settlement-ids.ts). */
-const DAYS = `days(day, lo) AS (SELECT :from, :lo UNION ALL SELECT date(day, '+1 day'), lo + ${PER_DAY} FROM days WHERE day < :to)`;
+export const DAYS = `days(day, lo) AS (SELECT :from, :lo UNION ALL SELECT date(day, '+1 day'), lo + ${PER_DAY} FROM days WHERE day < :to)`;
 
 /** Matches in the dates whose keys are current, by the keys. */
 const KEYED = `SELECT k.id AS mid FROM days JOIN settlement_keys AS k

@@ -32,6 +32,7 @@ import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
 import { ROLLUP_WHERE } from './settlement-rollup';
 import { ruleBit } from './settlement-rows';
 import { createSearchKeys } from './search-keys';
+import { createSortKeys } from './sort-keys';
 import { SEARCHED_ROWS, SEARCH_WITH, createSearchPlanner } from './settlement-search';
 import { exactNumber, prepareAll } from './statements';
 
@@ -194,6 +195,9 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
 
     /** The search keys of dates whose records changed, written after a sync (search-keys.ts). */
     searchKeys: createSearchKeys(db),
+
+    /** The sort keys of dates whose records changed, written after a sync (sort-keys.ts). */
+    sortKeys: createSortKeys(db),
 
     query,
 

@@ -327,8 +327,10 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   const failed = states.some((s) => s.status === 'failed');
   const status = cancelled ? 'cancelled' : failed ? 'partial' : 'completed';
   cache.syncRuns.finish(runId, status);
-  // The synced dates' search keys, a date at a time; a cancelled sync leaves them to the next (searches walk them).
+  // The synced dates' search and sort keys, a date at a time; a cancelled sync leaves them to the next (searches walk
+  // the dates without keys, sorts scan the range).
   await cache.settlements.searchKeys.writeAll(signal);
+  await cache.settlements.sortKeys.writeAll(signal);
   progress.report(null, true);
   return summarize(options.cache, runId, claimed.resumed, request, status, states, Math.round(clock() - started));
 }

@@ -5,8 +5,8 @@
  *    (WAL, synchronous=NORMAL, the same checkpoint interval), so only schema, keys and work differ;
  *  - `cache.ingest`: the cache's real path (schema, indexes, rollup, reconciliation, natural-key index,
  *    checkpoint per page, then closing the date: digests and the cross-date rule); beside it the time of the
- *    search keys the sync writes when its run ends, the ratio with them, and the file's size per million rows
- *    with and without them.
+ *    search keys and of the sort keys the sync writes when its run ends, the ratios with them, and the file's size
+ *    per million rows with and without them.
  * The records are the sandbox's over 90 days (`rows` of them, the data set of dataset.ts), generated page by page
  * outside the timed sections; each page goes to both, one after the other, so both rates see the machine in the
  * same state. Target: the cache keeps at least 60% of the ceiling's rate. The cache file is kept for the groups
@@ -85,13 +85,13 @@ export function ingest(
 
 /**
  * Ingests dates (oldest first, each with its pages) into `cache` as one sync run, as the sync does, then writes
- * their search keys as the sync does when its run ends; returns the milliseconds spent in the cache on each.
+ * their search keys and sort keys as the sync does when its run ends; returns the milliseconds spent on each.
  */
 export function ingestDates(
   cache: Cache,
   days: readonly (readonly [date: string, pages: Iterable<SettlementRecord[]>])[],
   beside?: (page: SettlementRecord[]) => void,
-): { ms: number; keysMs: number } {
+): { ms: number; keysMs: number; sortKeysMs: number } {
   const dates = days.map(([date]) => date);
   const { run } = cache.syncRuns.claim('settlements', { from: dates[0]!, to: dates.at(-1)!, pg: null }, dates);
   let ms = 0;
@@ -114,7 +114,9 @@ export function ingestDates(
   cache.syncRuns.finish(run.id, 'completed');
   const keysStart = performance.now();
   while (cache.settlements.searchKeys.writeOne() !== null);
-  return { ms, keysMs: performance.now() - keysStart };
+  const sortKeysStart = performance.now();
+  while (cache.settlements.sortKeys.writeOne() !== null);
+  return { ms, keysMs: sortKeysStart - keysStart, sortKeysMs: performance.now() - sortKeysStart };
 }
 
 let ceilingMemo: { rows: number; rowsPerSec: number } | undefined;
@@ -150,15 +152,12 @@ export function sqliteCeiling(rows: number): number {
   }
 }
 
-/** Bytes of the search keys (migration 7), read from SQLite's own page accounting. */
-function searchIndexBytes(cache: Cache): number {
+/** Bytes of some tables, read from SQLite's own page accounting. */
+function tableBytes(cache: Cache, tables: string[]): number {
   return cache.db
-    .prepare(
-      `SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN
-         ('settlement_keys', 'settlement_keyed_days')`,
-    )
+    .prepare(`SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN (SELECT value FROM json_each(?))`)
     .pluck()
-    .get() as number;
+    .get(JSON.stringify(tables)) as number;
 }
 
 export const cacheBenches: Bench = {
@@ -172,12 +171,14 @@ export const cacheBenches: Bench = {
     try {
       // Page by page, the bare INSERT then the cache, so both see the same machine at the same moment.
       const bare = bareCeiling(rows, join(scratch.dir, 'bare.sqlite'));
-      const { ms, keysMs } = ingestDates(cache, datasetDays(rows), (page) => bare.write(page));
+      const { ms, keysMs, sortKeysMs } = ingestDates(cache, datasetDays(rows), (page) => bare.write(page));
       const ceiling = bare.done();
       yield { bench: 'ceiling.sqlite_insert', rows, rows_per_s: Math.round(ceiling), rows_per_transaction: 1000 };
       const rate = rows / (ms / 1000);
       const bytes = cache.sizeBytes();
-      const indexBytes = searchIndexBytes(cache);
+      // Search keys (migration 7) and sort keys (migration 14).
+      const searchBytes = tableBytes(cache, ['settlement_keys', 'settlement_keyed_days']);
+      const sortBytes = tableBytes(cache, ['settlement_sort_keys', 'settlement_sorted_days']);
       const perMillion = (b: number) => Number(((b / 1e6) * (1e6 / rows)).toFixed(1));
       yield {
         bench: 'cache.ingest',
@@ -192,10 +193,14 @@ export const cacheBenches: Bench = {
         // The search keys, written after the pages: shown with the ingest they follow, and the ratio of both together.
         search_keys_s: Number((keysMs / 1000).toFixed(2)),
         ratio_with_search_keys: Number((rows / ((ms + keysMs) / 1000) / ceiling).toFixed(3)),
+        // The sort keys, written after the search keys.
+        sort_keys_s: Number((sortKeysMs / 1000).toFixed(2)),
+        ratio_with_search_and_sort_keys: Number((rows / ((ms + keysMs + sortKeysMs) / 1000) / ceiling).toFixed(3)),
         file_mb: Math.round(bytes / 1e6),
-        // The file without the search indexes is what it was before them: nothing else changed in its layout.
+        // Without a kind of keys, the file is what it was before them: nothing else changed in its layout.
         mb_per_million_rows: perMillion(bytes),
-        mb_per_million_rows_without_search_keys: perMillion(bytes - indexBytes),
+        mb_per_million_rows_without_sort_keys: perMillion(bytes - sortBytes),
+        mb_per_million_rows_without_search_or_sort_keys: perMillion(bytes - sortBytes - searchBytes),
       };
       cache.close();
       registerDataset(rows, file);

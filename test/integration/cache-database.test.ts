@@ -119,6 +119,14 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO merchant_orders VALUES ('ord_1', '{}', 't', '[]', NULL)`,
     `INSERT INTO merchant_subscriptions VALUES ('sub_1', 'rcpt_1', '{}', 't')`,
   ],
+  // Settlement sort keys per date (issue 19, part A).
+  14: [
+    `INSERT INTO settlement_sort_codes VALUES (1, 'pg', 'payu')`,
+    `INSERT INTO settlement_sort_codes VALUES (2, 'mode', 'UPI')`,
+    `INSERT INTO settlement_sort_codes VALUES (3, 'order_status', 'success')`,
+    `INSERT INTO settlement_sort_keys VALUES (20089, 2, 1, 1000, 1, 0, 2, 3, 3, 0)`,
+    `INSERT INTO settlement_sorted_days VALUES ('2025-01-01')`,
+  ],
 };
 
 const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;

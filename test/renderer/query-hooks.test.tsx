@@ -43,7 +43,8 @@ const { useMainEvents } = await import('../../renderer/src/query/main-events');
 const { useConnectivity } = await import('../../renderer/src/query/app-queries');
 const { createQueryClient } = await import('../../renderer/src/query/client');
 const { useProfileChange } = await import('../../renderer/src/settings/settings-queries');
-const { useSettlementTotals } = await import('../../renderer/src/settlements/settlements-queries');
+const { useSettlementRows, useSettlementTotals, useSettlementAggregate } =
+  await import('../../renderer/src/settlements/settlements-queries');
 const { useJob, useJobStart, forgetJob } = await import('../../renderer/src/query/jobs');
 const { useSavedViews, useAppliedViews, currentViewName } = await import('../../renderer/src/ui/saved-views');
 const { useTableViews, useTableFilters } = await import('../../renderer/src/ui/table-views');
@@ -131,6 +132,40 @@ describe('query hooks over the real core', () => {
     await act(() => result.current.activate.mutateAsync({ id: 'sandbox' }));
     await waitFor(() => expect(result.current.status.data?.settlementsSyncedAt).toEqual(expect.any(String)));
     await waitFor(() => expect(result.current.connectivity?.state).toBe('online'));
+  });
+
+  it('asks a new filter’s totals and chart only once the grid’s first page is in (main answers one read at a time)', async () => {
+    const { Wrapper } = wrapper();
+    const calls: string[] = [];
+    const invoke = bridge.invoke!;
+    bridge.invoke = async (channel, input) => {
+      calls.push(`${channel} asked`);
+      try {
+        return await invoke(channel, input);
+      } finally {
+        calls.push(`${channel} answered`);
+      }
+    };
+    try {
+      // Totals first in the tree, as on the screen (the totals bar is above the grid).
+      const { result } = renderHook(
+        () => ({
+          totals: useSettlementTotals(range),
+          aggregate: useSettlementAggregate(range),
+          rows: useSettlementRows(range, { column: 'date', direction: 'desc' }),
+        }),
+        { wrapper: Wrapper },
+      );
+      await waitFor(() => expect(result.current.totals.data).toBeDefined());
+      await waitFor(() => expect(result.current.aggregate.data).toBeDefined());
+      expect(result.current.rows.data?.count).toBeGreaterThan(0);
+      const rowsIn = calls.indexOf('settlements.query answered');
+      expect(rowsIn).toBeGreaterThanOrEqual(0);
+      expect(calls.indexOf('settlements.totals asked')).toBeGreaterThan(rowsIn);
+      expect(calls.indexOf('settlements.aggregate asked')).toBeGreaterThan(rowsIn);
+    } finally {
+      bridge.invoke = invoke;
+    }
   });
 
   it('a failed read is main’s error, shown as it is, and a mutation that failed changes nothing', async () => {

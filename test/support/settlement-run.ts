@@ -7,7 +7,7 @@ import type { SettlementRecord } from '../../shared/api/settlements';
 /**
  * What the sync engine does to the cache in one run over `dates` (records given per date): the run claimed,
  * then per date its records upserted in pages of `pageSize` (one page at least, empty if there are none) and
- * the date finished, then the run finished as completed and the dates' search keys written. Per date: the pages' counts added up and what
+ * the date finished, then the run finished as completed and the dates' search and sort keys written. Per date: the pages' counts added up and what
  * finishing the date reported.
  */
 export function syncRunInto(cache: Cache, dates: Record<string, SettlementRecord[]>, pageSize: number) {
@@ -28,7 +28,8 @@ export function syncRunInto(cache: Cache, dates: Record<string, SettlementRecord
     results.push({ date, ...counts, ...ingest.finish() });
   }
   cache.syncRuns.finish(run.id, 'completed');
-  // As the sync ends its run: the dates' search keys.
+  // As the sync ends its run: the dates' search and sort keys.
   while (cache.settlements.searchKeys.writeOne() !== null);
+  while (cache.settlements.sortKeys.writeOne() !== null);
   return results;
 }

@@ -1,0 +1,245 @@
+/**
+ * Sorting cached settlements by a column, read through the cache's pages (cursor after cursor) and jumps (a position),
+ * compared with a plain `ORDER BY column, id LIMIT … OFFSET …` run by a second connection on the same SQLite file:
+ * the same rows in the same order, ties broken by id the same way, across every filter the rollup answers.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCache, type Cache } from '../../electron/cache/database';
+import { ruleBit } from '../../electron/cache/settlement-rows';
+import { GATEWAYS } from '../../electron/sandbox/data/catalog';
+import { SettlementSource } from '../../electron/sandbox/data/settlements';
+import { settlementRecord } from '../../shared/api/settlements';
+import type { SettlementFilter, SettlementSort } from '../../shared/settlement-query';
+import { TEST_NOW } from '../support/clock';
+import { allCachedRows } from '../support/cache-rows';
+import { syncRunInto } from '../support/settlement-run';
+
+const DATES = ['2025-05-01', '2025-05-02', '2025-05-04', '2025-05-05'];
+const PER_DAY = 1500;
+const source = new SettlementSource(
+  23,
+  PER_DAY,
+  GATEWAYS.map((g) => g.code),
+);
+const range = { from: DATES[0]!, to: DATES.at(-1)! };
+
+let dir: string;
+let file: string;
+let cache: Cache;
+let plain: Database.Database;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cache-sort-'));
+  file = join(dir, 'cache.sqlite');
+  cache = openCache(file, { now: () => new Date(TEST_NOW) });
+  // A run a day, keys written after each, as daily syncs do: a later day's records settled twice change the
+  // exception flags of an earlier day's, whose keys were written already.
+  for (const d of DATES) {
+    syncRunInto(cache, { [d]: source.page(d, undefined, 0, PER_DAY).data.map((w) => settlementRecord.parse(w)) }, 500);
+  }
+  plain = new Database(file, { readonly: true });
+});
+afterAll(() => {
+  plain.close();
+  cache.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The ids of a filter's records (current by default) in a sort's order, by SQLite alone: what every read must equal. */
+function plainIds(filter: SettlementFilter, sort: SettlementSort, limit = -1, offset = 0): number[] {
+  const where = ['date BETWEEN @from AND @to'];
+  if (filter.state !== 'all')
+    where.push(filter.state === 'vanished' ? 'vanished_at IS NOT NULL' : 'vanished_at IS NULL');
+  if (filter.pg) where.push('pg = @pg');
+  if (filter.paymentMode) where.push('payment_mode = @paymentMode');
+  if (filter.orderStatus) where.push('order_status = @orderStatus');
+  if (filter.pgStatus) where.push('pg_status = @pgStatus');
+  if (filter.exceptionsOnly) where.push('exception_flags <> 0');
+  if (filter.rule) where.push(`exception_flags & ${ruleBit(filter.rule)} <> 0`);
+  const dir = sort.direction.toUpperCase();
+  const column = sort.column === 'order_id' || sort.column === 'utr' ? `ifnull(${sort.column}, '')` : sort.column;
+  const key = sort.column === 'date' ? '' : `${column} ${dir}, `;
+  return plain
+    .prepare(
+      `SELECT id FROM settlements WHERE ${where.join(' AND ')} ORDER BY ${key}id ${dir} LIMIT @limit OFFSET @offset`,
+    )
+    .pluck()
+    .all({ ...filter, limit, offset }) as number[];
+}
+
+const FILTERS: SettlementFilter[] = [
+  range,
+  { ...range, pg: 'payu' },
+  { ...range, paymentMode: 'UPI' },
+  { ...range, pg: 'cashfree', paymentMode: 'UPI' },
+  { ...range, exceptionsOnly: true },
+  { ...range, pgStatus: 'failed' },
+  { ...range, orderStatus: 'success', rule: 'duplicate_settlement' },
+  { from: DATES[1]!, to: DATES[2]! },
+];
+const VALUE_SORTS: SettlementSort[] = (['pg', 'payment_mode', 'order_status', 'pg_status'] as const).flatMap((column) =>
+  (['desc', 'asc'] as const).map((direction) => ({ column, direction })),
+);
+
+describe('sort by a column of few values, through the rollup', () => {
+  it('pages through every row once, in the plain ORDER BY’s order, for every filter', () => {
+    for (const filter of FILTERS) {
+      for (const sort of VALUE_SORTS) {
+        const expected = plainIds(filter, sort);
+        expect(expected.length).toBeGreaterThan(0);
+        expect(
+          allCachedRows(cache, filter, { ...filter, sort }).map((r) => r.id),
+          `${JSON.stringify(filter)} by ${sort.column} ${sort.direction}`,
+        ).toEqual(expected);
+      }
+    }
+  });
+
+  it('starts a page at any position: group edges, the middle, the last row and past it, then pages on', () => {
+    for (const filter of [range, { ...range, pg: 'payu' }, { ...range, exceptionsOnly: true }]) {
+      for (const sort of VALUE_SORTS) {
+        const ids = plainIds(filter, sort);
+        const rows = plain
+          .prepare(`SELECT id, ${sort.column} AS v, date FROM settlements WHERE id IN (SELECT value FROM json_each(?))`)
+          .all(JSON.stringify(ids)) as { id: number; v: string; date: string }[];
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        // Where the value or the date changes: a group's first row, and the rows either side of it.
+        const edges = ids.flatMap((id, i) => {
+          const prev = i > 0 ? byId.get(ids[i - 1]!)! : null;
+          const r = byId.get(id)!;
+          return prev && (prev.v !== r.v || prev.date !== r.date) ? [i - 1, i, i + 1] : [];
+        });
+        for (const position of [0, 1, ...edges, ids.length >> 1, ids.length - 1, ids.length]) {
+          const what = `${JSON.stringify(filter)} by ${sort.column} ${sort.direction} at ${position}`;
+          const page = cache.settlements.query({ ...filter, sort, position, limit: 40 });
+          expect(
+            page.rows.map((r) => r.id),
+            what,
+          ).toEqual(plainIds(filter, sort, 40, position));
+          const next = page.nextCursor
+            ? cache.settlements.query({ ...filter, sort, after: page.nextCursor, limit: 40 }).rows.map((r) => r.id)
+            : [];
+          expect(next, what).toEqual(plainIds(filter, sort, 40, position + 40));
+        }
+      }
+    }
+  });
+});
+
+const KEYED_SORTS: SettlementSort[] = (
+  [
+    'settlement_date',
+    'order_date',
+    'amount',
+    'mer_service_fee',
+    'mer_service_tax',
+    'settled_amount',
+    'order_id',
+    'pg_transaction_id',
+    'utr',
+  ] as const
+).flatMap((column) => (['desc', 'asc'] as const).map((direction) => ({ column, direction })));
+
+describe('sort by a column of many values, through the sort keys', () => {
+  it('pages through every row once, in the plain ORDER BY’s order, for every filter', () => {
+    for (const filter of FILTERS) {
+      for (const sort of KEYED_SORTS) {
+        expect(
+          allCachedRows(cache, filter, { ...filter, sort }).map((r) => r.id),
+          `${JSON.stringify(filter)} by ${sort.column} ${sort.direction}`,
+        ).toEqual(plainIds(filter, sort));
+      }
+    }
+  });
+
+  it('starts a page at any position: by the keys’ ranks with no filter or a gateway, by skipping with a payment mode', () => {
+    for (const filter of [
+      range,
+      { from: DATES[1]!, to: DATES[2]! },
+      { ...range, pg: 'payu' },
+      { ...range, paymentMode: 'CC' },
+    ]) {
+      for (const sort of KEYED_SORTS) {
+        const total = plainIds(filter, sort).length;
+        for (const position of [0, 1, 2, 777, total >> 1, total - 41, total - 1, total, total + 5]) {
+          const what = `${JSON.stringify(filter)} by ${sort.column} ${sort.direction} at ${position}`;
+          const page = cache.settlements.query({ ...filter, sort, position, limit: 40 });
+          expect(
+            page.rows.map((r) => r.id),
+            what,
+          ).toEqual(plainIds(filter, sort, 40, position));
+          const next = page.nextCursor
+            ? cache.settlements.query({ ...filter, sort, after: page.nextCursor, limit: 40 }).rows.map((r) => r.id)
+            : [];
+          expect(next, what).toEqual(plainIds(filter, sort, 40, position + 40));
+        }
+      }
+    }
+  });
+});
+
+describe('sort keys that are not current', () => {
+  it('answers exactly while a date is re-synced and after, with changed values and vanished records', () => {
+    const date = DATES[2]!;
+    const records = source.page(date, undefined, 0, PER_DAY).data.map((w) => settlementRecord.parse(w));
+    // The re-sync drops 30 records (they vanish) and changes the amount of three (keys out of date until written).
+    const changed = records
+      .slice(30)
+      .map((r, i) => (i % 500 === 7 ? { ...r, amount: r.amount + 1, settled_amount: r.settled_amount + 1 } : r));
+    const { run } = cache.syncRuns.claim('settlements', { from: date, to: date, pg: null }, [date]);
+    const ingest = cache.settlements.beginDate({ runId: run.id, date, pg: null });
+    ingest.upsertPage(changed.slice(0, 700), 700);
+    const check = () => {
+      for (const sort of [
+        { column: 'amount', direction: 'desc' },
+        { column: 'utr', direction: 'asc' },
+      ] as const) {
+        for (const filter of [range, { ...range, pg: 'payu' }, { ...range, state: 'all' as const }]) {
+          const what = `${JSON.stringify(filter)} by ${sort.column}`;
+          expect(
+            allCachedRows(cache, filter, { ...filter, sort }).map((r) => r.id),
+            what,
+          ).toEqual(plainIds(filter, sort));
+          const total = plainIds(filter, sort).length;
+          for (const position of [1, total >> 1, total - 1]) {
+            const page = cache.settlements.query({ ...filter, sort, position, limit: 40 });
+            expect(
+              page.rows.map((r) => r.id),
+              `${what} at ${position}`,
+            ).toEqual(plainIds(filter, sort, 40, position));
+          }
+        }
+      }
+    };
+    check();
+    ingest.upsertPage(changed.slice(700), changed.length);
+    ingest.finish();
+    cache.syncRuns.finish(run.id, 'completed');
+    expect(plain.prepare('SELECT count(*) FROM settlements WHERE vanished_at IS NOT NULL').pluck().get()).toBe(30);
+    check();
+    expect(cache.settlements.sortKeys.writeOne()).toBe(date);
+    expect(cache.settlements.sortKeys.writeOne()).toBeNull();
+    // Current keys again, of the current records only: the vanished ones are read by scanning.
+    expect(
+      plain
+        .prepare('SELECT count(*) FROM settlement_sort_keys JOIN settlements USING (id) WHERE vanished_at IS NOT NULL')
+        .pluck()
+        .get(),
+    ).toBe(0);
+    check();
+    // A vanished record that comes back unchanged is missing from the keys until they are written again.
+    const back = cache.syncRuns.claim('settlements', { from: date, to: date, pg: null }, [date]).run;
+    const again = cache.settlements.beginDate({ runId: back.id, date, pg: null });
+    again.upsertPage(records.slice(0, 30), 30);
+    check();
+    again.upsertPage(changed, 30 + changed.length);
+    again.finish();
+    cache.syncRuns.finish(back.id, 'completed');
+    expect(cache.settlements.sortKeys.writeOne()).toBe(date);
+    check();
+  });
+});
