@@ -11,7 +11,7 @@ import type { Journals } from '../journal/registry';
 import { journalSync } from '../journal/syncs';
 import type { Logger } from '../log';
 import type { Credentials } from '../profiles/credentials';
-import { syncSettlements } from './settlement-sync';
+import { syncSettlements, writeSortKeysAfter } from './settlement-sync';
 
 export class SyncJobError extends Error {
   override name = 'SyncJobError';
@@ -64,6 +64,12 @@ export function createSyncJobs(deps: {
     } finally {
       api.close();
       jobs.delete(jobId);
+    }
+    try {
+      await writeSortKeysAfter(deps.cacheFor(profileId));
+    } catch (e) {
+      // Sorting stays exact without them; the next sync tries again.
+      deps.log.warn('sort keys not written', { profileId, error: e });
     }
   }
 

@@ -327,10 +327,9 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   const failed = states.some((s) => s.status === 'failed');
   const status = cancelled ? 'cancelled' : failed ? 'partial' : 'completed';
   cache.syncRuns.finish(runId, status);
-  // The synced dates' search and sort keys, a date at a time; a cancelled sync leaves them to the next (searches walk
-  // the dates without keys, sorts scan the range).
+  // The synced dates' search keys, a date at a time; a cancelled sync leaves them to the next (searches walk the
+  // dates without keys). The sort keys are the caller's to write once the sync has answered (writeSortKeysAfter).
   await cache.settlements.searchKeys.writeAll(signal);
-  await cache.settlements.sortKeys.writeAll(signal);
   progress.report(null, true);
   return summarize(options.cache, runId, claimed.resumed, request, status, states, Math.round(clock() - started));
 }
@@ -386,4 +385,14 @@ function checkedCount(name: string, value: number, max: number): number {
     throw new RangeError(`${name} must be a whole number from 1 to ${max}, got ${value}`);
   }
   return value;
+}
+
+/**
+ * The sort keys of the dates a sync changed, written after it has answered: a sort is exact without them (it scans
+ * the range), only slower, and they take several times the search keys' time (README, "Benchmarks"), so the desk
+ * is not kept waiting for them. A date per transaction with a turn of the event loop between, so other reads
+ * interleave; stopped by `signal`, the rest is written after the next sync.
+ */
+export function writeSortKeysAfter(cache: Cache, signal?: AbortSignal): Promise<number> {
+  return cache.settlements.sortKeys.writeAll(signal);
 }

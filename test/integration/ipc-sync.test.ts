@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { memoryStore } from '../support/memory-store';
 import type { IpcEvent } from '../../shared/ipc/channels';
@@ -65,6 +65,12 @@ describe('sync over IPC', () => {
     expect(finished.summary).toMatchObject({ status: 'completed', resumed: true });
     const totals = core.cacheFor('sandbox').settlements.totals({ from, to });
     expect(totals.count).toBe(6 * 20_000);
+    // The sort keys follow the answer, in the background: every synced date gets them.
+    const sorted = core
+      .cacheFor('sandbox')
+      .db.prepare('SELECT count(*) FROM settlement_sorted_days WHERE date BETWEEN ? AND ?')
+      .pluck();
+    await vi.waitFor(() => expect(sorted.get(from, to)).toBe(6), { timeout: 60_000, interval: 100 });
   });
 
   it('a finished job can no longer be cancelled', async () => {

@@ -3,7 +3,8 @@
  * sandbox of its own, and the exit code of a sync that ends partial, in a real child process (a command's
  * process.exitCode used to be overwritten by the program's own, so it exited 0).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +46,15 @@ describe('settlements changes and manifest', () => {
     expect((await run('sync', 'settlements', '--from', from, '--to', to)).code).toBe(0);
     await hook(sb.sandbox.url, 'POST', 'settlements/mutate', { date: to, count: 3, remove: 2 });
     expect((await run('sync', 'settlements', '--from', from, '--to', to)).code).toBe(0);
+    // The CLI writes the sort keys after its answer, the changed date's again (it was taken off by the re-sync).
+    const file = readdirSync(join(dir, 'cache')).find((f) => f.endsWith('.sqlite'))!;
+    const db = new Database(join(dir, 'cache', file), { readonly: true });
+    try {
+      const sorted = db.prepare('SELECT date FROM settlement_sorted_days WHERE date BETWEEN ? AND ? ORDER BY date');
+      expect(sorted.pluck().all(from, to)).toEqual([from, to]);
+    } finally {
+      db.close();
+    }
 
     const human = await run('settlements', 'changes', '--from', from, '--to', to);
     expect(human.code).toBe(0);
@@ -143,8 +153,7 @@ describe('settlements exceptions', () => {
     ) as { tagged: number; threshold: number };
     expect(loose).toEqual(expect.objectContaining({ tagged: first.exceptions, threshold: 0 }));
 
-    const { Database } = { Database: (await import('better-sqlite3')).default };
-    const files = (await import('node:fs')).readdirSync(join(dir, 'cache')).filter((f) => f.endsWith('.sqlite'));
+    const files = readdirSync(join(dir, 'cache')).filter((f) => f.endsWith('.sqlite'));
     const db = new Database(join(dir, 'cache', files[0]!), { readonly: true });
     const id = db
       .prepare('SELECT id FROM settlements WHERE date = ? AND exception_flags <> 0 ORDER BY id LIMIT 1')

@@ -7,12 +7,13 @@
  *   node --import tsx test/support/settlement-sync-child.ts --base-url URL --key K --secret-env VAR \
  *     --file CACHE.sqlite --from D --to D [--pg CODE] [--concurrency N]
  *
- * stdout: one JSON line per progress event `{"progress": ...}`, then `{"summary": ..., "peak_rss_mb": N}`.
+ * stdout: one JSON line per progress event `{"progress": ...}`, then `{"summary": ..., "peak_rss_mb": N, ...}` with the
+ * sort keys' time and the peak after them.
  */
 import { parseArgs } from 'node:util';
 import { createMerchantApi } from '../../electron/api';
 import { openCache } from '../../electron/cache/database';
-import { syncSettlements } from '../../electron/sync/settlement-sync';
+import { syncSettlements, writeSortKeysAfter } from '../../electron/sync/settlement-sync';
 
 const { values } = parseArgs({
   options: {
@@ -46,7 +47,14 @@ try {
     onProgress: (progress) => process.stdout.write(`${JSON.stringify({ progress })}\n`),
   });
   const peak = Math.round(process.resourceUsage().maxRSS / 1024);
-  process.stdout.write(`${JSON.stringify({ summary, peak_rss_mb: peak })}\n`);
+  // Written after the sync has answered, as the app and the CLI do: timed on their own, beside the sync.
+  const sorting = performance.now();
+  await writeSortKeysAfter(cache);
+  const sortKeysMs = Math.round(performance.now() - sorting);
+  const peakAfter = Math.round(process.resourceUsage().maxRSS / 1024);
+  process.stdout.write(
+    `${JSON.stringify({ summary, peak_rss_mb: peak, sort_keys_ms: sortKeysMs, peak_rss_mb_with_sort_keys: peakAfter })}\n`,
+  );
 } finally {
   cache.close();
   api.close();
