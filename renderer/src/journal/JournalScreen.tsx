@@ -3,9 +3,10 @@
  * hashes; verification of the whole chain; "Check status" on actions whose outcome is unknown; closed settlement
  * periods (close, difference since close, acknowledge, reopen); export as Excel or CSV.
  */
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
+import { z } from 'zod';
 import type { IpcOutput } from '../../../shared/ipc/contract';
-import { JOURNAL_KINDS, JOURNAL_OUTCOMES, journalFilter } from '../../../shared/journal';
+import { CLOSE_STATES, JOURNAL_KINDS, JOURNAL_OUTCOMES, journalFilter } from '../../../shared/journal';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 import { useNavigation } from '../navigation/navigation-store';
 import { useOrdersUi } from '../orders/orders-store';
@@ -13,6 +14,7 @@ import { ipcErrorOf, loadableOf, useActiveProfileId } from '../query/ipc-query';
 import { useSubscriptionsUi } from '../subscriptions/subscriptions-store';
 import { DataTable, type DataColumn, type TableState } from '../ui/DataTable';
 import { DateInput } from '../ui/DateInput';
+import { FilterSelect, optionsOf } from '../ui/FilterSelect';
 import { OfflineBanner } from '../ui/OfflineBanner';
 import { PageHeader } from '../ui/PageHeader';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
@@ -20,6 +22,7 @@ import { useSavedViews, type ViewBinding } from '../ui/saved-views';
 import { ErrorNotice, Skeleton } from '../ui/states';
 import { formatCount, formatIstInstant, formatMoney } from '../ui/format';
 import { tableSortOf, useTableSort, useTableSorts } from '../ui/table-sorts';
+import { useTableViews } from '../ui/table-views';
 import {
   useAcknowledgePeriod,
   useCheckPlanCreate,
@@ -43,6 +46,14 @@ import './journal.css';
 const JOURNAL_TABLE = 'journal';
 
 const FILTER_KEYS = ['kind', 'outcome', 'from', 'to', 'text'] as const;
+
+/** The closed periods' table and its views: a state (closed, or changed after close). */
+const PERIODS_TABLE = 'journal.periods';
+const PERIOD_FILTERS = { state: z.enum(CLOSE_STATES) };
+const STATE_WORDS: Record<(typeof CLOSE_STATES)[number], string> = { closed: 'Closed', changed: 'Changed after close' };
+/** A period's difference totals and their views: a gateway (views serve any period, so not the period itself). */
+const DIFF_TABLE = 'journal.diff';
+const DIFF_FILTERS = { pg: z.string().max(40) };
 
 /** A saved view of the journal: its filter (kind, outcome, dates, text) and the entries' sort. */
 const journalViews: ViewBinding = {
@@ -417,7 +428,9 @@ const DIFF_COLUMNS: DataColumn<DiffTotal>[] = [
 ];
 
 function Diff() {
-  const [sort, setSort] = useTableSort('journal.diff');
+  const [sort, setSort] = useTableSort(DIFF_TABLE);
+  const views = useTableViews(DIFF_TABLE, DIFF_FILTERS);
+  const pg = views.filters['pg'] as string | undefined;
   const diffId = useJournalUi((s) => s.diffId);
   const showDiff = useJournalUi((s) => s.showDiff);
   const diff = loadableOf(usePeriodDiff(diffId));
@@ -425,6 +438,7 @@ function Diff() {
   if (diff.status === 'loading') return <Skeleton label="Comparing with the close" />;
   if (diff.status === 'failed') return <ErrorNotice error={diff.error} />;
   const d = diff.value;
+  const totals = pg ? d.totals.filter((t) => t.pg === pg) : d.totals;
   const list = (label: string, refs: typeof d.added) =>
     refs.length > 0 && (
       <>
@@ -448,13 +462,23 @@ function Diff() {
       {list('Changed', d.modified)}
       {d.truncated && <p className="muted">Only the first records of each list are shown.</p>}
       <DataTable
-        id="journal.diff"
+        id={DIFF_TABLE}
         label="Totals before and after"
         columns={DIFF_COLUMNS}
-        rows={d.totals}
+        rows={totals}
         rowKey={(t) => `${t.date} ${t.pg}`}
         sort={sort}
         onSort={setSort}
+        state={totals.length === 0 ? { kind: 'empty', title: `No totals for ${pg ?? 'any gateway'}` } : undefined}
+        filters={
+          <FilterSelect
+            label="Gateway"
+            value={pg}
+            options={optionsOf(d.totals, (t) => t.pg)}
+            onChange={(v) => views.setFilter('pg', v)}
+          />
+        }
+        views={<SavedViewsMenu {...views.menu} />}
       />
       <button type="button" className="button" onClick={() => showDiff(null)}>
         Close the difference
@@ -466,7 +490,11 @@ function Diff() {
 function Periods() {
   const periods = loadableOf(useClosedPeriods());
   const closePeriod = useClosePeriod();
-  const [sort, setSort] = useTableSort('journal.periods');
+  const [sort, setSort] = useTableSort(PERIODS_TABLE);
+  const views = useTableViews(PERIODS_TABLE, PERIOD_FILTERS);
+  const state = views.filters['state'] as (typeof CLOSE_STATES)[number] | undefined;
+  const all = useMemo(() => (periods.status === 'ready' ? periods.value : []), [periods]);
+  const rows = useMemo(() => (state ? all.filter((p) => p.state === state) : all), [all, state]);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   return (
@@ -491,15 +519,29 @@ function Periods() {
         </button>
       </form>
       {periods.status === 'failed' && <ErrorNotice error={periods.error} />}
-      {periods.status === 'ready' && periods.value.length > 0 && (
+      {all.length > 0 && (
         <DataTable
-          id="journal.periods"
+          id={PERIODS_TABLE}
           label="Closed periods"
           columns={PERIOD_COLUMNS}
-          rows={periods.value}
+          rows={rows}
           rowKey={(p) => String(p.id)}
           sort={sort}
           onSort={setSort}
+          state={
+            state && rows.length === 0
+              ? { kind: 'empty', title: `No period is ${STATE_WORDS[state].toLowerCase()}` }
+              : undefined
+          }
+          filters={
+            <FilterSelect
+              label="State"
+              value={state}
+              options={CLOSE_STATES.map((s) => [s, STATE_WORDS[s]] as const)}
+              onChange={(v) => views.setFilter('state', v)}
+            />
+          }
+          views={<SavedViewsMenu {...views.menu} />}
         />
       )}
       <Diff />

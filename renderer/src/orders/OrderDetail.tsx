@@ -1,7 +1,11 @@
+import { z } from 'zod';
 import { ORDER_FIELDS, type OrderView, type StoredRefundAttempt } from '../../../shared/orders';
 import { DataTable, type DataColumn } from '../ui/DataTable';
+import { FilterSelect, optionsOf } from '../ui/FilterSelect';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { ErrorNotice } from '../ui/states';
 import { useTableSort } from '../ui/table-sorts';
+import { useTableViews } from '../ui/table-views';
 import { formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
 
 const LABELS: Record<(typeof ORDER_FIELDS)[number], string> = {
@@ -105,10 +109,18 @@ function refundColumns(currency: string): DataColumn<StoredRefundAttempt>[] {
   ];
 }
 
+/** Any order's refund attempts: one table id, so a view (a status, a sort) serves every order. */
+const REFUNDS_TABLE = 'orders.refunds';
+const REFUND_FILTERS = { status: z.string().max(40) };
+
 /** The refund attempts with the refundable balance: amount less successful and pending refunds. */
 export function RefundAttempts({ view }: { view: OrderView }) {
   const currency = view.order.currency;
-  const [sort, setSort] = useTableSort('orders.refunds');
+  const [sort, setSort] = useTableSort(REFUNDS_TABLE);
+  const views = useTableViews(REFUNDS_TABLE, REFUND_FILTERS);
+  const status = views.filters['status'] as string | undefined;
+  const all = view.refunds ?? [];
+  const rows = status ? all.filter((r) => r.status === status) : all;
   return (
     <section className="order-panel" aria-labelledby="order-refunds-title">
       <header className="order-panel-head">
@@ -124,13 +136,23 @@ export function RefundAttempts({ view }: { view: OrderView }) {
             <p className="muted">No refund attempts.</p>
           ) : (
             <DataTable
-              id="orders.refunds"
+              id={REFUNDS_TABLE}
               label="Refund attempts"
               columns={refundColumns(currency)}
-              rows={view.refunds}
+              rows={rows}
               rowKey={(r) => r.refund_id}
               sort={sort}
               onSort={setSort}
+              state={rows.length === 0 ? { kind: 'empty', title: `No refund attempt is ${status}` } : undefined}
+              filters={
+                <FilterSelect
+                  label="Status"
+                  value={status}
+                  options={optionsOf(all, (r) => r.status)}
+                  onChange={(v) => views.setFilter('status', v)}
+                />
+              }
+              views={<SavedViewsMenu {...views.menu} />}
             />
           )}
           {view.balance && (

@@ -5,17 +5,27 @@
  * queued in main and run when it is back, normal checks wait for the service.
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { parsePayoutIds, MAX_CHECK_IDS, type PayoutCheckItem } from '../../../shared/payout-checks';
+import {
+  parsePayoutIds,
+  MAX_CHECK_IDS,
+  PAYOUT_CHECK_OUTCOMES,
+  type PayoutCheckItem,
+} from '../../../shared/payout-checks';
 import { payoutDestination } from '../../../shared/payouts';
 import { api } from '../api';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 import { ipcErrorOf, loadableOf, useActiveProfileId } from '../query/ipc-query';
-import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
+import { z } from 'zod';
+import { DataTable, type DataColumn } from '../ui/DataTable';
+import { FilterSelect } from '../ui/FilterSelect';
 import { FormField } from '../ui/FormField';
 import { MaskedAccount } from '../ui/MaskedAccount';
 import { formatCount, formatIstInstant, formatMoney } from '../ui/format';
 import { useOfflineReason } from '../ui/offline';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { ErrorNotice } from '../ui/states';
+import { useTableSort } from '../ui/table-sorts';
+import { useTableViews } from '../ui/table-views';
 import { useBulkCheck, useLatestCheckRun } from './payouts-queries';
 import { usePayoutsUi } from './payouts-store';
 import { TransferStatus } from './TransferStatus';
@@ -27,6 +37,10 @@ const OUTCOME_WORDS: Record<PayoutCheckItem['outcome'], string> = {
   failed: 'Not checked',
   queued: 'Queued',
 };
+
+/** The results' table and its views: an outcome; a view serves every run, so it never names one. */
+const BULK_TABLE = 'payouts.bulk';
+const BULK_FILTERS = { outcome: z.enum(PAYOUT_CHECK_OUTCOMES) };
 
 const COLUMNS: DataColumn<PayoutCheckItem>[] = [
   { id: 'payout', label: 'Payout', mono: true, cell: (i) => i.payoutId, sortValue: (i) => i.payoutId },
@@ -101,7 +115,9 @@ export function BulkCheck() {
   const [advance, setAdvance] = useState(false);
   const [fileError, setFileError] = useState<string>();
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const [sort, setSort] = useState<TableSort | null>(null);
+  const [sort, setSort] = useTableSort(BULK_TABLE);
+  const views = useTableViews(BULK_TABLE, BULK_FILTERS);
+  const outcome = views.filters['outcome'] as PayoutCheckItem['outcome'] | undefined;
   const area = useRef<HTMLTextAreaElement>(null);
   const focusAsked = usePayoutsUi((s) => s.bulkFocus);
   const offline = useOfflineReason();
@@ -146,6 +162,7 @@ export function BulkCheck() {
   }
 
   const run = latest.status === 'ready' ? latest.value : null;
+  const rows = run ? (outcome ? run.items.filter((i) => i.outcome === outcome) : run.items) : [];
   return (
     <section className="payout-panel" aria-labelledby="payout-bulk-title">
       <header className="payout-panel-head">
@@ -237,14 +254,28 @@ export function BulkCheck() {
           </div>
           <ExportStatus kind="payoutCheck" />
           <DataTable
-            id="payouts.bulk"
+            id={BULK_TABLE}
             label="Bulk check results"
             columns={COLUMNS}
-            rows={run.items}
+            rows={rows}
             rowKey={(i) => i.payoutId}
             sort={sort}
             onSort={setSort}
             rowClass={(i) => (i.outcome === 'checked' ? undefined : `bulk-row-${i.outcome}`)}
+            state={
+              outcome && rows.length === 0
+                ? { kind: 'empty', title: `No payout in this run is ${OUTCOME_WORDS[outcome].toLowerCase()}` }
+                : undefined
+            }
+            filters={
+              <FilterSelect
+                label="Check"
+                value={outcome}
+                options={PAYOUT_CHECK_OUTCOMES.map((o) => [o, OUTCOME_WORDS[o]] as const)}
+                onChange={(v) => views.setFilter('outcome', v)}
+              />
+            }
+            views={<SavedViewsMenu {...views.menu} />}
           />
         </>
       )}

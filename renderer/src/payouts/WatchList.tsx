@@ -1,12 +1,19 @@
-import type { PayoutLookup } from '../../../shared/payouts';
+import { listStatusOf, payoutListFilter, payoutListMatches, type PayoutLookup } from '../../../shared/payouts';
+import { FilterSelect, optionsOf } from '../ui/FilterSelect';
 import { formatIstInstant } from '../ui/format';
 import { useOfflineReason } from '../ui/offline';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { EmptyState, ErrorNotice } from '../ui/states';
+import { useTableViews } from '../ui/table-views';
 import { ipcErrorOf } from '../query/ipc-query';
 import { LookupTable } from './LookupTable';
 import { useWatchNow, useWatchState, watched } from './payouts-queries';
 import { usePayoutsUi } from './payouts-store';
 import { statusWords } from './TransferStatus';
+
+/** The watch list's table and its views: a pending status (checked as the recent lookups' status is). */
+const WATCH_TABLE = 'payouts.watch';
+const WATCH_FILTERS = { status: payoutListFilter.shape.status };
 
 /**
  * The recent lookups still pending, as main's watch list sees them: main checks them again every 30 s on any
@@ -28,6 +35,9 @@ export function WatchList({
   const now = useWatchNow();
   const show = usePayoutsUi((s) => s.show);
   const w = state.data;
+  const views = useTableViews(WATCH_TABLE, WATCH_FILTERS);
+  const status = views.filters['status'] as string | undefined;
+  const shown = status ? pending.filter((l) => payoutListMatches(l, { status })) : pending;
 
   const schedule = offlineReason
     ? 'Paused while the service cannot be reached: main checks again once it answers.'
@@ -84,11 +94,21 @@ export function WatchList({
       )}
       {anything ? (
         <LookupTable
-          id="payouts.watch"
+          id={WATCH_TABLE}
           label="Pending payouts"
-          lookups={pending}
+          lookups={shown}
           current={current}
           onOpen={(payoutId) => show({ profileId, payoutId, mode: 'normal', asked: false })}
+          empty={`No pending payout is ${status}.`}
+          filters={
+            <FilterSelect
+              label="Status"
+              value={status}
+              options={optionsOf(pending, listStatusOf)}
+              onChange={(v) => views.setFilter('status', v)}
+            />
+          }
+          views={<SavedViewsMenu {...views.menu} />}
         />
       ) : (
         <EmptyState title="Nothing pending to watch">
