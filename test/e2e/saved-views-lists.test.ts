@@ -1,7 +1,8 @@
 /**
  * Saved views on the lists added after Settlements, Beneficiaries and the Journal, through the one list-views hook
  * (ui/table-views.ts): Payouts' recent lookups (a status filter, its export holding only those payouts, named after
- * the view and the filter), Orders, Reconciliation's batches, Webhooks, Accounts and the Changes view. Each is saved, made the default,
+ * the view and the filter), Orders, Reconciliation's batches, Webhooks, Accounts, the Changes view, the bulk check's
+ * results and the journal's closed periods. Each is saved, made the default,
  * restored after a restart of the renderer, and kept per profile in the settings file a restarted main reads.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './su
 const ready = await e2eSystemReady();
 const from = addDays(TEST_TODAY, -4);
 const to = addDays(TEST_TODAY, -1);
+const UNKNOWN = 'TRF000000000404';
 
 describe.runIf(ready)('saved views on every list', () => {
   let app: RunningApp;
@@ -50,6 +52,9 @@ describe.runIf(ready)('saved views on every list', () => {
         // Answered payouts of two statuses at least, so a status filter leaves some out.
         payouts = fixtures.payouts.filter((p) => p.status === 'success' || p.status === 'failed').slice(0, 6);
         for (const p of payouts) await ok(core, 'payouts.lookup', { payoutId: p.id, mode: 'normal' });
+        // A bulk check with one id the service does not know (refused), and a closed period: two more lists.
+        await ok(core, 'payouts.check', { ids: [...payouts.slice(0, 2).map((p) => p.id), UNKNOWN], mode: 'normal' });
+        await ok(core, 'journal.closePeriod', { from, to });
         for (const o of fixtures.orders.slice(0, 6)) await ok(core, 'orders.fetch', { id: o.id });
       },
     });
@@ -97,7 +102,8 @@ describe.runIf(ready)('saved views on every list', () => {
     await saveView(list, 'Failed ones', true);
     await saveScreenshots(page, 'saved-views-payouts');
 
-    await page.getByRole('button', { name: 'Export CSV' }).click();
+    // The page header's export (the bulk check's results have their own).
+    await page.locator('.screen-head').getByRole('button', { name: 'Export CSV' }).click();
     await page.getByText(/^Exported \d+ rows/).waitFor({ timeout: 15_000 });
     const file = names.at(-1)!;
     expect(file).toMatch(new RegExp(`-payouts-\\d{4}-\\d{2}-\\d{2}-view-failed-ones-status-${status}\\.csv$`));
@@ -220,5 +226,47 @@ describe.runIf(ready)('saved views on every list', () => {
       views: [{ state: { filters: { kind: 'vanished' } } }],
     });
     await page.keyboard.press('Escape');
+  });
+
+  it('the bulk check results and the closed periods: an outcome, a state and a sort, restored after a restart', async () => {
+    const { page } = app;
+    await nav(/^Payouts/);
+    const results = page.getByRole('table', { name: 'Bulk check results' });
+    await results.waitFor();
+    await expect.poll(() => results.locator('tbody tr').count()).toBe(3);
+    await filter('Bulk check results', 'Check').selectOption('refused');
+    await expect.poll(() => results.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining(UNKNOWN)]);
+    await saveView(page.locator('.dt-box', { has: results }), 'Refused', true);
+
+    await nav(/^Journal/);
+    const periods = page.getByRole('table', { name: 'Closed periods' });
+    await periods.waitFor();
+    await filter('Closed periods', 'State').selectOption('closed');
+    const records = periods.getByRole('columnheader', { name: /^Records/ });
+    await records.getByRole('button').click();
+    await expect.poll(() => records.getAttribute('aria-sort')).toBe('descending');
+    await saveView(page.locator('.dt-box', { has: periods }), 'Closed by size', true);
+
+    await page.reload();
+    // Reopens on the Journal, the last screen, with the periods' default view.
+    await expect.poll(() => filter('Closed periods', 'State').inputValue()).toBe('closed');
+    await expect.poll(() => records.getAttribute('aria-sort')).toBe('descending');
+    expect(
+      await views(page.locator('.dt-box', { has: periods }))
+        .locator('summary')
+        .textContent(),
+    ).toBe('Views: Closed by size');
+    await nav(/^Payouts/);
+    await expect.poll(() => filter('Bulk check results', 'Check').inputValue()).toBe('refused');
+    expect(await results.locator('tbody tr').count()).toBe(1);
+    expect(savedViews('payouts.bulk')).toMatchObject({
+      defaultName: 'Refused',
+      views: [{ state: { filters: { outcome: 'refused' } } }],
+    });
+    expect(savedViews('journal.periods').views[0]!.state).toMatchObject({
+      filters: { state: 'closed' },
+      sort: { column: 'records', direction: 'desc' },
+    });
+    expect(app.consoleErrors).toEqual([]);
   });
 });
