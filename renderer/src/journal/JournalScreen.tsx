@@ -469,7 +469,7 @@ function Diff() {
         rowKey={(t) => `${t.date} ${t.pg}`}
         sort={sort}
         onSort={setSort}
-        state={totals.length === 0 ? { kind: 'empty', title: `No totals for ${pg ?? 'any gateway'}` } : undefined}
+        state={pg && totals.length === 0 ? { kind: 'empty', title: `No totals for ${pg}` } : undefined}
         filters={
           <FilterSelect
             label="Gateway"
