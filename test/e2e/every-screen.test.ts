@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
-import { nextEvent, ok } from '../support/core';
+import { ok, syncedThroughJob } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
@@ -20,8 +20,7 @@ describe.runIf(ready)('every screen, with data, at two window sizes', () => {
     app = await startApp({
       settlementsPerDay: 40,
       async prepare({ core, sandbox }) {
-        const { jobId } = await ok(core, 'sync.start', { from, to });
-        await nextEvent(core, 'syncFinished', (p) => p.jobId === jobId);
+        await syncedThroughJob(core, { from, to });
         const answer = await hook<{ csv: string }>(sandbox.url, 'POST', 'statement', {
           from,
           to,

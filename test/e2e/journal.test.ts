@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
-import { call, ok, nextEvent } from '../support/core';
+import { call, nextEvent, ok, syncedThroughJob } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
@@ -29,8 +29,7 @@ describe.runIf(ready)('Journal', () => {
     app = await startApp({
       settlementsPerDay: 30,
       async prepare({ core }) {
-        const { jobId } = await ok(core, 'sync.start', { from: day, to: day });
-        await nextEvent(core, 'syncFinished', (p) => p.jobId === jobId);
+        await syncedThroughJob(core, { from: day, to: day });
       },
     });
     profileId = app.core.profiles.active().id;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfileStore } from '../../electron/profiles/profile-store';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
-import { nextEvent, ok } from '../support/core';
+import { ok, syncedThroughJob } from '../support/core';
 import { readCsv } from '../support/export-files';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
@@ -38,8 +38,7 @@ describe.runIf(ready)('saved views on every list', () => {
         },
       },
       async prepare({ core, sandbox }) {
-        const { jobId } = await ok(core, 'sync.start', { from, to });
-        await nextEvent(core, 'syncFinished', (p) => p.jobId === jobId);
+        await syncedThroughJob(core, { from, to });
         const answer = await hook<{ csv: string }>(sandbox.url, 'POST', 'statement', {
           from,
           to,

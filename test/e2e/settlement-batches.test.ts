@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
-import { nextEvent, ok } from '../support/core';
+import { syncedThroughJob } from '../support/core';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
 const ready = await e2eSystemReady();
@@ -25,8 +25,7 @@ describe.runIf(ready)('Settlements: the Batches view', () => {
     app = await startApp({
       settlementsPerDay: 120,
       async prepare({ core }) {
-        const { jobId } = await ok(core, 'sync.start', { from: FROM, to: TO });
-        await nextEvent(core, 'syncFinished', (p) => p.jobId === jobId);
+        await syncedThroughJob(core, { from: FROM, to: TO });
       },
     });
     page = app.page;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
-import { nextEvent, ok } from '../support/core';
+import { syncedThroughJob } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
@@ -38,8 +38,7 @@ describe.runIf(ready)('Reconciliation: the column-mapping step', () => {
     app = await startApp({
       settlementsPerDay: 60,
       async prepare({ core, sandbox, dataDir }) {
-        const { jobId } = await ok(core, 'sync.start', { from, to });
-        await nextEvent(core, 'syncFinished', (p) => p.jobId === jobId);
+        await syncedThroughJob(core, { from, to });
         const answer = await hook(sandbox.url, 'POST', 'statement', {
           from,
           to,

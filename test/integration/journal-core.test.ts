@@ -15,7 +15,7 @@ import { verifyFile } from '../../electron/journal/exports';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
-import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok } from '../support/core';
+import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok, syncedThroughJob } from '../support/core';
 import { memoryStore } from '../support/memory-store';
 import { startTestSandbox } from '../support/sandbox';
 import { openpyxlCells, openpyxlProblem } from '../support/export-files';
@@ -34,8 +34,7 @@ const journal = () => core.journals.for('sandbox').journal;
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 async function sync(from: string, to: string) {
-  const { jobId } = await ok(core, 'sync.start', { from, to });
-  const finished = await nextEvent(core, 'syncFinished', (p) => p.jobId === jobId);
+  const finished = await syncedThroughJob(core, { from, to });
   expect(finished.summary?.status).toBe('completed');
   return finished.summary!;
 }

@@ -13,7 +13,7 @@ import type { IpcEvent } from '../../shared/ipc/channels';
 import { addDays } from '../../shared/time';
 import { memoryStore } from '../support/memory-store';
 import { TEST_TODAY } from '../support/clock';
-import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok } from '../support/core';
+import { EMBEDDED_SECRET, call, coreOnSandbox, syncedThroughJob } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { startTestSandbox } from '../support/sandbox';
 
@@ -32,8 +32,7 @@ afterAll(async () => {
 });
 
 async function syncToEnd(from: string, to: string) {
-  const { jobId } = await ok(core, 'sync.start', { from, to });
-  return (await nextEvent(core, 'syncFinished', (p) => p.jobId === jobId)).summary!;
+  return (await syncedThroughJob(core, { from, to })).summary!;
 }
 
 describe('sync friction', () => {

@@ -60,3 +60,12 @@ export function nextEvent<E extends IpcEvent>(
     });
   });
 }
+
+/** A settlement sync through the core's job, as the Sync button starts it: its finished event. */
+export async function syncedThroughJob(
+  core: Core,
+  request: IpcInput<'sync.start'>,
+): Promise<IpcEventPayload<'syncFinished'>> {
+  const { jobId } = await ok(core, 'sync.start', request);
+  return nextEvent(core, 'syncFinished', (p) => p.jobId === jobId);
+}
