@@ -1,14 +1,9 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { RecentOrder } from '../../../shared/orders';
 import { ActionJournalPanel } from '../journal/ActionEntries';
 import { loadableOf, resultOf, useActiveProfileId } from '../query/ipc-query';
 import { AsOf } from '../ui/AsOf';
-import { z } from 'zod';
-import { DataTable, type DataColumn } from '../ui/DataTable';
-import { FilterSelect, optionsOf } from '../ui/FilterSelect';
-import { SavedViewsMenu } from '../ui/SavedViewsMenu';
-import { useTableSort } from '../ui/table-sorts';
-import { useTableViews } from '../ui/table-views';
+import type { DataColumn } from '../ui/DataTable';
 import { FormField } from '../ui/FormField';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { OfflineBanner } from '../ui/OfflineBanner';
@@ -20,11 +15,13 @@ import { OrderActions } from './OrderActions';
 import { OrderDetail, RefundAttempts } from './OrderDetail';
 import { useCachedOrder, useFetchOrder, useOrderActions, useOrderCheck, useRecentOrders } from './orders-queries';
 import { useOrdersUi } from './orders-store';
+import { RecentLookups } from './RecentLookups';
 import './orders.css';
 
 /** The recent orders' table: its columns, sort, filter and saved views are kept under this id. */
 const RECENT_TABLE = 'orders.recent';
-const RECENT_FILTERS = { status: z.string().max(40) };
+const orderIdOf = (o: RecentOrder) => o.order_id;
+const orderStatusOf = (o: RecentOrder) => o.order_status;
 
 const COLUMNS: DataColumn<RecentOrder>[] = [
   { id: 'order', label: 'Order', mono: true, cell: (o) => o.order_id, sortValue: (o) => o.order_id },
@@ -105,10 +102,6 @@ export function OrdersScreen() {
   const actions = useOrderActions(orderId);
   const check = useOrderCheck();
   const recentQuery = useRecentOrders();
-  const recent = loadableOf(recentQuery);
-  const [sort, setSort] = useTableSort(RECENT_TABLE);
-  const recentViews = useTableViews(RECENT_TABLE, RECENT_FILTERS);
-  const status = recentViews.filters['status'] as string | undefined;
   const [checkNote, setCheckNote] = useState<string | null>(null);
 
   function lookUp(id: string, ask = offline === null) {
@@ -135,8 +128,6 @@ export function OrdersScreen() {
 
   const view = cached.data ?? null;
   const fetchFailed = fetchOrder.isError && fetchOrder.variables?.id === orderId ? loadableOf(fetchOrder) : null;
-  const all = useMemo(() => (recent.status === 'ready' ? recent.value : []), [recent]);
-  const rows = useMemo(() => (status ? all.filter((o) => o.order_status === status) : all), [all, status]);
 
   return (
     <div className="screen orders-screen">
@@ -189,39 +180,17 @@ export function OrdersScreen() {
           Enter its id above, open one from the recent orders below, or use “Open order” on a settlement record.
         </EmptyState>
       )}
-      <section className="order-panel" aria-labelledby="order-recent-title">
-        <header className="order-panel-head">
-          <h2 id="order-recent-title">Recent orders</h2>
-        </header>
-        {recent.status === 'loading' && <Skeleton rows={3} label="Loading recent orders" />}
-        {recent.status === 'failed' && <ErrorNotice error={recent.error} onRetry={() => void recentQuery.refetch()} />}
-        {recent.status === 'ready' &&
-          (all.length === 0 ? (
-            <p className="muted">Orders you look up are kept here, and read offline.</p>
-          ) : (
-            <DataTable
-              id={RECENT_TABLE}
-              label="Recent orders"
-              columns={COLUMNS}
-              rows={rows}
-              rowKey={(o) => o.order_id}
-              sort={sort}
-              onSort={setSort}
-              currentKey={orderId}
-              onOpen={(o) => lookUp(o.order_id, false)}
-              state={rows.length === 0 ? { kind: 'empty', title: `No recent order is ${status}` } : undefined}
-              filters={
-                <FilterSelect
-                  label="Status"
-                  value={status}
-                  options={optionsOf(all, (o) => o.order_status)}
-                  onChange={(v) => recentViews.setFilter('status', v)}
-                />
-              }
-              views={<SavedViewsMenu {...recentViews.menu} />}
-            />
-          ))}
-      </section>
+      <RecentLookups
+        table={RECENT_TABLE}
+        noun="order"
+        nouns="orders"
+        query={recentQuery}
+        columns={COLUMNS}
+        rowKey={orderIdOf}
+        statusOf={orderStatusOf}
+        currentKey={orderId}
+        onOpen={(o) => lookUp(o.order_id, false)}
+      />
     </div>
   );
 }

@@ -1,5 +1,4 @@
-import { useMemo, useRef, useState, type FormEvent } from 'react';
-import { z } from 'zod';
+import { useRef, useState, type FormEvent } from 'react';
 import { amountInWords } from '../../../shared/amount-words';
 import { failedActionOutcome } from '../query/journaled-action';
 import { checkRupees } from '../../../shared/rupees';
@@ -8,11 +7,7 @@ import { ActionJournalPanel } from '../journal/ActionEntries';
 import { useAppInfo } from '../query/app-queries';
 import { loadableOf, resultOf, useActiveProfileId } from '../query/ipc-query';
 import { AsOf } from '../ui/AsOf';
-import { DataTable, type DataColumn } from '../ui/DataTable';
-import { FilterSelect, optionsOf } from '../ui/FilterSelect';
-import { SavedViewsMenu } from '../ui/SavedViewsMenu';
-import { useTableSort } from '../ui/table-sorts';
-import { useTableViews } from '../ui/table-views';
+import type { DataColumn } from '../ui/DataTable';
 import { FormField } from '../ui/FormField';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { MoneyConfirmDialog } from '../ui/MoneyConfirmDialog';
@@ -31,12 +26,14 @@ import {
   useSubscriptionActions,
   useSubscriptionCheck,
 } from './subscriptions-queries';
+import { RecentLookups } from '../orders/RecentLookups';
 import { useSubscriptionsUi } from './subscriptions-store';
 import '../orders/orders.css';
 
 /** The recent subscriptions' table: its columns, sort, filter and saved views are kept under this id. */
 const RECENT_TABLE = 'subscriptions.recent';
-const RECENT_FILTERS = { status: z.string().max(40) };
+const subscriptionIdOf = (s: RecentSubscription) => s.subscription_id;
+const subscriptionStatusOf = (s: RecentSubscription) => s.subscription_status;
 
 const COLUMNS: DataColumn<RecentSubscription>[] = [
   { id: 'id', label: 'Subscription', mono: true, cell: (s) => s.subscription_id, sortValue: (s) => s.subscription_id },
@@ -303,12 +300,6 @@ export function SubscriptionsScreen() {
   const check = useSubscriptionCheck();
   const record = useRecordCharge();
   const recentQuery = useRecentSubscriptions();
-  const recent = loadableOf(recentQuery);
-  const [sort, setSort] = useTableSort(RECENT_TABLE);
-  const recentViews = useTableViews(RECENT_TABLE, RECENT_FILTERS);
-  const status = recentViews.filters['status'] as string | undefined;
-  const all = useMemo(() => (recent.status === 'ready' ? recent.value : []), [recent]);
-  const rows = useMemo(() => (status ? all.filter((s) => s.subscription_status === status) : all), [all, status]);
   const [checkNote, setCheckNote] = useState<string | null>(null);
 
   function lookUp(id: string, by: 'id' | 'receipt', ask = offline === null) {
@@ -404,39 +395,17 @@ export function SubscriptionsScreen() {
           Enter its id or your receipt id above, or open one from the recent subscriptions below.
         </EmptyState>
       )}
-      <section className="order-panel" aria-labelledby="subscription-recent-title">
-        <header className="order-panel-head">
-          <h2 id="subscription-recent-title">Recent subscriptions</h2>
-        </header>
-        {recent.status === 'loading' && <Skeleton rows={3} label="Loading recent subscriptions" />}
-        {recent.status === 'failed' && <ErrorNotice error={recent.error} onRetry={() => void recentQuery.refetch()} />}
-        {recent.status === 'ready' &&
-          (all.length === 0 ? (
-            <p className="muted">Subscriptions you look up are kept here, and read offline.</p>
-          ) : (
-            <DataTable
-              id={RECENT_TABLE}
-              label="Recent subscriptions"
-              columns={COLUMNS}
-              rows={rows}
-              rowKey={(s) => s.subscription_id}
-              sort={sort}
-              onSort={setSort}
-              currentKey={view?.subscription.subscription_id ?? null}
-              onOpen={(s) => lookUp(s.subscription_id, 'id', false)}
-              state={rows.length === 0 ? { kind: 'empty', title: `No recent subscription is ${status}` } : undefined}
-              filters={
-                <FilterSelect
-                  label="Status"
-                  value={status}
-                  options={optionsOf(all, (s) => s.subscription_status)}
-                  onChange={(v) => recentViews.setFilter('status', v)}
-                />
-              }
-              views={<SavedViewsMenu {...recentViews.menu} />}
-            />
-          ))}
-      </section>
+      <RecentLookups
+        table={RECENT_TABLE}
+        noun="subscription"
+        nouns="subscriptions"
+        query={recentQuery}
+        columns={COLUMNS}
+        rowKey={subscriptionIdOf}
+        statusOf={subscriptionStatusOf}
+        currentKey={view?.subscription.subscription_id ?? null}
+        onOpen={(s) => lookUp(s.subscription_id, 'id', false)}
+      />
     </div>
   );
 }
