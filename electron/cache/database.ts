@@ -34,6 +34,7 @@ import { createChangesRepository } from './settlement-changes';
 import { createExceptionsRepository } from './settlement-exceptions';
 import { createManifestsRepository } from './settlement-manifests';
 import { createSettlementsRepository } from './settlements';
+import { inlineWriter, threadWriter, type SettlementWriter, type WriterKind } from './settlement-writer';
 import { SYNC_LOCK_SUFFIX } from './sync-lock';
 import { createSyncRunsRepository } from './sync-runs';
 
@@ -74,12 +75,22 @@ export function openCache(file: string, options: CacheOptions = {}) {
   let afterOpen: ReturnType<typeof checkAfterOpen> | undefined;
   const syncRuns = createSyncRunsRepository(db, now, { nativeBinding: options.nativeBinding });
   const payouts = createPayoutsRepository(db, now);
+  const settlements = createSettlementsRepository(db, now);
   return {
     file,
     db,
     /** Set when the file was unreadable and was moved aside at this open. */
     recovered,
-    settlements: createSettlementsRepository(db, now),
+    settlements,
+    /**
+     * Where a sync writes its pages (settlement-writer.ts): a thread with its own connection, or this connection.
+     * `onFailure` hears of a thread's failed write as soon as it happens.
+     */
+    settlementWriter(kind: WriterKind, onFailure: (error: Error) => void): SettlementWriter {
+      return kind === 'inline'
+        ? inlineWriter(settlements.beginDate, syncRuns.failDate)
+        : threadWriter({ file, nativeBinding: options.nativeBinding }, now, onFailure);
+    },
     /** What each sync changed, per record (settlement-changes.ts). */
     changes: createChangesRepository(db),
     /** What each date's paging saw, per gateway (settlement-manifests.ts). */
@@ -162,20 +173,25 @@ function checkReadable(file: string, nativeBinding: string | undefined): void {
 function openConfigured(file: string, nativeBinding: string | undefined, now: () => Date): Database.Database {
   const db = new Database(file, nativeBinding ? { nativeBinding } : {});
   try {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma(`cache_size = -${CACHE_KIB}`);
-    db.pragma('temp_store = MEMORY');
-    db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
-    db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+    configureConnection(db);
     migrate(db, now);
     return db;
   } catch (e) {
     db.close();
     throw e;
   }
+}
+
+/** The settings above, for every connection that writes to a cache (the app's own, the sync's writer thread). */
+export function configureConnection(db: Database.Database): void {
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma(`cache_size = -${CACHE_KIB}`);
+  db.pragma('temp_store = MEMORY');
+  db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
+  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
 }
 
 /** Bytes on disk of a cache file with its WAL and shared-memory files; 0 for files that do not exist. */

@@ -11,7 +11,7 @@ import type { Journals } from '../journal/registry';
 import { journalSync } from '../journal/syncs';
 import type { Logger } from '../log';
 import type { Credentials } from '../profiles/credentials';
-import { syncSettlements, writeSortKeysAfter } from './settlement-sync';
+import { syncSettlements, writeKeysAfter } from './settlement-sync';
 
 export class SyncJobError extends Error {
   override name = 'SyncJobError';
@@ -66,10 +66,10 @@ export function createSyncJobs(deps: {
       jobs.delete(jobId);
     }
     try {
-      await writeSortKeysAfter(deps.cacheFor(profileId));
+      await writeKeysAfter(deps.cacheFor(profileId));
     } catch (e) {
-      // Sorting stays exact without them; the next sync tries again.
-      deps.log.warn('sort keys not written', { profileId, error: e });
+      // Searching and sorting stay exact without them; the next sync tries again.
+      deps.log.warn('search and sort keys not written', { profileId, error: e });
     }
   }
 

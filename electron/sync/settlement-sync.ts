@@ -24,14 +24,14 @@ import { SETTLEMENT_PAGE } from '../../shared/api/settlements';
 import { groupFailures, syncRequest, type SyncProgress, type SyncSummary } from '../../shared/sync';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
-import type { DateIngest } from '../cache/settlement-ingest';
+import type { DateWriter, WriterKind } from '../cache/settlement-writer';
 import { EMPTY_DIGEST, createPassDigest, type PassDigest } from '../cache/record-digest';
 import { keyOf, overlapHolds, type RecordKey } from './paging-check';
 import { createProgress } from './progress';
 
 export interface SyncSettlementsOptions {
   api: { settlements: Pick<MerchantApi['settlements'], 'page'> };
-  cache: Pick<Cache, 'settlements' | 'syncRuns'>;
+  cache: Pick<Cache, 'settlements' | 'syncRuns' | 'settlementWriter'>;
   from: string;
   to: string;
   pg?: string;
@@ -43,6 +43,8 @@ export interface SyncSettlementsOptions {
   onProgress?: (progress: SyncProgress) => void;
   /** Milliseconds, for the rate and the summary's timing. */
   clock?: () => number;
+  /** Where pages are written: a thread of the cache's own (the default) or the caller's connection. */
+  writer?: WriterKind;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -64,7 +66,7 @@ interface DateState {
   generation: number;
   inflight: number;
   waiting: Map<number, SettlementPage>;
-  ingest: DateIngest | null;
+  ingest: DateWriter | null;
   records: number;
   /** This pass over the date (1-based), its pages, and the boundaries whose overlap did not match. */
   pass: number;
@@ -134,15 +136,23 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   const inflight = new Set<Promise<void>>();
   let waitingPages = 0;
 
+  /** A fault of the cache (or a bug): stops the run. Kept here because a settled task may go unobserved. */
+  let fatal = null as { error: unknown } | null;
+  const halt = (error: unknown) => {
+    fatal ??= { error };
+    stop.abort();
+  };
+  const writer = cache.settlementWriter(options.writer ?? 'thread', halt);
+
   const currentDate = () => states.find((s) => s.status === 'active')?.date ?? null;
 
   const failDate = (s: DateState, error: unknown) => {
+    const message = error instanceof ApiError ? error.userMessage : String(error);
+    writer.failDate(s.ingest!, runId, s.date, message);
     s.status = 'failed';
     s.ingest = null;
     waitingPages -= s.waiting.size;
     s.waiting.clear();
-    const message = error instanceof ApiError ? error.userMessage : String(error);
-    cache.syncRuns.failDate(runId, s.date, message);
     progress.report(currentDate(), true);
   };
 
@@ -232,14 +242,11 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
     }
   };
 
-  /** A fault of the cache (or a bug): stops the run. Kept here because a settled task may go unobserved. */
-  let fatal: { error: unknown } | null = null;
   const guarded = (work: () => void) => {
     try {
       work();
     } catch (error) {
-      fatal ??= { error };
-      stop.abort();
+      halt(error);
     }
   };
 
@@ -290,28 +297,34 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   const start = (s: DateState | undefined) => {
     if (!s) return undefined;
     s.status = 'active';
-    s.ingest = cache.settlements.beginDate({ runId, date: s.date, pg });
+    s.ingest = writer.beginDate({ runId, date: s.date, pg });
     return s;
   };
 
   const drain = async () => {
     for (;;) {
-      while (!signal.aborted && inflight.size + waitingPages < concurrency) {
+      // Pages the writer has not written yet count against a window of their own: fetching runs ahead of a slow
+      // disk by `concurrency` pages at most.
+      while (!signal.aborted && inflight.size + waitingPages < concurrency && writer.backlog() < concurrency) {
         const s = nextDate();
         if (!s) break;
         fetchPage(s);
       }
-      if (inflight.size === 0) return;
-      await Promise.race(inflight);
+      // Once stopped, what is posted is awaited below (done), not here: a failed writer never catches up.
+      const writing = !signal.aborted && writer.backlog() > 0 ? [writer.progressed()] : [];
+      if (inflight.size === 0 && writing.length === 0) return;
+      await Promise.race([...inflight, ...writing]);
     }
   };
   try {
     await drain();
+    await writer.done();
   } catch (error) {
-    fatal ??= { error };
-    stop.abort();
+    halt(error);
     await Promise.allSettled(inflight);
   }
+  // Every page posted is written (or the writer failed) before the run is recorded as over.
+  await writer.close();
   if (fatal) {
     const { error } = fatal;
     try {
@@ -327,9 +340,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   const failed = states.some((s) => s.status === 'failed');
   const status = cancelled ? 'cancelled' : failed ? 'partial' : 'completed';
   cache.syncRuns.finish(runId, status);
-  // The synced dates' search keys, a date at a time; a cancelled sync leaves them to the next (searches walk the
-  // dates without keys). The sort keys are the caller's to write once the sync has answered (writeSortKeysAfter).
-  await cache.settlements.searchKeys.writeAll(signal);
+  // The search and sort keys are the caller's to write once the sync has answered (writeKeysAfter).
   progress.report(null, true);
   return summarize(options.cache, runId, claimed.resumed, request, status, states, Math.round(clock() - started));
 }
@@ -388,11 +399,19 @@ function checkedCount(name: string, value: number, max: number): number {
 }
 
 /**
- * The sort keys of the dates a sync changed, written after it has answered: a sort is exact without them (it scans
- * the range), only slower, and they take several times the search keys' time (README, "Benchmarks"), so the desk
- * is not kept waiting for them. A date per transaction with a turn of the event loop between, so other reads
- * interleave; stopped by `signal`, the rest is written after the next sync.
+ * The search and sort keys of the dates a sync changed, written after it has answered: a search or a sort is exact
+ * without them (it walks the dates without keys), only slower, and together they take longer than the pages' own
+ * writes (README, "Benchmarks"), so the desk is not kept waiting for them. A date per transaction with a turn of
+ * the event loop between, so other reads interleave; stopped by `signal`, the rest is written after the next sync.
+ * The milliseconds each kind took, for the benchmark.
  */
-export function writeSortKeysAfter(cache: Cache, signal?: AbortSignal): Promise<number> {
-  return cache.settlements.sortKeys.writeAll(signal);
+export async function writeKeysAfter(
+  cache: Pick<Cache, 'settlements'>,
+  signal?: AbortSignal,
+): Promise<{ searchKeysMs: number; sortKeysMs: number }> {
+  const started = performance.now();
+  await cache.settlements.searchKeys.writeAll(signal);
+  const searched = performance.now();
+  await cache.settlements.sortKeys.writeAll(signal);
+  return { searchKeysMs: Math.round(searched - started), sortKeysMs: Math.round(performance.now() - searched) };
 }

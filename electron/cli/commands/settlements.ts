@@ -4,7 +4,7 @@ import { formatMoney } from '../../../shared/money';
 import { futureDatesProblem, syncRequest, type SyncProgress, type SyncSummary } from '../../../shared/sync';
 import { epochMsToIstDate } from '../../../shared/time';
 import { journalSync } from '../../journal/syncs';
-import { syncSettlements, writeSortKeysAfter } from '../../sync/settlement-sync';
+import { syncSettlements, writeKeysAfter } from '../../sync/settlement-sync';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
 import { EXIT, UsageError, progressLine, result, table, type Io } from '../io';
@@ -129,7 +129,7 @@ const sync: Command = {
         ].join('\n'),
       );
       // After the answer is out, as the app does (an interrupt stops it; the next sync writes the rest).
-      await writeSortKeysAfter(cache, interrupt.signal);
+      await writeKeysAfter(cache, interrupt.signal);
       // A partial or cancelled sync stored what it could, but the range is not done.
       if (summary.status !== 'completed') return EXIT.refused;
     } finally {
