@@ -37,6 +37,7 @@ import { createSettlementsRepository } from './settlements';
 import { inlineWriter, threadWriter, type SettlementWriter, type WriterKind } from './settlement-writer';
 import { SYNC_LOCK_SUFFIX } from './sync-lock';
 import { createSyncRunsRepository } from './sync-runs';
+import { BUSY_TIMEOUT_MS, CACHE_KIB, configureConnection } from './connection';
 
 export interface CacheOptions {
   /** The clock for every time the cache records (sync times, lookups, the name of a moved file). */
@@ -44,20 +45,6 @@ export interface CacheOptions {
   /** better-sqlite3's Electron build (electron/native-binding.ts); the default build under Node. */
   nativeBinding?: string;
 }
-
-const BUSY_TIMEOUT_MS = 5_000;
-/**
- * Page cache per connection. Writes append and reads are keyset pages or rollup rows, so a small cache
- * serves both; a bigger one only adds to the memory of a long sync.
- */
-const CACHE_KIB = 16 * 1024;
-/**
- * Checkpoint the WAL into the file every 10,000 pages (40 MB) instead of SQLite's 1,000: a long sync
- * then pays for a tenth of the checkpoints (each one ends in an fsync), about 10% of its ingest time.
- */
-export const WAL_CHECKPOINT_PAGES = 10_000;
-/** After a checkpoint the WAL file is cut back to this, so a big sync does not leave it large. */
-const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
 
 export function openCache(file: string, options: CacheOptions = {}) {
   const now = options.now ?? (() => new Date());
@@ -180,18 +167,6 @@ function openConfigured(file: string, nativeBinding: string | undefined, now: ()
     db.close();
     throw e;
   }
-}
-
-/** The settings above, for every connection that writes to a cache (the app's own, the sync's writer thread). */
-export function configureConnection(db: Database.Database): void {
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma(`cache_size = -${CACHE_KIB}`);
-  db.pragma('temp_store = MEMORY');
-  db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
-  db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
 }
 
 /** Bytes on disk of a cache file with its WAL and shared-memory files; 0 for files that do not exist. */

@@ -6,18 +6,79 @@
  * not a signature.
  */
 import type { SettlementRecord } from '../../shared/api/settlements';
-import { fieldValues, type FieldValues } from './settlement-rows';
+import { putFieldValues, type FieldValues } from './settlement-rows';
 
-/** Two independent 32-bit FNV-1a style hashes of a text. */
-function hashPair(text: string): [number, number] {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+/**
+ * The pieces of one record's line, in its order: gateway, transaction id, settlement time, then the field values in
+ * FIELD_COLUMNS order. The line is their text joined by U+001F (null as nothing, a number as its shortest text); it
+ * is hashed piece by piece, never built, so a record costs no array, no joined string and no garbage (this runs on
+ * the thread that parses, for every record a sync reads).
+ */
+const PIECES: (string | number | null)[] = [];
+const SEPARATOR = 0x1f;
+/** The decimal digits of a whole number, most significant first, for hashing it without its text. */
+const DIGITS = new Uint8Array(20);
+
+/** How long a piece's text is: numbers outside the safe integers are rare enough to be turned into text. */
+function pieceLength(v: string | number | null): number {
+  if (v === null) return 0;
+  if (typeof v === 'string') return v.length;
+  if (!Number.isSafeInteger(v)) return String(v).length;
+  let n = v < 0 ? -v : v;
+  let length = v < 0 ? 2 : 1;
+  while (n >= 10) {
+    n = Math.floor(n / 10);
+    length++;
   }
-  return [a >>> 0, b >>> 0];
+  return length;
+}
+
+/** The two hashes of the last line hashed (module state rather than a pair allocated per record). */
+let hashA = 0;
+let hashB = 0;
+
+/** Two independent 32-bit FNV-1a style hashes of the line of `count` pieces (the same as of its text). */
+function hashPieces(count: number): void {
+  let length = count - 1;
+  for (let p = 0; p < count; p++) length += pieceLength(PIECES[p]!);
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ length;
+  for (let p = 0; p < count; p++) {
+    if (p > 0) {
+      a = Math.imul(a ^ SEPARATOR, 0x01000193);
+      b = Math.imul(b ^ SEPARATOR, 0x5bd1e995) ^ (b >>> 15);
+    }
+    const v = PIECES[p]!;
+    if (v === null) continue;
+    const text = typeof v === 'string' ? v : Number.isSafeInteger(v) ? null : String(v);
+    if (text !== null) {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        a = Math.imul(a ^ c, 0x01000193);
+        b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+      }
+      continue;
+    }
+    let n = v as number;
+    if (n < 0) {
+      a = Math.imul(a ^ 0x2d, 0x01000193);
+      b = Math.imul(b ^ 0x2d, 0x5bd1e995) ^ (b >>> 15);
+      n = -n;
+    }
+    let d = 0;
+    do {
+      const q = Math.floor(n / 10);
+      DIGITS[d++] = n - q * 10;
+      n = q;
+    } while (n > 0);
+    while (d > 0) {
+      const c = 0x30 + DIGITS[--d]!;
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+    }
+  }
+  hashA = a >>> 0;
+  hashB = b >>> 0;
 }
 
 interface Lane {
@@ -28,12 +89,10 @@ interface Lane {
   xor: number;
 }
 
-function recordLine(pg: string, txn: string, settledAt: string, values: FieldValues): string {
-  return `${pg}\u001f${txn}\u001f${settledAt}\u001f${values.join('\u001f')}`;
-}
-
-function addLine(lane: Lane, settled: number, line: string): void {
-  const [a, b] = hashPair(line);
+function addLine(lane: Lane, settled: number, count: number): void {
+  hashPieces(count);
+  const a = hashA;
+  const b = hashB;
   lane.records++;
   lane.settled += settled;
   lane.sumA = (lane.sumA + a) >>> 0;
@@ -62,12 +121,19 @@ export function createPassDigest(scopePg: string | null) {
     add(records: readonly SettlementRecord[]): void {
       for (const r of records) {
         const pg = r.pg ?? scopePg ?? '';
-        addLine(laneOf(pg), r.settled_amount, recordLine(pg, r.pg_transaction_id, r.settlement_date, fieldValues(r)));
+        PIECES[0] = pg;
+        PIECES[1] = r.pg_transaction_id;
+        PIECES[2] = r.settlement_date;
+        addLine(laneOf(pg), r.settled_amount, 3 + putFieldValues(r, PIECES, 3));
       }
     },
     /** A stored row: its key, net settled and field values in FIELD_COLUMNS order (as written from the record). */
     addRow(pg: string, txn: string, settledAt: string, settled: number, values: FieldValues): void {
-      addLine(laneOf(pg), settled, recordLine(pg, txn, settledAt, values));
+      PIECES[0] = pg;
+      PIECES[1] = txn;
+      PIECES[2] = settledAt;
+      for (let i = 0; i < values.length; i++) PIECES[3 + i] = values[i]!;
+      addLine(laneOf(pg), settled, 3 + values.length);
     },
     /** Per gateway: records, net settled in paise, digest. */
     gateways(): Map<string, { records: number; settled: number; digest: string }> {

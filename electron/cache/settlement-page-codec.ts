@@ -2,10 +2,9 @@
  * A page of validated settlement records in a form that crosses to the sync's writer thread cheaply
  * (settlement-writer.ts). Posting the records themselves costs a structured clone of a thousand objects: about
  * half of what `JSON.parse` of the same page costs, on the thread that parses (measured with `v8.serialize` and
- * `postMessage` over sandbox pages). Here the page is columns instead: every text value of the page in one string
- * (a copy, no per-value work) with each value's length (-1 for null), and the amounts as doubles (integer paise and
- * whole rupees' paise, exact far past any amount) in a buffer that is transferred, not copied. The writer rebuilds the
- * records as the schema gave them, unnamed fields included, so one ingest path writes both ways.
+ * `postMessage` over sandbox pages). Here the page is columns instead: every text value of the page joined into one
+ * text with each value's length, and the amounts as doubles (integer paise, exact far past any amount). The writer
+ * rebuilds the records as the schema gave them, unnamed fields included, so one ingest path writes both ways.
  */
 import { settlementRecord, type SettlementRecord } from '../../shared/api/settlements';
 import { unnamedFieldsJson } from './unnamed-fields';
@@ -39,20 +38,37 @@ const NUMBER_FIELDS = [
 const TEXTS = TEXT_FIELDS.length + 1;
 const KNOWN = new Set(Object.keys(settlementRecord.shape));
 
+/**
+ * One buffer: the values' lengths (Int32, -1 for null), the amounts (Float64) and the text (UTF-16), in that order.
+ * It is transferred to the writer and handed back to be filled with a later page (settlement-writer.ts), so pages
+ * allocate nothing, on either thread: posting the text as a string left each page's copy to the allocator of the
+ * other thread, which on Linux kept tens of MB that it did not give back (peak RSS of the sync bench).
+ */
 export interface EncodedPage {
   count: number;
-  text: string;
-  lengths: Int32Array;
-  numbers: Float64Array;
+  /** UTF-16 code units of the text. */
+  textLength: number;
+  buffer: ArrayBuffer;
 }
 
-export function encodePage(records: readonly SettlementRecord[]): EncodedPage {
+function layout(count: number, textLength: number) {
+  const lengthsBytes = count * TEXTS * 4;
+  const numbersAt = Math.ceil(lengthsBytes / 8) * 8;
+  const textAt = numbersAt + count * NUMBER_FIELDS.length * 8;
+  return { numbersAt, textAt, bytes: textAt + textLength * 2 };
+}
+
+/** `reuse`: the buffer of an earlier page, filled again when big enough. */
+export function encodePage(records: readonly SettlementRecord[], reuse?: ArrayBuffer): EncodedPage {
   const count = records.length;
-  const lengths = new Int32Array(count * TEXTS);
-  const numbers = new Float64Array(count * NUMBER_FIELDS.length);
+  const { numbersAt, textAt } = layout(count, 0);
+  // The text's size is known only once it is joined: a buffer too small for it then is replaced, its columns copied.
+  let buffer = reuse && reuse.byteLength >= textAt ? reuse : new ArrayBuffer(textAt * 4);
+  const lengths = new Int32Array(buffer, 0, count * TEXTS);
+  const numbers = new Float64Array(buffer, numbersAt, count * NUMBER_FIELDS.length);
   const parts: string[] = [];
-  let t = 0;
   let n = 0;
+  let t = 0;
   for (const r of records) {
     for (const f of TEXT_FIELDS) {
       // `pg` is the one optional field: absent is written as null and read back as absent.
@@ -65,10 +81,23 @@ export function encodePage(records: readonly SettlementRecord[]): EncodedPage {
     if (extra !== null) parts.push(extra);
     for (const f of NUMBER_FIELDS) numbers[n++] = r[f];
   }
-  return { count, text: parts.join(''), lengths, numbers };
+  const text = parts.join('');
+  const { bytes } = layout(count, text.length);
+  if (buffer.byteLength < bytes) {
+    // Room to spare, so that a slightly longer page next does not need a new buffer again.
+    const bigger = new ArrayBuffer(Math.ceil(bytes * 1.25));
+    new Uint8Array(bigger).set(new Uint8Array(buffer, 0, textAt));
+    buffer = bigger;
+  }
+  Buffer.from(buffer, textAt, text.length * 2).write(text, 'utf16le');
+  return { count, textLength: text.length, buffer };
 }
 
-export function decodePage({ count, text, lengths, numbers }: EncodedPage): SettlementRecord[] {
+export function decodePage({ count, textLength, buffer }: EncodedPage): SettlementRecord[] {
+  const { numbersAt, textAt } = layout(count, textLength);
+  const lengths = new Int32Array(buffer, 0, count * TEXTS);
+  const numbers = new Float64Array(buffer, numbersAt, count * NUMBER_FIELDS.length);
+  const text = Buffer.from(buffer, textAt, textLength * 2).toString('utf16le');
   const records: SettlementRecord[] = new Array<SettlementRecord>(count);
   let at = 0;
   let t = 0;
@@ -89,7 +118,7 @@ export function decodePage({ count, text, lengths, numbers }: EncodedPage): Sett
     const extra = next();
     for (const f of NUMBER_FIELDS) r[f] = numbers[n++];
     if (extra !== null) {
-      // defineProperty, not assignment: an unnamed field called `__proto__` stays a field, as in the record parsed.
+      // defineProperty, not assignment: whatever the text holds, it never reaches the record's prototype.
       for (const [k, v] of Object.entries(JSON.parse(extra) as Record<string, unknown>)) {
         Object.defineProperty(r, k, { value: v, enumerable: true, writable: true, configurable: true });
       }

@@ -48,25 +48,31 @@ const KNOWN = new Set(Object.keys(settlementRecord.shape));
 
 /** The row's field values in FIELD_COLUMNS order. */
 export function fieldValues(r: SettlementRecord): FieldValues {
-  return [
-    r.order_id,
-    r.order_date,
-    r.utr ?? null,
-    r.order_status,
-    r.pg_status,
-    r.payment_mode,
-    r.amount,
-    r.mer_service_fee,
-    r.mer_service_tax,
-    r.merchant_subvention_amount,
-    r.cgst,
-    r.igst,
-    r.sgst,
-    r.settled_amount,
-    r.dispute_id,
-    r.description,
-    unnamedFieldsJson(r, KNOWN),
-  ];
+  const values: FieldValues = new Array<string | number | null>(FIELD_COLUMNS.length);
+  putFieldValues(r, values, 0);
+  return values;
+}
+
+/** The same values written into `out` from `at` (a buffer reused record after record); how many. */
+export function putFieldValues(r: SettlementRecord, out: FieldValues, at: number): number {
+  out[at] = r.order_id;
+  out[at + 1] = r.order_date;
+  out[at + 2] = r.utr ?? null;
+  out[at + 3] = r.order_status;
+  out[at + 4] = r.pg_status;
+  out[at + 5] = r.payment_mode;
+  out[at + 6] = r.amount;
+  out[at + 7] = r.mer_service_fee;
+  out[at + 8] = r.mer_service_tax;
+  out[at + 9] = r.merchant_subvention_amount;
+  out[at + 10] = r.cgst;
+  out[at + 11] = r.igst;
+  out[at + 12] = r.sgst;
+  out[at + 13] = r.settled_amount;
+  out[at + 14] = r.dispute_id;
+  out[at + 15] = r.description;
+  out[at + 16] = unnamedFieldsJson(r, KNOWN);
+  return FIELD_COLUMNS.length;
 }
 
 export type StoredRow = Record<(typeof FIELD_COLUMNS)[number], string | number | null> & {

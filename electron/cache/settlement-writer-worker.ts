@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { configureConnection } from './database';
+import { configureConnection } from './connection';
 import { beginDate, ingestDeps, type DateIngest, type IngestDeps } from './settlement-ingest';
 import { decodePage } from './settlement-page-codec';
 import { createSyncRunsRepository, type SyncRunsRepository } from './sync-runs';
@@ -75,5 +75,10 @@ port.on('message', (op: WriterOp | { op: 'close' }) => {
       fail(e);
     }
   }
-  post({ done: 1 });
+  if (op.op !== 'page') {
+    post({ done: 1 });
+    return;
+  }
+  // The page's buffer goes back to be filled with a later page.
+  port.postMessage({ done: 1, buffer: op.page.buffer } satisfies WriterReply, [op.page.buffer]);
 });

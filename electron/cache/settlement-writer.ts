@@ -55,7 +55,8 @@ export type WriterOp = Timed<
   | { op: 'finish'; handle: number; manifest: DateManifest }
   | { op: 'failDate'; handle: number; runId: number; date: string; message: string }
 >;
-export type WriterReply = { done: number } | { error: { name: string; message: string; code?: unknown } };
+export type WriterReply =
+  { done: number; buffer?: ArrayBuffer } | { error: { name: string; message: string; code?: unknown } };
 
 /** The writer on the caller's own connection: each call writes at once and throws its own failure. */
 export function inlineWriter(
@@ -83,6 +84,8 @@ export function threadWriter(
   let written = 0;
   let failure: Error | null = null;
   let wake: (() => void)[] = [];
+  /** Buffers of pages written, filled again with the next pages (settlement-page-codec.ts). */
+  const spare: ArrayBuffer[] = [];
   const notify = () => {
     const waiting = wake;
     wake = [];
@@ -99,19 +102,24 @@ export function threadWriter(
       fail(Object.assign(new Error(reply.error.message), { name: reply.error.name, code: reply.error.code }));
     } else {
       written += reply.done;
+      if (reply.buffer) spare.push(reply.buffer);
       notify();
     }
   });
   worker.on('error', (e: unknown) =>
     fail(new Error(`The sync's writer thread stopped: ${e instanceof Error ? e.message : String(e)}`)),
   );
+  let gone = false;
+  const stopped = () => new Error("The sync's writer thread stopped before it wrote every page.");
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   void exited.then(() => {
-    if (written < posted) fail(new Error("The sync's writer thread stopped before it wrote every page."));
+    gone = true;
+    if (written < posted) fail(stopped());
   });
 
   let handles = 0;
   const send = (op: WriterOp, transfer: ArrayBuffer[] = []) => {
+    if (gone) fail(stopped());
     // After a failure nothing is written: not posting saves the copy.
     if (failure) return;
     posted++;
@@ -128,11 +136,8 @@ export function threadWriter(
       send({ op: 'begin', handle, scope, at: at() });
       const date: DateWriter = {
         upsertPage(records, nextOffset, lastKey) {
-          const page = encodePage(records);
-          send({ op: 'page', handle, page, nextOffset, lastKey, at: at() }, [
-            page.lengths.buffer as ArrayBuffer,
-            page.numbers.buffer as ArrayBuffer,
-          ]);
+          const page = encodePage(records, spare.pop());
+          send({ op: 'page', handle, page, nextOffset, lastKey, at: at() }, [page.buffer]);
         },
         newPass: () => send({ op: 'newPass', handle, at: at() }),
         finish: (manifest) => send({ op: 'finish', handle, manifest, at: at() }),
@@ -156,10 +161,17 @@ export function threadWriter(
   };
 }
 
+/**
+ * A page's records, rows and statements' arguments are short-lived: a small young generation collects them sooner,
+ * which keeps the thread's memory low.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
 function startWriterWorker(data: WriterData): Worker {
   return startModuleWorker(
     new URL('./settlement-writer.js', import.meta.url),
     new URL('./settlement-writer-worker.ts', import.meta.url),
-    { workerData: data },
+    { workerData: data, resourceLimits: WORKER_LIMITS },
+    'commonjs',
   );
 }

@@ -5,7 +5,7 @@
  * `sync settlements` instead.)
  *
  *   node --import tsx test/support/settlement-sync-child.ts --base-url URL --key K --secret-env VAR \
- *     --file CACHE.sqlite --from D --to D [--pg CODE] [--concurrency N]
+ *     --file CACHE.sqlite --from D --to D [--pg CODE] [--concurrency N] [--writer thread|inline]
  *
  * stdout: one JSON line per progress event `{"progress": ...}`, then `{"summary": ..., "peak_rss_mb": N, ...}` with the
  * search and sort keys' times and the peak after them.
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     to: { type: 'string' },
     pg: { type: 'string' },
     concurrency: { type: 'string' },
+    writer: { type: 'string' },
   },
 });
 const baseUrl = values['base-url']!;
@@ -44,6 +45,7 @@ try {
     to: values.to!,
     pg: values.pg,
     concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
+    writer: values.writer === 'inline' ? 'inline' : 'thread',
     onProgress: (progress) => process.stdout.write(`${JSON.stringify({ progress })}\n`),
   });
   const peak = Math.round(process.resourceUsage().maxRSS / 1024);

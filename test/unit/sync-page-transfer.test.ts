@@ -1,0 +1,100 @@
+/**
+ * What the sync's thread that parses does to each record besides parsing it: the page encoded for the writer thread
+ * (settlement-page-codec.ts) and the pass digest of the paging check (record-digest.ts). Both are hand-rolled for
+ * speed, so both are held here to what they replace: the records themselves, and the digest of each record's line.
+ */
+import { describe, expect, it } from 'vitest';
+import { createPassDigest, EMPTY_DIGEST } from '../../electron/cache/record-digest';
+import { decodePage, encodePage } from '../../electron/cache/settlement-page-codec';
+import { fieldValues } from '../../electron/cache/settlement-rows';
+import { settlementRecord, type SettlementRecord } from '../../shared/api/settlements';
+
+const wire = {
+  order_id: 'ord_1',
+  pg_transaction_id: 'pay_1',
+  order_date: '2025-01-14 10:00:00',
+  utr: '686108932014',
+  settlement_date: '2025-01-15 11:00:00',
+  order_status: 'success',
+  pg_status: 'success',
+  payment_mode: 'UPI',
+  amount: 10000,
+  mer_service_fee: 150,
+  mer_service_tax: 27,
+  merchant_subvention_amount: '0.00',
+  cgst: '0.14',
+  igst: '0.00',
+  sgst: '0.13',
+  settled_amount: 9823,
+  dispute_id: null,
+  description: null,
+  pg: 'razorpay',
+};
+
+/** Records as the schema gives them: every kind of value the columns can hold. */
+const records: SettlementRecord[] = [
+  wire,
+  { ...wire, pg_transaction_id: 'pay_2', utr: '', pg: undefined },
+  {
+    ...wire,
+    pg_transaction_id: 'pay_3',
+    order_id: null,
+    description: 'Refund — ₹ 1,200 for "Ørder" 🧾',
+    amount: -4500,
+  },
+  { ...wire, pg_transaction_id: 'pay_4', dispute_id: 'dsp_9', settled_amount: 0, batch_ref: 'B-7', nested: { a: [1] } },
+  { ...wire, pg_transaction_id: 'pay_5', 'field with spaces': '' },
+  { ...wire, pg_transaction_id: 'pay_6', amount: 900719925474099, description: '' },
+].map((r) => {
+  const parsed = settlementRecord.parse(r);
+  if (r.pg === undefined) delete parsed.pg;
+  return parsed;
+});
+
+/** The digests of `records` by the implementation that joined each record's line into one text and hashed it. */
+const GOLDEN_ALL = ':1-0935e6b50be0ad301f331025 razorpay:5-47573b1de96542698776a037';
+const GOLDEN_SCOPED = 'payu:1-b99a1db4770ab145a5449d74 razorpay:5-47573b1de96542698776a037';
+
+describe('a page for the writer thread', () => {
+  it('comes back as the records it was made of, unnamed fields and missing gateway included', () => {
+    const decoded = decodePage(encodePage(records));
+    expect(decoded).toEqual(records);
+    expect(decoded.map(fieldValues)).toEqual(records.map(fieldValues));
+    expect('pg' in decoded[1]!).toBe(false);
+    expect(decoded[3]).toMatchObject({ batch_ref: 'B-7', nested: { a: [1] } });
+  });
+
+  it('fills a buffer handed back when it is big enough, and takes a bigger one when not', () => {
+    const small = encodePage(records.slice(0, 1));
+    const again = encodePage(records.slice(0, 1), small.buffer);
+    expect(again.buffer).toBe(small.buffer);
+    const longer = records.map((r) => ({ ...r, description: 'x'.repeat(5000) }));
+    const grown = encodePage(longer, small.buffer);
+    expect(grown.buffer).not.toBe(small.buffer);
+    expect(decodePage(grown)).toEqual(longer);
+    expect(decodePage(encodePage([]))).toEqual([]);
+  });
+});
+
+describe('the pass digest', () => {
+  it('is what the line of each record digested before (manifests stored then compare with later passes)', () => {
+    const all = createPassDigest(null);
+    all.add(records);
+    expect(all.digest()).toBe(GOLDEN_ALL);
+    const scoped = createPassDigest('payu');
+    scoped.add(records);
+    expect(scoped.digest()).toBe(GOLDEN_SCOPED);
+    expect(createPassDigest(null).digest()).toBe('');
+    expect(EMPTY_DIGEST).toBe('0-000000000000000000000000');
+  });
+
+  it('digests a record and the row stored from it alike', () => {
+    const fromRecords = createPassDigest(null);
+    fromRecords.add(records);
+    const fromRows = createPassDigest(null);
+    for (const r of records) {
+      fromRows.addRow(r.pg ?? '', r.pg_transaction_id, r.settlement_date, r.settled_amount, fieldValues(r));
+    }
+    expect(fromRows.gateways()).toEqual(fromRecords.gateways());
+  });
+});
