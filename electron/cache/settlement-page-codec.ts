@@ -40,15 +40,16 @@ const KNOWN = new Set(Object.keys(settlementRecord.shape));
 
 /**
  * One buffer: the values' lengths (Int32, -1 for null), the amounts (Float64) and the text (UTF-16), in that order.
- * It is transferred to the writer and handed back to be filled with a later page (settlement-writer.ts), so pages
- * allocate nothing, on either thread: posting the text as a string left each page's copy to the allocator of the
- * other thread, which on Linux kept tens of MB that it did not give back (peak RSS of the sync bench).
+ * It is shared with the writer thread and filled again with a later page once the writer has read it
+ * (settlement-writer.ts), so a page allocates nothing on either thread and crosses as a few numbers: posting the
+ * text as a string left each page's copy to the other thread's allocator (on Linux tens of MB it kept, seen in the
+ * sync bench's peak RSS), and transferring a buffer each page cost the parsing thread a few tenths of a ms a page.
  */
 export interface EncodedPage {
   count: number;
   /** UTF-16 code units of the text. */
   textLength: number;
-  buffer: ArrayBuffer;
+  buffer: SharedArrayBuffer;
 }
 
 function layout(count: number, textLength: number) {
@@ -58,12 +59,12 @@ function layout(count: number, textLength: number) {
   return { numbersAt, textAt, bytes: textAt + textLength * 2 };
 }
 
-/** `reuse`: the buffer of an earlier page, filled again when big enough. */
-export function encodePage(records: readonly SettlementRecord[], reuse?: ArrayBuffer): EncodedPage {
+/** `reuse`: the buffer of an earlier page, filled again when big enough (the page says which buffer it is in). */
+export function encodePage(records: readonly SettlementRecord[], reuse?: SharedArrayBuffer): EncodedPage {
   const count = records.length;
   const { numbersAt, textAt } = layout(count, 0);
   // The text's size is known only once it is joined: a buffer too small for it then is replaced, its columns copied.
-  let buffer = reuse && reuse.byteLength >= textAt ? reuse : new ArrayBuffer(textAt * 4);
+  let buffer = reuse && reuse.byteLength >= textAt ? reuse : new SharedArrayBuffer(textAt * 4);
   const lengths = new Int32Array(buffer, 0, count * TEXTS);
   const numbers = new Float64Array(buffer, numbersAt, count * NUMBER_FIELDS.length);
   const parts: string[] = [];
@@ -85,7 +86,7 @@ export function encodePage(records: readonly SettlementRecord[], reuse?: ArrayBu
   const { bytes } = layout(count, text.length);
   if (buffer.byteLength < bytes) {
     // Room to spare, so that a slightly longer page next does not need a new buffer again.
-    const bigger = new ArrayBuffer(Math.ceil(bytes * 1.25));
+    const bigger = new SharedArrayBuffer(Math.ceil(bytes * 1.25));
     new Uint8Array(bigger).set(new Uint8Array(buffer, 0, textAt));
     buffer = bigger;
   }

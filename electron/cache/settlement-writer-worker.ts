@@ -25,6 +25,8 @@ let failed = false;
 /** Opened at the first operation, so that a failure to open is reported like any write's. */
 let writing: { deps: IngestDeps; syncRuns: SyncRunsRepository } | undefined;
 const dates = new Map<number, DateIngest>();
+/** The buffers shared with the sync's thread, by slot (settlement-writer.ts). */
+const slots: SharedArrayBuffer[] = [];
 
 function open() {
   db = new Database(file, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
@@ -45,9 +47,12 @@ function run(op: WriterOp): void {
     case 'begin':
       dates.set(op.handle, beginDate(deps, op.scope));
       return;
-    case 'page':
-      dates.get(op.handle)!.upsertPage(decodePage(op.page), op.nextOffset, op.lastKey);
+    case 'page': {
+      if (op.page.buffer) slots[op.slot] = op.page.buffer;
+      const page = { ...op.page, buffer: slots[op.slot]! };
+      dates.get(op.handle)!.upsertPage(decodePage(page), op.nextOffset, op.lastKey);
       return;
+    }
     case 'newPass':
       dates.get(op.handle)!.newPass();
       return;
@@ -75,10 +80,6 @@ port.on('message', (op: WriterOp | { op: 'close' }) => {
       fail(e);
     }
   }
-  if (op.op !== 'page') {
-    post({ done: 1 });
-    return;
-  }
-  // The page's buffer goes back to be filled with a later page.
-  port.postMessage({ done: 1, buffer: op.page.buffer } satisfies WriterReply, [op.page.buffer]);
+  // A page's slot may be filled with a later page once this says it is written.
+  post(op.op === 'page' ? { done: 1, slot: op.slot } : { done: 1 });
 });

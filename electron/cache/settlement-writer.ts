@@ -50,13 +50,21 @@ export interface WriterData {
 type Timed<T> = T & { at: string };
 export type WriterOp = Timed<
   | { op: 'begin'; handle: number; scope: DateScope }
-  | { op: 'page'; handle: number; page: EncodedPage; nextOffset: number; lastKey: string | null }
+  | {
+      op: 'page';
+      handle: number;
+      /** The page, in the buffer of its slot; the buffer itself only when the slot has a new one. */
+      slot: number;
+      page: Omit<EncodedPage, 'buffer'> & { buffer?: SharedArrayBuffer };
+      nextOffset: number;
+      lastKey: string | null;
+    }
   | { op: 'newPass'; handle: number }
   | { op: 'finish'; handle: number; manifest: DateManifest }
   | { op: 'failDate'; handle: number; runId: number; date: string; message: string }
 >;
 export type WriterReply =
-  { done: number; buffer?: ArrayBuffer } | { error: { name: string; message: string; code?: unknown } };
+  { done: number; slot?: number } | { error: { name: string; message: string; code?: unknown } };
 
 /** The writer on the caller's own connection: each call writes at once and throws its own failure. */
 export function inlineWriter(
@@ -84,8 +92,12 @@ export function threadWriter(
   let written = 0;
   let failure: Error | null = null;
   let wake: (() => void)[] = [];
-  /** Buffers of pages written, filled again with the next pages (settlement-page-codec.ts). */
-  const spare: ArrayBuffer[] = [];
+  /**
+   * The buffers pages are encoded in, shared with the writer thread (settlement-page-codec.ts): a slot is filled
+   * again once the writer says it has written the page in it. As many as pages wait for the writer, at most.
+   */
+  const slots: SharedArrayBuffer[] = [];
+  const free: number[] = [];
   const notify = () => {
     const waiting = wake;
     wake = [];
@@ -102,7 +114,7 @@ export function threadWriter(
       fail(Object.assign(new Error(reply.error.message), { name: reply.error.name, code: reply.error.code }));
     } else {
       written += reply.done;
-      if (reply.buffer) spare.push(reply.buffer);
+      if (reply.slot !== undefined) free.push(reply.slot);
       notify();
     }
   });
@@ -118,13 +130,14 @@ export function threadWriter(
   });
 
   let handles = 0;
-  const send = (op: WriterOp, transfer: ArrayBuffer[] = []) => {
+  const send = (op: WriterOp) => {
     if (gone) fail(stopped());
-    // After a failure nothing is written: not posting saves the copy.
+    // After a failure nothing is written: not posting saves the work.
     if (failure) return;
     posted++;
-    worker.postMessage(op, transfer);
+    worker.postMessage(op);
   };
+
   const at = () => now().toISOString();
   const handleOf = new WeakMap<DateWriter, number>();
 
@@ -136,8 +149,12 @@ export function threadWriter(
       send({ op: 'begin', handle, scope, at: at() });
       const date: DateWriter = {
         upsertPage(records, nextOffset, lastKey) {
-          const page = encodePage(records, spare.pop());
-          send({ op: 'page', handle, page, nextOffset, lastKey, at: at() }, [page.buffer]);
+          if (failure) return;
+          const slot = free.pop() ?? slots.length;
+          const { buffer, ...page } = encodePage(records, slots[slot]);
+          const fresh = buffer !== slots[slot];
+          slots[slot] = buffer;
+          send({ op: 'page', handle, slot, page: fresh ? { ...page, buffer } : page, nextOffset, lastKey, at: at() });
         },
         newPass: () => send({ op: 'newPass', handle, at: at() }),
         finish: (manifest) => send({ op: 'finish', handle, manifest, at: at() }),

@@ -4,8 +4,11 @@
  * Each date is paged by offset/limit until `is_last_page`. A few requests are in flight at once: several
  * small dates side by side, or, once a date's first page comes back full, the next pages of that date
  * ahead of time. Pages are stored strictly in offset order, each in one transaction with the date's
- * checkpoint (cache/settlement-ingest.ts); a page that arrives early waits, and it counts against the same
- * window as the requests, so memory stays bounded by `concurrency` pages whatever the API's speed.
+ * checkpoint (cache/settlement-ingest.ts), by the cache's writer thread (cache/settlement-writer.ts) while this
+ * thread fetches, parses and checks the next ones; a page that arrives early waits, and it counts against the same
+ * window as the requests, and pages posted but not yet written against a window of the same size, so memory stays
+ * bounded by twice `concurrency` pages whatever the speeds of the API and the disk. A failed write stops the run
+ * like any fault of the cache.
  *
  * Pages overlap by one record, and each boundary's record is checked (paging-check.ts): a mismatch means the
  * service's list moved while we paged, and the date is paged again until a pass sees no shift and agrees with
@@ -31,7 +34,7 @@ import { createProgress } from './progress';
 
 export interface SyncSettlementsOptions {
   api: { settlements: Pick<MerchantApi['settlements'], 'page'> };
-  cache: Pick<Cache, 'settlements' | 'syncRuns' | 'settlementWriter'>;
+  cache: Pick<Cache, 'syncRuns' | 'settlementWriter'>;
   from: string;
   to: string;
   pg?: string;
