@@ -1,7 +1,7 @@
 /**
  * Writing the search keys (migrations.ts, settlement-search.ts) of dates whose records changed: one date per
- * transaction, reading its records and appending its keys in the table's own order. A sync calls it when its run
- * ends, not inside each page: three keys a record inserted one by one as pages arrive cost more than the rest of
+ * transaction, reading its records and appending its keys in the table's own order. They are written after a sync
+ * has answered (writeKeysAfter in electron/sync/settlement-sync.ts), not inside each page: three keys a record inserted one by one as pages arrive cost more than the rest of
  * the ingest together, while a date's keys written at once in key order are appends. Until a date's keys are
  * written again a search walks that date's records, so nothing is ever missing from a search, only slower.
  *

@@ -7,7 +7,8 @@
  *  - `sync.end_to_end`: `syncSettlements` in a process of its own (so its peak RSS is its own), through the
  *    API client (auth, validation, exact money) into a fresh cache file, its pages written by the cache's writer
  *    thread, up to its answer; the search and sort keys the app writes after that answer are timed beside it
- *    (`search_keys_s`, `sort_keys_s`).
+ *    (`search_keys_s`, `sort_keys_s`); then the same sync with its pages written on the parsing thread
+ *    (`inline_writer_ratio`, `inline_writer_peak_rss_mb`), without the keys.
  * The sandbox runs in its own process too, as a remote API would: its page generation is not charged to
  * the sync. One date of `rows` records. Targets: at least 80% of the slower ceiling; peak RSS under 300 MB.
  */
@@ -80,36 +81,41 @@ export const syncBenches: Bench = {
       const httpConcurrentRate = await fetchAll(DEFAULT_CONCURRENCY);
 
       const sqliteRate = sqliteCeiling(rows);
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          'test/support/settlement-sync-child.ts',
-          '--base-url',
-          url,
-          '--key',
-          key,
-          '--secret-env',
-          'BENCH_SECRET',
-          '--file',
-          join(scratch.dir, 'cache.sqlite'),
-          '--from',
-          date,
-          '--to',
-          date,
-        ],
-        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SECRET: secret } },
-      );
-      const { summary, peak_rss_mb, search_keys_ms, sort_keys_ms, peak_rss_mb_with_keys } = JSON.parse(
-        await lastLine(child),
-      ) as {
-        summary: { records: number; ms: number; status: string };
-        peak_rss_mb: number;
-        search_keys_ms: number;
-        sort_keys_ms: number;
-        peak_rss_mb_with_keys: number;
+      const syncChild = async (file: string, ...args: string[]) => {
+        const child = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'test/support/settlement-sync-child.ts',
+            '--base-url',
+            url,
+            '--key',
+            key,
+            '--secret-env',
+            'BENCH_SECRET',
+            '--file',
+            join(scratch.dir, file),
+            '--from',
+            date,
+            '--to',
+            date,
+            ...args,
+          ],
+          { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SECRET: secret } },
+        );
+        return JSON.parse(await lastLine(child)) as {
+          summary: { records: number; ms: number; status: string };
+          peak_rss_mb: number;
+          search_keys_ms: number;
+          sort_keys_ms: number;
+          peak_rss_mb_with_keys: number;
+        };
       };
+      const { summary, peak_rss_mb, search_keys_ms, sort_keys_ms, peak_rss_mb_with_keys } =
+        await syncChild('cache.sqlite');
+      // The same sync with its pages written on the parsing thread (the writer thread's alternative), for comparison.
+      const inline = await syncChild('inline.sqlite', '--writer', 'inline', '--no-keys');
       // Measured again after the sync, and averaged: the machine's load may change during a long run.
       const httpAfter = await fetchAll(1);
       const httpRate = (httpBefore + httpAfter) / 2;
@@ -147,6 +153,8 @@ export const syncBenches: Bench = {
         ratio_with_search_keys: Number((summary.records / ((summary.ms + search_keys_ms) / 1000) / ceiling).toFixed(3)),
         sort_keys_s: Number((sort_keys_ms / 1000).toFixed(1)),
         peak_rss_mb_with_keys,
+        inline_writer_ratio: Number((inline.summary.records / (inline.summary.ms / 1000) / ceiling).toFixed(3)),
+        inline_writer_peak_rss_mb: inline.peak_rss_mb,
         pass: summary.records === rows && rate / ceiling >= TARGET_RATIO && peak_rss_mb < RSS_TARGET_MB,
       };
     } finally {
