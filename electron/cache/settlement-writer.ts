@@ -1,5 +1,6 @@
 /**
- * Where a settlement sync's pages are written: on a thread of its own (the default), or on the caller's connection.
+ * Where a settlement sync's pages are written: on the caller's connection (the sync's default), or on a thread of
+ * their own.
  *
  * On one thread, the cache's page writes (records, rollup, checkpoint: about a third of a sync's time, README
  * "Benchmarks", _Sync_) ran between two pages' parsing. The writer thread (settlement-writer-worker.ts) has its own

@@ -4,8 +4,9 @@
  * Each date is paged by offset/limit until `is_last_page`. A few requests are in flight at once: several
  * small dates side by side, or, once a date's first page comes back full, the next pages of that date
  * ahead of time. Pages are stored strictly in offset order, each in one transaction with the date's
- * checkpoint (cache/settlement-ingest.ts), by the cache's writer thread (cache/settlement-writer.ts) while this
- * thread fetches, parses and checks the next ones; a page that arrives early waits, and it counts against the same
+ * checkpoint (cache/settlement-ingest.ts), on this connection or, when asked, by a writer thread of the cache's own
+ * (cache/settlement-writer.ts) while this thread fetches, parses and checks the next ones; a page that arrives early
+ * waits, and it counts against the same
  * window as the requests, and pages posted but not yet written against a window of the same size, so memory stays
  * bounded by twice `concurrency` pages whatever the speeds of the API and the disk. A failed write stops the run
  * like any fault of the cache.
@@ -46,7 +47,10 @@ export interface SyncSettlementsOptions {
   onProgress?: (progress: SyncProgress) => void;
   /** Milliseconds, for the rate and the summary's timing. */
   clock?: () => number;
-  /** Where pages are written: a thread of the cache's own (the default) or the caller's connection. */
+  /**
+   * Where pages are written: the caller's connection (the default) or a writer thread of the cache's own, which the
+   * sync bench measures beside it (`thread_writer_ratio`; README, "Benchmarks", _Sync_).
+   */
   writer?: WriterKind;
 }
 
@@ -145,7 +149,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
     fatal ??= { error };
     stop.abort();
   };
-  const writer = cache.settlementWriter(options.writer ?? 'thread', halt);
+  const writer = cache.settlementWriter(options.writer ?? 'inline', halt);
 
   const currentDate = () => states.find((s) => s.status === 'active')?.date ?? null;
 

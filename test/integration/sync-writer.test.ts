@@ -102,7 +102,8 @@ it('a write that fails mid-run stops the sync with the cache’s error, keeps th
   // Persistent, so the writer thread's own connection meets it: the 1001st row of any date cannot be stored.
   cache.db.exec(`CREATE TRIGGER full_disk BEFORE INSERT ON settlements WHEN NEW.id % ${IDS_PER_DAY} >= 1000
                  BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`);
-  const sync = () => syncSettlements({ api: sb.api(), cache, from: date, to: date, pageSize: 300, concurrency: 4 });
+  const sync = () =>
+    syncSettlements({ api: sb.api(), cache, from: date, to: date, pageSize: 300, concurrency: 4, writer: 'thread' });
   await expect(sync()).rejects.toThrow(/database or disk is full \(test\)/);
   expect(cache.syncRuns.recent(1)[0]).toMatchObject({
     status: 'failed',
@@ -124,7 +125,7 @@ it('a sync cancelled while pages wait for the writer keeps whole pages with thei
   const days = dates.slice(-7, -5);
   const controller = new AbortController();
   let pages = 0;
-  const range = { api: sb.api(), cache, from: days[0]!, to: days.at(-1)!, pageSize: 200 };
+  const range = { api: sb.api(), cache, from: days[0]!, to: days.at(-1)!, pageSize: 200, writer: 'thread' as const };
   const first = await syncSettlements({
     ...range,
     concurrency: 4,

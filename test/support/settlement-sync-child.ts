@@ -46,7 +46,7 @@ try {
     to: values.to!,
     pg: values.pg,
     concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
-    writer: values.writer === 'inline' ? 'inline' : 'thread',
+    writer: values.writer === 'thread' ? 'thread' : values.writer === 'inline' ? 'inline' : undefined,
     onProgress: (progress) => process.stdout.write(`${JSON.stringify({ progress })}\n`),
   });
   const peak = Math.round(process.resourceUsage().maxRSS / 1024);
