@@ -28,7 +28,7 @@ const NAMED_COLOUR =
 
 const SPACING = /^(?:margin(?:-[a-z-]+)?|padding(?:-[a-z-]+)?|gap|row-gap|column-gap)$/;
 const RADIUS = /^border(?:-[a-z]+)*-radius$/;
-// Properties whose value may carry a colour; borders and outlines carry their width as well, checked apart.
+// Properties where a colour goes, so a bare word there (white, red) is a colour named outside the tokens.
 const COLOUR =
   /^(?:color|background(?:-color)?|border(?:-[a-z]+)*|outline(?:-color)?|fill|stroke|box-shadow|text-shadow|caret-color|accent-color|text-decoration(?:-color)?|--[\w-]+)$/;
 // A 1 px border or outline is the hairline: it has a name, so a change of weight is one line.
@@ -58,7 +58,8 @@ function breaches(css: string): Breach[] {
       add('font-size is var(--font-*)');
     if (property === 'font' && (RAW_LENGTH.test(bare) || SIZE_KEYWORD.test(bare))) add('font-size is var(--font-*)');
     if (RADIUS.test(property) && RAW_LENGTH.test(bare)) add('border-radius is var(--radius-*)');
-    if (COLOUR.test(property) && (RAW_COLOUR.test(bare) || NAMED_COLOUR.test(bare))) add('colour is a token');
+    // A hex or rgb() is a colour in any property; a bare word is one only where a colour goes.
+    if (RAW_COLOUR.test(bare) || (COLOUR.test(property) && NAMED_COLOUR.test(bare))) add('colour is a token');
     if (LINE.test(property) && /(?<![\w.-])1px\b/.test(bare)) add('a 1px line is var(--hairline)');
   }
   return found;
