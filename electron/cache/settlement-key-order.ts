@@ -91,15 +91,17 @@ const SQL = {
 } as const;
 
 /**
- * A list's keys from a cursor on, in the read's direction, whose records pass the filter: checked on the keys, which
- * carry every field a filter names but the text a search looks for; a search reads each key's record.
+ * A list's next keys from a cursor on, in the read's direction, each with whether its record passes the filter:
+ * checked on the keys, which carry every field a filter names but the text a search looks for (a search reads each
+ * key's record). Every key read comes back, so a read of a list the filter keeps little of stops after `:n` keys,
+ * not after `:n` kept ones, which could lie far past the page's rows, or nowhere.
  */
 function chunkSql(direction: 'asc' | 'desc', searched: boolean, exceptionsOnly: boolean, resumed: boolean): string {
   const [dir, past] = direction === 'desc' ? ['DESC', '<'] : ['ASC', '>'];
-  const records = searched ? `CROSS JOIN settlements ON settlements.id = k.id AND ${FILTER_SQL}` : '';
-  return `SELECT k.value, k.id FROM settlement_sort_keys AS k ${records}
+  const record = searched ? `AND EXISTS (SELECT 1 FROM settlements WHERE settlements.id = k.id AND ${FILTER_SQL})` : '';
+  return `SELECT k.value, k.id, ${KEY_FILTER_SQL} ${exceptionsOnly ? 'AND k.exception_flags <> 0' : ''} ${record}
+    FROM settlement_sort_keys AS k
     WHERE k.day = :day AND k.col = :col AND k.pg_code = :pgCode ${resumed ? `AND (k.value, k.id) ${past} (:kValue, :kId)` : ''}
-      AND ${KEY_FILTER_SQL} ${exceptionsOnly ? 'AND k.exception_flags <> 0' : ''}
     ORDER BY k.value ${dir}, k.id ${dir} LIMIT :n`;
 }
 
@@ -111,10 +113,12 @@ const MAX_ROUNDS = 200;
 interface Head {
   day: number;
   pg: number;
+  /** The kept keys of the last read, and the next one's place among them. */
   keys: Key[];
   at: number;
+  /** The last key read, kept or not, when the list goes on after it: where the next read starts. */
+  last: Key | null;
   size: number;
-  done: boolean;
 }
 
 export function createKeyOrder(db: Database) {
@@ -173,7 +177,7 @@ export function createKeyOrder(db: Database) {
     const sign = direction === 'desc' ? -1 : 1;
     const first = Math.max(4, Math.ceil((2 * (limit + 1)) / Math.max(1, found.lists.length)));
     const fill = (h: Head, after: { value: Value; id: number } | null): boolean => {
-      h.keys = chunk(direction, filter.search !== null, exceptionsOnly, after !== null).all({
+      const read = chunk(direction, filter.search !== null, exceptionsOnly, after !== null).all({
         ...filter,
         ...found.codes,
         day: h.day,
@@ -182,14 +186,21 @@ export function createKeyOrder(db: Database) {
         kValue: after?.value ?? null,
         kId: after?.id ?? null,
         n: h.size,
-      }) as Key[];
+      }) as [Value, number, number][];
+      h.keys = [];
+      for (const [value, id, kept] of read) if (kept) h.keys.push([value, id]);
       h.at = 0;
-      h.done = h.keys.length < h.size;
-      h.size *= 2;
-      return h.keys.length > 0;
+      const last = read.at(-1);
+      h.last = read.length === h.size && last ? [last[0], last[1]] : null;
+      // A list the filter keeps little of is read in longer steps.
+      h.size *= 4 * h.keys.length < read.length ? 4 : 2;
+      return h.keys.length > 0 || h.last !== null;
     };
-    // A binary heap of the lists by their next key, in the read's order.
-    const before = (a: Head, b: Head) => sign * compareKeys(a.keys[a.at]!, b.keys[b.at]!) < 0;
+    /** A list's place in the merge: its next kept key, or, with none left of its last read, the last key read. */
+    const head = (h: Head) => (h.at < h.keys.length ? h.keys[h.at]! : h.last!);
+    // A binary heap of the lists by their heads, in the read's order. A list whose head is its last key read is read
+    // further only when that key comes first, so each list is read about as far as the page reaches.
+    const before = (a: Head, b: Head) => sign * compareKeys(head(a), head(b)) < 0;
     const heap: Head[] = [];
     const down = (i: number) => {
       for (;;) {
@@ -204,16 +215,19 @@ export function createKeyOrder(db: Database) {
       }
     };
     for (const { day, pg } of found.lists) {
-      const h: Head = { day, pg, keys: [], at: 0, size: first, done: false };
+      const h: Head = { day, pg, keys: [], at: 0, last: null, size: first };
       if (fill(h, cursor)) heap.push(h);
     }
     for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
     const ids: number[] = [];
     while (ids.length <= limit && heap.length > 0) {
       const h = heap[0]!;
-      const key = h.keys[h.at++]!;
-      ids.push(key[1]);
-      if (h.at === h.keys.length && (h.done || !fill(h, { value: key[0], id: key[1] }))) {
+      if (h.at < h.keys.length) ids.push(h.keys[h.at++]![1]);
+      else if (!fill(h, { value: h.last![0], id: h.last![1] })) {
+        heap[0] = heap.at(-1)!;
+        heap.pop();
+      }
+      if (h.at === h.keys.length && h.last === null && heap[0] === h) {
         heap[0] = heap.at(-1)!;
         heap.pop();
       }
@@ -331,7 +345,7 @@ export function createKeyOrder(db: Database) {
     const col = KEYED_SORT_COLUMNS.indexOf(column);
     const params = { ...found.codes, ruleBit: filter.ruleBit, exceptionsOnly: Number(exceptionsOnly), col };
     const wanted = new Set(sql.classes.pluck().all(params) as number[]);
-    const listed = new Set(found.lists.map(({ day, pg }) => `${day}:${pg}`));
+    const listedDays = new Set(found.lists.map(({ day }) => day));
 
     /** A point of a list: the kept keys below `key` (null: below everything, or past every key for `high`). */
     interface Point {
@@ -349,13 +363,13 @@ export function createKeyOrder(db: Database) {
     }
     const all: List[] = [];
     let list: List | null = null;
-    for (const [day, pg, value, id, counts] of sql.marks.iterate({
+    for (const [day, pg, value, id, counts] of sql.marks.all({
       col,
       dayFrom: dayNumber(filter.from),
       dayTo: dayNumber(filter.to),
       pgCode: filter.pg === null ? null : (found.lists[0]?.pg ?? -1),
-    }) as Iterable<[number, number, Value | null, number | null, Buffer]>) {
-      if (!listed.has(`${day}:${pg}`)) continue;
+    }) as [number, number, Value | null, number | null, Buffer][]) {
+      if (!listedDays.has(day)) continue;
       if (list === null || list.day !== day || list.pg !== pg) {
         list = { day, pg, keys: [], counts: [], low: { key: null, count: 0 }, high: { key: null, count: 0 } };
         all.push(list);
