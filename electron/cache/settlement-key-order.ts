@@ -91,17 +91,15 @@ const SQL = {
 } as const;
 
 /**
- * A list's next keys from a cursor on, in the read's direction, each with whether its record passes the filter:
- * checked on the keys, which carry every field a filter names but the text a search looks for (a search reads each
- * key's record). Every key read comes back, so a read of a list the filter keeps little of stops after `:n` keys,
- * not after `:n` kept ones, which could lie far past the page's rows, or nowhere.
+ * A list's keys from a cursor on, in the read's direction, whose records pass the filter: checked on the keys, which
+ * carry every field a filter names but the text a search looks for; a search reads each key's record.
  */
 function chunkSql(direction: 'asc' | 'desc', searched: boolean, exceptionsOnly: boolean, resumed: boolean): string {
   const [dir, past] = direction === 'desc' ? ['DESC', '<'] : ['ASC', '>'];
-  const record = searched ? `AND EXISTS (SELECT 1 FROM settlements WHERE settlements.id = k.id AND ${FILTER_SQL})` : '';
-  return `SELECT k.value, k.id, ${KEY_FILTER_SQL} ${exceptionsOnly ? 'AND k.exception_flags <> 0' : ''} ${record}
-    FROM settlement_sort_keys AS k
+  const records = searched ? `CROSS JOIN settlements ON settlements.id = k.id AND ${FILTER_SQL}` : '';
+  return `SELECT k.value, k.id FROM settlement_sort_keys AS k ${records}
     WHERE k.day = :day AND k.col = :col AND k.pg_code = :pgCode ${resumed ? `AND (k.value, k.id) ${past} (:kValue, :kId)` : ''}
+      AND ${KEY_FILTER_SQL} ${exceptionsOnly ? 'AND k.exception_flags <> 0' : ''}
     ORDER BY k.value ${dir}, k.id ${dir} LIMIT :n`;
 }
 
@@ -113,12 +111,10 @@ const MAX_ROUNDS = 200;
 interface Head {
   day: number;
   pg: number;
-  /** The kept keys of the last read, and the next one's place among them. */
   keys: Key[];
   at: number;
-  /** The last key read, kept or not, when the list goes on after it: where the next read starts. */
-  last: Key | null;
   size: number;
+  done: boolean;
 }
 
 export function createKeyOrder(db: Database) {
@@ -177,7 +173,7 @@ export function createKeyOrder(db: Database) {
     const sign = direction === 'desc' ? -1 : 1;
     const first = Math.max(4, Math.ceil((2 * (limit + 1)) / Math.max(1, found.lists.length)));
     const fill = (h: Head, after: { value: Value; id: number } | null): boolean => {
-      const read = chunk(direction, filter.search !== null, exceptionsOnly, after !== null).all({
+      h.keys = chunk(direction, filter.search !== null, exceptionsOnly, after !== null).all({
         ...filter,
         ...found.codes,
         day: h.day,
@@ -186,21 +182,14 @@ export function createKeyOrder(db: Database) {
         kValue: after?.value ?? null,
         kId: after?.id ?? null,
         n: h.size,
-      }) as [Value, number, number][];
-      h.keys = [];
-      for (const [value, id, kept] of read) if (kept) h.keys.push([value, id]);
+      }) as Key[];
       h.at = 0;
-      const last = read.at(-1);
-      h.last = read.length === h.size && last ? [last[0], last[1]] : null;
-      // A list the filter keeps little of is read in longer steps.
-      h.size *= 4 * h.keys.length < read.length ? 4 : 2;
-      return h.keys.length > 0 || h.last !== null;
+      h.done = h.keys.length < h.size;
+      h.size *= 2;
+      return h.keys.length > 0;
     };
-    /** A list's place in the merge: its next kept key, or, with none left of its last read, the last key read. */
-    const head = (h: Head) => (h.at < h.keys.length ? h.keys[h.at]! : h.last!);
-    // A binary heap of the lists by their heads, in the read's order. A list whose head is its last key read is read
-    // further only when that key comes first, so each list is read about as far as the page reaches.
-    const before = (a: Head, b: Head) => sign * compareKeys(head(a), head(b)) < 0;
+    // A binary heap of the lists by their next key, in the read's order.
+    const before = (a: Head, b: Head) => sign * compareKeys(a.keys[a.at]!, b.keys[b.at]!) < 0;
     const heap: Head[] = [];
     const down = (i: number) => {
       for (;;) {
@@ -215,19 +204,16 @@ export function createKeyOrder(db: Database) {
       }
     };
     for (const { day, pg } of found.lists) {
-      const h: Head = { day, pg, keys: [], at: 0, last: null, size: first };
+      const h: Head = { day, pg, keys: [], at: 0, size: first, done: false };
       if (fill(h, cursor)) heap.push(h);
     }
     for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
     const ids: number[] = [];
     while (ids.length <= limit && heap.length > 0) {
       const h = heap[0]!;
-      if (h.at < h.keys.length) ids.push(h.keys[h.at++]![1]);
-      else if (!fill(h, { value: h.last![0], id: h.last![1] })) {
-        heap[0] = heap.at(-1)!;
-        heap.pop();
-      }
-      if (h.at === h.keys.length && h.last === null && heap[0] === h) {
+      const key = h.keys[h.at++]!;
+      ids.push(key[1]);
+      if (h.at === h.keys.length && (h.done || !fill(h, { value: key[0], id: key[1] }))) {
         heap[0] = heap.at(-1)!;
         heap.pop();
       }
