@@ -576,7 +576,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 16,
+    version: 15,
     name: 'settlement sort key marks, per list',
     // Counts that let a jump with a payment mode, a status or exceptions only rank a key (settlement-key-order.ts):
     // every MARK_EVERY keys of a list (day, column, gateway) a mark holds the key there and, per class of record

@@ -50,7 +50,7 @@ export const KEYED_SORT_COLUMNS = [
 ] as const satisfies readonly SettlementSortColumn[];
 export type KeyedSortColumn = (typeof KEYED_SORT_COLUMNS)[number];
 
-/** A list's keys between two marks (migration 16): a filtered jump counts at most this many keys a list by reading them. */
+/** A list's keys between two marks (migration 15): a filtered jump counts at most this many keys a list by reading them. */
 export const MARK_EVERY = 256;
 
 export const hasSortKeys = (column: SettlementSortColumn): column is KeyedSortColumn =>
@@ -66,7 +66,7 @@ const MARK_OFFSET_SQL = `((day * 97 + col * 29 + pg_code * 61) % ${MARK_EVERY})`
 const BLOCK_SQL = `(n + ${MARK_EVERY} - ${MARK_OFFSET_SQL}) / ${MARK_EVERY}`;
 
 const SQL = {
-  /** A synced date whose keys are not current, or were written before their marks were (migration 16). */
+  /** A synced date whose keys are not current, or were written before their marks were (migration 15). */
   pending: `SELECT date FROM settlement_days AS d WHERE date NOT IN (SELECT date FROM settlement_sorted_days)
               OR (EXISTS (SELECT 1 FROM settlement_sort_keys WHERE day = unixepoch(d.date) / 86400 AND col = 0)
                 AND NOT EXISTS (SELECT 1 FROM settlement_sort_marks WHERE col = 0 AND day = unixepoch(d.date) / 86400))

@@ -176,7 +176,7 @@ export const cacheBenches: Bench = {
       yield { bench: 'ceiling.sqlite_insert', rows, rows_per_s: Math.round(ceiling), rows_per_transaction: 1000 };
       const rate = rows / (ms / 1000);
       const bytes = cache.sizeBytes();
-      // Search keys (migration 7) and sort keys (migration 14) with their marks (migration 16).
+      // Search keys (migration 7) and sort keys (migration 14) with their marks (migration 15).
       const searchBytes = tableBytes(cache, ['settlement_keys', 'settlement_keyed_days']);
       const markBytes = tableBytes(cache, ['settlement_sort_marks', 'settlement_sort_classes']);
       const sortBytes = tableBytes(cache, ['settlement_sort_keys', 'settlement_sorted_days']) + markBytes;
