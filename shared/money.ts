@@ -23,11 +23,46 @@ const EXPONENT = /^([+-])?(\d+)(?:\.(\d+))?e([+-]?\d+)$/i;
  * a value that would need rounding is refused rather than silently changed.
  */
 export function parseDecimalToMinor(text: string, scale = 2): Minor {
+  const plain = plainDecimalToMinor(text, scale);
+  if (plain !== undefined) return plain;
   const trimmed = text.trim();
   const m = DECIMAL.exec(trimmed);
   if (!m) throw new MoneyError(`"${text}" is not a decimal amount`);
   const [, sign, whole, frac = ''] = m;
   return digitsToMinor(sign, whole!, frac, scale, text);
+}
+
+/**
+ * The common shape ("6.88", "-120.5", "1000"), read digit by digit: a sync parses four amounts a record, and the
+ * regex with its substrings was most of that. Only where the result is plainly exact (whole digits plus `scale` at
+ * most 15, at most `scale` decimals); anything else (spaces, "+", extra zero decimals, more digits, bad text) is left
+ * to the general path, which answers or refuses it.
+ */
+function plainDecimalToMinor(text: string, scale: number): Minor | undefined {
+  const end = text.length;
+  const negative = end > 0 && text.charCodeAt(0) === 45; // '-'
+  let i = negative ? 1 : 0;
+  let value = 0;
+  const wholeFrom = i;
+  for (; i < end; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) break;
+    value = value * 10 + digit;
+  }
+  const whole = i - wholeFrom;
+  if (whole === 0 || whole + scale > 15) return undefined;
+  let decimals = 0;
+  if (i < end) {
+    if (text.charCodeAt(i) !== 46) return undefined; // '.'
+    for (i++; i < end; i++, decimals++) {
+      const digit = text.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) return undefined;
+      value = value * 10 + digit;
+    }
+    if (decimals === 0 || decimals > scale) return undefined;
+  }
+  for (; decimals < scale; decimals++) value *= 10;
+  return negative && value !== 0 ? -value : value;
 }
 
 function digitsToMinor(sign: string | undefined, whole: string, frac: string, scale: number, original: string): Minor {

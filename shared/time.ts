@@ -29,8 +29,35 @@ export function isCalendarDate(text: string): boolean {
 
 /** True for a real `YYYY-MM-DD HH:MM:SS` local time. */
 export function isIstDateTime(text: string): boolean {
-  const m = LOCAL.exec(text);
-  return !!m && validParts(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  // Read by position rather than by LOCAL's match and its six substrings: two of these a settlement record.
+  if (
+    text.length !== 19 ||
+    text.charCodeAt(4) !== 45 || // '-'
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 32 || // ' '
+    text.charCodeAt(13) !== 58 || // ':'
+    text.charCodeAt(16) !== 58
+  ) {
+    return false;
+  }
+  const y = digitsAt(text, 0, 4);
+  const mo = digitsAt(text, 5, 2);
+  const d = digitsAt(text, 8, 2);
+  const h = digitsAt(text, 11, 2);
+  const mi = digitsAt(text, 14, 2);
+  const s = digitsAt(text, 17, 2);
+  return y >= 0 && mo >= 0 && d >= 0 && h >= 0 && mi >= 0 && s >= 0 && validParts(y, mo, d, h, mi, s);
+}
+
+/** The number written by `count` ASCII digits at `from`, or -1 if any of them is not a digit. */
+function digitsAt(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 export function isIsoUtc(text: string): boolean {

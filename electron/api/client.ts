@@ -18,7 +18,7 @@ import {
   type OperationSpec,
 } from '../../shared/api/operations';
 import { secretForms } from '../secret-forms';
-import { ApiError, scrubAnswer } from './errors';
+import { ApiError, scrubAnswer, secretMentionPattern } from './errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep as realSleep, type RetryPolicy } from './retry';
 import type { HashScheme } from '../../shared/profiles';
@@ -30,11 +30,18 @@ import { checkSettlementPage } from './settlement-page-check';
 /**
  * Answers checked by plain code before their schema, for the operations whose volume makes the schema the cost
  * (a sync's millions of settlement records). Each answers exactly what the schema would, or undefined, and the
- * schema then decides and names what is wrong.
+ * schema then decides and names what is wrong. An answer one of them takes nests no deeper than a few levels (each
+ * checks every value it passes), which is what lets the client skip its depth walk for it.
  */
 const FAST_RESPONSES: Partial<Record<OperationName, (json: unknown) => unknown>> = {
   'settlement.fetch': checkSettlementPage,
 };
+
+/** A request's secret as an answer may echo it: every form (for the scrub) and one search for all of them. */
+interface Secrets {
+  forms: string[];
+  mention: RegExp;
+}
 
 export interface ApiProfile {
   baseUrl: string;
@@ -110,7 +117,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const secret = await options.secret();
     const basic = Buffer.from(`${profile.key}:${secret}`, 'utf8').toString('base64');
     // Every form the secret can take in an echo (escaped, URL-encoded, inside base64): scrubbed from all wire text.
-    const secrets = secretForms(secret).sort((a, b) => b.length - a.length);
+    const forms = secretForms(secret).sort((a, b) => b.length - a.length);
+    const secrets = { forms, mention: secretMentionPattern(forms) };
     if (spec.auth === 'body' || spec.credentials !== 'none') body.key = profile.key;
     if (spec.auth === 'body' || spec.credentials === 'key+hash') body.hash = signBody(body, secret, profile.hashScheme);
 
@@ -172,7 +180,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     name: OperationName,
     spec: OperationSpec,
     req: { url: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
-    secrets: string[],
+    secrets: Secrets,
   ): Promise<Outcome> {
     let res: HttpResponse;
     try {
@@ -184,7 +192,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return readResponse(name, spec, res, secrets);
   }
 
-  function readResponse(name: OperationName, spec: OperationSpec, res: HttpResponse, secrets: string[]): Outcome {
+  function readResponse(name: OperationName, spec: OperationSpec, res: HttpResponse, secrets: Secrets): Outcome {
     const fail = (error: ApiError, retryAfterMs?: number): Outcome => ({ done: false, error, retryAfterMs });
     // A 200 we cannot read: a safe call can be asked again; a money-moving one probably happened.
     const unreadable = (why: string): Outcome => {
@@ -207,8 +215,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch {
       return unreadable('is not JSON');
     }
-    if (nestsDeeperThan(parsed)) return unreadable(`nests deeper than ${MAX_JSON_DEPTH} levels`);
-    const json = scrubAnswer(parsed, res.body, secrets);
+    const mentionsSecret = secrets.mention.test(res.body);
+    // A success the operation's fast path takes is proven flat by it; every other answer is walked for its depth
+    // before anything recursive (the scrub, the schema, the cache) reads it. Run on the text as it came: a body that
+    // mentions the secret is scrubbed first and left to the schema.
+    const fast = res.status < 400 && !mentionsSecret ? FAST_RESPONSES[name]?.(parsed) : undefined;
+    if (fast === undefined && nestsDeeperThan(parsed)) {
+      return unreadable(`nests deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+    const json = mentionsSecret ? scrubAnswer(parsed, secrets.forms) : parsed;
 
     const errorBody = readErrorBody(json);
     const requestId = errorBody?.requestId === undefined ? undefined : wireText(errorBody.requestId, 100);
@@ -249,7 +264,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     const isFailure = isStatusFalse(json) || res.status >= 400;
     if (!isFailure) {
-      const fast = FAST_RESPONSES[name]?.(json);
       if (fast !== undefined) return { done: true, value: fast };
       const parsed = (spec.response as z.ZodType).safeParse(json);
       if (parsed.success) return { done: true, value: parsed.data };

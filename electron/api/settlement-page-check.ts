@@ -8,6 +8,10 @@
  * Nothing is changed until the whole page has passed, so a page that falls back reaches the schema exactly as it
  * arrived. The tests hold it to the schema: every page it accepts, the schema accepts with an equal value, over
  * sandbox pages and over records broken field by field.
+ *
+ * A page it accepts is also proven flat (an object, its records, their values: nothing nests deeper), so the client
+ * skips its depth walk for it: every named field is checked to be text, a number or null, and a field the contract
+ * does not name must hold no object or array either (a page with one steps aside to the walk and the schema).
  */
 import type { SettlementPage } from '../../shared/api/settlements';
 import { MoneyError, integerMinor, majorNumberToMinor, parseDecimalToMinor } from '../../shared/money';
@@ -18,6 +22,7 @@ type Loose = Record<string, unknown>;
 const isObject = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isText = (v: unknown): v is string => typeof v === 'string';
 const isTextOrNull = (v: unknown) => v === null || typeof v === 'string';
+const isTime = (v: unknown) => typeof v === 'string' && isIstDateTime(v);
 
 /** The major-unit fields (decimal text or a JSON number of rupees), converted to paise. */
 const MAJOR = ['merchant_subvention_amount', 'cgst', 'igst', 'sgst'] as const;
@@ -47,16 +52,23 @@ function minorIsExact(v: unknown): boolean {
 /** "", null and a missing UTR all mean none, as the schema reads them. */
 const utrOf = (v: string | null | undefined): string | null => (v == null || v.trim() === '' ? null : v);
 
-/** Times repeat within a page (records settle in batches): one check per distinct text. */
-function timeChecker(): (v: unknown) => boolean {
-  const valid = new Set<string>();
-  return (v) => {
-    if (typeof v !== 'string') return false;
-    if (valid.has(v)) return true;
-    if (!isIstDateTime(v)) return false;
-    valid.add(v);
-    return true;
-  };
+/** The fields every record must hold: the nine of text, times and ids checked below, MINOR and MAJOR. */
+const REQUIRED_FIELDS = 9 + MINOR.length + MAJOR.length;
+
+/**
+ * True when `r` holds nothing but its `named` checked fields, or any other field is text, a number, a boolean or
+ * null. Counting keys costs a fraction of reading each value (no allocation either), and records seldom carry more.
+ */
+function onlyFlatFields(r: Loose, named: number): boolean {
+  let keys = 0;
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- only counted: reading a value is what costs
+  for (const _ in r) keys++;
+  if (keys === named) return true;
+  for (const key in r) {
+    const v = r[key];
+    if (typeof v === 'object' && v !== null) return false;
+  }
+  return true;
 }
 
 /** The page as `settlementFetchResponse` parses it, or undefined when the schema must decide. */
@@ -67,23 +79,25 @@ export function checkSettlementPage(json: unknown): SettlementPage | undefined {
     return undefined;
   }
   if (request_id !== undefined && typeof request_id !== 'string') return undefined;
-  const isTime = timeChecker();
+  // The page's other fields: any but `data` holding an object or array leaves the page to the depth walk.
+  for (const key in json) if (key !== 'data' && typeof json[key] === 'object' && json[key] !== null) return undefined;
   const converted = new Float64Array(data.length * MAJOR.length);
   for (let i = 0; i < data.length; i++) {
     const r: unknown = data[i];
     if (!isObject(r)) return undefined;
+    const { utr, pg } = r;
     if (
       !isTextOrNull(r['order_id']) ||
       !isText(r['pg_transaction_id']) ||
       !isTime(r['order_date']) ||
-      !(r['utr'] === undefined || isTextOrNull(r['utr'])) ||
+      !(utr === undefined || isTextOrNull(utr)) ||
       !isTime(r['settlement_date']) ||
       !isText(r['order_status']) ||
       !isText(r['pg_status']) ||
       !isText(r['payment_mode']) ||
       !isTextOrNull(r['dispute_id']) ||
       !isTextOrNull(r['description']) ||
-      !(r['pg'] === undefined || isText(r['pg']))
+      !(pg === undefined || isText(pg))
     ) {
       return undefined;
     }
@@ -92,6 +106,9 @@ export function checkSettlementPage(json: unknown): SettlementPage | undefined {
       const minor = majorToMinor(r[MAJOR[k]!]);
       if (minor === undefined) return undefined;
       converted[i * MAJOR.length + k] = minor;
+    }
+    if (!onlyFlatFields(r, REQUIRED_FIELDS + (utr === undefined ? 0 : 1) + (pg === undefined ? 0 : 1))) {
+      return undefined;
     }
   }
   // Every record passed: only now is anything written, into the objects JSON.parse made for this answer.

@@ -21,7 +21,8 @@
  *    takes it off, and a search walks the records of such a date instead (settlement-search.ts).
  *  - `settlement_sort_keys` holds, per day, sort column of many values (amounts, times, ids) and gateway, every
  *    record's value and id in order with its ordinal, written like the search keys when a sync ends; `settlement_sorted_days`
- *    lists the dates whose sort keys are current (sort-keys.ts, settlement-key-order.ts).
+ *    lists the dates whose sort keys are current (sort-keys.ts, settlement-key-order.ts); `settlement_sort_marks`, every
+ *    256 keys of a list, counts the keys before it per class of record, so a filtered jump ranks a key.
  *  - `settlement_days` records when each date was last synced, per gateway scope ('' = every gateway):
  *    the "as of" time of every read.
  */
@@ -572,6 +573,36 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (day, col, pg_code, value, id)
       ) WITHOUT ROWID;
       CREATE TABLE settlement_sorted_days (date TEXT PRIMARY KEY) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 15,
+    name: 'settlement sort key marks, per list',
+    // Counts that let a jump with a payment mode, a status or exceptions only rank a key (settlement-key-order.ts):
+    // every MARK_EVERY keys of a list (day, column, gateway) a mark holds the key there and, per class of record
+    // (payment mode, statuses and exception flags together, `settlement_sort_classes`), how many keys come before it;
+    // a last mark with no key holds the list's totals. Written with the keys (sort-keys.ts). The dates keyed before
+    // this version have keys and no marks: the key writer takes them as pending and writes them again, marks and all,
+    // when the next sync ends; until then their keys serve as before and a filtered jump skips rows, as it did.
+    sql: `
+      CREATE TABLE settlement_sort_classes (
+        code INTEGER PRIMARY KEY,
+        mode_code INTEGER NOT NULL,
+        order_status_code INTEGER NOT NULL,
+        pg_status_code INTEGER NOT NULL,
+        exception_flags INTEGER NOT NULL,
+        UNIQUE (mode_code, order_status_code, pg_status_code, exception_flags)
+      );
+      CREATE TABLE settlement_sort_marks (
+        col INTEGER NOT NULL,
+        day INTEGER NOT NULL,
+        pg_code INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        value,
+        id INTEGER,
+        counts BLOB NOT NULL,
+        PRIMARY KEY (col, day, pg_code, n)
+      ) WITHOUT ROWID;
     `,
   },
 ];

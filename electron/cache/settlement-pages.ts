@@ -223,25 +223,27 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     return { rows, nextCursor };
 
     /**
-     * A column with sort keys: a page merged from the range's lists; a jump with no filter but the dates and a gateway
-     * from the key at its rank. Null where the keys cannot answer (dates without current keys, a filtered jump): the statement reads.
+     * A column with sort keys: a page merged from the range's lists; a jump from the key at its rank. Null where the
+     * keys cannot answer (dates without current keys, a text search's jump): the statement reads.
      */
     function readByKeys(column: KeyedSortColumn): unknown[][] | null {
       let after = cursor && { value: cursor.value ?? '', id: cursor.id };
       if (options.position !== undefined && options.position > 0) {
         const position = options.position;
-        // The keys count the rows of a gateway, not of a payment mode or a status.
-        const counted =
-          rollupCovers &&
+        // The row before the position: in descending order the one `position` from the largest. The keys' ordinals
+        // count the rows of a gateway; the marks count a payment mode, a status, a rule or exceptions only.
+        const rankOf = (total: number) => (sort.direction === 'desc' ? total - position : position - 1);
+        const ordinalsCount =
           !exceptionsOnly &&
           filter.mode === null &&
           filter.orderStatus === null &&
           filter.pgStatus === null &&
           filter.ruleBit === null;
-        // The row before the position: in descending order the one `position` from the largest.
-        const found = counted
-          ? keyOrder.keyAtRank(column, filter, (total) => (sort.direction === 'desc' ? total - position : position - 1))
-          : null;
+        const found = !rollupCovers
+          ? null
+          : ordinalsCount
+            ? keyOrder.keyAtRank(column, filter, rankOf)
+            : keyOrder.keyAtFilteredRank(column, filter, exceptionsOnly, rankOf);
         if (found === null) return null;
         if (found.key === null) return [];
         after = { value: found.key[0], id: found.key[1] };

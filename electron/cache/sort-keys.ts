@@ -50,11 +50,26 @@ export const KEYED_SORT_COLUMNS = [
 ] as const satisfies readonly SettlementSortColumn[];
 export type KeyedSortColumn = (typeof KEYED_SORT_COLUMNS)[number];
 
+/** A list's keys between two marks (migration 15): a filtered jump counts at most this many keys a list by reading them. */
+export const MARK_EVERY = 256;
+
 export const hasSortKeys = (column: SettlementSortColumn): column is KeyedSortColumn =>
   (KEYED_SORT_COLUMNS as readonly string[]).includes(column);
 
+/**
+ * Where a list's marks fall: its first key, then every MARK_EVERY keys from an offset of its own. Lists that mix
+ * values alike (amounts) would otherwise have their marks at the same shares of their values, in clusters with
+ * wide stretches between them; staggered, the marks of all lists spread evenly over the values.
+ */
+const MARK_OFFSET_SQL = `((day * 97 + col * 29 + pg_code * 61) % ${MARK_EVERY})`;
+/** A key's block: 0 before the list's offset, then one per MARK_EVERY keys. */
+const BLOCK_SQL = `(n + ${MARK_EVERY} - ${MARK_OFFSET_SQL}) / ${MARK_EVERY}`;
+
 const SQL = {
-  pending: `SELECT date FROM settlement_days WHERE date NOT IN (SELECT date FROM settlement_sorted_days)
+  /** A synced date whose keys are not current, or were written before their marks were (migration 15). */
+  pending: `SELECT date FROM settlement_days AS d WHERE date NOT IN (SELECT date FROM settlement_sorted_days)
+              OR (EXISTS (SELECT 1 FROM settlement_sort_keys WHERE day = unixepoch(d.date) / 86400 AND col = 0)
+                AND NOT EXISTS (SELECT 1 FROM settlement_sort_marks WHERE col = 0 AND day = unixepoch(d.date) / 86400))
             ORDER BY date LIMIT 1`,
   drop: `DELETE FROM settlement_sort_keys WHERE day = ?`,
   codes: `INSERT OR IGNORE INTO settlement_sort_codes (kind, value)
@@ -63,7 +78,43 @@ const SQL = {
             UNION SELECT DISTINCT 'order_status', order_status FROM settlements WHERE id BETWEEN @lo AND @hi
             UNION SELECT DISTINCT 'pg_status', pg_status FROM settlements WHERE id BETWEEN @lo AND @hi`,
   sorted: `INSERT OR IGNORE INTO settlement_sorted_days (date) VALUES (?)`,
+  dropMarks: `DELETE FROM settlement_sort_marks WHERE col = ? AND day = ?`,
+  classes: `INSERT OR IGNORE INTO settlement_sort_classes (mode_code, order_status_code, pg_status_code, exception_flags)
+            SELECT DISTINCT mode_code, order_status_code, pg_status_code, exception_flags FROM settlement_sort_keys
+            WHERE day = ? AND col = 0`,
+  classCodes: `SELECT code, mode_code, order_status_code, pg_status_code, exception_flags FROM settlement_sort_classes`,
+  /** Each list's keys per block and class, in list and block order. */
+  blockCounts: `SELECT pg_code, ${BLOCK_SQL}, mode_code, order_status_code, pg_status_code, exception_flags, count(*)
+            FROM settlement_sort_keys WHERE day = ? AND col = ?
+            GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2`,
+  /** The key at each block's start, in list and block order. */
+  blockKeys: `SELECT pg_code, n, value, id FROM settlement_sort_keys WHERE day = ? AND col = ?
+            AND (n = 0 OR (n - ${MARK_OFFSET_SQL}) % ${MARK_EVERY} = 0)`,
+  mark: `INSERT INTO settlement_sort_marks (col, day, pg_code, n, value, id, counts) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 } as const;
+
+/**
+ * A mark's counts: the class codes with keys before it and how many, as pairs of little-endian 32-bit numbers (about
+ * twenty classes a list, 160 bytes).
+ */
+export function encodeClassCounts(counts: ReadonlyMap<number, number>): Buffer {
+  const out = Buffer.alloc(counts.size * 8);
+  let at = 0;
+  for (const [code, count] of counts) {
+    out.writeUInt32LE(code, at);
+    out.writeUInt32LE(count, at + 4);
+    at += 8;
+  }
+  return out;
+}
+
+/** The keys a mark's counts hold in the classes `wanted` says yes to. */
+export function classCountIn(counts: Buffer, wanted: ReadonlySet<number>): number {
+  let n = 0;
+  for (let at = 0; at < counts.length; at += 8)
+    if (wanted.has(counts.readUInt32LE(at))) n += counts.readUInt32LE(at + 4);
+  return n;
+}
 
 /** One column's keys of a day, per gateway, in the table's order so they are appended. */
 const buildSql = (column: KeyedSortColumn) => `INSERT INTO settlement_sort_keys
@@ -81,6 +132,55 @@ const buildSql = (column: KeyedSortColumn) => `INSERT INTO settlement_sort_keys
 export function createSortKeys(db: Database) {
   const sql = prepareAll(db, SQL);
   const build = KEYED_SORT_COLUMNS.map((column) => db.prepare(buildSql(column)));
+  sql.blockCounts.raw(true);
+  sql.blockKeys.raw(true);
+
+  /** A list's marks from its blocks' counts per class: the counts before each block's first key, then the totals. */
+  function writeMarks(day: number) {
+    sql.classes.run(day);
+    const classOf = new Map<string, number>();
+    for (const c of sql.classCodes.raw(true).all() as number[][]) classOf.set(c.slice(1).join(','), c[0]!);
+    for (let col = 0; col < KEYED_SORT_COLUMNS.length; col++) {
+      sql.dropMarks.run(col, day);
+      const firsts = sql.blockKeys.all(day, col) as [number, number, string | number, number][];
+      let at = 0;
+      let pg: number | null = null;
+      let block = -1;
+      let before = new Map<number, number>();
+      let counts = new Map<number, number>();
+      const closeBlock = () => {
+        if (block < 0) return;
+        const [kPg, n, value, id] = firsts[at++]!;
+        if (kPg !== pg) throw new Error('sort keys: a block without its first key');
+        sql.mark.run(col, day, pg, n, value, id, encodeClassCounts(before));
+        before = new Map(counts);
+      };
+      const closeList = () => {
+        if (pg === null) return;
+        closeBlock();
+        const size = [...counts.values()].reduce((s, c) => s + c, 0);
+        sql.mark.run(col, day, pg, size, null, null, encodeClassCounts(counts));
+      };
+      for (const [rowPg, rowBlock, ...rest] of sql.blockCounts.all(day, col) as number[][]) {
+        if (rowPg !== pg) {
+          closeList();
+          pg = rowPg!;
+          block = -1;
+          before = new Map();
+          counts = new Map();
+        }
+        if (rowBlock !== block) {
+          closeBlock();
+          block = rowBlock!;
+        }
+        const count = rest.pop()!;
+        const code = classOf.get(rest.join(','))!;
+        counts.set(code, (counts.get(code) ?? 0) + count);
+      }
+      closeList();
+    }
+  }
+
   const writeDate = db.transaction((): string | null => {
     const date = sql.pending.pluck().get() as string | undefined;
     if (date === undefined) return null;
@@ -88,6 +188,7 @@ export function createSortKeys(db: Database) {
     sql.drop.run(day);
     sql.codes.run(idRange(date, date));
     for (const statement of build) statement.run({ day, ...idRange(date, date) });
+    writeMarks(day);
     sql.sorted.run(date);
     return date;
   });

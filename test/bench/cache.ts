@@ -177,9 +177,10 @@ export const cacheBenches: Bench = {
       yield { bench: 'ceiling.sqlite_insert', rows, rows_per_s: Math.round(ceiling), rows_per_transaction: 1000 };
       const rate = rows / (ms / 1000);
       const bytes = cache.sizeBytes();
-      // Search keys (migration 7) and sort keys (migration 14).
+      // Search keys (migration 7) and sort keys (migration 14) with their marks (migration 15).
       const searchBytes = tableBytes(cache, ['settlement_keys', 'settlement_keyed_days']);
-      const sortBytes = tableBytes(cache, ['settlement_sort_keys', 'settlement_sorted_days']);
+      const markBytes = tableBytes(cache, ['settlement_sort_marks', 'settlement_sort_classes']);
+      const sortBytes = tableBytes(cache, ['settlement_sort_keys', 'settlement_sorted_days']) + markBytes;
       const perMillion = (b: number) => Number(((b / 1e6) * (1e6 / rows)).toFixed(1));
       yield {
         bench: 'cache.ingest',
@@ -201,6 +202,7 @@ export const cacheBenches: Bench = {
         // Without a kind of keys, the file is what it was before them: nothing else changed in its layout.
         mb_per_million_rows: perMillion(bytes),
         mb_per_million_rows_without_sort_keys: perMillion(bytes - sortBytes),
+        sort_marks_mb_per_million_rows: perMillion(markBytes),
         mb_per_million_rows_without_search_or_sort_keys: perMillion(bytes - sortBytes - searchBytes),
       };
       cache.close();

@@ -127,6 +127,12 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO settlement_sort_keys VALUES (20089, 2, 1, 1000, 1, 0, 2, 3, 3, 0)`,
     `INSERT INTO settlement_sorted_days VALUES ('2025-01-01')`,
   ],
+  // Marks over the sort keys that count a filter's keys (issue 19).
+  15: [
+    `INSERT INTO settlement_sort_classes VALUES (1, 2, 3, 3, 0)`,
+    `INSERT INTO settlement_sort_marks VALUES (2, 20089, 1, 0, 1000, 1, x'0100000001000000')`,
+    `INSERT INTO settlement_sort_marks VALUES (2, 20089, 1, 1, NULL, NULL, x'0100000001000000')`,
+  ],
 };
 
 const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;
@@ -175,6 +181,34 @@ describe('migrations', () => {
       });
     }
   }
+
+  it('15: dates whose sort keys were written before it get them again, with their marks, when a sync next ends', () => {
+    const file = join(dir, 'keyed-before-15.sqlite');
+    const cache = openCache(file, { now });
+    const records = new SettlementSource(5, 600, ['payu', 'cashfree']).page('2025-01-15', undefined, 0, 600);
+    syncRunInto(cache, { '2025-01-15': records.data.map((w) => settlementRecord.parse(w)) }, 1000);
+    const marks = () => cache.db.prepare('SELECT count(*) FROM settlement_sort_marks').pluck().get() as number;
+    // Two gateways' lists in each of the nine columns: a first mark, then one every 256 keys from an offset, and the totals.
+    expect(marks()).toBeGreaterThanOrEqual(9 * 2 * 2);
+    // A file that was at version 14: its keys current, no marks (the migration creates the table empty).
+    cache.db.exec('DELETE FROM settlement_sort_marks');
+    const keys = cache.db.prepare('SELECT count(*) FROM settlement_sort_keys').pluck().get();
+    expect(cache.settlements.sortKeys.writeOne()).toBe('2025-01-15');
+    expect(cache.settlements.sortKeys.writeOne()).toBeNull();
+    expect(cache.db.prepare('SELECT count(*) FROM settlement_sort_keys').pluck().get()).toBe(keys);
+    expect(marks()).toBeGreaterThanOrEqual(9 * 2 * 2);
+    // A date with no current records has no keys and no marks, and is not taken up again and again.
+    const empty = cache.syncRuns.claim('settlements', { from: '2025-01-16', to: '2025-01-16', pg: null }, [
+      '2025-01-16',
+    ]).run;
+    const ingest = cache.settlements.beginDate({ runId: empty.id, date: '2025-01-16', pg: null });
+    ingest.upsertPage([], 0);
+    ingest.finish();
+    cache.syncRuns.finish(empty.id, 'completed');
+    expect(cache.settlements.sortKeys.writeOne()).toBe('2025-01-16');
+    expect(cache.settlements.sortKeys.writeOne()).toBeNull();
+    cache.close();
+  });
 
   it('a failing migration leaves the file at the last version that completed', () => {
     const db = new Database(join(dir, 'half.sqlite'));

@@ -9,11 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
+import { createKeyOrder } from '../../electron/cache/settlement-key-order';
+import { toSqlFilter } from '../../electron/cache/settlement-filter';
 import { ruleBit } from '../../electron/cache/settlement-rows';
+import { KEYED_SORT_COLUMNS as KEYED_COLUMNS } from '../../electron/cache/sort-keys';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { settlementRecord } from '../../shared/api/settlements';
-import type { SettlementFilter, SettlementSort } from '../../shared/settlement-query';
+import { settlementFilter, type SettlementFilter, type SettlementSort } from '../../shared/settlement-query';
 import { TEST_NOW } from '../support/clock';
 import { allCachedRows } from '../support/cache-rows';
 import { syncRunInto } from '../support/settlement-run';
@@ -130,21 +133,42 @@ describe('sort by a column of few values, through the rollup', () => {
   });
 });
 
-const KEYED_SORTS: SettlementSort[] = (
-  [
-    'settlement_date',
-    'order_date',
-    'amount',
-    'mer_service_fee',
-    'mer_service_tax',
-    'settled_amount',
-    'order_id',
-    'pg_transaction_id',
-    'utr',
-  ] as const
-).flatMap((column) => (['desc', 'asc'] as const).map((direction) => ({ column, direction })));
+const KEYED_SORTS: SettlementSort[] = KEYED_COLUMNS.flatMap((column) =>
+  (['desc', 'asc'] as const).map((direction) => ({ column, direction })),
+);
+
+/** Filters the keys' ordinals do not count and their marks do (sort-keys.ts), one of each kind and some together. */
+const MARKED_FILTERS: SettlementFilter[] = [
+  { ...range, paymentMode: 'CC' },
+  { ...range, pg: 'cashfree', paymentMode: 'UPI' },
+  { ...range, pgStatus: 'failed' },
+  { ...range, orderStatus: 'success' },
+  { ...range, orderStatus: 'success', rule: 'duplicate_settlement' },
+  { ...range, exceptionsOnly: true },
+  { from: DATES[1]!, to: DATES[2]!, exceptionsOnly: true, paymentMode: 'UPI' },
+];
 
 describe('sort by a column of many values, through the sort keys', () => {
+  it('finds the key at a rank of a filtered result by the marks alone, at every rank, for every column', () => {
+    // The cache's own read falls back to skipping rows when the marks cannot count; this asks them directly, on a
+    // connection of its own, so a fallback cannot hide a wrong count.
+    const keyOrder = createKeyOrder(plain);
+    for (const filter of MARKED_FILTERS) {
+      const { params, exceptionsOnly } = toSqlFilter(settlementFilter.parse(filter));
+      for (const column of KEYED_COLUMNS) {
+        const ids = plainIds(filter, { column, direction: 'asc' });
+        expect(ids.length, JSON.stringify(filter)).toBeGreaterThan(0);
+        const step = Math.max(1, Math.floor(ids.length / 25));
+        for (const rank of [0, 1, ...Array.from({ length: 25 }, (_, i) => i * step + 3), ids.length - 1, ids.length]) {
+          const found = keyOrder.keyAtFilteredRank(column, params, exceptionsOnly, () => rank);
+          expect(found, `${JSON.stringify(filter)} by ${column} at ${rank}`).not.toBeNull();
+          expect(found!.total).toBe(ids.length);
+          expect(found!.key?.[1] ?? null, `${JSON.stringify(filter)} by ${column} at ${rank}`).toBe(ids[rank] ?? null);
+        }
+      }
+    }
+  });
+
   it('pages through every row once, in the plain ORDER BY’s order, for every filter', () => {
     for (const filter of FILTERS) {
       for (const sort of KEYED_SORTS) {
@@ -156,30 +180,34 @@ describe('sort by a column of many values, through the sort keys', () => {
     }
   });
 
-  it('starts a page at any position: by the keys’ ranks with no filter or a gateway, by skipping with a payment mode', () => {
-    for (const filter of [
-      range,
-      { from: DATES[1]!, to: DATES[2]! },
-      { ...range, pg: 'payu' },
-      { ...range, paymentMode: 'CC' },
-    ]) {
-      for (const sort of KEYED_SORTS) {
-        const total = plainIds(filter, sort).length;
-        for (const position of [0, 1, 2, 777, total >> 1, total - 41, total - 1, total, total + 5]) {
-          const what = `${JSON.stringify(filter)} by ${sort.column} ${sort.direction} at ${position}`;
-          const page = cache.settlements.query({ ...filter, sort, position, limit: 40 });
-          expect(
-            page.rows.map((r) => r.id),
-            what,
-          ).toEqual(plainIds(filter, sort, 40, position));
-          const next = page.nextCursor
-            ? cache.settlements.query({ ...filter, sort, after: page.nextCursor, limit: 40 }).rows.map((r) => r.id)
-            : [];
-          expect(next, what).toEqual(plainIds(filter, sort, 40, position + 40));
-        }
+  /** A page at positions of a filter's result (the first rows, the middle, the last and past them), and the page after it. */
+  const jumpsMatch = (filter: SettlementFilter) => {
+    for (const sort of KEYED_SORTS) {
+      const total = plainIds(filter, sort).length;
+      for (const position of [0, 1, 2, 777, total >> 1, total - 41, total - 1, total, total + 5].filter(
+        (p) => p >= 0,
+      )) {
+        const what = `${JSON.stringify(filter)} by ${sort.column} ${sort.direction} at ${position}`;
+        const page = cache.settlements.query({ ...filter, sort, position, limit: 40 });
+        expect(
+          page.rows.map((r) => r.id),
+          what,
+        ).toEqual(plainIds(filter, sort, 40, position));
+        const next = page.nextCursor
+          ? cache.settlements.query({ ...filter, sort, after: page.nextCursor, limit: 40 }).rows.map((r) => r.id)
+          : [];
+        expect(next, what).toEqual(plainIds(filter, sort, 40, position + 40));
       }
     }
+  };
+
+  it('starts a page at any position by the keys’ ranks: the dates alone, a gateway', () => {
+    for (const filter of [range, { from: DATES[1]!, to: DATES[2]! }, { ...range, pg: 'payu' }]) jumpsMatch(filter);
   });
+
+  for (const filter of MARKED_FILTERS) {
+    it(`starts a page at any position by the marks: ${JSON.stringify(filter)}`, () => jumpsMatch(filter));
+  }
 });
 
 describe('sort keys that are not current', () => {
@@ -198,14 +226,20 @@ describe('sort keys that are not current', () => {
         { column: 'amount', direction: 'desc' },
         { column: 'utr', direction: 'asc' },
       ] as const) {
-        for (const filter of [range, { ...range, pg: 'payu' }, { ...range, state: 'all' as const }]) {
+        for (const filter of [
+          range,
+          { ...range, pg: 'payu' },
+          { ...range, state: 'all' as const },
+          { ...range, paymentMode: 'UPI' },
+          { ...range, exceptionsOnly: true },
+        ]) {
           const what = `${JSON.stringify(filter)} by ${sort.column}`;
           expect(
             allCachedRows(cache, filter, { ...filter, sort }).map((r) => r.id),
             what,
           ).toEqual(plainIds(filter, sort));
           const total = plainIds(filter, sort).length;
-          for (const position of [1, total >> 1, total - 1]) {
+          for (const position of [1, total >> 1, total - 1, total]) {
             const page = cache.settlements.query({ ...filter, sort, position, limit: 40 });
             expect(
               page.rows.map((r) => r.id),

@@ -279,4 +279,44 @@ describe('settlement pages', () => {
       }
     }
   });
+
+  it('walks a page it cannot prove flat for its depth, and scrubs a page that echoes the secret', async () => {
+    const date = sb.sandbox.fixtures().settlementDates.at(-1)!;
+    const wire = await fetch(`${sb.profile.baseUrl}/api/v2/settlement/fetch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicHeader(sb.key, sb.secret) },
+      body: JSON.stringify({ key: sb.key, date, offset: '0', limit: '5' }),
+    }).then((r) => r.json() as Promise<{ data: Record<string, unknown>[] }>);
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 100; i++) deep = [deep];
+    const nested = structuredClone(wire);
+    nested.data[2]!['gateway_ref'] = deep;
+    const echoed = structuredClone(wire);
+    echoed.data[1]!['description'] = `refund note ${sb.secret}`;
+    echoed.data[3]!['gateway_ref'] = Buffer.from(`${sb.key}:${sb.secret}`).toString('base64');
+
+    for (const [label, body] of [
+      ['nested', nested],
+      ['echoed', echoed],
+    ] as const) {
+      const server = await answering(body);
+      try {
+        const api = sb.api({ profile: { ...sb.profile, baseUrl: server.url } });
+        if (label === 'nested') {
+          const e = await caught(api.settlements.page({ date, limit: 5 }));
+          expect(e.kind).toBe('invalid_response');
+          expect(e.message).toContain('nests deeper than 64 levels');
+        } else {
+          const page = await api.settlements.page({ date, limit: 5 });
+          expect(JSON.stringify(page)).not.toContain(sb.secret);
+          expect(page.data[1]!.description).toBe('refund note [redacted]');
+          expect(page.data[3]).toHaveProperty('gateway_ref', expect.stringContaining('[redacted]'));
+          // Scrubbed and read by the schema, the money is still exact.
+          expect(page.data.map((r) => r.cgst)).toEqual(wire.data.map((r) => parseDecimalToMinor(String(r['cgst']))));
+        }
+      } finally {
+        await server.close();
+      }
+    }
+  });
 });

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
 import { canonicalEntry, canonicalJson, chainHash } from '../../electron/journal/canonical';
+import { SQL_CANONICAL } from '../../electron/journal/verify-range';
 import { createJournal, type Journal } from '../../electron/journal/journal';
 import { createProfileStore, type ProfileStore } from '../../electron/profiles/profile-store';
 import { GENESIS_HASH } from '../../shared/journal';
@@ -112,6 +113,40 @@ describe.each([
   it('names an edit of a field outside the data, the time', async () => {
     tamper(`UPDATE journal SET at = '2020-01-01T00:00:00.000Z' WHERE seq = 2`);
     expect((await verify()).problem).toMatchObject({ seq: 2, kind: 'edited' });
+  });
+
+  it("reads SQLite's form of an entry as canonicalEntry writes it, and checks by the fields where it differs", async () => {
+    // Text JSON must escape and text it must not, and a reference and request id where the others hold null.
+    journal.append({
+      kind: 'action',
+      event: 'payout.create',
+      outcome: 'completed',
+      refersTo: 2,
+      requestId: 'req "quoted" \\ back\u0001\n\t\u007f',
+      summary: 'Paid ₹1,20,000.50 to Zoë 🙂 line\u2028sep </script>',
+      data: { note: 'tab\there', nested: [1, null, 'x'] },
+    });
+    const db = new Database(cache.file, { readonly: true });
+    try {
+      const sql = db.prepare(`SELECT seq, ${SQL_CANONICAL} FROM journal ORDER BY seq`).raw().all() as [
+        number,
+        string,
+      ][];
+      for (const [seq, text] of sql) {
+        const e = journal.get(seq)!;
+        const fields = { ...e, data: canonicalJson(e.data) };
+        expect(text, `entry ${seq}`).toBe(canonicalEntry(fields));
+      }
+    } finally {
+      db.close();
+    }
+    expect(await verify()).toMatchObject({ ok: true, entries: 6 });
+    // The same number stored as a real: SQLite writes it "2.0", JavaScript reads it as 2. The entry still holds.
+    tamper('UPDATE journal SET refers_to = 2.0 WHERE seq = 6');
+    expect(await verify()).toMatchObject({ ok: true, entries: 6, problem: null });
+    // A field turned into bytes is an edit, named as one (json_quote refuses a BLOB: the check must not stop).
+    tamper('UPDATE journal SET summary = CAST(summary AS BLOB) WHERE seq = 4');
+    expect((await verify()).problem).toMatchObject({ seq: 4, kind: 'edited' });
   });
 
   it('names a deleted entry', async () => {

@@ -100,6 +100,40 @@ describe('exactness on both paths', () => {
     expect(Object.is(parseDecimalToMinor('-0.00'), 0)).toBe(true);
     expect(parseDecimalToMinor('-12345678901234.56')).toBe(-1234567890123456);
   });
+
+  it('reads the common shape by hand exactly as the general rule does, at every length and scale', () => {
+    // The reference: the digits as a BigInt, sign applied, checked against the exact integer range.
+    const reference = (text: string, scale: number): number | 'refused' => {
+      const m = /^\s*([+-])?(\d+)(?:\.(\d+))?\s*$/.exec(text);
+      if (!m || /[^0]/.test((m[3] ?? '').slice(scale))) return 'refused';
+      const minor = BigInt(m[2]! + (m[3] ?? '').slice(0, scale).padEnd(scale, '0')) * (m[1] === '-' ? -1n : 1n);
+      if (minor > BigInt(Number.MAX_SAFE_INTEGER) || minor < BigInt(Number.MIN_SAFE_INTEGER)) return 'refused';
+      return Number(minor);
+    };
+    const texts: string[] = [];
+    for (let whole = 1; whole <= 17; whole++) {
+      const digits = '9876543210987654321'.slice(0, whole);
+      for (const frac of ['', '.', '.5', '.05', '.50', '.500', '.501', '.1234']) {
+        for (const sign of ['', '-', '+', ' ', '--']) texts.push(sign + digits + frac, sign + '0' + digits + frac);
+      }
+    }
+    texts.push('-0', '-0.0', '0.00 ', '1.5x', '1.-5', '-', '-.5', '1..5', '٣.٥');
+    for (const scale of [0, 2, 3]) {
+      for (const text of texts) {
+        const want = reference(text, scale);
+        const got = (() => {
+          try {
+            return parseDecimalToMinor(text, scale);
+          } catch (e) {
+            if (e instanceof MoneyError) return 'refused';
+            throw e;
+          }
+        })();
+        expect(got, `${JSON.stringify(text)} at scale ${scale}`).toBe(want === 0 ? 0 : want);
+        if (got === 0) expect(Object.is(got, 0), `${JSON.stringify(text)} gives no negative zero`).toBe(true);
+      }
+    }
+  });
 });
 
 describe('formatMoney', () => {

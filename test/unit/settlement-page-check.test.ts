@@ -55,14 +55,51 @@ describe('the settlement page fast path', () => {
 
   it('keeps fields the contract does not name, and takes pages with and without optional fields', () => {
     const json = wirePage(0, 3) as { data: Record<string, unknown>[] };
-    json.data[0]!['gateway_ref'] = { a: 1 };
+    json.data[0]!['gateway_ref'] = 'gw-1';
+    json.data[1]!['refunded'] = false;
     delete json.data[1]!['utr'];
     delete json.data[1]!['pg'];
     json.data[2]!['cgst'] = 1.5;
     json.data[2]!['utr'] = '';
     delete (json as Record<string, unknown>)['request_id'];
     expect(expectAgrees(json, 'optional fields')).toBe('fast');
-    expect(checkSettlementPage(copy(json))!.data[0]).toHaveProperty('gateway_ref', { a: 1 });
+    expect(checkSettlementPage(copy(json))!.data[0]).toHaveProperty('gateway_ref', 'gw-1');
+  });
+
+  it('takes only pages it proves flat: an object or array anywhere but `data` leaves the page to the depth walk', () => {
+    for (const [label, nest] of [
+      [
+        'a field of a record the contract does not name',
+        (j: Record<string, unknown>) => {
+          (j['data'] as Record<string, unknown>[])[2]!['gateway_ref'] = { a: [1] };
+        },
+      ],
+      [
+        'an array in a record',
+        (j: Record<string, unknown>) => {
+          (j['data'] as Record<string, unknown>[])[0]!['tags'] = [];
+        },
+      ],
+      [
+        'a field of the page',
+        (j: Record<string, unknown>) => {
+          j['meta'] = { next: null };
+        },
+      ],
+    ] as const) {
+      const json = wirePage(0, 3);
+      nest(json);
+      expect(expectAgrees(json, label), label).toBe('schema');
+      // Taken as a primitive, the same field is kept and the page is the fast path's.
+      const flat = wirePage(0, 3);
+      nest(flat);
+      const swap = (o: Record<string, unknown>) => {
+        for (const k of Object.keys(o)) if (k !== 'data' && typeof o[k] === 'object' && o[k] !== null) o[k] = 'x';
+      };
+      swap(flat);
+      (flat['data'] as Record<string, unknown>[]).forEach(swap);
+      expect(expectAgrees(flat, `${label}, as text`), label).toBe('fast');
+    }
   });
 
   it('on every field broken in every way, answers as the schema does or leaves the page to it', () => {

@@ -38,6 +38,30 @@ describe('IST wall-clock times', () => {
     expect(isIstDateTime(text)).toBe(false);
     expect(() => istToEpochMs(text)).toThrow(RangeError);
   });
+
+  it('are read by position as the pattern reads them, one character changed anywhere', () => {
+    const pattern = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+    const good = '2024-02-29 23:59:59';
+    expect(isIstDateTime(good)).toBe(true);
+    let refused = 0;
+    for (let i = 0; i < good.length; i++) {
+      for (const c of ['0', '9', '/', ':', '-', ' ', 'T', 'a', '٣', '\n']) {
+        const text = good.slice(0, i) + c + good.slice(i + 1);
+        const m = pattern.exec(text);
+        const [y, mo, d, h, mi, s] = (m ?? []).slice(1).map(Number) as number[];
+        // The month's length from the calendar (2000 + y % 400 has the same leap years as y).
+        const year = 2000 + (y! % 400);
+        const monthDays = (Date.UTC(year, mo!, 1) - Date.UTC(year, mo! - 1, 1)) / 86_400_000;
+        const real = !!m && mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= monthDays && h! < 24 && mi! < 60 && s! < 60;
+        expect(isIstDateTime(text), JSON.stringify(text)).toBe(real);
+        if (!real) refused++;
+      }
+    }
+    expect(refused).toBeGreaterThan(good.length * 5);
+    expect(isIstDateTime(good + ' ')).toBe(false);
+    expect(isIstDateTime(good + '\n')).toBe(false);
+    expect(isIstDateTime(good.slice(1))).toBe(false);
+  });
 });
 
 describe('calendar dates', () => {

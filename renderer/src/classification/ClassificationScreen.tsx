@@ -131,7 +131,7 @@ export function ClassificationScreen() {
                 {(p) => (
                   <textarea
                     {...p}
-                    className="input tools-textarea classify-criteria"
+                    className="input tools-textarea"
                     value={d.criteria}
                     onChange={(e) => patch(i, { criteria: e.target.value })}
                   />
