@@ -5,7 +5,10 @@
  * On one thread, the cache's page writes (records, rollup, checkpoint: about a third of a sync's time, README
  * "Benchmarks", _Sync_) ran between two pages' parsing. The writer thread (settlement-writer-worker.ts) has its own
  * connection and runs the same ingest, so the write of page N overlaps the fetch, parse and check of page N+1. Pages
- * cross as columns (settlement-page-codec.ts), not as a structured clone of a thousand objects.
+ * cross as columns (settlement-page-codec.ts), not as a structured clone of a thousand objects. Measured on the
+ * two-core machine with the sandbox in a process of its own, it lost to writing inline (the thread's encoding,
+ * decoding and second isolate cost more than the overlap gained there), so it is not the sync's default; the sync
+ * bench prints its ratio beside the figure.
  *
  * Every guarantee of the ingest is the thread's too: each page is one transaction with its checkpoint, in the order
  * posted, so a kill or a cancel leaves whole pages and the next sync resumes after the last one. A date failed while
