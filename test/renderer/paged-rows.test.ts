@@ -11,7 +11,7 @@ import type {
   SettlementPageResult,
   SettlementSort,
 } from '../../shared/settlement-query';
-import { FIRST_ROWS, PAGE_SIZE, PagedRows } from '../../renderer/src/settlements/paged-rows';
+import { PAGE_SIZE, PagedRows } from '../../renderer/src/settlements/paged-rows';
 
 type Query = SettlementFilter & { sort: SettlementSort; after?: string; position?: number; limit: number };
 
@@ -62,96 +62,15 @@ const FILTER: SettlementFilter = { from: '2026-06-01', to: '2026-06-28' } as Set
 const ASC: SettlementSort = { column: 'date', direction: 'asc' } as SettlementSort;
 
 describe('PagedRows', () => {
-  it('reads a screen of rows first, then the first page, and shows its rows in order', async () => {
+  it('reads the first page at once and shows its rows in order', async () => {
     const all = rows(PAGE_SIZE * 3 + 17);
     const { read, reads } = keysetReader(all);
     const source = new PagedRows(FILTER, ASC, read);
     await settled(source);
     expect(source.loadingFirst).toBe(false);
-    expect(reads[0]).toMatchObject({ from: FILTER.from, to: FILTER.to, sort: ASC, limit: FIRST_ROWS });
-    expect(reads[1]).toMatchObject({ from: FILTER.from, to: FILTER.to, sort: ASC, limit: PAGE_SIZE });
-    for (const q of reads.slice(0, 2)) expect([q.after, q.position]).toEqual([undefined, undefined]);
-    for (const i of [0, 1, FIRST_ROWS, PAGE_SIZE - 1]) expect(source.rowAt(i)).toBe(all[i]);
-  });
-
-  it('shows the first rows after the first small read, and lays out no more than it brought until the page is in', async () => {
-    const all = rows(PAGE_SIZE * 3);
-    const { read, reads } = keysetReader(all);
-    let held: (() => void) | null = null;
-    const asked: Query[] = [];
-    let holding = true;
-    const slow = async (query: Query) => {
-      asked.push(query);
-      if (holding && query.limit === PAGE_SIZE) await new Promise<void>((resolve) => (held = resolve));
-      return read(query);
-    };
-    const source = new PagedRows(FILTER, ASC, slow);
-    const seen: number[] = [];
-    source.subscribe(() => seen.push(source.count));
-    for (let i = 0; i < 50 && !held; i++) await new Promise((resolve) => setTimeout(resolve, 0));
-    // The first page is asked at once (before the totals the screen reads next), and is still on its way.
-    expect(asked.map((q) => q.limit)).toEqual([FIRST_ROWS, PAGE_SIZE]);
-    expect(source.loadingFirst).toBe(false);
-    expect(source.count).toBe(FIRST_ROWS);
-    for (let i = 0; i < FIRST_ROWS; i++) expect(source.rowAt(i), `row ${i}`).toBe(all[i]);
-    expect(source.rowAt(FIRST_ROWS)).toBeUndefined();
-    holding = false;
-    held!();
-    await settled(source);
-    expect(seen).toEqual([FIRST_ROWS, PAGE_SIZE]);
-    for (let i = 0; i < PAGE_SIZE; i++) expect(source.rowAt(i)).toBe(all[i]);
-    // The pages go on from the first page's cursor, not from where the first read stopped.
-    source.setTotal(all.length);
-    source.want(PAGE_SIZE + 10, PAGE_SIZE + 20);
-    await settled(source);
-    expect(reads.at(-1)).toMatchObject({ after: String(all[PAGE_SIZE - 1]!.id), limit: PAGE_SIZE });
-    expect(source.rowAt(PAGE_SIZE + 10)).toBe(all[PAGE_SIZE + 10]);
-  });
-
-  it('takes a result no longer than the first read as whole: one read, its count known', async () => {
-    const all = rows(FIRST_ROWS - 3);
-    const { read, reads } = keysetReader(all);
-    const source = new PagedRows(FILTER, ASC, read);
-    await settled(source);
-    source.want(0, all.length - 1);
-    await settled(source);
-    expect(reads).toHaveLength(1);
-    expect(source.count).toBe(all.length);
-    for (let i = 0; i < all.length; i++) expect(source.rowAt(i)).toBe(all[i]);
-    expect(source.rowAt(all.length)).toBeUndefined();
-  });
-
-  it('drops a first read answered after its source left the screen, and makes it again after a failure', async () => {
-    const all = rows(PAGE_SIZE * 2);
-    const { read, reads } = keysetReader(all);
-    let release: (() => void) | null = null;
-    const held = async (query: Query) => {
-      await new Promise<void>((resolve) => (release = resolve));
-      return read(query);
-    };
-    const dropped = new PagedRows(FILTER, ASC, held);
-    const version = dropped.version;
-    dropped.dispose();
-    release!();
-    await settled(dropped);
-    expect(reads).toHaveLength(1);
-    expect([dropped.version, dropped.loadingFirst, dropped.count, dropped.rowAt(0)]).toEqual([
-      version,
-      true,
-      0,
-      undefined,
-    ]);
-
-    const failing = keysetReader(all, { failAt: 1 });
-    const source = new PagedRows(FILTER, ASC, failing.read);
-    await settled(source);
-    expect(source.error).toMatchObject({ code: 'CACHE_UNREADABLE' });
-    expect([source.loadingFirst, source.count]).toEqual([true, 0]);
-    source.retry();
-    await settled(source);
-    // The same small read again, then the page.
-    expect(failing.reads.map((q) => q.limit)).toEqual([FIRST_ROWS, FIRST_ROWS, PAGE_SIZE]);
-    expect(source.rowAt(0)).toBe(all[0]);
+    expect(reads[0]).toMatchObject({ from: FILTER.from, to: FILTER.to, sort: ASC, limit: PAGE_SIZE });
+    expect(reads[0]!.after).toBeUndefined();
+    for (const i of [0, 1, PAGE_SIZE - 1]) expect(source.rowAt(i)).toBe(all[i]);
   });
 
   it('reaches the last rows through the reverse chain in one read, once the total is known', async () => {
@@ -214,8 +133,7 @@ describe('PagedRows', () => {
     for (let i = 0; i < 50 && !held; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     // The rows on screen straddle two pages, and both are still on their way: the jump's own read shows them.
     for (let i = target - 16; i <= target + 30 + 16; i++) expect(source.rowAt(i), `row ${i}`).toBe(all[i]);
-    const jumpReads = () => reads.filter((q) => q.position !== undefined && q.limit !== PAGE_SIZE);
-    expect(jumpReads()).toHaveLength(1);
+    expect(reads.filter((q) => q.limit !== PAGE_SIZE)).toHaveLength(1);
     for (let i = 0; i < 20 && held; i++) {
       const release: () => void = held;
       held = null;
@@ -223,7 +141,7 @@ describe('PagedRows', () => {
       for (let k = 0; k < 50 && !held; k++) await new Promise((resolve) => setTimeout(resolve, 0));
     }
     await settled(source);
-    expect(jumpReads()).toHaveLength(1);
+    expect(reads.filter((q) => q.limit !== PAGE_SIZE)).toHaveLength(1);
     for (let i = target - PAGE_SIZE / 2; i < target + PAGE_SIZE / 2; i++) expect(source.rowAt(i)).toBe(all[i]);
   });
 
@@ -252,7 +170,7 @@ describe('PagedRows', () => {
     const source = new PagedRows(FILTER, ASC, read);
     await settled(source);
     expect(source.count).toBe(PAGE_SIZE);
-    expect(reads.map((q) => q.limit)).toEqual([FIRST_ROWS, PAGE_SIZE]);
+    expect(reads).toHaveLength(1);
     source.setTotal(all.length);
     expect(source.count).toBe(all.length);
   });

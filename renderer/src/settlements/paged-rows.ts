@@ -13,10 +13,6 @@
  * rows before it (electron/cache/settlement-pages.ts); its cursor then continues the chain from there. Pages
  * are read one at a time, which keeps the cache's single connection free for the totals and the chart; where
  * the table looks changes while a page is on its way, and the next read follows the new position.
- *
- * A new source's first read is only the rows a screen shows (FIRST_ROWS), a few KB through the IPC bridge instead
- * of a page's 250 KB: a search, a filter or a sort shows its first rows after that read, and the first page follows
- * at once (it is asked before the totals the screen reads once these rows are in).
  */
 import type { IpcError, IpcResult } from '../../../shared/ipc/contract';
 import type {
@@ -40,11 +36,6 @@ const MARGIN = Math.floor(PAGE_SIZE / 2);
  * edge (SettlementsGrid's overscan).
  */
 const JUMP_PAD = 16;
-/**
- * Rows a new result's first read asks for: a screen of them with the grid's overscan on a tall window (56 rows of
- * 28 px are about 1,570 px) and a few more. A result that fits is whole after this one read.
- */
-export const FIRST_ROWS = 64;
 
 type Direction = 'down' | 'up';
 
@@ -89,15 +80,11 @@ export class PagedRows {
   };
   private readonly pages = new Map<number, StoredPage>();
   /**
-   * Rows read on their own by their position, before the pages around them: a new result's first rows, and after
-   * a jump far from both chains the rows on screen (a few dozen): one small read instead of one or two whole pages.
-   * Index -> row; only the last such read's are kept.
+   * After a jump far from both chains, the rows on screen read on their own (a few dozen, by their position)
+   * before the pages around them: one small read instead of one or two whole pages. Index -> row; only the last
+   * jump's are kept.
    */
   private jumped = new Map<number, CachedSettlement>();
-  /** Until the first read has come back: the rows a screen shows, from the top (position 0, the only read there). */
-  private firstRead = true;
-  /** Rows the first read brought (while more follow): laid out until the first page says more. */
-  private firstRows = 0;
   private lastJump = -1;
   private readonly listeners = new Set<() => void>();
   private window: [number, number] = [0, PAGE_SIZE];
@@ -124,7 +111,7 @@ export class PagedRows {
   /** Rows the table can lay out now: the total when known, else what the first pages have shown. */
   get count(): number {
     const down = this.chains.down;
-    return this.total ?? down.rowCount ?? Math.max((down.cursors.length - 1) * PAGE_SIZE, this.firstRows);
+    return this.total ?? down.rowCount ?? (down.cursors.length - 1) * PAGE_SIZE;
   }
 
   /** The totals' count for the same filter. Pages that already ran out know better. */
@@ -142,14 +129,11 @@ export class PagedRows {
     const k = Math.floor(index / PAGE_SIZE);
     const down = k >= 0 ? this.pages.get(k) : undefined;
     if (down) return down.rows[index - k * PAGE_SIZE];
-    if (this.total !== null) {
-      const fromEnd = this.total - 1 - index;
-      const j = Math.floor(fromEnd / PAGE_SIZE);
-      if (j < 0) return undefined;
-      const up = this.pages.get(~j);
-      if (up) return up.rows[fromEnd - j * PAGE_SIZE];
-    }
-    return this.jumped.get(index);
+    if (this.total === null) return undefined;
+    const fromEnd = this.total - 1 - index;
+    const j = Math.floor(fromEnd / PAGE_SIZE);
+    if (j < 0) return undefined;
+    return this.pages.get(~j)?.rows[fromEnd - j * PAGE_SIZE] ?? this.jumped.get(index);
   }
 
   /** Where the table looks: rows `first` to `last` inclusive. Reads what is missing around them. */
@@ -185,7 +169,6 @@ export class PagedRows {
    * skeleton rows for a second read.
    */
   private nextRead(): { direction: Direction; page: number } | { jump: number; limit: number } | null {
-    if (this.firstRead) return { jump: 0, limit: FIRST_ROWS };
     const onScreen = this.firstMissing(...this.view);
     if (onScreen && this.total !== null && this.isFar(onScreen)) {
       const first = Math.max(0, this.view[0] - JUMP_PAD);
@@ -260,36 +243,21 @@ export class PagedRows {
       this.total = chain.rowCount;
     }
     this.pages.set(pageKey(direction, page), { direction, page, rows });
-    // The first rows are in their page now (a jump never starts at 0): kept on their own, they would outlive it.
-    if (direction === 'down' && page === 0 && this.jumped.has(0)) this.jumped = new Map();
     this.evict();
     this.changed();
   }
 
-  /**
-   * The rows from `position` on screen (a new result's first rows, or the rows after a jump), `limit` of them, kept
-   * until the next such read. First rows with nothing after them are the whole result: its first page, complete.
-   */
+  /** The rows from `position` on screen after a jump, `limit` of them, kept until the next jump. */
   private async readJump(position: number, limit: number): Promise<void> {
-    const result = await this.read({ ...this.filter, sort: this.sort, ...(position > 0 ? { position } : {}), limit });
+    const result = await this.read({ ...this.filter, sort: this.sort, position, limit });
     if (this.disposed) return;
     if (!result.ok) {
       this.error = result.error;
       this.changed();
       return;
     }
-    const { rows, nextCursor, asOf } = result.value;
-    this.asOf = asOf;
-    this.firstRead = false;
-    if (position === 0 && nextCursor === null) {
-      this.chains.down.rowCount = rows.length;
-      this.total = rows.length;
-      this.pages.set(pageKey('down', 0), { direction: 'down', page: 0, rows });
-    } else {
-      this.jumped = new Map(rows.map((row, i) => [position + i, row]));
-      if (position === 0) this.firstRows = rows.length;
-    }
-    this.loadingFirst = false;
+    this.asOf = result.value.asOf;
+    this.jumped = new Map(result.value.rows.map((row, i) => [position + i, row]));
     this.changed();
   }
 

@@ -66,12 +66,10 @@ export function useSettlementRows(filter: SettlementFilter, sort: SettlementSort
 }
 
 /**
- * Resolves once no grid's first rows are being read. The cache answers one read at a time (one connection, in
+ * Resolves once no first page of the grid is being read. The cache answers one read at a time (one connection, in
  * main), and the totals of a wide filter, or of a UTR a large settlement batch shares, sum far more rows than a page
- * shows: asked together, the grid's first page waited behind them (the UI bench's search figure). The rows' source
- * asks its first page as soon as its first rows are in (paged-rows.ts), before this resolves, so the page is read
- * before the totals too. The rows' read starts in the same commit as the totals', so it is looked for after a turn
- * of the event loop.
+ * shows: asked together, the grid's first page waited behind them (the UI bench's search figure). The rows' read
+ * starts in the same commit as the totals', so it is looked for after a turn of the event loop.
  */
 async function afterTheRows(client: QueryClient, profileId: string | null): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 0));
