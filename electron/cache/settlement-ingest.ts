@@ -25,9 +25,9 @@ import type { SettlementRecord } from '../../shared/api/settlements';
 import { checkRecord, type ReconciliationException } from '../../shared/reconciliation';
 import { codesOf, digestOf, encodeDigest } from './digest';
 import { createPassDigest } from './record-digest';
-import { createChangeWriter, diffFields, type ChangeWriter } from './settlement-changes';
+import { diffFields, type ChangeWriter } from './settlement-changes';
 import { HashIndex, MAX_CODES, SEEN, VANISHED, transactionHash } from './hash-index';
-import { createDuplicateRule, type DuplicateRule } from './settlement-duplicates';
+import type { DuplicateRule } from './settlement-duplicates';
 import { PER_DAY, idRange } from './settlement-ids';
 import { ROLLUP_COLUMNS, createRollup, type RollupRow } from './settlement-rollup';
 import {
@@ -127,11 +127,6 @@ export interface DateManifest {
   gateways: ReadonlyMap<string, { records: number; settled: number; digest: string }> | null;
   /** The digest of a gateway the last pass returned nothing for. */
   emptyDigest: string;
-}
-
-/** What a connection needs to write sync pages: the app's own (settlements.ts) and the writer thread's. */
-export function ingestDeps(db: Database, now: () => Date): IngestDeps {
-  return { db, sql: prepareIngest(db), duplicates: createDuplicateRule(db), changes: createChangeWriter(db), now };
 }
 
 export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, scope: DateScope) {

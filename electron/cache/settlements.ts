@@ -23,7 +23,9 @@ import {
 } from '../../shared/settlement-query';
 import type { SettlementFacets } from '../../shared/ipc/settlements';
 import { EXCEPTIONS_SQL, FILTER_SQL, toSqlFilter, type FilterParams } from './settlement-filter';
-import { beginDate, ingestDeps, type DateScope } from './settlement-ingest';
+import { createDuplicateRule } from './settlement-duplicates';
+import { createChangeWriter } from './settlement-changes';
+import { beginDate, prepareIngest, type DateScope } from './settlement-ingest';
 import { DEFAULT_SORT, createSettlementPages } from './settlement-pages';
 import { createFilingOrder } from './settlement-filing-order';
 import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
@@ -107,7 +109,13 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
   for (const s of [sql.aggregateFromRollup, sql.aggregate, sql.aggregateOfExceptions]) s.raw().safeIntegers();
   for (const s of [sql.aggregateOfMatches, sql.aggregateOfMatchedExceptions]) s.raw().safeIntegers();
   for (const s of [sql.workbookSums, sql.workbookSumsOfExceptions, sql.ruleCounts]) s.raw().safeIntegers();
-  const ingest = ingestDeps(db, now);
+  const ingest = {
+    db,
+    sql: prepareIngest(db),
+    duplicates: createDuplicateRule(db),
+    changes: createChangeWriter(db),
+    now,
+  };
   const search = createSearchPlanner(db);
   const pages = createSettlementPages(db, search);
   const filingOrder = createFilingOrder(db);

@@ -4,12 +4,8 @@
  * Each date is paged by offset/limit until `is_last_page`. A few requests are in flight at once: several
  * small dates side by side, or, once a date's first page comes back full, the next pages of that date
  * ahead of time. Pages are stored strictly in offset order, each in one transaction with the date's
- * checkpoint (cache/settlement-ingest.ts), on this connection or, when asked, by a writer thread of the cache's own
- * (cache/settlement-writer.ts) while this thread fetches, parses and checks the next ones; a page that arrives early
- * waits, and it counts against the same
- * window as the requests, and pages posted but not yet written against a window of the same size, so memory stays
- * bounded by twice `concurrency` pages whatever the speeds of the API and the disk. A failed write stops the run
- * like any fault of the cache.
+ * checkpoint (cache/settlement-ingest.ts); a page that arrives early waits, and it counts against the same
+ * window as the requests, so memory stays bounded by `concurrency` pages whatever the API's speed.
  *
  * Pages overlap by one record, and each boundary's record is checked (paging-check.ts): a mismatch means the
  * service's list moved while we paged, and the date is paged again until a pass sees no shift and agrees with
@@ -28,14 +24,14 @@ import { SETTLEMENT_PAGE } from '../../shared/api/settlements';
 import { groupFailures, syncRequest, type SyncProgress, type SyncSummary } from '../../shared/sync';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
-import type { DateWriter, WriterKind } from '../cache/settlement-writer';
+import type { DateIngest } from '../cache/settlement-ingest';
 import { EMPTY_DIGEST, createPassDigest, type PassDigest } from '../cache/record-digest';
 import { keyOf, overlapHolds, type RecordKey } from './paging-check';
 import { createProgress } from './progress';
 
 export interface SyncSettlementsOptions {
   api: { settlements: Pick<MerchantApi['settlements'], 'page'> };
-  cache: Pick<Cache, 'syncRuns' | 'settlementWriter'>;
+  cache: Pick<Cache, 'settlements' | 'syncRuns'>;
   from: string;
   to: string;
   pg?: string;
@@ -47,11 +43,6 @@ export interface SyncSettlementsOptions {
   onProgress?: (progress: SyncProgress) => void;
   /** Milliseconds, for the rate and the summary's timing. */
   clock?: () => number;
-  /**
-   * Where pages are written: the caller's connection (the default) or a writer thread of the cache's own, which the
-   * sync bench measures beside it (`thread_writer_ratio`; README, "Benchmarks", _Sync_).
-   */
-  writer?: WriterKind;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -73,7 +64,7 @@ interface DateState {
   generation: number;
   inflight: number;
   waiting: Map<number, SettlementPage>;
-  ingest: DateWriter | null;
+  ingest: DateIngest | null;
   records: number;
   /** This pass over the date (1-based), its pages, and the boundaries whose overlap did not match. */
   pass: number;
@@ -143,23 +134,15 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   const inflight = new Set<Promise<void>>();
   let waitingPages = 0;
 
-  /** A fault of the cache (or a bug): stops the run. Kept here because a settled task may go unobserved. */
-  let fatal = null as { error: unknown } | null;
-  const halt = (error: unknown) => {
-    fatal ??= { error };
-    stop.abort();
-  };
-  const writer = cache.settlementWriter(options.writer ?? 'inline', halt);
-
   const currentDate = () => states.find((s) => s.status === 'active')?.date ?? null;
 
   const failDate = (s: DateState, error: unknown) => {
-    const message = error instanceof ApiError ? error.userMessage : String(error);
-    writer.failDate(s.ingest!, runId, s.date, message);
     s.status = 'failed';
     s.ingest = null;
     waitingPages -= s.waiting.size;
     s.waiting.clear();
+    const message = error instanceof ApiError ? error.userMessage : String(error);
+    cache.syncRuns.failDate(runId, s.date, message);
     progress.report(currentDate(), true);
   };
 
@@ -249,6 +232,12 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
     }
   };
 
+  /** A fault of the cache (or a bug): stops the run. Kept here because a settled task may go unobserved. */
+  let fatal = null as { error: unknown } | null;
+  const halt = (error: unknown) => {
+    fatal ??= { error };
+    stop.abort();
+  };
   const guarded = (work: () => void) => {
     try {
       work();
@@ -304,34 +293,27 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   const start = (s: DateState | undefined) => {
     if (!s) return undefined;
     s.status = 'active';
-    s.ingest = writer.beginDate({ runId, date: s.date, pg });
+    s.ingest = cache.settlements.beginDate({ runId, date: s.date, pg });
     return s;
   };
 
   const drain = async () => {
     for (;;) {
-      // Pages the writer has not written yet count against a window of their own: fetching runs ahead of a slow
-      // disk by `concurrency` pages at most.
-      while (!signal.aborted && inflight.size + waitingPages < concurrency && writer.backlog() < concurrency) {
+      while (!signal.aborted && inflight.size + waitingPages < concurrency) {
         const s = nextDate();
         if (!s) break;
         fetchPage(s);
       }
-      // Once stopped, what is posted is awaited below (done), not here: a failed writer never catches up.
-      const writing = !signal.aborted && writer.backlog() > 0 ? [writer.progressed()] : [];
-      if (inflight.size === 0 && writing.length === 0) return;
-      await Promise.race([...inflight, ...writing]);
+      if (inflight.size === 0) return;
+      await Promise.race(inflight);
     }
   };
   try {
     await drain();
-    await writer.done();
   } catch (error) {
     halt(error);
     await Promise.allSettled(inflight);
   }
-  // Every page posted is written (or the writer failed) before the run is recorded as over.
-  await writer.close();
   if (fatal) {
     const { error } = fatal;
     try {

@@ -6,8 +6,7 @@
  *  - the bare SQLite INSERT rate (cache.ts; shared when the cache group ran first);
  *  - `sync.end_to_end`: `syncSettlements` in a process of its own (so its peak RSS is its own), through the
  *    API client (auth, validation, exact money) into a fresh cache file, up to its answer; the search and sort keys
- *    the app writes after that answer are timed beside it (`search_keys_s`, `sort_keys_s`); then the same sync with
- *    its pages written by a writer thread (`thread_writer_ratio`, `thread_writer_peak_rss_mb`), without the keys.
+ *    the app writes after that answer are timed beside it (`search_keys_s`, `sort_keys_s`).
  * The sandbox runs in its own process too, as a remote API would: its page generation is not charged to
  * the sync. One date of `rows` records. Targets: at least 80% of the slower ceiling; peak RSS under 300 MB.
  */
@@ -80,41 +79,36 @@ export const syncBenches: Bench = {
       const httpConcurrentRate = await fetchAll(DEFAULT_CONCURRENCY);
 
       const sqliteRate = sqliteCeiling(rows);
-      const syncChild = async (file: string, ...args: string[]) => {
-        const child = spawn(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            'test/support/settlement-sync-child.ts',
-            '--base-url',
-            url,
-            '--key',
-            key,
-            '--secret-env',
-            'BENCH_SECRET',
-            '--file',
-            join(scratch.dir, file),
-            '--from',
-            date,
-            '--to',
-            date,
-            ...args,
-          ],
-          { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SECRET: secret } },
-        );
-        return JSON.parse(await lastLine(child)) as {
-          summary: { records: number; ms: number; status: string };
-          peak_rss_mb: number;
-          search_keys_ms: number;
-          sort_keys_ms: number;
-          peak_rss_mb_with_keys: number;
-        };
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'test/support/settlement-sync-child.ts',
+          '--base-url',
+          url,
+          '--key',
+          key,
+          '--secret-env',
+          'BENCH_SECRET',
+          '--file',
+          join(scratch.dir, 'cache.sqlite'),
+          '--from',
+          date,
+          '--to',
+          date,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_SECRET: secret } },
+      );
+      const { summary, peak_rss_mb, search_keys_ms, sort_keys_ms, peak_rss_mb_with_keys } = JSON.parse(
+        await lastLine(child),
+      ) as {
+        summary: { records: number; ms: number; status: string };
+        peak_rss_mb: number;
+        search_keys_ms: number;
+        sort_keys_ms: number;
+        peak_rss_mb_with_keys: number;
       };
-      const { summary, peak_rss_mb, search_keys_ms, sort_keys_ms, peak_rss_mb_with_keys } =
-        await syncChild('cache.sqlite');
-      // The same sync with its pages written by a writer thread (the alternative measured), for comparison.
-      const threaded = await syncChild('thread.sqlite', '--writer', 'thread', '--no-keys');
       // Measured again after the sync, and averaged: the machine's load may change during a long run.
       const httpAfter = await fetchAll(1);
       const httpRate = (httpBefore + httpAfter) / 2;
@@ -152,8 +146,6 @@ export const syncBenches: Bench = {
         ratio_with_search_keys: Number((summary.records / ((summary.ms + search_keys_ms) / 1000) / ceiling).toFixed(3)),
         sort_keys_s: Number((sort_keys_ms / 1000).toFixed(1)),
         peak_rss_mb_with_keys,
-        thread_writer_ratio: Number((threaded.summary.records / (threaded.summary.ms / 1000) / ceiling).toFixed(3)),
-        thread_writer_peak_rss_mb: threaded.peak_rss_mb,
         pass: summary.records === rows && rate / ceiling >= TARGET_RATIO && peak_rss_mb < RSS_TARGET_MB,
       };
     } finally {

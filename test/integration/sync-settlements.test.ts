@@ -1,7 +1,8 @@
 /**
  * Settlement sync against the real sandbox over loopback HTTP into a real SQLite file: several days,
- * cancel and resume, a re-sync after the API changed and dropped records, one date failing while the
- * others complete, reads with the sandbox gone, and no trace of the secret in the cache's files.
+ * cancel and resume (whole pages kept with their checkpoints), a write that fails mid-run, a re-sync after the API
+ * changed and dropped records, one date failing while the others complete, reads with the sandbox gone, and no
+ * trace of the secret in the cache's files.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../electron/api';
 import { openCache, type Cache } from '../../electron/cache/database';
+import { PER_DAY as IDS_PER_DAY } from '../../electron/cache/settlement-ids';
 import { SyncBusyError } from '../../electron/cache/sync-runs';
 import { syncSettlements } from '../../electron/sync/settlement-sync';
 import type { SettlementRecord } from '../../shared/api/settlements';
@@ -139,6 +141,55 @@ describe('settlement sync', () => {
     const second = await syncSettlements({ api: sb.api(), cache, from: days[0]!, to: days.at(-1)!, pageSize: 700 });
     expect(second).toMatchObject({ status: 'completed', resumed: true, runId: first.runId, records: 3 * PER_DAY });
     expect(cached(cache, days[0]!, days.at(-1)!)).toEqual(checksum(await served(days)));
+  });
+
+  it('a sync cancelled with pages in flight keeps whole pages with their checkpoints, then resumes', async () => {
+    const cache = freshCache();
+    const days = dates.slice(-7, -5);
+    const controller = new AbortController();
+    const range = { api: sb.api(), cache, from: days[0]!, to: days.at(-1)!, pageSize: 200 };
+    const first = await syncSettlements({
+      ...range,
+      concurrency: 4,
+      signal: controller.signal,
+      onProgress: (p) => p.pages >= 5 && controller.abort(),
+    });
+    expect(first.status).toBe('cancelled');
+    expect(first.records).toBeLessThan(2 * PER_DAY);
+    // Each date's rows are exactly what its checkpoint says was stored (the next page starts with the last record
+    // stored): no page half-written, none lost.
+    const checkpoints = cache.syncRuns.dates(first.runId);
+    expect(checkpoints.some((d) => d.nextOffset > 0)).toBe(true);
+    for (const d of checkpoints) {
+      expect(cached(cache, d.date, d.date).count).toBe(
+        d.status === 'completed' ? PER_DAY : d.nextOffset + Math.sign(d.nextOffset),
+      );
+    }
+    expect(await syncSettlements(range)).toMatchObject({ status: 'completed', resumed: true, records: 2 * PER_DAY });
+    expect(cached(cache, days[0]!, days.at(-1)!)).toEqual(checksum(await served(days)));
+  });
+
+  it('a write that fails mid-run stops the sync with the cache’s error, keeps the pages before it, and resumes', async () => {
+    const cache = freshCache();
+    const date = dates.at(-4)!;
+    // The 1001st row of any date cannot be stored, as when the disk fills up.
+    cache.db.exec(`CREATE TRIGGER full_disk BEFORE INSERT ON settlements WHEN NEW.id % ${IDS_PER_DAY} >= 1000
+                   BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`);
+    const sync = () => syncSettlements({ api: sb.api(), cache, from: date, to: date, pageSize: 300, concurrency: 4 });
+    await expect(sync()).rejects.toThrow(/database or disk is full \(test\)/);
+    expect(cache.syncRuns.recent(1)[0]).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/disk is full/),
+    });
+    // Three pages of 300 overlapping by one record: 898 records, each page with its checkpoint (the next page asked
+    // for starts at 897, with the last record stored), nothing of the 4th.
+    const [checkpoint] = cache.syncRuns.dates(cache.syncRuns.recent(1)[0]!.id);
+    expect(checkpoint).toMatchObject({ status: 'running', nextOffset: 897, pages: 3 });
+    expect(cached(cache, date, date).count).toBe(898);
+
+    cache.db.exec('DROP TRIGGER full_disk');
+    expect(await sync()).toMatchObject({ status: 'completed', resumed: true, records: PER_DAY });
+    expect(cached(cache, date, date)).toEqual(checksum(await served([date])));
   });
 
   it('a sync cancelled before it starts stores nothing and says so', async () => {

@@ -5,7 +5,7 @@
  * `sync settlements` instead.)
  *
  *   node --import tsx test/support/settlement-sync-child.ts --base-url URL --key K --secret-env VAR \
- *     --file CACHE.sqlite --from D --to D [--pg CODE] [--concurrency N] [--writer thread|inline] [--no-keys]
+ *     --file CACHE.sqlite --from D --to D [--pg CODE] [--concurrency N]
  *
  * stdout: one JSON line per progress event `{"progress": ...}`, then `{"summary": ..., "peak_rss_mb": N, ...}` with the
  * search and sort keys' times and the peak after them.
@@ -25,8 +25,6 @@ const { values } = parseArgs({
     to: { type: 'string' },
     pg: { type: 'string' },
     concurrency: { type: 'string' },
-    writer: { type: 'string' },
-    'no-keys': { type: 'boolean' },
   },
 });
 const baseUrl = values['base-url']!;
@@ -46,14 +44,11 @@ try {
     to: values.to!,
     pg: values.pg,
     concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
-    writer: values.writer === 'thread' ? 'thread' : values.writer === 'inline' ? 'inline' : undefined,
     onProgress: (progress) => process.stdout.write(`${JSON.stringify({ progress })}\n`),
   });
   const peak = Math.round(process.resourceUsage().maxRSS / 1024);
   // Written after the sync has answered, as the app and the CLI do: timed on their own, beside the sync.
-  const { searchKeysMs, sortKeysMs } = values['no-keys']
-    ? { searchKeysMs: 0, sortKeysMs: 0 }
-    : await writeKeysAfter(cache);
+  const { searchKeysMs, sortKeysMs } = await writeKeysAfter(cache);
   const peakAfter = Math.round(process.resourceUsage().maxRSS / 1024);
   process.stdout.write(
     `${JSON.stringify({ summary, peak_rss_mb: peak, search_keys_ms: searchKeysMs, sort_keys_ms: sortKeysMs, peak_rss_mb_with_keys: peakAfter })}\n`,

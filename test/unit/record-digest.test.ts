@@ -1,11 +1,10 @@
 /**
- * What the sync's thread that parses does to each record besides parsing it: the page encoded for the writer thread
- * (settlement-page-codec.ts) and the pass digest of the paging check (record-digest.ts). Both are hand-rolled for
- * speed, so both are held here to what they replace: the records themselves, and the digest of each record's line.
+ * The pass digest of the paging check (record-digest.ts), which the sync computes for every record it reads. It is
+ * hand-rolled for speed (each record's line hashed piece by piece, never built), so it is held here to what it
+ * replaces: the digest of each record's joined line, and the digest of the row stored from the record.
  */
 import { describe, expect, it } from 'vitest';
 import { createPassDigest, EMPTY_DIGEST } from '../../electron/cache/record-digest';
-import { decodePage, encodePage } from '../../electron/cache/settlement-page-codec';
 import { fieldValues } from '../../electron/cache/settlement-rows';
 import { settlementRecord, type SettlementRecord } from '../../shared/api/settlements';
 
@@ -54,27 +53,6 @@ const records: SettlementRecord[] = [
 /** The digests of `records` by the implementation that joined each record's line into one text and hashed it. */
 const GOLDEN_ALL = ':1-0935e6b50be0ad301f331025 razorpay:5-47573b1de96542698776a037';
 const GOLDEN_SCOPED = 'payu:1-b99a1db4770ab145a5449d74 razorpay:5-47573b1de96542698776a037';
-
-describe('a page for the writer thread', () => {
-  it('comes back as the records it was made of, unnamed fields and missing gateway included', () => {
-    const decoded = decodePage(encodePage(records));
-    expect(decoded).toEqual(records);
-    expect(decoded.map(fieldValues)).toEqual(records.map(fieldValues));
-    expect('pg' in decoded[1]!).toBe(false);
-    expect(decoded[3]).toMatchObject({ batch_ref: 'B-7', nested: { a: [1] } });
-  });
-
-  it('fills a buffer handed back when it is big enough, and takes a bigger one when not', () => {
-    const small = encodePage(records.slice(0, 1));
-    const again = encodePage(records.slice(0, 1), small.buffer);
-    expect(again.buffer).toBe(small.buffer);
-    const longer = records.map((r) => ({ ...r, description: 'x'.repeat(5000) }));
-    const grown = encodePage(longer, small.buffer);
-    expect(grown.buffer).not.toBe(small.buffer);
-    expect(decodePage(grown)).toEqual(longer);
-    expect(decodePage(encodePage([]))).toEqual([]);
-  });
-});
 
 describe('the pass digest', () => {
   it('is what the line of each record digested before (manifests stored then compare with later passes)', () => {
