@@ -74,6 +74,20 @@ function plainIds(filter: SettlementFilter, sort: SettlementSort, limit = -1, of
     .all({ ...filter, limit, offset }) as number[];
 }
 
+/** The page of 40 at `position` and the page after it (by its cursor) equal the plain ORDER BY's at those offsets. */
+function pageAndNextMatch(filter: SettlementFilter, sort: SettlementSort, position: number): void {
+  const what = `${JSON.stringify(filter)} by ${sort.column} ${sort.direction} at ${position}`;
+  const page = cache.settlements.query({ ...filter, sort, position, limit: 40 });
+  expect(
+    page.rows.map((r) => r.id),
+    what,
+  ).toEqual(plainIds(filter, sort, 40, position));
+  const next = page.nextCursor
+    ? cache.settlements.query({ ...filter, sort, after: page.nextCursor, limit: 40 }).rows.map((r) => r.id)
+    : [];
+  expect(next, what).toEqual(plainIds(filter, sort, 40, position + 40));
+}
+
 const FILTERS: SettlementFilter[] = [
   range,
   { ...range, pg: 'payu' },
@@ -117,16 +131,7 @@ describe('sort by a column of few values, through the rollup', () => {
           return prev && (prev.v !== r.v || prev.date !== r.date) ? [i - 1, i, i + 1] : [];
         });
         for (const position of [0, 1, ...edges, ids.length >> 1, ids.length - 1, ids.length]) {
-          const what = `${JSON.stringify(filter)} by ${sort.column} ${sort.direction} at ${position}`;
-          const page = cache.settlements.query({ ...filter, sort, position, limit: 40 });
-          expect(
-            page.rows.map((r) => r.id),
-            what,
-          ).toEqual(plainIds(filter, sort, 40, position));
-          const next = page.nextCursor
-            ? cache.settlements.query({ ...filter, sort, after: page.nextCursor, limit: 40 }).rows.map((r) => r.id)
-            : [];
-          expect(next, what).toEqual(plainIds(filter, sort, 40, position + 40));
+          pageAndNextMatch(filter, sort, position);
         }
       }
     }
@@ -184,20 +189,8 @@ describe('sort by a column of many values, through the sort keys', () => {
   const jumpsMatch = (filter: SettlementFilter) => {
     for (const sort of KEYED_SORTS) {
       const total = plainIds(filter, sort).length;
-      for (const position of [0, 1, 2, 777, total >> 1, total - 41, total - 1, total, total + 5].filter(
-        (p) => p >= 0,
-      )) {
-        const what = `${JSON.stringify(filter)} by ${sort.column} ${sort.direction} at ${position}`;
-        const page = cache.settlements.query({ ...filter, sort, position, limit: 40 });
-        expect(
-          page.rows.map((r) => r.id),
-          what,
-        ).toEqual(plainIds(filter, sort, 40, position));
-        const next = page.nextCursor
-          ? cache.settlements.query({ ...filter, sort, after: page.nextCursor, limit: 40 }).rows.map((r) => r.id)
-          : [];
-        expect(next, what).toEqual(plainIds(filter, sort, 40, position + 40));
-      }
+      for (const position of [0, 1, 2, 777, total >> 1, total - 41, total - 1, total, total + 5].filter((p) => p >= 0))
+        pageAndNextMatch(filter, sort, position);
     }
   };
 

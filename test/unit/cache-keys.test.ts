@@ -7,6 +7,7 @@ import { FIELD_COLUMNS, fieldValues, flagsOf, ruleBit } from '../../electron/cac
 import { exactNumber } from '../../electron/cache/statements';
 import { settlementRecord } from '../../shared/api/settlements';
 import { RULE_IDS } from '../../shared/reconciliation';
+import { wireRecord } from '../support/wire-record';
 
 describe('settlement ids', () => {
   it('give each date its own block, in date order', () => {
@@ -56,28 +57,7 @@ describe('exact sums', () => {
 });
 
 describe('rows', () => {
-  const record = settlementRecord.parse({
-    order_id: 'ord_1',
-    pg_transaction_id: 'pay_1',
-    order_date: '2025-01-14 10:00:00',
-    utr: undefined,
-    settlement_date: '2025-01-15 11:00:00',
-    order_status: 'success',
-    pg_status: 'success',
-    payment_mode: 'UPI',
-    amount: 10000,
-    mer_service_fee: 150,
-    mer_service_tax: 27,
-    merchant_subvention_amount: '0.00',
-    cgst: '0.14',
-    igst: '0.00',
-    sgst: '0.13',
-    settled_amount: 9823,
-    dispute_id: null,
-    description: null,
-    pg: 'razorpay',
-    batch_ref: 'B-7',
-  });
+  const record = settlementRecord.parse({ ...wireRecord, utr: undefined, batch_ref: 'B-7' });
 
   it('keep every field in column order, missing UTR as null, unknown fields as JSON', () => {
     const values = fieldValues(record);

@@ -7,28 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { createPassDigest, EMPTY_DIGEST } from '../../electron/cache/record-digest';
 import { fieldValues } from '../../electron/cache/settlement-rows';
 import { settlementRecord, type SettlementRecord } from '../../shared/api/settlements';
+import { wireRecord } from '../support/wire-record';
 
-const wire = {
-  order_id: 'ord_1',
-  pg_transaction_id: 'pay_1',
-  order_date: '2025-01-14 10:00:00',
-  utr: '686108932014',
-  settlement_date: '2025-01-15 11:00:00',
-  order_status: 'success',
-  pg_status: 'success',
-  payment_mode: 'UPI',
-  amount: 10000,
-  mer_service_fee: 150,
-  mer_service_tax: 27,
-  merchant_subvention_amount: '0.00',
-  cgst: '0.14',
-  igst: '0.00',
-  sgst: '0.13',
-  settled_amount: 9823,
-  dispute_id: null,
-  description: null,
-  pg: 'razorpay',
-};
+const wire = wireRecord;
 
 /** Records as the schema gives them: every kind of value the columns can hold. */
 const records: SettlementRecord[] = [

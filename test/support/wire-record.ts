@@ -1,0 +1,22 @@
+/** One settlement record as the service sends it: the tests that need a record's exact fields start from it. */
+export const wireRecord = {
+  order_id: 'ord_1',
+  pg_transaction_id: 'pay_1',
+  order_date: '2025-01-14 10:00:00',
+  utr: '686108932014',
+  settlement_date: '2025-01-15 11:00:00',
+  order_status: 'success',
+  pg_status: 'success',
+  payment_mode: 'UPI',
+  amount: 10000,
+  mer_service_fee: 150,
+  mer_service_tax: 27,
+  merchant_subvention_amount: '0.00',
+  cgst: '0.14',
+  igst: '0.00',
+  sgst: '0.13',
+  settled_amount: 9823,
+  dispute_id: null,
+  description: null,
+  pg: 'razorpay',
+};
