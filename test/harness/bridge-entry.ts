@@ -15,9 +15,14 @@ function ownToken(): string {
 const token = ownToken();
 // Opened at once, like the preload's IPC channel, so no event is missed between page load and a subscription.
 const events = new EventSource(`/__harness/events?token=${encodeURIComponent(token)}`);
+// Electron's channel is there before the page's first call; this one connects on its own socket. A call that went
+// out first could make main emit an event (a cache moved aside on first read) to a stream not yet open, and the
+// page would never hear of it. So calls wait for the stream, as they never need to under Electron.
+const streamOpen = new Promise<void>((resolve) => events.addEventListener('open', () => resolve(), { once: true }));
 
 const api = createIpcApi(
   async (channel, input) => {
+    await streamOpen;
     const response = await fetch('/__harness/ipc', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-harness-token': token },
