@@ -52,8 +52,17 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The ids of a filter's records (current by default) in a sort's order, by SQLite alone: what every read must equal. */
-function plainIds(filter: SettlementFilter, sort: SettlementSort, limit = -1, offset = 0): number[] {
+/**
+ * The ids of a filter's records (current by default) in a sort's order, by SQLite alone: what every read must equal;
+ * `after` a row's sort value and id when given (a keyset page's cursor).
+ */
+function plainIds(
+  filter: SettlementFilter,
+  sort: SettlementSort,
+  limit = -1,
+  offset = 0,
+  after?: { value: string | number; id: number },
+): number[] {
   const where = ['date BETWEEN @from AND @to'];
   if (filter.state !== 'all')
     where.push(filter.state === 'vanished' ? 'vanished_at IS NOT NULL' : 'vanished_at IS NULL');
@@ -66,12 +75,13 @@ function plainIds(filter: SettlementFilter, sort: SettlementSort, limit = -1, of
   const dir = sort.direction.toUpperCase();
   const column = sort.column === 'order_id' || sort.column === 'utr' ? `ifnull(${sort.column}, '')` : sort.column;
   const key = sort.column === 'date' ? '' : `${column} ${dir}, `;
+  if (after) where.push(`(${column}, id) ${sort.direction === 'desc' ? '<' : '>'} (@afterValue, @afterId)`);
   return plain
     .prepare(
       `SELECT id FROM settlements WHERE ${where.join(' AND ')} ORDER BY ${key}id ${dir} LIMIT @limit OFFSET @offset`,
     )
     .pluck()
-    .all({ ...filter, limit, offset }) as number[];
+    .all({ ...filter, limit, offset, afterValue: after?.value, afterId: after?.id }) as number[];
 }
 
 /** The page of 40 at `position` and the page after it (by its cursor) equal the plain ORDER BY's at those offsets. */
@@ -268,5 +278,123 @@ describe('sort keys that are not current', () => {
     cache.syncRuns.finish(back.id, 'completed');
     expect(cache.settlements.sortKeys.writeOne()).toBe(date);
     check();
+  });
+});
+
+describe('a page taken up where the one before stopped', () => {
+  const sorts: SettlementSort[] = [
+    { column: 'amount', direction: 'desc' },
+    { column: 'settled_amount', direction: 'asc' },
+    { column: 'utr', direction: 'asc' },
+    { column: 'order_date', direction: 'desc' },
+  ];
+  const filters: SettlementFilter[] = [
+    range,
+    { ...range, pg: 'payu' },
+    { ...range, paymentMode: 'UPI' },
+    { ...range, exceptionsOnly: true },
+  ];
+  /**
+   * A first page of each sort and filter, read now: each keeps its merge for the page after it. Fewer than the merges
+   * kept (8) unless `all`: a next page keeps its own merge too, and past 8 the oldest, the one asked next, is dropped.
+   */
+  const firstPages = (all = false) =>
+    (all ? sorts : sorts.slice(0, 2)).flatMap((sort) =>
+      (all ? filters : filters.slice(0, 3)).map((filter) => ({
+        sort,
+        filter,
+        page: cache.settlements.query({ ...filter, sort, limit: 40 }),
+      })),
+    );
+  /** The page after each, by its cursor, equals the plain ORDER BY after that page's last row as the file is now. */
+  const nextPagesMatch = (pages: ReturnType<typeof firstPages>) => {
+    for (const { sort, filter, page } of pages) {
+      const last = page.rows.at(-1)!;
+      const column = sort.column as 'amount' | 'settled_amount' | 'utr' | 'order_date';
+      const next = cache.settlements.query({ ...filter, sort, after: page.nextCursor!, limit: 40 });
+      expect(
+        next.rows.map((r) => r.id),
+        `${JSON.stringify(filter)} by ${sort.column} ${sort.direction}`,
+      ).toEqual(plainIds(filter, sort, 40, 0, { value: last[column] ?? '', id: last.id }));
+    }
+  };
+  /** A date's records again with other amounts and times (keys written again after it): where rows sort changes. */
+  const changed = (date: string, step: number) =>
+    source.page(date, undefined, 0, PER_DAY).data.map((w, i) => {
+      const r = settlementRecord.parse(w);
+      return i % 3 === 0
+        ? {
+            ...r,
+            amount: r.amount + step * (i + 1),
+            settled_amount: r.settled_amount + step * (i + 1),
+            utr: r.utr === null ? null : `${step}${r.utr}`,
+            order_date: `2025-04-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`,
+          }
+        : r;
+    });
+
+  it('is the same page when asked again, and the page after it too', () => {
+    for (const sort of sorts) {
+      for (const filter of filters) {
+        // The page after the first asked twice, from the same kept merge, then the one after it.
+        const page = cache.settlements.query({ ...filter, sort, limit: 40 });
+        const second = cache.settlements.query({ ...filter, sort, after: page.nextCursor!, limit: 40 });
+        const again = cache.settlements.query({ ...filter, sort, after: page.nextCursor!, limit: 40 });
+        const third = cache.settlements.query({ ...filter, sort, after: again.nextCursor!, limit: 40 });
+        const what = `${JSON.stringify(filter)} by ${sort.column} ${sort.direction}`;
+        expect(
+          second.rows.map((r) => r.id),
+          what,
+        ).toEqual(plainIds(filter, sort, 40, 40));
+        expect(
+          again.rows.map((r) => r.id),
+          what,
+        ).toEqual(plainIds(filter, sort, 40, 40));
+        expect(
+          third.rows.map((r) => r.id),
+          what,
+        ).toEqual(plainIds(filter, sort, 40, 80));
+      }
+    }
+  });
+
+  it('is exact after more sorts than are kept', () => {
+    const pages = firstPages(true);
+    expect(pages.length).toBeGreaterThan(8);
+    nextPagesMatch(pages);
+    nextPagesMatch(pages);
+  });
+
+  it('reads afresh after this connection wrote the keys again between two pages', () => {
+    const pages = firstPages();
+    syncRunInto(cache, { [DATES[1]!]: changed(DATES[1]!, 7_919) }, 500);
+    nextPagesMatch(pages);
+  });
+
+  it('reads afresh after another connection wrote the keys again between two pages', () => {
+    const pages = firstPages();
+    const other = openCache(file, { now: () => new Date(TEST_NOW) });
+    try {
+      syncRunInto(other, { [DATES[3]!]: changed(DATES[3]!, 104_729) }, 500);
+    } finally {
+      other.close();
+    }
+    nextPagesMatch(pages);
+  });
+
+  it('reads the range while a date is being synced between two pages, and the keys once written', () => {
+    const date = DATES[0]!;
+    const pages = firstPages();
+    const { run } = cache.syncRuns.claim('settlements', { from: date, to: date, pg: null }, [date]);
+    const ingest = cache.settlements.beginDate({ runId: run.id, date, pg: null });
+    const records = changed(date, 15_485_863);
+    ingest.upsertPage(records.slice(0, 700), 700);
+    nextPagesMatch(pages);
+    ingest.upsertPage(records.slice(700), records.length);
+    ingest.finish();
+    cache.syncRuns.finish(run.id, 'completed');
+    const again = firstPages();
+    expect(cache.settlements.sortKeys.writeOne()).toBe(date);
+    nextPagesMatch(again);
   });
 });
