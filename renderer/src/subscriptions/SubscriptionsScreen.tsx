@@ -15,7 +15,7 @@ import { OfflineBanner } from '../ui/OfflineBanner';
 import { useOfflineReason } from '../ui/offline';
 import { PageHeader } from '../ui/PageHeader';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
-import { useFindShortcut } from '../ui/use-find-shortcut';
+import { IdField, useIdField } from '../ui/IdField';
 import {
   useCachedSubscription,
   useCancelSubscription,
@@ -71,45 +71,25 @@ const COLUMNS: DataColumn<RecentSubscription>[] = [
 
 function LookupForm({ onLookUp, busy }: { onLookUp(id: string, by: 'id' | 'receipt'): void; busy: boolean }) {
   const offline = useOfflineReason();
-  const [id, setId] = useState('');
+  const field = useIdField('an id');
   const [by, setBy] = useState<'id' | 'receipt'>('id');
-  const [error, setError] = useState<string>();
-  const input = useRef<HTMLInputElement>(null);
-  useFindShortcut(input);
   function submit(event: FormEvent) {
     event.preventDefault();
-    const trimmed = id.trim();
-    const problem =
-      trimmed === '' ? 'Enter an id.' : trimmed.length > 64 ? 'An id is at most 64 characters.' : undefined;
-    setError(problem);
-    if (problem) return input.current?.focus();
-    onLookUp(trimmed, by);
+    const id = field.take();
+    if (id !== undefined) onLookUp(id, by);
   }
   return (
     <form className="order-form" onSubmit={submit} noValidate aria-label="Look up a subscription">
-      <FormField
+      <IdField
+        field={field}
         label={by === 'id' ? 'Subscription id' : 'Merchant receipt id'}
-        error={error}
+        placeholder={by === 'id' ? 'sub_…' : 'subrcpt_…'}
         hint={
           offline
             ? 'Offline: shows the subscription as last read, from the cache.'
             : 'By its id, or by your receipt id.'
         }
-      >
-        {(control) => (
-          <input
-            {...control}
-            ref={input}
-            data-search
-            className="input mono"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={by === 'id' ? 'sub_…' : 'subrcpt_…'}
-            value={id}
-            onChange={(e) => setId(e.target.value)}
-          />
-        )}
-      </FormField>
+      />
       <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
         {offline ? 'Show cached' : busy ? 'Looking up…' : 'Look up'}
       </button>
