@@ -82,6 +82,11 @@ const SQL = {
   marks: `SELECT day, pg_code, value, id, counts FROM settlement_sort_marks
     WHERE col = :col AND day BETWEEN :dayFrom AND :dayTo AND (:pgCode IS NULL OR pg_code = :pgCode)
     ORDER BY day, pg_code, n`,
+  /** A day's keys of one gateway in id order, from the first column's list (every list holds every record). */
+  dayIdsAsc: `SELECT k.id FROM settlement_sort_keys AS k WHERE k.day = :day AND k.col = 0 AND k.pg_code = :pgCode
+    AND k.id > :kId AND ${KEY_FILTER_SQL} ORDER BY k.id LIMIT :n`,
+  dayIdsDesc: `SELECT k.id FROM settlement_sort_keys AS k WHERE k.day = :day AND k.col = 0 AND k.pg_code = :pgCode
+    AND k.id < :kId AND ${KEY_FILTER_SQL} ORDER BY k.id DESC LIMIT :n`,
   countBetween: RANGE_SQL('count(*)', true),
   keysBetween: `${RANGE_SQL('k.value, k.id', true)} ORDER BY k.value, k.id`,
   keysFrom: `${RANGE_SQL('k.value, k.id', false)} ORDER BY k.value, k.id`,
@@ -129,6 +134,8 @@ const MOST_READ = 1024;
  */
 const KEPT_MERGES = 8;
 const KEPT_KEYS = 100_000;
+/** A group of the value order is read from the keys when its rows are at most one in this many of its lists' keys. */
+const SPARSE = 8;
 /** The answers of `lists` kept for the same data, by filter. */
 const KEPT_LISTS = 32;
 
@@ -626,5 +633,43 @@ export function createKeyOrder(db: Database) {
     return { key: keys[rank - below] ?? null, total };
   }
 
-  return { pageIds, keyAtRank, keyAtFilteredRank };
+  /**
+   * The ids of one date's current records that pass the filter (no text search), in id order after `afterId`, at
+   * most `limit`: a group of the value order (settlement-value-order.ts), read from the date's keys, which carry
+   * every field such a filter checks, a few bytes each, instead of from every record of the date (a gateway's
+   * 'failed' rows of 9 dates at 2,000,000 rows: 26 ms of CPU walked, 5.6 read from the keys with their rows).
+   * Null when the range's keys are not all current.
+   */
+  function dayIds(
+    filter: FilterParams,
+    exceptionsOnly: boolean,
+    day: number,
+    direction: 'asc' | 'desc',
+    afterId: number,
+    limit: number,
+    groupCount: number,
+  ): number[] | null {
+    // Exceptions only, the walk reads the index of records with exceptions: a few of the date's.
+    const found = filter.search === null && !exceptionsOnly ? lists(filter) : null;
+    if (found === null) return null;
+    const dayLists = found.lists.filter((l) => l.day === day);
+    // Every key of the lists is read (they are in value order, not id order), where the walk stops at the group's
+    // last row: the keys only for a group of few of them (a status's "failed", 1% of the rows, not its "success").
+    const keys = dayLists.reduce(
+      (sum, l) => sum + ((sql.listCount.pluck().get({ day, col: 0, pg: l.pg }) as number | undefined) ?? 0),
+      0,
+    );
+    if (groupCount * SPARSE > keys) return null;
+    const read = direction === 'desc' ? sql.dayIdsDesc : sql.dayIdsAsc;
+    const params = { ...filter, ...found.codes, day, kId: afterId, n: limit };
+    const ids: number[] = [];
+    for (const list of dayLists) {
+      for (const id of read.pluck().all({ ...params, pgCode: list.pg }) as number[]) ids.push(id);
+    }
+    // Each gateway's ids are in order; together, sorted.
+    ids.sort(direction === 'desc' ? (a, b) => b - a : (a, b) => a - b);
+    return ids.length > limit ? ids.slice(0, limit) : ids;
+  }
+
+  return { pageIds, keyAtRank, keyAtFilteredRank, dayIds };
 }

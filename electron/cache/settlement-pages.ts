@@ -151,6 +151,12 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
   const rowsById = db
     .prepare(`SELECT ${COLUMNS} FROM settlements WHERE id IN (SELECT value FROM json_each(:ids))`)
     .raw(true);
+  /** The rows of `ids`, in their order. */
+  const rowsOf = (ids: number[]): unknown[][] => {
+    const byId = new Map<number, unknown[]>();
+    for (const row of rowsById.all({ ids: JSON.stringify(ids) }) as unknown[][]) byId.set(row[0] as number, row);
+    return ids.map((id) => byId.get(id)!);
+  };
   const dayCounts = { desc: db.prepare(DAY_COUNTS.desc).raw(), asc: db.prepare(DAY_COUNTS.asc).raw() };
   const dayIds = db.prepare(DAY_IDS).raw();
 
@@ -209,6 +215,10 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
             filter,
             exceptionsOnly,
             (selected) => statement({ column: 'date', direction: sort.direction }, exceptionsOnly, false, selected),
+            (pinned, day, afterId, n, count) => {
+              const ids = keyOrder.dayIds(pinned, exceptionsOnly, day, sort.direction, afterId, n, count);
+              return ids && rowsOf(ids);
+            },
             { cursor: cursor && { value: String(cursor.value), id: cursor.id }, position: options.position ?? 0 },
             limit,
           )
@@ -249,10 +259,7 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
         after = { value: found.key[0], id: found.key[1] };
       }
       const ids = keyOrder.pageIds(column, sort.direction, filter, exceptionsOnly, after, limit);
-      if (ids === null) return null;
-      const byId = new Map<number, unknown[]>();
-      for (const row of rowsById.all({ ids: JSON.stringify(ids) }) as unknown[][]) byId.set(row[0] as number, row);
-      return ids.map((id) => byId.get(id)!);
+      return ids && rowsOf(ids);
     }
 
     /** Any other order or filter: one statement, after the cursor or the row before the position. */

@@ -7,7 +7,8 @@
  * settlement-ids.ts), and within a date the rows of that value in id order — a rowid range read with the value pinned
  * as one more filter, which stops at the group's last row since the group's count is known. A page reads the groups
  * it spans, each within one date; a jump counts groups to the one holding the position and skips rows of that one
- * date. Nothing is written for it: no ingest cost, no bytes in the file.
+ * date. Nothing is written for it: no ingest cost, no bytes in the file. A group of few rows (a status's "failed")
+ * takes its ids from the sort keys of its date instead of walking every record of the date (`ByKeysRead`).
  *
  * Only where the rollup counts (current records, no text search); elsewhere settlement-pages.ts reads the range.
  */
@@ -46,6 +47,18 @@ type Group = [value: string, date: string, count: number];
  * row and key statements (settlement-pages.ts).
  */
 export type ByIdRead = (selected: 'rows' | 'key') => Statement;
+
+/**
+ * One date's rows of a group read through the sort keys (settlement-key-order.ts `dayIds`), with the filter as given,
+ * after `afterId` in the read's order; null where the keys cannot answer (the statement then walks the date).
+ */
+export type ByKeysRead = (
+  filter: FilterParams,
+  day: number,
+  afterId: number,
+  limit: number,
+  groupCount: number,
+) => unknown[][] | null;
 
 export interface ValueStart {
   /** The first group to read and the id bound, inside its date, that its read starts after. */
@@ -88,6 +101,7 @@ export function createValueOrder(db: Database) {
     filter: FilterParams,
     exceptionsOnly: boolean,
     byId: ByIdRead,
+    byKeys: ByKeysRead,
     start: { cursor: { value: string; id: number } | null; position: number },
     limit: number,
   ): unknown[][] {
@@ -116,7 +130,8 @@ export function createValueOrder(db: Database) {
     for (; at < groups.length && rows.length <= limit; at++) {
       const [value, date, count] = groups[at]!;
       const bounds = dateBounds(filter, date);
-      const params = { ...filter, ...bounds, [pin]: value };
+      const pinned = { ...filter, [pin]: value };
+      const params = { ...pinned, ...bounds };
       let from = resume ?? dateEdge(bounds, direction);
       if (skip > 0) {
         // A jump: the row before the position, found by its key alone, is where the read starts.
@@ -128,11 +143,10 @@ export function createValueOrder(db: Database) {
       // A whole group ends at its count: reading on would walk the rest of the date for nothing. A resumed one's
       // remainder is not counted, and ends with its date.
       const wanted = limit + 1 - rows.length;
-      const more = byId('rows').all({
-        ...params,
-        kId: from,
-        limit: resume === null ? Math.min(wanted, count - skip) : wanted,
-      });
+      const n = resume === null ? Math.min(wanted, count - skip) : wanted;
+      // A rare value's rows are a few of its date's: its keys are read rather than every record of the date.
+      const more =
+        byKeys(pinned, dayNumber(date), from, n, count) ?? byId('rows').all({ ...params, kId: from, limit: n });
       for (const row of more as unknown[][]) rows.push(row);
       resume = null;
       skip = 0;

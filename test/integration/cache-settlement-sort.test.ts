@@ -228,6 +228,8 @@ describe('sort keys that are not current', () => {
       for (const sort of [
         { column: 'amount', direction: 'desc' },
         { column: 'utr', direction: 'asc' },
+        // A value order's groups are read from the keys too, where they are current.
+        { column: 'pg_status', direction: 'asc' },
       ] as const) {
         for (const filter of [
           range,
