@@ -12,6 +12,7 @@ import { openCache, type Cache } from '../../electron/cache/database';
 import { createKeyOrder } from '../../electron/cache/settlement-key-order';
 import { createKeyRank } from '../../electron/cache/settlement-key-rank';
 import { toSqlFilter } from '../../electron/cache/settlement-filter';
+import { dayNumber } from '../../electron/cache/settlement-ids';
 import { ruleBit } from '../../electron/cache/settlement-rows';
 import { KEYED_SORT_COLUMNS as KEYED_COLUMNS } from '../../electron/cache/sort-keys';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
@@ -214,6 +215,47 @@ describe('sort by a column of many values, through the sort keys', () => {
 });
 
 describe('sort keys that are not current', () => {
+  const MARKS_RANK: SettlementFilter[] = [
+    range,
+    { ...range, pg: 'payu' },
+    { ...range, paymentMode: 'UPI' },
+    { ...range, exceptionsOnly: true },
+  ];
+
+  /** The marks rank a result exactly or (`ranked` false) not at all, on a connection of their own: never a wrong key. */
+  const marksRank = (db: Database.Database, ranked: boolean) => {
+    const keyRank = createKeyRank(db, createKeyOrder(db));
+    for (const filter of MARKS_RANK) {
+      const { params, exceptionsOnly } = toSqlFilter(settlementFilter.parse(filter));
+      const ids = plainIds(filter, { column: 'amount', direction: 'asc' });
+      for (const rank of [0, ids.length >> 1, ids.length - 1]) {
+        const found = keyRank.keyAtRank('amount', params, exceptionsOnly, () => rank);
+        expect(found && found.key?.[1], `${JSON.stringify(filter)} at ${rank}`).toBe(ranked ? ids[rank] : null);
+      }
+    }
+  };
+
+  it('a date with current keys and no marks (keyed before migration 16): no rank, and jumps skip rows exactly', () => {
+    cache.db.exec('SAVEPOINT unmarked');
+    try {
+      cache.db.prepare('DELETE FROM settlement_sort_mark_lists WHERE day = ?').run(dayNumber(DATES[1]!));
+      marksRank(cache.db, false);
+      for (const filter of MARKS_RANK) {
+        const sort = { column: 'amount', direction: 'desc' } as const;
+        const total = plainIds(filter, sort).length;
+        for (const position of [1, total >> 1, total - 1]) {
+          expect(
+            cache.settlements.query({ ...filter, sort, position, limit: 40 }).rows.map((r) => r.id),
+            `${JSON.stringify(filter)} at ${position}`,
+          ).toEqual(plainIds(filter, sort, 40, position));
+        }
+      }
+    } finally {
+      cache.db.exec('ROLLBACK TO unmarked; RELEASE unmarked');
+    }
+    marksRank(cache.db, true);
+  });
+
   it('answers exactly while a date is re-synced and after, with changed values and vanished records', () => {
     const date = DATES[2]!;
     const records = source.page(date, undefined, 0, PER_DAY).data.map((w) => settlementRecord.parse(w));
@@ -253,13 +295,16 @@ describe('sort keys that are not current', () => {
       }
     };
     check();
+    marksRank(plain, false);
     ingest.upsertPage(changed.slice(700), changed.length);
     ingest.finish();
     cache.syncRuns.finish(run.id, 'completed');
     expect(plain.prepare('SELECT count(*) FROM settlements WHERE vanished_at IS NOT NULL').pluck().get()).toBe(30);
     check();
+    marksRank(plain, false);
     expect(cache.settlements.sortKeys.writeOne()).toBe(date);
     expect(cache.settlements.sortKeys.writeOne()).toBeNull();
+    marksRank(plain, true);
     // Current keys again, of the current records only: the vanished ones are read by scanning.
     expect(
       plain
@@ -273,10 +318,12 @@ describe('sort keys that are not current', () => {
     const again = cache.settlements.beginDate({ runId: back.id, date, pg: null });
     again.upsertPage(records.slice(0, 30), 30);
     check();
+    marksRank(plain, false);
     again.upsertPage(changed, 30 + changed.length);
     again.finish();
     cache.syncRuns.finish(back.id, 'completed');
     expect(cache.settlements.sortKeys.writeOne()).toBe(date);
     check();
+    marksRank(plain, true);
   });
 });
