@@ -25,7 +25,7 @@ export const CHECKED_AFTER_OPEN = [
   'settlements',
   'settlement_keys',
   'settlement_sort_keys',
-  'settlement_sort_marks',
+  'settlement_sort_mark_lists',
   'settlement_digests',
 ] as const;
 

@@ -36,6 +36,7 @@ import { READ_COLUMNS, readRowToCached } from './settlement-rows';
 import { SEARCHED_ROWS, SEARCH_WITH, type SearchPlanner } from './settlement-search';
 import { createValueOrder, isValueColumn } from './settlement-value-order';
 import { createKeyOrder } from './settlement-key-order';
+import { createKeyRank } from './settlement-key-rank';
 import { SORT_EXPRESSION, hasSortKeys, type KeyedSortColumn } from './sort-keys';
 
 const COLUMNS = READ_COLUMNS.join(', ');
@@ -148,6 +149,7 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
   };
   const valueOrder = createValueOrder(db);
   const keyOrder = createKeyOrder(db);
+  const keyRank = createKeyRank(db, keyOrder);
   const rowsById = db
     .prepare(`SELECT ${COLUMNS} FROM settlements WHERE id IN (SELECT value FROM json_each(:ids))`)
     .raw(true);
@@ -240,20 +242,10 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
       let after = cursor && { value: cursor.value ?? '', id: cursor.id };
       if (options.position !== undefined && options.position > 0) {
         const position = options.position;
-        // The row before the position: in descending order the one `position` from the largest. The keys' ordinals
-        // count the rows of a gateway; the marks count a payment mode, a status, a rule or exceptions only.
+        // The row before the position: in descending order the one `position` from the largest, ranked by the
+        // lists' marks.
         const rankOf = (total: number) => (sort.direction === 'desc' ? total - position : position - 1);
-        const ordinalsCount =
-          !exceptionsOnly &&
-          filter.mode === null &&
-          filter.orderStatus === null &&
-          filter.pgStatus === null &&
-          filter.ruleBit === null;
-        const found = !rollupCovers
-          ? null
-          : ordinalsCount
-            ? keyOrder.keyAtRank(column, filter, rankOf)
-            : keyOrder.keyAtFilteredRank(column, filter, exceptionsOnly, rankOf);
+        const found = rollupCovers ? keyRank.keyAtRank(column, filter, exceptionsOnly, rankOf) : null;
         if (found === null) return null;
         if (found.key === null) return [];
         after = { value: found.key[0], id: found.key[1] };

@@ -12,6 +12,9 @@
  * counts (settlement-value-order.ts). Only current records have keys, so the keys count the result without reading
  * a record; a page that changes a date's records, a record that vanishes or comes back takes the date off the
  * sorted days (settlement-ingest.ts). Reads of vanished records scan the range.
+ *
+ * With the keys, each list's marks (migration 16, one row a list): every MARK_EVERY keys the key there and the keys
+ * before it per class of record, by which a jump ranks a key under any filter the keys carry (settlement-key-rank.ts).
  */
 import type { Database } from 'better-sqlite3';
 import type { SettlementSortColumn } from '../../shared/settlement-query';
@@ -50,8 +53,11 @@ export const KEYED_SORT_COLUMNS = [
 ] as const satisfies readonly SettlementSortColumn[];
 export type KeyedSortColumn = (typeof KEYED_SORT_COLUMNS)[number];
 
-/** A list's keys between two marks (migration 15): a filtered jump counts at most this many keys a list by reading them. */
+/** A list's keys between two marks (migration 15): a jump counts at most this many keys a list by reading them. */
 export const MARK_EVERY = 256;
+
+/** A sort key: the column's value and the record's id. */
+export type SortKey = [value: string | number, id: number];
 
 export const hasSortKeys = (column: SettlementSortColumn): column is KeyedSortColumn =>
   (KEYED_SORT_COLUMNS as readonly string[]).includes(column);
@@ -66,10 +72,13 @@ const MARK_OFFSET_SQL = `((day * 97 + col * 29 + pg_code * 61) % ${MARK_EVERY})`
 const BLOCK_SQL = `(n + ${MARK_EVERY} - ${MARK_OFFSET_SQL}) / ${MARK_EVERY}`;
 
 const SQL = {
-  /** A synced date whose keys are not current, or were written before their marks were (migration 15). */
-  pending: `SELECT date FROM settlement_days AS d WHERE date NOT IN (SELECT date FROM settlement_sorted_days)
-              OR (EXISTS (SELECT 1 FROM settlement_sort_keys WHERE day = unixepoch(d.date) / 86400 AND col = 0)
-                AND NOT EXISTS (SELECT 1 FROM settlement_sort_marks WHERE col = 0 AND day = unixepoch(d.date) / 86400))
+  /** A synced date whose keys are not current. */
+  pending: `SELECT date FROM settlement_days WHERE date NOT IN (SELECT date FROM settlement_sorted_days)
+            ORDER BY date LIMIT 1`,
+  /** A date whose keys are current but have no marks: written before migration 16 packed them one row a list. */
+  unmarked: `SELECT date FROM settlement_sorted_days AS d
+              WHERE EXISTS (SELECT 1 FROM settlement_sort_keys WHERE day = unixepoch(d.date) / 86400 AND col = 0)
+                AND NOT EXISTS (SELECT 1 FROM settlement_sort_mark_lists WHERE col = 0 AND day = unixepoch(d.date) / 86400)
             ORDER BY date LIMIT 1`,
   drop: `DELETE FROM settlement_sort_keys WHERE day = ?`,
   codes: `INSERT OR IGNORE INTO settlement_sort_codes (kind, value)
@@ -78,7 +87,7 @@ const SQL = {
             UNION SELECT DISTINCT 'order_status', order_status FROM settlements WHERE id BETWEEN @lo AND @hi
             UNION SELECT DISTINCT 'pg_status', pg_status FROM settlements WHERE id BETWEEN @lo AND @hi`,
   sorted: `INSERT OR IGNORE INTO settlement_sorted_days (date) VALUES (?)`,
-  dropMarks: `DELETE FROM settlement_sort_marks WHERE col = ? AND day = ?`,
+  dropMarks: `DELETE FROM settlement_sort_mark_lists WHERE day = ?`,
   classes: `INSERT OR IGNORE INTO settlement_sort_classes (mode_code, order_status_code, pg_status_code, exception_flags)
             SELECT DISTINCT mode_code, order_status_code, pg_status_code, exception_flags FROM settlement_sort_keys
             WHERE day = ? AND col = 0`,
@@ -87,33 +96,55 @@ const SQL = {
   blockCounts: `SELECT pg_code, ${BLOCK_SQL}, mode_code, order_status_code, pg_status_code, exception_flags, count(*)
             FROM settlement_sort_keys WHERE day = ? AND col = ?
             GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2`,
-  /** The key at each block's start, in list and block order. */
-  blockKeys: `SELECT pg_code, n, value, id FROM settlement_sort_keys WHERE day = ? AND col = ?
+  /** The key at each block's start, in list and block order (the table's). */
+  blockKeys: `SELECT pg_code, value, id FROM settlement_sort_keys WHERE day = ? AND col = ?
             AND (n = 0 OR (n - ${MARK_OFFSET_SQL}) % ${MARK_EVERY} = 0)`,
-  mark: `INSERT INTO settlement_sort_marks (col, day, pg_code, n, value, id, counts) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  markList: `INSERT INTO settlement_sort_mark_lists (col, day, pg_code, keys, counts) VALUES (?, ?, ?, ?, ?)`,
 } as const;
 
 /**
- * A mark's counts: the class codes with keys before it and how many, as pairs of little-endian 32-bit numbers (about
- * twenty classes a list, 160 bytes).
+ * A list's marks as stored (migration 16): their keys as JSON, and one BLOB of little-endian 32-bit numbers: how
+ * many classes of record the list holds (C), their codes, then for each mark and last for the whole list C counts,
+ * the keys of each class before it. About twenty classes a list: 2 KB a list of 5,500 keys.
  */
-export function encodeClassCounts(counts: ReadonlyMap<number, number>): Buffer {
-  const out = Buffer.alloc(counts.size * 8);
-  let at = 0;
-  for (const [code, count] of counts) {
-    out.writeUInt32LE(code, at);
-    out.writeUInt32LE(count, at + 4);
-    at += 8;
-  }
+export function encodeMarkCounts(codes: readonly number[], before: readonly (readonly number[])[]): Buffer {
+  const out = Buffer.alloc(4 * (1 + codes.length * (1 + before.length)));
+  let at = out.writeUInt32LE(codes.length, 0);
+  for (const code of codes) at = out.writeUInt32LE(code, at);
+  for (const row of before) for (const count of row) at = out.writeUInt32LE(count, at);
   return out;
 }
 
-/** The keys a mark's counts hold in the classes `wanted` says yes to. */
-export function classCountIn(counts: Buffer, wanted: ReadonlySet<number>): number {
-  let n = 0;
-  for (let at = 0; at < counts.length; at += 8)
-    if (wanted.has(counts.readUInt32LE(at))) n += counts.readUInt32LE(at + 4);
-  return n;
+/** A list's marks read back: each mark's key, and before each mark then for the whole list, all keys and those kept. */
+export interface MarkList {
+  keys: SortKey[];
+  /** Keys before each mark (its ordinal), then the list's size. */
+  n: number[];
+  /** Keys of the classes `wanted` keeps before each mark, then in the whole list; `n` itself when it keeps all. */
+  kept: number[];
+}
+
+/** A stored list's marks, counting the classes `wanted` says yes to (null: every class). */
+export function decodeMarkList(keys: string, counts: Buffer, wanted: ReadonlySet<number> | null): MarkList {
+  const view = new DataView(counts.buffer, counts.byteOffset, counts.byteLength);
+  const classes = view.getUint32(0, true);
+  const picked: number[] = [];
+  for (let j = 0; j < classes; j++)
+    if (wanted === null || wanted.has(view.getUint32(4 * (1 + j), true))) picked.push(j);
+  const rows = (counts.byteLength / 4 - 1 - classes) / classes;
+  const n = new Array<number>(rows);
+  const kept = wanted === null ? n : new Array<number>(rows);
+  for (let i = 0, at = 4 * (1 + classes); i < rows; i++, at += 4 * classes) {
+    let all = 0;
+    for (let j = 0; j < classes; j++) all += view.getUint32(at + 4 * j, true);
+    n[i] = all;
+    if (kept !== n) {
+      let some = 0;
+      for (const j of picked) some += view.getUint32(at + 4 * j, true);
+      kept[i] = some;
+    }
+  }
+  return { keys: JSON.parse(keys) as SortKey[], n, kept };
 }
 
 /** One column's keys of a day, per gateway, in the table's order so they are appended. */
@@ -135,62 +166,70 @@ export function createSortKeys(db: Database) {
   sql.blockCounts.raw(true);
   sql.blockKeys.raw(true);
 
-  /** A list's marks from its blocks' counts per class: the counts before each block's first key, then the totals. */
+  /** Each list's marks from its blocks' counts per class: the counts before each block's first key, then the totals. */
   function writeMarks(day: number) {
     sql.classes.run(day);
     const classOf = new Map<string, number>();
     for (const c of sql.classCodes.raw(true).all() as number[][]) classOf.set(c.slice(1).join(','), c[0]!);
+    sql.dropMarks.run(day);
     for (let col = 0; col < KEYED_SORT_COLUMNS.length; col++) {
-      sql.dropMarks.run(col, day);
-      const firsts = sql.blockKeys.all(day, col) as [number, number, string | number, number][];
+      const firsts = sql.blockKeys.all(day, col) as [number, string | number, number][];
       let at = 0;
       let pg: number | null = null;
       let block = -1;
-      let before = new Map<number, number>();
-      let counts = new Map<number, number>();
-      const closeBlock = () => {
-        if (block < 0) return;
-        const [kPg, n, value, id] = firsts[at++]!;
-        if (kPg !== pg) throw new Error('sort keys: a block without its first key');
-        sql.mark.run(col, day, pg, n, value, id, encodeClassCounts(before));
-        before = new Map(counts);
-      };
+      /** The list's blocks, each its keys per class code. */
+      let blocks: Map<number, number>[] = [];
       const closeList = () => {
         if (pg === null) return;
-        closeBlock();
-        const size = [...counts.values()].reduce((s, c) => s + c, 0);
-        sql.mark.run(col, day, pg, size, null, null, encodeClassCounts(counts));
+        const keys = firsts.slice(at, at + blocks.length).map(([kPg, value, id]): SortKey => {
+          if (kPg !== pg) throw new Error('sort keys: a block without its first key');
+          return [value, id];
+        });
+        at += blocks.length;
+        const codes = [...new Set(blocks.flatMap((b) => [...b.keys()]))].sort((x, y) => x - y);
+        let running = codes.map(() => 0);
+        const before = [running];
+        for (const b of blocks) {
+          running = running.map((count, j) => count + (b.get(codes[j]!) ?? 0));
+          before.push(running);
+        }
+        sql.markList.run(col, day, pg, JSON.stringify(keys), encodeMarkCounts(codes, before));
       };
       for (const [rowPg, rowBlock, ...rest] of sql.blockCounts.all(day, col) as number[][]) {
         if (rowPg !== pg) {
           closeList();
           pg = rowPg!;
           block = -1;
-          before = new Map();
-          counts = new Map();
+          blocks = [];
         }
         if (rowBlock !== block) {
-          closeBlock();
+          blocks.push(new Map());
           block = rowBlock!;
         }
         const count = rest.pop()!;
-        const code = classOf.get(rest.join(','))!;
-        counts.set(code, (counts.get(code) ?? 0) + count);
+        blocks.at(-1)!.set(classOf.get(rest.join(','))!, count);
       }
       closeList();
+      if (at !== firsts.length) throw new Error('sort keys: a block without its counts');
     }
   }
 
   const writeDate = db.transaction((): string | null => {
-    const date = sql.pending.pluck().get() as string | undefined;
-    if (date === undefined) return null;
-    const day = dayNumber(date);
-    sql.drop.run(day);
-    sql.codes.run(idRange(date, date));
-    for (const statement of build) statement.run({ day, ...idRange(date, date) });
-    writeMarks(day);
-    sql.sorted.run(date);
-    return date;
+    const pending = sql.pending.pluck().get() as string | undefined;
+    if (pending !== undefined) {
+      const day = dayNumber(pending);
+      sql.drop.run(day);
+      sql.codes.run(idRange(pending, pending));
+      for (const statement of build) statement.run({ day, ...idRange(pending, pending) });
+      writeMarks(day);
+      sql.sorted.run(pending);
+      return pending;
+    }
+    // Keys current but without marks (written before migration 16): the marks alone, from those keys.
+    const unmarked = sql.unmarked.pluck().get() as string | undefined;
+    if (unmarked === undefined) return null;
+    writeMarks(dayNumber(unmarked));
+    return unmarked;
   });
   return perDateWriter(db, writeDate);
 }

@@ -178,7 +178,7 @@ export const cacheBenches: Bench = {
       const bytes = cache.sizeBytes();
       // Search keys (migration 7) and sort keys (migration 14) with their marks (migration 15).
       const searchBytes = tableBytes(cache, ['settlement_keys', 'settlement_keyed_days']);
-      const markBytes = tableBytes(cache, ['settlement_sort_marks', 'settlement_sort_classes']);
+      const markBytes = tableBytes(cache, ['settlement_sort_mark_lists', 'settlement_sort_classes']);
       const sortBytes = tableBytes(cache, ['settlement_sort_keys', 'settlement_sorted_days']) + markBytes;
       const perMillion = (b: number) => Number(((b / 1e6) * (1e6 / rows)).toFixed(1));
       yield {

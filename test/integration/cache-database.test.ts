@@ -133,14 +133,25 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO settlement_sort_marks VALUES (2, 20089, 1, 0, 1000, 1, x'0100000001000000')`,
     `INSERT INTO settlement_sort_marks VALUES (2, 20089, 1, 1, NULL, NULL, x'0100000001000000')`,
   ],
+  // The marks packed one row per list (issue 19): one class (code 1), none before the mark, one in the list.
+  16: [
+    `INSERT INTO settlement_sort_mark_lists VALUES (2, 20089, 1, '[[1000,1]]', x'01000000010000000000000001000000')`,
+  ],
 };
+
+/** Tables a later version drops, with that version: what they held is written again from the records. */
+const DROPPED: Record<string, number> = { settlement_sort_marks: 16 };
 
 const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;
 
-function rowCounts(db: Database.Database, upTo: number): Record<string, number> {
+/** Whether a file at `version` has the table a seed fills. */
+const seeded = (sql: string, version: number) => (DROPPED[tableOf(sql)] ?? Infinity) > version;
+
+/** Rows in the tables seeded up to `upTo` that a file at `version` still has. */
+function rowCounts(db: Database.Database, upTo: number, version = upTo): Record<string, number> {
   const out: Record<string, number> = {};
   for (let v = 1; v <= upTo; v++) {
-    for (const sql of SEEDS[v]!) {
+    for (const sql of SEEDS[v]!.filter((seed) => seeded(seed, version))) {
       const table = tableOf(sql);
       out[table] = db.prepare(`SELECT count(*) AS n FROM ${table}`).pluck().get() as number;
     }
@@ -170,11 +181,15 @@ describe('migrations', () => {
       it(`${version} (${name}) runs on a file at version ${version - 1} with data, and keeps the data`, () => {
         const db = new Database(join(dir, `previous-${version}.sqlite`));
         migrate(db, now, version - 1);
-        for (let v = 1; v < version; v++) for (const sql of SEEDS[v]!) db.exec(sql);
-        const before = rowCounts(db, version - 1);
+        for (let v = 1; v < version; v++)
+          for (const sql of SEEDS[v]!.filter((seed) => seeded(seed, version - 1))) db.exec(sql);
+        const before = rowCounts(db, version - 1, version);
         expect(migrate(db, now, version)).toEqual([version]);
         expect(schemaVersion(db)).toBe(version);
-        expect(rowCounts(db, version - 1)).toEqual(before);
+        expect(rowCounts(db, version - 1, version)).toEqual(before);
+        const tables = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table'`).pluck().all();
+        for (const [table, droppedAt] of Object.entries(DROPPED))
+          if (droppedAt <= version) expect(tables).not.toContain(table);
         for (const sql of SEEDS[version]!) db.exec(sql);
         expect(migrate(db, now)).toEqual(MIGRATIONS.filter((m) => m.version > version).map((m) => m.version));
         db.close();
@@ -182,21 +197,27 @@ describe('migrations', () => {
     }
   }
 
-  it('15: dates whose sort keys were written before it get them again, with their marks, when a sync next ends', () => {
-    const file = join(dir, 'keyed-before-15.sqlite');
+  it('16: dates whose sort keys were written before it get their marks from those keys when a sync next ends', () => {
+    const file = join(dir, 'keyed-before-16.sqlite');
     const cache = openCache(file, { now });
     const records = new SettlementSource(5, 600, ['payu', 'cashfree']).page('2025-01-15', undefined, 0, 600);
     syncRunInto(cache, { '2025-01-15': records.data.map((w) => settlementRecord.parse(w)) }, 1000);
-    const marks = () => cache.db.prepare('SELECT count(*) FROM settlement_sort_marks').pluck().get() as number;
-    // Two gateways' lists in each of the nine columns: a first mark, then one every 256 keys from an offset, and the totals.
-    expect(marks()).toBeGreaterThanOrEqual(9 * 2 * 2);
-    // A file that was at version 14: its keys current, no marks (the migration creates the table empty).
-    cache.db.exec('DELETE FROM settlement_sort_marks');
-    const keys = cache.db.prepare('SELECT count(*) FROM settlement_sort_keys').pluck().get();
+    const markLists = () =>
+      cache.db.prepare('SELECT * FROM settlement_sort_mark_lists ORDER BY col, day, pg_code').all() as unknown[];
+    const written = markLists();
+    // Two gateways' lists in each of the nine columns, a row each.
+    expect(written).toHaveLength(9 * 2);
+    // A file that was at version 14 or 15: its keys current, no mark lists (migration 16 creates the table empty).
+    cache.db.exec('DELETE FROM settlement_sort_mark_lists');
+    const keys = cache.db.prepare('SELECT count(*) FROM settlement_sort_keys').pluck().get() as number;
+    const changes = () => cache.db.prepare('SELECT total_changes()').pluck().get() as number;
+    const before = changes();
     expect(cache.settlements.sortKeys.writeOne()).toBe('2025-01-15');
     expect(cache.settlements.sortKeys.writeOne()).toBeNull();
+    // The marks alone were written, the same as with the keys: the keys were not deleted and written again.
+    expect(changes() - before).toBeLessThan(keys);
     expect(cache.db.prepare('SELECT count(*) FROM settlement_sort_keys').pluck().get()).toBe(keys);
-    expect(marks()).toBeGreaterThanOrEqual(9 * 2 * 2);
+    expect(markLists()).toEqual(written);
     // A date with no current records has no keys and no marks, and is not taken up again and again.
     const empty = cache.syncRuns.claim('settlements', { from: '2025-01-16', to: '2025-01-16', pg: null }, [
       '2025-01-16',

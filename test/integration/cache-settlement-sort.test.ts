@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
 import { createKeyOrder } from '../../electron/cache/settlement-key-order';
+import { createKeyRank, type KeyRankTuning } from '../../electron/cache/settlement-key-rank';
 import { toSqlFilter } from '../../electron/cache/settlement-filter';
+import { dayNumber } from '../../electron/cache/settlement-ids';
 import { ruleBit } from '../../electron/cache/settlement-rows';
-import { KEYED_SORT_COLUMNS as KEYED_COLUMNS } from '../../electron/cache/sort-keys';
+import { KEYED_SORT_COLUMNS as KEYED_COLUMNS, type KeyedSortColumn } from '../../electron/cache/sort-keys';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { settlementRecord } from '../../shared/api/settlements';
@@ -164,24 +166,49 @@ const MARKED_FILTERS: SettlementFilter[] = [
 ];
 
 describe('sort by a column of many values, through the sort keys', () => {
-  it('finds the key at a rank of a filtered result by the marks alone, at every rank, for every column', () => {
-    // The cache's own read falls back to skipping rows when the marks cannot count; this asks them directly, on a
-    // connection of its own, so a fallback cannot hide a wrong count.
-    const keyOrder = createKeyOrder(plain);
-    for (const filter of MARKED_FILTERS) {
+  /**
+   * The key at ranks of every filter's result asked of the marks directly, on a connection of their own: the cache's
+   * own read falls back to skipping rows when the marks cannot count, so a fallback cannot hide a wrong count here.
+   */
+  const ranksMatch = (columns: readonly KeyedSortColumn[], tunings: (KeyRankTuning | undefined)[]) => {
+    const keyRanks = tunings.map((tuning) => ({
+      tuning,
+      keyRank: createKeyRank(plain, createKeyOrder(plain), tuning),
+    }));
+    for (const filter of [range, { ...range, pg: 'payu' }, { from: DATES[1]!, to: DATES[2]! }, ...MARKED_FILTERS]) {
       const { params, exceptionsOnly } = toSqlFilter(settlementFilter.parse(filter));
-      for (const column of KEYED_COLUMNS) {
+      for (const column of columns) {
         const ids = plainIds(filter, { column, direction: 'asc' });
         expect(ids.length, JSON.stringify(filter)).toBeGreaterThan(0);
-        const step = Math.max(1, Math.floor(ids.length / 25));
-        for (const rank of [0, 1, ...Array.from({ length: 25 }, (_, i) => i * step + 3), ids.length - 1, ids.length]) {
-          const found = keyOrder.keyAtFilteredRank(column, params, exceptionsOnly, () => rank);
-          expect(found, `${JSON.stringify(filter)} by ${column} at ${rank}`).not.toBeNull();
-          expect(found!.total).toBe(ids.length);
-          expect(found!.key?.[1] ?? null, `${JSON.stringify(filter)} by ${column} at ${rank}`).toBe(ids[rank] ?? null);
+        const step = Math.max(1, Math.floor(ids.length / 20));
+        const ranks = [-1, 0, 1, ...Array.from({ length: 20 }, (_, i) => i * step + 3), ids.length - 1, ids.length];
+        for (const { tuning, keyRank } of keyRanks) {
+          for (const rank of ranks) {
+            const what = `${JSON.stringify(filter)} by ${column} at ${rank}, ${JSON.stringify(tuning)}`;
+            const found = keyRank.keyAtRank(column, params, exceptionsOnly, () => rank);
+            expect(found, what).not.toBeNull();
+            expect(found!.total).toBe(ids.length);
+            expect(found!.key?.[1] ?? null, what).toBe(ids[rank] ?? null);
+          }
         }
       }
     }
+  };
+
+  it('finds the key at a rank by the marks alone, at every rank, for every column and filter', () => {
+    ranksMatch(KEYED_COLUMNS, [undefined]);
+  });
+
+  it('finds the same keys counting down to two neighbouring marks, and halving the stretch at every count', () => {
+    // On these small lists the app's tuning reads at once; these take each path to its end, for a number, a text and
+    // a time column.
+    ranksMatch(
+      ['amount', 'utr', 'settlement_date'],
+      [
+        { readFew: 0, guidedCuts: 6 },
+        { readFew: 0, guidedCuts: 0 },
+      ],
+    );
   });
 
   it('pages through every row once, in the plain ORDER BY’s order, for every filter', () => {
@@ -214,6 +241,47 @@ describe('sort by a column of many values, through the sort keys', () => {
 });
 
 describe('sort keys that are not current', () => {
+  const MARKS_RANK: SettlementFilter[] = [
+    range,
+    { ...range, pg: 'payu' },
+    { ...range, paymentMode: 'UPI' },
+    { ...range, exceptionsOnly: true },
+  ];
+
+  /** The marks rank a result exactly or (`ranked` false) not at all, on a connection of their own: never a wrong key. */
+  const marksRank = (db: Database.Database, ranked: boolean) => {
+    const keyRank = createKeyRank(db, createKeyOrder(db));
+    for (const filter of MARKS_RANK) {
+      const { params, exceptionsOnly } = toSqlFilter(settlementFilter.parse(filter));
+      const ids = plainIds(filter, { column: 'amount', direction: 'asc' });
+      for (const rank of [0, ids.length >> 1, ids.length - 1]) {
+        const found = keyRank.keyAtRank('amount', params, exceptionsOnly, () => rank);
+        expect(found && found.key?.[1], `${JSON.stringify(filter)} at ${rank}`).toBe(ranked ? ids[rank] : null);
+      }
+    }
+  };
+
+  it('a date with current keys and no marks (keyed before migration 16): no rank, and jumps skip rows exactly', () => {
+    cache.db.exec('SAVEPOINT unmarked');
+    try {
+      cache.db.prepare('DELETE FROM settlement_sort_mark_lists WHERE day = ?').run(dayNumber(DATES[1]!));
+      marksRank(cache.db, false);
+      for (const filter of MARKS_RANK) {
+        const sort = { column: 'amount', direction: 'desc' } as const;
+        const total = plainIds(filter, sort).length;
+        for (const position of [1, total >> 1, total - 1]) {
+          expect(
+            cache.settlements.query({ ...filter, sort, position, limit: 40 }).rows.map((r) => r.id),
+            `${JSON.stringify(filter)} at ${position}`,
+          ).toEqual(plainIds(filter, sort, 40, position));
+        }
+      }
+    } finally {
+      cache.db.exec('ROLLBACK TO unmarked; RELEASE unmarked');
+    }
+    marksRank(cache.db, true);
+  });
+
   it('answers exactly while a date is re-synced and after, with changed values and vanished records', () => {
     const date = DATES[2]!;
     const records = source.page(date, undefined, 0, PER_DAY).data.map((w) => settlementRecord.parse(w));
@@ -255,13 +323,16 @@ describe('sort keys that are not current', () => {
       }
     };
     check();
+    marksRank(plain, false);
     ingest.upsertPage(changed.slice(700), changed.length);
     ingest.finish();
     cache.syncRuns.finish(run.id, 'completed');
     expect(plain.prepare('SELECT count(*) FROM settlements WHERE vanished_at IS NOT NULL').pluck().get()).toBe(30);
     check();
+    marksRank(plain, false);
     expect(cache.settlements.sortKeys.writeOne()).toBe(date);
     expect(cache.settlements.sortKeys.writeOne()).toBeNull();
+    marksRank(plain, true);
     // Current keys again, of the current records only: the vanished ones are read by scanning.
     expect(
       plain
@@ -275,11 +346,13 @@ describe('sort keys that are not current', () => {
     const again = cache.settlements.beginDate({ runId: back.id, date, pg: null });
     again.upsertPage(records.slice(0, 30), 30);
     check();
+    marksRank(plain, false);
     again.upsertPage(changed, 30 + changed.length);
     again.finish();
     cache.syncRuns.finish(back.id, 'completed');
     expect(cache.settlements.sortKeys.writeOne()).toBe(date);
     check();
+    marksRank(plain, true);
   });
 });
 

@@ -1,0 +1,396 @@
+/**
+ * A jump in a column's order through the sort keys (sort-keys.ts): the key at a rank (a position of the result) among a
+ * range's lists (day × gateway), with no filter but the dates and a gateway or with any filter the keys carry (payment
+ * mode, statuses, a rule, exceptions only), by the lists' marks.
+ *
+ * Each list has a mark at its first key and then every MARK_EVERY keys, holding the key there and how many keys of each
+ * class of record come before it (migration 16: one row a list). A jump reads the range's marks (about 8,500 in 360
+ * rows at two million rows), sums the classes the filter keeps before each mark (and every class: its ordinal), and
+ * orders the marks. The count before a mark is bounded by sums of mark counts, which narrow the sought key K to a
+ * stretch of marks; an estimate (each list's count rising evenly between its marks) picks a mark to count exactly (a
+ * cut) in every list, all lists in one statement: with no filter one seek a list (the ordinal is the count), with one
+ * the kept keys from the list's nearer known point (half a mark's stretch at most, none where the points either side
+ * hold the same count). The estimate's error at a cut corrects the next pick; two to four cuts leave few keys between
+ * the lists' points next to K, which are read and sorted. Every count is exact; the estimate only chooses where.
+ *
+ * Null where the marks cannot count: a date without current keys or marks (settlement-key-order.ts `lists`), or
+ * marks whose total is not the rollup's (a date changed since its keys were written). The caller then skips rows.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import type { FilterParams } from './settlement-filter';
+import { dayNumber } from './settlement-ids';
+import { KEY_FILTER_SQL, compareKeys, type KeyOrder } from './settlement-key-order';
+import { ROLLUP_WHERE } from './settlement-rollup';
+import { KEYED_SORT_COLUMNS, decodeMarkList, type KeyedSortColumn, type SortKey } from './sort-keys';
+
+/** The filter's keys: checked on each key's own fields. */
+const KEEP_SQL = `${KEY_FILTER_SQL} AND (:exceptionsOnly = 0 OR k.exception_flags <> 0)`;
+
+/**
+ * Stretches of lists, one statement for all of them (a statement a list cost more than the keys it read): each a JSON
+ * array [day, gateway, from value, from id, to value, to id], the list's keys from the first key (included) up to the
+ * second (excluded) or, without one, to the list's end (`x''`, a BLOB, is above every number and text).
+ */
+const STRETCH_SQL = `k.day = j.value ->> 0 AND k.col = :col AND k.pg_code = j.value ->> 1
+      AND (k.value, k.id) >= (j.value ->> 2, j.value ->> 3)
+      AND (k.value, k.id) < (coalesce(j.value ->> 4, x''), coalesce(j.value ->> 5, 0))`;
+
+const SQL = {
+  /** Rows of the range the filter keeps (the rollup's count). */
+  filteredCount: `SELECT coalesce(sum(count), 0) FROM settlement_rollup WHERE ${ROLLUP_WHERE}`,
+  /** The classes of record a filter keeps. */
+  classes: `SELECT code FROM settlement_sort_classes AS k WHERE ${KEY_FILTER_SQL}
+    AND (:exceptionsOnly = 0 OR k.exception_flags <> 0)`,
+  /** A column's mark lists over a range of days (all gateways, or one). */
+  markLists: `SELECT day, pg_code, keys, counts FROM settlement_sort_mark_lists
+    WHERE col = :col AND day BETWEEN :dayFrom AND :dayTo AND (:pgCode IS NULL OR pg_code = :pgCode)`,
+  /**
+   * For each list (JSON [day, gateway]), the keys below a key: the ordinal of its first key at or above it, null when
+   * every key is below.
+   */
+  ordinals: `SELECT (SELECT n FROM settlement_sort_keys AS k
+      WHERE k.day = j.value ->> 0 AND k.col = :col AND k.pg_code = j.value ->> 1 AND (k.value, k.id) >= (:value, :id)
+      ORDER BY k.value, k.id LIMIT 1)
+    FROM json_each(:lists) AS j ORDER BY j.key`,
+  /**
+   * For each stretch, its keys and those the filter keeps, as one number (keys × 2^32 + kept): a subquery a stretch
+   * rather than a join grouped by stretch, which sorted every key counted.
+   */
+  counts: `SELECT (SELECT count(*) * ${2 ** 32} + count(*) FILTER (WHERE ${KEEP_SQL}) FROM settlement_sort_keys AS k
+      WHERE ${STRETCH_SQL})
+    FROM json_each(:stretches) AS j ORDER BY j.key`,
+  /** The keys of the stretches that the filter keeps, in no order. */
+  keys: `SELECT k.value, k.id FROM json_each(:stretches) AS j JOIN settlement_sort_keys AS k ON ${STRETCH_SQL}
+    WHERE ${KEEP_SQL}`,
+} as const;
+
+/**
+ * Keys between the lists' points next to the two marks around K, above which a jump counts at another mark rather than
+ * read them: a count is a seek a list (or, with a filter, about a quarter of a mark's stretch), all in one statement.
+ */
+const READ_FEW = 2048;
+/** Cuts picked by the estimate before a jump halves the stretch instead, should the estimate mislead. */
+const GUIDED_CUTS = 6;
+
+/**
+ * A known point of a list: a key (null: the list's start or end), the filter's keys before it (exact), the list's
+ * keys before it (`nLo`..`nHi`: exact at a mark or a count; a range where the marks either side left no kept key
+ * between them, so nothing was counted), and where its key falls among all marks (`p`, -1 and their number at the ends).
+ */
+interface Point {
+  key: SortKey | null;
+  count: number;
+  nLo: number;
+  nHi: number;
+  p: number;
+}
+
+interface List {
+  day: number;
+  pg: number;
+  /** The marks' keys; for each mark then the whole list, the keys before it and those the filter keeps. */
+  keys: SortKey[];
+  n: number[];
+  kept: number[];
+  /** Where each mark falls among all marks. */
+  at: number[];
+  /** The list's points at the last cuts below and above K. */
+  low: Point | null;
+  high: Point | null;
+}
+
+/** How far a jump counts before it reads (the tests take both to their ends, so every path runs on small files). */
+export interface KeyRankTuning {
+  readFew: number;
+  guidedCuts: number;
+}
+
+const ABOVE_SURROGATES = /[\uD800-\uFFFF]/;
+
+/**
+ * The cheapest comparator in SQLite's order for these keys: numbers by value; text below U+D800 by JavaScript's own
+ * comparison (UTF-16 units, the code points there, so UTF-8's order); anything else by `compareKeys`. Ties by id.
+ */
+function comparatorFor(keys: readonly SortKey[]): (a: SortKey, b: SortKey) => number {
+  if (keys.every(([value]) => typeof value === 'number')) {
+    return (a, b) => (a[0] as number) - (b[0] as number) || a[1] - b[1];
+  }
+  if (keys.every(([value]) => typeof value === 'string' && !ABOVE_SURROGATES.test(value))) {
+    return (a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]);
+  }
+  return compareKeys;
+}
+
+export function createKeyRank(
+  db: Database,
+  keyOrder: Pick<KeyOrder, 'lists'>,
+  { readFew, guidedCuts }: KeyRankTuning = { readFew: READ_FEW, guidedCuts: GUIDED_CUTS },
+) {
+  const sql = Object.fromEntries(Object.entries(SQL).map(([k, v]) => [k, db.prepare(v)])) as Record<
+    keyof typeof SQL,
+    Statement
+  >;
+  for (const s of [sql.markLists, sql.keys]) s.raw(true);
+  for (const s of [sql.filteredCount, sql.classes, sql.ordinals, sql.counts]) s.pluck(true);
+
+  /**
+   * The key at `rank` (0 is the smallest) of a column's order among the range's current records the filter keeps,
+   * with the result's size; a null key when `rank` is outside the result; null when the marks cannot count.
+   */
+  function keyAtRank(
+    column: KeyedSortColumn,
+    filter: FilterParams,
+    exceptionsOnly: boolean,
+    rankOf: (total: number) => number,
+  ): { key: SortKey | null; total: number } | null {
+    const found = keyOrder.lists(filter);
+    if (found === null) return null;
+    const col = KEYED_SORT_COLUMNS.indexOf(column);
+    const params = { ...found.codes, ruleBit: filter.ruleBit, exceptionsOnly: Number(exceptionsOnly), col };
+    // With no filter the keys carry, every class is kept: a list's count below a key is its ordinal, one seek.
+    const everyClass =
+      !exceptionsOnly &&
+      params.modeCode === null &&
+      params.orderStatusCode === null &&
+      params.pgStatusCode === null &&
+      params.ruleBit === null;
+    const wanted = everyClass ? null : new Set(sql.classes.all(params) as number[]);
+    const listedDays = new Set(found.lists.map(({ day }) => day));
+
+    const all: List[] = [];
+    for (const [day, pg, keys, counts] of sql.markLists.all({
+      col,
+      dayFrom: dayNumber(filter.from),
+      dayTo: dayNumber(filter.to),
+      pgCode: filter.pg === null ? null : (found.lists[0]?.pg ?? -1),
+    }) as [number, number, string, Buffer][]) {
+      if (!listedDays.has(day)) continue;
+      all.push({ day, pg, ...decodeMarkList(keys, counts, wanted), at: [], low: null, high: null });
+    }
+    const total = all.reduce((sum, l) => sum + l.kept.at(-1)!, 0);
+    if (total !== (sql.filteredCount.get({ ...filter, exceptionsOnly: params.exceptionsOnly }) as number)) return null;
+    const rank = rankOf(total);
+    if (rank < 0 || rank >= total) return { key: null, total };
+
+    // Every mark in key order, with the sums of mark counts that bound the filter's count below it: `lower` from
+    // each list's last mark at or below it, `upper` from each list's first mark above it (or its total).
+    const marks = all.flatMap((l, li) => l.keys.map((key, mi) => ({ key, li, mi })));
+    const order = comparatorFor(marks.map(({ key }) => key));
+    marks.sort((x, y) => order(x.key, y.key));
+    const lower = new Float64Array(marks.length);
+    const upper = new Float64Array(marks.length);
+    {
+      let low = 0;
+      let up = 0;
+      marks.forEach(({ li, mi }, p) => {
+        const l = all[li]!;
+        l.at[mi] = p;
+        low += l.kept[mi]! - (mi > 0 ? l.kept[mi - 1]! : 0);
+        up += l.kept[mi + 1]! - l.kept[mi]!;
+        lower[p] = low;
+        upper[p] = up;
+      });
+    }
+    const estimate = estimateBelow(all, marks);
+
+    const START: Point = { key: null, count: 0, nLo: 0, nHi: 0, p: -1 };
+    const end = (l: List): Point => ({
+      key: null,
+      count: l.kept.at(-1)!,
+      nLo: l.n.at(-1)!,
+      nHi: l.n.at(-1)!,
+      p: marks.length,
+    });
+    const mark = (l: List, i: number): Point => ({
+      key: l.keys[i]!,
+      count: l.kept[i]!,
+      nLo: l.n[i]!,
+      nHi: l.n[i]!,
+      p: l.at[i]!,
+    });
+    /** A list's nearest known points at or below `key` and at or above it (one point at a mark's key). */
+    const around = (l: List, key: SortKey): [Point, Point] => {
+      let a = 0;
+      let b = l.keys.length;
+      while (a < b) {
+        const m = (a + b) >> 1;
+        if (order(l.keys[m]!, key) < 0) a = m + 1;
+        else b = m;
+      }
+      if (a < l.keys.length && order(l.keys[a]!, key) === 0) {
+        const at = mark(l, a);
+        return [at, at];
+      }
+      let below = a > 0 ? mark(l, a - 1) : START;
+      let above = a < l.keys.length ? mark(l, a) : end(l);
+      // The points of earlier cuts (keys of marks, so their places among the marks order them).
+      if (l.low !== null && l.low.p > below.p && order(l.low.key!, key) <= 0) below = l.low;
+      if (l.high !== null && l.high.p < above.p && order(l.high.key!, key) >= 0) above = l.high;
+      return [below, above];
+    };
+
+    // K has `rank` kept keys below it. A mark with at most `rank` below is at or below K, one with more is above it:
+    // `lo` and `hi` are the nearest such marks known (-1 and marks.length: the ends).
+    let lo = -1;
+    while (lo + 1 < marks.length && upper[lo + 1]! <= rank) lo++;
+    let hi = lo + 1;
+    while (hi < marks.length && lower[hi]! <= rank) hi++;
+    const cutAt = new Set<number>();
+    const error: { lo: number | null; hi: number | null } = { lo: null, hi: null };
+
+    /**
+     * Counts every list's kept keys below the mark at `p` (a cut): nothing where the list's known points either side
+     * hold the same count, else, in one statement for all lists, the ordinal (with no filter, that is the count) or
+     * the keys from the point nearer by the marks between.
+     */
+    const cut = (p: number) => {
+      const key = marks[p]!.key;
+      const points = new Array<Point>(all.length);
+      const seeks: number[] = [];
+      const counted: { i: number; from: Point; up: boolean }[] = [];
+      all.forEach((l, i) => {
+        const [below, above] = around(l, key);
+        if (below === above) points[i] = below;
+        else if (below.count === above.count) {
+          points[i] = { key, count: below.count, nLo: below.nLo, nHi: above.nHi, p };
+        } else if (wanted === null) seeks.push(i);
+        else {
+          // `below` has a key: a list's start is below only a key under its first, where nothing is kept either side.
+          counted.push(p - below.p <= above.p - p ? { i, from: below, up: true } : { i, from: above, up: false });
+        }
+      });
+      if (seeks.length > 0) {
+        const ordinals = sql.ordinals.all({
+          col,
+          value: key[0],
+          id: key[1],
+          lists: JSON.stringify(seeks.map((i) => [all[i]!.day, all[i]!.pg])),
+        }) as (number | null)[];
+        seeks.forEach((i, j) => {
+          const n = ordinals[j] ?? all[i]!.n.at(-1)!;
+          points[i] = { key, count: n, nLo: n, nHi: n, p };
+        });
+      }
+      if (counted.length > 0) {
+        const stretches = counted.map(({ i, from, up }) => {
+          const { day, pg } = all[i]!;
+          if (up) return [day, pg, from.key![0], from.key![1], key[0], key[1]];
+          return from.key === null ? [day, pg, key[0], key[1]] : [day, pg, key[0], key[1], from.key[0], from.key[1]];
+        });
+        const rows = sql.counts.all({ ...params, stretches: JSON.stringify(stretches) }) as number[];
+        counted.forEach(({ i, from, up }, j) => {
+          const keys = Math.floor(rows[j]! / 2 ** 32);
+          const kept = rows[j]! % 2 ** 32;
+          const sign = up ? 1 : -1;
+          points[i] = {
+            key,
+            count: from.count + sign * kept,
+            nLo: from.nLo + sign * keys,
+            nHi: from.nHi + sign * keys,
+            p,
+          };
+        });
+      }
+      const below = points.reduce((sum, point) => sum + point.count, 0);
+      if (below <= rank) {
+        all.forEach((l, i) => (l.low = points[i]!));
+        lo = p;
+        error.lo = below - estimate[p]!;
+      } else {
+        all.forEach((l, i) => (l.high = points[i]!));
+        hi = p;
+        error.hi = below - estimate[p]!;
+      }
+      cutAt.add(p);
+    };
+
+    /** Each list's nearest known points at or below the `lo` mark and at or above the `hi` mark: K is between two. */
+    const bounds = (): [Point, Point][] =>
+      all.map((l) => [
+        lo < 0 ? START : around(l, marks[lo]!.key)[0],
+        hi >= marks.length ? end(l) : around(l, marks[hi]!.key)[1],
+      ]);
+    for (let guided = 0; ; guided++) {
+      const toRead = bounds().reduce((sum, [from, to]) => sum + (to.count > from.count ? to.nHi - from.nLo : 0), 0);
+      if (toRead <= readFew) break;
+      if (hi - lo > 1) {
+        let p = (lo + hi) >> 1;
+        if (guided < guidedCuts) {
+          // Where the estimate, corrected by its errors at the cuts either side, crosses `rank`: the first mark
+          // above K by it (`a`) and the one before, below K by it. Count below K first, then above it.
+          const eLo = error.lo ?? error.hi ?? 0;
+          const eHi = error.hi ?? eLo;
+          const errorAt = (m: number) => eLo + ((eHi - eLo) * (m - lo)) / (hi - lo);
+          let a = lo + 1;
+          let b = hi;
+          while (a < b) {
+            const m = (a + b) >> 1;
+            if (estimate[m]! + errorAt(m) <= rank) a = m + 1;
+            else b = m;
+          }
+          p = a - 1 > lo ? a - 1 : Math.min(a, hi - 1);
+        }
+        cut(p);
+      } else if (lo >= 0 && !cutAt.has(lo)) {
+        cut(lo);
+      } else if (hi < marks.length && !cutAt.has(hi)) {
+        cut(hi);
+      } else break;
+    }
+    // Every list's kept keys between its two points, read and sorted: K is the one `rank` minus those below them.
+    let below = 0;
+    const stretches: unknown[][] = [];
+    bounds().forEach(([from, to], i) => {
+      below += from.count;
+      if (to.count === from.count) return;
+      const l = all[i]!;
+      const start = from.key ?? l.keys[0]!;
+      stretches.push(
+        to.key === null ? [l.day, l.pg, start[0], start[1]] : [l.day, l.pg, start[0], start[1], to.key[0], to.key[1]],
+      );
+    });
+    const keys = sql.keys.all({ ...params, stretches: JSON.stringify(stretches) }) as SortKey[];
+    keys.sort(comparatorFor(keys));
+    return { key: keys[rank - below] ?? null, total };
+  }
+
+  return { keyAtRank };
+}
+
+/**
+ * An estimate of the filter's keys below each mark (in key order): each list's count rising evenly between its marks,
+ * by how many of all lists' marks lie between (past its first key, the marks spread evenly over the keys, sort-keys.ts;
+ * the lists' first keys, all marks, bunch up at the low end and are not counted as distance), with running sums.
+ */
+function estimateBelow(all: readonly List[], marks: readonly { li: number; mi: number }[]): Float64Array {
+  const estimate = new Float64Array(marks.length);
+  const at = all.map((l) => new Array<number>(l.keys.length));
+  const x = new Float64Array(marks.length + 1);
+  marks.forEach(({ li, mi }, p) => {
+    at[li]![mi] = p;
+    x[p + 1] = x[p]! + (mi > 0 ? 1 : 0);
+  });
+  const dConst = new Float64Array(marks.length + 1);
+  const dSlope = new Float64Array(marks.length + 1);
+  all.forEach((l, li) => {
+    for (let mi = 0; mi < l.keys.length; mi++) {
+      const i0 = at[li]![mi]!;
+      const i1 = mi + 1 < l.keys.length ? at[li]![mi + 1]! : marks.length;
+      const x0 = mi === 0 ? 0 : x[i0]!;
+      const slope = (l.kept[mi + 1]! - l.kept[mi]!) / Math.max(1, x[i1]! - x0);
+      const base = l.kept[mi]! - slope * x0;
+      dConst[i0] = dConst[i0]! + base;
+      dConst[i1] = dConst[i1]! - base;
+      dSlope[i0] = dSlope[i0]! + slope;
+      dSlope[i1] = dSlope[i1]! - slope;
+    }
+  });
+  let c = 0;
+  let k = 0;
+  for (let p = 0; p < marks.length; p++) {
+    c += dConst[p]!;
+    k += dSlope[p]!;
+    estimate[p] = c + k * x[p]!;
+  }
+  return estimate;
+}
