@@ -69,10 +69,15 @@ export function canonicalEntry(f: HashedFields): string {
   );
 }
 
+/** SHA-256 (lowercase hex) of a text in UTF-8. */
+export function sha256Hex(text: string): string {
+  return hash('sha256', text, 'hex');
+}
+
 /**
  * SHA-256 (lowercase hex) over the previous entry's hash and this entry's canonical form, in UTF-8. The one-shot
  * `hash` costs about half of a `createHash` object per entry, which is most of verifying a million.
  */
 export function chainHash(prevHash: string, canonical: string): string {
-  return hash('sha256', prevHash + canonical, 'hex');
+  return sha256Hex(prevHash + canonical);
 }

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
 import { canonicalEntry, canonicalJson, chainHash } from '../../electron/journal/canonical';
-import { SQL_CANONICAL } from '../../electron/journal/verify-range';
+import { SQL_CANONICAL, SQL_CANONICAL_GUARDED } from '../../electron/journal/verify-range';
 import { createJournal, type Journal } from '../../electron/journal/journal';
 import { createProfileStore, type ProfileStore } from '../../electron/profiles/profile-store';
 import { GENESIS_HASH } from '../../shared/journal';
@@ -128,14 +128,17 @@ describe.each([
     });
     const db = new Database(cache.file, { readonly: true });
     try {
-      const sql = db.prepare(`SELECT seq, ${SQL_CANONICAL} FROM journal ORDER BY seq`).raw().all() as [
-        number,
-        string,
-      ][];
-      for (const [seq, text] of sql) {
+      // The form pages are read in, and the one a page holding a BLOB is read again in.
+      const sql = db
+        .prepare(`SELECT seq, ${SQL_CANONICAL}, ${SQL_CANONICAL_GUARDED} FROM journal ORDER BY seq`)
+        .raw()
+        .all() as [number, string, string][];
+      expect(sql).toHaveLength(6);
+      for (const [seq, text, guardedText] of sql) {
         const e = journal.get(seq)!;
         const fields = { ...e, data: canonicalJson(e.data) };
         expect(text, `entry ${seq}`).toBe(canonicalEntry(fields));
+        expect(guardedText, `entry ${seq}`).toBe(text);
       }
     } finally {
       db.close();
@@ -147,6 +150,33 @@ describe.each([
     // A field turned into bytes is an edit, named as one (json_quote refuses a BLOB: the check must not stop).
     tamper('UPDATE journal SET summary = CAST(summary AS BLOB) WHERE seq = 4');
     expect((await verify()).problem).toMatchObject({ seq: 4, kind: 'edited' });
+  });
+
+  it('still names the first problem when a later entry of the same page holds a BLOB', async () => {
+    // json_quote refuses the BLOB, so the page is read again in the guarded form: entry 2 comes first.
+    const at = journal.get(2)!.at;
+    tamper(`UPDATE journal SET at = '2020-01-01T00:00:00.000Z' WHERE seq = 2`);
+    tamper('UPDATE journal SET event = CAST(event AS BLOB) WHERE seq = 4');
+    expect((await verify()).problem).toMatchObject({ seq: 2, kind: 'edited' });
+    tamper('UPDATE journal SET at = ? WHERE seq = 2', at);
+    expect((await verify()).problem).toMatchObject({ seq: 4, kind: 'edited' });
+  });
+
+  it('names hashes edited to other lengths or characters, which the page cannot be cut by', async () => {
+    const [second, third] = [journal.get(2)!, journal.get(3)!];
+    const thirdForm = canonicalEntry({ ...third, data: canonicalJson(third.data) });
+    // A character moved from the end of the hash to the front of the link: cut at 64, both would look right.
+    const hashed = chainHash(second.hash, thirdForm);
+    tamper('UPDATE journal SET hash = ?, prev_hash = ? WHERE seq = 3', hashed.slice(0, 63), hashed[63] + second.hash);
+    expect((await verify()).problem).toMatchObject({ seq: 3, kind: 'broken_link' });
+    tamper('UPDATE journal SET hash = ?, prev_hash = ? WHERE seq = 3', third.hash, second.hash);
+    expect(await verify()).toMatchObject({ ok: true, entries: 5 });
+    // 64 bytes, 63 characters: the slices after it are out of place; the link still holds, the hash does not.
+    tamper('UPDATE journal SET hash = ? WHERE seq = 2', second.hash.slice(0, 62) + 'é');
+    expect((await verify()).problem).toMatchObject({ seq: 2, kind: 'edited' });
+    tamper('UPDATE journal SET hash = ? WHERE seq = 2', second.hash);
+    tamper('UPDATE journal SET prev_hash = ? WHERE seq = 3', second.hash.slice(0, 62) + 'é');
+    expect((await verify()).problem).toMatchObject({ seq: 3, kind: 'broken_link' });
   });
 
   it('names a deleted entry', async () => {
