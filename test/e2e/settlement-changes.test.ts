@@ -70,6 +70,12 @@ describe.runIf(ready)('Settlements: changes, completeness and the exception work
       for (const c of mutated.body.changed) await table.getByText(c.pg_transaction_id).waitFor();
       const text = (await table.textContent())!;
       expect(text).toMatch(/(utr \((UTR replaced|UTR filled in)\)|dispute_id \(dispute opened\)): .+ → /);
+      // What changed is the point of a row: shown whole, wrapped, never cut off at an ellipsis.
+      const cut = await table
+        .locator('td.dt-wrap')
+        .evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent));
+      expect(cut).toEqual([]);
+      expect(await table.locator('td.dt-wrap').count()).toBe(6);
       const runId = db().prepare("SELECT max(id) FROM sync_runs WHERE kind = 'settlements'").pluck().get() as number;
       expect(await dialog.getByLabel('Sync run').inputValue()).toBe(String(runId));
       await dialog.getByTestId('completeness-summary').getByText(`${DAYS} of ${DAYS} synced dates complete.`).waitFor();

@@ -5,12 +5,10 @@
  * is stored per record; the exception workflow survives re-syncs; the triage of a date's exceptions asks the
  * classification operation with nothing but the record, stores the answers and backs off on 429.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MerchantApi } from '../../electron/api';
-import { openCache, type Cache } from '../../electron/cache/database';
+import type { Cache } from '../../electron/cache/database';
 import { idRange } from '../../electron/cache/settlement-ids';
 import { MAX_PASSES, syncSettlements } from '../../electron/sync/settlement-sync';
 import { runExport, type ExportJob } from '../../electron/export/run-export';
@@ -19,37 +17,17 @@ import type { SettlementRecord } from '../../shared/api/settlements';
 import { TRIAGE_CAUSES } from '../../shared/settlement-changes';
 import { openpyxlCells, openpyxlProblem, type TypedValue } from '../support/export-files';
 import { hook } from '../support/sandbox-http';
-import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { syncTestFile } from '../support/sync-test-file';
 import { requireSystem } from '../support/system';
 
 const PER_DAY = 700;
 const PAGE = 100;
-let sb: OpenSandbox;
-let dates: string[];
-let dir: string;
-const caches: Cache[] = [];
-
-beforeAll(async () => {
-  sb = await openSandbox({ settlementsPerDay: PER_DAY });
-  dates = sb.sandbox.fixtures().settlementDates;
-  dir = mkdtempSync(join(tmpdir(), 'sync-completeness-'));
-});
-afterEach(() => caches.splice(0).forEach((c) => c.close()));
-afterAll(async () => {
-  await sb.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let n = 0;
-function freshCache(): Cache {
-  const cache = openCache(join(dir, `cache-${++n}.sqlite`));
-  caches.push(cache);
-  return cache;
-}
+const setup = syncTestFile({ settlementsPerDay: PER_DAY, folder: 'sync-completeness-' });
+const { freshCache } = setup;
 
 async function served(date: string): Promise<SettlementRecord[]> {
   const out: SettlementRecord[] = [];
-  for await (const page of sb.api().settlements.pages({ date })) out.push(...page.data);
+  for await (const page of setup.sb.api().settlements.pages({ date })) out.push(...page.data);
   return out;
 }
 
@@ -88,7 +66,7 @@ function cached(cache: Cache, date: string) {
 
 const mutate = (body: { date: string; count: number; remove?: number; restore?: number }) =>
   hook<{ changed: unknown[]; removed: unknown[]; restored: unknown[] }>(
-    sb.sandbox.url,
+    setup.sb.sandbox.url,
     'POST',
     'settlements/mutate',
     body,
@@ -96,7 +74,7 @@ const mutate = (body: { date: string; count: number; remove?: number; restore?: 
 
 /** The real client, with the sandbox's mutate hook called after the answers to the pages named in `plan`. */
 function mutatingApi(plan: Map<number, { date: string; count: number; remove?: number; restore?: number }>) {
-  const real = sb.api();
+  const real = setup.sb.api();
   let answered = 0;
   const api: { settlements: Pick<MerchantApi['settlements'], 'page'> } = {
     settlements: {
@@ -113,7 +91,7 @@ function mutatingApi(plan: Map<number, { date: string; count: number; remove?: n
 
 describe('paging a date that changes under us', () => {
   it('records removed and added between pages: the cache ends equal to the final state, and the manifest says so', async () => {
-    const date = dates.at(-20)!;
+    const date = setup.dates.at(-20)!;
     // Removed before the sync, so that a restore during it adds records back into the listing.
     await mutate({ date, count: 0, remove: 5 });
     const cache = freshCache();
@@ -149,7 +127,7 @@ describe('paging a date that changes under us', () => {
   });
 
   it('the same, with pages read ahead four at a time', async () => {
-    const date = dates.at(-21)!;
+    const date = setup.dates.at(-21)!;
     await mutate({ date, count: 0, remove: 4 });
     const cache = freshCache();
     const { api } = mutatingApi(
@@ -166,12 +144,12 @@ describe('paging a date that changes under us', () => {
   });
 
   it('a quiet service takes one pass with no shift, and a re-sync digests the same records alike', async () => {
-    const date = dates.at(-22)!;
+    const date = setup.dates.at(-22)!;
     const cache = freshCache();
-    await syncSettlements({ api: sb.api(), cache, from: date, to: date, pageSize: PAGE });
+    await syncSettlements({ api: setup.sb.api(), cache, from: date, to: date, pageSize: PAGE });
     const first = cache.manifests.latest({ from: date, to: date });
     expect(first.every((m) => m.passes === 1 && m.shifts === 0 && m.stable)).toBe(true);
-    const second = await syncSettlements({ api: sb.api(), cache, from: date, to: date, pageSize: PAGE });
+    const second = await syncSettlements({ api: setup.sb.api(), cache, from: date, to: date, pageSize: PAGE });
     const again = cache.manifests.latest({ from: date, to: date });
     expect(again.map((m) => m.runId)).toEqual(first.map(() => second.runId));
     expect(again.map((m) => m.digest)).toEqual(first.map((m) => m.digest));
@@ -179,7 +157,7 @@ describe('paging a date that changes under us', () => {
   });
 
   it('a service that changes at every page is paged at most MAX_PASSES times and the date is marked not stable', async () => {
-    const date = dates.at(-23)!;
+    const date = setup.dates.at(-23)!;
     const cache = freshCache();
     const plan = new Map(Array.from({ length: 60 }, (_, i) => [i + 1, { date, count: 0, remove: 1 }] as const));
     const { api, answered } = mutatingApi(plan);
@@ -194,14 +172,14 @@ describe('paging a date that changes under us', () => {
 
 describe('what a re-sync changed', () => {
   it('stores each record it added, changed (field by field), dropped or got back', async () => {
-    const date = dates.at(-25)!;
+    const date = setup.dates.at(-25)!;
     await mutate({ date, count: 0, remove: 3 });
     const cache = freshCache();
-    const first = await syncSettlements({ api: sb.api(), cache, from: date, to: date });
+    const first = await syncSettlements({ api: setup.sb.api(), cache, from: date, to: date });
     // A first sync of a date is not a change: nothing was there to compare with.
     expect(cache.changes.countOfRun(first.runId)).toBe(0);
     const { body } = await mutate({ date, count: 4, remove: 2, restore: 3 });
-    const second = await syncSettlements({ api: sb.api(), cache, from: date, to: date });
+    const second = await syncSettlements({ api: setup.sb.api(), cache, from: date, to: date });
     expect(second.updated).toBe(4);
     const summary = cache.changes.summary({ from: date, to: date });
     expect(summary.byKind).toEqual({ new: 3, changed: 4, vanished: 2, returned: 0 });
@@ -238,9 +216,9 @@ describe('what a re-sync changed', () => {
 
 describe('the exception workflow', () => {
   it('acknowledge, note, assign and resolve survive a re-sync that changes the record; refusals are specific', async () => {
-    const date = dates.at(-27)!;
+    const date = setup.dates.at(-27)!;
     const cache = freshCache();
-    await syncSettlements({ api: sb.api(), cache, from: date, to: date });
+    await syncSettlements({ api: setup.sb.api(), cache, from: date, to: date });
     const [exception] = cache.exceptions.exceptionsOfDate(idRange(date, date), null);
     expect(exception).toBeDefined();
     const id = exception!.id;
@@ -252,7 +230,7 @@ describe('the exception workflow', () => {
     );
     expect(() => cache.exceptions.act({ recordId: id, action: 'note', text: '   ' })).toThrow(/must not be empty/);
     await mutate({ date, count: 30, remove: 0 });
-    await syncSettlements({ api: sb.api(), cache, from: date, to: date });
+    await syncSettlements({ api: setup.sb.api(), cache, from: date, to: date });
     cache.exceptions.act({ recordId: id, action: 'resolve', text: 'Refund of the fee received' });
     const detail = cache.exceptions.detail(id);
     expect(detail).toMatchObject({
@@ -270,16 +248,16 @@ describe('the exception workflow', () => {
   });
 
   it('triages a date: only the record goes out, answers and model are stored, the threshold decides the tag, 429 is waited out', async () => {
-    const date = dates.at(-28)!;
+    const date = setup.dates.at(-28)!;
     const cache = freshCache();
-    await syncSettlements({ api: sb.api(), cache, from: date, to: date });
+    await syncSettlements({ api: setup.sb.api(), cache, from: date, to: date });
     const records = cache.exceptions.exceptionsOfDate(idRange(date, date), null);
     expect(records.length).toBeGreaterThan(3);
     // Whatever the client retries, 429s that outlive them are waited out by the triage itself.
-    await sb.fault({ path: '/ai/v1/classify/', kind: '429', count: 6 });
+    await setup.sb.fault({ path: '/ai/v1/classify/', kind: '429', count: 6 });
     const sent: unknown[] = [];
     const waits: number[] = [];
-    const real = sb.api();
+    const real = setup.sb.api();
     const summary = await triageDate({
       api: {
         classification: {
@@ -315,22 +293,22 @@ describe.runIf(requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)'
   'the settlement workbook, as openpyxl reads it',
   () => {
     it('has a Manifest sheet equal to the manifests, a Changes sheet of every changed field, and the workflow on Exceptions', async () => {
-      const date = dates.at(-30)!;
+      const date = setup.dates.at(-30)!;
       await mutate({ date, count: 0, remove: 2 });
       const cache = freshCache();
-      await syncSettlements({ api: sb.api(), cache, from: date, to: date });
+      await syncSettlements({ api: setup.sb.api(), cache, from: date, to: date });
       await mutate({ date, count: 3, remove: 1, restore: 2 });
       const { api } = mutatingApi(new Map([[2, { date, count: 0, remove: 1 }]]));
       await syncSettlements({ api, cache, from: date, to: date, pageSize: PAGE, concurrency: 1 });
       const [exception] = cache.exceptions.exceptionsOfDate(idRange(date, date), null);
       cache.exceptions.act({ recordId: exception!.id, action: 'assign', text: 'Meera' });
 
-      const file = join(dir, 'workbook.xlsx');
+      const file = join(setup.dir, 'workbook.xlsx');
       const request = { kind: 'settlements', format: 'xlsx', filter: { from: date, to: date } } as ExportJob['request'];
       const context = {
         profileName: 'Desk',
         environment: 'sandbox' as const,
-        baseUrl: sb.sandbox.url,
+        baseUrl: setup.sb.sandbox.url,
         generatedAtIst: '2026-01-15 12:00:00',
         appVersion: '0.0.0',
         journalHead: '0'.repeat(64),

@@ -4,10 +4,8 @@
  * changed and dropped records, one date failing while the others complete, reads with the sandbox gone, and no
  * trace of the secret in the cache's files.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../electron/api';
 import { openCache, type Cache } from '../../electron/cache/database';
 import { PER_DAY as IDS_PER_DAY } from '../../electron/cache/settlement-ids';
@@ -16,35 +14,16 @@ import { syncSettlements } from '../../electron/sync/settlement-sync';
 import type { SettlementRecord } from '../../shared/api/settlements';
 import { syncProgress, syncSummary, type SyncProgress } from '../../shared/sync';
 import { hook } from '../support/sandbox-http';
-import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { openSandbox } from '../support/sandbox';
+import { syncTestFile } from '../support/sync-test-file';
 
 const PER_DAY = 1500;
-let sb: OpenSandbox;
-let dates: string[];
-let dir: string;
-const caches: Cache[] = [];
+const setup = syncTestFile({ settlementsPerDay: PER_DAY, folder: 'sync-settlements-' });
+const { freshCache } = setup;
 
-beforeAll(async () => {
-  sb = await openSandbox({ settlementsPerDay: PER_DAY });
-  dates = sb.sandbox.fixtures().settlementDates;
-  dir = mkdtempSync(join(tmpdir(), 'sync-settlements-'));
-});
-afterEach(() => caches.splice(0).forEach((c) => c.close()));
-afterAll(async () => {
-  await sb.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-let n = 0;
-function freshCache(): Cache {
-  const cache = openCache(join(dir, `cache-${++n}.sqlite`));
-  caches.push(cache);
-  return cache;
-}
-
-/** What the API serves for the dates, read with the client's own sequential paging. */
+/** What the API serves for the setup.dates, read with the client's own sequential paging. */
 async function served(days: string[], pg?: string): Promise<SettlementRecord[]> {
-  const api = sb.api();
+  const api = setup.sb.api();
   const out: SettlementRecord[] = [];
   for (const date of days) for await (const page of api.settlements.pages({ date, pg })) out.push(...page.data);
   return out;
@@ -87,10 +66,10 @@ function cached(cache: Cache, from: string, to: string) {
 describe('settlement sync', () => {
   it('syncs several days, page by page, with progress and a summary', async () => {
     const cache = freshCache();
-    const days = dates.slice(-4);
+    const days = setup.dates.slice(-4);
     const events: SyncProgress[] = [];
     const summary = await syncSettlements({
-      api: sb.api(),
+      api: setup.sb.api(),
       cache,
       from: days[0]!,
       to: days.at(-1)!,
@@ -121,10 +100,10 @@ describe('settlement sync', () => {
 
   it('resumes a cancelled sync where it stopped: nothing twice, nothing missing', async () => {
     const cache = freshCache();
-    const days = dates.slice(-6, -3);
+    const days = setup.dates.slice(-6, -3);
     const controller = new AbortController();
     const first = await syncSettlements({
-      api: sb.api(),
+      api: setup.sb.api(),
       cache,
       from: days[0]!,
       to: days.at(-1)!,
@@ -138,16 +117,22 @@ describe('settlement sync', () => {
     expect(first.records).toBeLessThan(3 * PER_DAY);
     expect(first.dates.some((d) => d.status === 'cancelled')).toBe(true);
 
-    const second = await syncSettlements({ api: sb.api(), cache, from: days[0]!, to: days.at(-1)!, pageSize: 700 });
+    const second = await syncSettlements({
+      api: setup.sb.api(),
+      cache,
+      from: days[0]!,
+      to: days.at(-1)!,
+      pageSize: 700,
+    });
     expect(second).toMatchObject({ status: 'completed', resumed: true, runId: first.runId, records: 3 * PER_DAY });
     expect(cached(cache, days[0]!, days.at(-1)!)).toEqual(checksum(await served(days)));
   });
 
   it('a sync cancelled with pages in flight keeps whole pages with their checkpoints, then resumes', async () => {
     const cache = freshCache();
-    const days = dates.slice(-7, -5);
+    const days = setup.dates.slice(-7, -5);
     const controller = new AbortController();
-    const range = { api: sb.api(), cache, from: days[0]!, to: days.at(-1)!, pageSize: 200 };
+    const range = { api: setup.sb.api(), cache, from: days[0]!, to: days.at(-1)!, pageSize: 200 };
     const first = await syncSettlements({
       ...range,
       concurrency: 4,
@@ -171,11 +156,12 @@ describe('settlement sync', () => {
 
   it('a write that fails mid-run stops the sync with the cache’s error, keeps the pages before it, and resumes', async () => {
     const cache = freshCache();
-    const date = dates.at(-4)!;
+    const date = setup.dates.at(-4)!;
     // The 1001st row of any date cannot be stored, as when the disk fills up.
     cache.db.exec(`CREATE TRIGGER full_disk BEFORE INSERT ON settlements WHEN NEW.id % ${IDS_PER_DAY} >= 1000
                    BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`);
-    const sync = () => syncSettlements({ api: sb.api(), cache, from: date, to: date, pageSize: 300, concurrency: 4 });
+    const sync = () =>
+      syncSettlements({ api: setup.sb.api(), cache, from: date, to: date, pageSize: 300, concurrency: 4 });
     await expect(sync()).rejects.toThrow(/database or disk is full \(test\)/);
     expect(cache.syncRuns.recent(1)[0]).toMatchObject({
       status: 'failed',
@@ -195,10 +181,10 @@ describe('settlement sync', () => {
   it('a sync cancelled before it starts stores nothing and says so', async () => {
     const cache = freshCache();
     const summary = await syncSettlements({
-      api: sb.api(),
+      api: setup.sb.api(),
       cache,
-      from: dates[0]!,
-      to: dates[1]!,
+      from: setup.dates[0]!,
+      to: setup.dates[1]!,
       signal: AbortSignal.abort(),
     });
     expect(summary).toMatchObject({ status: 'cancelled', records: 0 });
@@ -207,16 +193,16 @@ describe('settlement sync', () => {
 
   it('a re-sync updates changed records and marks the ones the API no longer returns', async () => {
     const cache = freshCache();
-    const [d1, d2] = dates.slice(-9, -7) as [string, string];
-    await syncSettlements({ api: sb.api(), cache, from: d1, to: d2 });
+    const [d1, d2] = setup.dates.slice(-9, -7) as [string, string];
+    await syncSettlements({ api: setup.sb.api(), cache, from: d1, to: d2 });
     const { body: report } = await hook<{
       changed: { pg_transaction_id: string; settlement_date: string; fields: string[] }[];
       removed: { pg_transaction_id: string; settlement_date: string }[];
-    }>(sb.sandbox.url, 'POST', 'settlements/mutate', { date: d2, count: 6, remove: 4 });
+    }>(setup.sb.sandbox.url, 'POST', 'settlements/mutate', { date: d2, count: 6, remove: 4 });
     expect(report.changed).toHaveLength(6);
     expect(report.removed).toHaveLength(4);
 
-    const summary = await syncSettlements({ api: sb.api(), cache, from: d1, to: d2 });
+    const summary = await syncSettlements({ api: setup.sb.api(), cache, from: d1, to: d2 });
     expect(summary.resumed).toBe(false);
     expect(summary.dates).toEqual([
       expect.objectContaining({ date: d1, status: 'completed', updated: 0, vanished: 0, records: PER_DAY }),
@@ -243,58 +229,69 @@ describe('settlement sync', () => {
 
   it('an error on one date is recorded, the others complete, and the next sync finishes it', async () => {
     const cache = freshCache();
-    const days = dates.slice(-12, -9);
-    await sb.fault({ path: '/api/v2/settlement/fetch', kind: '500', count: 4 });
-    const summary = await syncSettlements({ api: sb.api(), cache, from: days[0]!, to: days.at(-1)!, concurrency: 1 });
+    const days = setup.dates.slice(-12, -9);
+    await setup.sb.fault({ path: '/api/v2/settlement/fetch', kind: '500', count: 4 });
+    const summary = await syncSettlements({
+      api: setup.sb.api(),
+      cache,
+      from: days[0]!,
+      to: days.at(-1)!,
+      concurrency: 1,
+    });
     expect(summary.status).toBe('partial');
     expect(summary.dates.map((d) => d.status)).toEqual(['failed', 'completed', 'completed']);
     expect(summary.dates[0]!.error).toMatch(/\w+ \w+/);
     expect(summary.dates[0]!.error).not.toMatch(/500|stack|Error:/);
 
-    const retry = await syncSettlements({ api: sb.api(), cache, from: days[0]!, to: days.at(-1)! });
+    const retry = await syncSettlements({ api: setup.sb.api(), cache, from: days[0]!, to: days.at(-1)! });
     expect(retry).toMatchObject({ status: 'completed', resumed: true, records: 3 * PER_DAY });
     expect(cached(cache, days[0]!, days.at(-1)!)).toEqual(checksum(await served(days)));
   });
 
   it('syncs one gateway alone, and a later full sync of the date adds the rest without repeats', async () => {
     const cache = freshCache();
-    const date = dates.at(-13)!;
-    const one = await syncSettlements({ api: sb.api(), cache, from: date, to: date, pg: 'payu' });
+    const date = setup.dates.at(-13)!;
+    const one = await syncSettlements({ api: setup.sb.api(), cache, from: date, to: date, pg: 'payu' });
     expect(one).toMatchObject({ status: 'completed', pg: 'payu', records: PER_DAY / 4 });
     expect(cache.settlements.query({ from: date, to: date, limit: 1000 }).rows.every((r) => r.pg === 'payu')).toBe(
       true,
     );
     expect(cache.settlements.totals({ from: date, to: date, pg: 'payu' }).asOf).not.toBeNull();
 
-    await syncSettlements({ api: sb.api(), cache, from: date, to: date });
+    await syncSettlements({ api: setup.sb.api(), cache, from: date, to: date });
     expect(cached(cache, date, date)).toEqual(checksum(await served([date])));
   });
 
   it('refuses a second sync into the same cache while one runs', async () => {
     const cache = freshCache();
     const other = openCache(cache.file);
-    caches.push(other);
-    const running = syncSettlements({ api: sb.api(), cache, from: dates.at(-20)!, to: dates.at(-18)! });
+    setup.closedAfterTest(other);
+    const running = syncSettlements({
+      api: setup.sb.api(),
+      cache,
+      from: setup.dates.at(-20)!,
+      to: setup.dates.at(-18)!,
+    });
     await expect(
-      syncSettlements({ api: sb.api(), cache: other, from: dates.at(-17)!, to: dates.at(-17)! }),
+      syncSettlements({ api: setup.sb.api(), cache: other, from: setup.dates.at(-17)!, to: setup.dates.at(-17)! }),
     ).rejects.toThrow(SyncBusyError);
     await expect(running).resolves.toMatchObject({ status: 'completed' });
     // The lock went with the finished sync: the other connection may write now.
     await expect(
-      syncSettlements({ api: sb.api(), cache: other, from: dates.at(-17)!, to: dates.at(-17)! }),
+      syncSettlements({ api: setup.sb.api(), cache: other, from: setup.dates.at(-17)!, to: setup.dates.at(-17)! }),
     ).resolves.toMatchObject({ status: 'completed' });
   });
 
   it('resumes a run marked running by a process that is still alive but holds no lock (pid reuse)', async () => {
     const cache = freshCache();
-    const [from, to] = [dates.at(-25)!, dates.at(-24)!];
-    const first = syncSettlements({ api: sb.api(), cache, from, to, signal: AbortSignal.abort() });
+    const [from, to] = [setup.dates.at(-25)!, setup.dates.at(-24)!];
+    const first = syncSettlements({ api: setup.sb.api(), cache, from, to, signal: AbortSignal.abort() });
     await expect(first).resolves.toMatchObject({ status: 'cancelled' });
     // As a crash leaves it, owned by a live process that is not a sync at all: this test's parent.
     const run = cache.syncRuns.recent(1)[0]!;
     cache.db.prepare(`UPDATE sync_runs SET status = 'running', owner_pid = ? WHERE id = ?`).run(process.ppid, run.id);
 
-    const next = await syncSettlements({ api: sb.api(), cache, from, to });
+    const next = await syncSettlements({ api: setup.sb.api(), cache, from, to });
     expect(next).toMatchObject({ status: 'completed', resumed: true, records: 2 * PER_DAY });
     expect(cache.syncRuns.get(run.id)).toMatchObject({ status: 'completed' });
   });

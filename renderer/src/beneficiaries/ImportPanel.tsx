@@ -63,7 +63,7 @@ const COLUMNS: DataColumn<ImportRowResult>[] = [
     cell: (r) => r.beneficiaryId ?? none,
     sortValue: (r) => r.beneficiaryId,
   },
-  { id: 'reason', label: 'Reason', cell: (r) => r.reason ?? none, sortValue: (r) => r.reason },
+  { id: 'reason', label: 'Reason', wrap: true, cell: (r) => r.reason ?? none, sortValue: (r) => r.reason },
 ];
 
 /** The counts of a report, in words: "4 ready · 3 invalid". */

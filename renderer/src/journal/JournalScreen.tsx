@@ -195,7 +195,7 @@ const ENTRY_COLUMNS: DataColumn<JournalEntry>[] = [
   { id: 'kind', label: 'Kind', optional: true, cell: (e) => e.kind, sortValue: (e) => e.kind },
   { id: 'event', label: 'Event', optional: true, cell: (e) => e.event, sortValue: (e) => e.event },
   { id: 'outcome', label: 'Outcome', optional: true, cell: (e) => e.outcome, sortValue: (e) => e.outcome },
-  { id: 'summary', label: 'Summary', optional: true, cell: (e) => e.summary, sortValue: (e) => e.summary },
+  { id: 'summary', label: 'Summary', optional: true, wrap: true, cell: (e) => e.summary, sortValue: (e) => e.summary },
 ];
 
 function Entries() {

@@ -1,10 +1,9 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { amountInWords } from '../../../shared/amount-words';
 import { checkRupees } from '../../../shared/rupees';
 import { refundProblem, type OrderView } from '../../../shared/orders';
-import { failedActionOutcome } from '../query/journaled-action';
+import { useConfirmedAction } from '../query/journaled-action';
 import { useAppInfo } from '../query/app-queries';
-import { resultOf } from '../query/ipc-query';
 import { FormField } from '../ui/FormField';
 import { formatMoney } from '../ui/format';
 import { MoneyConfirmDialog } from '../ui/MoneyConfirmDialog';
@@ -16,8 +15,6 @@ type Pending =
   | { kind: 'full'; requestKey: string; amount: number }
   | { kind: 'partial'; requestKey: string; amount: number };
 
-/** A lost answer: the action may have happened. Main keeps it unsettled until "Check status" says what happened. */
-
 /**
  * Capture, full refund and partial refund of the order on screen. Each opens a confirmation with the amount in figures
  * and words and the environment; the confirmation makes one request key, and a second click while it is out sends
@@ -28,11 +25,9 @@ export function OrderActions({ view }: { view: OrderView }) {
   const environment = useAppInfo().data?.profile.environment ?? null;
   const capture = useCapture();
   const refund = useRefund();
-  const [pending, setPending] = useState<Pending | null>(null);
+  const { pending, ask, drop, outcome, confirm } = useConfirmedAction<Pending>();
   const [typed, setTyped] = useState('');
   const [typedError, setTypedError] = useState<string>();
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string; unknown?: boolean } | null>(null);
-  const inFlight = useRef(false);
   const o = view.order;
   const balance = view.balance;
   const busy = capture.isPending || refund.isPending;
@@ -56,30 +51,21 @@ export function OrderActions({ view }: { view: OrderView }) {
     const problem = check.ok ? refundProblem(check.minor, balance, o.currency) : check.reason;
     setTypedError(problem ?? undefined);
     if (!check.ok || problem) return;
-    setPending({ kind: 'partial', requestKey: crypto.randomUUID(), amount: check.minor });
+    ask({ kind: 'partial', requestKey: crypto.randomUUID(), amount: check.minor });
   }
 
-  async function confirm() {
-    if (!pending || inFlight.current) return;
-    inFlight.current = true;
-    const result =
-      pending.kind === 'capture'
-        ? await resultOf(capture.mutateAsync({ requestKey: pending.requestKey, orderId: o.order_id }))
-        : await resultOf(
-            refund.mutateAsync({
-              requestKey: pending.requestKey,
-              orderId: o.order_id,
-              amount: pending.kind === 'full' ? null : pending.amount,
-            }),
-          );
-    inFlight.current = false;
-    setPending(null);
-    if (result.ok) {
-      setOutcome({ ok: true, text: result.value.outcome.summary });
-      if (pending.kind === 'partial') setTyped('');
-    } else {
-      setOutcome(failedActionOutcome(result.error));
-    }
+  async function send() {
+    const kind = pending?.kind;
+    const done = await confirm((p) =>
+      p.kind === 'capture'
+        ? capture.mutateAsync({ requestKey: p.requestKey, orderId: o.order_id })
+        : refund.mutateAsync({
+            requestKey: p.requestKey,
+            orderId: o.order_id,
+            amount: p.kind === 'full' ? null : p.amount,
+          }),
+    );
+    if (done && kind === 'partial') setTyped('');
   }
 
   return (
@@ -93,7 +79,7 @@ export function OrderActions({ view }: { view: OrderView }) {
           className="button"
           disabled={!canCapture || offline !== null || busy}
           title={why(canCapture ? null : `Only an authorized order can be captured; this one is ${o.order_status}.`)}
-          onClick={() => setPending({ kind: 'capture', requestKey: crypto.randomUUID() })}
+          onClick={() => ask({ kind: 'capture', requestKey: crypto.randomUUID() })}
         >
           Capture…
         </button>
@@ -102,9 +88,7 @@ export function OrderActions({ view }: { view: OrderView }) {
           className="button"
           disabled={noRefund !== null || offline !== null || busy}
           title={why(noRefund)}
-          onClick={() =>
-            balance && setPending({ kind: 'full', requestKey: crypto.randomUUID(), amount: balance.refundable })
-          }
+          onClick={() => balance && ask({ kind: 'full', requestKey: crypto.randomUUID(), amount: balance.refundable })}
         >
           Refund in full…
         </button>
@@ -168,9 +152,9 @@ export function OrderActions({ view }: { view: OrderView }) {
           environment={environment}
           confirmLabel={pending.kind === 'capture' ? 'Capture' : 'Refund'}
           busy={busy}
-          onConfirm={() => void confirm()}
+          onConfirm={() => void send()}
           onCancel={() => {
-            if (!busy) setPending(null);
+            if (!busy) drop();
           }}
         >
           {pending.kind !== 'capture' && balance && (

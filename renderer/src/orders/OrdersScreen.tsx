@@ -1,16 +1,15 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { RecentOrder } from '../../../shared/orders';
 import { ActionJournalPanel } from '../journal/ActionEntries';
 import { loadableOf, resultOf, useActiveProfileId } from '../query/ipc-query';
 import { AsOf } from '../ui/AsOf';
 import type { DataColumn } from '../ui/DataTable';
-import { FormField } from '../ui/FormField';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { OfflineBanner } from '../ui/OfflineBanner';
 import { useOfflineReason } from '../ui/offline';
 import { PageHeader } from '../ui/PageHeader';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
-import { useFindShortcut } from '../ui/use-find-shortcut';
+import { IdField, useIdField } from '../ui/IdField';
 import { OrderActions } from './OrderActions';
 import { OrderDetail, RefundAttempts } from './OrderDetail';
 import { useCachedOrder, useFetchOrder, useOrderActions, useOrderCheck, useRecentOrders } from './orders-queries';
@@ -45,44 +44,24 @@ const COLUMNS: DataColumn<RecentOrder>[] = [
 
 function LookupForm({ onLookUp, busy }: { onLookUp(id: string): void; busy: boolean }) {
   const offline = useOfflineReason();
-  const [id, setId] = useState('');
-  const [error, setError] = useState<string>();
-  const input = useRef<HTMLInputElement>(null);
-  useFindShortcut(input);
+  const field = useIdField('an order id');
   function submit(event: FormEvent) {
     event.preventDefault();
-    const trimmed = id.trim();
-    const problem =
-      trimmed === '' ? 'Enter an order id.' : trimmed.length > 64 ? 'An order id is at most 64 characters.' : undefined;
-    setError(problem);
-    if (problem) return input.current?.focus();
-    onLookUp(trimmed);
+    const id = field.take();
+    if (id !== undefined) onLookUp(id);
   }
   return (
     <form className="order-form" onSubmit={submit} noValidate aria-label="Look up an order">
-      <FormField
+      <IdField
+        field={field}
         label="Order id"
-        error={error}
+        placeholder="ord_…"
         hint={
           offline
             ? 'Offline: shows the order as last read, from the cache.'
             : 'Fetches the order and its refund attempts. / or Ctrl+F (⌘F on a Mac) jumps here.'
         }
-      >
-        {(control) => (
-          <input
-            {...control}
-            ref={input}
-            data-search
-            className="input mono"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="ord_…"
-            value={id}
-            onChange={(e) => setId(e.target.value)}
-          />
-        )}
-      </FormField>
+      />
       <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
         {offline ? 'Show cached' : busy ? 'Looking up…' : 'Look up'}
       </button>

@@ -99,6 +99,7 @@ const COLUMNS: DataColumn<PayoutCheckItem>[] = [
   {
     id: 'reason',
     label: 'Reason',
+    wrap: true,
     optional: true,
     cell: (i) => {
       const reason = i.error ?? i.lookup?.gatewayErrorMessage ?? (i.lookup?.payout?.error || null);

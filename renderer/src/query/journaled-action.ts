@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
 import type { IpcChannel } from '../../../shared/ipc/channels';
 import type { IpcError } from '../../../shared/ipc/contract';
-import { invalidateChannels, useIpcMutation } from './ipc-query';
+import { invalidateChannels, resultOf, useIpcMutation } from './ipc-query';
 
 /**
  * An action at the service that main journals: a failed one is journaled too (refused, or outcome unknown), so the
@@ -29,4 +30,32 @@ export function failedActionOutcome(error: IpcError): { ok: false; unknown: bool
     unknown,
     text: unknown ? `Outcome unknown — check status below before trying again. ${error.message}` : error.message,
   };
+}
+
+export interface ActionOutcome {
+  ok: boolean;
+  text: string;
+  unknown?: boolean;
+}
+
+/**
+ * A money action awaiting its confirmation: what is asked (with the request key made when it was asked), the outcome
+ * shown after, and the one send. A second confirm while the first is out sends nothing: the guard is a ref, set
+ * before the await, so a double click inside one render cannot pass it.
+ */
+export function useConfirmedAction<Asked>() {
+  const [pending, setPending] = useState<Asked | null>(null);
+  const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
+  const inFlight = useRef(false);
+  /** Sends what was asked; true when the service did it. */
+  async function confirm(send: (asked: Asked) => Promise<{ outcome: { summary: string } }>): Promise<boolean> {
+    if (!pending || inFlight.current) return false;
+    inFlight.current = true;
+    const result = await resultOf(send(pending));
+    inFlight.current = false;
+    setPending(null);
+    setOutcome(result.ok ? { ok: true, text: result.value.outcome.summary } : failedActionOutcome(result.error));
+    return result.ok;
+  }
+  return { pending, ask: setPending, drop: () => setPending(null), outcome, confirm };
 }

@@ -75,6 +75,7 @@ const COLUMNS: readonly DataColumn<SettlementChange>[] = [
   {
     id: 'what',
     label: 'What changed',
+    wrap: true,
     cell: (c) => (c.fields.length === 0 ? '—' : c.fields.map(fieldText).join('; ')),
     sortValue: (c) => c.fields.map((f) => f.field).join(','),
   },

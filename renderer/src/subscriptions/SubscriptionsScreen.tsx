@@ -1,6 +1,6 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { amountInWords } from '../../../shared/amount-words';
-import { failedActionOutcome } from '../query/journaled-action';
+import { useConfirmedAction } from '../query/journaled-action';
 import { checkRupees } from '../../../shared/rupees';
 import { isCancelled, type RecentSubscription, type SubscriptionView } from '../../../shared/subscriptions';
 import { ActionJournalPanel } from '../journal/ActionEntries';
@@ -15,7 +15,7 @@ import { OfflineBanner } from '../ui/OfflineBanner';
 import { useOfflineReason } from '../ui/offline';
 import { PageHeader } from '../ui/PageHeader';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
-import { useFindShortcut } from '../ui/use-find-shortcut';
+import { IdField, useIdField } from '../ui/IdField';
 import {
   useCachedSubscription,
   useCancelSubscription,
@@ -71,45 +71,25 @@ const COLUMNS: DataColumn<RecentSubscription>[] = [
 
 function LookupForm({ onLookUp, busy }: { onLookUp(id: string, by: 'id' | 'receipt'): void; busy: boolean }) {
   const offline = useOfflineReason();
-  const [id, setId] = useState('');
+  const field = useIdField('an id');
   const [by, setBy] = useState<'id' | 'receipt'>('id');
-  const [error, setError] = useState<string>();
-  const input = useRef<HTMLInputElement>(null);
-  useFindShortcut(input);
   function submit(event: FormEvent) {
     event.preventDefault();
-    const trimmed = id.trim();
-    const problem =
-      trimmed === '' ? 'Enter an id.' : trimmed.length > 64 ? 'An id is at most 64 characters.' : undefined;
-    setError(problem);
-    if (problem) return input.current?.focus();
-    onLookUp(trimmed, by);
+    const id = field.take();
+    if (id !== undefined) onLookUp(id, by);
   }
   return (
     <form className="order-form" onSubmit={submit} noValidate aria-label="Look up a subscription">
-      <FormField
+      <IdField
+        field={field}
         label={by === 'id' ? 'Subscription id' : 'Merchant receipt id'}
-        error={error}
+        placeholder={by === 'id' ? 'sub_…' : 'subrcpt_…'}
         hint={
           offline
             ? 'Offline: shows the subscription as last read, from the cache.'
             : 'By its id, or by your receipt id.'
         }
-      >
-        {(control) => (
-          <input
-            {...control}
-            ref={input}
-            data-search
-            className="input mono"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={by === 'id' ? 'sub_…' : 'subrcpt_…'}
-            value={id}
-            onChange={(e) => setId(e.target.value)}
-          />
-        )}
-      </FormField>
+      />
       <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
         {offline ? 'Show cached' : busy ? 'Looking up…' : 'Look up'}
       </button>
@@ -166,11 +146,9 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
   const environment = useAppInfo().data?.profile.environment ?? null;
   const cancel = useCancelSubscription();
   const charge = useChargeSubscription();
-  const [pending, setPending] = useState<Pending | null>(null);
+  const { pending, ask, drop, outcome, confirm } = useConfirmedAction<Pending>();
   const [typed, setTyped] = useState('');
   const [typedError, setTypedError] = useState<string>();
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-  const inFlight = useRef(false);
   const busy = cancel.isPending || charge.isPending;
   const cancelled = isCancelled(s.subscription_status);
   const notActive =
@@ -183,31 +161,21 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
     event.preventDefault();
     const check = checkRupees(typed);
     setTypedError(check.ok ? undefined : check.reason);
-    if (check.ok) setPending({ kind: 'charge', requestKey: crypto.randomUUID(), amount: check.minor });
+    if (check.ok) ask({ kind: 'charge', requestKey: crypto.randomUUID(), amount: check.minor });
   }
 
-  async function confirm() {
-    if (!pending || inFlight.current) return;
-    inFlight.current = true;
-    const result =
-      pending.kind === 'cancel'
-        ? await resultOf(cancel.mutateAsync({ requestKey: pending.requestKey, id: s.subscription_id }))
-        : await resultOf(
-            charge.mutateAsync({
-              requestKey: pending.requestKey,
-              id: s.subscription_id,
-              amount: pending.amount,
-              currency: s.currency,
-            }),
-          );
-    inFlight.current = false;
-    setPending(null);
-    if (result.ok) {
-      setOutcome({ ok: true, text: result.value.outcome.summary });
-      setTyped('');
-    } else {
-      setOutcome(failedActionOutcome(result.error));
-    }
+  async function send() {
+    const done = await confirm((p) =>
+      p.kind === 'cancel'
+        ? cancel.mutateAsync({ requestKey: p.requestKey, id: s.subscription_id })
+        : charge.mutateAsync({
+            requestKey: p.requestKey,
+            id: s.subscription_id,
+            amount: p.amount,
+            currency: s.currency,
+          }),
+    );
+    if (done) setTyped('');
   }
 
   return (
@@ -221,7 +189,7 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
           className="button"
           disabled={offline !== null || busy}
           title={offline ?? (cancelled ? 'Already cancelled: the service will say so (1035).' : undefined)}
-          onClick={() => setPending({ kind: 'cancel', requestKey: crypto.randomUUID() })}
+          onClick={() => ask({ kind: 'cancel', requestKey: crypto.randomUUID() })}
         >
           Cancel subscription…
         </button>
@@ -275,9 +243,9 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
           environment={environment}
           confirmLabel={pending.kind === 'cancel' ? 'Cancel subscription' : 'Charge'}
           busy={busy}
-          onConfirm={() => void confirm()}
+          onConfirm={() => void send()}
           onCancel={() => {
-            if (!busy) setPending(null);
+            if (!busy) drop();
           }}
         >
           {pending.kind === 'cancel' && <p>No further charges will be made under it.</p>}

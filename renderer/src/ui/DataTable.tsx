@@ -25,6 +25,8 @@ export interface DataColumn<R> {
   optional?: boolean;
   /** Hidden until chosen. */
   hiddenByDefault?: boolean;
+  /** Long text that is the point of the row (what changed): wrapped in full, never cut to an ellipsis. */
+  wrap?: boolean;
 }
 
 export interface TableSort {
@@ -218,7 +220,9 @@ export function DataTable<R>(props: DataTableProps<R>) {
               {shownColumns.map((c) => (
                 <td
                   key={c.id}
-                  className={[c.numeric ? 'dt-numeric money' : '', c.mono ? 'mono' : ''].filter(Boolean).join(' ')}
+                  className={[c.numeric ? 'dt-numeric money' : '', c.mono ? 'mono' : '', c.wrap ? 'dt-wrap' : '']
+                    .filter(Boolean)
+                    .join(' ')}
                 >
                   {c.cell(r)}
                 </td>
