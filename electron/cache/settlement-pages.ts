@@ -34,7 +34,7 @@ import { PER_DAY, dayNumber } from './settlement-ids';
 import { ROLLUP_WHERE } from './settlement-rollup';
 import { READ_COLUMNS, readRowToCached } from './settlement-rows';
 import { SEARCHED_ROWS, SEARCH_WITH, type SearchPlanner } from './settlement-search';
-import { createValueOrder, isValueColumn } from './settlement-value-order';
+import { createValueOrder, isValueColumn, type ValueColumn } from './settlement-value-order';
 import { createKeyOrder } from './settlement-key-order';
 import { createKeyRank } from './settlement-key-rank';
 import { SORT_EXPRESSION, hasSortKeys, type KeyedSortColumn } from './sort-keys';
@@ -209,22 +209,14 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     /** The id bound of the date order before any cursor: just outside the range. */
     const edge = sort.direction === 'desc' ? filter.hi + 1 : filter.lo - 1;
     let cursor = options.after === undefined ? null : readCursor(options.after, sort);
+    // A status's order is counted by the rollup: a jump there counts groups (the value order), where its keys' marks
+    // would take longer; its pages merge its keys, whose merge the next page takes up, where the value order would
+    // walk a rare status's dates again (settlement-value-order.ts).
+    const byValues = rollupCovers && isValueColumn(sort.column);
+    const jump = options.position !== undefined && options.position > 0;
     const stored =
-      rollupCovers && isValueColumn(sort.column)
-        ? valueOrder.page(
-            sort.column,
-            sort.direction,
-            filter,
-            exceptionsOnly,
-            (selected) => statement({ column: 'date', direction: sort.direction }, exceptionsOnly, false, selected),
-            (pinned, day, afterId, n, count) => {
-              const ids = keyOrder.dayIds(pinned, exceptionsOnly, day, sort.direction, afterId, n, count);
-              return ids && rowsOf(ids);
-            },
-            { cursor: cursor && { value: String(cursor.value), id: cursor.id }, position: options.position ?? 0 },
-            limit,
-          )
-        : (hasSortKeys(sort.column) && !keyed && readByKeys(sort.column)) || readByStatement();
+      (hasSortKeys(sort.column) && !keyed && !(byValues && jump) && readByKeys(sort.column)) ||
+      (byValues ? readByValues(sort.column as ValueColumn) : readByStatement());
     const more = stored.length > limit;
     const rows = (more ? stored.slice(0, limit) : stored).map(readRowToCached);
     const last = rows.at(-1);
@@ -252,6 +244,23 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
       }
       const ids = keyOrder.pageIds(column, sort.direction, filter, exceptionsOnly, after, limit);
       return ids && rowsOf(ids);
+    }
+
+    /** A column of few values, by the rollup's counts per value and date. */
+    function readByValues(column: ValueColumn): unknown[][] {
+      return valueOrder.page(
+        column,
+        sort.direction,
+        filter,
+        exceptionsOnly,
+        (selected) => statement({ column: 'date', direction: sort.direction }, exceptionsOnly, false, selected),
+        (pinned, day, afterId, n, count) => {
+          const ids = keyOrder.dayIds(pinned, exceptionsOnly, day, sort.direction, afterId, n, count);
+          return ids && rowsOf(ids);
+        },
+        { cursor: cursor && { value: String(cursor.value), id: cursor.id }, position: options.position ?? 0 },
+        limit,
+      );
     }
 
     /** Any other order or filter: one statement, after the cursor or the row before the position. */

@@ -50,6 +50,11 @@ export const KEYED_SORT_COLUMNS = [
   'order_id',
   'pg_transaction_id',
   'utr',
+  // Few values, ordered by the rollup's counts (settlement-value-order.ts) for a first page and a jump; their keys
+  // (migration 17) serve pages that continue a merge: a rare status's rows, a few of each date's, are then read from
+  // the keys in order instead of walked for in every record of their dates.
+  'order_status',
+  'pg_status',
 ] as const satisfies readonly SettlementSortColumn[];
 export type KeyedSortColumn = (typeof KEYED_SORT_COLUMNS)[number];
 

@@ -25,6 +25,7 @@ import { openCache } from '../../electron/cache/database';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { settlementRecord } from '../../shared/api/settlements';
 import { syncRunInto } from '../support/settlement-run';
+import { KEYED_SORT_COLUMNS } from '../../electron/cache/sort-keys';
 import { CacheVersionError, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from '../../electron/cache/migrations';
 
 let dir: string;
@@ -137,10 +138,14 @@ const SEEDS: Record<number, string[]> = {
   16: [
     `INSERT INTO settlement_sort_mark_lists VALUES (2, 20089, 1, '[[1000,1]]', x'01000000010000000000000001000000')`,
   ],
+  // The two statuses' sort keys (issue 19): column 9 is the order status, a key of its text.
+  17: [`INSERT INTO settlement_sort_keys VALUES (20089, 9, 1, 'success', 1, 0, 2, 3, 3, 0)`],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */
 const DROPPED: Record<string, number> = { settlement_sort_marks: 16 };
+/** Tables a later version empties, with that version: their rows are written again from the records. */
+const EMPTIED: Record<string, number> = { settlement_sorted_days: 17 };
 
 const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;
 
@@ -184,6 +189,7 @@ describe('migrations', () => {
         for (let v = 1; v < version; v++)
           for (const sql of SEEDS[v]!.filter((seed) => seeded(seed, version - 1))) db.exec(sql);
         const before = rowCounts(db, version - 1, version);
+        for (const [table, emptiedAt] of Object.entries(EMPTIED)) if (emptiedAt === version) before[table] = 0;
         expect(migrate(db, now, version)).toEqual([version]);
         expect(schemaVersion(db)).toBe(version);
         expect(rowCounts(db, version - 1, version)).toEqual(before);
@@ -205,8 +211,8 @@ describe('migrations', () => {
     const markLists = () =>
       cache.db.prepare('SELECT * FROM settlement_sort_mark_lists ORDER BY col, day, pg_code').all() as unknown[];
     const written = markLists();
-    // Two gateways' lists in each of the nine columns, a row each.
-    expect(written).toHaveLength(9 * 2);
+    // Two gateways' lists in each of the eleven columns, a row each.
+    expect(written).toHaveLength(KEYED_SORT_COLUMNS.length * 2);
     // A file that was at version 14 or 15: its keys current, no mark lists (migration 16 creates the table empty).
     cache.db.exec('DELETE FROM settlement_sort_mark_lists');
     const keys = cache.db.prepare('SELECT count(*) FROM settlement_sort_keys').pluck().get() as number;
@@ -228,6 +234,54 @@ describe('migrations', () => {
     cache.syncRuns.finish(empty.id, 'completed');
     expect(cache.settlements.sortKeys.writeOne()).toBe('2025-01-16');
     expect(cache.settlements.sortKeys.writeOne()).toBeNull();
+    cache.close();
+  });
+
+  it('17: dates keyed before it are keyed again, the statuses included, when a sync next ends; reads stay exact', () => {
+    const file = join(dir, 'keyed-before-17.sqlite');
+    const cache = openCache(file, { now });
+    const date = '2025-01-15';
+    const records = new SettlementSource(5, 600, ['payu', 'cashfree']).page(date, undefined, 0, 600);
+    syncRunInto(cache, { [date]: records.data.map((w) => settlementRecord.parse(w)) }, 1000);
+    const statusCols = [KEYED_SORT_COLUMNS.indexOf('order_status'), KEYED_SORT_COLUMNS.indexOf('pg_status')];
+    const statusKeys = () =>
+      cache.db
+        .prepare(`SELECT count(*) FROM settlement_sort_keys WHERE col IN (${statusCols.join(',')})`)
+        .pluck()
+        .get() as number;
+    expect(statusKeys()).toBe(2 * 600);
+    /** Every record in the order status's order, read in pages of 250, each after the one before's cursor. */
+    const byStatus = () => {
+      const ids: string[] = [];
+      let after: string | undefined;
+      do {
+        const page = cache.settlements.query({
+          from: date,
+          to: date,
+          sort: { column: 'order_status', direction: 'asc' },
+          limit: 250,
+          ...(after === undefined ? {} : { after }),
+        });
+        for (const r of page.rows) ids.push(`${r.order_status}/${r.id}`);
+        after = page.nextCursor ?? undefined;
+      } while (after !== undefined);
+      return ids;
+    };
+    const plain = (
+      cache.db.prepare('SELECT order_status, id FROM settlements ORDER BY order_status, id').raw(true).all() as [
+        string,
+        number,
+      ][]
+    ).map(([status, id]) => `${status}/${id}`);
+    expect(byStatus()).toEqual(plain);
+    // A file that was at version 16: its dates keyed without the statuses' lists; migration 17 makes them not current.
+    cache.db.exec(`DELETE FROM settlement_sort_keys WHERE col IN (${statusCols.join(',')})`);
+    cache.db.exec(MIGRATIONS.find((m) => m.version === 17)!.sql);
+    expect(byStatus()).toEqual(plain);
+    expect(cache.settlements.sortKeys.writeOne()).toBe(date);
+    expect(cache.settlements.sortKeys.writeOne()).toBeNull();
+    expect(statusKeys()).toBe(2 * 600);
+    expect(byStatus()).toEqual(plain);
     cache.close();
   });
 
