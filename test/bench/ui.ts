@@ -370,6 +370,7 @@ export const uiBenches: Bench = {
         scroll_rows_per_frame: SCROLL_ROWS_PER_FRAME,
         search_ms: round(percentile(searches, 0.5)),
         search_max_ms: round(searchMax),
+        search_each_ms: searches.map(round),
         searches: searches.length,
         sort_ms: round(
           percentile(
