@@ -23,7 +23,7 @@
 import type { Database } from 'better-sqlite3';
 import type { SettlementRecord } from '../../shared/api/settlements';
 import { checkRecord, type ReconciliationException } from '../../shared/reconciliation';
-import { codesOf, digestOf, encodeDigest } from './digest';
+import { digestsOf, encodeDigest } from './digest';
 import { createPassDigest } from './record-digest';
 import { diffFields, type ChangeWriter } from './settlement-changes';
 import { HashIndex, MAX_CODES, SEEN, VANISHED, transactionHash } from './hash-index';
@@ -299,10 +299,8 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
         );
       }
     }
-    // One gateway at a time: the rule never crosses gateways, and a million rows' digests at once would
-    // be a peak of memory for nothing.
-    for (const code of codesOf(index)) {
-      const digest = digestOf(index, code);
+    // One gateway at a time: the rule never crosses gateways.
+    for (const [code, digest] of digestsOf(index)) {
       const { hashes, ids } = encodeDigest(digest);
       sql.saveDigest.run(date, pgs[code]!, hashes, ids);
       duplicates(date, pgs[code]!, digest, rollup);

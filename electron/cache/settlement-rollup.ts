@@ -64,11 +64,18 @@ const BATCH_DROP_EMPTY = `DELETE FROM settlement_batches
 type Sums = [number, number, number, number, number];
 type BatchSums = [number, number, number, number, number, number, number];
 type BatchKeyParts = [date: string, pg: string, utr: string, settlementDate: string];
-type BatchLevel = Map<string, BatchLevel | { key: BatchKeyParts; sums: BatchSums }>;
+type BatchLevel = Map<string | number, BatchLevel | { key: BatchKeyParts; sums: BatchSums }>;
 type Group = [date: string, pg: string, mode: string, orderStatus: string, pgStatus: string, flags: number];
 
 /** A tree of Maps, one level per group column: several times faster than one composite string key. */
 type Level = Map<string | number, Level | { group: Group; sums: Sums }>;
+
+/** The map under `key` in `level`, made when missing. The group's parts are only gathered at a leaf made new. */
+function child<L extends Map<string | number, unknown>>(level: L, key: string | number): L {
+  let next = level.get(key) as L | undefined;
+  if (!next) level.set(key, (next = new Map() as L));
+  return next;
+}
 
 export function createRollup(db: Database) {
   const upsert = db.prepare(UPSERT);
@@ -77,15 +84,11 @@ export function createRollup(db: Database) {
   let deltas: Level = new Map();
   let batchDeltas: BatchLevel = new Map();
   const addToBatch = (r: RollupFields, date: string, pg: string, flags: number, sign: 1 | -1): void => {
-    const key: BatchKeyParts = [date, pg, r.utr ?? '', r.settlement_date];
-    let level = batchDeltas;
-    for (let i = 0; i < 3; i++) {
-      let next = level.get(key[i]!) as BatchLevel | undefined;
-      if (!next) level.set(key[i]!, (next = new Map()));
-      level = next;
-    }
-    let d = level.get(key[3]) as { key: BatchKeyParts; sums: BatchSums } | undefined;
-    if (!d) level.set(key[3], (d = { key, sums: [0, 0, 0, 0, 0, 0, 0] }));
+    const utr = r.utr ?? '';
+    const level = child(child(child(batchDeltas, date), pg), utr);
+    let d = level.get(r.settlement_date) as { key: BatchKeyParts; sums: BatchSums } | undefined;
+    if (!d)
+      level.set(r.settlement_date, (d = { key: [date, pg, utr, r.settlement_date], sums: [0, 0, 0, 0, 0, 0, 0] }));
     d.sums[0] += sign;
     d.sums[1] += sign * r.amount;
     d.sums[2] += sign * r.mer_service_fee;
@@ -107,15 +110,12 @@ export function createRollup(db: Database) {
   };
   const addRecord = (r: RollupFields, date: string, pg: string, flags: number, sign: 1 | -1): void => {
     addToBatch(r, date, pg, flags, sign);
-    const group: Group = [date, pg, r.payment_mode, r.order_status, r.pg_status, flags];
-    let level = deltas;
-    for (let i = 0; i < group.length - 1; i++) {
-      let next = level.get(group[i]!) as Level | undefined;
-      if (!next) level.set(group[i]!, (next = new Map()));
-      level = next;
-    }
+    const level = child(child(child(child(child(deltas, date), pg), r.payment_mode), r.order_status), r.pg_status);
     let d = level.get(flags) as { group: Group; sums: Sums } | undefined;
-    if (!d) level.set(flags, (d = { group, sums: [0, 0, 0, 0, 0] }));
+    if (!d) {
+      const group: Group = [date, pg, r.payment_mode, r.order_status, r.pg_status, flags];
+      level.set(flags, (d = { group, sums: [0, 0, 0, 0, 0] }));
+    }
     d.sums[0] += sign;
     d.sums[1] += sign * r.amount;
     d.sums[2] += sign * r.mer_service_fee;

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
-import { FRESH_DATES } from '../../electron/cache/settlement-duplicates';
 import { addDays } from '../../shared/time';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
@@ -79,17 +78,17 @@ it('meets, within one run, the dates it closed itself, and a date closed again',
   expect(rowsOf().map((r) => r.exceptions.some((e) => e.rule === 'duplicate_settlement'))).toEqual([false]);
 });
 
-it('marks the same rows as reading every date would, over more dates than are kept apart before merging', () => {
+it('marks the same rows as reading every date would, over many dates closed in one run', () => {
   const cache = open();
-  const dates = Array.from({ length: FRESH_DATES + 6 }, (_, i) => addDays('2025-07-01', i));
+  const dates = Array.from({ length: 22 }, (_, i) => addDays('2025-07-01', i));
   const records = Object.fromEntries(
     dates.map((d) => [d, source.page(d, undefined, 0, 40).data.map((w) => settlementRecord.parse(w))]),
   );
-  // Settled again on a later date: far apart, side by side, and both within the dates kept apart.
+  // Settled again on a later date: far apart, side by side, and in between.
   const pairs = [
     [0, dates.length - 1],
-    [3, FRESH_DATES + 2],
-    [FRESH_DATES, FRESH_DATES + 1],
+    [3, 18],
+    [16, 17],
     [1, 2],
   ] as const;
   for (const [from, to] of pairs) {
@@ -107,4 +106,43 @@ it('marks the same rows as reading every date would, over more dates than are ke
   expect(expected.length).toBeGreaterThanOrEqual(pairs.length * 2);
   const marked = rows.filter((r) => r.exceptions.some((e) => e.rule === 'duplicate_settlement')).map((r) => r.id);
   expect(marked.sort()).toEqual(expected.sort());
+});
+
+it('meets the rows of a date whose close rolled back, its digest kept inside that transaction', () => {
+  const first = open();
+  syncRunInto(first, { [DATES[0]!]: recordsOf(DATES[0]!) }, 100);
+  // Another session: its first close reads the gateway's digests, the closing date's own uncommitted one with them.
+  const cache = open();
+  const second = recordsOf(DATES[1]!);
+  const settledTwice = second.find((r) => r.pg !== undefined && r.settled_amount !== 0)!;
+  const third = [...recordsOf(DATES[2]!), { ...settledTwice, settlement_date: `${DATES[2]} 12:12:12` }];
+  cache.db.exec(`CREATE TEMP TRIGGER fail_close BEFORE INSERT ON settlement_days WHEN NEW.date = '${DATES[1]}'
+                 BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`);
+  const { run } = cache.syncRuns.claim('settlements', { from: DATES[1]!, to: DATES[1]!, pg: null }, [DATES[1]!]);
+  const ingest = cache.settlements.beginDate({ runId: run.id, date: DATES[1]!, pg: null });
+  ingest.upsertPage(second, second.length);
+  expect(() => ingest.finish()).toThrow(/disk I\/O error/);
+  cache.syncRuns.finish(run.id, 'failed');
+  cache.db.exec('DROP TRIGGER fail_close');
+  const digestsOfSecond = cache.db.prepare('SELECT count(*) FROM settlement_digests WHERE date = ?').pluck();
+  expect(digestsOfSecond.get(DATES[1])).toBe(0);
+
+  const marked = () =>
+    allCachedRows(cache, { from: DATES[0]!, to: DATES[2]! }, {})
+      .filter((r) => r.pg_transaction_id === settledTwice.pg_transaction_id && r.pg === settledTwice.pg)
+      .map((r) => [r.date, r.exceptions.some((e) => e.rule === 'duplicate_settlement')])
+      .sort();
+  // The second date's pages committed, its close did not: the third date still meets its row.
+  syncRunInto(cache, { [DATES[2]!]: third }, 100);
+  expect(marked()).toEqual([
+    [DATES[1], true],
+    [DATES[2], true],
+  ]);
+  // The second date closed again, this time committed: the same two, and its digest is in the file.
+  syncRunInto(cache, { [DATES[1]!]: second }, 100);
+  expect(digestsOfSecond.get(DATES[1])).toBeGreaterThan(0);
+  expect(marked()).toEqual([
+    [DATES[1], true],
+    [DATES[2], true],
+  ]);
 });

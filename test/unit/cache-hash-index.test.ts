@@ -1,15 +1,13 @@
 /** The writer's in-memory structures: the 53-bit hash, the hash multimap, and the sorted digests. */
 import { describe, expect, it } from 'vitest';
 import {
-  codesOf,
+  DigestTable,
   decodeDigest,
-  digestOf,
+  digestsOf,
   encodeDigest,
-  mergeAll,
   repeatedIds,
-  sharedIds,
-  sharedOutside,
   sortByHash,
+  type Digest,
 } from '../../electron/cache/digest';
 import { HashIndex, SEEN, VANISHED, hash53, transactionHash } from '../../electron/cache/hash-index';
 
@@ -83,13 +81,34 @@ describe('digests', () => {
   it('one digest per gateway code, holding every row of it', () => {
     const index = new HashIndex();
     for (let i = 1; i <= 1000; i++) index.add(hash53(`t${i}`), i, i % 3, 0);
-    expect(codesOf(index)).toEqual([0, 1, 2]);
-    const ids = codesOf(index).flatMap((code) => {
-      const d = digestOf(index, code);
+    const digests = [...digestsOf(index)];
+    expect(digests.map(([code]) => code)).toEqual([0, 1, 2]);
+    const ids = digests.flatMap(([code, d]) => {
       for (const id of d.ids) expect(id % 3).toBe(code);
+      for (let i = 1; i < d.hashes.length; i++) expect(d.hashes[i]).toBeGreaterThanOrEqual(d.hashes[i - 1]!);
       return [...d.ids];
     });
     expect(ids.sort((a, b) => a - b)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+  });
+
+  it('sortByHash holds for hashes that are not spread evenly: bunched, repeated, at the ends of the range', () => {
+    const cases = {
+      bunched: Float64Array.from({ length: 5000 }, (_, i) => (i % 2 === 0 ? 2 ** 52 + ((i * 7919) % 4999) : 3 + i)),
+      repeated: Float64Array.from({ length: 300 }, (_, i) => 1 + (i % 3)),
+      ends: Float64Array.of(2 ** 53 - 1, 1, 2 ** 53 - 2, 2, 2 ** 52),
+      one: Float64Array.of(42),
+      none: new Float64Array(0),
+    };
+    for (const [name, hashes] of Object.entries(cases)) {
+      const ids = Float64Array.from(hashes, (_, i) => i);
+      const sorted = sortByHash(hashes, ids);
+      expect([...sorted.hashes], name).toEqual([...hashes].sort((a, b) => a - b));
+      expect(
+        [...sorted.ids].sort((a, b) => a - b),
+        name,
+      ).toEqual([...ids]);
+      sorted.ids.forEach((id, i) => expect(hashes[id], name).toBe(sorted.hashes[i]));
+    }
   });
 
   it('survive a round trip through BLOBs, from an aligned buffer and from an unaligned one', () => {
@@ -104,44 +123,75 @@ describe('digests', () => {
     }
   });
 
-  it('meet: repeats within one, and hashes shared by two, name the rows on both sides', () => {
+  it('repeats within one name the rows on both sides', () => {
     const a = { hashes: Float64Array.of(1, 2, 2, 5, 9), ids: Float64Array.of(10, 20, 21, 50, 90) };
-    const b = { hashes: Float64Array.of(2, 3, 9, 9), ids: Float64Array.of(200, 300, 900, 901) };
     const repeated = new Set<number>();
     repeatedIds(a, repeated);
     expect([...repeated].sort()).toEqual([20, 21]);
-    const shared = new Set<number>();
-    sharedIds(a, b, shared);
-    expect([...shared].sort((x, y) => x - y)).toEqual([20, 21, 90, 200, 900, 901]);
   });
 
-  it('merged into one, meet a digest as each of them would, leaving out the rows of its own date', () => {
-    // Pseudo-random digests of several "dates" (ids 1000 apart), with hashes drawn from a small range so they meet.
-    let seed = 7;
-    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 1) % 400;
-    const dates = Array.from({ length: 7 }, (_, date) => {
-      const n = 20 + next() / 4;
-      return sortByHash(
-        Float64Array.from({ length: n }, () => next() + 1),
-        Float64Array.from({ length: n }, (_, i) => date * 1000 + i),
-      );
-    });
-    const merged = mergeAll(dates);
-    expect(merged.hashes.length).toBe(dates.reduce((sum, d) => sum + d.hashes.length, 0));
-    for (let i = 1; i < merged.hashes.length; i++)
-      expect(merged.hashes[i]).toBeGreaterThanOrEqual(merged.hashes[i - 1]!);
-    expect([...merged.ids].sort((x, y) => x - y)).toEqual(dates.flatMap((d) => [...d.ids]).sort((x, y) => x - y));
-    for (const [date, d] of dates.entries()) {
-      const oneByOne = new Set<number>();
-      for (const [other, o] of dates.entries()) if (other !== date) sharedIds(d, o, oneByOne);
-      const atOnce = new Set<number>();
-      sharedOutside(d, merged, date * 1000, date * 1000 + 999, atOnce);
-      expect(oneByOne.size, `date ${date}`).toBeGreaterThan(0);
-      expect(
-        [...atOnce].sort((x, y) => x - y),
-        `date ${date}`,
-      ).toEqual([...oneByOne].sort((x, y) => x - y));
+  /** What meeting `d` with every other date's digest names, pair by pair. */
+  const metOneByOne = (d: Digest, others: Digest[]) => {
+    const out = new Set<number>();
+    for (const o of others) {
+      for (let i = 0; i < d.hashes.length; i++) {
+        for (let j = 0; j < o.hashes.length; j++) if (d.hashes[i] === o.hashes[j]) out.add(d.ids[i]!).add(o.ids[j]!);
+      }
     }
-    expect(mergeAll([]).hashes.length).toBe(0);
+    return [...out].sort((x, y) => x - y);
+  };
+
+  it('a table of every date meets a digest as each other date would, leaving out the rows of its own date', () => {
+    // Pseudo-random digests of several "dates" (ids 1000 apart), with hashes drawn from few values so they meet:
+    // bunched at the bottom of the range, and spread over all of it as hash53's are.
+    for (const spread of [1, 2 ** 43]) {
+      let seed = 7;
+      const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 1) % 400;
+      const dates = Array.from({ length: 7 }, (_, date) => {
+        const n = 20 + next() / 4;
+        return sortByHash(
+          Float64Array.from({ length: n }, () => next() * spread + 1),
+          Float64Array.from({ length: n }, (_, i) => date * 1000 + i),
+        );
+      });
+      const table = new DigestTable();
+      for (const d of dates) table.add(d);
+      expect(table.size).toBe(dates.reduce((sum, d) => sum + d.hashes.length, 0));
+      for (const [date, d] of dates.entries()) {
+        const met = new Set<number>();
+        table.meet(d, date * 1000, date * 1000 + 999, met);
+        const expected = metOneByOne(
+          d,
+          dates.filter((_, other) => other !== date),
+        );
+        expect(expected.length, `date ${date}`).toBeGreaterThan(0);
+        expect(
+          [...met].sort((x, y) => x - y),
+          `date ${date}`,
+        ).toEqual(expected);
+      }
+    }
+  });
+
+  it('a table holds each row once, however often its date is added, and grows past its first size', () => {
+    const digestOf = (date: number, n: number) =>
+      sortByHash(
+        Float64Array.from({ length: n }, (_, i) => hash53(`d${date}`, `t${i}`)),
+        Float64Array.from({ length: n }, (_, i) => date * 2 ** 32 + i),
+      );
+    const table = new DigestTable();
+    table.add(digestOf(1, 3000));
+    // The date synced again with more rows: its digest holds the old rows and the new ones.
+    table.add(digestOf(1, 5000));
+    table.add(digestOf(2, 4000));
+    expect(table.size).toBe(9000);
+    const settledAgain = digestOf(3, 1);
+    settledAgain.hashes[0] = hash53('d1', 't4999');
+    const met = new Set<number>();
+    table.meet(settledAgain, 3 * 2 ** 32, 4 * 2 ** 32 - 1, met);
+    expect([...met]).toEqual([2 ** 32 + 4999, 3 * 2 ** 32]);
+    const none = new Set<number>();
+    table.meet(digestOf(4, 2000), 4 * 2 ** 32, 5 * 2 ** 32 - 1, none);
+    expect(none.size).toBe(0);
   });
 });
