@@ -354,6 +354,17 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     const reads = app.harness.calls.filter((c) => c === 'settlements.query').length - readsBefore;
     expect(reads).toBeGreaterThan(10);
 
+    // From the bottom, a new order starts at its first row: the grid resets its scroll by what its scroll events
+    // said, without reading the position back in the middle of a render.
+    const dateHeader = grid().getByRole('columnheader', { name: 'Date' });
+    await grid().getByRole('columnheader', { name: 'Amount' }).getByRole('button').click();
+    await settled(grid());
+    expect(await grid().evaluate((el) => el.scrollTop)).toBe(0);
+    expect(await grid().locator('[role=row][data-id]').first().getAttribute('aria-rowindex')).toBe('2');
+    await dateHeader.getByRole('button').click();
+    await expect.poll(() => dateHeader.getAttribute('aria-sort')).toBe('descending');
+    await settled(grid());
+
     await grid().focus();
     await page.keyboard.press('Home');
     const active = async () => {

@@ -11,7 +11,7 @@ import type {
   SettlementPageResult,
   SettlementSort,
 } from '../../shared/settlement-query';
-import { PAGE_SIZE, PagedRows } from '../../renderer/src/settlements/paged-rows';
+import { FIRST_ROWS, PAGE_SIZE, PagedRows } from '../../renderer/src/settlements/paged-rows';
 
 type Query = SettlementFilter & { sort: SettlementSort; after?: string; position?: number; limit: number };
 
@@ -62,15 +62,104 @@ const FILTER: SettlementFilter = { from: '2026-06-01', to: '2026-06-28' } as Set
 const ASC: SettlementSort = { column: 'date', direction: 'asc' } as SettlementSort;
 
 describe('PagedRows', () => {
-  it('reads the first page at once and shows its rows in order', async () => {
+  it('reads the first page at once, a screen of rows then the rest from their cursor, and shows them in order', async () => {
     const all = rows(PAGE_SIZE * 3 + 17);
     const { read, reads } = keysetReader(all);
     const source = new PagedRows(FILTER, ASC, read);
     await settled(source);
     expect(source.loadingFirst).toBe(false);
-    expect(reads[0]).toMatchObject({ from: FILTER.from, to: FILTER.to, sort: ASC, limit: PAGE_SIZE });
+    expect(reads).toHaveLength(2);
+    expect(reads[0]).toMatchObject({ from: FILTER.from, to: FILTER.to, sort: ASC, limit: FIRST_ROWS });
     expect(reads[0]!.after).toBeUndefined();
-    for (const i of [0, 1, PAGE_SIZE - 1]) expect(source.rowAt(i)).toBe(all[i]);
+    expect(reads[0]!.position).toBeUndefined();
+    expect(reads[1]).toMatchObject({
+      sort: ASC,
+      after: String(all[FIRST_ROWS - 1]!.id),
+      limit: PAGE_SIZE - FIRST_ROWS,
+    });
+    expect(reads[1]!.position).toBeUndefined();
+    for (let i = 0; i < PAGE_SIZE; i++) expect(source.rowAt(i), `row ${i}`).toBe(all[i]);
+    // The next page continues from the cursor the whole page 0 returned: no hole, no row twice.
+    source.setTotal(all.length);
+    source.want(PAGE_SIZE + 10, PAGE_SIZE + 40);
+    await settled(source);
+    expect(reads.at(-1)).toMatchObject({ after: String(all[PAGE_SIZE - 1]!.id), limit: PAGE_SIZE });
+    for (let i = 0; i < PAGE_SIZE * 2; i++) expect(source.rowAt(i), `row ${i}`).toBe(all[i]);
+  });
+
+  it('shows the first rows before the rest of the page, having asked for the rest before announcing them', async () => {
+    const all = rows(PAGE_SIZE * 2);
+    const { read, reads } = keysetReader(all);
+    let held: (() => void) | null = null;
+    const slow = async (query: Query) => {
+      if (reads.length > 0) await new Promise<void>((resolve) => (held = resolve));
+      return read(query);
+    };
+    const source = new PagedRows(FILTER, ASC, slow);
+    // What a listener (the grid; the first-page query that lets the totals go) finds asked when the first rows come.
+    const asked: number[] = [];
+    source.subscribe(() => asked.push(reads.length + (held ? 1 : 0)));
+    for (let i = 0; i < 50 && !held; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(source.loadingFirst).toBe(false);
+    expect(asked[0]).toBe(2);
+    for (let i = 0; i < FIRST_ROWS; i++) expect(source.rowAt(i)).toBe(all[i]);
+    expect(source.rowAt(FIRST_ROWS)).toBeUndefined();
+    // Laid out as a whole page, so the window reaches past the first rows and keeps reading.
+    expect(source.count).toBe(PAGE_SIZE);
+    held!();
+    await settled(source);
+    expect(source.rowAt(PAGE_SIZE - 1)).toBe(all[PAGE_SIZE - 1]);
+  });
+
+  it('counts a result shorter than the first read from that read, and one shorter than a page from its rest', async () => {
+    const few = rows(FIRST_ROWS - 3);
+    const one = keysetReader(few);
+    const small = new PagedRows(FILTER, ASC, one.read);
+    await settled(small);
+    expect(one.reads).toHaveLength(1);
+    expect(small.count).toBe(few.length);
+    expect(small.rowAt(few.length - 1)).toBe(few.at(-1));
+
+    const some = rows(FIRST_ROWS + 30);
+    const two = keysetReader(some);
+    const source = new PagedRows(FILTER, ASC, two.read);
+    await settled(source);
+    expect(two.reads).toHaveLength(2);
+    expect(source.count).toBe(some.length);
+    for (let i = 0; i < some.length; i++) expect(source.rowAt(i)).toBe(some[i]);
+    expect(source.rowAt(some.length)).toBeUndefined();
+  });
+
+  it('keeps the first rows when the rest fails, and reads the rest from their cursor after retry()', async () => {
+    const all = rows(PAGE_SIZE * 2);
+    const { read, reads } = keysetReader(all, { failAt: 2 });
+    const source = new PagedRows(FILTER, ASC, read);
+    await settled(source);
+    expect(source.error).toMatchObject({ code: 'CACHE_UNREADABLE' });
+    for (let i = 0; i < FIRST_ROWS; i++) expect(source.rowAt(i)).toBe(all[i]);
+    source.retry();
+    await settled(source);
+    expect(reads[2]).toMatchObject({ after: String(all[FIRST_ROWS - 1]!.id), limit: PAGE_SIZE - FIRST_ROWS });
+    for (let i = 0; i < PAGE_SIZE; i++) expect(source.rowAt(i)).toBe(all[i]);
+  });
+
+  it('drops an answer that comes after the source was disposed', async () => {
+    const all = rows(PAGE_SIZE * 2);
+    const { read, reads } = keysetReader(all);
+    let held: (() => void) | null = null;
+    const slow = async (query: Query) => {
+      if (reads.length > 0) await new Promise<void>((resolve) => (held = resolve));
+      return read(query);
+    };
+    const source = new PagedRows(FILTER, ASC, slow);
+    for (let i = 0; i < 50 && !held; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    const version = source.version;
+    source.dispose();
+    held!();
+    await settled(source);
+    expect(source.version).toBe(version);
+    expect(source.rowAt(FIRST_ROWS)).toBeUndefined();
+    expect(reads).toHaveLength(2);
   });
 
   it('reaches the last rows through the reverse chain in one read, once the total is known', async () => {
@@ -133,7 +222,8 @@ describe('PagedRows', () => {
     for (let i = 0; i < 50 && !held; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     // The rows on screen straddle two pages, and both are still on their way: the jump's own read shows them.
     for (let i = target - 16; i <= target + 30 + 16; i++) expect(source.rowAt(i), `row ${i}`).toBe(all[i]);
-    expect(reads.filter((q) => q.limit !== PAGE_SIZE)).toHaveLength(1);
+    const jumpReads = () => reads.filter((q) => q.position !== undefined && q.limit !== PAGE_SIZE);
+    expect(jumpReads()).toHaveLength(1);
     for (let i = 0; i < 20 && held; i++) {
       const release: () => void = held;
       held = null;
@@ -141,7 +231,7 @@ describe('PagedRows', () => {
       for (let k = 0; k < 50 && !held; k++) await new Promise((resolve) => setTimeout(resolve, 0));
     }
     await settled(source);
-    expect(reads.filter((q) => q.limit !== PAGE_SIZE)).toHaveLength(1);
+    expect(jumpReads()).toHaveLength(1);
     for (let i = target - PAGE_SIZE / 2; i < target + PAGE_SIZE / 2; i++) expect(source.rowAt(i)).toBe(all[i]);
   });
 
@@ -170,7 +260,8 @@ describe('PagedRows', () => {
     const source = new PagedRows(FILTER, ASC, read);
     await settled(source);
     expect(source.count).toBe(PAGE_SIZE);
-    expect(reads).toHaveLength(1);
+    // The first rows and the rest of their page, nothing past it.
+    expect(reads).toHaveLength(2);
     source.setTotal(all.length);
     expect(source.count).toBe(all.length);
   });

@@ -13,6 +13,10 @@
  * rows before it (electron/cache/settlement-pages.ts); its cursor then continues the chain from there. Pages
  * are read one at a time, which keeps the cache's single connection free for the totals and the chart; where
  * the table looks changes while a page is on its way, and the next read follows the new position.
+ *
+ * A new source's first read is a screen of rows (FIRST_ROWS), the rest of page 0 straight after it from the cursor
+ * it returned: the first rows of a search or a sort come sooner, and page 0 is whole before anything else is read,
+ * so the chain has no hole.
  */
 import type { IpcError, IpcResult } from '../../../shared/ipc/contract';
 import type {
@@ -36,6 +40,11 @@ const MARGIN = Math.floor(PAGE_SIZE / 2);
  * edge (SettlementsGrid's overscan).
  */
 const JUMP_PAD = 16;
+/**
+ * Rows a new source reads first: more than a screen and the grid's overscan on a tall window (60 rows at 1,700
+ * pixels). Small reads cost a fraction of a page's time through the IPC bridge and its parsing (test/bench/ui.ts).
+ */
+export const FIRST_ROWS = 64;
 
 type Direction = 'down' | 'up';
 
@@ -50,6 +59,8 @@ interface StoredPage {
   direction: Direction;
   page: number;
   rows: CachedSettlement[];
+  /** Set while the page holds only its first FIRST_ROWS rows: the cursor its other rows are read from. */
+  rest?: string;
 }
 
 type ReadPage = (
@@ -108,10 +119,14 @@ export class PagedRows {
 
   getVersion = (): number => this.version;
 
-  /** Rows the table can lay out now: the total when known, else what the first pages have shown. */
+  /**
+   * Rows the table can lay out now: the total when known, else what the first pages have shown (a whole page once
+   * the first rows say more follow, so the window reaches past them and the rest of the page is read).
+   */
   get count(): number {
     const down = this.chains.down;
-    return this.total ?? down.rowCount ?? (down.cursors.length - 1) * PAGE_SIZE;
+    const shown = this.pages.get(0)?.rest !== undefined ? 1 : down.cursors.length - 1;
+    return this.total ?? down.rowCount ?? shown * PAGE_SIZE;
   }
 
   /** The totals' count for the same filter. Pages that already ran out know better. */
@@ -127,8 +142,8 @@ export class PagedRows {
   rowAt(index: number): CachedSettlement | undefined {
     // No page is negative; the checks keep a row outside 0..total-1 from landing in the other chain's keys.
     const k = Math.floor(index / PAGE_SIZE);
-    const down = k >= 0 ? this.pages.get(k) : undefined;
-    if (down) return down.rows[index - k * PAGE_SIZE];
+    const down = k >= 0 ? this.pages.get(k)?.rows[index - k * PAGE_SIZE] : undefined;
+    if (down) return down;
     if (this.total === null) return undefined;
     const fromEnd = this.total - 1 - index;
     const j = Math.floor(fromEnd / PAGE_SIZE);
@@ -214,37 +229,48 @@ export class PagedRows {
     const reading = 'jump' in next ? this.readJump(next.jump, next.limit) : this.readPage(next.direction, next.page);
     void reading.finally(() => {
       this.reading = false;
+      // The next read goes out before the rows are announced: what they set off (a new filter's totals, asked
+      // once its first rows are in) then queues behind it on the cache's one connection, not in front of it.
       this.pump();
+      if (!this.disposed) this.changed();
     });
   }
 
   private async readPage(direction: Direction, page: number): Promise<void> {
     const chain = this.chains[direction];
-    const after = chain.cursors[page];
+    const key = pageKey(direction, page);
+    // The rest of a page read in part, or the whole page; a new source's very first read takes FIRST_ROWS.
+    const stored = this.pages.get(key);
+    const part = stored?.rest !== undefined ? stored : undefined;
+    const after = part?.rest ?? chain.cursors[page];
+    const first = this.loadingFirst && key === 0;
     const result = await this.read({
       ...this.filter,
       sort: direction === 'down' ? this.sort : opposite(this.sort),
       ...(after !== undefined ? { after } : page > 0 ? { position: page * PAGE_SIZE } : {}),
-      limit: PAGE_SIZE,
+      limit: first ? FIRST_ROWS : PAGE_SIZE - (part?.rows.length ?? 0),
     });
     if (this.disposed) return;
     if (!result.ok) {
       this.error = result.error;
-      this.changed();
       return;
     }
-    const { rows, nextCursor, asOf } = result.value;
+    const { nextCursor, asOf } = result.value;
+    const rows = part ? part.rows.concat(result.value.rows) : result.value.rows;
     this.asOf = asOf;
     this.loadingFirst = false;
+    if (first && nextCursor !== null) {
+      this.pages.set(key, { direction, page, rows, rest: nextCursor });
+      return;
+    }
     if (nextCursor !== null) chain.cursors[page + 1] = nextCursor;
     else {
       chain.rowCount = page * PAGE_SIZE + rows.length;
       // Where the pages ran out is the truth, should the totals have been read before a sync wrote more.
       this.total = chain.rowCount;
     }
-    this.pages.set(pageKey(direction, page), { direction, page, rows });
+    this.pages.set(key, { direction, page, rows });
     this.evict();
-    this.changed();
   }
 
   /** The rows from `position` on screen after a jump, `limit` of them, kept until the next jump. */
@@ -253,12 +279,10 @@ export class PagedRows {
     if (this.disposed) return;
     if (!result.ok) {
       this.error = result.error;
-      this.changed();
       return;
     }
     this.asOf = result.value.asOf;
     this.jumped = new Map(result.value.rows.map((row, i) => [position + i, row]));
-    this.changed();
   }
 
   /** Drops the pages farthest from the window until at most MAX_PAGES remain. */
