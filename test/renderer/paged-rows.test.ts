@@ -49,6 +49,25 @@ function keysetReader(all: CachedSettlement[], options: { failAt?: number } = {}
   return { read, reads };
 }
 
+/** Over `keysetReader(all)`: the first read answered at once, every later one held until `release()`. */
+function holdingLaterReads(all: CachedSettlement[]) {
+  const { read, reads } = keysetReader(all);
+  let held: (() => void) | null = null;
+  return {
+    reads,
+    read: async (query: Query) => {
+      if (reads.length > 0) await new Promise<void>((resolve) => (held = resolve));
+      return read(query);
+    },
+    isHeld: () => held !== null,
+    /** Waits a few turns of the event loop for a later read to be held. */
+    async untilHeld(): Promise<void> {
+      for (let i = 0; i < 50 && !held; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    },
+    release: () => held!(),
+  };
+}
+
 /** Resolves once the source has no read in flight and nothing left to read for its window. */
 async function settled(source: PagedRows): Promise<void> {
   for (let i = 0; i < 1000; i++) {
@@ -89,24 +108,19 @@ describe('PagedRows', () => {
 
   it('shows the first rows before the rest of the page, having asked for the rest before announcing them', async () => {
     const all = rows(PAGE_SIZE * 2);
-    const { read, reads } = keysetReader(all);
-    let held: (() => void) | null = null;
-    const slow = async (query: Query) => {
-      if (reads.length > 0) await new Promise<void>((resolve) => (held = resolve));
-      return read(query);
-    };
-    const source = new PagedRows(FILTER, ASC, slow);
+    const { read, reads, isHeld, untilHeld, release } = holdingLaterReads(all);
+    const source = new PagedRows(FILTER, ASC, read);
     // What a listener (the grid; the first-page query that lets the totals go) finds asked when the first rows come.
     const asked: number[] = [];
-    source.subscribe(() => asked.push(reads.length + (held ? 1 : 0)));
-    for (let i = 0; i < 50 && !held; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    source.subscribe(() => asked.push(reads.length + (isHeld() ? 1 : 0)));
+    await untilHeld();
     expect(source.loadingFirst).toBe(false);
     expect(asked[0]).toBe(2);
     for (let i = 0; i < FIRST_ROWS; i++) expect(source.rowAt(i)).toBe(all[i]);
     expect(source.rowAt(FIRST_ROWS)).toBeUndefined();
     // Laid out as a whole page, so the window reaches past the first rows and keeps reading.
     expect(source.count).toBe(PAGE_SIZE);
-    held!();
+    release();
     await settled(source);
     expect(source.rowAt(PAGE_SIZE - 1)).toBe(all[PAGE_SIZE - 1]);
   });
@@ -144,18 +158,12 @@ describe('PagedRows', () => {
   });
 
   it('drops an answer that comes after the source was disposed', async () => {
-    const all = rows(PAGE_SIZE * 2);
-    const { read, reads } = keysetReader(all);
-    let held: (() => void) | null = null;
-    const slow = async (query: Query) => {
-      if (reads.length > 0) await new Promise<void>((resolve) => (held = resolve));
-      return read(query);
-    };
-    const source = new PagedRows(FILTER, ASC, slow);
-    for (let i = 0; i < 50 && !held; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    const { read, reads, untilHeld, release } = holdingLaterReads(rows(PAGE_SIZE * 2));
+    const source = new PagedRows(FILTER, ASC, read);
+    await untilHeld();
     const version = source.version;
     source.dispose();
-    held!();
+    release();
     await settled(source);
     expect(source.version).toBe(version);
     expect(source.rowAt(FIRST_ROWS)).toBeUndefined();
