@@ -463,19 +463,11 @@ function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
   );
 }
 
-/**
- * When the rows on screen were synced. Its own component, so that a filter's rows or totals coming in render this
- * and the table, not every part of the screen around them.
- */
-function SyncedAt() {
+export function SettlementsScreen() {
   const filter = useScreenFilter();
   const sort = useSettlements((s) => s.sort);
   const rows = useSettlementRows(filter, sort).data;
   const totals = useSettlementTotals(filter).data;
-  return <AsOf at={rows?.asOf ?? totals?.asOf ?? null} label="Synced" />;
-}
-
-export function SettlementsScreen() {
   const chartCollapsed = useSettlements((s) => s.chartCollapsed);
   const range = useSettlements((s) => s.range);
   const [detail, setDetail] = useState<CachedSettlement | null>(null);
@@ -483,9 +475,11 @@ export function SettlementsScreen() {
   const showChanges = useChangesDialog((s) => s.show);
   const view = useSettlementsView((s) => s.view);
 
+  const asOf = rows?.asOf ?? totals?.asOf ?? null;
+
   return (
     <div className="stl-screen">
-      <PageHeader title="Settlements" skipTo="the settlements" asOf={<SyncedAt />}>
+      <PageHeader title="Settlements" skipTo="the settlements" asOf={<AsOf at={asOf} label="Synced" />}>
         <button type="button" className="button" onClick={() => showChanges(null)}>
           Changes &amp; completeness
         </button>
