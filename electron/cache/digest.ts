@@ -124,8 +124,9 @@ const TABLE_MIN_SLOTS = 1024;
 
 /**
  * Many digests' rows by hash: an open-addressing multimap (linear probing) in two typed arrays, 16 bytes a slot,
- * a quarter to three quarters full. The slot is the hash's top bits, not its low ones, so a sorted digest is
- * added or met walking the table from its start to its end, memory in order, instead of jumping about it.
+ * at most three quarters full (it doubles past that). The slot is the hash's top bits, not its low ones, so a
+ * sorted digest is added or met walking the table from its start to its end, memory in order, instead of jumping
+ * about it.
  * Rows already held (the same hash and id) are not added again: a date's digest only grows, and is added again
  * each time the date closes.
  */
