@@ -39,13 +39,14 @@ import {
   DEFAULT_SORT,
   filterOf,
   hasFilters,
-  useScreenFilter,
+  isNarrowed,
   useSettlements,
   viewOf,
   type RecordState,
 } from './settlements-store';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { currentViewName, useSavedViews, type ViewBinding } from '../ui/saved-views';
+import { useShowWhenRead, useShownFilter, useShownSort } from './shown-query';
 import { useSettlementsView } from './view-store';
 import './settlements.css';
 
@@ -193,7 +194,7 @@ const settlementViews: ViewBinding = {
  * (a sort the desk chose; the screen's own newest-first order exports in filing order) and the view's name.
  */
 function SettlementActions() {
-  const totals = loadableOf(useSettlementTotals(useScreenFilter()));
+  const totals = loadableOf(useSettlementTotals(useShownFilter()));
   // Subscribed so the menu sees a change of filter or sort ("Month end (changed)").
   useSettlements((s) => s.range);
   useSettlements((s) => s.filters);
@@ -343,7 +344,7 @@ const TOTALS = [
 ] as const;
 
 function TotalsBar() {
-  const query = useSettlementTotals(useScreenFilter());
+  const query = useSettlementTotals(useShownFilter());
   const t = loadableOf(query);
   const busy = query.isPlaceholderData || query.isFetching;
   if (t.status === 'failed') return <ErrorNotice error={t.error} onRetry={() => void query.refetch()} />;
@@ -386,8 +387,8 @@ function ChartToggle() {
 }
 
 function Chart() {
-  const query = useSettlementAggregate(useScreenFilter());
-  const range = useSettlements((s) => s.range);
+  const filter = useShownFilter();
+  const query = useSettlementAggregate(filter);
   const split = useSettlements((s) => s.chartSplit);
   const setSplit = useSettlements((s) => s.setChartSplit);
   const a = loadableOf(query);
@@ -397,20 +398,18 @@ function Chart() {
   if (a.value.byDate.length === 0) return null;
   return (
     <div id="stl-chart" className={busy ? 'stl-stale' : undefined} aria-busy={busy}>
-      <SettledChart aggregate={a.value} from={range.from} to={range.to} split={split} onSplit={setSplit} />
+      <SettledChart aggregate={a.value} from={filter.from} to={filter.to} split={split} onSplit={setSplit} />
     </div>
   );
 }
 
 function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
-  const filter = useScreenFilter();
-  const sort = useSettlements((s) => s.sort);
+  const filter = useShownFilter();
+  const sort = useShownSort();
   const rowsQuery = useSettlementRows(filter, sort);
   useRowCountFromTotals(filter, sort);
   const rows = rowsQuery.data ?? null;
   const totals = loadableOf(useSettlementTotals(filter));
-  const filters = useSettlements((s) => s.filters);
-  const range = useSettlements((s) => s.range);
   const offline = useOfflineReason();
   const setSort = useSettlements((s) => s.setSort);
   const clearFilters = useSettlements((s) => s.clearFilters);
@@ -440,7 +439,7 @@ function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
       );
     }
     return placeholder(
-      hasFilters(filters, range) ? (
+      isNarrowed(filter) ? (
         <EmptyState title="No settlements match these filters">
           <button type="button" className="button" onClick={clearFilters}>
             Clear filters
@@ -463,11 +462,19 @@ function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
   );
 }
 
-export function SettlementsScreen() {
-  const filter = useScreenFilter();
-  const sort = useSettlements((s) => s.sort);
-  const rows = useSettlementRows(filter, sort).data;
+/**
+ * When the rows on screen were synced. A component of its own: the screen around it does not render again when a new
+ * filter is shown, only what shows the filter's answer does.
+ */
+function SyncedAsOf() {
+  const filter = useShownFilter();
+  const rows = useSettlementRows(filter, useShownSort()).data;
   const totals = useSettlementTotals(filter).data;
+  return <AsOf at={rows?.asOf ?? totals?.asOf ?? null} label="Synced" />;
+}
+
+export function SettlementsScreen() {
+  useShowWhenRead();
   const chartCollapsed = useSettlements((s) => s.chartCollapsed);
   const range = useSettlements((s) => s.range);
   const [detail, setDetail] = useState<CachedSettlement | null>(null);
@@ -475,11 +482,9 @@ export function SettlementsScreen() {
   const showChanges = useChangesDialog((s) => s.show);
   const view = useSettlementsView((s) => s.view);
 
-  const asOf = rows?.asOf ?? totals?.asOf ?? null;
-
   return (
     <div className="stl-screen">
-      <PageHeader title="Settlements" skipTo="the settlements" asOf={<AsOf at={asOf} label="Synced" />}>
+      <PageHeader title="Settlements" skipTo="the settlements" asOf={<SyncedAsOf />}>
         <button type="button" className="button" onClick={() => showChanges(null)}>
           Changes &amp; completeness
         </button>

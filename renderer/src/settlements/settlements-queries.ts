@@ -6,7 +6,7 @@
  * The rows' source keeps its own position-addressed page cache (paged-rows.ts); the query owns its creation,
  * its first page (loading and errors the same as every other read) and its disposal.
  */
-import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { SettlementFilter, SettlementSort } from '../../../shared/settlement-query';
 import { api, settle } from '../api';
@@ -44,12 +44,11 @@ function useDisposeDroppedSources(): void {
   );
 }
 
-export function useSettlementRows(filter: SettlementFilter, sort: SettlementSort) {
-  useDisposeDroppedSources();
-  const profileId = useActiveProfileId();
-  return useQuery<PagedRows, IpcFailure>({
+/** The rows' query for a filter and sort: the hook below and the read before a new filter is shown (shown-query.ts). */
+export function rowsQuery(profileId: string | null, filter: SettlementFilter, sort: SettlementSort) {
+  return {
     queryKey: ipcKey(profileId, 'settlements.query', { filter, sort }),
-    queryFn: async ({ client, queryKey }) => {
+    queryFn: async ({ client, queryKey }: { client: QueryClient; queryKey: QueryKey }) => {
       const source = await firstPage(
         new PagedRows(filter, sort, (query) => settle(() => api.settlements.query(query))),
       );
@@ -57,33 +56,46 @@ export function useSettlementRows(filter: SettlementFilter, sort: SettlementSort
       client.getQueryData<PagedRows>(queryKey)?.dispose();
       return source;
     },
-    enabled: profileId !== null,
-    placeholderData: keepPreviousData,
     // Held in memory while shown; the placeholder of the next filter must outlive its own replacement.
     gcTime: 30_000,
     staleTime: Infinity,
+  };
+}
+
+export function useSettlementRows(filter: SettlementFilter, sort: SettlementSort) {
+  useDisposeDroppedSources();
+  const profileId = useActiveProfileId();
+  return useQuery<PagedRows, IpcFailure>({
+    ...rowsQuery(profileId, filter, sort),
+    enabled: profileId !== null,
+    placeholderData: keepPreviousData,
   });
 }
+
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * Resolves once no first page of the grid is being read. The cache answers one read at a time (one connection, in
  * main), and the totals of a wide filter, or of a UTR a large settlement batch shares, sum far more rows than a page
  * shows: asked together, the grid's first page waited behind them (the UI bench's search figure). The rows' read
- * starts in the same commit as the totals', so it is looked for after a turn of the event loop.
+ * starts in the same commit as the totals', so it is looked for after a turn of the event loop; once it is in, the
+ * rest of its page goes out a task later (paged-rows.ts), and the totals a task after that, behind it.
  */
 async function afterTheRows(client: QueryClient, profileId: string | null): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await nextTask();
   const cache = client.getQueryCache();
   const reading = () =>
     cache.findAll({ queryKey: ['profile', profileId, 'settlements.query'], fetchStatus: 'fetching' }).length > 0;
-  if (!reading()) return;
-  await new Promise<void>((resolve) => {
-    const stop = cache.subscribe(() => {
-      if (reading()) return;
-      stop();
-      resolve();
+  if (reading()) {
+    await new Promise<void>((resolve) => {
+      const stop = cache.subscribe(() => {
+        if (reading()) return;
+        stop();
+        resolve();
+      });
     });
-  });
+  }
+  await nextTask();
 }
 
 /** A read of the filter's figures that waits for the grid's first page (afterTheRows). */

@@ -81,6 +81,10 @@ export const hasFilters = (filters: Filters, range?: Pick<Range, 'pg'>): boolean
   (range?.pg ?? null) !== null ||
   (Object.keys(NO_FILTERS) as (keyof Filters)[]).some((k) => filters[k] !== NO_FILTERS[k]);
 
+/** The same of a filter object (filterOf leaves out what does not narrow): anything beside its dates. */
+export const isNarrowed = (filter: SettlementFilter): boolean =>
+  Object.keys(filter).some((key) => key !== 'from' && key !== 'to');
+
 /** The filters and sort a saved view holds for this screen (the dates are not: a view is used on any dates). */
 export function viewOf(range: Range, filters: Filters, sort: SettlementSort): Pick<ViewState, 'filters' | 'sort'> {
   return { filters: { pg: range.pg, ...filters }, sort };

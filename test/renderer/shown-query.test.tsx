@@ -1,0 +1,123 @@
+/**
+ * What the Settlements screen shows follows the store's filter and sort once their first rows are read
+ * (renderer/src/settlements/shown-query.ts). The bridge here answers `app.info` and holds every rows' read until
+ * the test lets it go, so each step of the switch can be seen.
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { IpcResult } from '../../shared/ipc/contract';
+import type { SettlementPageResult } from '../../shared/settlement-query';
+
+interface HeldRead {
+  search: string | undefined;
+  answer(result: IpcResult<SettlementPageResult>): void;
+}
+
+const bridge = vi.hoisted(() => ({ reads: [] as HeldRead[] }));
+vi.mock('../../renderer/src/api', async (importOriginal) => {
+  const { createIpcApi } = await import('../../shared/ipc/client');
+  Object.defineProperty(window, 'api', {
+    value: createIpcApi(
+      (channel, input) => {
+        if (channel === 'app.info') return Promise.resolve({ ok: true, value: { profile: { id: 'desk' } } });
+        if (channel !== 'settlements.query') return new Promise(() => {});
+        return new Promise((answer) =>
+          bridge.reads.push({ search: (input as { search?: string }).search, answer: answer as HeldRead['answer'] }),
+        );
+      },
+      () => () => {},
+    ),
+  });
+  return importOriginal();
+});
+
+const { createQueryClient } = await import('../../renderer/src/query/client');
+const { APP_INFO_KEY } = await import('../../renderer/src/query/ipc-query');
+const { NO_FILTERS, DEFAULT_SORT, useSettlements } = await import('../../renderer/src/settlements/settlements-store');
+const { SHOW_AFTER_MS, useShowWhenRead, useShownFilter } = await import('../../renderer/src/settlements/shown-query');
+
+const ROWS: IpcResult<SettlementPageResult> = { ok: true, value: { rows: [], nextCursor: null, asOf: null } };
+
+/** The screen's hooks: `open` mounts the switch as the screen does; closed, only what is shown is read. */
+function renderShown(open: boolean) {
+  const client = createQueryClient();
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  );
+  const hook = renderHook(
+    () => {
+      if (open) useShowWhenRead();
+      return useShownFilter();
+    },
+    { wrapper },
+  );
+  // The switch reads ahead once the active profile is known (app.info has answered and the screen rendered again).
+  const ready = () => waitFor(() => expect(client.getQueryData(APP_INFO_KEY)).toBeDefined());
+  return { ...hook, ready };
+}
+
+/** The held read of `search`, once the read for it is out. */
+async function readOf(search: string): Promise<HeldRead> {
+  await waitFor(() => expect(bridge.reads.some((r) => r.search === search)).toBe(true));
+  return bridge.reads.find((r) => r.search === search)!;
+}
+
+const search = (text: string) => act(() => useSettlements.getState().setFilters({ search: text }));
+
+beforeEach(() => {
+  bridge.reads = [];
+  useSettlements.setState({ filters: NO_FILTERS, sort: DEFAULT_SORT });
+});
+
+describe('the filter the Settlements screen shows', () => {
+  it('is a new search once its first rows are read, and the read goes out before it is shown', async () => {
+    const { result, ready } = renderShown(true);
+    await ready();
+    search('UTR-ONE');
+    const read = await readOf('UTR-ONE');
+    expect(result.current.search).toBeUndefined();
+    act(() => read.answer(ROWS));
+    await waitFor(() => expect(result.current.search).toBe('UTR-ONE'));
+  });
+
+  it(`shows a search whose rows take longer than ${SHOW_AFTER_MS} ms as loading, then`, async () => {
+    const { result, ready } = renderShown(true);
+    await ready();
+    search('SLOW');
+    await readOf('SLOW');
+    expect(result.current.search).toBeUndefined();
+    await waitFor(() => expect(result.current.search).toBe('SLOW'), { timeout: SHOW_AFTER_MS * 5 });
+  });
+
+  it('shows only the newest of two searches, whichever read answers first', async () => {
+    const { result, ready } = renderShown(true);
+    await ready();
+    search('FIRST');
+    const first = await readOf('FIRST');
+    search('SECOND');
+    const second = await readOf('SECOND');
+    act(() => second.answer(ROWS));
+    await waitFor(() => expect(result.current.search).toBe('SECOND'));
+    act(() => first.answer(ROWS));
+    await new Promise((resolve) => setTimeout(resolve, SHOW_AFTER_MS * 2));
+    expect(result.current.search).toBe('SECOND');
+  });
+
+  it('shows a search whose read failed, so the table can give the error', async () => {
+    const { result, ready } = renderShown(true);
+    await ready();
+    search('BROKEN');
+    const read = await readOf('BROKEN');
+    act(() => read.answer({ ok: false, error: { code: 'CACHE_UNREADABLE', message: 'The cache could not be read.' } }));
+    await waitFor(() => expect(result.current.search).toBe('BROKEN'));
+  });
+
+  it('follows the store at once while the screen is closed, and reads nothing', async () => {
+    const { result } = renderShown(false);
+    search('ELSEWHERE');
+    expect(result.current.search).toBe('ELSEWHERE');
+    expect(bridge.reads).toEqual([]);
+  });
+});
