@@ -344,7 +344,9 @@ export const uiBenches: Bench = {
       for (const column of sortable.filter((c) => c !== 'Date')) {
         sorts.push({ column, ms: await ms('sort', column) });
         await page.getByRole('columnheader', { name: 'Date' }).getByRole('button').click();
-        await page.locator('[role=grid][aria-busy=false] [role=columnheader][aria-sort]', { hasText: 'Date' }).waitFor();
+        await page
+          .locator('[role=grid][aria-busy=false] [role=columnheader][aria-sort]', { hasText: 'Date' })
+          .waitFor();
       }
 
       const idle = await idleFrames(page, 240);

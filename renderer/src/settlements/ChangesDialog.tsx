@@ -23,7 +23,7 @@ import { ErrorNotice } from '../ui/states';
 import { useModalDialog } from '../ui/use-modal-dialog';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 import { useChangesDialog } from './changes-store';
-import { useScreenFilter } from './settlements-store';
+import { useShownFilter } from './shown-query';
 
 const SHOWN = 500;
 
@@ -125,7 +125,7 @@ function Completeness({ from, to, pg }: { from: string; to: string; pg?: string 
 
 export function ChangesDialog() {
   const { runId, show, close } = useChangesDialog();
-  const filter = useScreenFilter();
+  const filter = useShownFilter();
   const ref = useModalDialog();
   const titleId = useId();
   const views = useTableViews(TABLE, FILTERS);

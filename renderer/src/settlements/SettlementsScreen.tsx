@@ -35,18 +35,10 @@ import {
   useSettlementRows,
   useSettlementTotals,
 } from './settlements-queries';
-import {
-  DEFAULT_SORT,
-  filterOf,
-  hasFilters,
-  isNarrowed,
-  useSettlements,
-  viewOf,
-  type RecordState,
-} from './settlements-store';
+import { DEFAULT_SORT, hasFilters, isNarrowed, useSettlements, viewOf, type RecordState } from './settlements-store';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { currentViewName, useSavedViews, type ViewBinding } from '../ui/saved-views';
-import { useShowWhenRead, useShownFilter, useShownSort } from './shown-query';
+import { shownQuery, useShowWhenRead, useShownFilter, useShownSort } from './shown-query';
 import { useSettlementsView } from './view-store';
 import './settlements.css';
 
@@ -207,13 +199,13 @@ function SettlementActions() {
         kind="settlements"
         disabled={totals.status === 'ready' && totals.value.count === 0}
         request={(format) => {
-          const { range, filters, sort } = useSettlements.getState();
+          const { filter, sort } = shownQuery();
           const view = currentViewName(VIEWS_TABLE, settlementViews, views.list.data?.views, views.appliedName);
           const chosen = sort.column !== DEFAULT_SORT.column || sort.direction !== DEFAULT_SORT.direction;
           return {
             kind: 'settlements',
             format,
-            filter: filterOf(range, filters),
+            filter,
             ...(chosen ? { sort } : {}),
             ...(view ? { view } : {}),
           };

@@ -1,9 +1,9 @@
 /**
  * The Settlements screen's UI state: the range and filters, the sort, the chart's split and whether it is
  * collapsed (remembered). What the cache holds for that filter (rows, totals, chart, menus) is read by queries
- * (settlements-queries.ts); the sync is a job on the query layer (sync-queries.ts).
+ * (settlements-queries.ts); the sync is a job on the query layer (sync-queries.ts). The controls show this state at once;
+ * the figures and rows follow it once their first rows are read (shown-query.ts).
  */
-import { useMemo } from 'react';
 import { z } from 'zod';
 import { create } from 'zustand';
 import { RULE_IDS, type RuleId } from '../../../shared/reconciliation';
@@ -67,13 +67,6 @@ export function filterOf(range: Range, filters: Filters): SettlementFilter {
   if (filters.search.trim()) f.search = filters.search.trim();
   if (filters.state !== 'current') f.state = filters.state;
   return f;
-}
-
-/** The filter of the range and filters on screen, the same object while they stay the same. */
-export function useScreenFilter(): SettlementFilter {
-  const range = useSettlements((s) => s.range);
-  const filters = useSettlements((s) => s.filters);
-  return useMemo(() => filterOf(range, filters), [range, filters]);
 }
 
 /** Anything narrowing the rows beyond the dates: the gateway counts, since "Clear filters" clears it too. */

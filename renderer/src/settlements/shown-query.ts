@@ -45,6 +45,8 @@ useSettlements.subscribe((state, previous) => {
   else useShown.setState(wanted, true);
 });
 
+/** What is shown now, outside React (an export asked for takes what is on screen). */
+export const shownQuery = (): ShownQuery => useShown.getState();
 export const useShownFilter = (): SettlementFilter => useShown((s) => s.filter);
 export const useShownSort = (): SettlementSort => useShown((s) => s.sort);
 
