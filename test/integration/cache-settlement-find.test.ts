@@ -10,11 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
-import { MAX_KEYED } from '../../electron/cache/settlement-search';
+import Database from 'better-sqlite3';
+import { toSqlFilter } from '../../electron/cache/settlement-filter';
+import { idRange } from '../../electron/cache/settlement-ids';
+import { MAX_KEYED, createSearchPlanner } from '../../electron/cache/settlement-search';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { settlementRecord } from '../../shared/api/settlements';
-import type { CachedSettlement, SettlementQuery, SettlementSort } from '../../shared/settlement-query';
+import {
+  settlementFilter,
+  type CachedSettlement,
+  type SettlementQuery,
+  type SettlementSort,
+} from '../../shared/settlement-query';
 import { syncRunInto } from '../support/settlement-run';
 import { TEST_NOW } from '../support/clock';
 import { allCachedRows } from '../support/cache-rows';
@@ -91,6 +99,31 @@ describe('text search', () => {
     expect(found.length).toBeGreaterThan(MAX_KEYED);
     expect(found).toEqual(all);
     expect(plan({ search: 'pay_' })).not.toMatch(/SEARCH k /);
+  });
+
+  it('walks only between the first and last dates that may hold a match: the rows the whole range would give', () => {
+    // A second connection to the same file: the planner alone, on the keys the cache wrote.
+    const db = new Database(join(dir, 'cache.sqlite'), { readonly: true });
+    try {
+      const planner = createSearchPlanner(db);
+      const paramsOf = (search: string) => toSqlFilter(settlementFilter.parse({ ...range, search })).params;
+      // A UTR is its settlement batch's: its records lie on the dates of that batch, not all of the range.
+      const utr = all.find((r) => r.date === DATES[1] && r.utr)!.utr!;
+      const dates = [...new Set(all.filter(matches(utr)).map((r) => r.date))].sort();
+      expect(dates.length).toBeLessThan(DATES.length);
+      expect(planner.walked(paramsOf(utr))).toEqual({
+        ...paramsOf(utr),
+        from: dates[0],
+        to: dates.at(-1),
+        ...idRange(dates[0]!, dates.at(-1)!),
+      });
+      // Every date holds a match: nothing to narrow.
+      expect(planner.walked(paramsOf('pay_'))).toEqual(paramsOf('pay_'));
+      // Nothing matches at all: the range stays (the count sends such a read to the keys anyway).
+      expect(planner.walked(paramsOf('zz-no-such-key'))).toEqual(paramsOf('zz-no-such-key'));
+    } finally {
+      db.close();
+    }
   });
 
   it('finds the records of a date whose keys are not written yet (a sync on its way) by walking that date', () => {
