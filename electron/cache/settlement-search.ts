@@ -44,9 +44,9 @@ const COUNT_SQL = `WITH RECURSIVE ${DAYS} SELECT count(*) FROM (${KEYED} UNION A
 
 /**
  * The first and last dates of the range that may hold a match: a date whose keys hold one, or a date with records
- * whose keys are not current. A walk reads only between them: a UTR is one settlement batch's, often all on one date, and walking the
- * range from its other end read every record of the dates before it (a second day of 1,000,000 records cost a search
- * 220 ms). Dates without a match between two with one are still walked.
+ * whose keys are not current. A walk reads only between them: a UTR is one settlement batch's, often all on one
+ * date, and walking the range from its other end read every record of the dates before it (a second day of
+ * 1,000,000 records cost a search 220 ms). Dates without a match between two with one are still walked.
  */
 const SPAN_SQL = `WITH RECURSIVE ${DAYS} SELECT min(day), max(day) FROM days
   WHERE EXISTS (SELECT 1 FROM settlement_keys AS k WHERE k.date = days.day AND k.key >= :searchLo AND k.key < :searchHi)
@@ -68,7 +68,7 @@ export function createSearchPlanner(db: Database) {
       count ??= db.prepare(COUNT_SQL).pluck();
       return (count.get({ ...params, cap: MAX_KEYED + 1 }) as number) <= MAX_KEYED;
     },
-    /** A search's filter narrowed to the dates that may hold a match (SPAN_SQL), for a read that walks: the same rows. */
+    /** For a read that walks: the filter narrowed to the dates that may hold a match (SPAN_SQL), the same rows. */
     walked(params: FilterParams): FilterParams {
       if (params.searchLo === null) return params;
       span ??= db.prepare(SPAN_SQL).raw(true);

@@ -1,8 +1,8 @@
 /**
  * The Settlements screen's UI state: the range and filters, the sort, the chart's split and whether it is
  * collapsed (remembered). What the cache holds for that filter (rows, totals, chart, menus) is read by queries
- * (settlements-queries.ts); the sync is a job on the query layer (sync-queries.ts). The controls show this state at once;
- * the figures and rows follow it once their first rows are read (shown-query.ts).
+ * (settlements-queries.ts); the sync is a job on the query layer (sync-queries.ts). The controls show this state at
+ * once; the figures and rows follow it once their first rows are read (shown-query.ts).
  */
 import { z } from 'zod';
 import { create } from 'zustand';

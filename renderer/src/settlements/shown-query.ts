@@ -35,7 +35,7 @@ const wantedOf = (state: ReturnType<typeof useSettlements.getState>): ShownQuery
 
 const useShown = create<ShownQuery>(() => wantedOf(useSettlements.getState()));
 
-/** Set while the screen is open: reads a new filter's first rows before showing it. Closed, the store is followed at once. */
+/** Set while the screen is open: reads a new filter's first rows before showing it. Closed, the store is followed. */
 let readFirst: ((wanted: ShownQuery) => void) | null = null;
 
 useSettlements.subscribe((state, previous) => {
