@@ -126,6 +126,13 @@ describe('text search', () => {
     }
   });
 
+  it('totals and charts a walked search from the same narrowed dates, as of the range asked for', () => {
+    // Dates without records at both ends: the walk narrows to the cached dates, the answer is the whole range's.
+    const wide = { from: '2025-04-20', to: '2025-05-10' };
+    expect(cache.settlements.totals({ ...wide, search: 'pay_' })).toEqual(cache.settlements.totals(wide));
+    expect(cache.settlements.aggregate({ ...wide, search: 'PAY_' })).toEqual(cache.settlements.aggregate(wide));
+  });
+
   it('finds the records of a date whose keys are not written yet (a sync on its way) by walking that date', () => {
     const date = '2025-05-03';
     const records = source.page(date, undefined, 0, 300).data.map((w) => settlementRecord.parse(w));
