@@ -35,6 +35,7 @@ import { createSearchKeys } from './search-keys';
 import { createSortKeys } from './sort-keys';
 import { SEARCHED_ROWS, SEARCH_WITH, createSearchPlanner } from './settlement-search';
 import { exactNumber, prepareAll } from './statements';
+import { allSteps, createWalkSlices, inTurns, type Steps } from './walk-slices';
 
 const SUMS = 'count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(settled_amount)';
 const ROLLUP_SUMS = 'sum(count), sum(amount), sum(fees), sum(taxes), sum(settled)';
@@ -91,6 +92,11 @@ export interface WorkbookSummary {
 
 type SumRow = [bigint | null, bigint | null, bigint | null, bigint | null, bigint | null];
 
+/** Adds a row of sums to `total`, an empty sum (NULL) as nothing. */
+function addSums(total: bigint[], row: SumRow): void {
+  row.forEach((v, i) => (total[i]! += v ?? 0n));
+}
+
 function sums(row: SumRow): SettlementSums {
   const [count, amount, fees, taxes, settled] = row;
   return {
@@ -119,6 +125,7 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
   const search = createSearchPlanner(db);
   const pages = createSettlementPages(db, search);
   const filingOrder = createFilingOrder(db);
+  const walk = createWalkSlices(db);
 
   /** When the range was last synced: the oldest of its synced dates, null when none was. */
   function asOf(params: Pick<FilterParams, 'from' | 'to' | 'pg'>): string | null {
@@ -189,8 +196,43 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
         ? [sql.totalsFromRollup, sql.totals, sql.totalsOfExceptions]
         : [sql.aggregateFromRollup, sql.aggregate, sql.aggregateOfExceptions];
     return rollupCovers && fromRollup
-      ? { statement: fromRollup, params: { ...params, exceptionsOnly: Number(exceptionsOnly) }, asked }
-      : { statement: exceptionsOnly ? fromExceptions : fromRecords, params, asked };
+      ? { statement: fromRollup, params: { ...params, exceptionsOnly: Number(exceptionsOnly) }, asked, walks: false }
+      : // The matches' statements read the dates of :from to :to (settlement-search.ts): only a walk is sliced.
+        { statement: exceptionsOnly ? fromExceptions : fromRecords, params, asked, walks: !keyed };
+  }
+
+  /** Totals and aggregates a step at a time: a walk of the records a slice of ids a step (walk-slices.ts). */
+  function* rowsOf<R>(read: 'totals' | 'aggregate', input: SettlementFilter) {
+    const { statement, params, asked, walks } = plan(read, settlementFilter.parse(input));
+    const all = (p: FilterParams) => statement.all(p) as R[];
+    return { rows: walks ? yield* walk.sliced(params, all) : all(params), asOf: asOf(asked) };
+  }
+
+  function* totalsSteps(input: SettlementFilter): Steps<SettlementTotals> {
+    const { rows, asOf } = yield* rowsOf<SumRow>('totals', input);
+    const total = [0n, 0n, 0n, 0n, 0n];
+    for (const row of rows) addSums(total, row);
+    return { ...sums(total as SumRow), asOf };
+  }
+
+  function* aggregateSteps(input: SettlementFilter): Steps<SettlementAggregate> {
+    const { rows, asOf } = yield* rowsOf<[string, string, string, ...SumRow]>('aggregate', input);
+    // A date's groups come from each of its slices: added up by group, in the statement's order.
+    const groups = new Map<string, { date: string; pg: string; paymentMode: string; sums: bigint[] }>();
+    const total = [0n, 0n, 0n, 0n, 0n];
+    for (const [date, pg, paymentMode, ...values] of rows) {
+      const key = `${date}\0${pg}\0${paymentMode}`;
+      const group = groups.get(key) ?? groups.set(key, { date, pg, paymentMode, sums: [0n, 0n, 0n, 0n, 0n] }).get(key)!;
+      addSums(group.sums, values);
+      addSums(total, values);
+    }
+    const byDate = [...groups.keys()]
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .map((key) => {
+        const { sums: values, ...group } = groups.get(key)!;
+        return { ...group, ...sums(values as SumRow) };
+      });
+    return { byDate, total: sums(total as SumRow), asOf };
   }
 
   return {
@@ -223,21 +265,15 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
       return filingOrder.pages(params, exceptionsOnly, pageRows);
     },
 
-    totals(input: SettlementFilter): SettlementTotals {
-      const { statement, params, asked } = plan('totals', settlementFilter.parse(input));
-      return { ...sums(statement.get(params) as SumRow), asOf: asOf(asked) };
-    },
+    totals: (input: SettlementFilter): SettlementTotals => allSteps(totalsSteps(input)),
 
-    aggregate(input: SettlementFilter): SettlementAggregate {
-      const { statement, params, asked } = plan('aggregate', settlementFilter.parse(input));
-      const rows = statement.all(params) as [string, string, string, ...SumRow][];
-      const total: SumRow = [0n, 0n, 0n, 0n, 0n];
-      const byDate = rows.map(([date, pg, paymentMode, ...values]) => {
-        values.forEach((v, i) => (total[i] = (total[i] as bigint) + (v ?? 0n)));
-        return { date, pg, paymentMode, ...sums(values) };
-      });
-      return { byDate, total: sums(total), asOf: asOf(asked) };
-    },
+    /** `totals`, with turns of main's event loop given up during a long walk (walk-slices.ts): what the window asks. */
+    totalsInTurns: (input: SettlementFilter): Promise<SettlementTotals> => inTurns(totalsSteps(input)),
+
+    aggregate: (input: SettlementFilter): SettlementAggregate => allSteps(aggregateSteps(input)),
+
+    /** `aggregate` as `totalsInTurns` reads. */
+    aggregateInTurns: (input: SettlementFilter): Promise<SettlementAggregate> => inTurns(aggregateSteps(input)),
 
     /**
      * The Summary sheet of a workbook: every sum per date x gateway x payment mode, read from the records

@@ -43,8 +43,8 @@ export function createSettlementHandlers(
       }
     },
     'settlements.query': (query) => settlements().query(query),
-    'settlements.totals': (filter) => settlements().totals(filter),
-    'settlements.aggregate': (filter) => settlements().aggregate(filter),
+    'settlements.totals': (filter) => settlements().totalsInTurns(filter),
+    'settlements.aggregate': (filter) => settlements().aggregateInTurns(filter),
     'settlements.facets': (range) => settlements().facets(range),
   };
 }
