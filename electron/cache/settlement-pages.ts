@@ -205,8 +205,7 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     const sort = options.sort ?? DEFAULT_SORT;
     const limit = options.limit ?? SETTLEMENT_PAGE.defaultLimit;
     const byId = sort.column === 'date';
-    const keyed = search.keyed(asked);
-    const filter = keyed ? asked : search.walked(asked);
+    const { keyed, params: filter } = search.forRead(asked);
     /** The id bound of the date order before any cursor: just outside the range. */
     const edge = sort.direction === 'desc' ? filter.hi + 1 : filter.lo - 1;
     let cursor = options.after === undefined ? null : readCursor(options.after, sort);

@@ -61,20 +61,26 @@ export function searchBounds(text: string): { searchLo: string; searchHi: string
 export function createSearchPlanner(db: Database) {
   let count: Statement | undefined;
   let span: Statement | undefined;
+  /** True when a read should visit the search's matches by the key indexes rather than walk its range. */
+  function keyed(params: FilterParams): boolean {
+    if (params.searchLo === null) return false;
+    count ??= db.prepare(COUNT_SQL).pluck();
+    return (count.get({ ...params, cap: MAX_KEYED + 1 }) as number) <= MAX_KEYED;
+  }
+  /** For a read that walks: the filter narrowed to the dates that may hold a match (SPAN_SQL), the same rows. */
+  function walked(params: FilterParams): FilterParams {
+    if (params.searchLo === null) return params;
+    span ??= db.prepare(SPAN_SQL).raw(true);
+    const [from, to] = span.get(params) as [string | null, string | null];
+    if (from === null || to === null || (from === params.from && to === params.to)) return params;
+    return { ...params, from, to, ...idRange(from, to) };
+  }
   return {
-    /** True when a read should visit the search's matches by the key indexes rather than walk its range. */
-    keyed(params: FilterParams): boolean {
-      if (params.searchLo === null) return false;
-      count ??= db.prepare(COUNT_SQL).pluck();
-      return (count.get({ ...params, cap: MAX_KEYED + 1 }) as number) <= MAX_KEYED;
-    },
-    /** For a read that walks: the filter narrowed to the dates that may hold a match (SPAN_SQL), the same rows. */
-    walked(params: FilterParams): FilterParams {
-      if (params.searchLo === null) return params;
-      span ??= db.prepare(SPAN_SQL).raw(true);
-      const [from, to] = span.get(params) as [string | null, string | null];
-      if (from === null || to === null || (from === params.from && to === params.to)) return params;
-      return { ...params, from, to, ...idRange(from, to) };
+    walked,
+    /** How any read of `asked` takes its rows: by the keys, or walking only the dates that may hold a match. */
+    forRead(asked: FilterParams): { keyed: boolean; params: FilterParams } {
+      const byKeys = keyed(asked);
+      return { keyed: byKeys, params: byKeys ? asked : walked(asked) };
     },
   };
 }

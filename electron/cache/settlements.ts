@@ -177,10 +177,9 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
     q: z.output<typeof settlementFilter> & { sort?: SettlementSort },
   ) {
     const { params: asked, exceptionsOnly, rollupCovers } = toSqlFilter(q);
-    const keyed = search.keyed(asked);
     // A walked search reads only the dates that may hold a match, as its pages do (settlement-search.ts): a UTR's
     // totals walked both dates of a 2,000,000-row range (400 ms) for the one that holds its batch.
-    const params = keyed ? asked : search.walked(asked);
+    const { keyed, params } = search.forRead(asked);
     if (read === 'query') {
       return {
         statement: pages.statement(q.sort ?? DEFAULT_SORT, exceptionsOnly, keyed),
