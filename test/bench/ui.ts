@@ -153,6 +153,12 @@ function timeInPage(page: Page, step: Step, arg: string | number, earlier?: stri
           const heads = [...g.querySelectorAll('[role=columnheader]')].map((h) => h.textContent);
           return row.querySelectorAll('[role=gridcell]')[heads.indexOf(column)]?.textContent;
         };
+        /** The grid settled on a search for `text`: its first row's UTR starts with it. */
+        const showsSearch = (g: HTMLElement, text: string) => {
+          const row = g.querySelector('[role=row][data-id]');
+          const utr = row && cellOf(g, row, 'UTR')?.toLowerCase();
+          return settled(g) && utr?.startsWith(text.toLowerCase()) === true;
+        };
         const done = (): boolean => {
           const g = grid();
           if (!g) return false;
@@ -168,11 +174,7 @@ function timeInPage(page: Page, step: Step, arg: string | number, earlier?: stri
             const rows = Number(g.getAttribute('aria-rowcount')) - 1;
             return settled(g) && shown >= Math.floor(Number(arg) * rows * 0.98);
           }
-          if (step === 'search') {
-            const row = g.querySelector('[role=row][data-id]');
-            const utr = row && cellOf(g, row, 'UTR')?.toLowerCase();
-            return settled(g) && utr?.startsWith(String(arg).toLowerCase()) === true;
-          }
+          if (step === 'search') return showsSearch(g, String(arg));
           if (step === 'sort') {
             const head = [...g.querySelectorAll('[role=columnheader]')].find(
               (h) => h.querySelector('button')?.firstChild?.textContent === arg,
@@ -219,13 +221,9 @@ function timeInPage(page: Page, step: Step, arg: string | number, earlier?: stri
         // A search first, untimed; the step starts `afterMs` after its first rows are shown.
         type(searchBox(), earlier);
         searchBox().dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
-        const earlierShown = () => {
-          const g = grid();
-          const row = g?.querySelector('[role=row][data-id]');
-          return !!g && !!row && settled(g) && cellOf(g, row, 'UTR')?.toLowerCase().startsWith(earlier.toLowerCase());
-        };
         const waitForEarlier = () => {
-          if (earlierShown()) setTimeout(begin, afterMs);
+          const g = grid();
+          if (g && showsSearch(g, earlier)) setTimeout(begin, afterMs);
           else requestAnimationFrame(waitForEarlier);
         };
         waitForEarlier();
