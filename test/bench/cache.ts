@@ -205,7 +205,7 @@ export const cacheBenches: Bench = {
         mb_per_million_rows_without_search_or_sort_keys: perMillion(bytes - sortBytes - searchBytes),
       };
       cache.close();
-      registerDataset(rows, file);
+      registerDataset(rows);
       kept = true;
     } finally {
       if (!kept) cache.close();

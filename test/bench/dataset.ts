@@ -1,12 +1,13 @@
 /**
  * The benchmarks' big cache: `rows` sandbox records spread evenly over 90 days (2,000,000 by default, the issue's
  * size), as a desk that syncs a quarter would hold it. The cache group builds it while it measures the ingest and
- * leaves the file here; the find, open and ui groups of the same run open that file instead of ingesting 2,000,000
- * rows again. It lives in a scratch folder removed when the process exits.
+ * leaves the file here; the find, open and recon groups of the same run open a copy instead of ingesting 2,000,000
+ * rows again. Each group runs in a process of its own (run.ts), so the file lives in a folder the run's first
+ * process makes and removes (`DATASETS_ENV`); a process started alone keeps its own, removed when it exits.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openCache, type Cache } from '../../electron/cache/database';
+import { CACHE_FILE_SUFFIXES, openCache, type Cache } from '../../electron/cache/database';
 import type { SettlementRecord } from '../../shared/api/settlements';
 import { addDays } from '../../shared/time';
 import { ingestDates, recordPages, scratchDir } from './cache';
@@ -27,10 +28,14 @@ export function datasetDays(rows: number): [date: string, pages: Iterable<Settle
   });
 }
 
-const built = new Map<number, string>();
+/** The folder of the run's data sets, named by the process that runs the groups (run.ts). */
+export const DATASETS_ENV = 'PAYOUT_BENCH_DATASETS';
+
 let scratch: ReturnType<typeof scratchDir> | undefined;
 
-function scratchFolder(): string {
+function datasetsFolder(): string {
+  const shared = process.env[DATASETS_ENV];
+  if (shared) return shared;
   if (!scratch) {
     scratch = scratchDir();
     const s = scratch;
@@ -39,14 +44,17 @@ function scratchFolder(): string {
   return scratch.dir;
 }
 
-/** Where a data set of `rows` is to be kept, for `register` once it is written and closed. */
+/** Where a data set of `rows` is to be kept, for `registerDataset` once it is written and closed. */
 export function datasetFile(rows: number): string {
-  return join(scratchFolder(), `dataset-${rows}.sqlite`);
+  return join(datasetsFolder(), `dataset-${rows}.sqlite`);
 }
 
-/** Records that `file` (closed) holds the data set of `rows`. */
-export function registerDataset(rows: number, file: string): void {
-  built.set(rows, file);
+/** A data set's file is whole once this mark is beside it: a group that failed while writing leaves none. */
+const readyMark = (rows: number) => `${datasetFile(rows)}.ready`;
+
+/** Records that the data set of `rows` is written and closed. */
+export function registerDataset(rows: number): void {
+  writeFileSync(readyMark(rows), '');
 }
 
 /**
@@ -54,16 +62,17 @@ export function registerDataset(rows: number, file: string): void {
  * to its copy (the app's own open does) without changing what the next group measures.
  */
 export function datasetCopy(rows: number, to: string): void {
-  let file = built.get(rows);
-  if (!file) {
-    file = datasetFile(rows);
+  const file = datasetFile(rows);
+  if (!existsSync(readyMark(rows))) {
+    // What a failed build left would add to the rows, not replace them.
+    for (const suffix of CACHE_FILE_SUFFIXES) rmSync(file + suffix, { force: true });
     const cache: Cache = openCache(file);
     try {
       ingestDates(cache, datasetDays(rows));
     } finally {
       cache.close();
     }
-    registerDataset(rows, file);
+    registerDataset(rows);
   }
   copyFileSync(file, to);
 }
