@@ -72,7 +72,8 @@ function holdingLaterReads(all: CachedSettlement[]) {
 async function settled(source: PagedRows): Promise<void> {
   for (let i = 0; i < 1000; i++) {
     await new Promise((resolve) => setTimeout(resolve, 0));
-    if (!(source as unknown as { reading: boolean }).reading) return;
+    const { reading, jumping } = source as unknown as { reading: boolean; jumping: boolean };
+    if (!reading && !jumping) return;
   }
   throw new Error('the source never settled');
 }
@@ -242,6 +243,41 @@ describe('PagedRows', () => {
     }
     await settled(source);
     expect(jumpReads()).toHaveLength(1);
+    for (let i = target - PAGE_SIZE / 2; i < target + PAGE_SIZE / 2; i++) expect(source.rowAt(i)).toBe(all[i]);
+  });
+
+  it("sends a jump's read while a page is on its way, and shows its rows before that page is in", async () => {
+    const all = rows(PAGE_SIZE * 10);
+    const { read } = keysetReader(all);
+    // Whole pages wait until released; a jump's read (fewer rows) is answered at once.
+    const held: (() => void)[] = [];
+    const reads: Query[] = [];
+    const source = new PagedRows(FILTER, ASC, async (query) => {
+      reads.push(query);
+      if (query.limit === PAGE_SIZE) await new Promise<void>((resolve) => held.push(resolve));
+      return read(query);
+    });
+    source.setTotal(all.length);
+    await settled(source);
+    // The table looks near the end of page 0: page 1, which its margin reaches, is on its way.
+    source.want(PAGE_SIZE - 40, PAGE_SIZE - 10);
+    for (let i = 0; i < 50 && held.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(reads.at(-1)).toMatchObject({ after: String(all[PAGE_SIZE - 1]!.id), limit: PAGE_SIZE });
+    const target = PAGE_SIZE * 6 + 42;
+    source.want(target, target + 30);
+    for (let i = 0; i < 50 && source.rowAt(target) === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    // The jump went out and came back while page 1 is still held, and nothing else went out beside it.
+    expect(held).toHaveLength(1);
+    expect(reads.at(-1)).toMatchObject({ position: target - 16, limit: 30 + 1 + 32 });
+    for (let i = target; i <= target + 30; i++) expect(source.rowAt(i), `row ${i}`).toBe(all[i]);
+    // Page 1 comes in, then the pages around the jump one at a time, each exactly the sorted rows.
+    while (held.length > 0) {
+      held.shift()!();
+      for (let i = 0; i < 50 && held.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await settled(source);
     for (let i = target - PAGE_SIZE / 2; i < target + PAGE_SIZE / 2; i++) expect(source.rowAt(i)).toBe(all[i]);
   });
 
