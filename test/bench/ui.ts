@@ -18,7 +18,7 @@
  *    the page read (no skeleton row) at that place; `jump_skeleton_frames_max` counts the frames a jump showed
  *    skeleton rows;
  *  - `search_ms`: a UTR typed in the search box and Enter to the grid's first row being that UTR's, five different UTRs
- *    spread over the rows, each from a settled screen (the previous search's totals in);
+ *    spread over the rows, each from a settled screen (no read of the screen's still on its way to main or back);
  *  - `search_during_totals_max_ms`: the same for a search entered 50 ms after another search's first rows, while
  *    main still reads that one's totals (a UTR's batch: the records of its dates walked, 200 ms at 1,000,000 a
  *    date), each a UTR's start not searched before; three, the slowest against the search target;
@@ -26,7 +26,7 @@
  * Targets: first rows 300 ms, filter 200 ms, frames p95 20 ms and p99 34 ms, search 30 ms, sort 50 ms, jump 100 ms
  * with at most two frames of skeleton rows; search, sort and jump take their slowest case against the target.
  */
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { PAGE_SIZE } from '../../renderer/src/settlements/paged-rows';
 import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
 import { memoryStore } from '../support/memory-store';
@@ -233,6 +233,36 @@ function timeInPage(page: Page, step: Step, arg: string | number, earlier?: stri
 }
 
 /**
+ * Counts the page's calls to main on their way (the harness carries each as a POST); `quiet` waits until there are
+ * none and the page has drawn a frame since the last answer came in.
+ */
+function callsInFlight(page: Page) {
+  let inFlight = 0;
+  const isCall = (request: Request) => request.url().endsWith('/__harness/ipc');
+  page.on('request', (request) => {
+    if (isCall(request)) inFlight += 1;
+  });
+  const answered = (request: Request) => {
+    if (isCall(request)) inFlight -= 1;
+  };
+  page.on('requestfinished', answered);
+  page.on('requestfailed', answered);
+  return {
+    async quiet(): Promise<void> {
+      const until = performance.now() + 30_000;
+      while (inFlight > 0) {
+        if (performance.now() > until) throw new Error(`${inFlight} calls to main still unanswered after 30 s`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      // The last answer is taken in and drawn: two frames, as the answer may land just before one.
+      await page.evaluate(
+        () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+      );
+    },
+  };
+}
+
+/**
  * Scrolls through `rows` rows at `perFrame` rows a frame; returns every frame's interval and how many frames
  * showed a row not read yet. Past the grid's height cap a scrolled pixel is more than a pixel of rows, which the
  * pace allows for.
@@ -323,6 +353,7 @@ export const uiBenches: Bench = {
     });
     try {
       const { page } = app;
+      const calls = callsInFlight(page);
       // tsx compiles with esbuild's keepNames, which wraps named functions in a `__name` helper that the page
       // does not have; functions sent to the page need it to be there (a string, so this line is not wrapped).
       await page.evaluate('globalThis.__name = (fn) => fn');
@@ -366,10 +397,12 @@ export const uiBenches: Bench = {
         await page.keyboard.press('Home');
       }
 
-      // Each search from a settled screen, as a person reads one result before typing the next: the totals of a UTR
-      // a large settlement batch shares take a few hundred milliseconds in main, and a search sent meanwhile waits.
+      // Each search from a settled screen, as a person reads one result, or takes in where a jump landed, before
+      // typing a UTR: the totals of a UTR a large settlement batch shares take a few hundred milliseconds in main,
+      // and the page read around the last "go to row" about as long; a search sent meanwhile waits behind them.
       const searches: number[] = [];
       for (const utr of utrs) {
+        await calls.quiet();
         searches.push(await ms('search', utr));
         await totalsIn.waitFor();
       }
