@@ -95,7 +95,13 @@ async function main() {
 
 /** Runs one group in a process of its own (this script, with the same loader), its lines straight to stdout. */
 function runGroup(group: string, rows: string | undefined, datasets: string): Promise<number | string> {
-  const args = [...process.execArgv, process.argv[1]!, '--only', group, ...(rows === undefined ? [] : ['--rows', rows])];
+  const args = [
+    ...process.execArgv,
+    process.argv[1]!,
+    '--only',
+    group,
+    ...(rows === undefined ? [] : ['--rows', rows]),
+  ];
   const child = spawn(process.execPath, args, {
     stdio: 'inherit',
     env: { ...process.env, [DATASETS_ENV]: datasets },
