@@ -19,7 +19,7 @@
  *    the page read (no skeleton row) at that place; `jump_skeleton_frames_max` counts the frames a jump showed
  *    skeleton rows;
  *  - `search_ms`: a UTR typed in the search box and Enter to the grid's first row being that UTR's, five different UTRs
- *    spread over the rows, each from a settled screen (no read of the screen's still on its way to main or back);
+ *    spread over the rows, each from a settled screen (no call of the page to main still on its way);
  *  - `search_during_totals_max_ms`: the same for a search entered 50 ms after another search's first rows, while
  *    main still reads that one's totals (a UTR's batch: the records of its dates walked, 200 ms at 1,000,000 a
  *    date), each a UTR's start not searched before; three, the slowest against the search target;
@@ -235,7 +235,7 @@ function timeInPage(page: Page, step: Step, arg: string | number, earlier?: stri
 
 /**
  * Counts the page's calls to main on their way (the harness carries each as a POST); `quiet` waits until there are
- * none and the page has drawn a frame since the last answer came in.
+ * none and the page has drawn two frames since.
  */
 function callsInFlight(page: Page) {
   let inFlight = 0;
