@@ -1,0 +1,152 @@
+/**
+ * A console's connection to its desk: a small pool for reads and actions, one more connection that LISTENs for the
+ * desk's notices (migrations/006-live.ts), and the schema check — a desk migrated by a newer console is read here
+ * but never written, since this console cannot know what the newer schema expects.
+ */
+import pg from 'pg';
+import { DESK_ROLES, type DeskRole } from '../../shared/desk';
+import { clientConfig, type DeskLogin } from './connection';
+import { DeskError, deskErrorOf } from './errors';
+import { createDeskExceptions } from './exceptions';
+import { createDeskJournal } from './journal';
+import { DESK_SCHEMA_VERSION } from './migrations';
+import { schemaVersion } from './migrate';
+import { createDeskPeople } from './people';
+import { createDeskPeriods } from './periods';
+
+export type DeskTopic = 'exceptions' | 'periods' | 'people' | 'journal';
+
+export interface DeskStatus {
+  person: string;
+  role: DeskRole | null;
+  schemaVersion: number;
+  consoleSchemaVersion: number;
+  writable: boolean;
+  /** Why this console may not write, when it may not. */
+  readOnlyReason: string | null;
+}
+
+export interface OpenDeskOptions extends DeskLogin {
+  /** Idle connections that fail (the server restarted) are reported here rather than crashing the process. */
+  onError?: (e: Error) => void;
+}
+
+async function roleOf(pool: pg.Pool): Promise<DeskRole | null> {
+  const { rows } = await pool.query<{ role: DeskRole | null }>(
+    `SELECT (SELECT g FROM unnest($1::text[]) WITH ORDINALITY AS r(g, i)
+              WHERE pg_has_role(session_user, g, 'USAGE') ORDER BY i DESC LIMIT 1) AS role`,
+    [[...DESK_ROLES]],
+  );
+  return rows[0]!.role;
+}
+
+export async function openDesk(options: OpenDeskOptions) {
+  const config = clientConfig(options);
+  const pool = new pg.Pool({ ...config, max: 4, idleTimeoutMillis: 30_000 });
+  pool.on('error', (e) => options.onError?.(e));
+  let status: DeskStatus;
+  try {
+    const version = await schemaVersion(pool);
+    if (version === null || version === 0) {
+      throw new DeskError('DESK_NOT_INITIALISED', 'This database holds no desk yet: an admin runs `desk init` first.');
+    }
+    const newer = version > DESK_SCHEMA_VERSION;
+    status = {
+      person: options.connection.user,
+      role: await roleOf(pool),
+      schemaVersion: version,
+      consoleSchemaVersion: DESK_SCHEMA_VERSION,
+      writable: !newer,
+      readOnlyReason: newer
+        ? `The desk's schema (version ${version}) is newer than this console's (${DESK_SCHEMA_VERSION}): update the console to make changes; until then it only reads.`
+        : null,
+    };
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw deskErrorOf(e);
+  }
+
+  const writes =
+    <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      if (!status.writable) return Promise.reject(new DeskError('DESK_SCHEMA_NEWER', status.readOnlyReason!));
+      return f(...args);
+    };
+
+  const exceptions = createDeskExceptions(pool, options.connection.user, options.console);
+  const periods = createDeskPeriods(pool, options.console);
+  const people = createDeskPeople(pool, options.console);
+  const journal = createDeskJournal(pool, options.console);
+
+  let listener: pg.Client | null = null;
+  let closed = false;
+
+  return {
+    status: () => ({ ...status }),
+    exceptions: {
+      ...exceptions,
+      publish: writes(exceptions.publish),
+      act: writes(exceptions.act),
+      bulk: writes(exceptions.bulk),
+    },
+    periods: { ...periods, close: writes(periods.close), reopen: writes(periods.reopen) },
+    people: { ...people, add: writes(people.add), remove: writes(people.remove) },
+    journal: { ...journal, append: writes(journal.append) },
+
+    /**
+     * Calls `onChange` with the table each change touched, from any console, until the returned function is
+     * called. A lost connection is reported through `onState` and tried again every `retryMs`.
+     */
+    async listen(
+      onChange: (topic: DeskTopic) => void,
+      onState: (state: 'live' | 'lost', error?: Error) => void = () => undefined,
+      retryMs = 2_000,
+    ): Promise<() => Promise<void>> {
+      let timer: NodeJS.Timeout | null = null;
+      let stopped = false;
+      const connect = async () => {
+        if (closed || stopped) return;
+        const client = new pg.Client(config);
+        client.on('notification', (n) => onChange(n.payload as DeskTopic));
+        client.on('error', (e) => {
+          onState('lost', e);
+          retry();
+        });
+        try {
+          await client.connect();
+          await client.query('LISTEN desk');
+          listener = client;
+          onState('live');
+        } catch (e) {
+          await client.end().catch(() => undefined);
+          onState('lost', e as Error);
+          retry();
+        }
+      };
+      const retry = () => {
+        if (closed || stopped || timer) return;
+        listener = null;
+        timer = setTimeout(() => {
+          timer = null;
+          void connect();
+        }, retryMs);
+      };
+      await connect();
+      return async () => {
+        stopped = true;
+        if (timer) clearTimeout(timer);
+        timer = null;
+        const l = listener;
+        listener = null;
+        await l?.end().catch(() => undefined);
+      };
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      await listener?.end().catch(() => undefined);
+      await pool.end().catch(() => undefined);
+    },
+  };
+}
+export type Desk = Awaited<ReturnType<typeof openDesk>>;

@@ -1,0 +1,279 @@
+/**
+ * The desk's exception queue, from a console: publish a synced date's exceptions, read the queue (a page, its
+ * totals and its groups), and act on one record or on a selection or a whole filtered set. Every action is one call
+ * of `act_on_exceptions` in one transaction; a bulk action over a filter first locks the rows the filter matches in
+ * that same transaction, so the set acted on is the set counted. Each action carries a request id that its journal
+ * entry holds: when the connection is lost before the answer, `outcome(requestId)` says whether it was applied.
+ */
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type {
+  BulkRequest,
+  BulkResult,
+  ExceptionKey,
+  QueueFilter,
+  QueueGroup,
+  QueuePage,
+  QueueRow,
+} from '../../shared/desk';
+import { DeskError, deskErrorOf, isUnreachable } from './errors';
+
+/** One record that breaks a rule, as a sync publishes it. */
+export interface PublishedException extends Omit<ExceptionKey, 'date'> {
+  rules: string[];
+  record: Record<string, unknown>;
+  orderId: string | null;
+  utr: string | null;
+  amountAtRisk: number;
+}
+
+/** The WHERE clause of a filter and its parameters, from $1. */
+export function queueWhere(filter: QueueFilter, me: string): { sql: string; params: unknown[] } {
+  const clauses = ['cardinality(rules) > 0'];
+  const params: unknown[] = [];
+  const add = (clause: string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause.replace('?', `$${params.length}`));
+  };
+  if (filter.state === 'unresolved') clauses.push("state <> 'resolved'");
+  else if (filter.state) add('state = ?', filter.state);
+  if (filter.assignedTo) add('assignee = ?', filter.assignedTo === 'me' ? me : filter.assignedTo);
+  if (filter.unassigned) clauses.push('assignee IS NULL');
+  if (filter.rule) add('? = ANY (rules)', filter.rule);
+  if (filter.pg) add('pg = ?', filter.pg);
+  if (filter.from) add('date >= ?::date', filter.from);
+  if (filter.to) add('date <= ?::date', filter.to);
+  return { sql: clauses.join(' AND '), params };
+}
+
+interface RowOut {
+  date: string;
+  pg: string;
+  pg_transaction_id: string;
+  settlement_date: string;
+  rules: string[];
+  order_id: string | null;
+  utr: string | null;
+  amount_at_risk: number;
+  state: QueueRow['state'];
+  assignee: string | null;
+  note: string | null;
+  version: number;
+  updated_by: string | null;
+  updated_at: Date | null;
+  first_seen_at: Date;
+}
+
+const toRow = (r: RowOut): QueueRow => ({
+  date: r.date,
+  pg: r.pg,
+  pgTransactionId: r.pg_transaction_id,
+  settlementDate: r.settlement_date,
+  rules: r.rules,
+  orderId: r.order_id,
+  utr: r.utr,
+  amountAtRisk: r.amount_at_risk,
+  state: r.state,
+  assignee: r.assignee,
+  note: r.note,
+  version: r.version,
+  updatedBy: r.updated_by,
+  updatedAt: r.updated_at?.toISOString() ?? null,
+  firstSeenAt: r.first_seen_at.toISOString(),
+});
+
+const wireKey = (k: ExceptionKey & { version?: number }) => ({
+  date: k.date,
+  pg: k.pg,
+  pgTransactionId: k.pgTransactionId,
+  settlementDate: k.settlementDate,
+  version: k.version ?? null,
+});
+
+export type ActionOutcome = { applied: true; result: BulkResult } | { applied: false } | { applied: 'unknown' };
+
+export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: string) {
+  async function act(
+    keysOf: (client: pg.PoolClient) => Promise<(ExceptionKey & { version?: number })[]>,
+    action: string,
+    text: string | null,
+    selection: QueueFilter | null,
+  ): Promise<BulkResult> {
+    const requestId = randomUUID();
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (e) {
+      throw deskErrorOf(e);
+    }
+    let sent = false;
+    try {
+      await client.query('BEGIN');
+      const keys = await keysOf(client);
+      if (keys.length === 0) throw new DeskError('EXCEPTION_REFUSED', 'No exceptions match; nothing was changed.');
+      const { rows } = await client.query<{ r: { count: number; digest: string; journalSeq: number } }>(
+        'SELECT desk.act_on_exceptions($1, $2, $3, $4, $5, $6) AS r',
+        [
+          JSON.stringify(keys.map(wireKey)),
+          action,
+          text,
+          selection ? JSON.stringify(selection) : null,
+          consoleName,
+          requestId,
+        ],
+      );
+      sent = true;
+      await client.query('COMMIT');
+      client.release();
+      const r = rows[0]!.r;
+      return { action: action as BulkResult['action'], count: r.count, digest: r.digest, journalSeq: r.journalSeq };
+    } catch (e) {
+      if (isUnreachable(e)) {
+        client.release(e as Error);
+        if (sent) {
+          throw new DeskError(
+            'DESK_OUTCOME_UNKNOWN',
+            `The desk connection was lost while the ${action} was being committed: it was applied to all of them or ` +
+              `to none. Request ${requestId} says which once the desk answers again.`,
+            requestId,
+          );
+        }
+        throw new DeskError(
+          'DESK_UNREACHABLE',
+          `The desk connection was lost before the ${action} was committed: none of them was changed.`,
+        );
+      }
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+      throw deskErrorOf(e);
+    }
+  }
+
+  return {
+    async publish(date: string, records: PublishedException[]): Promise<number> {
+      try {
+        const { rows } = await pool.query<{ n: number }>('SELECT desk.publish_exceptions($1, $2) AS n', [
+          date,
+          JSON.stringify(records),
+        ]);
+        return rows[0]!.n;
+      } catch (e) {
+        throw deskErrorOf(e);
+      }
+    },
+
+    async queue(filter: QueueFilter, page: { offset: number; limit: number }): Promise<QueuePage> {
+      const where = queueWhere(filter, me);
+      const n = where.params.length;
+      try {
+        const [rows, totals, groups] = await Promise.all([
+          pool.query<RowOut>(
+            `SELECT date, pg, pg_transaction_id, settlement_date, rules, order_id, utr, amount_at_risk, state, assignee,
+                    note, version, updated_by, updated_at, first_seen_at
+               FROM desk.exceptions WHERE ${where.sql}
+              ORDER BY date DESC, pg, pg_transaction_id, settlement_date LIMIT $${n + 1} OFFSET $${n + 2}`,
+            [...where.params, page.limit, page.offset],
+          ),
+          pool.query<{ total: number; at_risk: number }>(
+            `SELECT count(*)::int AS total, coalesce(sum(amount_at_risk), 0)::bigint AS at_risk
+               FROM desk.exceptions WHERE ${where.sql}`,
+            where.params,
+          ),
+          pool.query<{
+            rule: string;
+            pg: string;
+            date: string;
+            state: QueueGroup['state'];
+            count: number;
+            at_risk: number;
+            oldest: Date;
+            owners: (string | null)[];
+          }>(
+            `SELECT rule, pg, date, state, count(*)::int AS count, sum(amount_at_risk)::bigint AS at_risk,
+                    min(first_seen_at) AS oldest, array_agg(DISTINCT assignee) AS owners
+               FROM desk.exceptions, unnest(rules) AS rule WHERE ${where.sql}
+              GROUP BY rule, pg, date, state ORDER BY date DESC, rule, pg, state LIMIT 500`,
+            where.params,
+          ),
+        ]);
+        return {
+          rows: rows.rows.map(toRow),
+          total: totals.rows[0]!.total,
+          amountAtRisk: totals.rows[0]!.at_risk,
+          groups: groups.rows.map((g) => ({
+            rule: g.rule,
+            pg: g.pg,
+            date: g.date,
+            state: g.state,
+            count: g.count,
+            amountAtRisk: g.at_risk,
+            oldestSeenAt: g.oldest.toISOString(),
+            owners: g.owners.filter((o): o is string => o !== null),
+          })),
+        };
+      } catch (e) {
+        throw deskErrorOf(e);
+      }
+    },
+
+    /** One record, at the version the person saw: a newer version means someone else acted first. */
+    act: (key: ExceptionKey & { version: number }, action: string, text: string | null) =>
+      act(async () => [key], action, text, null),
+
+    /** A selection (`keys`) or the whole filtered set, all or none, with one journal entry. */
+    bulk(request: BulkRequest): Promise<BulkResult> {
+      const text = request.text;
+      const action = request.action;
+      // Assign takes the login as its text; the other actions take it as the note.
+      return act(
+        async (client) => {
+          if (request.keys) return request.keys;
+          const where = queueWhere(request.filter, me);
+          const { rows } = await client.query<RowOut>(
+            `SELECT date, pg, pg_transaction_id, settlement_date FROM desk.exceptions WHERE ${where.sql}
+              ORDER BY date, pg, pg_transaction_id, settlement_date FOR UPDATE`,
+            where.params,
+          );
+          return rows.map((r) => ({
+            date: r.date,
+            pg: r.pg,
+            pgTransactionId: r.pg_transaction_id,
+            settlementDate: r.settlement_date,
+          }));
+        },
+        action,
+        text,
+        request.filter,
+      );
+    },
+
+    /** Whether an action whose answer was lost was applied: its journal entry holds its request id. */
+    async outcome(requestId: string): Promise<ActionOutcome> {
+      try {
+        const { rows } = await pool.query<{ seq: number; data: string }>(
+          "SELECT seq, data FROM desk.journal WHERE kind = 'exception' AND data::jsonb ->> 'requestId' = $1",
+          [requestId],
+        );
+        if (!rows[0]) return { applied: false };
+        const d = JSON.parse(rows[0].data) as { action: BulkResult['action']; count: number; digest: string };
+        return {
+          applied: true,
+          result: { action: d.action, count: d.count, digest: d.digest, journalSeq: rows[0].seq },
+        };
+      } catch (e) {
+        if (isUnreachable(e)) return { applied: 'unknown' };
+        throw deskErrorOf(e);
+      }
+    },
+
+    async events(key: ExceptionKey): Promise<{ at: string; person: string; action: string; text: string | null }[]> {
+      const { rows } = await pool.query<{ at: Date; person: string; action: string; text: string | null }>(
+        `SELECT at, person, action, text FROM desk.exception_events
+          WHERE date = $1 AND pg = $2 AND pg_transaction_id = $3 AND settlement_date = $4 ORDER BY id`,
+        [key.date, key.pg, key.pgTransactionId, key.settlementDate],
+      );
+      return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
+    },
+  };
+}
+export type DeskExceptions = ReturnType<typeof createDeskExceptions>;

@@ -1,0 +1,28 @@
+/**
+ * The desk database's migrations, oldest first: one file each, numbered, never edited once released (a change is
+ * a new file). `desk init` applies those the database lacks (electron/desk/migrate.ts).
+ */
+import peopleAndRoles from './001-people-and-roles';
+import journal from './002-journal';
+import peopleFunctions from './003-people-functions';
+import periods from './004-periods';
+import exceptions from './005-exceptions';
+import live from './006-live';
+
+export interface DeskMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const DESK_MIGRATIONS: readonly DeskMigration[] = [
+  { version: 1, name: 'people and roles', sql: peopleAndRoles },
+  { version: 2, name: 'journal', sql: journal },
+  { version: 3, name: 'people functions', sql: peopleFunctions },
+  { version: 4, name: 'periods', sql: periods },
+  { version: 5, name: 'exceptions', sql: exceptions },
+  { version: 6, name: 'live', sql: live },
+];
+
+/** The newest schema this console knows; a desk at a later version is read-only for it. */
+export const DESK_SCHEMA_VERSION = DESK_MIGRATIONS[DESK_MIGRATIONS.length - 1]!.version;

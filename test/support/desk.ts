@@ -1,0 +1,93 @@
+/**
+ * A desk on the private test cluster: a fresh database, `desk init` run as the server's administrator, and people
+ * in each role, each a real login with a password. Consoles open it as those people, exactly as the app does.
+ */
+import pg from 'pg';
+import type { DeskRole } from '../../shared/desk';
+import { openDesk, type Desk } from '../../electron/desk/desk';
+import { initDesk } from '../../electron/desk/migrate';
+import { scramVerifier } from '../../electron/desk/scram';
+import type { TestCluster } from './postgres';
+
+export const PASSWORD = 'correct horse battery staple';
+
+let databases = 0;
+
+export interface TestDesk {
+  database: string;
+  /** The server login of a person named in the set-up. */
+  who(name: string): string;
+  /** The superuser on this desk's database: set-up, tampering, and raw SQL checks. */
+  superuser(): Promise<pg.Client>;
+  /** A raw SQL session as a person (what psql would give them). */
+  rawAs(login: string): Promise<pg.Client>;
+  /** A console of a person: the desk as the app opens it. */
+  open(login: string, console?: string): Promise<Desk>;
+  addPerson(login: string, role: DeskRole): Promise<void>;
+}
+
+export async function createTestDesk(cluster: TestCluster, people: Record<string, DeskRole>): Promise<TestDesk> {
+  const n = ++databases;
+  const database = `desk_${process.pid}_${n}`;
+  const admin = new pg.Client(cluster.superuser);
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+  const superuser = async () => {
+    const c = new pg.Client({ ...cluster.superuser, database });
+    await c.connect();
+    return c;
+  };
+  const su = await superuser();
+  await initDesk(su);
+  // Logins are the server's, not one database's: each desk's people get its number, `alice` being `alice_3`.
+  const who = (name: string) => `${name}_${n}`;
+  const addPerson = async (name: string, role: DeskRole) => {
+    const c = await superuser();
+    try {
+      await c.query('SELECT desk.add_person($1, $2, $3, $4)', [who(name), role, scramVerifier(PASSWORD), 'set-up']);
+    } finally {
+      await c.end();
+    }
+  };
+  await su.end();
+  for (const [name, role] of Object.entries(people)) await addPerson(name, role);
+  const login = (name: string) => ({
+    host: cluster.host,
+    port: cluster.port,
+    database,
+    user: who(name),
+    password: PASSWORD,
+  });
+  return {
+    database,
+    who,
+    superuser,
+    addPerson,
+    async rawAs(name) {
+      const c = new pg.Client(login(name));
+      await c.connect();
+      return c;
+    },
+    open: (name, console = `${name}-console`) =>
+      openDesk({
+        connection: { host: cluster.host, port: cluster.port, database, user: who(name), tls: 'none' },
+        password: PASSWORD,
+        console,
+      }),
+  };
+}
+
+/** A record that breaks a rule, as a sync publishes it; `n` makes its transaction id. */
+export function publishedException(n: number, rules: string[] = ['dispute_open']) {
+  return {
+    pg: n % 2 ? 'cashfree' : 'razorpay',
+    pgTransactionId: `TXN${String(n).padStart(8, '0')}`,
+    settlementDate: '2026-06-12 12:00:00',
+    rules,
+    record: { amount: 10_000 + n, settled_amount: 9_800 + n, order_id: `ORD${n}` },
+    orderId: `ORD${n}`,
+    utr: `UTR${n}`,
+    amountAtRisk: 10_000 + n,
+  };
+}
