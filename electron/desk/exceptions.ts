@@ -106,6 +106,10 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
     } catch (e) {
       throw deskErrorOf(e);
     }
+    // A connection lost mid-transaction also fails the query in flight, which is where it is handled; pg would
+    // otherwise raise the same loss again as an 'error' event no one listens for on a checked-out client.
+    const lost = () => undefined;
+    client.on('error', lost);
     let sent = false;
     try {
       await client.query('BEGIN');
@@ -124,10 +128,12 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
       );
       sent = true;
       await client.query('COMMIT');
+      client.off('error', lost);
       client.release();
       const r = rows[0]!.r;
       return { action: action as BulkResult['action'], count: r.count, digest: r.digest, journalSeq: r.journalSeq };
     } catch (e) {
+      client.off('error', lost);
       if (isUnreachable(e)) {
         client.release(e as Error);
         if (sent) {
@@ -228,10 +234,11 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
       return act(
         async (client) => {
           if (request.keys) return request.keys;
+          // The rows the filter matches, at the versions read: the function locks them, and refuses the whole
+          // action if anyone moved one of them in between (a person may read the queue, not lock it).
           const where = queueWhere(request.filter, me);
           const { rows } = await client.query<RowOut>(
-            `SELECT date, pg, pg_transaction_id, settlement_date FROM desk.exceptions WHERE ${where.sql}
-              ORDER BY date, pg, pg_transaction_id, settlement_date FOR UPDATE`,
+            `SELECT date, pg, pg_transaction_id, settlement_date, version FROM desk.exceptions WHERE ${where.sql}`,
             where.params,
           );
           return rows.map((r) => ({
@@ -239,6 +246,7 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
             pg: r.pg,
             pgTransactionId: r.pg_transaction_id,
             settlementDate: r.settlement_date,
+            version: r.version,
           }));
         },
         action,

@@ -1,0 +1,239 @@
+/**
+ * Two consoles on one desk (two desk connections in one process, as two people on two machines would hold them),
+ * on a real PostgreSQL: live propagation, a simultaneous resolve, a bulk action cut by a stopped server, a closed
+ * period, a schema newer than the console, and a journal tampered with by a superuser.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Desk } from '../../electron/desk/desk';
+import { createTestDesk, publishedException, type TestDesk } from '../support/desk';
+import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
+
+const available = postgresAvailable();
+const DATE = '2026-06-12';
+
+/** Resolves when `desk` hears a change on `topic`: the test waits on the notice itself, not on a timer. */
+function nextNotice(desk: Desk, topic: string): Promise<() => Promise<void>> {
+  return new Promise((resolve) => {
+    const stop = desk.listen((t) => {
+      if (t === topic) void stop.then(resolve);
+    });
+  });
+}
+
+describe.runIf(available)('a desk of two consoles', () => {
+  let cluster: TestCluster;
+  let desk: TestDesk;
+  let a: Desk;
+  let b: Desk;
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    desk = await createTestDesk(cluster, { olga: 'operator', omar: 'operator', arun: 'approver', vera: 'viewer' });
+    a = await desk.open('olga', 'console-a');
+    b = await desk.open('omar', 'console-b');
+    await a.exceptions.publish(
+      DATE,
+      Array.from({ length: 20 }, (_, i) => publishedException(i + 1)),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    cluster?.destroy();
+  });
+
+  it("shows an assignment made on A on B's queue, announced live", async () => {
+    const heard = nextNotice(b, 'exceptions');
+    const started = performance.now();
+    const [row] = (await a.exceptions.queue({ pg: 'cashfree' }, { offset: 0, limit: 1 })).rows;
+    await a.exceptions.act({ ...row!, version: row!.version }, 'assign', desk.who('omar'));
+    const stop = await heard;
+    const mine = await b.exceptions.queue({ assignedTo: 'me' }, { offset: 0, limit: 10 });
+    const elapsed = performance.now() - started;
+    await stop();
+    expect(mine.rows).toHaveLength(1);
+    expect(mine.rows[0]).toMatchObject({ pgTransactionId: row!.pgTransactionId, updatedBy: desk.who('olga') });
+    expect(elapsed).toBeLessThan(2_000);
+  });
+
+  it('lets one of two simultaneous resolves win and tells the other by whom', async () => {
+    const [row] = (await a.exceptions.queue({ state: 'open' }, { offset: 0, limit: 1 })).rows;
+    const key = { ...row!, version: row!.version };
+    const outcomes = await Promise.allSettled([
+      a.exceptions.act(key, 'resolve', 'paid on 13/06'),
+      b.exceptions.act(key, 'resolve', 'duplicate'),
+    ]);
+    const won = outcomes.filter((o) => o.status === 'fulfilled');
+    const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    const winner = outcomes[0]!.status === 'fulfilled' ? desk.who('olga') : desk.who('omar');
+    expect(lost[0]!.reason).toMatchObject({ code: 'DESK_CONFLICT', message: expect.stringContaining(winner) });
+    const events = await a.exceptions.events(row!);
+    expect(events.filter((e) => e.action === 'resolve')).toHaveLength(1);
+  });
+
+  it('refuses an action on a closed period, naming who closed it, until an approver reopens it', async () => {
+    const approver = await desk.open('arun');
+    try {
+      await approver.periods.close('2026-06-01', '2026-06-30');
+      const [row] = (await a.exceptions.queue({ state: 'open' }, { offset: 0, limit: 1 })).rows;
+      const key = { ...row!, version: row!.version };
+      await expect(a.exceptions.act(key, 'note', 'called the gateway')).rejects.toMatchObject({
+        code: 'PERIOD_CLOSED',
+        message: expect.stringContaining(desk.who('arun')),
+      });
+      await expect(
+        a.exceptions.bulk({ action: 'resolve', filter: { state: 'open' }, text: 'month end' }),
+      ).rejects.toMatchObject({ code: 'PERIOD_CLOSED' });
+      const [period] = await approver.periods.list();
+      await expect(approver.periods.reopen(period!.id, '')).rejects.toMatchObject({ code: 'BAD_INPUT' });
+      await approver.periods.reopen(period!.id, 'late chargeback to post');
+      await expect(a.exceptions.act(key, 'note', 'called the gateway')).resolves.toMatchObject({ count: 1 });
+      const reopened = await a.journal.list({ kind: 'period', limit: 1 });
+      expect(reopened[0]).toMatchObject({ event: 'period.reopened', person: desk.who('arun') });
+    } finally {
+      await approver.close();
+    }
+  });
+
+  it('refuses to write to a desk whose schema is newer than the console, and still reads it', async () => {
+    const su = await desk.superuser();
+    try {
+      await su.query("INSERT INTO desk.migrations (version, name) VALUES (999, 'from a newer console')");
+      const c = await desk.open('olga');
+      expect(c.status()).toMatchObject({ writable: false, readOnlyReason: expect.stringContaining('newer') });
+      const page = await c.exceptions.queue({}, { offset: 0, limit: 5 });
+      expect(page.total).toBeGreaterThan(0);
+      await expect(
+        c.exceptions.act({ ...page.rows[0]!, version: page.rows[0]!.version }, 'note', 'x'),
+      ).rejects.toMatchObject({ code: 'DESK_SCHEMA_NEWER' });
+      await c.close();
+    } finally {
+      await su.query('DELETE FROM desk.migrations WHERE version = 999');
+      await su.end();
+    }
+  });
+});
+
+describe.runIf(available)('a desk whose server stops in the middle of a bulk resolve', () => {
+  let cluster: TestCluster;
+  let desk: TestDesk;
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    desk = await createTestDesk(cluster, { olga: 'operator' });
+    const c = await desk.open('olga');
+    await c.exceptions.publish(
+      DATE,
+      Array.from({ length: 10_000 }, (_, i) => publishedException(i + 1)),
+    );
+    await c.close();
+  });
+  afterAll(() => cluster?.destroy());
+
+  it('leaves all or none applied, and says which', async () => {
+    const c = await desk.open('olga');
+    // Another session holds one of the 10,000 rows, so the bulk is inside its transaction when the server stops.
+    const holder = await desk.superuser();
+    holder.on('error', () => undefined); // the server is stopped under it
+    await holder.query('BEGIN');
+    await holder.query("SELECT 1 FROM desk.exceptions WHERE pg_transaction_id = 'TXN00010000' FOR UPDATE");
+    const bulk = c.exceptions.bulk({ action: 'resolve', filter: { state: 'open' }, text: 'settled in June' });
+    bulk.catch(() => undefined);
+    // Wait until the bulk is waiting on that row lock, as pg_stat_activity reports it (from a session of its own:
+    // one inside a transaction keeps reading the same snapshot of the activity).
+    const watcher = await desk.superuser();
+    for (;;) {
+      const { rows } = await watcher.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%act_on_exceptions%'",
+      );
+      if ((rows[0] as { n: number }).n > 0) break;
+    }
+    await watcher.end();
+    cluster.stop();
+    await expect(bulk).rejects.toMatchObject({ code: 'DESK_UNREACHABLE', message: expect.stringMatching(/none/) });
+    await holder.end().catch(() => undefined);
+    await c.close();
+    cluster.start();
+
+    const after = await desk.open('olga');
+    try {
+      const open = await after.exceptions.queue({ state: 'open' }, { offset: 0, limit: 1 });
+      expect(open.total).toBe(10_000);
+      const journal = await after.journal.list({ kind: 'exception' });
+      expect(journal).toEqual([]);
+      // The same bulk, uninterrupted: all 10,000 in one transaction and one journal entry.
+      const done = await after.exceptions.bulk({
+        action: 'resolve',
+        filter: { state: 'open' },
+        text: 'settled in June',
+      });
+      expect(done.count).toBe(10_000);
+      expect((await after.exceptions.queue({ state: 'resolved' }, { offset: 0, limit: 1 })).total).toBe(10_000);
+      const entries = await after.journal.list({ kind: 'exception' });
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({
+        event: 'exception.bulk',
+        data: { count: 10_000, digest: done.digest, filter: { state: 'open' } },
+      });
+    } finally {
+      await after.close();
+    }
+  });
+});
+
+describe.runIf(available)("a superuser's tampering with the desk journal", () => {
+  let cluster: TestCluster;
+  beforeAll(async () => {
+    cluster = await startCluster();
+  });
+  afterAll(() => cluster?.destroy());
+
+  /** A desk with six journal entries, the head this console saw, and a superuser with the triggers off. */
+  async function journaled() {
+    const desk = await createTestDesk(cluster, { olga: 'operator' });
+    const c = await desk.open('olga');
+    for (let i = 0; i < 6; i++) {
+      await c.journal.append({
+        kind: 'export',
+        event: 'export.completed',
+        outcome: 'completed',
+        summary: `export ${i}`,
+      });
+    }
+    const seen = await c.journal.verify(null);
+    expect(seen).toMatchObject({ ok: true, problems: [] });
+    const su = await desk.superuser();
+    await su.query("SET session_replication_role = 'replica'");
+    return { c, su, seen };
+  }
+
+  const tamperings: [string, string, RegExp][] = [
+    ['an edited summary', "UPDATE desk.journal SET summary = 'export of nothing' WHERE seq = 5", /changed after/],
+    ['a deleted entry', 'DELETE FROM desk.journal WHERE seq = 5', /missing|does not follow/],
+    [
+      'two entries swapped',
+      'UPDATE desk.journal SET seq = -seq WHERE seq IN (5, 6); UPDATE desk.journal SET seq = CASE seq WHEN -5 THEN 6 ELSE 5 END WHERE seq < 0',
+      /does not follow|changed after/,
+    ],
+    [
+      'an inserted entry',
+      "UPDATE desk.journal SET seq = seq + 1000 WHERE seq >= 4; UPDATE desk.journal SET seq = seq - 999 WHERE seq >= 1000; INSERT INTO desk.journal SELECT 4, at, person, console, kind, event, outcome, 'forged', data, refers_to, prev_hash, repeat('f', 64) FROM desk.journal WHERE seq = 3",
+      /does not follow|changed after/,
+    ],
+    ['the newest entries cut off', 'DELETE FROM desk.journal WHERE seq >= 6', /cut short/],
+  ];
+  it.each(tamperings)('catches %s', async (_what, sql, problem) => {
+    const { c, su, seen } = await journaled();
+    try {
+      // Seq 1 is the set-up's person_added; the six exports follow.
+      await su.query(sql);
+      const result = await c.journal.verify(seen.head);
+      expect(result.ok).toBe(false);
+      expect(result.problems.join('\n')).toMatch(problem);
+    } finally {
+      await su.end();
+      await c.close();
+    }
+  });
+});
