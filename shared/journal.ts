@@ -12,7 +12,16 @@ import { z } from 'zod';
 import { calendarDate } from './api/common';
 
 /** What an entry records. */
-export const JOURNAL_KINDS = ['action', 'export', 'sync', 'profile', 'credential', 'cache', 'period'] as const;
+export const JOURNAL_KINDS = [
+  'action',
+  'export',
+  'sync',
+  'profile',
+  'credential',
+  'cache',
+  'period',
+  'exception',
+] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 
 /**

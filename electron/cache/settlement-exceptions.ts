@@ -99,23 +99,34 @@ export function createExceptionsRepository(db: Database, now: () => Date) {
     };
   };
 
+  type Key = readonly [string, string, string, string];
+
+  /** Why the action cannot be taken from the key's state, or null when it can. */
+  const refusal = (action: ExceptionActionRequest['action'], current: ExceptionStateRow): string | null => {
+    const allowed = ALLOWED_FROM[action];
+    return allowed && !allowed.includes(current.state) ? `cannot ${action} an exception that is ${current.state}` : null;
+  };
+
+  /** The action's new state and its event, inside the caller's transaction. */
+  const write = (key: Key, action: ExceptionActionRequest['action'], text: string | null, at: string) => {
+    const current = stateOfKey(key);
+    sql.upsert.run(
+      ...key,
+      NEW_STATE[action] ?? current.state,
+      action === 'assign' ? text : current.assignee,
+      text !== null && action !== 'assign' ? text : current.note,
+      at,
+    );
+    sql.event.run(...key, at, action, text);
+  };
+
   const act = db.transaction((request: ExceptionActionRequest): ExceptionDetail => {
     const q = exceptionActionRequest.parse(request);
     const r = record(q.recordId);
     const key = keyOf(r);
-    const current = stateOfKey(key);
-    const allowed = ALLOWED_FROM[q.action];
-    if (allowed && !allowed.includes(current.state)) {
-      throw new ExceptionWorkflowError(`cannot ${q.action} an exception that is ${current.state}`);
-    }
-    const at = now().toISOString();
-    const next = {
-      state: NEW_STATE[q.action] ?? current.state,
-      assignee: q.action === 'assign' ? q.text : current.assignee,
-      note: q.text !== undefined && q.action !== 'assign' ? q.text : current.note,
-    };
-    sql.upsert.run(...key, next.state, next.assignee, next.note, at);
-    sql.event.run(...key, at, q.action, q.text ?? null);
+    const refused = refusal(q.action, stateOfKey(key));
+    if (refused) throw new ExceptionWorkflowError(refused);
+    write(key, q.action, q.text ?? null, now().toISOString());
     return detailOf(r);
   });
 
@@ -126,6 +137,14 @@ export function createExceptionsRepository(db: Database, now: () => Date) {
   };
 
   return {
+    /** The record a workflow request names, refused when it is not cached or breaks no rule. */
+    record,
+    /** A key's state (open when nothing was done). */
+    stateOfKey: (key: Key) => stateOfKey(key),
+    /** Why an action cannot be taken from a state, or null. */
+    refusal,
+    /** Writes an action's state and event for one key; the caller holds the transaction and checked `refusal`. */
+    write,
     /** One action on one record's exception, with its event, in one transaction; the new state and trail. */
     act: (request: ExceptionActionRequest) => act(request),
     detail: (recordId: number) => detailOf(record(recordId)),

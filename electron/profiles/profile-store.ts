@@ -21,6 +21,7 @@ import {
   type SavedView,
   type TableViews,
 } from '../../shared/saved-views';
+import { deskConnection, type DeskConnection } from '../../shared/desk';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../private-files';
 
 /** Each profile's journal head (electron/journal/): kept here too, out of reach of whoever edits a cache file. */
@@ -35,7 +36,20 @@ const settingsFile = z.object({
   journalHeads: z.record(z.string(), journalHead).default({}),
   /** Saved views per profile, then per table; each table's are checked on their own (`viewsOf`). */
   views: z.record(z.string(), z.record(z.string(), z.unknown())).catch({}).default({}),
+  /** The desk each profile is joined to (electron/desk/), each checked on its own (`desksOf`). */
+  desks: z.record(z.string(), z.unknown()).catch({}).default({}),
+  /** The head of each profile's desk journal as this console last saw it: a chain rewritten since is caught. */
+  deskHeads: z.record(z.string(), journalHead).catch({}).default({}),
 });
+
+function desksOf(outline: Record<string, unknown>): Record<string, DeskConnection> {
+  const desks: Record<string, DeskConnection> = {};
+  for (const [profileId, entry] of Object.entries(outline)) {
+    const parsed = deskConnection.safeParse(entry);
+    if (parsed.success) desks[profileId] = parsed.data;
+  }
+  return desks;
+}
 
 type ViewsByProfile = Record<string, Record<string, TableViews>>;
 
@@ -71,7 +85,12 @@ interface Settings {
   profiles: Profile[];
   journalHeads: Record<string, JournalHead>;
   views: ViewsByProfile;
+  desks: Record<string, DeskConnection>;
+  deskHeads: Record<string, JournalHead>;
 }
+
+/** What the app and the CLI both write, so every save reads it from disk first. */
+type SharedKey = 'journalHeads' | 'views' | 'desks' | 'deskHeads';
 
 export class ProfileError extends Error {
   override name = 'ProfileError';
@@ -121,6 +140,8 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
       profiles: [],
       journalHeads: {},
       views: {},
+      desks: {},
+      deskHeads: {},
     };
     if (!existsSync(file)) return fresh;
     const aside = `${file}.unreadable-${now().toISOString().replace(/[:.]/g, '-')}`;
@@ -167,6 +188,8 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
       activeProfileId: outline.activeProfileId,
       profiles,
       journalHeads: outline.journalHeads,
+      desks: desksOf(outline.desks),
+      deskHeads: outline.deskHeads,
       views: views.views,
     };
   }
@@ -175,22 +198,29 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
    * Journal heads and saved views as the file holds them now: the app and the CLI each hold their own copy of the
    * settings (and each appends to journals), so these are always read from disk and carried over by every write.
    */
-  function sharedOnDisk(): Pick<Settings, 'journalHeads' | 'views'> {
-    const held = { journalHeads: settings.journalHeads, views: settings.views };
+  function sharedOnDisk(): Pick<Settings, SharedKey> {
+    const held = {
+      journalHeads: settings.journalHeads,
+      views: settings.views,
+      desks: settings.desks,
+      deskHeads: settings.deskHeads,
+    };
     if (!existsSync(file)) return held;
     try {
       const outline = settingsFile.parse(JSON.parse(readFileSync(file, 'utf8')));
-      return { journalHeads: outline.journalHeads, views: viewsOf(outline.views).views };
+      return {
+        journalHeads: outline.journalHeads,
+        views: viewsOf(outline.views).views,
+        desks: desksOf(outline.desks),
+        deskHeads: outline.deskHeads,
+      };
     } catch {
       return held;
     }
   }
   const headsOnDisk = () => sharedOnDisk().journalHeads;
 
-  function save(
-    next: Omit<Settings, 'journalHeads' | 'views'>,
-    shared: Partial<Pick<Settings, 'journalHeads' | 'views'>> = {},
-  ) {
+  function save(next: Omit<Settings, SharedKey>, shared: Partial<Pick<Settings, SharedKey>> = {}) {
     ensurePrivateDir(dataDir);
     const written = { ...next, ...sharedOnDisk(), ...shared };
     const tmp = `${file}.${process.pid}.tmp`;
@@ -316,6 +346,17 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
     journalHead: (profileId: string): JournalHead | null => headsOnDisk()[profileId] ?? null,
     setJournalHead(profileId: string, head: JournalHead): void {
       save(settings, { journalHeads: { ...headsOnDisk(), [profileId]: head } });
+    },
+    /** The desk a profile is joined to; null in local mode. */
+    desk: (profileId: string): DeskConnection | null => sharedOnDisk().desks[profileId] ?? null,
+    /** Joins a profile to a desk, or (null) leaves it for local mode. */
+    setDesk(profileId: string, connection: DeskConnection | null): void {
+      const { [profileId]: _left, ...others } = sharedOnDisk().desks;
+      save(settings, { desks: connection ? { ...others, [profileId]: connection } : others });
+    },
+    deskHead: (profileId: string): JournalHead | null => sharedOnDisk().deskHeads[profileId] ?? null,
+    setDeskHead(profileId: string, head: JournalHead): void {
+      save(settings, { deskHeads: { ...sharedOnDisk().deskHeads, [profileId]: head } });
     },
     /** A table's saved views for a profile; none saved is an empty list. */
     views: (profileId: string, table: string): TableViews => sharedOnDisk().views[profileId]?.[table] ?? NO_VIEWS,

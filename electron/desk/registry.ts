@@ -1,0 +1,130 @@
+/**
+ * Each profile's desk, as the core sees it: none (local mode), or one opened on first use with the person's
+ * password from the keychain, listening for the desk's notices while it is open. A desk that cannot be reached is
+ * said so with the reason, and opened again on the next use, so the console works on with its local cache and
+ * API-only actions meanwhile. The password is the keychain's alone: it never reaches settings, logs or the renderer.
+ */
+import { hostname } from 'node:os';
+import type { DeskConnection } from '../../shared/desk';
+import type { Logger } from '../log';
+import type { SecretStore } from '../vault/secret-store';
+import { openDesk, type Desk, type DeskStatus, type DeskTopic } from './desk';
+import { DeskError, deskErrorOf } from './errors';
+
+/** The keychain account of a profile's desk password, beside the profile's API secret (its id). */
+export const deskPasswordAccount = (profileId: string) => `desk:${profileId}`;
+
+export interface DeskSettingsStore {
+  desk(profileId: string): DeskConnection | null;
+  setDesk(profileId: string, connection: DeskConnection | null): void;
+}
+
+export type DeskState =
+  | { mode: 'local' }
+  | { mode: 'desk'; connection: DeskConnection; reachable: true; status: DeskStatus }
+  | { mode: 'desk'; connection: DeskConnection; reachable: false; reason: string };
+
+export interface DeskRegistryOptions {
+  settings: DeskSettingsStore;
+  vault: SecretStore;
+  log: Logger;
+  /** This console's name in the journal and in pg_stat_activity: the machine's, unless a test names it. */
+  consoleName?: string;
+  /** Told of every change on a profile's desk (any console's), and of the desk being lost or found again. */
+  onChange?: (profileId: string, topic: DeskTopic | 'connection') => void;
+}
+
+export function createDeskRegistry(options: DeskRegistryOptions) {
+  const consoleName = options.consoleName ?? hostname();
+  const open = new Map<string, Promise<Desk>>();
+  const lastFailure = new Map<string, string>();
+
+  async function connect(profileId: string, connection: DeskConnection): Promise<Desk> {
+    const password = await options.vault.get(deskPasswordAccount(profileId));
+    if (password === null) {
+      throw new DeskError('DESK_ROLE', 'No desk password is in the keychain for this profile: join the desk again.');
+    }
+    const desk = await openDesk({
+      connection,
+      password,
+      console: consoleName,
+      onError: (e) => options.log.warn('desk connection lost', { profileId, error: e.message }),
+    });
+    await desk.listen(
+      (topic) => options.onChange?.(profileId, topic),
+      (state, error) => {
+        if (state === 'lost') options.log.warn('desk notices lost', { profileId, error: error?.message });
+        options.onChange?.(profileId, 'connection');
+      },
+    );
+    return desk;
+  }
+
+  return {
+    consoleName,
+
+    /** The profile's desk, opened if need be; null in local mode. Throws a DeskError when it cannot be reached. */
+    async for(profileId: string): Promise<Desk | null> {
+      const connection = options.settings.desk(profileId);
+      if (!connection) return null;
+      let pending = open.get(profileId);
+      if (!pending) {
+        pending = connect(profileId, connection);
+        open.set(profileId, pending);
+      }
+      try {
+        const desk = await pending;
+        lastFailure.delete(profileId);
+        return desk;
+      } catch (e) {
+        // Tried again on the next use: the server may be back by then.
+        if (open.get(profileId) === pending) open.delete(profileId);
+        const error = deskErrorOf(e);
+        lastFailure.set(profileId, error instanceof Error ? error.message : String(error));
+        throw error;
+      }
+    },
+
+    /** What the status bar and `desk status` say of a profile's desk. */
+    async state(profileId: string): Promise<DeskState> {
+      const connection = options.settings.desk(profileId);
+      if (!connection) return { mode: 'local' };
+      try {
+        const desk = await this.for(profileId);
+        return { mode: 'desk', connection, reachable: true, status: desk!.status() };
+      } catch (e) {
+        return { mode: 'desk', connection, reachable: false, reason: e instanceof Error ? e.message : String(e) };
+      }
+    },
+
+    /**
+     * Joins a profile to a desk: the connection is tried with the password first, and only a desk that answers is
+     * saved (the password to the keychain, the settings to the profile's).
+     */
+    async join(profileId: string, connection: DeskConnection, password: string): Promise<DeskStatus> {
+      const desk = await openDesk({ connection, password, console: consoleName });
+      const status = desk.status();
+      await desk.close();
+      await this.leave(profileId);
+      await options.vault.set(deskPasswordAccount(profileId), password);
+      options.settings.setDesk(profileId, connection);
+      return status;
+    },
+
+    /** Back to local mode: the connection closed, the settings and the password removed. */
+    async leave(profileId: string): Promise<void> {
+      const pending = open.get(profileId);
+      open.delete(profileId);
+      if (pending) await pending.then((d) => d.close()).catch(() => undefined);
+      options.settings.setDesk(profileId, null);
+      await options.vault.delete(deskPasswordAccount(profileId));
+    },
+
+    async closeAll(): Promise<void> {
+      const all = [...open.values()];
+      open.clear();
+      await Promise.all(all.map((p) => p.then((d) => d.close()).catch(() => undefined)));
+    },
+  };
+}
+export type DeskRegistry = ReturnType<typeof createDeskRegistry>;

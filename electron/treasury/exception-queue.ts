@@ -1,0 +1,309 @@
+/**
+ * The exception workflow for one person or a desk, one code path: the same queue, single actions and bulk actions
+ * whether a profile works alone on its SQLite cache (local mode) or is joined to a desk (its PostgreSQL database).
+ * In both modes every action is journaled — one entry for a bulk action, holding its count, filter and a digest of
+ * the records' natural keys — and refused whole on a closed period. After a sync, a desk profile publishes the
+ * date's exceptions, so everyone on the desk sees them.
+ */
+import { createHash } from 'node:crypto';
+import {
+  bulkRequest,
+  queueFilter,
+  type BulkRequest,
+  type BulkResult,
+  type ExceptionKey,
+  type QueueFilter,
+  type QueueGroup,
+  type QueuePage,
+  type QueueRow,
+} from '../../shared/desk';
+import { exceptionActionRequest, type ExceptionActionRequest, type ExceptionDetail } from '../../shared/settlement-changes';
+import type { CachedSettlement } from '../../shared/settlement-query';
+import type { Cache } from '../cache/database';
+import { idRange } from '../cache/settlement-ids';
+import { readRowToCached, READ_COLUMNS, ruleBit } from '../cache/settlement-rows';
+import { ExceptionWorkflowError } from '../cache/settlement-exceptions';
+import type { DeskRegistry } from '../desk/registry';
+import { DeskError } from '../desk/errors';
+import type { PublishedException } from '../desk/exceptions';
+import type { Journals } from '../journal/registry';
+import type { RuleId } from '../../shared/reconciliation';
+
+/** What a record that breaks a rule puts at stake: the larger of its amount and its settled amount, in paise. */
+export const amountAtRisk = (r: Pick<CachedSettlement, 'amount' | 'settled_amount'>) =>
+  Math.max(Math.abs(r.amount), Math.abs(r.settled_amount));
+
+export function keyOfRecord(r: CachedSettlement): ExceptionKey {
+  return { date: r.date, pg: r.pg, pgTransactionId: r.pg_transaction_id, settlementDate: r.settlement_date };
+}
+
+/** SHA-256 of the sorted keys, as the desk's `act_on_exceptions` computes it: a bulk entry's proof of its set. */
+export function keysDigest(keys: readonly ExceptionKey[]): string {
+  const lines = keys.map((k) => [k.date, k.pg, k.pgTransactionId, k.settlementDate].join('\u0001')).sort();
+  return createHash('sha256').update(lines.join('\n'), 'utf8').digest('hex');
+}
+
+export function publishedOf(r: CachedSettlement): PublishedException {
+  const { id: _id, exceptions, vanishedAt: _v, ...fields } = r;
+  return {
+    pg: r.pg,
+    pgTransactionId: r.pg_transaction_id,
+    settlementDate: r.settlement_date,
+    rules: exceptions.map((e) => e.rule),
+    record: { ...fields, exceptions },
+    orderId: r.order_id,
+    utr: r.utr,
+    amountAtRisk: amountAtRisk(r),
+  };
+}
+
+const VERB: Record<ExceptionActionRequest['action'], string> = {
+  acknowledge: 'Acknowledged',
+  note: 'Noted',
+  assign: 'Assigned',
+  resolve: 'Resolved',
+  reopen: 'Reopened',
+};
+
+type LocalRow = { row: QueueRow; recordId: number };
+
+/** The local cache's queue: its records that break a rule, with their workflow state, filtered. */
+function localRows(cache: Cache, filter: QueueFilter, me: string): LocalRow[] {
+  const where = ['s.exception_flags <> 0', 's.vanished_at IS NULL'];
+  const params: (string | number)[] = [];
+  if (filter.from || filter.to) {
+    const r = idRange(filter.from ?? '2000-01-01', filter.to ?? '2099-12-31');
+    where.push('s.id BETWEEN ? AND ?');
+    params.push(r.lo, r.hi);
+  }
+  if (filter.pg) {
+    where.push('s.pg = ?');
+    params.push(filter.pg);
+  }
+  if (filter.rule) {
+    where.push('(s.exception_flags & ?) <> 0');
+    params.push(ruleBit(filter.rule as RuleId) ?? 0);
+  }
+  if (filter.state === 'unresolved') where.push("coalesce(st.state, 'open') <> 'resolved'");
+  else if (filter.state) {
+    where.push("coalesce(st.state, 'open') = ?");
+    params.push(filter.state);
+  }
+  if (filter.assignedTo) {
+    where.push('st.assignee = ?');
+    params.push(filter.assignedTo === 'me' ? me : filter.assignedTo);
+  }
+  if (filter.unassigned) where.push('st.assignee IS NULL');
+  const columns = READ_COLUMNS.map((c) => `s.${c}`).join(', ');
+  const rows = cache.db
+    .prepare(
+      `SELECT ${columns}, coalesce(st.state, 'open'), st.assignee, st.note, st.updated_at
+         FROM settlements s LEFT JOIN settlement_exception_states st
+           ON st.date = s.date AND st.pg = s.pg AND st.pg_transaction_id = s.pg_transaction_id
+          AND st.settlement_date = s.settlement_date
+        WHERE ${where.join(' AND ')} ORDER BY s.id DESC`,
+    )
+    .raw()
+    .all(...params) as unknown[][];
+  return rows.map((values) => {
+    const r = readRowToCached(values.slice(0, READ_COLUMNS.length));
+    const [state, assignee, note, updatedAt] = values.slice(READ_COLUMNS.length) as [
+      QueueRow['state'],
+      string | null,
+      string | null,
+      string | null,
+    ];
+    return {
+      recordId: r.id,
+      row: {
+        ...keyOfRecord(r),
+        rules: r.exceptions.map((e) => e.rule),
+        orderId: r.order_id,
+        utr: r.utr,
+        amountAtRisk: amountAtRisk(r),
+        state,
+        assignee,
+        note,
+        version: 0,
+        updatedBy: updatedAt ? me : null,
+        updatedAt,
+        firstSeenAt: `${r.date}T00:00:00.000Z`,
+      },
+    };
+  });
+}
+
+/** Totals and groups of a whole filtered set, as the desk's queue computes them. */
+function pageOf(rows: QueueRow[], page: { offset: number; limit: number }): QueuePage {
+  const groups = new Map<string, QueueGroup>();
+  let amount = 0;
+  for (const r of rows) {
+    amount += r.amountAtRisk;
+    for (const rule of r.rules) {
+      const id = [rule, r.pg, r.date, r.state].join('\u0001');
+      let g = groups.get(id);
+      if (!g) {
+        g = { rule, pg: r.pg, date: r.date, state: r.state, count: 0, amountAtRisk: 0, oldestSeenAt: r.firstSeenAt, owners: [] };
+        groups.set(id, g);
+      }
+      g.count++;
+      g.amountAtRisk += r.amountAtRisk;
+      if (r.firstSeenAt < g.oldestSeenAt) g.oldestSeenAt = r.firstSeenAt;
+      if (r.assignee && !g.owners.includes(r.assignee)) g.owners.push(r.assignee);
+    }
+  }
+  return {
+    rows: rows.slice(page.offset, page.offset + page.limit),
+    total: rows.length,
+    amountAtRisk: amount,
+    groups: [...groups.values()].slice(0, 500),
+  };
+}
+
+export interface ExceptionQueueDeps {
+  cacheFor(profileId: string): Cache;
+  journals: Journals;
+  desks: DeskRegistry;
+  /** The person in local mode: the OS account's name. */
+  osUser: string;
+  now: () => Date;
+}
+
+export function createExceptionQueue(deps: ExceptionQueueDeps) {
+  /** Refuses when any key's date lies in a locally closed period, naming when it was closed. */
+  function refuseClosed(profileId: string, keys: readonly ExceptionKey[]) {
+    if (keys.length === 0) return;
+    const dates = keys.map((k) => k.date).sort();
+    const periods = deps.journals.for(profileId).periods.list({ from: dates[0]!, to: dates[dates.length - 1]! });
+    for (const p of periods) {
+      if (keys.some((k) => k.date >= p.from && k.date <= p.to)) {
+        throw new DeskError(
+          'PERIOD_CLOSED',
+          `The period ${p.from} to ${p.to} is closed (closed on ${p.closedAtIst}); reopen it before acting on its exceptions.`,
+        );
+      }
+    }
+  }
+
+  /** One transaction in the local cache: every key's state and event, and one journal entry. */
+  function localAct(
+    profileId: string,
+    keys: readonly ExceptionKey[],
+    action: ExceptionActionRequest['action'],
+    text: string | null,
+    selection: QueueFilter | null,
+  ): BulkResult {
+    const cache = deps.cacheFor(profileId);
+    const digest = keysDigest(keys);
+    return deps.journals.for(profileId).journal.transact((append) => {
+      refuseClosed(profileId, keys);
+      const tuples = keys.map((k) => [k.date, k.pg, k.pgTransactionId, k.settlementDate] as const);
+      for (const t of tuples) {
+        const refused = cache.exceptions.refusal(action, cache.exceptions.stateOfKey(t));
+        if (refused) throw new ExceptionWorkflowError(`${refused} (${t[1]} ${t[2]} of ${t[0]})`);
+      }
+      const at = deps.now().toISOString();
+      for (const t of tuples) cache.exceptions.write(t, action, text, at);
+      const single = keys.length === 1 && selection === null;
+      const k = keys[0]!;
+      const entry = append({
+        kind: 'exception',
+        event: single ? `exception.${action}` : 'exception.bulk',
+        outcome: 'done',
+        summary: single
+          ? `${VERB[action]} the exception on ${k.pg} ${k.pgTransactionId} (${k.date})${text ? `: ${text}` : '.'}`
+          : `${VERB[action]} ${keys.length} exceptions${text ? `: ${text}` : '.'}`,
+        data: {
+          action,
+          count: keys.length,
+          text,
+          digest,
+          filter: selection,
+          key: single ? { ...k } : undefined,
+        },
+      });
+      return { action: action as BulkResult['action'], count: keys.length, digest, journalSeq: entry.seq };
+    });
+  }
+
+  return {
+    async mode(profileId: string): Promise<'local' | 'desk'> {
+      return (await deps.desks.for(profileId)) ? 'desk' : 'local';
+    },
+
+    async queue(profileId: string, filterInput: QueueFilter, page: { offset: number; limit: number }) {
+      const filter = queueFilter.parse(filterInput);
+      const desk = await deps.desks.for(profileId);
+      if (desk) return desk.exceptions.queue(filter, page);
+      return pageOf(
+        localRows(deps.cacheFor(profileId), filter, deps.osUser).map((r) => r.row),
+        page,
+      );
+    },
+
+    /** A selection or a whole filtered set, all or none, with one journal entry. */
+    async bulk(profileId: string, input: BulkRequest): Promise<BulkResult> {
+      const request = bulkRequest.parse(input);
+      const desk = await deps.desks.for(profileId);
+      if (desk) return desk.exceptions.bulk(request);
+      const keys =
+        request.keys ?? localRows(deps.cacheFor(profileId), request.filter, deps.osUser).map((r) => r.row);
+      if (keys.length === 0) throw new ExceptionWorkflowError('No exceptions match; nothing was changed.');
+      return localAct(profileId, keys, request.action, request.text, request.filter);
+    },
+
+    /** The Settlements screen's one-record action, by its cached row id. */
+    async act(profileId: string, input: ExceptionActionRequest): Promise<ExceptionDetail> {
+      const q = exceptionActionRequest.parse(input);
+      const cache = deps.cacheFor(profileId);
+      const r = cache.exceptions.record(q.recordId);
+      const key = keyOfRecord(r);
+      const desk = await deps.desks.for(profileId);
+      if (desk) {
+        const page = await desk.exceptions.queue(
+          { from: key.date, to: key.date, pg: key.pg },
+          { offset: 0, limit: 100_000 },
+        );
+        const row = page.rows.find(
+          (x) => x.pgTransactionId === key.pgTransactionId && x.settlementDate === key.settlementDate,
+        );
+        if (!row) await desk.exceptions.publish(key.date, [publishedOf(r)]);
+        await desk.exceptions.act({ ...key, version: row?.version ?? 0 }, q.action, q.text ?? null);
+        return this.detail(profileId, q.recordId);
+      }
+      localAct(profileId, [key], q.action, q.text ?? null, null);
+      return cache.exceptions.detail(q.recordId);
+    },
+
+    /** A record's workflow state and trail: the desk's in desk mode (with who did each step), else the cache's. */
+    async detail(profileId: string, recordId: number): Promise<ExceptionDetail> {
+      const cache = deps.cacheFor(profileId);
+      const local = cache.exceptions.detail(recordId);
+      const desk = await deps.desks.for(profileId);
+      if (!desk) return local;
+      const r = cache.exceptions.record(recordId);
+      const key = keyOfRecord(r);
+      const page = await desk.exceptions.queue({ from: key.date, to: key.date, pg: key.pg }, { offset: 0, limit: 100_000 });
+      const row = page.rows.find((x) => x.pgTransactionId === key.pgTransactionId && x.settlementDate === key.settlementDate);
+      const events = await desk.exceptions.events(key);
+      return {
+        ...local,
+        state: row?.state ?? 'open',
+        assignee: row?.assignee ?? null,
+        note: row?.note ?? null,
+        updatedAt: row?.updatedAt ?? null,
+        events: events.map((e) => ({ at: e.at, action: e.action, text: e.text ? `${e.text} (${e.person})` : `(${e.person})` })),
+      };
+    },
+
+    /** After a sync of a date, on a desk: its records that break a rule, for everyone. Null in local mode. */
+    async publishDate(profileId: string, date: string): Promise<number | null> {
+      const desk = await deps.desks.for(profileId);
+      if (!desk) return null;
+      const records = deps.cacheFor(profileId).exceptions.exceptionsOfDate(idRange(date, date), null);
+      return desk.exceptions.publish(date, records.map(publishedOf));
+    },
+  };
+}
+export type ExceptionQueue = ReturnType<typeof createExceptionQueue>;
+
