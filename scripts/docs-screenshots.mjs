@@ -1,7 +1,7 @@
-// Copies the e2e tests' screenshots that the README shows into docs/screenshots/. Run the e2e files first
+// Copies the e2e tests' screenshots that the README and docs/ show into docs/screenshots/. Run the e2e files first
 // (npx vitest run test/e2e/accounts.test.ts test/e2e/beneficiaries.test.ts test/e2e/beneficiary-import.test.ts
 // test/e2e/payouts.test.ts test/e2e/screenshots.test.ts): they write test-results/screenshots/ at 1280 px wide,
-// light and dark. test/unit/readme.test.ts checks that the README shows exactly these and that each is there.
+// light and dark. test/unit/readme.test.ts checks that the README and docs/ show exactly these and that each is there.
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -390,7 +390,7 @@ function checkedCount(name: string, value: number, max: number): number {
 /**
  * The search and sort keys of the dates a sync changed, written after it has answered: a search or a sort is exact
  * without them (it walks the dates without keys), only slower, and together they take longer than the pages' own
- * writes (README, "Benchmarks"), so the desk is not kept waiting for them. A date per transaction with a turn of
+ * writes (docs/performance/search-keys.md, sort-keys-and-marks.md), so the desk is not kept waiting for them. A date per transaction with a turn of
  * the event loop between, so other reads interleave; stopped by `signal`, the rest is written after the next sync.
  * The milliseconds each kind took, for the benchmark.
  */

@@ -1,6 +1,6 @@
 /**
  * The 24 operations of the interface, in one table. The API client, the sandbox's router, the tests and
- * the README's operation table all read this, so an operation is described once.
+ * the operation table in docs/design/operations.md all read this, so an operation is described once.
  *
  * - `auth`: `basic` sends `Authorization: Basic base64(key:secret)`; `body` sends `key` and `hash` in the JSON.
  * - `credentials`: what a Basic operation also carries in its body, as the document's samples do.

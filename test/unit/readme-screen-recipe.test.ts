@@ -1,17 +1,13 @@
 /**
- * The README's "Adding a screen" recipe stays true: every file it names exists under renderer/src, and every
- * component, hook and type it tells a new screen to use is exported there.
+ * The "Adding a screen" recipe (docs/contributing/adding-a-screen.md) stays true: every file it names exists under
+ * renderer/src, and every component, hook and type it tells a new screen to use is exported there.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('../../renderer/src/', import.meta.url).pathname;
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const recipe = readme.slice(
-  readme.indexOf('### Adding a screen'),
-  readme.indexOf('\n## ', readme.indexOf('### Adding a screen')),
-);
+const recipe = readFileSync(new URL('../../docs/contributing/adding-a-screen.md', import.meta.url), 'utf8');
 const quoted = [...recipe.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 
 function sources(dir: string): string[] {
@@ -25,7 +21,7 @@ const exported = new Set(
   ),
 );
 
-describe('README: adding a screen', () => {
+describe('docs: adding a screen', () => {
   it('is there and names files and exports', () => {
     expect(recipe.length).toBeGreaterThan(500);
   });

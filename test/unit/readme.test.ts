@@ -1,19 +1,25 @@
-/** The README makes promises: its operation table, its reconciliation formula and its screenshots stay true. */
+/**
+ * The docs make promises: the operation table (docs/design/operations.md), the reconciliation formula
+ * (docs/design/not-shown.md) and the screenshots of the README and docs/ stay true.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../electron/cli/main';
 import { OPERATIONS, OPERATION_NAMES } from '../../shared/api/operations';
 import { expectedSettledAmount } from '../../shared/reconciliation';
+import { markdownFiles, repoRoot } from '../support/docs';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const rows = readme.split('\n').filter((l) => l.startsWith('| ') && /`[/{]/.test(l));
+const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
+const operationsDoc = read('docs/design/operations.md');
+const rows = operationsDoc.split('\n').filter((l) => l.startsWith('| ') && /`[/{]/.test(l));
 
-describe('README operations table', () => {
+describe('docs: operations table', () => {
   it.each(OPERATION_NAMES)('lists %s with its path, auth and retry safety', (name) => {
     const spec = OPERATIONS[name];
     const path = spec.host === 'ai' ? `{ai_url}${spec.path}` : spec.path;
     const row = rows.find((r) => r.includes('`' + path + '`'));
-    expect(row, `no README row for ${path}`).toBeDefined();
+    expect(row, `no row in docs/design/operations.md for ${path}`).toBeDefined();
     const cells = row!.split('|').map((c) => c.trim());
     expect(cells[3]).toMatch(spec.auth === 'body' ? /^body$/ : /^Basic/);
     expect(cells[3]!.includes('key/hash')).toBe(spec.auth === 'basic' && spec.credentials === 'key+hash');
@@ -33,7 +39,7 @@ describe('README operations table', () => {
       .split('|')
       .map((c) => c.trim());
     const [ui, cli] = [cells[7]!, cells[8]!];
-    // Every operation has a place in the console and the CLI (the README says so under the table).
+    // Every operation has a place in the console and the CLI (docs/design/operations.md says so under the table).
     expect([ui, cli]).not.toContain('–');
     for (const screen of ui.split(', ')) {
       expect(
@@ -55,14 +61,16 @@ describe('README operations table', () => {
   });
 });
 
-describe('README reconciliation formula', () => {
+describe('docs: reconciliation formula', () => {
   it('is the formula the code checks, with every sign as the code has it', () => {
-    const line = readme.split('\n').find((l) => /^settled_amount\s+=/.test(l));
+    const line = read('docs/design/not-shown.md')
+      .split('\n')
+      .find((l) => /^settled_amount\s+=/.test(l));
     expect(
       line,
       'the formula on a line of its own (in a code block, so no Markdown turns a term into a list)',
     ).toBeDefined();
-    // Evaluate the README's terms on a record whose amounts are distinct powers of ten, so any sign shows.
+    // Evaluate the document's terms on a record whose amounts are distinct powers of ten, so any sign shows.
     const record = {
       amount: 100_000,
       mer_service_fee: 10_000,
@@ -84,8 +92,17 @@ describe('README reconciliation formula', () => {
   });
 });
 
-describe('README screenshots', () => {
-  const shown = [...readme.matchAll(/!\[[^\]]+\]\((docs\/screenshots\/[^)]+)\)/g)].map((m) => m[1]!);
+describe('docs: screenshots', () => {
+  // Each picture as a path from the repository's root, whichever page shows it (README.md or a page under docs/).
+  const shown = [
+    ...new Set(
+      markdownFiles().flatMap((file) =>
+        [...read(file).matchAll(/!\[[^\]]+\]\(([^)]*screenshots\/[^)]+)\)/g)].map((m) =>
+          relative(repoRoot, join(repoRoot, dirname(file), m[1]!)),
+        ),
+      ),
+    ),
+  ];
   const folder = new URL('../../docs/screenshots/', import.meta.url);
 
   it('shows the screens it describes', () => {
@@ -102,6 +119,6 @@ describe('README screenshots', () => {
       readdirSync(folder)
         .map((f) => `docs/screenshots/${f}`)
         .sort(),
-    ).toEqual([...new Set(shown)].sort());
+    ).toEqual([...shown].sort());
   });
 });

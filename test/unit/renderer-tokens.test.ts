@@ -3,6 +3,7 @@
  * top of that file). Every other renderer stylesheet is read declaration by declaration and each breach is named by
  * file:line, so a raw "padding: 6px 10px" or "color: #b35c00" cannot come back unnoticed. Inline styles in the
  * components are held to the same rule: they may carry computed geometry (a virtual row's top, a bar's width) only.
+ * The keyboard focus ring is one token, var(--focus-ring), with its two offsets.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -61,6 +62,11 @@ function breaches(css: string): Breach[] {
     // A hex or rgb() is a colour in any property; a bare word is one only where a colour goes.
     if (RAW_COLOUR.test(bare) || (COLOUR.test(property) && NAMED_COLOUR.test(bare))) add('colour is a token');
     if (LINE.test(property) && /(?<![\w.-])1px\b/.test(bare)) add('a 1px line is var(--hairline)');
+    // One focus ring: its line and its two offsets are tokens, so it cannot drift apart screen by screen again.
+    if (/^outline(?:-color)?$/.test(property) && /--focus\b/.test(value) && value !== 'var(--focus-ring)')
+      add('a focus ring is var(--focus-ring)');
+    if (property === 'outline-offset' && !/^var\(--focus-ring-(?:offset|inset)\)$/.test(value))
+      add('an outline offset is var(--focus-ring-offset) or var(--focus-ring-inset)');
   }
   return found;
 }
@@ -95,6 +101,7 @@ describe('the rule, on examples', () => {
       '  outline: 2px solid var(--focus);',
       '  --chart: white;',
       '  font-size: small;',
+      '  outline-offset: 1px;',
       '}',
     ].join('\n');
     expect(breaches(css).map((b) => `${b.line} ${b.property}`)).toEqual([
@@ -105,8 +112,10 @@ describe('the rule, on examples', () => {
       '8 color',
       '9 background',
       '10 border',
+      '12 outline',
       '13 --chart',
       '14 font-size',
+      '15 outline-offset',
     ]);
   });
 
@@ -117,7 +126,8 @@ describe('the rule, on examples', () => {
       '}',
       '.b { width: calc(100vw - 48px); height: 28px; border: var(--hairline) solid transparent; }',
       '.c { font: inherit; font-size: var(--font-sm); border-radius: var(--radius-pill); color: currentColor; }',
-      '.d { outline-offset: -2px; letter-spacing: 0.04em; box-shadow: inset 3px 0 0 var(--accent); }',
+      '.d { outline-offset: var(--focus-ring-inset); letter-spacing: 0.04em; box-shadow: inset 3px 0 0 var(--accent); }',
+      '.e:focus-visible { outline: var(--focus-ring); outline-offset: var(--focus-ring-offset); }',
     ].join('\n');
     expect(breaches(css)).toEqual([]);
   });

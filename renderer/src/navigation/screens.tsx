@@ -1,7 +1,7 @@
 /**
  * Every screen of the console, in the sidebar's groups. A screen is an entry here: its id, label, the key that
  * follows `g` to reach it, and its component. The sidebar, the shortcuts, the `?` list and "reopen on the last
- * screen" all read this list, so adding a screen is adding an entry (README: "Adding a screen").
+ * screen" all read this list, so adding a screen is adding an entry (docs/contributing/adding-a-screen.md).
  */
 import type { ComponentType } from 'react';
 import { AccountsScreen } from '../accounts/AccountsScreen';
