@@ -17,10 +17,13 @@ import { createBeneficiaryHandlers } from './ipc/beneficiaries';
 import { createCacheHandlers } from './ipc/cache';
 import { createCredentialHandlers } from './ipc/credentials';
 import { createEventBus } from './ipc/events';
+import { createExceptionHandlers } from './ipc/exceptions';
+import { createDeskRegistry } from './desk/registry';
+import { createExceptionQueue } from './treasury/exception-queue';
 import { createJournalHandlers } from './ipc/journal';
 import { createMerchantToolHandlers } from './ipc/merchant-tools';
 import { credentialEntry, profileEntry } from './journal/profile-events';
-import { createJournals, type Journals } from './journal/registry';
+import { createJournals, osUserName, type Journals } from './journal/registry';
 import type { JournalInput } from './journal/journal';
 import { createExportHandlers } from './ipc/exports';
 import { createNoticeHandlers } from './ipc/notices';
@@ -75,6 +78,8 @@ export interface CoreOptions {
   now?: () => number;
   /** The OS account name written into journal entries; the real one by default. */
   osUser?: string;
+  /** This console's name in the desk's journal; the machine's by default. */
+  consoleName?: string;
   /** Bulk payout checks' lookups in flight and the pace of advance checks (treasury/payout-checks.ts). */
   payoutCheckLimits?: Partial<PayoutCheckLimits>;
   /** Run the payout watch list on its timer (the app does; the CLI, which exits after its command, does not). */
@@ -139,13 +144,29 @@ export function createCore(options: CoreOptions) {
     onRecovered: (_profileId, recovered) => notices.movedAside('cache', recovered.movedTo, recovered.message),
   });
   const cacheFor = (profileId: string): Cache => caches.cacheFor(profiles.get(profileId).id);
+  const osUser = options.osUser ?? osUserName();
   const journals: Journals = createJournals({
     cacheFor: caches.cacheFor,
     heads: profiles,
     appVersion: options.appVersion,
-    osUser: options.osUser,
+    osUser,
     now: nowDate,
     nativeBinding: options.sqliteNativeBinding,
+  });
+  const desks = createDeskRegistry({
+    settings: profiles,
+    vault: options.vault,
+    log: options.log.child('desk'),
+    consoleName: options.consoleName,
+    onChange: (profileId, topic) => events.emit('desk', { profileId, topic }),
+  });
+  const exceptionQueue = createExceptionQueue({
+    cacheFor,
+    journals,
+    desks,
+    osUser,
+    now: nowDate,
+    log: options.log.child('exceptions'),
   });
   const services = { credentials, cacheFor, journals };
   const payouts = createPayoutService(services);
@@ -200,6 +221,7 @@ export function createCore(options: CoreOptions) {
     events,
     log: options.log.child('sync'),
     now,
+    afterSync: (profileId, summary) => exceptionQueue.publishSynced(profileId, summary),
   });
   const exportJobs = createExportJobs({
     dataDir: options.dataDir,
@@ -224,7 +246,7 @@ export function createCore(options: CoreOptions) {
     ...createProfileHandlers(profiles, credentials, connectivity),
     ...createCredentialHandlers(credentials),
     ...createSyncHandlers(syncJobs, profiles),
-    ...createSettlementHandlers(cacheFor, profiles, (id) => credentials.api(id)),
+    ...createSettlementHandlers(cacheFor, profiles, (id) => credentials.api(id), exceptionQueue),
     ...createReconHandlers(cacheFor, profiles, { chooseFile: exportJobs.chooseFile, now: nowDate, journals }),
     ...createBeneficiaryHandlers(treasury.beneficiaries, profiles, {
       service: treasury.beneficiaryImport,
@@ -242,6 +264,7 @@ export function createCore(options: CoreOptions) {
     ...createSubscriptionHandlers(merchant.subscriptions, profiles),
     ...createMerchantToolHandlers(merchant, profiles),
     ...createViewHandlers(profiles),
+    ...createExceptionHandlers(exceptionQueue, desks, profiles, osUser),
   });
   return {
     events,
@@ -260,6 +283,10 @@ export function createCore(options: CoreOptions) {
      * actions journaled and sent once): the CLI uses them too.
      */
     merchant,
+    /** Each profile's desk (none in local mode): the CLI's `desk` commands use it. */
+    desks,
+    /** The exception queue and its bulk actions, on the cache or the desk: the CLI uses it too. */
+    exceptionQueue,
     /** The payout watch list's rounds (started on its timer when `payoutWatch` is set). */
     payoutWatch,
     exports: exportJobs,
@@ -269,7 +296,7 @@ export function createCore(options: CoreOptions) {
       syncJobs.cancelAll();
       const exportsStopped = exportJobs.cancelAll();
       caches.closeAll();
-      return exportsStopped;
+      return Promise.all([exportsStopped, desks.closeAll()]).then(() => undefined);
     },
   };
 }

@@ -4,6 +4,7 @@
  * and the exception queue's shapes, for main, the CLI and the renderer alike.
  */
 import { z } from 'zod';
+import { RULES, type RuleId } from './reconciliation';
 
 /** The desk's groups, least to most; each includes what the one before it may do. */
 export const DESK_ROLES = ['viewer', 'operator', 'approver', 'admin'] as const;
@@ -56,18 +57,21 @@ export const BULK_ACTIONS = ['acknowledge', 'assign', 'resolve', 'reopen'] as co
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 
 /** The queue's filters: every one optional; `state` "unresolved" is open and acknowledged together. */
-export const queueFilter = z.object({
-  state: z.enum(['open', 'acknowledged', 'resolved', 'unresolved']).optional(),
-  assignedTo: deskLogin.optional(),
-  unassigned: z.boolean().optional(),
-  rule: z.string().min(1).max(40).optional(),
-  pg: z
-    .string()
-    .regex(/^[a-z0-9_]{1,40}$/)
-    .optional(),
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
-});
+export const queueFilter = z
+  .object({
+    state: z.enum(['open', 'acknowledged', 'resolved', 'unresolved']).optional(),
+    /** A person (a desk login; in local mode whatever name was typed), or "me". */
+    assignedTo: z.string().trim().min(1).max(120).optional(),
+    unassigned: z.boolean().optional(),
+    rule: z.enum(Object.keys(RULES) as [RuleId, ...RuleId[]]).optional(),
+    pg: z
+      .string()
+      .regex(/^[a-z0-9_]{1,40}$/)
+      .optional(),
+    from: z.iso.date().optional(),
+    to: z.iso.date().optional(),
+  })
+  .strict();
 export type QueueFilter = z.output<typeof queueFilter>;
 
 /** A record's natural key: the same settlement on every console, whatever its local row id. */
@@ -79,55 +83,82 @@ export const exceptionKey = z.object({
 });
 export type ExceptionKey = z.output<typeof exceptionKey>;
 
-export interface QueueRow extends ExceptionKey {
-  rules: string[];
-  orderId: string | null;
-  utr: string | null;
-  /** What the rules put at stake, in paise: the record's amount, or its settled amount where that is larger. */
-  amountAtRisk: number;
-  state: QueueState;
-  assignee: string | null;
-  note: string | null;
+const paise = z.number().int();
+const stamp = z.string().max(40);
+
+export const queueRow = exceptionKey.extend({
+  rules: z.array(z.string()),
+  orderId: z.string().nullable(),
+  utr: z.string().nullable(),
+  /** What the rules put at stake, in paise: the larger of the record's amount and its settled amount. */
+  amountAtRisk: paise,
+  state: z.enum(EXCEPTION_STATES),
+  assignee: z.string().nullable(),
+  note: z.string().nullable(),
   /** Bumped by every action: an action names the version it saw, and a newer one means someone got there first. */
-  version: number;
-  updatedBy: string | null;
-  updatedAt: string | null;
-  firstSeenAt: string;
-}
+  version: z.number().int().nonnegative(),
+  updatedBy: z.string().nullable(),
+  updatedAt: stamp.nullable(),
+  firstSeenAt: stamp,
+});
+export type QueueRow = z.output<typeof queueRow>;
 
-export interface QueueGroup {
-  rule: string;
-  pg: string;
-  date: string;
-  state: QueueState;
-  count: number;
-  amountAtRisk: number;
-  oldestSeenAt: string;
-  owners: string[];
-}
+export const queueGroup = z.object({
+  rule: z.string(),
+  pg: z.string(),
+  date: z.string(),
+  state: z.enum(EXCEPTION_STATES),
+  count: z.number().int().nonnegative(),
+  amountAtRisk: paise,
+  oldestSeenAt: stamp,
+  owners: z.array(z.string()),
+});
+export type QueueGroup = z.output<typeof queueGroup>;
 
-export interface QueuePage {
-  rows: QueueRow[];
+export const queuePage = z.object({
+  rows: z.array(queueRow),
   /** Every row the filter matches, not only this page. */
-  total: number;
-  amountAtRisk: number;
-  groups: QueueGroup[];
-}
+  total: z.number().int().nonnegative(),
+  amountAtRisk: paise,
+  groups: z.array(queueGroup),
+});
+export type QueuePage = z.output<typeof queuePage>;
 
 export const bulkRequest = z.object({
   action: z.enum(BULK_ACTIONS),
   filter: queueFilter,
   /** The rows a person ticked; absent for "the whole filtered set". */
-  keys: z.array(exceptionKey).min(1).max(200_000).optional(),
+  keys: z.array(exceptionKey.strict()).min(1).max(200_000).optional(),
   /** The note for every row; the login for assign. */
   text: z.string().trim().min(1, 'must not be empty').max(2000),
 });
 export type BulkRequest = z.output<typeof bulkRequest>;
 
-export interface BulkResult {
-  action: BulkAction;
-  count: number;
+export const bulkResult = z.object({
+  action: z.enum(BULK_ACTIONS),
+  count: z.number().int().positive(),
   /** SHA-256 of the sorted natural keys acted on: the journal entry holds it, not the ids one by one. */
-  digest: string;
-  journalSeq: number;
-}
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+  journalSeq: z.number().int().positive(),
+});
+export type BulkResult = z.output<typeof bulkResult>;
+
+/** What the status bar and Settings say of the active profile's desk. */
+export const deskState = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('local'), person: z.string() }),
+  z.object({
+    mode: z.literal('desk'),
+    host: z.string(),
+    database: z.string(),
+    person: z.string(),
+    reachable: z.boolean(),
+    role: z.enum(DESK_ROLES).nullable(),
+    writable: z.boolean(),
+    /** Why the desk cannot be reached, or why this console may only read it. */
+    reason: z.string().nullable(),
+  }),
+]);
+export type DeskState = z.output<typeof deskState>;
+
+export const DESK_TOPICS = ['exceptions', 'periods', 'people', 'journal', 'connection'] as const;
+export const deskEvent = z.object({ profileId: z.string(), topic: z.enum(DESK_TOPICS) });

@@ -104,7 +104,9 @@ export function createExceptionsRepository(db: Database, now: () => Date) {
   /** Why the action cannot be taken from the key's state, or null when it can. */
   const refusal = (action: ExceptionActionRequest['action'], current: ExceptionStateRow): string | null => {
     const allowed = ALLOWED_FROM[action];
-    return allowed && !allowed.includes(current.state) ? `cannot ${action} an exception that is ${current.state}` : null;
+    return allowed && !allowed.includes(current.state)
+      ? `cannot ${action} an exception that is ${current.state}`
+      : null;
   };
 
   /** The action's new state and its event, inside the caller's transaction. */

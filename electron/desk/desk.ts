@@ -83,6 +83,14 @@ export async function openDesk(options: OpenDeskOptions) {
 
   return {
     status: () => ({ ...status }),
+    /** Whether the server answers now; a DeskError saying why when it does not. */
+    async ping(): Promise<void> {
+      try {
+        await pool.query('SELECT 1');
+      } catch (e) {
+        throw deskErrorOf(e);
+      }
+    },
     exceptions: {
       ...exceptions,
       publish: writes(exceptions.publish),

@@ -5,7 +5,7 @@
  * API-only actions meanwhile. The password is the keychain's alone: it never reaches settings, logs or the renderer.
  */
 import { hostname } from 'node:os';
-import type { DeskConnection } from '../../shared/desk';
+import type { DeskConnection, DeskState } from '../../shared/desk';
 import type { Logger } from '../log';
 import type { SecretStore } from '../vault/secret-store';
 import { openDesk, type Desk, type DeskStatus, type DeskTopic } from './desk';
@@ -18,11 +18,6 @@ export interface DeskSettingsStore {
   desk(profileId: string): DeskConnection | null;
   setDesk(profileId: string, connection: DeskConnection | null): void;
 }
-
-export type DeskState =
-  | { mode: 'local' }
-  | { mode: 'desk'; connection: DeskConnection; reachable: true; status: DeskStatus }
-  | { mode: 'desk'; connection: DeskConnection; reachable: false; reason: string };
 
 export interface DeskRegistryOptions {
   settings: DeskSettingsStore;
@@ -85,15 +80,35 @@ export function createDeskRegistry(options: DeskRegistryOptions) {
       }
     },
 
-    /** What the status bar and `desk status` say of a profile's desk. */
-    async state(profileId: string): Promise<DeskState> {
+    /** What the status bar and `desk status` say of a profile's desk; `localPerson` names the person alone. */
+    async state(profileId: string, localPerson: string): Promise<DeskState> {
       const connection = options.settings.desk(profileId);
-      if (!connection) return { mode: 'local' };
+      if (!connection) return { mode: 'local', person: localPerson };
+      const where = {
+        mode: 'desk' as const,
+        host: connection.host,
+        database: connection.database,
+        person: connection.user,
+      };
       try {
-        const desk = await this.for(profileId);
-        return { mode: 'desk', connection, reachable: true, status: desk!.status() };
+        const desk = (await this.for(profileId))!;
+        await desk.ping();
+        const status = desk.status();
+        return {
+          ...where,
+          reachable: true,
+          role: status.role,
+          writable: status.writable,
+          reason: status.readOnlyReason,
+        };
       } catch (e) {
-        return { mode: 'desk', connection, reachable: false, reason: e instanceof Error ? e.message : String(e) };
+        return {
+          ...where,
+          reachable: false,
+          role: null,
+          writable: false,
+          reason: e instanceof Error ? e.message : String(e),
+        };
       }
     },
 

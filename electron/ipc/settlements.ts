@@ -1,17 +1,19 @@
 /**
  * Handlers of the `settlements.*` channels: reads of the active profile's cache, which work offline; the exception
- * workflow, written to the same cache; and the triage, the one that asks the service.
+ * workflow, on the same cache or the profile's desk (treasury/exception-queue.ts); and the triage, the one that asks the service.
  */
 import type { MerchantApi } from '../api';
 import type { Cache } from '../cache/database';
 import { triageDate } from '../treasury/exception-triage';
 import type { ProfileStore } from '../profiles/profile-store';
+import type { ExceptionQueue } from '../treasury/exception-queue';
 import type { IpcHandlers } from './router';
 
 export function createSettlementHandlers(
   cacheFor: (profileId: string) => Cache,
   profiles: ProfileStore,
   apiFor: (profileId: string) => Pick<MerchantApi, 'classification' | 'close'>,
+  exceptions: ExceptionQueue,
 ): Pick<
   IpcHandlers,
   | 'settlements.query'
@@ -31,8 +33,8 @@ export function createSettlementHandlers(
     'settlements.changes': (query) => cache().changes.page(query),
     'settlements.changesSummary': (range) => cache().changes.summary(range),
     'settlements.completeness': (range) => cache().manifests.completeness(range),
-    'settlements.exception': ({ recordId }) => cache().exceptions.detail(recordId),
-    'settlements.exceptionAction': (request) => cache().exceptions.act(request),
+    'settlements.exception': ({ recordId }) => exceptions.detail(profiles.active().id, recordId),
+    'settlements.exceptionAction': (request) => exceptions.act(profiles.active().id, request),
     'settlements.triage': async (request) => {
       const profileId = profiles.active().id;
       const api = apiFor(profileId);

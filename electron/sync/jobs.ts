@@ -3,7 +3,7 @@
  * cancellable, reporting through the event bus. The CLI calls `syncSettlements` directly instead.
  */
 import { randomUUID } from 'node:crypto';
-import { futureDatesProblem, type SyncRequest } from '../../shared/sync';
+import { futureDatesProblem, type SyncRequest, type SyncSummary } from '../../shared/sync';
 import { epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { EventBus } from '../ipc/events';
@@ -36,6 +36,8 @@ export function createSyncJobs(deps: {
   log: Logger;
   /** The clock (epoch ms): what "today" is, in IST. */
   now: () => number;
+  /** After a sync has stored its dates: a desk profile publishes their exceptions. */
+  afterSync?: (profileId: string, summary: SyncSummary) => Promise<unknown>;
 }) {
   const jobs = new Map<string, Job>();
 
@@ -50,6 +52,7 @@ export function createSyncJobs(deps: {
         onProgress: (p) => deps.events.emit('syncProgress', { ...p, jobId, profileId }),
       });
       journalSync(deps.journals.for(profileId), request, { summary });
+      await deps.afterSync?.(profileId, summary);
       deps.events.emit('syncFinished', { jobId, profileId, summary });
     } catch (e) {
       // Whatever stopped the whole sync (no secret, a locked keychain) reaches the UI as a sentence.

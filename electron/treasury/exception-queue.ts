@@ -17,7 +17,11 @@ import {
   type QueuePage,
   type QueueRow,
 } from '../../shared/desk';
-import { exceptionActionRequest, type ExceptionActionRequest, type ExceptionDetail } from '../../shared/settlement-changes';
+import {
+  exceptionActionRequest,
+  type ExceptionActionRequest,
+  type ExceptionDetail,
+} from '../../shared/settlement-changes';
 import type { CachedSettlement } from '../../shared/settlement-query';
 import type { Cache } from '../cache/database';
 import { idRange } from '../cache/settlement-ids';
@@ -27,6 +31,8 @@ import type { DeskRegistry } from '../desk/registry';
 import { DeskError } from '../desk/errors';
 import type { PublishedException } from '../desk/exceptions';
 import type { Journals } from '../journal/registry';
+import type { Logger } from '../log';
+import type { SyncSummary } from '../../shared/sync';
 import type { RuleId } from '../../shared/reconciliation';
 
 /** What a record that breaks a rule puts at stake: the larger of its amount and its settled amount, in paise. */
@@ -44,13 +50,16 @@ export function keysDigest(keys: readonly ExceptionKey[]): string {
 }
 
 export function publishedOf(r: CachedSettlement): PublishedException {
-  const { id: _id, exceptions, vanishedAt: _v, ...fields } = r;
+  // The fields the service gave and the rules broken; not this console's row id or bookkeeping.
+  const record: Record<string, unknown> = { ...r };
+  delete record['id'];
+  delete record['vanishedAt'];
   return {
     pg: r.pg,
     pgTransactionId: r.pg_transaction_id,
     settlementDate: r.settlement_date,
-    rules: exceptions.map((e) => e.rule),
-    record: { ...fields, exceptions },
+    rules: r.exceptions.map((e) => e.rule),
+    record,
     orderId: r.order_id,
     utr: r.utr,
     amountAtRisk: amountAtRisk(r),
@@ -143,7 +152,16 @@ function pageOf(rows: QueueRow[], page: { offset: number; limit: number }): Queu
       const id = [rule, r.pg, r.date, r.state].join('\u0001');
       let g = groups.get(id);
       if (!g) {
-        g = { rule, pg: r.pg, date: r.date, state: r.state, count: 0, amountAtRisk: 0, oldestSeenAt: r.firstSeenAt, owners: [] };
+        g = {
+          rule,
+          pg: r.pg,
+          date: r.date,
+          state: r.state,
+          count: 0,
+          amountAtRisk: 0,
+          oldestSeenAt: r.firstSeenAt,
+          owners: [],
+        };
         groups.set(id, g);
       }
       g.count++;
@@ -167,6 +185,7 @@ export interface ExceptionQueueDeps {
   /** The person in local mode: the OS account's name. */
   osUser: string;
   now: () => Date;
+  log: Logger;
 }
 
 export function createExceptionQueue(deps: ExceptionQueueDeps) {
@@ -246,8 +265,7 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       const request = bulkRequest.parse(input);
       const desk = await deps.desks.for(profileId);
       if (desk) return desk.exceptions.bulk(request);
-      const keys =
-        request.keys ?? localRows(deps.cacheFor(profileId), request.filter, deps.osUser).map((r) => r.row);
+      const keys = request.keys ?? localRows(deps.cacheFor(profileId), request.filter, deps.osUser).map((r) => r.row);
       if (keys.length === 0) throw new ExceptionWorkflowError('No exceptions match; nothing was changed.');
       return localAct(profileId, keys, request.action, request.text, request.filter);
     },
@@ -283,8 +301,13 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       if (!desk) return local;
       const r = cache.exceptions.record(recordId);
       const key = keyOfRecord(r);
-      const page = await desk.exceptions.queue({ from: key.date, to: key.date, pg: key.pg }, { offset: 0, limit: 100_000 });
-      const row = page.rows.find((x) => x.pgTransactionId === key.pgTransactionId && x.settlementDate === key.settlementDate);
+      const page = await desk.exceptions.queue(
+        { from: key.date, to: key.date, pg: key.pg },
+        { offset: 0, limit: 100_000 },
+      );
+      const row = page.rows.find(
+        (x) => x.pgTransactionId === key.pgTransactionId && x.settlementDate === key.settlementDate,
+      );
       const events = await desk.exceptions.events(key);
       return {
         ...local,
@@ -292,8 +315,31 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
         assignee: row?.assignee ?? null,
         note: row?.note ?? null,
         updatedAt: row?.updatedAt ?? null,
-        events: events.map((e) => ({ at: e.at, action: e.action, text: e.text ? `${e.text} (${e.person})` : `(${e.person})` })),
+        events: events.map((e) => ({
+          at: e.at,
+          action: e.action,
+          text: e.text ? `${e.text} (${e.person})` : `(${e.person})`,
+        })),
       };
+    },
+
+    /**
+     * After a sync, on a desk: each stored date's records that break a rule, for everyone. A desk that cannot be
+     * reached is logged and left: the sync itself stands, and the next sync of those dates publishes them.
+     */
+    async publishSynced(profileId: string, summary: SyncSummary): Promise<string[]> {
+      const published: string[] = [];
+      for (const d of summary.dates) {
+        if (d.status !== 'completed') continue;
+        try {
+          if ((await this.publishDate(profileId, d.date)) === null) return published;
+          published.push(d.date);
+        } catch (e) {
+          deps.log.warn('exceptions not published to the desk', { profileId, date: d.date, error: e });
+          return published;
+        }
+      }
+      return published;
     },
 
     /** After a sync of a date, on a desk: its records that break a rule, for everyone. Null in local mode. */
@@ -306,4 +352,3 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
   };
 }
 export type ExceptionQueue = ReturnType<typeof createExceptionQueue>;
-

@@ -115,6 +115,9 @@ export const IPC_CHANNELS = [
   'views.save',
   'views.remove',
   'views.setDefault',
+  'exceptions.queue',
+  'exceptions.bulk',
+  'desk.status',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];
@@ -129,6 +132,7 @@ export const IPC_EVENTS = [
   'payoutCheckProgress',
   'payoutWatch',
   'importProgress',
+  'desk',
 ] as const;
 export type IpcEvent = (typeof IPC_EVENTS)[number];
 

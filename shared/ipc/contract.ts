@@ -26,6 +26,9 @@ import { subscriptionsChannels } from './subscriptions';
 import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
 import { classificationChannels, plansChannels, toolsChannels, webhooksChannels } from './merchant-tools';
 import { viewsChannels } from './views';
+import { exceptionsChannels } from './exceptions';
+import { deskChannels } from './desk';
+import { deskEvent } from '../desk';
 
 export interface IpcChannelSchemas {
   input: z.ZodType;
@@ -59,6 +62,8 @@ export const ipcContract = {
   ...webhooksChannels,
   ...classificationChannels,
   ...viewsChannels,
+  ...exceptionsChannels,
+  ...deskChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */
@@ -72,6 +77,7 @@ export const ipcEvents = {
   payoutCheckProgress,
   payoutWatch: watchState,
   importProgress: importProgressEvent,
+  desk: deskEvent,
 } satisfies { [E in IpcEvent]: z.ZodType };
 
 export type IpcEventPayload<E extends IpcEvent> = z.output<(typeof ipcEvents)[E]>;

@@ -172,6 +172,9 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         const recordId = broken.rows[0]!.id;
         await unwrap(api.settlements.exception({ recordId }));
         await unwrap(api.settlements.exceptionAction({ recordId, action: 'note', text: 'smoke' }));
+        await unwrap(api.exceptions.queue({ filter: { state: 'open' }, offset: 0, limit: 50 }));
+        await unwrap(api.exceptions.bulk({ action: 'acknowledge', filter: { state: 'open' }, text: 'smoke' }));
+        await unwrap(api.desk.status({}));
         await unwrap(api.settlements.triage({ date: to, threshold: 0.5 }));
         const batches = await unwrap(api.recon.batches(range));
         const firstBatch = batches.batches[0];

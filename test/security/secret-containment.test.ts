@@ -342,6 +342,10 @@ describe.runIf(available)('secret containment', () => {
     const recordId = broken.rows[0]!.id;
     await okCall('settlements.exception', { recordId });
     await okCall('settlements.exceptionAction', { recordId, action: 'note', text: 'containment' });
+    // The exception queue, a bulk action over it, and which desk (none: local mode) the profile is on.
+    await okCall('exceptions.queue', { filter: { state: 'open' }, offset: 0, limit: 50 });
+    await okCall('exceptions.bulk', { action: 'acknowledge', filter: { state: 'open' }, text: 'containment' });
+    await okCall('desk.status', {});
     await okCall('settlements.triage', { date: range.to, threshold: 0.5 });
     // The bank reconciliation on the sandbox's own statement: import, match, one pair taken apart and put back by
     // hand, the report and its workbook.

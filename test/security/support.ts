@@ -214,6 +214,9 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'views.save': { table: 'settlements', view: { name: 'Month end', state: { filters: {}, sort: null, hidden: [] } } },
     'views.remove': { table: 'settlements', name: 'Month end' },
     'views.setDefault': { table: 'settlements', name: null },
+    'exceptions.queue': { filter: { state: 'open' }, offset: 0, limit: 50 },
+    'exceptions.bulk': { action: 'acknowledge', filter: { state: 'open' }, text: 'security suite' },
+    'desk.status': {},
   };
   return inputs;
 }

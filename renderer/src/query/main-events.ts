@@ -44,6 +44,18 @@ export function useMainEvents(): void {
       }),
       // A watch round checked payouts (and may have noticed changes): its state and the lists it changed.
       api.on.payoutWatch(() => void invalidateChannels(client, ['payouts.'])),
+      // Someone on the desk (this console or another) changed shared state, or the desk was lost or found again.
+      api.on.desk(
+        ({ topic }) =>
+          void invalidateChannels(
+            client,
+            topic === 'exceptions'
+              ? ['exceptions.', 'settlements.exception']
+              : topic === 'journal'
+                ? ['journal.']
+                : ['exceptions.', 'settlements.exception', 'journal.', 'desk.'],
+          ),
+      ),
     ];
     return () => stops.forEach((stop) => stop());
   }, [client]);
