@@ -283,6 +283,8 @@ export function createCore(options: CoreOptions) {
      * actions journaled and sent once): the CLI uses them too.
      */
     merchant,
+    /** The person in local mode: the OS account's name. */
+    osUser,
     /** Each profile's desk (none in local mode): the CLI's `desk` commands use it. */
     desks,
     /** The exception queue and its bulk actions, on the cache or the desk: the CLI uses it too. */

@@ -29,6 +29,8 @@ export interface Io {
   out(text: string): void;
   err(text: string): void;
   isTerminal: boolean;
+  /** Where passwords are read from (readSecrets): the process's standard input, or a test's. */
+  stdin?: NodeJS.ReadStream;
 }
 
 export function processIo(json: boolean): Io {
@@ -37,6 +39,7 @@ export function processIo(json: boolean): Io {
     out: (text) => process.stdout.write(text + '\n'),
     err: (text) => process.stderr.write(text + '\n'),
     isTerminal: process.stderr.isTTY === true,
+    stdin: process.stdin,
   };
 }
 

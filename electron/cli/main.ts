@@ -23,6 +23,9 @@ import { settlementReviewCommands } from './commands/settlement-review';
 import { settlementCommands } from './commands/settlements';
 import { subscriptionCommands } from './commands/subscriptions';
 import { webhookCommands } from './commands/webhooks';
+import { deskCommands } from './commands/desk';
+import { exceptionCommands } from './commands/exceptions';
+import { DeskError } from '../desk/errors';
 import { openContext } from './context';
 import { EXIT, InputError, OutcomeUnknownError, UsageError, processIo, type Io } from './io';
 
@@ -44,6 +47,8 @@ export const COMMANDS: Command[] = [
   ...planCommands,
   ...webhookCommands,
   ...classifyCommands,
+  ...deskCommands,
+  ...exceptionCommands,
 ];
 
 const GLOBAL_OPTIONS: Options = {
@@ -142,6 +147,13 @@ function report(e: unknown, io: Io, command: Command | undefined): number {
     return e.kind === 'outcome_unknown' ? EXIT.outcomeUnknown : EXIT.refused;
   }
   io.err(`payout-console: ${e instanceof Error ? e.message : String(e)}`);
+  if (e instanceof DeskError) {
+    return e.code === 'BAD_INPUT'
+      ? EXIT.badInput
+      : e.code === 'DESK_OUTCOME_UNKNOWN'
+        ? EXIT.outcomeUnknown
+        : EXIT.refused;
+  }
   if (e instanceof InputError) return EXIT.badInput;
   if (e instanceof OutcomeUnknownError) return EXIT.outcomeUnknown;
   return EXIT.refused;

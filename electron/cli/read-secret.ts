@@ -10,10 +10,30 @@ export async function readSecret(prompt: string, stdin: NodeJS.ReadStream = proc
   return secret;
 }
 
-async function firstLine(stdin: NodeJS.ReadStream): Promise<string> {
+/**
+ * Several secrets, one a line (a desk administrator's password, then the new person's): prompted one after another
+ * on a terminal, the first lines of piped input otherwise.
+ */
+export async function readSecrets(prompts: string[], stdin: NodeJS.ReadStream = process.stdin): Promise<string[]> {
+  const secrets: string[] = [];
+  if (stdin.isTTY) for (const prompt of prompts) secrets.push(await promptHidden(prompt, stdin));
+  else secrets.push(...(await lines(stdin)).slice(0, prompts.length));
+  if (secrets.length < prompts.length || secrets.some((s) => !s)) {
+    throw new UsageError(
+      `give ${prompts.length === 1 ? 'the password' : `${prompts.length} passwords, one a line,`} on standard input`,
+    );
+  }
+  return secrets;
+}
+
+async function lines(stdin: NodeJS.ReadStream): Promise<string[]> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0] ?? '';
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/);
+}
+
+async function firstLine(stdin: NodeJS.ReadStream): Promise<string> {
+  return (await lines(stdin))[0] ?? '';
 }
 
 function promptHidden(prompt: string, stdin: NodeJS.ReadStream): Promise<string> {

@@ -1,5 +1,6 @@
 /** Runs the CLI in-process with captured output and the tests' clock, against a throwaway data folder and keychain service. */
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { runCli } from '../../electron/cli/main';
 import type { Io } from '../../electron/cli/io';
 import { testClock } from './clock';
@@ -13,7 +14,7 @@ export interface CliRun {
 /** `now`: the clock of every run (the tests' clock by default); a test of what time does moves it. */
 export function cliRunner(dataDir: string, env: NodeJS.ProcessEnv = {}, now?: () => number) {
   const keychainService = `payout-console-test-${randomBytes(4).toString('hex')}`;
-  const run = async (...argv: string[]): Promise<CliRun> => {
+  const runWith = async (input: string | null, argv: string[]): Promise<CliRun> => {
     let stdout = '';
     let stderr = '';
     const io = (json: boolean): Io => ({
@@ -21,6 +22,7 @@ export function cliRunner(dataDir: string, env: NodeJS.ProcessEnv = {}, now?: ()
       out: (t) => void (stdout += t + '\n'),
       err: (t) => void (stderr += t + '\n'),
       isTerminal: false,
+      stdin: input === null ? undefined : (Readable.from([Buffer.from(input)]) as unknown as NodeJS.ReadStream),
     });
     const code = await runCli(
       ['--data-dir', dataDir, ...argv],
@@ -30,5 +32,8 @@ export function cliRunner(dataDir: string, env: NodeJS.ProcessEnv = {}, now?: ()
     );
     return { code, stdout, stderr };
   };
-  return { run, keychainService };
+  const run = (...argv: string[]) => runWith(null, argv);
+  /** As `run`, with `input` on standard input (passwords, one a line). */
+  const runWithInput = (input: string, ...argv: string[]) => runWith(input, argv);
+  return { run, runWithInput, keychainService };
 }
