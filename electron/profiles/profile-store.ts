@@ -351,8 +351,10 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
     desk: (profileId: string): DeskConnection | null => sharedOnDisk().desks[profileId] ?? null,
     /** Joins a profile to a desk, or (null) leaves it for local mode. */
     setDesk(profileId: string, connection: DeskConnection | null): void {
-      const { [profileId]: _left, ...others } = sharedOnDisk().desks;
-      save(settings, { desks: connection ? { ...others, [profileId]: connection } : others });
+      const desks = { ...sharedOnDisk().desks };
+      if (connection) desks[profileId] = connection;
+      else delete desks[profileId];
+      save(settings, { desks });
     },
     deskHead: (profileId: string): JournalHead | null => sharedOnDisk().deskHeads[profileId] ?? null,
     setDeskHead(profileId: string, head: JournalHead): void {
