@@ -6,6 +6,7 @@ import { DatabaseError } from 'pg';
 
 export type DeskErrorCode =
   | 'DESK_UNREACHABLE'
+  | 'DESK_UNTRUSTED'
   | 'DESK_ROLE'
   | 'DESK_CONFLICT'
   | 'DESK_SCHEMA_NEWER'
@@ -62,8 +63,22 @@ export function isUnreachable(e: unknown): boolean {
 }
 
 /** The desk's refusal as a DeskError; anything else (a bug) is returned as it is. */
+/** Node's TLS verdicts on a server certificate: the desk is not the server the CA file vouches for. */
+const UNTRUSTED =
+  /^(ERR_TLS_CERT_ALTNAME_INVALID|UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_HAS_EXPIRED|CERT_NOT_YET_VALID|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?)$/;
+
 export function deskErrorOf(e: unknown): unknown {
   if (e instanceof DeskError) return e;
+  const code = e instanceof Error ? (e as NodeJS.ErrnoException).code : undefined;
+  if (code && UNTRUSTED.test(code)) {
+    return new DeskError(
+      'DESK_UNTRUSTED',
+      `The desk server's certificate is not trusted (${code}): check the CA file and that the host is the name on the certificate.`,
+    );
+  }
+  if (e instanceof Error && /does not support SSL/i.test(e.message)) {
+    return new DeskError('DESK_UNTRUSTED', 'The desk server does not offer TLS; a desk on the network needs it.');
+  }
   if (isUnreachable(e)) {
     return new DeskError('DESK_UNREACHABLE', 'The desk database cannot be reached; team actions wait until it can.');
   }

@@ -59,6 +59,9 @@ async function freePort(): Promise<number> {
 export interface TestCluster {
   host: string;
   port: number;
+  /** With `tls`: the CA that signed the server's certificate (for `localhost` only), and another one. */
+  caFile?: string;
+  otherCaFile?: string;
   /** The superuser's connection settings (for set-up and for tampering as a superuser would). */
   superuser: { host: string; port: number; user: string; password: string; database: string };
   /** Stops the server at once (immediate: as a crash or a pulled cable looks to a client). */
@@ -69,16 +72,60 @@ export interface TestCluster {
   destroy(): void;
 }
 
-export async function startCluster(): Promise<TestCluster> {
+/** A CA and a server certificate it signed for `localhost` (not for 127.0.0.1), and an unrelated CA, by openssl. */
+function makeCertificates(dir: string) {
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  for (const ca of ['ca', 'other-ca']) {
+    ssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      `/CN=Desk test ${ca}`,
+      '-keyout',
+      `${ca}.key`,
+      '-out',
+      `${ca}.pem`,
+    );
+  }
+  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', 'server.key', '-out', 'server.csr');
+  writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:localhost\n');
+  ssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    'san.ext',
+    '-out',
+    'server.pem',
+  );
+  chmodSync(join(dir, 'server.key'), 0o600);
+}
+
+export async function startCluster(options: { tls?: boolean } = {}): Promise<TestCluster> {
   const bin = binDir()!;
   const account = serverAccount();
   const dir = mkdtempSync(join(tmpdir(), 'desk-pg-'));
   const data = join(dir, 'data');
   const pwfile = join(dir, 'pw');
   writeFileSync(pwfile, `${SUPERUSER_PASSWORD}\n`);
+  if (options.tls) makeCertificates(dir);
   if (account) {
-    chownSync(dir, account.uid, account.gid);
-    chownSync(pwfile, account.uid, account.gid);
+    for (const file of [dir, pwfile, ...(options.tls ? ['server.key', 'server.pem'].map((f) => join(dir, f)) : [])]) {
+      chownSync(file, account.uid, account.gid);
+    }
   }
   chmodSync(dir, 0o700);
   const run = (command: string, args: string[]) => {
@@ -100,8 +147,11 @@ export async function startCluster(): Promise<TestCluster> {
     '--no-sync',
   ]);
   const port = await freePort();
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=120`;
-  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start']);
+  const tls = options.tls
+    ? ` -c ssl=on -c ssl_cert_file=${join(dir, 'server.pem')} -c ssl_key_file=${join(dir, 'server.key')}`
+    : '';
+  const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=120${tls}`;
+  const start = () => run('pg_ctl', ['-D', data, '-o', serverOptions, '-l', join(dir, 'server.log'), '-w', 'start']);
   const stop = () => {
     run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
   };
@@ -109,6 +159,7 @@ export async function startCluster(): Promise<TestCluster> {
   return {
     host: '127.0.0.1',
     port,
+    ...(options.tls ? { caFile: join(dir, 'ca.pem'), otherCaFile: join(dir, 'other-ca.pem') } : {}),
     superuser: { host: '127.0.0.1', port, user: SUPERUSER, password: SUPERUSER_PASSWORD, database: 'postgres' },
     stop,
     start,
