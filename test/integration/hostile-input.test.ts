@@ -6,7 +6,7 @@
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import { fileNamePart, insideFolder } from '../../electron/export/file-names';
@@ -84,6 +84,24 @@ describe('export names', () => {
     ]) {
       expect(() => insideFolder(folder, file)).toThrow(/is not a file in/);
     }
+  });
+
+  it.each([
+    ['HDFC A/C 0012', 'hdfc-a-c-0012'],
+    ['../../../evil', 'evil'],
+    ['..', 'account'],
+  ])('a bank account named %j names its reconciliation workbook in the exports folder', async (account, part) => {
+    const day = range.to;
+    const statement = [
+      'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance',
+      `${day.slice(8)}/${day.slice(5, 7)}/${day.slice(2, 4)},NEFT CR-UTIB0000100-X-123456789012,1,,,"1,000.00",5000.00`,
+    ].join('\n');
+    const content = Buffer.from(statement).toString('base64');
+    await ok(core, 'recon.importStatement', { fileName: 'statement.csv', content, account });
+    const { file } = await ok(core, 'recon.export', { account, ...range });
+    expect(dirname(file!)).toBe(join(dataDir, 'exports'));
+    expect(basename(file!)).toBe(`sandbox-reconciliation-${range.from}-to-${range.to}-${part}.xlsx`);
+    expect(statSync(file!).size).toBeGreaterThan(0);
   });
 });
 
