@@ -17,9 +17,9 @@ import {
   type OperationOutput,
   type OperationSpec,
 } from '../../shared/api/operations';
+import { jsonProblem } from '../../shared/json-value';
 import { secretForms } from '../secret-forms';
 import { ApiError, scrubAnswer, secretMentionPattern } from './errors';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep as realSleep, type RetryPolicy } from './retry';
 import type { HashScheme } from '../../shared/profiles';
 import { signBody } from './signer';
@@ -220,9 +220,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // before anything recursive (the scrub, the schema, the cache) reads it. Run on the text as it came: a body that
     // mentions the secret is scrubbed first and left to the schema.
     const fast = res.status < 400 && !mentionsSecret ? FAST_RESPONSES[name]?.(parsed) : undefined;
-    if (fast === undefined && nestsDeeperThan(parsed)) {
-      return unreadable(`nests deeper than ${MAX_JSON_DEPTH} levels`);
-    }
+    const unbounded = fast === undefined ? jsonProblem(parsed) : null;
+    if (unbounded) return unreadable(unbounded);
     const json = mentionsSecret ? scrubAnswer(parsed, secrets.forms) : parsed;
 
     const errorBody = readErrorBody(json);

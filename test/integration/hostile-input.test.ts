@@ -105,6 +105,37 @@ describe('export names', () => {
   });
 });
 
+describe('schema-valid shapes the handlers cannot take', () => {
+  const questions = { topic: { type: 'choice', instructions: 'What is it about?', criteria: ['refund', 'payout'] } };
+  let deep: unknown = 'bottom';
+  for (let i = 0; i < 10_000; i++) deep = { a: deep };
+
+  it.each([
+    ['10,000 levels of nesting', { state: deep, questions }, /nests deeper than 64 levels/],
+    ['a BigInt', { state: { amount: 10n ** 30n }, questions }, /BigInt/],
+    ['NaN', { state: { amount: NaN }, questions }, /NaN/],
+    ['undefined', { state: [undefined], questions }, /undefined/],
+    ['a Map', { state: { m: new Map() }, questions }, /Map/],
+  ])('classification.classify refuses a state holding %s as INVALID_INPUT, in words', async (_, input, words) => {
+    const reply = await call(core, 'classification.classify', input as never);
+    expect(reply).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    if (reply.ok) return;
+    expect(reply.error.details).toEqual([{ path: 'state', message: expect.stringMatching(words) }]);
+  });
+
+  it('recon.saveSettings refuses a setting given as undefined as INVALID_INPUT, and keeps the settings', async () => {
+    const before = await ok(core, 'recon.accounts', undefined);
+    const reply = await call(core, 'recon.saveSettings', { windowDays: undefined } as never);
+    expect(reply).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', details: [{ path: 'windowDays', message: expect.any(String) }] },
+    });
+    if (!reply.ok) expect(reply.error.message).toBe('Invalid input for recon.saveSettings.');
+    expect(await ok(core, 'recon.accounts', undefined)).toEqual(before);
+    expect(await ok(core, 'recon.saveSettings', { windowDays: 3 })).toMatchObject({ windowDays: 3 });
+  });
+});
+
 describe('filters and cursors', () => {
   it('refuses 20 MiB of filter text with INVALID_INPUT, before the cache sees it', async () => {
     const pg = 'x'.repeat(20 * 1024 * 1024);
