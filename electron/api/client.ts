@@ -18,8 +18,7 @@ import {
   type OperationSpec,
 } from '../../shared/api/operations';
 import { jsonProblem } from '../../shared/json-value';
-import { secretForms } from '../secret-forms';
-import { ApiError, scrubAnswer, secretMentionPattern } from './errors';
+import { ApiError, scrubAnswer, secretEcho, type SecretEcho } from './errors';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep as realSleep, type RetryPolicy } from './retry';
 import type { HashScheme } from '../../shared/profiles';
 import { signBody } from './signer';
@@ -36,12 +35,6 @@ import { checkSettlementPage } from './settlement-page-check';
 const FAST_RESPONSES: Partial<Record<OperationName, (json: unknown) => unknown>> = {
   'settlement.fetch': checkSettlementPage,
 };
-
-/** A request's secret as an answer may echo it: every form (for the scrub) and one search for all of them. */
-interface Secrets {
-  forms: string[];
-  mention: RegExp;
-}
 
 export interface ApiProfile {
   baseUrl: string;
@@ -116,9 +109,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const { path, body } = resolvePath(spec, parsed.data);
     const secret = await options.secret();
     const basic = Buffer.from(`${profile.key}:${secret}`, 'utf8').toString('base64');
-    // Every form the secret can take in an echo (escaped, URL-encoded, inside base64): scrubbed from all wire text.
-    const forms = secretForms(secret).sort((a, b) => b.length - a.length);
-    const secrets = { forms, mention: secretMentionPattern(forms) };
+    // Every form the secret can take in an echo (escaped, URL-encoded, inside base64, a piece of it): scrubbed from
+    // all wire text.
+    const secrets = secretEcho(secret);
     if (spec.auth === 'body' || spec.credentials !== 'none') body.key = profile.key;
     if (spec.auth === 'body' || spec.credentials === 'key+hash') body.hash = signBody(body, secret, profile.hashScheme);
 
@@ -180,7 +173,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     name: OperationName,
     spec: OperationSpec,
     req: { url: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
-    secrets: Secrets,
+    secrets: SecretEcho,
   ): Promise<Outcome> {
     let res: HttpResponse;
     try {
@@ -192,7 +185,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return readResponse(name, spec, res, secrets);
   }
 
-  function readResponse(name: OperationName, spec: OperationSpec, res: HttpResponse, secrets: Secrets): Outcome {
+  function readResponse(name: OperationName, spec: OperationSpec, res: HttpResponse, secrets: SecretEcho): Outcome {
     const fail = (error: ApiError, retryAfterMs?: number): Outcome => ({ done: false, error, retryAfterMs });
     // A 200 we cannot read: a safe call can be asked again; a money-moving one probably happened.
     const unreadable = (why: string): Outcome => {
@@ -222,7 +215,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const fast = res.status < 400 && !mentionsSecret ? FAST_RESPONSES[name]?.(parsed) : undefined;
     const unbounded = fast === undefined ? jsonProblem(parsed) : null;
     if (unbounded) return unreadable(unbounded);
-    const json = mentionsSecret ? scrubAnswer(parsed, secrets.forms) : parsed;
+    const json = mentionsSecret ? scrubAnswer(parsed, secrets) : parsed;
 
     const errorBody = readErrorBody(json);
     const requestId = errorBody?.requestId === undefined ? undefined : wireText(errorBody.requestId, 100);
