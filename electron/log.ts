@@ -4,10 +4,10 @@
  * JSON, one per line, so support can read them with any tool. In the app the file is written asynchronously by
  * pino-roll (sonic-boom), rotated by size and count: the main thread never waits on the disk per line.
  */
-import { mkdirSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
 import pino, { type DestinationStream } from 'pino';
 import pinoRoll from 'pino-roll';
+import { ensurePrivateDir } from './private-files';
 import { secretForms } from './secret-forms';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -138,7 +138,7 @@ export interface LogFile {
  * past the count. Files are created 0600 in a 0700 folder: a log is for the user and support, not other accounts.
  */
 export async function openLogFile(path: string, options: LogFileOptions = {}): Promise<LogFile> {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ensurePrivateDir(dirname(path));
   const extension = extname(path);
   const stream = await pinoRoll({
     file: path.slice(0, path.length - extension.length),

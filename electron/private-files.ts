@@ -5,6 +5,7 @@
  * (Windows ignores POSIX modes; there the per-user profile folder's ACL is what protects the data folder.)
  */
 import { chmodSync, closeSync, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
@@ -26,12 +27,33 @@ function kindOf(path: string): 'missing' | 'file' | 'dir' | 'link' | 'other' {
   }
 }
 
-/** Creates `dir` (and its parents) 0700 and tightens it to 0700 if it exists; refuses a link or a file in its place. */
+/**
+ * Creates `dir` and its missing parents one level at a time. Node's own `recursive` loops for ever where mkdir
+ * answers ENOENT under a parent that exists (a folder in /proc), which hung the CLI given `--data-dir /proc/1/x`.
+ */
+export function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; kindOf(d) === 'missing' && dirname(d) !== d; d = dirname(d)) missing.unshift(d);
+  for (const d of missing) mkdirSync(d, { mode: PRIVATE_DIR_MODE });
+}
+
+/**
+ * Creates `dir` (and its parents) 0700 and tightens it to 0700 if it exists; refuses a link or a file in its place,
+ * and a folder another account owns: run as root, tightening it would lock its owner out of their own folder.
+ */
 export function ensurePrivateDir(dir: string): void {
   const kind = kindOf(dir);
   if (kind === 'link') throw new UnsafePathError(`${dir} is a symbolic link; the app does not write through links.`);
   if (kind !== 'missing' && kind !== 'dir') throw new UnsafePathError(`${dir} should be a folder but is a file.`);
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  if (kind === 'dir' && process.getuid) {
+    const owner = lstatSync(dir).uid;
+    if (owner !== process.getuid()) {
+      throw new UnsafePathError(
+        `${dir} belongs to another account (user id ${owner}); the app keeps its data only in folders of the account it runs as.`,
+      );
+    }
+  }
+  makeDirs(dir);
   if (process.platform !== 'win32') chmodSync(dir, PRIVATE_DIR_MODE);
 }
 

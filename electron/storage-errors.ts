@@ -33,10 +33,14 @@ export function isStorageError(e: unknown): e is Error & { code: string; path?: 
   return e instanceof Error && typeof code === 'string' && STORAGE_CODE.test(code);
 }
 
+/** Why a storage error happened, in plain words ("the disk is full"). */
+export function storageReason(e: Error & { code: string }): string {
+  const base = e.code.startsWith('SQLITE_') ? e.code.split('_').slice(0, 2).join('_') : e.code;
+  return REASONS[e.code] ?? REASONS[base] ?? 'the database could not carry out the request';
+}
+
 /** One sentence for a storage error: what could not be used, where, and why in plain words. */
 export function describeStorageError(e: Error & { code: string; path?: string }): string {
-  const base = e.code.startsWith('SQLITE_') ? e.code.split('_').slice(0, 2).join('_') : e.code;
-  const reason = REASONS[e.code] ?? REASONS[base] ?? 'the database could not carry out the request';
   const where = typeof e.path === 'string' ? ` (${e.path})` : '';
-  return `The console's local files could not be used${where}: ${reason}.`;
+  return `The console's local files could not be used${where}: ${storageReason(e)}.`;
 }

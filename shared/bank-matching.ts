@@ -32,6 +32,17 @@ export const reconSettings = z
   })
   .strict();
 export type ReconSettings = z.infer<typeof reconSettings>;
+/**
+ * A change to the settings: the keys given, each a valid value. A key present as `undefined` (structured clone
+ * keeps it) is refused here rather than erasing the setting it names.
+ */
+export const reconSettingsChange = z
+  .object({
+    windowDays: reconSettings.shape.windowDays.exactOptional(),
+    overdueDays: reconSettings.shape.overdueDays.exactOptional(),
+    triageThreshold: reconSettings.shape.triageThreshold.exactOptional(),
+  })
+  .strict();
 export const DEFAULT_RECON_SETTINGS: ReconSettings = { windowDays: 2, overdueDays: 1, triageThreshold: 0.5 };
 
 export interface BatchKey {

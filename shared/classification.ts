@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CLASSIFY_LIMITS, classifyRequest, classifyResponse, type ClassifyRequest } from './api/classification';
+import { MAX_JSON_DEPTH, boundedJson } from './json-value';
 
 export type StateMode = 'text' | 'json';
 
@@ -73,10 +74,16 @@ export function explainClassifyStatus(status: number | undefined): string | null
   return null;
 }
 
+/**
+ * What the renderer may send: the document's limits are checked by the handler (`classifyProblems`, in words), but
+ * the state and questions are sent on as JSON, so they must be JSON, nest no deeper than any answer may and stay
+ * far below what a 32 KiB body can hold.
+ */
+const CLASSIFY_JSON = { maxDepth: MAX_JSON_DEPTH, maxValues: 32 * 1024 };
 export const classifyInput = z
   .object({
-    state: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]),
-    questions: z.record(z.string(), z.unknown()),
+    state: boundedJson(z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]), CLASSIFY_JSON),
+    questions: boundedJson(z.record(z.string(), z.unknown()), CLASSIFY_JSON),
   })
   .strict();
 

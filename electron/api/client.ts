@@ -17,9 +17,8 @@ import {
   type OperationOutput,
   type OperationSpec,
 } from '../../shared/api/operations';
-import { secretForms } from '../secret-forms';
-import { ApiError, scrubAnswer, secretMentionPattern } from './errors';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
+import { jsonProblem } from '../../shared/json-value';
+import { ApiError, scrubAnswer, secretEcho, type SecretEcho } from './errors';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep as realSleep, type RetryPolicy } from './retry';
 import type { HashScheme } from '../../shared/profiles';
 import { signBody } from './signer';
@@ -36,12 +35,6 @@ import { checkSettlementPage } from './settlement-page-check';
 const FAST_RESPONSES: Partial<Record<OperationName, (json: unknown) => unknown>> = {
   'settlement.fetch': checkSettlementPage,
 };
-
-/** A request's secret as an answer may echo it: every form (for the scrub) and one search for all of them. */
-interface Secrets {
-  forms: string[];
-  mention: RegExp;
-}
 
 export interface ApiProfile {
   baseUrl: string;
@@ -116,9 +109,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const { path, body } = resolvePath(spec, parsed.data);
     const secret = await options.secret();
     const basic = Buffer.from(`${profile.key}:${secret}`, 'utf8').toString('base64');
-    // Every form the secret can take in an echo (escaped, URL-encoded, inside base64): scrubbed from all wire text.
-    const forms = secretForms(secret).sort((a, b) => b.length - a.length);
-    const secrets = { forms, mention: secretMentionPattern(forms) };
+    // Every form the secret can take in an echo (escaped, URL-encoded, inside base64, a piece of it): scrubbed from
+    // all wire text.
+    const secrets = secretEcho(secret);
     if (spec.auth === 'body' || spec.credentials !== 'none') body.key = profile.key;
     if (spec.auth === 'body' || spec.credentials === 'key+hash') body.hash = signBody(body, secret, profile.hashScheme);
 
@@ -180,7 +173,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     name: OperationName,
     spec: OperationSpec,
     req: { url: string; headers: Record<string, string>; body: string; signal?: AbortSignal },
-    secrets: Secrets,
+    secrets: SecretEcho,
   ): Promise<Outcome> {
     let res: HttpResponse;
     try {
@@ -192,7 +185,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return readResponse(name, spec, res, secrets);
   }
 
-  function readResponse(name: OperationName, spec: OperationSpec, res: HttpResponse, secrets: Secrets): Outcome {
+  function readResponse(name: OperationName, spec: OperationSpec, res: HttpResponse, secrets: SecretEcho): Outcome {
     const fail = (error: ApiError, retryAfterMs?: number): Outcome => ({ done: false, error, retryAfterMs });
     // A 200 we cannot read: a safe call can be asked again; a money-moving one probably happened.
     const unreadable = (why: string): Outcome => {
@@ -220,10 +213,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // before anything recursive (the scrub, the schema, the cache) reads it. Run on the text as it came: a body that
     // mentions the secret is scrubbed first and left to the schema.
     const fast = res.status < 400 && !mentionsSecret ? FAST_RESPONSES[name]?.(parsed) : undefined;
-    if (fast === undefined && nestsDeeperThan(parsed)) {
-      return unreadable(`nests deeper than ${MAX_JSON_DEPTH} levels`);
-    }
-    const json = mentionsSecret ? scrubAnswer(parsed, secrets.forms) : parsed;
+    const unbounded = fast === undefined ? jsonProblem(parsed) : null;
+    if (unbounded) return unreadable(unbounded);
+    const json = mentionsSecret ? scrubAnswer(parsed, secrets) : parsed;
 
     const errorBody = readErrorBody(json);
     const requestId = errorBody?.requestId === undefined ? undefined : wireText(errorBody.requestId, 100);

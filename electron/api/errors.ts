@@ -5,6 +5,7 @@
  * text that came from the wire is scrubbed of the profile's secrets before it is stored.
  */
 import type { OperationName } from '../../shared/api/operations';
+import { NON_ASCII, holdsSecretPiece, secretBlocks, secretForms, secretPieces } from '../secret-forms';
 
 export type ApiErrorKind =
   /** The caller's input broke the contract; nothing was sent. */
@@ -99,22 +100,50 @@ function scrub(text: string, forms: readonly string[]): string {
   return out;
 }
 
-/**
- * One search for every form of the secret in an answer's text, and for a `\u` escape (which could spell one that the
- * raw text does not show). A single pattern, made per request from that request's forms and dropped with them: the
- * engine looks for all of them in one pass over the text (a search per form cost a third of parsing a settlement page).
- */
-export function secretMentionPattern(forms: readonly string[]): RegExp {
-  return new RegExp(['\\\\u', ...forms.map((form) => form.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'))].join('|'));
+/** How a request's secret may come back in an answer: every form (to scrub), its pieces, and one search for all. */
+export interface SecretEcho {
+  forms: readonly string[];
+  pieces: readonly string[];
+  mention: RegExp;
 }
 
-/** A parsed answer with every string (keys too) scrubbed; for an answer whose text `secretMentionPattern` matched. */
-export function scrubAnswer(json: unknown, forms: readonly string[]): unknown {
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/**
+ * One search for every form of the secret in an answer's text, for a block of it (any echoed piece holds one), and
+ * for what could spell it once parsed or decoded that the raw text does not show: a `\u` escape, a `\/` escape
+ * (PHP writes `/` so) when the secret has a `/`, a percent escape, a non-ASCII character when the secret has one
+ * (NFD). A single pattern, made per request from that request's secret and dropped with it: the engine looks for all
+ * of them in one pass over the text (a search per form cost a third of parsing a settlement page). A match only
+ * means the answer is looked at closely (`scrubAnswer`).
+ */
+export function secretEcho(secret: string): SecretEcho {
+  const forms = secretForms(secret).sort((a, b) => b.length - a.length);
+  const hints = [
+    '\\\\u',
+    ...(secret.includes('/') ? ['\\\\/'] : []),
+    '%[0-9A-Fa-f]{2}',
+    ...(NON_ASCII.test(secret) ? ['[\\u0080-\\uffff]'] : []),
+  ];
+  const mention = new RegExp([...hints, ...[...forms, ...secretBlocks(secret)].map(literal)].join('|'));
+  return { forms, pieces: secretPieces(secret), mention };
+}
+
+/**
+ * A parsed answer with every string (keys too) scrubbed: each form of the secret replaced, and a string that still
+ * holds a piece of it once decoded (a `\/`-escaped or percent-encoded echo, a prefix, half of a split, NFD) replaced
+ * whole, since where the piece sits in the raw string is not known. For an answer whose text `mention` matched.
+ */
+export function scrubAnswer(json: unknown, echo: SecretEcho): unknown {
+  const clean = (text: string) => {
+    const scrubbed = scrub(text, echo.forms);
+    return holdsSecretPiece(scrubbed, echo.pieces) ? '[redacted]' : scrubbed;
+  };
   const walk = (value: unknown): unknown => {
-    if (typeof value === 'string') return scrub(value, forms);
+    if (typeof value === 'string') return clean(value);
     if (Array.isArray(value)) return value.map(walk);
     if (value === null || typeof value !== 'object') return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [scrub(k, forms), walk(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [clean(k), walk(v)]));
   };
   return walk(json);
 }

@@ -14,6 +14,7 @@ import { withEnvironmentSecret } from '../vault/env-secret';
 import { createKeytarStore } from '../vault/keytar-store';
 import { PRODUCT_NAME, defaultDataDir } from './data-dir';
 import { UsageError } from './io';
+import { prepareDataDir } from './local-files';
 
 export interface Globals {
   profile?: string;
@@ -39,6 +40,7 @@ export async function openContext(
   now: () => number = Date.now,
 ): Promise<Context> {
   const dataDir = globals.dataDir ?? defaultDataDir(env);
+  prepareDataDir(dataDir);
   const sandbox = await startSandbox({ hooks: false, now });
   let logFile: LogFile | null = null;
   try {

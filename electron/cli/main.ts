@@ -6,6 +6,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ApiError } from '../api/errors';
+import { describeStorageError, isStorageError } from '../storage-errors';
 import { GROUP_ALIASES, type Command, type Options } from './command';
 import { accountCommands } from './commands/accounts';
 import { balanceCommands } from './commands/balances';
@@ -67,6 +68,21 @@ function usage(): string {
   ].join('\n');
 }
 
+/**
+ * A secret typed on the command line is already exposed (other accounts see it in the process list, the shell keeps
+ * it in history), so there is no `--secret`; refused before any parse, whose messages would echo the words after it
+ * ("unknown command <the secret>"), and without naming the value.
+ */
+function refuseSecretArgument(argv: string[]): void {
+  if (argv.some((a) => a === '--secret' || a.startsWith('--secret='))) {
+    throw new UsageError(
+      'there is no --secret option: a secret on the command line is visible to other users and kept in shell ' +
+        'history. Store it with "profiles set-secret" (it reads standard input) or name an environment variable ' +
+        'holding it with --secret-env VAR',
+    );
+  }
+}
+
 /** The command named by the leading positional words; the longest match wins. */
 function findCommand(argv: string[]): { command: Command; rest: string[] } {
   const loose = parseArgs({ args: argv, options: GLOBAL_OPTIONS, strict: false, allowPositionals: true });
@@ -96,6 +112,7 @@ export async function runCli(
       io.out(usage());
       return argv.length === 0 ? 2 : 0;
     }
+    refuseSecretArgument(argv);
     const found = findCommand(argv);
     command = found.command;
     const { values, positionals } = parseArgs({
@@ -146,7 +163,8 @@ function report(e: unknown, io: Io, command: Command | undefined): number {
     io.err(`payout-console: ${e.userMessage}${extra ? ` ${extra}` : ''}`);
     return e.kind === 'outcome_unknown' ? EXIT.outcomeUnknown : EXIT.refused;
   }
-  io.err(`payout-console: ${e instanceof Error ? e.message : String(e)}`);
+  // A file or folder that failed later than the checks up front: its reason in words, not the system's code.
+  io.err(`payout-console: ${isStorageError(e) ? describeStorageError(e) : e instanceof Error ? e.message : String(e)}`);
   if (e instanceof DeskError) {
     return e.code === 'BAD_INPUT'
       ? EXIT.badInput

@@ -12,9 +12,9 @@
  * does not keep a crashed export's file forever.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readdirSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
+import { PRIVATE_FILE_MODE, makeDirs } from '../private-files';
 
 export interface AtomicFile {
   readonly stream: WriteStream;
@@ -80,7 +80,7 @@ export function removeStaleParts(dir: string, now = Date.now()): string[] {
 export function openAtomicFile(finalPath: string): AtomicFile {
   const dir = dirname(finalPath);
   // A folder made here is private; one the user chose keeps its own mode. The file is the user's alone (0600).
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makeDirs(dir);
   const tempPath = join(dir, `.${basename(finalPath)}.${process.pid}-${randomBytes(4).toString('hex')}.part`);
   const stream = createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE_MODE });
   // An open that fails is reported by the writer through its own listener; this one only keeps it from crashing

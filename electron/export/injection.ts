@@ -23,9 +23,11 @@ export function needsInjectionGuard(text: string): boolean {
  * asked, split on `;`, and other tools on tab or `|`; quotes only group text that starts a field of *that*
  * separator, so `x;=HYPERLINK(…)` (a single field to a comma reader) is the cell `=HYPERLINK(…)` to a semicolon
  * reader whatever our quoting. So an apostrophe also goes before a formula character that follows any common
- * separator (spaces between allowed, since a reader may trim them), not only at the start of the value.
+ * separator (spaces between allowed, since a reader may trim them), not only at the start of the value. A line
+ * break is a separator too: to a reader whose separator leaves our quotes mid-field, a CR or LF inside a value
+ * ends the row, and what follows it (`Acme\n=1+1;` in an address) starts a cell of the next one.
  */
-const FORMULA_AFTER_SEPARATOR = /([,;\t|] *)(?=[=+\-@\t\r])/g;
+const FORMULA_AFTER_SEPARATOR = /([,;\t|\r\n] *)(?=[=+\-@\t\r])/g;
 
 export function guardCsvText(text: string): string {
   const inner = text.replace(FORMULA_AFTER_SEPARATOR, "$1'");

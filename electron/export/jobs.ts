@@ -93,8 +93,20 @@ export function suggestedName(profileName: string, request: ExportRequest, now: 
         : request.kind === 'payoutCheck'
           ? `payout-check-${request.runId}-${epochMsToIstDate(now)}`
           : [`${request.kind}-${epochMsToIstDate(now)}`, ...view, ...listFilterParts(request)].join('-');
+  return exportFileName(profileName, what, request.format);
+}
+
+/**
+ * The reconciliation workbook's default name: the bank account's name is the desk's own text (`HDFC A/C 0012`),
+ * cleaned like every other part, so it can neither make a folder nor leave one.
+ */
+export function reconciliationName(profileName: string, accountName: string, from: string, to: string): string {
+  return exportFileName(profileName, `reconciliation-${from}-to-${to}-${fileNamePart(accountName, 'account')}`, 'xlsx');
+}
+
+function exportFileName(profileName: string, what: string, extension: string): string {
   // Most file systems stop at 255 bytes; the dates and the extension come first, so a long filter is what is cut.
-  return `${fileNamePart(profileName, 'profile')}-${what}`.slice(0, 200).replace(/-$/, '') + `.${request.format}`;
+  return `${fileNamePart(profileName, 'profile')}-${what}`.slice(0, 200).replace(/-$/, '') + `.${extension}`;
 }
 
 interface Running {

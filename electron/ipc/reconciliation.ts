@@ -1,6 +1,7 @@
 /** Handlers of the `recon.*` channels: the active profile's batches, bank statements and their reconciliation. */
 import { epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
+import { reconciliationName } from '../export/jobs';
 import { writeReconciliation } from '../export/reconciliation-sheets';
 import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
@@ -69,7 +70,8 @@ export function createReconHandlers(
     },
     async 'recon.export'(input) {
       const r = report(cache(), { ...input, today: today() });
-      const file = await deps.chooseFile(`Reconciliation ${r.account.name} ${input.from} to ${input.to}.xlsx`);
+      const name = reconciliationName(profiles.active().name, r.account.name, input.from, input.to);
+      const file = await deps.chooseFile(name);
       if (file) await writeReconciliation(file, deps.now(), r);
       return { file };
     },

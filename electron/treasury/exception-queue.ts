@@ -43,9 +43,11 @@ export function keyOfRecord(r: CachedSettlement): ExceptionKey {
   return { date: r.date, pg: r.pg, pgTransactionId: r.pg_transaction_id, settlementDate: r.settlement_date };
 }
 
+const keyText = (k: ExceptionKey) => [k.date, k.pg, k.pgTransactionId, k.settlementDate].join('\u0001');
+
 /** SHA-256 of the sorted keys, as the desk's `act_on_exceptions` computes it: a bulk entry's proof of its set. */
 export function keysDigest(keys: readonly ExceptionKey[]): string {
-  const lines = keys.map((k) => [k.date, k.pg, k.pgTransactionId, k.settlementDate].join('\u0001')).sort();
+  const lines = keys.map(keyText).sort();
   return createHash('sha256').update(lines.join('\n'), 'utf8').digest('hex');
 }
 
@@ -265,8 +267,22 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       const request = bulkRequest.parse(input);
       const desk = await deps.desks.for(profileId);
       if (desk) return desk.exceptions.bulk(request);
-      const keys = request.keys ?? localRows(deps.cacheFor(profileId), request.filter, deps.osUser).map((r) => r.row);
+      const cache = deps.cacheFor(profileId);
+      const keys = request.keys ?? localRows(cache, request.filter, deps.osUser).map((r) => r.row);
       if (keys.length === 0) throw new ExceptionWorkflowError('No exceptions match; nothing was changed.');
+      if (request.keys) {
+        // Ticked rows must be records of the cache that break a rule: one read of their dates, not one per key.
+        const dates = keys.map((k) => k.date).sort();
+        const known = new Set(
+          localRows(cache, { from: dates[0]!, to: dates[dates.length - 1]! }, deps.osUser).map((r) => keyText(r.row)),
+        );
+        const missing = keys.filter((k) => !known.has(keyText(k))).length;
+        if (missing > 0) {
+          throw new ExceptionWorkflowError(
+            `${missing} of the ${keys.length} exceptions chosen are not in this console's cache; nothing was changed.`,
+          );
+        }
+      }
       return localAct(profileId, keys, request.action, request.text, request.filter);
     },
 

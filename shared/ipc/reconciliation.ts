@@ -3,7 +3,7 @@
  * accounts, matching, manual match and unmatch, the report and its export. All of it reads and writes the cache only.
  */
 import { z } from 'zod';
-import { BATCH_STATES, CREDIT_STATES, reconSettings } from '../bank-matching';
+import { BATCH_STATES, CREDIT_STATES, reconSettings, reconSettingsChange } from '../bank-matching';
 import { columnMapping } from '../bank-statement';
 import { cacheDate, filterText } from '../settlement-query';
 import type { DomainSchemas } from './contract';
@@ -165,7 +165,7 @@ export const reconChannels = {
     output: z.object({ unmatched: z.literal(true) }),
   },
   /** The settings named are changed; the others stay as they are. */
-  'recon.saveSettings': { input: reconSettings.partial(), output: reconSettings },
+  'recon.saveSettings': { input: reconSettingsChange, output: reconSettings },
   /** The report as XLSX where the user chooses; `file` is null when the dialog was dismissed. */
   'recon.export': { input: withAccount, output: z.object({ file: z.string().nullable() }) },
 } satisfies DomainSchemas<'recon'>;

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cacheBenches } from './cache';
+import { deskBenches } from './desk';
 import { clientBenches } from './client';
 import { exportBenches } from './export';
 import { DATASETS_ENV } from './dataset';
@@ -51,6 +52,7 @@ const BENCHES: Bench[] = [
   exportBenches,
   journalBenches,
   reconBenches,
+  deskBenches,
 ];
 
 async function main() {

@@ -162,8 +162,21 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     });
     page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
     await page.goto(harness.url);
-    await harness.eventStreamOpen().catch((error: Error) => {
-      throw new Error(`${error.message}; the page logged: ${consoleErrors.join(' | ') || 'nothing'}`);
+    // A page whose bridge failed never opens the event stream: its first uncaught error ends the wait, with what it
+    // logged; a page that only takes long is waited for (the hook's own timeout is the one bound).
+    await new Promise<void>((resolve, reject) => {
+      const failed = (error: Error) =>
+        reject(
+          new Error(
+            `The page failed before opening the harness event stream: ${error.message}; ` +
+              `the page logged: ${consoleErrors.join(' | ') || 'nothing'}`,
+          ),
+        );
+      page.once('pageerror', failed);
+      void harness.eventStreamOpen().then(() => {
+        page.off('pageerror', failed);
+        resolve();
+      });
     });
     return { page, core, sandbox, merchant, harness, dataDir, logFile, consoleErrors, close };
   } catch (error) {

@@ -6,7 +6,7 @@
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import { fileNamePart, insideFolder } from '../../electron/export/file-names';
@@ -84,6 +84,55 @@ describe('export names', () => {
     ]) {
       expect(() => insideFolder(folder, file)).toThrow(/is not a file in/);
     }
+  });
+
+  it.each([
+    ['HDFC A/C 0012', 'hdfc-a-c-0012'],
+    ['../../../evil', 'evil'],
+    ['..', 'account'],
+  ])('a bank account named %j names its reconciliation workbook in the exports folder', async (account, part) => {
+    const day = range.to;
+    const statement = [
+      'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance',
+      `${day.slice(8)}/${day.slice(5, 7)}/${day.slice(2, 4)},NEFT CR-UTIB0000100-X-123456789012,1,,,"1,000.00",5000.00`,
+    ].join('\n');
+    const content = Buffer.from(statement).toString('base64');
+    await ok(core, 'recon.importStatement', { fileName: 'statement.csv', content, account });
+    const { file } = await ok(core, 'recon.export', { account, ...range });
+    expect(dirname(file!)).toBe(join(dataDir, 'exports'));
+    expect(basename(file!)).toBe(`sandbox-reconciliation-${range.from}-to-${range.to}-${part}.xlsx`);
+    expect(statSync(file!).size).toBeGreaterThan(0);
+  });
+});
+
+describe('schema-valid shapes the handlers cannot take', () => {
+  const questions = { topic: { type: 'choice', instructions: 'What is it about?', criteria: ['refund', 'payout'] } };
+  let deep: unknown = 'bottom';
+  for (let i = 0; i < 10_000; i++) deep = { a: deep };
+
+  it.each([
+    ['10,000 levels of nesting', { state: deep, questions }, /nests deeper than 64 levels/],
+    ['a BigInt', { state: { amount: 10n ** 30n }, questions }, /BigInt/],
+    ['NaN', { state: { amount: NaN }, questions }, /NaN/],
+    ['undefined', { state: [undefined], questions }, /undefined/],
+    ['a Map', { state: { m: new Map() }, questions }, /Map/],
+  ])('classification.classify refuses a state holding %s as INVALID_INPUT, in words', async (_, input, words) => {
+    const reply = await call(core, 'classification.classify', input as never);
+    expect(reply).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    if (reply.ok) return;
+    expect(reply.error.details).toEqual([{ path: 'state', message: expect.stringMatching(words) }]);
+  });
+
+  it('recon.saveSettings refuses a setting given as undefined as INVALID_INPUT, and keeps the settings', async () => {
+    const before = await ok(core, 'recon.accounts', undefined);
+    const reply = await call(core, 'recon.saveSettings', { windowDays: undefined } as never);
+    expect(reply).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', details: [{ path: 'windowDays', message: expect.any(String) }] },
+    });
+    if (!reply.ok) expect(reply.error.message).toBe('Invalid input for recon.saveSettings.');
+    expect(await ok(core, 'recon.accounts', undefined)).toEqual(before);
+    expect(await ok(core, 'recon.saveSettings', { windowDays: 3 })).toMatchObject({ windowDays: 3 });
   });
 });
 

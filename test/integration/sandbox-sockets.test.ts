@@ -1,7 +1,8 @@
 /**
  * The sandbox (the app embeds one) does not keep sockets for clients that connect and then stall: one that sends
  * nothing, and one that sends half a request, are both cut off once the header limit passes. Bounded: 100 sockets,
- * a 300 ms limit.
+ * a 300 ms limit. The test waits for the sockets to close and for nothing else: a sandbox that kept one would fail
+ * by the suite's own timeout, and a busy machine only makes it slower, never wrong.
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,14 +10,20 @@ import type { Sandbox } from '../../electron/sandbox/server';
 import { startTestSandbox } from '../support/sandbox';
 
 let sandbox: Sandbox;
+const opened: Socket[] = [];
 beforeAll(async () => {
   sandbox = await startTestSandbox({ settlementsPerDay: 1, timeouts: { headersMs: 300 } });
 });
-afterAll(() => sandbox?.close());
+// Sockets the sandbox failed to close (the test then timed out) must not hold it open.
+afterAll(() => {
+  for (const socket of opened) socket.destroy();
+  return sandbox?.close();
+});
 
 function open(port: number, send: string): Promise<{ socket: Socket; closed: Promise<void> }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
+      opened.push(socket);
       if (send) socket.write(send);
       resolve({ socket, closed: new Promise((done) => socket.once('close', () => done())) });
     });
@@ -26,19 +33,16 @@ function open(port: number, send: string): Promise<{ socket: Socket; closed: Pro
 }
 
 describe('stalled clients', () => {
-  it('closes 100 half-open sockets (silent or half a request) within a few header limits', async () => {
+  it('closes 100 half-open sockets (silent or half a request) once the header limit passes', async () => {
     const port = Number(new URL(sandbox.url).port);
     const sockets = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         open(port, i % 2 ? 'GET /api/v2/payout/fetch HTTP/1.1\r\nHost: x\r\n' : ''),
       ),
     );
-    const outcome = await Promise.race([
-      Promise.all(sockets.map((s) => s.closed)).then(() => 'all closed'),
-      new Promise((resolve) => setTimeout(() => resolve('still open'), 5_000)),
-    ]);
-    for (const { socket } of sockets) socket.destroy();
-    expect(outcome).toBe('all closed');
+    // Only the sandbox closes them: this side never ends or destroys a socket before every one has closed.
+    await Promise.all(sockets.map((s) => s.closed));
+    expect(sockets.filter((s) => !s.socket.destroyed)).toEqual([]);
   });
 
   it('still answers a prompt client after that', async () => {

@@ -4,7 +4,8 @@
  * objects, Date, RegExp, Map, Set, typed arrays, ArrayBuffer, Error). Functions and symbols cannot cross and are
  * left out. Prototype-pollution keys are own properties, made with JSON.parse exactly as a deserializer would.
  *
- * The generator does not decide validity: the caller keeps a payload only when the channel's schema rejects it.
+ * The generator does not decide validity: the invalid-input fuzz keeps a payload only when the channel's schema
+ * rejects it; the schema-valid fuzz (`schemaValidCandidate`) only when the schema accepts it.
  */
 import type { Rng } from './support';
 
@@ -317,4 +318,94 @@ function valueAt(root: unknown, path: Path): unknown {
   let node = root;
   for (const key of path) node = (node as Record<string, unknown>)[key];
   return node;
+}
+
+/** Text at the edges a schema that checks only "a string" lets through: odd Unicode, lengths on common limits. */
+const ODD_TEXT = [
+  'e\u0301\u0301\u0301', // combining marks piled up (NFD)
+  'Ⅸ ﬁ ＡＢＣ', // compatibility forms NFKC folds
+  '\u202e\u2066rtl\u2069', // direction overrides
+  '\u200b\u200c\u200d\ufeff', // invisible
+  '\ud83d', // a lone surrogate
+  '👩🏽‍💻'.repeat(20), // long grapheme clusters
+  'İıſK', // case-mapping oddities (Turkish dotted I, long s, Kelvin sign)
+  '\u0000inside',
+  'a'.repeat(64),
+  'a'.repeat(65),
+  'a'.repeat(255),
+  'a'.repeat(256),
+];
+
+/** Numbers a schema that checks only "a number" (or an integer, or a range) may let through. */
+const EDGE_NUMBERS = [
+  0,
+  -0,
+  1,
+  -1,
+  0.1 + 0.2,
+  Number.EPSILON,
+  Number.MIN_VALUE,
+  Number.MAX_SAFE_INTEGER,
+  -Number.MAX_SAFE_INTEGER,
+  2 ** 31,
+  -(2 ** 31),
+  2 ** 53,
+  1e21,
+  Number.MAX_VALUE,
+];
+
+/** A value of the same kind as `old` at its edges: odd, huge or boundary-long text, edge numbers, big arrays. */
+export function sameKindEdge(rng: Rng, old: unknown): Payload {
+  if (typeof old === 'string') {
+    const roll = rng.int(10);
+    if (roll === 0) return { kind: 'huge string', value: hugeString(rng) };
+    if (roll < 5) return { kind: 'odd text', value: rng.pick(ODD_TEXT) };
+    return { kind: 'string', value: rng.pick(STRINGS) };
+  }
+  if (typeof old === 'number') return { kind: 'edge number', value: rng.pick(EDGE_NUMBERS) };
+  if (typeof old === 'boolean') return { kind: 'boolean', value: !old };
+  if (Array.isArray(old)) {
+    // One edge item repeated: a 100,000-item array of megabyte strings would test the machine, not the app.
+    const length = rng.pick([0, 1, 2, 21, 1000, 100_000]);
+    const item = old[0] === undefined ? null : sameKindEdge(rng, old[0]);
+    const value = item?.kind === 'huge string' ? rng.pick(ODD_TEXT) : (item?.value ?? null);
+    return { kind: `array of ${length}`, value: new Array(length).fill(value) };
+  }
+  if (isPlainObject(old)) {
+    const key = rng.pick(EXTRA_KEYS);
+    return { kind: `object with extra key ${JSON.stringify(key.slice(0, 12))}`, value: addKeyAt(old, [], key, 1) };
+  }
+  return hostileValue(rng, old);
+}
+
+/**
+ * One payload shaped like the valid input `base` with hostility where a schema may still accept it: a field at the
+ * edges of its own kind, any hostile value (deep, BigInt, undefined, huge, built-ins) in a field, or one of the
+ * schema's own keys (`keys`) added or set to undefined. The caller keeps it only when the channel's schema accepts
+ * it: this is what reaches a handler.
+ */
+export function schemaValidCandidate(rng: Rng, base: unknown, keys: readonly string[]): Payload {
+  const paths = pathsOf(base);
+  const roll = rng.int(10);
+  if (paths.length > 0 && roll < 5) {
+    const at = rng.pick(paths);
+    const v = sameKindEdge(rng, valueAt(base, at));
+    return { kind: `${at.join('.')} = ${v.kind}`, value: setAt(base, at, v.value) };
+  }
+  if (paths.length > 0 && roll < 8) {
+    const at = rng.pick(paths);
+    const v = rng.chance(0.3)
+      ? { kind: 'undefined', value: undefined }
+      : rng.chance(0.3)
+        ? { kind: 'deep nesting', value: deepNest(rng) }
+        : hostileValue(rng, base);
+    return { kind: `${at.join('.')} = ${v.kind}`, value: setAt(base, at, v.value) };
+  }
+  if (keys.length > 0 && isPlainObject(base ?? {})) {
+    const key = rng.pick(keys);
+    const v = rng.chance(0.5) ? { kind: 'undefined', value: undefined } : hostileValue(rng, base);
+    return { kind: `${key} = ${v.kind}`, value: setAt(base ?? {}, [key], v.value) };
+  }
+  const v = hostileValue(rng, base);
+  return { kind: `whole payload: ${v.kind}`, value: v.value };
 }

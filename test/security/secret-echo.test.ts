@@ -14,13 +14,15 @@ import { createLogger, createRedactor } from '../../electron/log';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { secretForms } from '../../electron/secret-forms';
 import { testClock } from '../support/clock';
-import { call, ok } from '../support/core';
+import { call, nextEvent, ok } from '../support/core';
 import { memoryStore } from '../support/memory-store';
 import { startTestSandbox } from '../support/sandbox';
+import { filesUnder } from './support';
 
 const KEY = 'merchant_echo';
-// A quote, a backslash, base64 and URL metacharacters and a space: every escaping step changes it.
-const SECRET = 'sk_"echo"\\+/ =&x9';
+// A quote, a backslash, base64 and URL metacharacters, a space and an accent (NFD changes it): every escaping step
+// changes it. Long enough that either half of it is a piece (12 characters) of its own.
+const SECRET = 'Rz3/kQ9+vT2/Lm8xW4pA7nB0= sk_"échø"\\&x9';
 const BASIC = `Basic ${Buffer.from(`${KEY}:${SECRET}`).toString('base64')}`;
 
 type Echo = (secret: string) => { body: unknown; raw?: string };
@@ -44,6 +46,30 @@ const ECHOES: Record<string, Echo> = {
   }),
   'in base64url of key:secret, in a field of its own': (s) => ({
     body: { status: false, error: { code: 1, message: 'no', trace: Buffer.from(`${KEY}:${s}`).toString('base64url') } },
+  }),
+  // Issue 32: forms that parse or decode back to the secret without showing any form of it in the raw text.
+  '\\/-escaped, as PHP writes JSON': (s) => ({
+    body: {},
+    raw: `{"status":false,"error":{"code":1,"message":${JSON.stringify(`got ${s}`).replace(/\//g, '\\/')}}}`,
+  }),
+  'percent-encoded, every byte': (s) => ({
+    body: { status: false, message: [...Buffer.from(s)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('') },
+  }),
+  'percent-encoded with mixed-case escapes': (s) => ({
+    body: {
+      status: false,
+      message: [...Buffer.from(s)]
+        .map((b, i) => `%${b.toString(16).padStart(2, '0')[i % 2 ? 'toUpperCase' : 'toLowerCase']()}`)
+        .join(''),
+    },
+  }),
+  'URL-encoded twice': (s) => ({ body: { status: false, message: encodeURIComponent(encodeURIComponent(s)) } }),
+  'decomposed (NFD)': (s) => ({ body: { status: false, error: { code: 1, message: `bad ${s.normalize('NFD')}` } } }),
+  'a prefix of 12 characters': (s) => ({
+    body: { status: false, error: { code: 1, message: `bad ${s.slice(0, 12)}…` } },
+  }),
+  'split across two fields': (s) => ({
+    body: { status: false, error: { code: 1, message: s.slice(0, 17) }, request_id: s.slice(17) },
   }),
 };
 
@@ -76,9 +102,10 @@ function startProxy(): Promise<void> {
             text = made.raw ?? JSON.stringify(made.body);
           } else if (req.url?.includes('beneficiary/fetch')) {
             // A successful answer whose names carry the secret back.
+            // `\/`-escaped, as PHP writes JSON: the raw text shows no form of a secret that has a `/`.
             text = text.replace(
               /"name":"[^"]*"/g,
-              `"name":${JSON.stringify(`Asha ${secret} ${encodeURIComponent(secret)}`)}`,
+              `"name":${JSON.stringify(`Asha ${secret} ${encodeURIComponent(secret)}`).replace(/\//g, '\\/')}`,
             );
           }
           res.writeHead(up.statusCode ?? 502, { 'content-type': 'application/json' });
@@ -97,10 +124,33 @@ function startProxy(): Promise<void> {
   );
 }
 
+/** The texts a reader could make of `text`: as it is, JSON-unescaped, percent-decoded up to three times, in NFC. */
+function readings(text: string): string[] {
+  const out = [text, text.replace(/\\\//g, '/')];
+  let decoded = text;
+  for (let i = 0; i < 3; i++) {
+    decoded = Buffer.from(
+      decoded.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
+    out.push(decoded);
+  }
+  return out.flatMap((t) => [t, t.normalize('NFC')]);
+}
+
 function assertClean(label: string, text: string) {
   for (const form of secretForms(SECRET))
     expect(text, `${label} holds the form ${JSON.stringify(form)}`).not.toContain(form);
   expect(text).not.toContain(BASIC.slice(6));
+  // Any 12 characters of the secret, in any reading: a prefix, half of a split, a decoded or composed copy.
+  const secret = SECRET.normalize('NFC');
+  for (const reading of readings(text)) {
+    for (let i = 0; i + 12 <= secret.length; i++) {
+      expect(reading, `${label} holds ${JSON.stringify(secret.slice(i, i + 12))}`).not.toContain(
+        secret.slice(i, i + 12),
+      );
+    }
+  }
 }
 
 beforeAll(async () => {
@@ -164,6 +214,17 @@ describe('a service that echoes the secret', () => {
     assertClean('beneficiary', JSON.stringify(value));
     assertClean('cached list', JSON.stringify(await ok(core, 'beneficiaries.list', {})));
     assertClean('log', logLines.join('\n'));
+  });
+
+  it('nothing in the data folder holds it: settings, the cache and its journal, logs, exports', async () => {
+    for (const kind of ['beneficiaries', 'payouts'] as const) {
+      const finished = nextEvent(core, 'exportFinished');
+      await ok(core, 'exports.start', { kind, format: 'csv' });
+      expect(await finished).toMatchObject({ status: 'completed' });
+    }
+    const files = filesUnder(dataDir);
+    expect(files.some((f) => f.path.endsWith('.csv'))).toBe(true);
+    for (const file of files) assertClean(file.path, file.bytes.toString('utf8'));
   });
 
   it('answers nested a hundred thousand levels deep are an unreadable answer, not an internal error', async () => {

@@ -134,9 +134,9 @@ describe('csv writer', () => {
       "'+1+1",
       "'-2",
       "'@SUM(A1)",
-      // The tab starts a formula and is a separator: guarded at the start and after it.
+      // Tab and CR start a formula and end a field or row: guarded at the start and after them.
       "'\t'=1",
-      "'\r=1",
+      "'\r'=1",
     ]);
     expect(records.slice(1).every((r) => r.length === 2 && r[1] === 'x')).toBe(true);
   });
@@ -153,13 +153,21 @@ describe('csv writer', () => {
       ['a;\t=1', "a;'\t'=1"],
       ['=a;=b', "'=a;'=b"],
       ['a = b; c - d', 'a = b; c - d'],
+      // A line break ends the row for a reader whose separator leaves our quotes mid-field.
+      ['Acme\n=1+1;', "Acme\n'=1+1;"],
+      ['a\r\n+1', "a\r\n'+1"],
+      ['a\r@SUM(1)', "a\r'@SUM(1)"],
+      ['a\n -1', "a\n '-1"],
     ];
     for (const [text] of cases) await csv.addRow([text]);
     await csv.finish();
     const records = parseCsv(bytes().toString('utf8').slice(1));
     expect(records.slice(1).map((r) => r[0])).toEqual(cases.map(([, written]) => written));
     // Split as a semicolon, tab or pipe reader would split each line: no piece starts a formula.
-    for (const line of bytes().toString('utf8').slice(1).split('\r\n')) {
+    for (const line of bytes()
+      .toString('utf8')
+      .slice(1)
+      .split(/\r\n?|\n/)) {
       for (const piece of line.split(/[,;\t|]/)) expect(piece.replace(/^[ "]+/, ''), line).not.toMatch(/^[=+\-@]/);
     }
   });

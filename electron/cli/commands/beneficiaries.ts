@@ -5,7 +5,6 @@
  * the payees with one, from the cache, so it answers offline too.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describeIssues } from '../../../shared/api/operations';
 import {
@@ -26,6 +25,7 @@ import { writeImportResults, writeImportTemplate } from '../../export/beneficiar
 import { readSheet, SheetReadError } from '../../import/sheet-reader';
 import type { Command, Values } from '../command';
 import { InputError, OutcomeUnknownError, UsageError, istText, progressLine, result, table } from '../io';
+import { readInputFile } from '../local-files';
 import { cancelOnInterrupt } from './settlements';
 
 const add: Command = {
@@ -191,12 +191,7 @@ const importFile: Command = {
     if (resultsPath !== undefined && !resultsPath.toLowerCase().endsWith('.xlsx')) {
       throw new UsageError(`--results must end in .xlsx, got "${resultsPath}"`);
     }
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch (e) {
-      throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-    }
+    const bytes = readInputFile(path, 'The import file');
     const sheet = await readSheet(basename(path), bytes).catch((e: unknown) => {
       throw e instanceof SheetReadError ? new UsageError(e.message) : e;
     });

@@ -3,19 +3,12 @@
  * request is checked against the document's limits first (exit 2, nothing sent); the service's 401, 413, 422, 429
  * and 5xx are said in plain words (exit 1).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { parseQuestions, parseState } from '../../../shared/classification';
 import { ClassifyError } from '../../merchant/classification';
 import type { Command } from '../command';
 import { InputError, UsageError, result } from '../io';
-
-function readText(path: string, what: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError(`${what}: cannot read ${path} (${e instanceof Error ? e.message : String(e)})`);
-  }
-}
+import { readInputFile } from '../local-files';
 
 const classify: Command = {
   words: ['classify'],
@@ -28,11 +21,13 @@ const classify: Command = {
     }
     const as = values.as;
     if (as !== undefined && as !== 'text' && as !== 'json') throw new UsageError('--as takes text or json');
-    const stateText = existsSync(values.state) ? readText(values.state, '--state') : values.state;
+    const stateText = existsSync(values.state)
+      ? readInputFile(values.state, 'The state file').toString('utf8')
+      : values.state;
     const mode = as ?? (parseState(stateText, 'json').ok ? 'json' : 'text');
     const state = parseState(stateText, mode);
     if (!state.ok) throw new InputError(`--state: ${state.message}`);
-    const questions = parseQuestions(readText(values.questions, '--questions'));
+    const questions = parseQuestions(readInputFile(values.questions, 'The questions file').toString('utf8'));
     if (!questions.ok) throw new InputError(`--questions: ${questions.message}`);
     let answer;
     try {

@@ -5,7 +5,6 @@
  * answers again, and so does the CLI: every check that reached the service then waits for the queue to run before
  * it exits, and `payouts check --queued` runs only the queue.
  */
-import { readFileSync } from 'node:fs';
 import { formatMoney } from '../../../shared/money';
 import { parsePayoutIds, MAX_CHECK_IDS, type PayoutCheckItem } from '../../../shared/payout-checks';
 import { formatAge, payoutAge, type PayoutAge } from '../../../shared/payout-ageing';
@@ -13,6 +12,7 @@ import { destinationText, payoutDestination, type PayoutLookup } from '../../../
 import type { Command } from '../command';
 import type { Context } from '../context';
 import { InputError, istText, result, table, UsageError } from '../io';
+import { readInputFile } from '../local-files';
 
 /** A lookup's age on the CLI's clock and the profile's turnaround settings (as the Payouts screen shows it). */
 function ageOf(ctx: Context, l: PayoutLookup): PayoutAge {
@@ -96,13 +96,7 @@ const check: Command = {
       return;
     }
     let text = positionals.join('\n');
-    if (file !== undefined) {
-      try {
-        text += '\n' + readFileSync(file, 'utf8');
-      } catch (e) {
-        throw new InputError(`${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-      }
-    }
+    if (file !== undefined) text += '\n' + readInputFile(file, 'The id file').toString('utf8');
     const parsed = parsePayoutIds(text);
     if (parsed.ids.length === 0 && parsed.invalid.length === 0) throw new UsageError('give payout ids or --file F');
     const invalidLines = parsed.invalid.map((x) => `not a payout id: ${JSON.stringify(x.text)} (${x.reason})`);

@@ -2,7 +2,6 @@
  * Bank reconciliation on the command line, from the local cache (offline): `recon statement import`, `recon match`,
  * `recon report`, `recon settings`, and `settlements batches`. Money in --json is integer paise.
  */
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { reconSettings, type ReconReport } from '../../../shared/bank-matching';
 import { STATEMENT_ROLES, columnMapping, type ColumnMapping } from '../../../shared/bank-statement';
@@ -20,6 +19,7 @@ import {
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
 import { InputError, UsageError, result, table } from '../io';
+import { readInputFile } from '../local-files';
 import { openProfileCache, parseRange, range } from './settlements';
 
 const money = (v: number) => formatMoney(v);
@@ -62,12 +62,7 @@ const importCommand: Command = {
   async run({ ctx, values, positionals, io }) {
     const path = positionals[0]!;
     const mapping = parseMapping(values);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch (e) {
-      throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-    }
+    const bytes = readInputFile(path, 'The statement');
     const cache = openProfileCache(ctx, io);
     const accountName =
       typeof values.account === 'string'

@@ -69,11 +69,14 @@ BEGIN
   WHERE (e.rules, e.record, e.order_id, e.utr, e.amount_at_risk)
         IS DISTINCT FROM (excluded.rules, excluded.record, excluded.order_id, excluded.utr, excluded.amount_at_risk);
   GET DIAGNOSTICS n = ROW_COUNT;
+  -- The records once, as a table: a NOT EXISTS over jsonb_to_recordset would parse them again for every row.
+  WITH r AS MATERIALIZED (
+    SELECT x.pg, x."pgTransactionId" AS id, x."settlementDate" AS settled
+      FROM jsonb_to_recordset(records) AS x(pg text, "pgTransactionId" text, "settlementDate" text)
+  )
   UPDATE desk.exceptions e SET rules = '{}'
    WHERE e.date = of_date AND cardinality(e.rules) > 0
-     AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset(records) AS r(pg text, "pgTransactionId" text, "settlementDate" text)
-                      WHERE r.pg = e.pg AND r."pgTransactionId" = e.pg_transaction_id
-                        AND r."settlementDate" = e.settlement_date);
+     AND NOT EXISTS (SELECT 1 FROM r WHERE r.pg = e.pg AND r.id = e.pg_transaction_id AND r.settled = e.settlement_date);
   RETURN n;
 END $fn$;
 
