@@ -1,9 +1,12 @@
 /**
  * "Payable now": what can be paid out of each account, gateway and in total, in integer paise.
  *
- *   payable now          = available − minimum balance − hold            (a missing minimum or hold counts as 0)
+ *   payable now          = available − minimum balance                   (a missing minimum counts as 0)
  *   with the overdraft   = payable now + overdraft                       (a missing overdraft counts as 0)
  *   after pending        = payable now − pending payouts known to the console for that gateway
+ *
+ * "Available" is the service's `available_balance`, which already leaves out the hold (account balance − hold: see
+ * docs/design/not-shown.md, "Available balance"); the hold is shown beside it, never subtracted a second time.
  *
  * Every figure of an account comes from one answer of the payout-accounts call (its newest snapshot), so they are
  * of one moment. A gateway whose last answer was an error keeps its last good figures, marked stale with the error
@@ -82,14 +85,12 @@ export interface PendingPayout {
   amount: number;
 }
 
-/** The payable-now arithmetic of one account's figures. */
-export function headroomOf(f: {
-  available: number;
-  minimum: number | null;
-  hold: number | null;
-  overdraft: number | null;
-}): { payable: number; payableWithOverdraft: number } {
-  const payable = f.available - (f.minimum ?? 0) - (f.hold ?? 0);
+/** The payable-now arithmetic of one account's figures; `available` already excludes the hold. */
+export function headroomOf(f: { available: number; minimum: number | null; overdraft: number | null }): {
+  payable: number;
+  payableWithOverdraft: number;
+} {
+  const payable = f.available - (f.minimum ?? 0);
   return { payable, payableWithOverdraft: payable + (f.overdraft ?? 0) };
 }
 
@@ -118,7 +119,6 @@ export function computeHeadroom(
     const h = headroomOf({
       available: s.availableBalance,
       minimum: s.minimumBalance,
-      hold: s.holdFund,
       overdraft: s.overdraft,
     });
     accounts.push({
