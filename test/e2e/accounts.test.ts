@@ -231,10 +231,11 @@ describe.runIf(ready)('Accounts & balances', () => {
         formatMoney(sumMinor(wire.ok.filter((a) => a.pg === pg).map(payable))),
       );
     }
-    // The gateway that failed has no good figure yet, and says what it answered.
-    expect(await table.locator('tr[data-id="easebuzz"]').textContent()).toContain(
-      `the gateway answered “${wire.failed[0]!.message}”`,
-    );
+    // The gateway that failed has no good figure yet, and says what it answered: "—", never ₹0.00.
+    const silent = table.locator('tr[data-id="easebuzz"]');
+    expect(await silent.textContent()).toContain(`the gateway answered “${wire.failed[0]!.message}”`);
+    for (const column of [1, 2, 4]) expect(await silent.locator('td').nth(column).textContent()).toBe('—');
+    expect(await section.textContent()).toContain('without easebuzz, which gave no figure');
 
     // An alert one paisa above a gateway's headroom marks it here and in the status bar, on every screen.
     const pg = wire.ok[0]!.pg;

@@ -125,3 +125,30 @@ describe('computeHeadroom', () => {
     expect(higher.gateways.find((g) => g.pg === 'alpha')!.low).toBe(true);
   });
 });
+
+describe('a gateway that gave no figure', () => {
+  const overview = {
+    accounts: [account('alpha', '111', { available: 5_000_00, minimum: 1_000_00 })],
+    gatewayErrors: [{ pg: 'easebuzz', code: '503', message: 'Gateway unavailable', at: T2 }],
+  };
+  const r = computeHeadroom(overview, [{ pg: 'easebuzz', amount: 700_00 }], { easebuzz: 1_00 });
+  it('has no payable figures, not zeros, keeps its pending payouts and its reason, and is never low', () => {
+    expect(r.gateways.find((g) => g.pg === 'easebuzz')).toEqual({
+      pg: 'easebuzz',
+      payable: null,
+      payableWithOverdraft: null,
+      pending: 700_00,
+      pendingCount: 1,
+      afterPending: null,
+      afterPendingWithOverdraft: null,
+      stale: { code: '503', message: 'Gateway unavailable', at: T2 },
+      asOf: null,
+      threshold: 1_00,
+      low: false,
+    });
+  });
+  it('is left out of the total, which names it', () => {
+    expect(r.unreported).toEqual(['easebuzz']);
+    expect(r.total).toMatchObject({ payable: 4_000_00, pending: 700_00, afterPending: 3_300_00 });
+  });
+});
