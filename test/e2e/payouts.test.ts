@@ -93,7 +93,8 @@ describe.runIf(ready)('Payouts', () => {
     expect(facts).toContain(`Method${wire.payout.method.toUpperCase()}`);
     expect(facts).toContain(`Fund source${wire.payout.fund_source}`);
     expect(facts).toContain(wire.payout.beneficiary.name);
-    expect(facts).toContain('UTRNot issued yet');
+    expect(facts).toContain('UTRNone: the transfer failed, so no UTR will be issued.');
+    expect(facts).not.toContain('Not issued yet');
     expect(await panel.getByTestId('as-of').textContent()).toMatch(/^Checked .* IST$/);
 
     const [kept] = history(failed);

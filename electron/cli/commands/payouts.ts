@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { formatMoney } from '../../../shared/money';
 import { parsePayoutIds, MAX_CHECK_IDS, type PayoutCheckItem } from '../../../shared/payout-checks';
 import { formatAge, payoutAge, type PayoutAge } from '../../../shared/payout-ageing';
-import { destinationText, payoutDestination, type PayoutLookup } from '../../../shared/payouts';
+import { destinationText, missingUtrText, payoutDestination, type PayoutLookup } from '../../../shared/payouts';
 import type { Command } from '../command';
 import type { Context } from '../context';
 import { InputError, istText, result, table, UsageError } from '../io';
@@ -48,7 +48,7 @@ const get: Command = {
       [
         `Payout ${p.transfer_id}: ${p.transfer_status.toUpperCase()}`,
         `  amount       ${formatMoney(p.amount)}`,
-        `  UTR          ${p.ut_no ?? '(none yet)'}`,
+        `  UTR          ${p.ut_no ?? missingUtrText(p.transfer_status)}`,
         `  method       ${p.method ?? '-'} from ${p.fund_source ?? '-'}`,
         `  processed    ${p.processed_at ? `${p.processed_at} IST` : '-'}`,
         `  first seen   ${ageText(age)}`,

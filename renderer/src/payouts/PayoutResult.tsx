@@ -1,4 +1,4 @@
-import { payoutDestination, type PayoutLookup } from '../../../shared/payouts';
+import { missingUtrText, payoutDestination, type PayoutLookup } from '../../../shared/payouts';
 import { MaskedAccount } from '../ui/MaskedAccount';
 import { AsOf } from '../ui/AsOf';
 import { formatIstWallClock, formatMoney } from '../ui/format';
@@ -52,7 +52,11 @@ function PayoutDetails({ lookup }: { lookup: PayoutLookup }) {
       <dl className="payout-facts">
         <dt>UTR</dt>
         <dd>
-          {lookup.utNo ? <span className="mono">{lookup.utNo}</span> : <span className="muted">Not issued yet</span>}
+          {lookup.utNo ? (
+            <span className="mono">{lookup.utNo}</span>
+          ) : (
+            <span className="muted">{missingUtrText(lookup.transferStatus)}</span>
+          )}
         </dd>
         <dt>Processed</dt>
         <dd>{lookup.processedAt ? formatIstWallClock(lookup.processedAt) : <span className="muted">Not yet</span>}</dd>
