@@ -212,6 +212,16 @@ describe.runIf(ready)('Payouts', () => {
       .getByRole('list', { name: 'Not payout ids' })
       .getByText('has characters a payout id does not: #')
       .waitFor();
+    // A word is held back as not an id before anything is sent; the person may send it deliberately.
+    const ids = page.getByLabel('Payout ids', { exact: true });
+    await ids.fill(`${await ids.inputValue()} hello`);
+    const notIds = page.getByRole('list', { name: 'Not payout ids' });
+    await notIds.getByText('has no digits: a word, not a payout id').waitFor();
+    await page.getByText('2 ids, 1 repeated (checked once), 2 not payout ids (left out)').waitFor();
+    await notIds.getByRole('checkbox', { name: 'Send anyway' }).check();
+    await page.getByRole('button', { name: 'Check 3 payouts' }).waitFor();
+    await notIds.getByRole('checkbox', { name: 'Send anyway' }).uncheck();
+    await ids.fill(list.replace('\n', ' '));
 
     await page.getByRole('button', { name: 'Check 2 payouts' }).click();
     const table = page.getByRole('table', { name: 'Bulk check results' });

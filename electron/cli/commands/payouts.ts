@@ -82,10 +82,16 @@ function itemJson(i: PayoutCheckItem, age: (l: PayoutLookup) => PayoutAge) {
 const check: Command = {
   words: ['payouts', 'check'],
   usage:
-    'payouts check --file F | ID… [--advance] | payouts check --queued   (ids separated by spaces, commas, ' +
-    'semicolons, tabs or new lines; exit 1 when any was not found, not checked or queued, 2 when some ids were ' +
-    'not ids; --queued runs only the advance checks queued while the service could not be reached)',
-  options: { file: { type: 'string' }, advance: { type: 'boolean' }, queued: { type: 'boolean' } },
+    'payouts check --file F | ID… [--advance] [--send-questionable] | payouts check --queued   (ids separated by ' +
+    'spaces, commas, semicolons, tabs or new lines; pieces that do not look like payout ids are left out unless ' +
+    '--send-questionable; exit 1 when any was not found, not checked or queued, 2 when some ids were not ids; ' +
+    '--queued runs only the advance checks queued while the service could not be reached)',
+  options: {
+    file: { type: 'string' },
+    advance: { type: 'boolean' },
+    queued: { type: 'boolean' },
+    'send-questionable': { type: 'boolean' },
+  },
   positionals: { min: 0, max: MAX_CHECK_IDS, names: 'ID…' },
   async run({ ctx, values, positionals, io }) {
     const file = values.file as string | undefined;
@@ -103,9 +109,20 @@ const check: Command = {
         throw new InputError(`${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
       }
     }
-    const parsed = parsePayoutIds(text);
-    if (parsed.ids.length === 0 && parsed.invalid.length === 0) throw new UsageError('give payout ids or --file F');
-    const invalidLines = parsed.invalid.map((x) => `not a payout id: ${JSON.stringify(x.text)} (${x.reason})`);
+    const read = parsePayoutIds(text);
+    // A piece that does not look like a payout id is sent only when asked for: nothing goes out by accident.
+    const sendQuestionable = values['send-questionable'] === true;
+    const parsed = sendQuestionable
+      ? { ...read, ids: [...read.ids, ...read.questionable.map((q) => q.text)], questionable: [] }
+      : read;
+    const notIds = [...parsed.invalid, ...parsed.questionable];
+    if (parsed.ids.length === 0 && notIds.length === 0) throw new UsageError('give payout ids or --file F');
+    const invalidLines = [
+      ...parsed.invalid.map((x) => `not a payout id: ${JSON.stringify(x.text)} ${x.reason}`),
+      ...parsed.questionable.map(
+        (x) => `not a payout id: ${JSON.stringify(x.text)} ${x.reason} (--send-questionable sends it anyway)`,
+      ),
+    ];
     if (parsed.ids.length === 0) throw new InputError(invalidLines.join('; '));
     if (parsed.ids.length > MAX_CHECK_IDS) {
       throw new InputError(`${parsed.ids.length} payout ids: at most ${MAX_CHECK_IDS} in one check`);
@@ -126,6 +143,7 @@ const check: Command = {
         counts: run.counts,
         items,
         invalid: parsed.invalid,
+        questionable: parsed.questionable,
         duplicates: parsed.duplicates,
         queue,
       },
@@ -153,7 +171,7 @@ const check: Command = {
           ...invalidLines,
         ].join('\n'),
     );
-    if (parsed.invalid.length) throw new InputError(`${parsed.invalid.length} of the ids given were not payout ids`);
+    if (notIds.length) throw new InputError(`${notIds.length} of the ids given were not payout ids`);
     const unsettled = run.counts.refused + run.counts.failed + run.counts.queued;
     if (unsettled) throw new Error(`${unsettled} of ${run.items.length} payouts were not found or not checked`);
   },
