@@ -104,7 +104,7 @@ const optionalText = (schema: z.ZodType<string, string>) => z.union([schema, z.l
  * these marks. An emoji, a Devanagari letter or a curly quote is refused at the bank, or shows there as a box.
  */
 export const NAME_MARKS = ". , - ' & ( ) /";
-export const NAME_CHARACTERS_RULE = `letters A to Z, digits, spaces and ${NAME_MARKS}`;
+export const NAME_CHARACTERS_RULE = `letters A to Z, digits, spaces and the marks “${NAME_MARKS}”`;
 const NAME_CHARACTER = /^[A-Za-z0-9 .,\-'&()/]$/;
 
 /** The first character of a name banks refuse, named so a person can find it (an emoji shows as a box), or null. */

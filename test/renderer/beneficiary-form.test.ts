@@ -60,7 +60,7 @@ describe('the characters of a name', () => {
     expect(checkBeneficiary({ ...payee, name })).toEqual({
       ok: false,
       errors: {
-        name: `Name has “${bad}” (${code}), which banks refuse in a name: use only letters A to Z, digits, spaces and . , - ' & ( ) /.`,
+        name: `Name has “${bad}” (${code}), which banks refuse in a name: use only letters A to Z, digits, spaces and the marks “. , - ' & ( ) /”.`,
       },
     });
   });

@@ -114,7 +114,7 @@ describe('a name with a character banks refuse', () => {
       {
         field: 'name',
         message:
-          "has “🙂” (U+1F642), which banks refuse in a name: use only letters A to Z, digits, spaces and . , - ' & ( ) /",
+          "has “🙂” (U+1F642), which banks refuse in a name: use only letters A to Z, digits, spaces and the marks “. , - ' & ( ) /”",
       },
     ]);
   });

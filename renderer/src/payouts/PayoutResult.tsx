@@ -1,3 +1,4 @@
+import { asClause } from '../../../shared/messages';
 import { missingUtrText, payoutDestination, type PayoutLookup } from '../../../shared/payouts';
 import { MaskedAccount } from '../ui/MaskedAccount';
 import { AsOf } from '../ui/AsOf';
@@ -45,7 +46,7 @@ function PayoutDetails({ lookup }: { lookup: PayoutLookup }) {
       {reason && (
         <p className="notice notice-error" role="alert">
           {failed ? 'The transfer failed: ' : 'The gateway reports: '}
-          {reason.message}
+          {asClause(reason.message)}
           {reason.code && <span className="mono"> (gateway code {reason.code})</span>}.
         </p>
       )}
