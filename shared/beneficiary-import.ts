@@ -17,6 +17,7 @@ import {
   type BeneficiaryField,
   type BeneficiaryFields,
 } from './beneficiaries';
+import { asSentence, fieldSentence } from './messages';
 
 /** One cell as a reader found it: text, a number with its display format, or nothing. */
 export type SheetCell = string | { number: number; format: string | null } | null;
@@ -269,7 +270,9 @@ export function countOutcomes(rows: readonly { outcome: ImportOutcome }[]): Reco
   return counts;
 }
 
-/** The problems of a row in one sentence per field, named as the template names them. */
+/** The problems of a row in one sentence per problem, its field named as the template names it. */
 export function describeProblems(problems: readonly RowProblem[]): string {
-  return problems.map((p) => (p.field ? `${TEMPLATE_HEADERS[p.field]} ${p.message}` : p.message)).join('; ');
+  return problems
+    .map((p) => (p.field ? fieldSentence(TEMPLATE_HEADERS[p.field], p.message) : asSentence(p.message)))
+    .join(' ');
 }

@@ -1,13 +1,17 @@
 /**
  * "Payable now": what can be paid out of each account, gateway and in total, in integer paise.
  *
- *   payable now          = available − minimum balance − hold            (a missing minimum or hold counts as 0)
+ *   payable now          = available − minimum balance                   (a missing minimum counts as 0)
  *   with the overdraft   = payable now + overdraft                       (a missing overdraft counts as 0)
  *   after pending        = payable now − pending payouts known to the console for that gateway
  *
+ * "Available" is the service's `available_balance`, which already leaves out the hold (account balance − hold: see
+ * docs/design/not-shown.md, "Available balance"); the hold is shown beside it, never subtracted a second time.
+ *
  * Every figure of an account comes from one answer of the payout-accounts call (its newest snapshot), so they are
  * of one moment. A gateway whose last answer was an error keeps its last good figures, marked stale with the error
- * and their time. Pending payouts are those whose newest lookup in the cache has a pending status, attributed to the
+ * and their time. A gateway with no figure at all (it has only ever answered errors) has no payable figures: null, never
+ * a zero it did not report, and it is left out of the total, which names it (`unreported`). Pending payouts are those whose newest lookup in the cache has a pending status, attributed to the
  * gateway named by their fund source; one whose fund source is no known gateway counts in the total only.
  *
  * A gateway is low when its payable now, less its pending payouts, is below the desk's threshold for it (exact
@@ -44,9 +48,13 @@ const figures = {
 
 export const gatewayHeadroom = z.object({
   pg: z.string(),
-  ...figures,
-  afterPending: minor,
-  afterPendingWithOverdraft: minor,
+  /** Null when the gateway has given no figure yet: never a zero that was not reported. */
+  payable: minor.nullable(),
+  payableWithOverdraft: minor.nullable(),
+  pending: minor,
+  pendingCount: z.number().int(),
+  afterPending: minor.nullable(),
+  afterPendingWithOverdraft: minor.nullable(),
   /** The gateway's last answer was this error: the figures are its last good ones (`asOf`). */
   stale: z.object({ code: z.string().nullable(), message: z.string(), at: z.string() }).nullable(),
   /** ISO UTC time of the oldest account figure of this gateway; null when it has none. */
@@ -65,6 +73,8 @@ export const headroomReport = z.object({
    * so offline, or after a failed refresh, this is how old "payable now" is.
    */
   asOf: z.string().nullable(),
+  /** Gateways with no figure at all, left out of the total's payable figures. */
+  unreported: z.array(z.string()),
   /** Pending payouts whose fund source is no gateway with accounts: in the total only. */
   unattributedPending: minor,
   /** INR only: the arithmetic never adds amounts of two currencies; accounts in others are listed, not summed. */
@@ -82,14 +92,12 @@ export interface PendingPayout {
   amount: number;
 }
 
-/** The payable-now arithmetic of one account's figures. */
-export function headroomOf(f: {
-  available: number;
-  minimum: number | null;
-  hold: number | null;
-  overdraft: number | null;
-}): { payable: number; payableWithOverdraft: number } {
-  const payable = f.available - (f.minimum ?? 0) - (f.hold ?? 0);
+/** The payable-now arithmetic of one account's figures; `available` already excludes the hold. */
+export function headroomOf(f: { available: number; minimum: number | null; overdraft: number | null }): {
+  payable: number;
+  payableWithOverdraft: number;
+} {
+  const payable = f.available - (f.minimum ?? 0);
   return { payable, payableWithOverdraft: payable + (f.overdraft ?? 0) };
 }
 
@@ -118,7 +126,6 @@ export function computeHeadroom(
     const h = headroomOf({
       available: s.availableBalance,
       minimum: s.minimumBalance,
-      hold: s.holdFund,
       overdraft: s.overdraft,
     });
     accounts.push({
@@ -160,19 +167,20 @@ export function computeHeadroom(
     );
     const error = errors.get(pg);
     const threshold = thresholds[pg] ?? null;
-    const afterPending = payable - pendingSum;
+    const reported = mine.length > 0;
+    const afterPending = reported ? payable - pendingSum : null;
     return {
       pg,
-      payable,
-      payableWithOverdraft,
+      payable: reported ? payable : null,
+      payableWithOverdraft: reported ? payableWithOverdraft : null,
       pending: pendingSum,
       pendingCount: owed.length,
       afterPending,
-      afterPendingWithOverdraft: payableWithOverdraft - pendingSum,
+      afterPendingWithOverdraft: reported ? payableWithOverdraft - pendingSum : null,
       stale: error ? { code: error.code, message: error.message, at: error.at } : null,
       asOf: oldest(mine.map((a) => a.takenAt)),
       threshold,
-      low: threshold !== null && mine.length > 0 && afterPending < threshold,
+      low: threshold !== null && afterPending !== null && afterPending < threshold,
     };
   });
   const known = new Set(pgs);
@@ -182,11 +190,11 @@ export function computeHeadroom(
     'the pending payouts',
   );
   const payable = sum(
-    gateways.map((g) => g.payable),
+    gateways.map((g) => g.payable ?? 0),
     'payable now',
   );
   const payableWithOverdraft = sum(
-    gateways.map((g) => g.payableWithOverdraft),
+    gateways.map((g) => g.payableWithOverdraft ?? 0),
     'payable now',
   );
   return {
@@ -201,6 +209,7 @@ export function computeHeadroom(
       afterPendingWithOverdraft: payableWithOverdraft - totalPending,
     },
     asOf: oldest(gateways.map((g) => g.asOf)),
+    unreported: gateways.filter((g) => g.payable === null).map((g) => g.pg),
     unattributedPending: sum(
       unattributed.map((p) => p.amount),
       'the pending payouts',

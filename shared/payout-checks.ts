@@ -16,6 +16,26 @@ export const MAX_PAYOUT_ID_LENGTH = 64;
 const SEPARATORS = /[\s,;|]+/u;
 /** What gateway and merchant payout ids are made of. */
 const ID = /^[A-Za-z0-9_\-.:/]+$/;
+/** The longest payout id a gateway issues or takes (Cashfree's merchant transfer ids; RazorpayX's are 19). */
+export const LONGEST_GATEWAY_ID = 40;
+
+/**
+ * Why a piece made of id characters still does not look like a payout id, or null when it does (the rules are in
+ * docs/design/not-shown.md, "Payout ids"). Such a piece is left out unless the person sends it deliberately.
+ */
+export function payoutIdDoubt(id: string): string | null {
+  if (/^TRF/i.test(id) && !/^TRF\d{12}$/.test(id)) {
+    return "starts like the service's payout ids but is not TRF and 12 digits";
+  }
+  if (/^pout_/i.test(id) && !/^pout_[A-Za-z0-9]{14}$/.test(id)) {
+    return 'starts like a RazorpayX payout id but is not pout_ and 14 letters or digits';
+  }
+  if (!/\d/.test(id)) return 'has no digits: a word, not a payout id';
+  if (/^\d+$/.test(id)) return 'is only digits: a UTR, an account number or an amount, not a payout id';
+  if (id.length > LONGEST_GATEWAY_ID)
+    return `is longer than the ${LONGEST_GATEWAY_ID} characters of any gateway's payout id`;
+  return null;
+}
 /** Quotes a spreadsheet or a CSV puts around a cell. */
 const QUOTES = /^["'`“”‘’]+|["'`“”‘’]+$/gu;
 
@@ -24,8 +44,10 @@ export interface ParsedPayoutIds {
   ids: string[];
   /** Ids given more than once (each listed once), kept once in `ids`. */
   duplicates: string[];
-  /** Pieces that are not payout ids, with why. */
+  /** Pieces that cannot be payout ids, with why: never sent. */
   invalid: { text: string; reason: string }[];
+  /** Distinct pieces of id characters that do not look like payout ids, with why: sent only when chosen. */
+  questionable: { text: string; reason: string }[];
 }
 
 /** Reads a pasted or imported list of payout ids; pure, so the form, main and the CLI read a list alike. */
@@ -34,11 +56,12 @@ export function parsePayoutIds(text: string): ParsedPayoutIds {
   const seen = new Set<string>();
   const duplicates = new Set<string>();
   const invalid: ParsedPayoutIds['invalid'] = [];
+  const questionable: ParsedPayoutIds['questionable'] = [];
   for (const piece of text.split(SEPARATORS)) {
     const id = piece.replace(QUOTES, '');
     if (id === '') continue;
     if (id.length > MAX_PAYOUT_ID_LENGTH) {
-      invalid.push({ text: cut(id), reason: `longer than ${MAX_PAYOUT_ID_LENGTH} characters` });
+      invalid.push({ text: cut(id), reason: `is longer than ${MAX_PAYOUT_ID_LENGTH} characters` });
     } else if (!ID.test(id)) {
       const bad = [...new Set([...id].filter((c) => !ID.test(c)))].join(' ');
       invalid.push({ text: id, reason: `has characters a payout id does not: ${bad}` });
@@ -46,18 +69,20 @@ export function parsePayoutIds(text: string): ParsedPayoutIds {
       duplicates.add(id);
     } else {
       seen.add(id);
-      ids.push(id);
+      const doubt = payoutIdDoubt(id);
+      if (doubt === null) ids.push(id);
+      else questionable.push({ text: id, reason: doubt });
     }
   }
-  return { ids, duplicates: [...duplicates], invalid };
+  return { ids, duplicates: [...duplicates], invalid, questionable };
 }
 
 const cut = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
 
 /** True when a lookup field holds a list rather than one id: the single lookup hands it to the bulk check. */
 export function looksLikeIdList(text: string): boolean {
-  const { ids, duplicates, invalid } = parsePayoutIds(text);
-  return ids.length + invalid.length > 1 || duplicates.length > 0;
+  const { ids, duplicates, invalid, questionable } = parsePayoutIds(text);
+  return ids.length + invalid.length + questionable.length > 1 || duplicates.length > 0;
 }
 
 const payoutId = z.string().min(1).max(MAX_PAYOUT_ID_LENGTH).regex(ID, 'must be a payout id');

@@ -15,6 +15,38 @@ export const PENDING_TRANSFER_STATUSES = ['pending', 'processing', 'queued', 'in
 export const isPendingTransfer = (status: string | null): boolean =>
   status !== null && (PENDING_TRANSFER_STATUSES as readonly string[]).includes(status);
 
+/** Final statuses in which the money did not reach the payee (or came back). */
+export const FAILED_TRANSFER_STATUSES = [
+  'failed',
+  'rejected',
+  'reversed',
+  'cancelled',
+  'canceled',
+  'returned',
+] as const;
+export const isFailedTransfer = (status: string | null): boolean =>
+  status !== null && (FAILED_TRANSFER_STATUSES as readonly string[]).includes(status);
+
+const NO_UTR: Readonly<Record<string, string>> = {
+  failed: 'None: the transfer failed, so no UTR will be issued.',
+  rejected: 'None: the transfer was rejected, so no UTR will be issued.',
+  cancelled: 'None: the transfer was cancelled, so no UTR will be issued.',
+  canceled: 'None: the transfer was cancelled, so no UTR will be issued.',
+  reversed: 'None: the transfer was reversed and the gateway gave no UTR.',
+  returned: 'None: the transfer was returned and the gateway gave no UTR.',
+  success: 'None: the transfer succeeded but the gateway gave no UTR; ask the gateway for it.',
+};
+
+/**
+ * What is true of a payout's missing UTR, by its status: a failed transfer never gets one, a pending one not yet, a
+ * successful one should have had one.
+ */
+export function missingUtrText(status: string | null): string {
+  if (status === null) return 'Unknown until the gateway answers.';
+  if (isPendingTransfer(status)) return 'Not issued yet: the transfer is still on its way.';
+  return NO_UTR[status] ?? 'None given by the gateway.';
+}
+
 /** A payout as the domain model holds it (shared/api/payouts.ts), amount already in paise. */
 export const payoutView = z.looseObject({
   transfer_status: z.string(),

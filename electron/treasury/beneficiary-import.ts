@@ -26,6 +26,7 @@ import type { Sheet } from '../import/sheet-reader';
 import type { Journals } from '../journal/registry';
 import { createdNothing } from '../journal/keyed-actions';
 import type { BeneficiaryService } from './beneficiaries';
+import { asClause, asSentence } from '../../shared/messages';
 
 export class ImportRefusedError extends Error {
   override name = 'ImportRefusedError';
@@ -165,12 +166,14 @@ export function createBeneficiaryImportService(deps: {
           if (e instanceof ApiError && createdNothing(e)) {
             imports.settle(key, 'refused', null, reason);
             done({ ...result, outcome: 'refused', reason });
-            if (SERVICE_STOPPED.has(e.kind)) stopped = `Not sent: an earlier row stopped the import (${reason}).`;
+            if (SERVICE_STOPPED.has(e.kind))
+              stopped = `Not sent: an earlier row stopped the import (${asClause(reason)}).`;
           } else {
             // A failure of our own (a keychain, a disk) may come after the answer: never taken as "nothing created".
             imports.settle(key, 'unknown', null, reason);
-            done({ ...result, outcome: 'unknown', reason: `Outcome unknown — check status. ${reason}` });
-            if (!(e instanceof ApiError)) stopped = `Not sent: an earlier row stopped the import (${reason}).`;
+            done({ ...result, outcome: 'unknown', reason: `Outcome unknown — check status. ${asSentence(reason)}` });
+            if (!(e instanceof ApiError))
+              stopped = `Not sent: an earlier row stopped the import (${asClause(reason)}).`;
           }
         }
       }

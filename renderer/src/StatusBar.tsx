@@ -5,6 +5,7 @@ import { WatchIndicator } from './payouts/WatchIndicator';
 import { useAppInfo, useConnectivity } from './query/app-queries';
 import { useIpcQuery } from './query/ipc-query';
 import { formatIstInstant } from './ui/format';
+import { asSentence } from '../../shared/messages';
 import './status-bar.css';
 
 export type CacheStatus = IpcOutput<'cache.status'>;
@@ -15,15 +16,20 @@ const CACHE_STATUS_REFRESH_MS = 60_000;
 export const useCacheStatus = () =>
   useIpcQuery('cache.status', undefined, { refetchInterval: CACHE_STATUS_REFRESH_MS });
 
-function ConnectivityIndicator() {
-  const state = useConnectivity();
+type Connectivity = ReturnType<typeof useConnectivity>;
+
+/** The connectivity indicator's tone and words. */
+export function connectivityText(state: Connectivity): [tone: string, text: string] {
   const since = state?.since ? ` since ${formatIstInstant(state.since)}` : '';
-  const [tone, text] =
-    state === null || state.state === 'unknown'
-      ? ['unknown', 'Not contacted yet']
-      : state.state === 'online'
-        ? ['online', `Online${since}`]
-        : ['offline', `Offline${since}: ${state.reason ?? 'the service could not be reached.'}`];
+  return state === null || state.state === 'unknown'
+    ? ['unknown', 'Not contacted yet']
+    : state.state === 'online'
+      ? ['online', `Online${since}`]
+      : ['offline', `Offline${since}: ${asSentence(state.reason ?? 'the service could not be reached')}`];
+}
+
+function ConnectivityIndicator() {
+  const [tone, text] = connectivityText(useConnectivity());
   return (
     <span className={`connectivity connectivity-${tone}`} role="status" data-testid="connectivity">
       <span className="dot" aria-hidden="true" />
@@ -32,7 +38,7 @@ function ConnectivityIndicator() {
   );
 }
 
-function syncedText({ settlementsSyncedAt, balancesAt }: CacheStatus): string {
+export function syncedText({ settlementsSyncedAt, balancesAt }: CacheStatus): string {
   const balances = balancesAt ? `balances ${formatIstInstant(balancesAt)}` : 'balances not fetched yet';
   if (settlementsSyncedAt === null) {
     return balancesAt ? `Settlements not synced yet · ${balances}` : 'Settlements not synced yet';

@@ -98,9 +98,31 @@ export interface Balance {
 
 const optionalText = (schema: z.ZodType<string, string>) => z.union([schema, z.literal('')]).optional();
 
+/**
+ * The characters Indian banks take in a beneficiary name (NEFT, RTGS and IMPS carry names in a Latin character
+ * set; bulk-payee uploads of the big banks refuse the rest): letters A to Z in either case, digits, the space and
+ * these marks. An emoji, a Devanagari letter or a curly quote is refused at the bank, or shows there as a box.
+ */
+export const NAME_MARKS = ". , - ' & ( ) /";
+export const NAME_CHARACTERS_RULE = `letters A to Z, digits, spaces and the marks “${NAME_MARKS}”`;
+const NAME_CHARACTER = /^[A-Za-z0-9 .,\-'&()/]$/;
+
+/** The first character of a name banks refuse, named so a person can find it (an emoji shows as a box), or null. */
+export function nameCharacterProblem(name: string): string | null {
+  const bad = [...name].find((c) => !NAME_CHARACTER.test(c));
+  if (bad === undefined) return null;
+  const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `has “${bad}” (${code}), which banks refuse in a name: use only ${NAME_CHARACTERS_RULE}`;
+}
+
+const beneficiaryName = nonEmpty.max(100, 'must be at most 100 characters').superRefine((name, ctx) => {
+  const problem = nameCharacterProblem(name);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 export const beneficiaryCreateRequest = z
   .object({
-    name: nonEmpty.max(100, 'must be at most 100 characters'),
+    name: beneficiaryName,
     phone: optionalText(z.string().regex(/^[6-9]\d{9}$/, 'must be a 10-digit Indian mobile number')),
     email: optionalText(z.email('must be an email address')),
     address: z.string().max(250, 'must be at most 250 characters').optional(),

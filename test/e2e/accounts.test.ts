@@ -111,7 +111,7 @@ describe.runIf(ready)('Accounts & balances', () => {
       expect(await fact(card, 'On hold').textContent()).toBe(a.hold === null ? '—' : formatMoney(a.hold));
       expect(await fact(card, 'Overdraft').textContent()).toBe(a.overdraft === null ? '—' : formatMoney(a.overdraft));
       expect(await fact(card, 'Transaction limit').textContent()).toBe(formatMoney(a.limit));
-      const payable = a.available - a.minimum - (a.hold ?? 0);
+      const payable = a.available - a.minimum;
       expect(await fact(card, 'Payable now').textContent()).toBe(formatMoney(payable));
       expect(await fact(card, 'With overdraft').textContent()).toBe(formatMoney(payable + (a.overdraft ?? 0)));
       expect(await fact(card, 'IFSC').textContent()).toBe(a.ifsc);
@@ -219,7 +219,7 @@ describe.runIf(ready)('Accounts & balances', () => {
 
   it('shows payable now by gateway and in total, exact in paise, and a low-headroom alert on every screen', async () => {
     const { page } = app;
-    const payable = (a: WireAccount) => a.available - a.minimum - (a.hold ?? 0);
+    const payable = (a: WireAccount) => a.available - a.minimum;
     expect(await page.getByTestId('payable-now').textContent()).toBe(formatMoney(sumMinor(wire.ok.map(payable))));
     const section = page.getByRole('region', { name: 'Payable now' });
     const withOverdraft = sumMinor(wire.ok.map((a) => payable(a) + (a.overdraft ?? 0)));
@@ -231,10 +231,11 @@ describe.runIf(ready)('Accounts & balances', () => {
         formatMoney(sumMinor(wire.ok.filter((a) => a.pg === pg).map(payable))),
       );
     }
-    // The gateway that failed has no good figure yet, and says what it answered.
-    expect(await table.locator('tr[data-id="easebuzz"]').textContent()).toContain(
-      `the gateway answered “${wire.failed[0]!.message}”`,
-    );
+    // The gateway that failed has no good figure yet, and says what it answered: "—", never ₹0.00.
+    const silent = table.locator('tr[data-id="easebuzz"]');
+    expect(await silent.textContent()).toContain(`the gateway answered “${wire.failed[0]!.message}”`);
+    for (const column of [1, 2, 4]) expect(await silent.locator('td').nth(column).textContent()).toBe('—');
+    expect(await section.textContent()).toContain('without easebuzz, which gave no figure');
 
     // An alert one paisa above a gateway's headroom marks it here and in the status bar, on every screen.
     const pg = wire.ok[0]!.pg;
@@ -316,7 +317,7 @@ describe.runIf(ready)('Accounts & balances', () => {
     expect(await page.getByRole('region', { name: 'easebuzz', exact: true }).getByRole('alert').count()).toBe(1);
 
     // Payable now still shows, read from the cache, and says offline and how old its figures are.
-    const payable = (a: WireAccount) => a.available - a.minimum - (a.hold ?? 0);
+    const payable = (a: WireAccount) => a.available - a.minimum;
     expect(await page.getByTestId('payable-now').textContent()).toBe(formatMoney(sumMinor(wire.ok.map(payable))));
     const asOf = app.core.treasury.accounts.headroom(profileId).asOf!;
     expect(await page.getByTestId('payable-as-of').textContent()).toMatch(

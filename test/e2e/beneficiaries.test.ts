@@ -330,14 +330,15 @@ describe.runIf(ready)('Beneficiaries', () => {
     release();
     await page.unroute('**/__harness/ipc', hold);
 
-    const notice = page.getByRole('status').filter({ hasText: 'Beneficiary added successfully' });
+    const notice = page.getByRole('status').filter({ hasText: 'was added and is in the list.' });
     await notice.waitFor();
     await form.waitFor({ state: 'detached' });
     expect(createKeys.length - keysBefore).toBe(1);
     const added = [...sandboxIds()].filter((id) => !before.has(id));
     expect(added).toHaveLength(1);
     const id = added[0]!;
-    expect(await notice.textContent()).toContain(`${GOOD.Name} (${id}) is in the list`);
+    expect(await notice.textContent()).toContain(`${GOOD.Name} (${id}) was added and is in the list.`);
+    expect(await notice.textContent()).not.toContain('successfully');
 
     expect(core.cacheFor(SANDBOX_PROFILE_ID).beneficiaries.get(id)).toMatchObject({
       beneficiary_id: id,

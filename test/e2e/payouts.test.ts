@@ -93,7 +93,8 @@ describe.runIf(ready)('Payouts', () => {
     expect(facts).toContain(`Method${wire.payout.method.toUpperCase()}`);
     expect(facts).toContain(`Fund source${wire.payout.fund_source}`);
     expect(facts).toContain(wire.payout.beneficiary.name);
-    expect(facts).toContain('UTRNot issued yet');
+    expect(facts).toContain('UTRNone: the transfer failed, so no UTR will be issued.');
+    expect(facts).not.toContain('Not issued yet');
     expect(await panel.getByTestId('as-of').textContent()).toMatch(/^Checked .* IST$/);
 
     const [kept] = history(failed);
@@ -211,6 +212,16 @@ describe.runIf(ready)('Payouts', () => {
       .getByRole('list', { name: 'Not payout ids' })
       .getByText('has characters a payout id does not: #')
       .waitFor();
+    // A word is held back as not an id before anything is sent; the person may send it deliberately.
+    const ids = page.getByLabel('Payout ids', { exact: true });
+    await ids.fill(`${await ids.inputValue()} hello`);
+    const notIds = page.getByRole('list', { name: 'Not payout ids' });
+    await notIds.getByText('has no digits: a word, not a payout id').waitFor();
+    await page.getByText('2 ids, 1 repeated (checked once), 2 not payout ids (left out)').waitFor();
+    await notIds.getByRole('checkbox', { name: 'Send anyway' }).check();
+    await page.getByRole('button', { name: 'Check 3 payouts' }).waitFor();
+    await notIds.getByRole('checkbox', { name: 'Send anyway' }).uncheck();
+    await ids.fill(list.replace('\n', ' '));
 
     await page.getByRole('button', { name: 'Check 2 payouts' }).click();
     const table = page.getByRole('table', { name: 'Bulk check results' });

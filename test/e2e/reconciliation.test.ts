@@ -116,8 +116,17 @@ describe.runIf(ready)('Reconciliation', () => {
       await grid.getByRole('row', { name: /Batch without a credit/ }).click();
       await detail.getByRole('checkbox').first().check();
       await detail.getByLabel('Note').fill('bank confirmed by phone');
+      // A button looks like one: as wide as its words, not a full-width white box like the Note field.
+      const looksLikeAButton = async (name: string) => {
+        const box = await detail.getByRole('button', { name, exact: true }).boundingBox();
+        const area = await detail.locator('.recon-actions').boundingBox();
+        expect(box!.width, `${name} is as wide as its words`).toBeLessThan(area!.width / 2);
+      };
+      await looksLikeAButton('Match by hand');
       await detail.getByRole('button', { name: 'Match by hand' }).click();
       await expect.poll(() => count('Matched by hand').textContent()).toBe('1');
+      await detail.getByRole('button', { name: 'Unmatch' }).waitFor();
+      await looksLikeAButton('Unmatch');
       const report = await call(app.core, 'recon.report', { account: 'Collection account', from, to });
       expect(report.ok && report.value.batches.filter((b) => b.state === 'manual').map((b) => b.note)).toEqual([
         'bank confirmed by phone',

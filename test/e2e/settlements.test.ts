@@ -383,6 +383,19 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     await expect.poll(active, { timeout: 10_000 }).toBe(String(ids[total - 1 - perPage]));
     await page.keyboard.press('Home');
     await expect.poll(active).toBe(String(ids[0]));
+
+    // "Go to row" puts the row at the top of the view, selected, whichever way it moves.
+    for (const n of [Math.floor(total / 2), 40, Math.floor(total / 3)]) {
+      await page.getByLabel('Go to row').fill(String(n));
+      await page.getByRole('button', { name: 'Go', exact: true }).click();
+      await expect.poll(active, { timeout: 10_000 }).toBe(String(ids[n - 1]));
+      const selected = page.locator('[role=grid] [role=row][aria-selected=true]');
+      await expect.poll(() => selected.getAttribute('data-id'), { timeout: 10_000 }).toBe(String(ids[n - 1]));
+      const head = (await grid().locator('[role=row]').first().boundingBox())!;
+      const row = (await selected.boundingBox())!;
+      expect(Math.abs(row.y - (head.y + head.height)), `row ${n} at the top`).toBeLessThanOrEqual(1);
+      expect(await grid().evaluate((el) => el === document.activeElement)).toBe(true);
+    }
   });
 
   it('shows records a re-sync no longer found, and since when', async () => {

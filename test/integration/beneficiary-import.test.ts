@@ -107,7 +107,7 @@ describe.runIf(ready)('an import file written by openpyxl', () => {
     expect(r.rows.find((x) => x.row === 6)!.reason).toBe('The same payee as row 2.');
     expect(r.rows.find((x) => x.row === 7)!.reason).toMatch(/more than 15 digits/);
     expect(r.rows.find((x) => x.row === 9)!.reason).toMatch(/^Already a beneficiary: Cached Vendor \(/);
-    expect(r.rows.find((x) => x.row === 11)!.reason).toBe('Name must not be empty');
+    expect(r.rows.find((x) => x.row === 11)!.reason).toBe('Name must not be empty.');
     expect(await sandboxIds()).toEqual(before);
   });
 

@@ -154,6 +154,25 @@ describe('on a profile of our own', () => {
     expect(r.stderr).toMatch(/ifsc/);
   });
 
+  it('refuses a name with a character banks refuse, naming it, before sending', async () => {
+    const before = sb.sandbox.fixtures().beneficiaries.length;
+    const r = await cli.run(
+      '--profile',
+      'Local',
+      '--secret-env',
+      'PC_TEST_SECRET',
+      'beneficiary',
+      'add',
+      '--name',
+      '🚀 Rocket Payee',
+      '--vpa',
+      'rocket@okaxis',
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('“🚀” (U+1F680), which banks refuse in a name');
+    expect(sb.sandbox.fixtures().beneficiaries).toHaveLength(before);
+  });
+
   it('a create whose answer is lost exits 3 and says what to check', async () => {
     const path = OPERATIONS['beneficiary.create'].path;
     await sb.fault({ path, kind: 'drop', count: 1 });

@@ -84,6 +84,29 @@ describe('payout check (CLI)', () => {
     expect(r.stderr).toMatch(/1 of the ids given were not payout ids/);
   });
 
+  it('sends nothing that does not look like a payout id unless asked, and then sends it deliberately', async () => {
+    const [a] = payouts;
+    const junk = ['hello', 'world', 'TRF-1234', '12345678901234567890123', 'x'.repeat(41) + '1'];
+    const held = await cli.run('--json', 'payout', 'check', a!.transfer_id, ...junk);
+    expect(held.code).toBe(2);
+    const out = JSON.parse(held.stdout) as { items: { payoutId: string }[]; questionable: { text: string }[] };
+    expect(out.items.map((i) => i.payoutId)).toEqual([a!.transfer_id]);
+    expect(out.questionable.map((q) => q.text)).toEqual(junk);
+    expect(held.stderr).toMatch(/5 of the ids given were not payout ids/);
+    const human = await cli.run('payout', 'check', a!.transfer_id, 'hello');
+    expect(human.stdout).toContain(
+      'not a payout id: "hello" has no digits: a word, not a payout id (--send-questionable sends it anyway)',
+    );
+
+    const sent = await cli.run('--json', 'payout', 'check', '--send-questionable', a!.transfer_id, 'hello');
+    expect(sent.code).toBe(1);
+    const items = (JSON.parse(sent.stdout) as { items: { payoutId: string; outcome: string }[] }).items;
+    expect(items.map((i) => [i.payoutId, i.outcome])).toEqual([
+      [a!.transfer_id, 'checked'],
+      ['hello', 'refused'],
+    ]);
+  });
+
   it('reads --file, exits 1 when a payout is not found, and 2 with no ids at all', async () => {
     const file = join(dir, 'ids.txt');
     writeFileSync(file, `${payouts[0]!.transfer_id}\r\nTRF000000000404\r\n`);

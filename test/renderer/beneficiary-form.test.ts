@@ -45,3 +45,23 @@ describe('checkBeneficiary', () => {
     expect(!bad.ok && bad.errors.phone).toBe('Phone must be a 10-digit Indian mobile number.');
   });
 });
+
+describe('the characters of a name', () => {
+  const payee = { ...EMPTY_VALUES, vpa: 'priya@okaxis' };
+  it.each(['Priya Sharma', "D'Souza & Sons (Pvt) Ltd.", 'M/s. A-1 Traders, Unit 2'])('takes %j', (name) => {
+    expect(checkBeneficiary({ ...payee, name }).ok).toBe(true);
+  });
+  it.each([
+    ['🙂 Priya Sharma', '🙂', 'U+1F642'],
+    ['प्रिया', 'प', 'U+092A'],
+    ['D’Souza', '’', 'U+2019'],
+    ['Müller', 'ü', 'U+00FC'],
+  ])('refuses %j naming %s', (name, bad, code) => {
+    expect(checkBeneficiary({ ...payee, name })).toEqual({
+      ok: false,
+      errors: {
+        name: `Name has “${bad}” (${code}), which banks refuse in a name: use only letters A to Z, digits, spaces and the marks “. , - ' & ( ) /”.`,
+      },
+    });
+  });
+});

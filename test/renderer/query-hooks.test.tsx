@@ -38,7 +38,7 @@ vi.mock('../../renderer/src/api', async (importOriginal) => {
   return importOriginal();
 });
 
-const { useIpcQuery, useIpcMutation } = await import('../../renderer/src/query/ipc-query');
+const { useIpcQuery, useIpcMutation, useActiveProfileId } = await import('../../renderer/src/query/ipc-query');
 const { useMainEvents } = await import('../../renderer/src/query/main-events');
 const { useConnectivity } = await import('../../renderer/src/query/app-queries');
 const { createQueryClient } = await import('../../renderer/src/query/client');
@@ -46,6 +46,8 @@ const { useProfileChange } = await import('../../renderer/src/settings/settings-
 const { useSettlementRows, useSettlementTotals, useSettlementAggregate } =
   await import('../../renderer/src/settlements/settlements-queries');
 const { useJob, useJobStart, forgetJob } = await import('../../renderer/src/query/jobs');
+const { useSyncJob, useSyncStart } = await import('../../renderer/src/settlements/sync-queries');
+const { useSettlements } = await import('../../renderer/src/settlements/settlements-store');
 const { useSavedViews, useAppliedViews, currentViewName } = await import('../../renderer/src/ui/saved-views');
 const { useTableViews, useTableFilters } = await import('../../renderer/src/ui/table-views');
 const { useTableSorts } = await import('../../renderer/src/ui/table-sorts');
@@ -219,6 +221,47 @@ describe('query hooks over the real core', () => {
     await act(() => result.current.start.mutateAsync({ from: range.to, to: range.from }).catch(() => undefined));
     await waitFor(() => expect(result.current.state.error?.code).toBe('INVALID_INPUT'));
     expect(result.current.state.job.phase).toBe('idle');
+  });
+
+  it('keeps a sync with its profile and ends it when it ends, across profile switches and a refetch of everything', async () => {
+    const { Wrapper, client } = wrapper();
+    const other = core.profiles.create({
+      name: 'Third desk',
+      environment: 'custom',
+      baseUrl: sandbox.url,
+      aiUrl: `${sandbox.url}/ai`,
+      key: 'test_key',
+    });
+    useSettlements.setState((s) => ({ range: { ...s.range, from: range.from, to: range.to, pg: null } }));
+    const { result } = renderHook(
+      () => {
+        useMainEvents();
+        return {
+          profile: useActiveProfileId(),
+          sync: useSyncStart(),
+          job: useSyncJob().job,
+          activate: useProfileChange('profiles.activate'),
+        };
+      },
+      { wrapper: Wrapper },
+    );
+    await waitFor(() => expect(result.current.profile).toBe('sandbox'));
+    expect(result.current.job.phase).toBe('idle');
+    act(() => result.current.sync.start());
+    await waitFor(() => expect(result.current.job.phase).toBe('finished'));
+
+    // Another profile has no sync of its own: no "Syncing" bar, Sync is free.
+    await act(() => result.current.activate.mutateAsync({ id: other.id }));
+    await waitFor(() => expect(result.current.job.phase).toBe('idle'));
+    expect(result.current.sync.busy).toBe(false);
+    // Back: the sync that ended is still ended, never "running" again.
+    await act(() => result.current.activate.mutateAsync({ id: 'sandbox' }));
+    await waitFor(() => expect(result.current.job.phase).toBe('finished'));
+    // Back online every read is refetched; the job's end stays.
+    await act(() => client.invalidateQueries());
+    await act(() => client.resetQueries());
+    await waitFor(() => expect(result.current.job.phase).toBe('finished'));
+    expect(result.current.sync.busy).toBe(false);
   });
 
   it('saved views: saved through main, the default applied once on first open, and named only while unchanged', async () => {

@@ -104,3 +104,18 @@ describe('checkRows', () => {
     expect(checked[4]!.duplicateOfRow).toBe(5);
   });
 });
+
+describe('a name with a character banks refuse', () => {
+  const columns = mapColumns(['Name', 'UPI address']);
+  it('is an invalid row whose reason names the character and the rule', () => {
+    const [row] = checkRows(columns, [['🙂 Priya Sharma', 'priya@okaxis']]);
+    expect(row!.fields).toBeNull();
+    expect(row!.problems).toEqual([
+      {
+        field: 'name',
+        message:
+          "has “🙂” (U+1F642), which banks refuse in a name: use only letters A to Z, digits, spaces and the marks “. , - ' & ( ) /”",
+      },
+    ]);
+  });
+});

@@ -40,21 +40,33 @@ function account(
 }
 
 describe('headroomOf', () => {
-  it('is available − minimum − hold, and + overdraft; a missing figure counts as 0', () => {
-    expect(headroomOf({ available: 1_000_00, minimum: 200_00, hold: 50_01, overdraft: 300_00 })).toEqual({
-      payable: 749_99,
-      payableWithOverdraft: 1049_99,
+  it('is available − minimum, and + overdraft; a missing figure counts as 0', () => {
+    expect(headroomOf({ available: 1_000_00, minimum: 200_00, overdraft: 300_00 })).toEqual({
+      payable: 800_00,
+      payableWithOverdraft: 1100_00,
     });
-    expect(headroomOf({ available: 10, minimum: null, hold: null, overdraft: null })).toEqual({
+    expect(headroomOf({ available: 10, minimum: null, overdraft: null })).toEqual({
       payable: 10,
       payableWithOverdraft: 10,
     });
   });
-  it('is negative when held or minimum exceed what is available, never clamped', () => {
-    expect(headroomOf({ available: 100, minimum: 500, hold: 0, overdraft: 1000 })).toEqual({
+  it('is negative when the minimum exceeds what is available, never clamped', () => {
+    expect(headroomOf({ available: 100, minimum: 500, overdraft: 1000 })).toEqual({
       payable: -400,
       payableWithOverdraft: 600,
     });
+  });
+});
+
+describe('an account with a hold', () => {
+  // The service's available balance already leaves the hold out (balance ₹2,23,62,754.71 − hold ₹14,298.00):
+  // subtracting the hold again would understate payable now by exactly the hold.
+  const held = account('cashfree', '555', { available: 2_23_48_456_71, minimum: 0, hold: 14_298_00 });
+  const r = computeHeadroom({ accounts: [held], gatewayErrors: [] }, [], {});
+  it('is payable up to its available balance less the minimum; the hold is shown, not subtracted again', () => {
+    expect(r.accounts[0]).toMatchObject({ available: 2_23_48_456_71, hold: 14_298_00, payable: 2_23_48_456_71 });
+    expect(r.gateways[0]).toMatchObject({ pg: 'cashfree', payable: 2_23_48_456_71 });
+    expect(r.total.payable).toBe(2_23_48_456_71);
   });
 });
 
@@ -75,20 +87,20 @@ describe('computeHeadroom', () => {
     { pg: null, amount: 50_00 },
     { pg: 'omega', amount: 25_00 },
   ];
-  const r = computeHeadroom(overview, pending, { alpha: 3_299_99, beta: 7_700_00 });
+  const r = computeHeadroom(overview, pending, { alpha: 3_799_99, beta: 7_700_00 });
 
   it('sums accounts into gateways and gateways into the total, INR only', () => {
     expect(r.gateways.map((g) => [g.pg, g.payable, g.payableWithOverdraft])).toEqual([
-      ['alpha', 4_500_00, 6_500_00],
+      ['alpha', 5_000_00, 7_000_00],
       ['beta', 8_000_00, 8_000_00],
     ]);
     expect(r.total).toEqual({
-      payable: 12_500_00,
-      payableWithOverdraft: 14_500_00,
+      payable: 13_000_00,
+      payableWithOverdraft: 15_000_00,
       pending: 1_575_01,
       pendingCount: 5,
-      afterPending: 12_500_00 - 1_575_01,
-      afterPendingWithOverdraft: 14_500_00 - 1_575_01,
+      afterPending: 13_000_00 - 1_575_01,
+      afterPendingWithOverdraft: 15_000_00 - 1_575_01,
     });
     expect(r.otherCurrencies).toEqual(['USD']);
     expect(r.unattributedPending).toBe(75_00);
@@ -107,9 +119,36 @@ describe('computeHeadroom', () => {
     expect(computeHeadroom({ accounts: [], gatewayErrors: [] }, [], {}).asOf).toBeNull();
   });
   it('is low when payable now less pending is below the threshold, not at it', () => {
-    expect(r.gateways.find((g) => g.pg === 'alpha')).toMatchObject({ afterPending: 3_299_99, low: false });
+    expect(r.gateways.find((g) => g.pg === 'alpha')).toMatchObject({ afterPending: 3_799_99, low: false });
     expect(r.gateways.find((g) => g.pg === 'beta')).toMatchObject({ afterPending: 7_700_00, low: false });
-    const higher = computeHeadroom(overview, pending, { alpha: 3_300_00 });
+    const higher = computeHeadroom(overview, pending, { alpha: 3_800_00 });
     expect(higher.gateways.find((g) => g.pg === 'alpha')!.low).toBe(true);
+  });
+});
+
+describe('a gateway that gave no figure', () => {
+  const overview = {
+    accounts: [account('alpha', '111', { available: 5_000_00, minimum: 1_000_00 })],
+    gatewayErrors: [{ pg: 'easebuzz', code: '503', message: 'Gateway unavailable', at: T2 }],
+  };
+  const r = computeHeadroom(overview, [{ pg: 'easebuzz', amount: 700_00 }], { easebuzz: 1_00 });
+  it('has no payable figures, not zeros, keeps its pending payouts and its reason, and is never low', () => {
+    expect(r.gateways.find((g) => g.pg === 'easebuzz')).toEqual({
+      pg: 'easebuzz',
+      payable: null,
+      payableWithOverdraft: null,
+      pending: 700_00,
+      pendingCount: 1,
+      afterPending: null,
+      afterPendingWithOverdraft: null,
+      stale: { code: '503', message: 'Gateway unavailable', at: T2 },
+      asOf: null,
+      threshold: 1_00,
+      low: false,
+    });
+  });
+  it('is left out of the total, which names it', () => {
+    expect(r.unreported).toEqual(['easebuzz']);
+    expect(r.total).toMatchObject({ payable: 4_000_00, pending: 700_00, afterPending: 3_300_00 });
   });
 });

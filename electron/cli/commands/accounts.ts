@@ -1,6 +1,6 @@
 /**
- * `accounts headroom [--offline]`: payable now per account, gateway and in total (available − minimum − hold, and
- * with the overdraft), beside the pending payouts the console knows, after a refresh of every gateway (`--offline`:
+ * `accounts headroom [--offline]`: payable now per account, gateway and in total (available − minimum, and
+ * with the overdraft; a gateway that gave no figure shows "-", never 0), beside the pending payouts the console knows, after a refresh of every gateway (`--offline`:
  * from the cache). When the refresh fails (the service cannot be reached, or refuses) the cache's figures are
  * still printed, dated, and the command exits 1 saying why they are not fresh: a desk offline still learns what it
  * last knew, and a script cannot take old figures for new ones. `accounts threshold PG RUPEES|--clear`: the
@@ -21,7 +21,7 @@ function dated(r: HeadroomReport, refreshError: string | null): string {
 }
 
 function human(r: HeadroomReport): string {
-  const money = (v: number) => formatMoney(v);
+  const money = (v: number | null) => (v === null ? '-' : formatMoney(v));
   const accounts = table(
     ['GATEWAY', 'ACCOUNT', 'AVAILABLE', 'MINIMUM', 'HOLD', 'PAYABLE NOW', 'WITH OVERDRAFT', 'AS OF'],
     r.accounts.map((a) => [
@@ -68,7 +68,8 @@ function human(r: HeadroomReport): string {
     ['left', 'right', 'right', 'right', 'right', 'right'],
   );
   const other = r.otherCurrencies.length ? [`Not summed (not INR): ${r.otherCurrencies.join(', ')}.`] : [];
-  return [accounts, '', gateways, ...other].join('\n');
+  const unreported = r.unreported.length ? [`Not in the total (no figure yet): ${r.unreported.join(', ')}.`] : [];
+  return [accounts, '', gateways, ...other, ...unreported].join('\n');
 }
 
 const headroom: Command = {

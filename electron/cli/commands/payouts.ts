@@ -8,7 +8,7 @@
 import { formatMoney } from '../../../shared/money';
 import { parsePayoutIds, MAX_CHECK_IDS, type PayoutCheckItem } from '../../../shared/payout-checks';
 import { formatAge, payoutAge, type PayoutAge } from '../../../shared/payout-ageing';
-import { destinationText, payoutDestination, type PayoutLookup } from '../../../shared/payouts';
+import { destinationText, missingUtrText, payoutDestination, type PayoutLookup } from '../../../shared/payouts';
 import type { Command } from '../command';
 import type { Context } from '../context';
 import { InputError, istText, result, table, UsageError } from '../io';
@@ -48,7 +48,7 @@ const get: Command = {
       [
         `Payout ${p.transfer_id}: ${p.transfer_status.toUpperCase()}`,
         `  amount       ${formatMoney(p.amount)}`,
-        `  UTR          ${p.ut_no ?? '(none yet)'}`,
+        `  UTR          ${p.ut_no ?? missingUtrText(p.transfer_status)}`,
         `  method       ${p.method ?? '-'} from ${p.fund_source ?? '-'}`,
         `  processed    ${p.processed_at ? `${p.processed_at} IST` : '-'}`,
         `  first seen   ${ageText(age)}`,
@@ -82,10 +82,16 @@ function itemJson(i: PayoutCheckItem, age: (l: PayoutLookup) => PayoutAge) {
 const check: Command = {
   words: ['payouts', 'check'],
   usage:
-    'payouts check --file F | ID… [--advance] | payouts check --queued   (ids separated by spaces, commas, ' +
-    'semicolons, tabs or new lines; exit 1 when any was not found, not checked or queued, 2 when some ids were ' +
-    'not ids; --queued runs only the advance checks queued while the service could not be reached)',
-  options: { file: { type: 'string' }, advance: { type: 'boolean' }, queued: { type: 'boolean' } },
+    'payouts check --file F | ID… [--advance] [--send-questionable] | payouts check --queued   (ids separated by ' +
+    'spaces, commas, semicolons, tabs or new lines; pieces that do not look like payout ids are left out unless ' +
+    '--send-questionable; exit 1 when any was not found, not checked or queued, 2 when some ids were not ids; ' +
+    '--queued runs only the advance checks queued while the service could not be reached)',
+  options: {
+    file: { type: 'string' },
+    advance: { type: 'boolean' },
+    queued: { type: 'boolean' },
+    'send-questionable': { type: 'boolean' },
+  },
   positionals: { min: 0, max: MAX_CHECK_IDS, names: 'ID…' },
   async run({ ctx, values, positionals, io }) {
     const file = values.file as string | undefined;
@@ -97,9 +103,20 @@ const check: Command = {
     }
     let text = positionals.join('\n');
     if (file !== undefined) text += '\n' + readInputFile(file, 'The id file').toString('utf8');
-    const parsed = parsePayoutIds(text);
-    if (parsed.ids.length === 0 && parsed.invalid.length === 0) throw new UsageError('give payout ids or --file F');
-    const invalidLines = parsed.invalid.map((x) => `not a payout id: ${JSON.stringify(x.text)} (${x.reason})`);
+    const read = parsePayoutIds(text);
+    // A piece that does not look like a payout id is sent only when asked for: nothing goes out by accident.
+    const sendQuestionable = values['send-questionable'] === true;
+    const parsed = sendQuestionable
+      ? { ...read, ids: [...read.ids, ...read.questionable.map((q) => q.text)], questionable: [] }
+      : read;
+    const notIds = [...parsed.invalid, ...parsed.questionable];
+    if (parsed.ids.length === 0 && notIds.length === 0) throw new UsageError('give payout ids or --file F');
+    const invalidLines = [
+      ...parsed.invalid.map((x) => `not a payout id: ${JSON.stringify(x.text)} ${x.reason}`),
+      ...parsed.questionable.map(
+        (x) => `not a payout id: ${JSON.stringify(x.text)} ${x.reason} (--send-questionable sends it anyway)`,
+      ),
+    ];
     if (parsed.ids.length === 0) throw new InputError(invalidLines.join('; '));
     if (parsed.ids.length > MAX_CHECK_IDS) {
       throw new InputError(`${parsed.ids.length} payout ids: at most ${MAX_CHECK_IDS} in one check`);
@@ -120,6 +137,7 @@ const check: Command = {
         counts: run.counts,
         items,
         invalid: parsed.invalid,
+        questionable: parsed.questionable,
         duplicates: parsed.duplicates,
         queue,
       },
@@ -147,7 +165,7 @@ const check: Command = {
           ...invalidLines,
         ].join('\n'),
     );
-    if (parsed.invalid.length) throw new InputError(`${parsed.invalid.length} of the ids given were not payout ids`);
+    if (notIds.length) throw new InputError(`${notIds.length} of the ids given were not payout ids`);
     const unsettled = run.counts.refused + run.counts.failed + run.counts.queued;
     if (unsettled) throw new Error(`${unsettled} of ${run.items.length} payouts were not found or not checked`);
   },

@@ -68,12 +68,11 @@ function AccountBlock({ account, threshold }: { account: OverviewAccount; thresh
   const currency = currencyOf(account);
   const latest = account.latest;
   const low = lowBalanceReason(account, currency, threshold);
-  // Available − minimum − hold (and + overdraft), as the Payable now table sums it (shared/headroom.ts).
+  // Available − minimum (and + overdraft), as the Payable now table sums it: available already excludes the hold.
   const payable = latest
     ? headroomOf({
         available: latest.availableBalance,
         minimum: latest.minimumBalance,
-        hold: latest.holdFund,
         overdraft: latest.overdraft,
       })
     : null;

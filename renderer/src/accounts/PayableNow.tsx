@@ -1,8 +1,8 @@
 /**
- * "Payable now" on the Accounts screen: per gateway and in total, available − minimum − hold, with and without the
+ * "Payable now" on the Accounts screen: per gateway and in total, available − minimum, with and without the
  * overdraft, the pending payouts the console knows beside it and what is left after them (shared/headroom.ts, in
  * main, from the cache: it works offline). A gateway whose last answer was an error shows its last good figure with
- * its age, marked. Each gateway may have a low-headroom alert, exact in rupees, kept in the profile's cache; a
+ * its age, marked; one that never gave a figure shows "—" with why, never a zero it did not report. Each gateway may have a low-headroom alert, exact in rupees, kept in the profile's cache; a
  * gateway below it is marked here and in the status bar on every screen.
  */
 import { useId, useState, type FormEvent } from 'react';
@@ -28,7 +28,26 @@ export function ageText(iso: string, now: number): string {
   return `${Math.floor(minutes / 1440)} days old`;
 }
 
-function columns(now: number): DataColumn<GatewayHeadroom>[] {
+/** Why a gateway has no figure, and how old its last good one is (it has none). */
+export function noFigureReason(g: GatewayHeadroom): string {
+  const why = g.stale ? `the gateway answered “${g.stale.message}”` : 'the gateway has not answered yet';
+  return `No figure: ${why}, and there is no earlier good figure.`;
+}
+
+/** A figure of the payable-now table: "—" with the reason when the gateway gave none, never ₹0.00. */
+export function figureCell(g: GatewayHeadroom, value: number | null) {
+  if (value === null) {
+    const reason = noFigureReason(g);
+    return (
+      <span className="acct-stale" title={reason} aria-label={reason}>
+        —
+      </span>
+    );
+  }
+  return <span className="money">{formatMoney(value)}</span>;
+}
+
+export function columns(now: number): DataColumn<GatewayHeadroom>[] {
   const money = (v: number) => <span className="money">{formatMoney(v)}</span>;
   return [
     {
@@ -42,12 +61,18 @@ function columns(now: number): DataColumn<GatewayHeadroom>[] {
       ),
       sortValue: (g) => g.pg,
     },
-    { id: 'payable', label: 'Payable now', numeric: true, cell: (g) => money(g.payable), sortValue: (g) => g.payable },
+    {
+      id: 'payable',
+      label: 'Payable now',
+      numeric: true,
+      cell: (g) => figureCell(g, g.payable),
+      sortValue: (g) => g.payable,
+    },
     {
       id: 'overdraft',
       label: 'With overdraft',
       numeric: true,
-      cell: (g) => money(g.payableWithOverdraft),
+      cell: (g) => figureCell(g, g.payableWithOverdraft),
       sortValue: (g) => g.payableWithOverdraft,
     },
     {
@@ -65,7 +90,7 @@ function columns(now: number): DataColumn<GatewayHeadroom>[] {
       id: 'after',
       label: 'After pending',
       numeric: true,
-      cell: (g) => money(g.afterPending),
+      cell: (g) => figureCell(g, g.afterPending),
       sortValue: (g) => g.afterPending,
     },
     {
@@ -171,10 +196,11 @@ export function PayableNow() {
           {formatMoney(report.total.payable)}
         </span>{' '}
         <span className="muted">
-          available − minimum − hold; with overdraft {formatMoney(report.total.payableWithOverdraft)}; pending payouts{' '}
+          available − minimum; with overdraft {formatMoney(report.total.payableWithOverdraft)}; pending payouts{' '}
           {formatMoney(report.total.pending)} ({report.total.pendingCount}); after them{' '}
           {formatMoney(report.total.afterPending)}
-          {report.otherCurrencies.length > 0 && `; INR only (not summed: ${report.otherCurrencies.join(', ')})`}.
+          {report.otherCurrencies.length > 0 && `; INR only (not summed: ${report.otherCurrencies.join(', ')})`}
+          {report.unreported.length > 0 && `; without ${report.unreported.join(', ')}, which gave no figure`}.
         </span>
       </p>
       {report.asOf && (

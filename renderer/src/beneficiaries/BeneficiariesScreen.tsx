@@ -8,6 +8,7 @@ import { OfflineBanner } from '../ui/OfflineBanner';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import { useFindShortcut } from '../ui/use-find-shortcut';
 import { AddBeneficiaryForm } from './AddBeneficiaryForm';
+import { addedText } from './beneficiary-form';
 import { useBeneficiaryFetch, useBeneficiaryList } from './beneficiaries-queries';
 import { useBeneficiariesUi } from './beneficiaries-store';
 import { BeneficiaryDetail } from './BeneficiaryDetail';
@@ -198,9 +199,9 @@ export function BeneficiariesScreen() {
       {importing && <ImportPanel onClose={() => setImporting(false)} />}
       {adding && (
         <AddBeneficiaryForm
-          onCreated={(b, message) => {
+          onCreated={(b) => {
             setAdding(false);
-            arrived(b, `${message || 'Beneficiary added.'} ${b.name} (${b.beneficiary_id}) is in the list.`);
+            arrived(b, addedText(b));
           }}
           onCancel={() => setAdding(false)}
         />

@@ -85,6 +85,14 @@ export function vpaProblem(vpa: string): string | null {
 
 export const errorsFromIpc = (error: IpcError, prefix = ''): FormErrors => ipcErrors(FIELD_LABELS, error, prefix);
 
+/**
+ * The confirmation after an add, in one sentence of our own: the service's "Beneficiary added successfully" glued
+ * to the name read as one run-on line.
+ */
+export function addedText(b: Pick<CachedBeneficiary, 'name' | 'beneficiary_id'>): string {
+  return `${b.name} (${b.beneficiary_id}) was added and is in the list.`;
+}
+
 /** The API sends "" as often as null for a field it has no value for. */
 export const present = (text: string | null | undefined): string | null => (text?.trim() ? text : null);
 

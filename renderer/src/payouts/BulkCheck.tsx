@@ -1,6 +1,6 @@
 /**
  * Bulk payout check: paste a list (or read a text or CSV file), see how it was read (ids, duplicates dropped,
- * pieces that are not ids and why), check them all in main, and the run's results as one table with export.
+ * pieces that are not ids and why; one that only does not look like an id can be sent deliberately), check them all in main, and the run's results as one table with export.
  * Advance is chosen per run and unticked after it; while the service cannot be reached, advance checks are
  * queued in main and run when it is back, normal checks wait for the service.
  */
@@ -109,6 +109,48 @@ const COLUMNS: DataColumn<PayoutCheckItem>[] = [
   },
 ];
 
+interface NotId {
+  text: string;
+  reason: string;
+  /** Made of id characters: the person may send it anyway. */
+  questionable: boolean;
+}
+
+/** The pieces left out, with why; a questionable one can be sent deliberately. */
+function NotIds({
+  notIds,
+  anyway,
+  onChange,
+}: {
+  notIds: readonly NotId[];
+  anyway: ReadonlySet<string>;
+  onChange(next: ReadonlySet<string>): void;
+}) {
+  if (notIds.length === 0) return null;
+  const toggle = (text: string, on: boolean) => {
+    const next = new Set(anyway);
+    if (on) next.add(text);
+    else next.delete(text);
+    onChange(next);
+  };
+  return (
+    <ul className="bulk-invalid" aria-label="Not payout ids">
+      {notIds.slice(0, 20).map((x, n) => (
+        <li key={n}>
+          <span className="mono">{x.text}</span> {x.reason}
+          {x.questionable && (
+            <label className="bulk-anyway">
+              <input type="checkbox" checked={anyway.has(x.text)} onChange={(e) => toggle(x.text, e.target.checked)} />{' '}
+              Send anyway
+            </label>
+          )}
+        </li>
+      ))}
+      {notIds.length > 20 && <li>…and {formatCount(notIds.length - 20)} more</li>}
+    </ul>
+  );
+}
+
 export function BulkCheck() {
   const profileId = useActiveProfileId();
   const text = usePayoutsUi((s) => s.bulkText);
@@ -123,6 +165,15 @@ export function BulkCheck() {
   const focusAsked = usePayoutsUi((s) => s.bulkFocus);
   const offline = useOfflineReason();
   const parsed = useMemo(() => parsePayoutIds(text), [text]);
+  // Questionable pieces the person chose to send anyway; only those still in the list count.
+  const [anyway, setAnyway] = useState<ReadonlySet<string>>(new Set());
+  const chosen = parsed.questionable.filter((q) => anyway.has(q.text)).map((q) => q.text);
+  const ids = [...parsed.ids, ...chosen];
+  const leftOut = parsed.invalid.length + parsed.questionable.length - chosen.length;
+  const notIds: NotId[] = [
+    ...parsed.invalid.map((x) => ({ ...x, questionable: false })),
+    ...parsed.questionable.map((x) => ({ ...x, questionable: true })),
+  ];
   const check = useBulkCheck();
   const latestQuery = useLatestCheckRun();
   const latest = loadableOf(latestQuery);
@@ -138,7 +189,7 @@ export function BulkCheck() {
     [profileId],
   );
 
-  const count = parsed.ids.length;
+  const count = ids.length;
   const tooMany = count > MAX_CHECK_IDS;
   // Advance checks queue while offline; normal ones need the service.
   const blocked = offline !== null && !advance ? offline : null;
@@ -147,7 +198,7 @@ export function BulkCheck() {
   function submit(event: FormEvent) {
     event.preventDefault();
     if (count === 0 || tooMany || blocked !== null || check.isPending) return;
-    check.mutate({ ids: parsed.ids, mode: advance ? 'advance' : 'normal' });
+    check.mutate({ ids, mode: advance ? 'advance' : 'normal' });
     // Advance is for this run only.
     setAdvance(false);
   }
@@ -198,18 +249,10 @@ export function BulkCheck() {
         <p className="muted bulk-read" role="status" aria-label="How the list was read">
           {formatCount(count)} {count === 1 ? 'id' : 'ids'}
           {parsed.duplicates.length > 0 && `, ${formatCount(parsed.duplicates.length)} repeated (checked once)`}
-          {parsed.invalid.length > 0 && `, ${formatCount(parsed.invalid.length)} not payout ids (left out)`}
+          {leftOut > 0 && `, ${formatCount(leftOut)} not payout ids (left out)`}
+          {chosen.length > 0 && `, ${formatCount(chosen.length)} sent anyway`}
         </p>
-        {parsed.invalid.length > 0 && (
-          <ul className="bulk-invalid" aria-label="Not payout ids">
-            {parsed.invalid.slice(0, 20).map((x, n) => (
-              <li key={n}>
-                <span className="mono">{x.text}</span>: {x.reason}
-              </li>
-            ))}
-            {parsed.invalid.length > 20 && <li>…and {formatCount(parsed.invalid.length - 20)} more</li>}
-          </ul>
-        )}
+        <NotIds notIds={notIds} anyway={anyway} onChange={setAnyway} />
         {fileError && <p className="field-error">{fileError}</p>}
         <div className="bulk-actions">
           <label className="button">

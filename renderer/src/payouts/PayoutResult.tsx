@@ -1,4 +1,5 @@
-import { payoutDestination, type PayoutLookup } from '../../../shared/payouts';
+import { asClause } from '../../../shared/messages';
+import { missingUtrText, payoutDestination, type PayoutLookup } from '../../../shared/payouts';
 import { MaskedAccount } from '../ui/MaskedAccount';
 import { AsOf } from '../ui/AsOf';
 import { formatIstWallClock, formatMoney } from '../ui/format';
@@ -45,14 +46,18 @@ function PayoutDetails({ lookup }: { lookup: PayoutLookup }) {
       {reason && (
         <p className="notice notice-error" role="alert">
           {failed ? 'The transfer failed: ' : 'The gateway reports: '}
-          {reason.message}
+          {asClause(reason.message)}
           {reason.code && <span className="mono"> (gateway code {reason.code})</span>}.
         </p>
       )}
       <dl className="payout-facts">
         <dt>UTR</dt>
         <dd>
-          {lookup.utNo ? <span className="mono">{lookup.utNo}</span> : <span className="muted">Not issued yet</span>}
+          {lookup.utNo ? (
+            <span className="mono">{lookup.utNo}</span>
+          ) : (
+            <span className="muted">{missingUtrText(lookup.transferStatus)}</span>
+          )}
         </dd>
         <dt>Processed</dt>
         <dd>{lookup.processedAt ? formatIstWallClock(lookup.processedAt) : <span className="muted">Not yet</span>}</dd>

@@ -1,6 +1,4 @@
-import { isPendingTransfer } from '../../../shared/payouts';
-
-const FAILED = new Set(['failed', 'rejected', 'reversed', 'cancelled', 'canceled', 'returned']);
+import { isFailedTransfer, isPendingTransfer } from '../../../shared/payouts';
 
 /** "in_process" → "In process". */
 export function statusWords(status: string): string {
@@ -12,6 +10,6 @@ export function statusWords(status: string): string {
 export function TransferStatus({ status }: { status: string | null }) {
   if (status === null) return <span className="payout-status payout-status-none">No answer</span>;
   const tone =
-    status === 'success' ? 'ok' : FAILED.has(status) ? 'failed' : isPendingTransfer(status) ? 'pending' : 'other';
+    status === 'success' ? 'ok' : isFailedTransfer(status) ? 'failed' : isPendingTransfer(status) ? 'pending' : 'other';
   return <span className={`payout-status payout-status-${tone}`}>{statusWords(status)}</span>;
 }

@@ -1,18 +1,17 @@
 /**
  * Main's background jobs (a settlement sync, an export) on the query layer. Starting one is a mutation under the
- * job's own key; main's progress and finished events are put into the query cache under the job's id as they
- * arrive (query/main-events.ts), whether or not the start call has answered, so an event that overtakes that answer
+ * job's own key; main's progress and finished events are kept by the job's id as they arrive (query/main-events.ts), whether or not the start call has answered, so an event that overtakes that answer
  * (a sync of dates already cached ends in milliseconds) is simply there when the answer names the job: nothing is
  * held, replayed or counted by hand. What a job is doing is read from its start mutation and its events.
  */
 import {
   useMutation,
   useMutationState,
-  useQuery,
   useQueryClient,
   type MutationKey,
   type QueryClient,
 } from '@tanstack/react-query';
+import { create } from 'zustand';
 import type { IpcChannel } from '../../../shared/ipc/channels';
 import type { IpcError, IpcInput, IpcOutput } from '../../../shared/ipc/contract';
 import { ask, ipcErrorOf, type IpcFailure } from './ipc-query';
@@ -23,28 +22,30 @@ export interface JobEvents<P, F> {
   finished: F | null;
 }
 
-const jobKey = (jobId: string) => ['job', jobId] as const;
 const NONE: JobEvents<never, never> = { progress: null, finished: null };
 
+/**
+ * Main's events by job id, outside the query cache on purpose: a profile switch resets every query and going back
+ * online refetches them all, and a job's end must survive both. A reset once put an ended sync back to "running"
+ * (a "Syncing …" bar whose Cancel had nothing left to cancel).
+ */
+const useJobEventStore = create<{ events: Readonly<Record<string, JobEvents<unknown, unknown>>> }>(() => ({
+  events: {},
+}));
+
 /** Records an event of job `jobId` (main-events.ts). Progress after the end (a late event) changes nothing. */
-export function recordJobEvent<P, F>(client: QueryClient, jobId: string, event: Partial<JobEvents<P, F>>): void {
-  client.setQueryData<JobEvents<P, F>>(jobKey(jobId), (seen = NONE) =>
-    seen.finished !== null ? seen : { ...seen, ...event },
-  );
+export function recordJobEvent<P, F>(jobId: string, event: Partial<JobEvents<P, F>>): void {
+  useJobEventStore.setState(({ events }) => {
+    const seen = events[jobId] ?? NONE;
+    if (seen.finished !== null) return { events };
+    return { events: { ...events, [jobId]: { ...seen, ...event } } };
+  });
 }
 
 /** The events of job `jobId` (none yet, or no job). */
 function useJobEvents<P, F>(jobId: string | null): JobEvents<P, F> {
-  const client = useQueryClient();
-  const key = jobKey(jobId ?? '');
-  const query = useQuery({
-    queryKey: key,
-    // Only events write this entry; the "fetch" reads what they wrote.
-    queryFn: () => client.getQueryData<JobEvents<P, F>>(key) ?? NONE,
-    enabled: jobId !== null,
-    staleTime: Infinity,
-  });
-  return (jobId !== null && query.data) || NONE;
+  const seen = useJobEventStore((s) => (jobId === null ? undefined : s.events[jobId]));
+  return (seen as JobEvents<P, F> | undefined) ?? NONE;
 }
 
 /** `request`: what was asked; `started`: the start call's answer (an export's chosen file). */

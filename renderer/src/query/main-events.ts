@@ -22,11 +22,11 @@ export function useMainEvents(): void {
     const stops = [
       api.on.connectivity((state) => client.setQueryData(CONNECTIVITY_KEY, state)),
       // A job's events, kept under its id for whichever screen follows it (query/jobs.ts).
-      api.on.syncProgress((progress) => recordJobEvent(client, progress.jobId, { progress })),
-      api.on.exportProgress((progress) => recordJobEvent(client, progress.jobId, { progress })),
+      api.on.syncProgress((progress) => recordJobEvent(progress.jobId, { progress })),
+      api.on.exportProgress((progress) => recordJobEvent(progress.jobId, { progress })),
       api.on.syncFinished((finished) => {
         const { profileId } = finished;
-        recordJobEvent(client, finished.jobId, { finished });
+        recordJobEvent(finished.jobId, { finished });
         // "Cleared: 12.4 MB freed" is no longer the news once a sync has filled that cache again.
         const mutations = client.getMutationCache();
         for (const m of mutations.findAll({ mutationKey: ['cache.clear', profileId] })) mutations.remove(m);
@@ -34,7 +34,7 @@ export function useMainEvents(): void {
       }),
       // An export is journaled too.
       api.on.exportFinished((finished) => {
-        recordJobEvent(client, finished.jobId, { finished });
+        recordJobEvent(finished.jobId, { finished });
         void invalidateChannels(client, ['cache.list', 'journal.list']);
       }),
       api.on.fileMovedAside(() => void invalidateChannels(client, ['notices.list'])),

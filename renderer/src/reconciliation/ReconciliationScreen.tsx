@@ -205,7 +205,7 @@ function BatchDetail({ account, batch, report }: { account: string; batch: Recon
             ))}
             <button
               type="button"
-              className="button"
+              className="button button-primary"
               disabled={chosen.length === 0 || note.trim() === '' || byHand.isPending}
               onClick={() =>
                 byHand.mutate(

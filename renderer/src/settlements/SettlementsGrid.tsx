@@ -221,16 +221,17 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
     if (rows > 0) source.want(first, last);
   }, [source, first, last, rows]);
 
-  // `target` is one of the rows: rowKeyTarget clamps it.
+  // `target` is one of the rows: rowKeyTarget clamps it. The keys scroll only as far as they must; "go to row"
+  // (`toTop`) puts the row at the top of the view, where the eye starts reading, as far as the result allows.
   const moveTo = useCallback(
-    (target: number) => {
+    (target: number, toTop = false) => {
       const el = scroller.current;
       if (!el || rows === 0) return;
       setActive(target);
       const top = target * ROW_HEIGHT;
       const seen = el.scrollTop * scale;
       let nextOffset = seen;
-      if (top < seen) nextOffset = top;
+      if (toTop || top < seen) nextOffset = top;
       else if (top + ROW_HEIGHT > seen + view) nextOffset = top + ROW_HEIGHT - view;
       if (nextOffset !== seen) el.scrollTop = nextOffset / scale;
     },
@@ -314,7 +315,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
           <GoToRow
             rows={rows}
             onGo={(index) => {
-              moveTo(index);
+              moveTo(index, true);
               scroller.current?.focus();
             }}
           />

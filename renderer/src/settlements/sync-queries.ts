@@ -4,18 +4,19 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import type { IpcEventPayload } from '../../../shared/ipc/contract';
-import { useIpcMutation } from '../query/ipc-query';
+import { useActiveProfileId, useIpcMutation } from '../query/ipc-query';
 import { forgetJob, isBusy, useJob, useJobStart } from '../query/jobs';
 import { useSettlements } from './settlements-store';
 
-const SYNC = ['sync.start'] as const;
+/** A sync belongs to the profile it was started on: another profile's screen shows its own, or none. */
+const syncKey = (profileId: string | null) => ['sync.start', profileId] as const;
 
 export const useSyncJob = () =>
-  useJob<'sync.start', IpcEventPayload<'syncProgress'>, IpcEventPayload<'syncFinished'>>(SYNC);
+  useJob<'sync.start', IpcEventPayload<'syncProgress'>, IpcEventPayload<'syncFinished'>>(syncKey(useActiveProfileId()));
 
 /** Syncs the range and gateway on screen, unless a sync is already on its way. */
 export function useSyncStart() {
-  const start = useJobStart('sync.start', SYNC);
+  const start = useJobStart('sync.start', syncKey(useActiveProfileId()));
   const { job } = useSyncJob();
   const busy = isBusy(job) || start.isPending;
   return {
@@ -32,5 +33,6 @@ export const useSyncCancel = () => useIpcMutation('sync.cancel');
 
 export function useSyncDismiss() {
   const client = useQueryClient();
-  return () => forgetJob(client, SYNC);
+  const key = syncKey(useActiveProfileId());
+  return () => forgetJob(client, key);
 }

@@ -3,19 +3,13 @@
  * uses, and main's INVALID_INPUT details carry the same paths, so one mapping serves both.
  */
 import type { IpcError, IpcIssue } from '../../../shared/ipc/contract';
+import { fieldSentence } from '../../../shared/messages';
 
 /** One sentence per field, plus `form` for what belongs to no field. */
 export type FormErrors<F extends string> = Partial<Record<F | 'form', string>>;
 
-/**
- * Schema messages are either predicates ("must be 9 to 18 digits"), which read as a sentence after the field's
- * label, or whole clauses ("account number and IFSC go together"), which only need a capital.
- */
-function sentence(label: string, message: string): string {
-  if (/^(must|is|are|should|cannot|needs?|has)\b/.test(message)) return `${label} ${message}.`;
-  const text = message.charAt(0).toUpperCase() + message.slice(1);
-  return /[.!?]$/.test(text) ? text : `${text}.`;
-}
+/** One sentence per field problem, composed as everywhere else (shared/messages.ts). */
+const sentence = fieldSentence;
 
 /** `prefix` is where a channel nests the form (`beneficiary.` for a create, `fields.` for a profile update). */
 export function errorsFromIssues<F extends string>(
@@ -50,4 +44,4 @@ export function errorsFromIpc<F extends string>(
 }
 
 /** One field's problem as a sentence, for checks of a single field. */
-export const fieldSentence = sentence;
+export { fieldSentence };
