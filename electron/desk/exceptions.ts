@@ -64,6 +64,18 @@ interface RowOut {
   first_seen_at: Date;
 }
 
+/** A group as json_agg writes it: dates as text, the oldest stamp as PostgreSQL's own text. */
+interface GroupOut {
+  rule: string;
+  pg: string;
+  date: string;
+  state: QueueGroup['state'];
+  count: number;
+  at_risk: number;
+  oldest: string;
+  owners: string[];
+}
+
 const toRow = (r: RowOut): QueueRow => ({
   date: r.date,
   pg: r.pg,
@@ -172,7 +184,9 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
       const where = queueWhere(filter, me);
       const n = where.params.length;
       try {
-        const [rows, totals, groups] = await Promise.all([
+        // The page, and everything about the whole set in one pass: grouped first by the rule set (a few hundred
+        // groups for 30,000 rows), then by each rule, which is where the time went when rows were unnested first.
+        const [rows, whole] = await Promise.all([
           pool.query<RowOut>(
             `SELECT date, pg, pg_transaction_id, settlement_date, rules, order_id, utr, amount_at_risk, state, assignee,
                     note, version, updated_by, updated_at, first_seen_at
@@ -180,41 +194,34 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
               ORDER BY date DESC, pg, pg_transaction_id, settlement_date LIMIT $${n + 1} OFFSET $${n + 2}`,
             [...where.params, page.limit, page.offset],
           ),
-          pool.query<{ total: number; at_risk: number }>(
-            `SELECT count(*)::int AS total, coalesce(sum(amount_at_risk), 0)::bigint AS at_risk
-               FROM desk.exceptions WHERE ${where.sql}`,
-            where.params,
-          ),
-          pool.query<{
-            rule: string;
-            pg: string;
-            date: string;
-            state: QueueGroup['state'];
-            count: number;
-            at_risk: number;
-            oldest: Date;
-            owners: (string | null)[];
-          }>(
-            `SELECT rule, pg, date, state, count(*)::int AS count, sum(amount_at_risk)::bigint AS at_risk,
-                    min(first_seen_at) AS oldest, array_agg(DISTINCT assignee) AS owners
-               FROM desk.exceptions, unnest(rules) AS rule WHERE ${where.sql}
-              GROUP BY rule, pg, date, state ORDER BY date DESC, rule, pg, state LIMIT 500`,
+          pool.query<{ total: number; at_risk: number; groups: GroupOut[] | null }>(
+            `WITH g AS (
+               SELECT rules, pg, date, state, assignee, count(*) AS n, sum(amount_at_risk) AS s, min(first_seen_at) AS o
+                 FROM desk.exceptions WHERE ${where.sql} GROUP BY rules, pg, date, state, assignee)
+             SELECT (SELECT coalesce(sum(n), 0)::bigint FROM g) AS total,
+                    (SELECT coalesce(sum(s), 0)::bigint FROM g) AS at_risk,
+                    (SELECT json_agg(x) FROM (
+                       SELECT rule, pg, date, state, sum(n)::int AS count, sum(s)::bigint AS at_risk, min(o) AS oldest,
+                              array_remove(array_agg(DISTINCT assignee), NULL) AS owners
+                         FROM g, unnest(rules) AS rule GROUP BY rule, pg, date, state
+                        ORDER BY date DESC, rule, pg, state LIMIT 500) x) AS groups`,
             where.params,
           ),
         ]);
+        const totals = whole.rows[0]!;
         return {
           rows: rows.rows.map(toRow),
-          total: totals.rows[0]!.total,
-          amountAtRisk: totals.rows[0]!.at_risk,
-          groups: groups.rows.map((g) => ({
+          total: totals.total,
+          amountAtRisk: totals.at_risk,
+          groups: (totals.groups ?? []).map((g) => ({
             rule: g.rule,
             pg: g.pg,
             date: g.date,
             state: g.state,
             count: g.count,
             amountAtRisk: g.at_risk,
-            oldestSeenAt: g.oldest.toISOString(),
-            owners: g.owners.filter((o): o is string => o !== null),
+            oldestSeenAt: new Date(g.oldest).toISOString(),
+            owners: g.owners,
           })),
         };
       } catch (e) {
