@@ -11,7 +11,7 @@ import type { IpcError } from '../../../shared/ipc/contract';
 import { resultOf, useIpcMutation } from '../query/ipc-query';
 import { FormField } from '../ui/FormField';
 import { OfflineBanner } from '../ui/OfflineBanner';
-import { useOfflineReason } from '../ui/offline';
+import { SubmitButton } from '../ui/SubmitButton';
 import { PageHeader } from '../ui/PageHeader';
 import { ErrorNotice } from '../ui/states';
 import { AnswerCard } from './AnswerCard';
@@ -41,7 +41,6 @@ export function ClassificationScreen() {
   const [answer, setAnswer] = useState<ClassificationResult | null>(null);
   const [failure, setFailure] = useState<IpcError | null>(null);
   const classify = useIpcMutation('classification.classify');
-  const offline = useOfflineReason();
   const patch = (i: number, p: Partial<QuestionDraft>) =>
     setDrafts((ds) => ds.map((d, j) => (j === i ? { ...d, ...p } : d)));
 
@@ -163,14 +162,9 @@ export function ClassificationScreen() {
             >
               Add a question
             </button>
-            <button
-              type="submit"
-              className="button button-primary"
-              disabled={classify.isPending || offline !== null}
-              title={offline ?? undefined}
-            >
-              {classify.isPending ? 'Asking…' : 'Classify'}
-            </button>
+            <SubmitButton pending={classify.isPending} pendingLabel="Asking…">
+              Classify
+            </SubmitButton>
           </div>
           {problems.length > 0 && (
             <div className="notice notice-error" role="alert">

@@ -9,6 +9,7 @@ import { errorsFromIpc, errorsFromIssues, zodIssues, type FormErrors } from '../
 import { FormField } from '../ui/FormField';
 import { formatMoney } from '../ui/format';
 import { useOfflineReason } from '../ui/offline';
+import { SubmitButton } from '../ui/SubmitButton';
 import { ErrorNotice } from '../ui/states';
 import { useCheckPlanCreate, useCreatePlan } from './plans-queries';
 
@@ -127,14 +128,9 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
         </fieldset>
         {errors.form && <p className="form-error">{errors.form}</p>}
         <div className="form-actions">
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={create.isPending || offline !== null}
-            title={offline ?? undefined}
-          >
-            {create.isPending ? 'Creating…' : 'Create plan…'}
-          </button>
+          <SubmitButton pending={create.isPending} pendingLabel="Creating…">
+            Create plan…
+          </SubmitButton>
         </div>
       </form>
       {failure && <ErrorNotice error={failure} />}

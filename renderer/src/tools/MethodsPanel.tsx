@@ -4,7 +4,7 @@ import { methodsQuery } from '../../../shared/payment-tools';
 import { resultOf } from '../query/ipc-query';
 import { errorsFromIpc, errorsFromIssues, zodIssues, type FormErrors } from '../ui/form-errors';
 import { FormField } from '../ui/FormField';
-import { useOfflineReason } from '../ui/offline';
+import { SubmitButton } from '../ui/SubmitButton';
 import { ErrorNotice } from '../ui/states';
 import { useMethods } from './tools-queries';
 
@@ -26,7 +26,6 @@ export function MethodsPanel() {
   const [listing, setListing] = useState<Listing | null>(null);
   const [failure, setFailure] = useState<IpcError | null>(null);
   const methods = useMethods();
-  const offline = useOfflineReason();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -83,14 +82,9 @@ export function MethodsPanel() {
             />
           )}
         </FormField>
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={methods.isPending || offline !== null}
-          title={offline ?? undefined}
-        >
-          {methods.isPending ? 'Listing…' : 'List methods'}
-        </button>
+        <SubmitButton pending={methods.isPending} pendingLabel="Listing…">
+          List methods
+        </SubmitButton>
       </form>
       {failure && <ErrorNotice error={failure} />}
       {listing && <Groups listing={listing} />}

@@ -14,7 +14,7 @@ import { useAppInfo } from '../query/app-queries';
 import { resultOf } from '../query/ipc-query';
 import { errorsFromIpc, errorsFromIssues, zodIssues, type FormErrors } from '../ui/form-errors';
 import { FormField } from '../ui/FormField';
-import { useOfflineReason } from '../ui/offline';
+import { SubmitButton } from '../ui/SubmitButton';
 import { ErrorNotice } from '../ui/states';
 import { useUpdateWebhook } from './webhooks-queries';
 
@@ -45,7 +45,6 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<IpcError | null>(null);
   const update = useUpdateWebhook();
-  const offline = useOfflineReason();
   const profile = useAppInfo().data?.profile;
   const edited = () => setPending(null);
 
@@ -149,14 +148,9 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
         </p>
       )}
       <div className="form-actions">
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={update.isPending || offline !== null}
-          title={offline ?? undefined}
-        >
-          {update.isPending ? 'Saving…' : 'Save changes'}
-        </button>
+        <SubmitButton pending={update.isPending} pendingLabel="Saving…">
+          Save changes
+        </SubmitButton>
       </div>
       {confirming && pending && (
         <ConfirmDialog
