@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { amountInWords } from '../../../shared/amount-words';
 import { checkRupees } from '../../../shared/rupees';
 import { refundProblem, type OrderView } from '../../../shared/orders';
 import { useConfirmedAction } from '../query/journaled-action';
 import { useAppInfo } from '../query/app-queries';
-import { FormField } from '../ui/FormField';
 import { formatMoney } from '../ui/format';
 import { MoneyConfirmDialog } from '../ui/MoneyConfirmDialog';
+import { RupeesField } from '../ui/RupeesField';
 import { useOfflineReason } from '../ui/offline';
 import { useCapture, useRefund } from './orders-queries';
 
@@ -40,9 +39,6 @@ export function OrderActions({ view }: { view: OrderView }) {
         ? 'Nothing is left to refund.'
         : null;
   const why = (own: string | null) => offline ?? own ?? undefined;
-
-  const parsed = typed.trim() === '' ? null : checkRupees(typed);
-  const words = parsed?.ok ? amountInWords(parsed.minor, o.currency) : null;
 
   function askPartial(event: FormEvent) {
     event.preventDefault();
@@ -94,30 +90,19 @@ export function OrderActions({ view }: { view: OrderView }) {
         </button>
       </div>
       <form className="order-partial" onSubmit={askPartial} noValidate aria-label="Partial refund">
-        <FormField
+        <RupeesField
           label="Partial refund, in rupees"
+          value={typed}
+          onChange={(value) => {
+            setTyped(value);
+            setTypedError(undefined);
+          }}
           error={typedError}
-          hint={
-            words ??
-            (balance ? `At most ${formatMoney(balance.refundable, o.currency)}; paise as two decimals.` : undefined)
-          }
-        >
-          {(ids) => (
-            <input
-              {...ids}
-              className="input mono"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="1500.50"
-              value={typed}
-              disabled={noRefund !== null}
-              onChange={(e) => {
-                setTyped(e.target.value);
-                setTypedError(undefined);
-              }}
-            />
-          )}
-        </FormField>
+          inWords={o.currency}
+          hint={balance ? `At most ${formatMoney(balance.refundable, o.currency)}; paise as two decimals.` : undefined}
+          placeholder="1500.50"
+          disabled={noRefund !== null}
+        />
         <button
           type="submit"
           className="button"

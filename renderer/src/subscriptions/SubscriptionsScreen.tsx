@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { amountInWords } from '../../../shared/amount-words';
 import { useConfirmedAction } from '../query/journaled-action';
 import { checkRupees } from '../../../shared/rupees';
 import { isCancelled, type RecentSubscription, type SubscriptionView } from '../../../shared/subscriptions';
@@ -8,9 +7,9 @@ import { useAppInfo } from '../query/app-queries';
 import { loadableOf, resultOf, useActiveProfileId } from '../query/ipc-query';
 import { AsOf } from '../ui/AsOf';
 import type { DataColumn } from '../ui/DataTable';
-import { FormField } from '../ui/FormField';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { MoneyConfirmDialog } from '../ui/MoneyConfirmDialog';
+import { RupeesField } from '../ui/RupeesField';
 import { OfflineBanner } from '../ui/OfflineBanner';
 import { useOfflineReason } from '../ui/offline';
 import { PageHeader } from '../ui/PageHeader';
@@ -155,7 +154,6 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
     s.subscription_status.toLowerCase() === 'active'
       ? null
       : `It is ${s.subscription_status}; only an active subscription can be charged.`;
-  const parsed = typed.trim() === '' ? null : checkRupees(typed);
 
   function askCharge(event: FormEvent) {
     event.preventDefault();
@@ -195,26 +193,18 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
         </button>
       </div>
       <form className="order-partial" onSubmit={askCharge} noValidate aria-label="Ad hoc charge">
-        <FormField
+        <RupeesField
           label={`Ad hoc charge, in ${s.currency === 'INR' ? 'rupees' : s.currency}`}
+          value={typed}
+          onChange={(value) => {
+            setTyped(value);
+            setTypedError(undefined);
+          }}
           error={typedError}
-          hint={parsed?.ok ? amountInWords(parsed.minor, s.currency) : 'Charged under the standing instruction.'}
-        >
-          {(ids) => (
-            <input
-              {...ids}
-              className="input mono"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="499.00"
-              value={typed}
-              onChange={(e) => {
-                setTyped(e.target.value);
-                setTypedError(undefined);
-              }}
-            />
-          )}
-        </FormField>
+          inWords={s.currency}
+          hint="Charged under the standing instruction."
+          placeholder="499.00"
+        />
         <button
           type="submit"
           className="button"

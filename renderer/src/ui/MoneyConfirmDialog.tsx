@@ -4,8 +4,8 @@ import { checkRupees, RETYPE_ABOVE_MINOR } from '../../../shared/rupees';
 import type { Environment } from '../../../shared/profiles';
 import { EnvironmentBadge } from '../EnvironmentBadge';
 import { Dialog } from './Dialog';
-import { FormField } from './FormField';
 import { formatMoney } from './format';
+import { RupeesField } from './RupeesField';
 
 /**
  * The confirmation of an action that moves money: what it acts on, the amount in figures and in words, and the
@@ -90,22 +90,13 @@ export function MoneyConfirmDialog({
         </dl>
         {children}
         {mustRetype && (
-          <FormField
+          <RupeesField
             label="Type the amount again, in rupees"
+            value={retyped}
+            onChange={setRetyped}
             error={retypeError}
             hint={`Asked above ${formatMoney(RETYPE_ABOVE_MINOR)}, so a slipped digit cannot go through.`}
-          >
-            {(ids) => (
-              <input
-                {...ids}
-                className="input mono"
-                inputMode="decimal"
-                autoComplete="off"
-                value={retyped}
-                onChange={(e) => setRetyped(e.target.value)}
-              />
-            )}
-          </FormField>
+          />
         )}
       </div>
     </Dialog>
