@@ -7,6 +7,7 @@ import { formatMoney } from '../ui/format';
 import { MoneyConfirmDialog } from '../ui/MoneyConfirmDialog';
 import { RupeesField } from '../ui/RupeesField';
 import { useOfflineReason } from '../ui/offline';
+import { ActionsPanel } from './lookup-parts';
 import { useCapture, useRefund } from './orders-queries';
 
 type Pending =
@@ -65,10 +66,7 @@ export function OrderActions({ view }: { view: OrderView }) {
   }
 
   return (
-    <section className="order-panel" aria-labelledby="order-actions-title">
-      <header className="order-panel-head">
-        <h2 id="order-actions-title">Actions</h2>
-      </header>
+    <ActionsPanel id="order-actions-title" outcome={outcome}>
       <div className="order-actions">
         <button
           type="button"
@@ -112,11 +110,6 @@ export function OrderActions({ view }: { view: OrderView }) {
           Refund part…
         </button>
       </form>
-      {outcome && (
-        <p className={outcome.ok ? 'order-outcome ok' : 'order-outcome error'} role="status">
-          {outcome.text}
-        </p>
-      )}
       {pending && (
         <MoneyConfirmDialog
           title={
@@ -150,6 +143,6 @@ export function OrderActions({ view }: { view: OrderView }) {
           )}
         </MoneyConfirmDialog>
       )}
-    </section>
+    </ActionsPanel>
   );
 }
