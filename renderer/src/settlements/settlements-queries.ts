@@ -8,6 +8,7 @@
  */
 import { keepPreviousData, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { IpcOutput } from '../../../shared/ipc/contract';
 import type { SettlementFilter, SettlementSort } from '../../../shared/settlement-query';
 import { api, settle } from '../api';
 import { IpcFailure, ask, ipcKey, useActiveProfileId, useIpcQuery } from '../query/ipc-query';
@@ -139,3 +140,9 @@ export const useSettlementAggregate = (filter: SettlementFilter) =>
 
 export const useSettlementFacets = (from: string, to: string) =>
   useIpcQuery('settlements.facets', { from, to }, { placeholderData: keepPreviousData });
+
+/** A bank credit's worth of the range's records, as the Batches view lists it. */
+export type Batch = IpcOutput<'recon.batches'>['batches'][number];
+
+export const useBatches = (range: { from: string; to: string; pg?: string | null }) =>
+  useIpcQuery('recon.batches', { from: range.from, to: range.to, ...(range.pg ? { pg: range.pg } : {}) });
