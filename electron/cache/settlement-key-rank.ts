@@ -21,7 +21,8 @@ import type { FilterParams } from './settlement-filter';
 import { dayNumber } from './settlement-ids';
 import { KEY_FILTER_SQL, compareKeys, type KeyOrder } from './settlement-key-order';
 import { ROLLUP_WHERE } from './settlement-rollup';
-import { KEYED_SORT_COLUMNS, decodeMarkList, type KeyedSortColumn, type SortKey } from './sort-keys';
+import { decodeMarkList, type SortKey } from './sort-keys';
+import { KEYED_SORT_COLUMNS, type KeyedSortColumn } from '../../shared/settlement-query';
 
 /** The filter's keys: checked on each key's own fields. */
 const KEEP_SQL = `${KEY_FILTER_SQL} AND (:exceptionsOnly = 0 OR k.exception_flags <> 0)`;
