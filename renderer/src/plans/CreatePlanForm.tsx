@@ -2,8 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { IpcError, IpcOutput } from '../../../shared/ipc/contract';
 import { PLAN_NOTE_FIELDS, planForm, type PlanCreate, type PlanForm } from '../../../shared/plans';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { EnvironmentBadge } from '../EnvironmentBadge';
-import { useAppInfo } from '../query/app-queries';
+import { OnActiveProfile } from '../EnvironmentBadge';
 import { ask, resultOf } from '../query/ipc-query';
 import { errorsFromIpc, errorsFromIssues, zodIssues, type FormErrors } from '../ui/form-errors';
 import { FormField } from '../ui/FormField';
@@ -69,7 +68,6 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
   const create = useCreatePlan();
   const checkCreate = useCheckPlanCreate();
   const offline = useOfflineReason();
-  const profile = useAppInfo().data?.profile;
 
   const change = (field: Field, value: string) => {
     setDraft((d) => ({ ...d, [field]: value }));
@@ -181,11 +179,7 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
             {pending.plan.frequency} days, {pending.plan.cycle} times; reference{' '}
             <span className="mono">{pending.plan.mer_reference_id}</span>.
           </p>
-          {profile && (
-            <p>
-              On <EnvironmentBadge environment={profile.environment} /> “{profile.name}”.
-            </p>
-          )}
+          <OnActiveProfile />
         </ConfirmDialog>
       )}
     </section>

@@ -10,8 +10,7 @@ import {
   type ProcessMethod,
 } from '../../../shared/payment-tools';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { EnvironmentBadge } from '../EnvironmentBadge';
-import { useAppInfo } from '../query/app-queries';
+import { OnActiveProfile } from '../EnvironmentBadge';
 import { resultOf } from '../query/ipc-query';
 import { errorsFromIpc, errorsFromIssues, zodIssues, type FormErrors } from '../ui/form-errors';
 import { FormField } from '../ui/FormField';
@@ -57,7 +56,6 @@ export function ProcessOrderPanel() {
   const [paid, setPaid] = useState<ProcessedPayment | null>(null);
   const [failure, setFailure] = useState<IpcError | null>(null);
   const process = useProcessOrder();
-  const profile = useAppInfo().data?.profile;
   const method = draft.method as ProcessMethod;
   const fields = processFieldsFor(method, draft.code);
 
@@ -211,11 +209,7 @@ export function ProcessOrderPanel() {
             {pending.order.vpa ? ` with a collect request to ${pending.order.vpa}` : ''}
             {pending.order.device ? ` for an ${pending.order.device} device` : ''}.
           </p>
-          {profile && (
-            <p>
-              On <EnvironmentBadge environment={profile.environment} /> “{profile.name}”.
-            </p>
-          )}
+          <OnActiveProfile />
         </ConfirmDialog>
       )}
     </section>

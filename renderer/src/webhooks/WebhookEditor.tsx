@@ -9,8 +9,7 @@ import {
   type WebhookRecord,
 } from '../../../shared/webhooks';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { EnvironmentBadge } from '../EnvironmentBadge';
-import { useAppInfo } from '../query/app-queries';
+import { OnActiveProfile } from '../EnvironmentBadge';
 import { resultOf } from '../query/ipc-query';
 import { errorsFromIpc, errorsFromIssues, zodIssues, type FormErrors } from '../ui/form-errors';
 import { FormField } from '../ui/FormField';
@@ -45,7 +44,6 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<IpcError | null>(null);
   const update = useUpdateWebhook();
-  const profile = useAppInfo().data?.profile;
   const edited = () => setPending(null);
 
   function review(e: FormEvent) {
@@ -162,11 +160,7 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
           <p>
             The service stops sending {hook.topics.join(', ')} events to <span className="mono">{hook.url}</span>.
           </p>
-          {profile && (
-            <p>
-              On <EnvironmentBadge environment={profile.environment} /> “{profile.name}”.
-            </p>
-          )}
+          <OnActiveProfile />
         </ConfirmDialog>
       )}
     </form>
