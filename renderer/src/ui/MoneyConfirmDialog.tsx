@@ -3,7 +3,7 @@ import { amountInWords } from '../../../shared/amount-words';
 import { checkRupees, RETYPE_ABOVE_MINOR } from '../../../shared/rupees';
 import type { Environment } from '../../../shared/profiles';
 import { EnvironmentBadge } from '../EnvironmentBadge';
-import { Dialog } from './Dialog';
+import { ConfirmDialog } from '../ConfirmDialog';
 import { formatMoney } from './format';
 import { RupeesField } from './RupeesField';
 
@@ -47,58 +47,41 @@ export function MoneyConfirmDialog({
         ? 'That is not the same amount.'
         : check.reason
       : undefined;
-  const blocked = busy || (mustRetype && !matches);
   return (
-    <Dialog
+    <ConfirmDialog
       title={title}
+      confirmLabel={busy ? 'Sending…' : confirmLabel}
+      busy={busy}
+      blocked={mustRetype && !matches ? 'Type the amount again to confirm.' : undefined}
+      className="money-confirm"
+      onConfirm={onConfirm}
       onCancel={onCancel}
-      actions={
-        <>
-          <button type="button" className="button" autoFocus onClick={onCancel}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={blocked}
-            aria-busy={busy}
-            title={mustRetype && !matches ? 'Type the amount again to confirm.' : undefined}
-            onClick={() => {
-              if (!blocked) onConfirm();
-            }}
-          >
-            {busy ? 'Sending…' : confirmLabel}
-          </button>
-        </>
-      }
     >
-      <div className="dialog-body money-confirm">
-        <dl className="money-confirm-facts">
-          <dt>On</dt>
-          <dd>{subject}</dd>
-          {amount !== null && (
-            <>
-              <dt>Amount</dt>
-              <dd>
-                <strong className="money-confirm-figures">{formatMoney(amount, currency)}</strong>
-                <span className="money-confirm-words">{amountInWords(amount, currency)}</span>
-              </dd>
-            </>
-          )}
-          <dt>Environment</dt>
-          <dd>{environment ? <EnvironmentBadge environment={environment} /> : '—'}</dd>
-        </dl>
-        {children}
-        {mustRetype && (
-          <RupeesField
-            label="Type the amount again, in rupees"
-            value={retyped}
-            onChange={setRetyped}
-            error={retypeError}
-            hint={`Asked above ${formatMoney(RETYPE_ABOVE_MINOR)}, so a slipped digit cannot go through.`}
-          />
+      <dl className="money-confirm-facts">
+        <dt>On</dt>
+        <dd>{subject}</dd>
+        {amount !== null && (
+          <>
+            <dt>Amount</dt>
+            <dd>
+              <strong className="money-confirm-figures">{formatMoney(amount, currency)}</strong>
+              <span className="money-confirm-words">{amountInWords(amount, currency)}</span>
+            </dd>
+          </>
         )}
-      </div>
-    </Dialog>
+        <dt>Environment</dt>
+        <dd>{environment ? <EnvironmentBadge environment={environment} /> : '—'}</dd>
+      </dl>
+      {children}
+      {mustRetype && (
+        <RupeesField
+          label="Type the amount again, in rupees"
+          value={retyped}
+          onChange={setRetyped}
+          error={retypeError}
+          hint={`Asked above ${formatMoney(RETYPE_ABOVE_MINOR)}, so a slipped digit cannot go through.`}
+        />
+      )}
+    </ConfirmDialog>
   );
 }
