@@ -62,6 +62,28 @@ export default defineConfig([
     },
   },
   {
+    // Components read and act through their folder's *-queries.ts (issue 34): one place a screen's reads, keys and
+    // invalidations are seen together and changed once.
+    files: ['renderer/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            noNodeBuiltins,
+            noElectronFolder,
+            {
+              group: ['**/query/ipc-query', '**/query/journaled-action'],
+              importNames: ['useIpcQuery', 'useIpcMutation', 'useJournaledAction'],
+              message: "Call the channel from the folder's *-queries.ts and use that hook here.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // A function past about 120 lines is where a reader loses the thread (issue 34): a warning, so a split is
     // planned rather than forced. Tests are left out: a describe block is a function that holds a whole file.
     files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.{ts,tsx}', 'scripts/**/*.{js,mjs,cjs}'],

@@ -182,122 +182,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (!(e instanceof TransportError)) throw e;
       return { done: false, error: fromTransport(name, spec, e) };
     }
-    return readResponse(name, spec, res, secrets);
-  }
-
-  function readResponse(name: OperationName, spec: OperationSpec, res: HttpResponse, secrets: SecretEcho): Outcome {
-    const fail = (error: ApiError, retryAfterMs?: number): Outcome => ({ done: false, error, retryAfterMs });
-    // A 200 we cannot read: a safe call can be asked again; a money-moving one probably happened.
-    const unreadable = (why: string): Outcome => {
-      if (res.status >= 500) return fail(unavailable(name, spec, res.status));
-      if (!spec.safe && res.status < 300) return fail(outcomeUnknown(name, spec, `the answer ${why}`));
-      return fail(
-        new ApiError({
-          kind: 'invalid_response',
-          operation: name,
-          httpStatus: res.status,
-          message: `HTTP ${res.status} body ${why}`,
-          userMessage: explain('invalid_response'),
-          retryable: spec.safe,
-        }),
-      );
-    };
-    let parsed: unknown;
-    try {
-      parsed = res.body.trim() === '' ? {} : JSON.parse(res.body);
-    } catch {
-      return unreadable('is not JSON');
-    }
-    const mentionsSecret = secrets.mention.test(res.body);
-    // A success the operation's fast path takes is proven flat by it; every other answer is walked for its depth
-    // before anything recursive (the scrub, the schema, the cache) reads it. Run on the text as it came: a body that
-    // mentions the secret is scrubbed first and left to the schema.
-    const fast = res.status < 400 && !mentionsSecret ? FAST_RESPONSES[name]?.(parsed) : undefined;
-    const unbounded = fast === undefined ? jsonProblem(parsed) : null;
-    if (unbounded) return unreadable(unbounded);
-    const json = mentionsSecret ? scrubAnswer(parsed, secrets) : parsed;
-
-    const errorBody = readErrorBody(json);
-    const requestId = errorBody?.requestId === undefined ? undefined : wireText(errorBody.requestId, 100);
-    const wireMessage = wireText(errorBody?.message ?? readLooseErrorMessage(json) ?? '', 500);
-
-    if (res.status === 429) {
-      const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now());
-      return fail(
-        new ApiError({
-          kind: 'rate_limited',
-          operation: name,
-          httpStatus: 429,
-          code: errorBody?.code,
-          requestId,
-          message: wireMessage || 'too many requests',
-          userMessage: explain('rate_limited'),
-          retryable: true,
-          retryAfterMs,
-        }),
-        retryAfterMs,
-      );
-    }
-    if (res.status >= 500) return fail(unavailable(name, spec, res.status, wireMessage, requestId));
-    const hashRefused = errorBody?.code === ERROR_CODES.hashNotVerified && /hash/i.test(errorBody.message);
-    if (res.status === 401 || res.status === 403 || hashRefused) {
-      return fail(
-        new ApiError({
-          kind: 'auth',
-          operation: name,
-          httpStatus: res.status,
-          code: errorBody?.code ?? res.status,
-          requestId,
-          message: wireMessage || `HTTP ${res.status}`,
-          userMessage: explain(res.status === 401 || res.status === 403 ? 'auth' : 'hash'),
-        }),
-      );
-    }
-
-    const isFailure = isStatusFalse(json) || res.status >= 400;
-    if (!isFailure) {
-      if (fast !== undefined) return { done: true, value: fast };
-      const parsed = (spec.response as z.ZodType).safeParse(json);
-      if (parsed.success) return { done: true, value: parsed.data };
-      // Payout fetch answers `error_code` / `error_message` with `status: true` and no payout.
-      if (!errorBody) {
-        const detail = wireText(describeIssues(parsed.error), 500);
-        // A success we cannot read on a money-moving call may still have moved the money: unknown, not refused.
-        if (!spec.safe)
-          return fail(outcomeUnknown(name, spec, `the answer does not have the documented shape: ${detail}`));
-        return fail(
-          new ApiError({
-            kind: 'invalid_response',
-            operation: name,
-            httpStatus: res.status,
-            message: `unexpected response: ${detail}`,
-            userMessage: explain('invalid_response'),
-          }),
-        );
-      }
-    }
-    if (errorBody || wireMessage) {
-      return fail(
-        new ApiError({
-          kind: 'api',
-          operation: name,
-          httpStatus: res.status,
-          code: errorBody?.code ?? res.status,
-          requestId,
-          message: wireMessage,
-          userMessage: wireMessage ? `The service refused: ${wireMessage}.` : explain('api'),
-        }),
-      );
-    }
-    return fail(
-      new ApiError({
-        kind: 'http',
-        operation: name,
-        httpStatus: res.status,
-        message: `HTTP ${res.status}`,
-        userMessage: explain('http'),
-      }),
-    );
+    return readResponse(name, spec, res, secrets, now);
   }
 
   return {
@@ -305,6 +190,146 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     close: () => own?.destroy(),
   };
 }
+
+/** What an answer comes to: its value, or the error it is and whether (and when) it may be asked again. */
+function readResponse(
+  name: OperationName,
+  spec: OperationSpec,
+  res: HttpResponse,
+  secrets: SecretEcho,
+  now: () => number,
+): Outcome {
+  const unreadable = (why: string) => unreadableAnswer(name, spec, res.status, why);
+  let parsed: unknown;
+  try {
+    parsed = res.body.trim() === '' ? {} : JSON.parse(res.body);
+  } catch {
+    return unreadable('is not JSON');
+  }
+  const mentionsSecret = secrets.mention.test(res.body);
+  // A success the operation's fast path takes is proven flat by it; every other answer is walked for its depth
+  // before anything recursive (the scrub, the schema, the cache) reads it. Run on the text as it came: a body that
+  // mentions the secret is scrubbed first and left to the schema.
+  const fast = res.status < 400 && !mentionsSecret ? FAST_RESPONSES[name]?.(parsed) : undefined;
+  const unbounded = fast === undefined ? jsonProblem(parsed) : null;
+  if (unbounded) return unreadable(unbounded);
+  const json = mentionsSecret ? scrubAnswer(parsed, secrets) : parsed;
+
+  const errorBody = readErrorBody(json);
+  const requestId = errorBody?.requestId === undefined ? undefined : wireText(errorBody.requestId, 100);
+  const wireMessage = wireText(errorBody?.message ?? readLooseErrorMessage(json) ?? '', 500);
+
+  const refused = refusalOf(name, spec, res, errorBody, requestId, wireMessage, now);
+  if (refused) return refused;
+
+  const isFailure = isStatusFalse(json) || res.status >= 400;
+  if (!isFailure) {
+    if (fast !== undefined) return { done: true, value: fast };
+    const parsed = (spec.response as z.ZodType).safeParse(json);
+    if (parsed.success) return { done: true, value: parsed.data };
+    // Payout fetch answers `error_code` / `error_message` with `status: true` and no payout.
+    if (!errorBody) {
+      const detail = wireText(describeIssues(parsed.error), 500);
+      // A success we cannot read on a money-moving call may still have moved the money: unknown, not refused.
+      if (!spec.safe)
+        return fail(outcomeUnknown(name, spec, `the answer does not have the documented shape: ${detail}`));
+      return fail(
+        new ApiError({
+          kind: 'invalid_response',
+          operation: name,
+          httpStatus: res.status,
+          message: `unexpected response: ${detail}`,
+          userMessage: explain('invalid_response'),
+        }),
+      );
+    }
+  }
+  if (errorBody || wireMessage) {
+    return fail(
+      new ApiError({
+        kind: 'api',
+        operation: name,
+        httpStatus: res.status,
+        code: errorBody?.code ?? res.status,
+        requestId,
+        message: wireMessage,
+        userMessage: wireMessage ? `The service refused: ${wireMessage}.` : explain('api'),
+      }),
+    );
+  }
+  return fail(
+    new ApiError({
+      kind: 'http',
+      operation: name,
+      httpStatus: res.status,
+      message: `HTTP ${res.status}`,
+      userMessage: explain('http'),
+    }),
+  );
+}
+
+/** The answers that say "not now" or "not you" before anything else: rate limited, unavailable, or refused auth. */
+function refusalOf(
+  name: OperationName,
+  spec: OperationSpec,
+  res: HttpResponse,
+  errorBody: ReturnType<typeof readErrorBody>,
+  requestId: string | undefined,
+  wireMessage: string,
+  now: () => number,
+): Outcome | null {
+  if (res.status === 429) {
+    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now());
+    return fail(
+      new ApiError({
+        kind: 'rate_limited',
+        operation: name,
+        httpStatus: 429,
+        code: errorBody?.code,
+        requestId,
+        message: wireMessage || 'too many requests',
+        userMessage: explain('rate_limited'),
+        retryable: true,
+        retryAfterMs,
+      }),
+      retryAfterMs,
+    );
+  }
+  if (res.status >= 500) return fail(unavailable(name, spec, res.status, wireMessage, requestId));
+  const hashRefused = errorBody?.code === ERROR_CODES.hashNotVerified && /hash/i.test(errorBody.message);
+  if (res.status === 401 || res.status === 403 || hashRefused) {
+    return fail(
+      new ApiError({
+        kind: 'auth',
+        operation: name,
+        httpStatus: res.status,
+        code: errorBody?.code ?? res.status,
+        requestId,
+        message: wireMessage || `HTTP ${res.status}`,
+        userMessage: explain(res.status === 401 || res.status === 403 ? 'auth' : 'hash'),
+      }),
+    );
+  }
+  return null;
+}
+
+/** A body that cannot be read: a safe call can be asked again; a money-moving one that succeeded probably happened. */
+function unreadableAnswer(name: OperationName, spec: OperationSpec, status: number, why: string): Outcome {
+  if (status >= 500) return fail(unavailable(name, spec, status));
+  if (!spec.safe && status < 300) return fail(outcomeUnknown(name, spec, `the answer ${why}`));
+  return fail(
+    new ApiError({
+      kind: 'invalid_response',
+      operation: name,
+      httpStatus: status,
+      message: `HTTP ${status} body ${why}`,
+      userMessage: explain('invalid_response'),
+      retryable: spec.safe,
+    }),
+  );
+}
+
+const fail = (error: ApiError, retryAfterMs?: number): Outcome => ({ done: false, error, retryAfterMs });
 
 function fromTransport(name: OperationName, spec: OperationSpec, e: TransportError): ApiError {
   if (e.kind === 'aborted') return cancelled(name);

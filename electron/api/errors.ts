@@ -38,6 +38,19 @@ export function isUnreachable(e: unknown): e is ApiError {
   return e instanceof ApiError && UNREACHABLE_KINDS.has(e.kind);
 }
 
+/**
+ * What `work` answers, or null when the service refused or could not be reached: for a read after an action, whose
+ * failure must not change what the action came to. Anything else (a bug, a failing cache) still throws.
+ */
+export async function unlessApiError<T>(work: () => Promise<T>): Promise<T | null> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof ApiError) return null;
+    throw e;
+  }
+}
+
 export interface ApiErrorInit {
   kind: ApiErrorKind;
   operation: OperationName;

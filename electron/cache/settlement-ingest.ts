@@ -157,14 +157,7 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
   /** The next free id of the date: records are appended in arrival order (settlement-ids.ts). */
   let nextId = ((sql.lastId.pluck().get(lo, hi) as number | null) ?? lo - 1) + 1;
 
-  /** The cached row with this exact key, found through the index; its slot too. */
-  const lookup = (hash: number, pg: string, txn: string, settledAt: string) => {
-    for (let slot = index.find(hash); slot >= 0; slot = index.find(hash, slot)) {
-      const row = sql.byId.get(index.rowId(slot)) as StoredRow;
-      if (row.settlement_date === settledAt && row.pg_transaction_id === txn && row.pg === pg) return { slot, row };
-    }
-    return null;
-  };
+  const w: DateWrites = { sql, index, rollup, changes, runId, date, codeOf };
 
   const writePage = (
     records: readonly SettlementRecord[],
@@ -177,63 +170,15 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
       const pg = r.pg ?? scope.pg ?? '';
       const hash = transactionHash(pg, r.pg_transaction_id);
       const values = fieldValues(r);
-      const found = lookup(hash, pg, r.pg_transaction_id, r.settlement_date);
+      const found = findStored(w, hash, pg, r.pg_transaction_id, r.settlement_date);
       if (found === null) {
         if (nextId > hi) throw new RangeError(`more than ${PER_DAY} records on ${date}`);
-        const exceptions = checkRecord(r);
-        const id = nextId++;
-        const exceptionFlags = flagsOf(exceptions);
-        sql.insert.run(
-          id,
-          date,
-          pg,
-          r.pg_transaction_id,
-          r.settlement_date,
-          ...values,
-          exceptionFlags,
-          exceptions.length === 0 ? null : JSON.stringify(exceptions),
-          runId,
-        );
-        index.add(hash, id, codeOf(pg), SEEN);
-        rollup.addRecord(r, date, pg, exceptionFlags, 1);
+        insertRecord(w, r, nextId++, pg, hash, values, compared, at);
         result.inserted++;
-        if (compared) {
-          const key = { runId, recordId: id, date, pg, pgTransactionId: r.pg_transaction_id };
-          changes({ ...key, settlementDate: r.settlement_date, kind: 'new' }, at);
-        }
         continue;
       }
-      const { slot, row } = found;
-      const flags = index.flags(slot);
-      const counted = (flags & VANISHED) === 0;
-      const key = { runId, recordId: row.id, date, pg, pgTransactionId: r.pg_transaction_id };
-      if (sameFields(row, values)) {
-        sql.seen.run(runId, row.id);
-        if (!counted) {
-          rollup.add(row as unknown as RollupRow, 1);
-          // Sort keys hold current records only: a record back from vanished is missing from them.
-          sql.unsortDay.run(date);
-          changes({ ...key, settlementDate: r.settlement_date, kind: 'returned' }, at);
-        }
-        result[flags & SEEN ? 'repeated' : 'unchanged']++;
-      } else {
-        const exceptions = withDuplicateKept(checkRecord(r), row.exceptions);
-        const exceptionFlags = flagsOf(exceptions);
-        sql.update.run(
-          ...values,
-          exceptionFlags,
-          exceptions.length === 0 ? null : JSON.stringify(exceptions),
-          runId,
-          runId,
-          row.id,
-        );
-        if (counted) rollup.add(row as unknown as RollupRow, -1);
-        rollup.addRecord(r, date, pg, exceptionFlags, 1);
-        const fields = diffFields(row, values);
-        changes({ ...key, settlementDate: r.settlement_date, kind: counted ? 'changed' : 'returned', fields }, at);
-        result[flags & SEEN ? 'repeated' : 'updated']++;
-      }
-      index.setFlags(slot, SEEN);
+      result[refreshRecord(w, found, r, pg, values, at)]++;
+      index.setFlags(found.slot, SEEN);
     }
     rollup.flush();
     // Every page that changes records, not only the first: keys may be written between two pages (search-keys.ts).
@@ -246,58 +191,14 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
     return result;
   };
 
-  const digestOfStored = () => {
-    const digest = createPassDigest(scope.pg);
-    const rows = (
-      scope.pg === null ? sql.currentRows.raw().iterate(lo, hi) : sql.currentRowsOfPg.raw().iterate(lo, hi, scope.pg)
-    ) as Iterable<[string, string, string, number, ...FieldValues]>;
-    for (const [pg, txn, settledAt, settled, ...values] of rows) digest.addRow(pg, txn, settledAt, settled, values);
-    return digest.gateways();
-  };
-
   const close = (manifest?: DateManifest): { vanished: number; records: number } => {
     const at = now().toISOString();
-    let vanished = 0;
-    index.forEach((slot, _hash, rowId) => {
-      if (index.flags(slot) !== 0) return;
-      const row = sql.vanish.get(at, rowId) as RollupRow & { pg_transaction_id: string; settlement_date: string };
-      rollup.add(row, -1);
-      index.setFlags(slot, VANISHED);
-      vanished++;
-      changes(
-        {
-          runId,
-          recordId: rowId,
-          date,
-          pg: row.pg,
-          pgTransactionId: row.pg_transaction_id,
-          settlementDate: row.settlement_date,
-          kind: 'vanished',
-        },
-        at,
-      );
-    });
+    const vanished = vanishUnseen(w, at);
     // Sort keys hold current records only: vanished ones are still in them.
     if (vanished > 0) sql.unsortDay.run(date);
     if (manifest) {
-      const seenBy = manifest.gateways ?? digestOfStored();
-      const gateways = new Set([...seenBy.keys(), ...(scope.pg === null ? pgs : [scope.pg])]);
-      for (const pg of gateways) {
-        const seen = seenBy.get(pg) ?? { records: 0, settled: 0, digest: manifest.emptyDigest };
-        sql.saveManifest.run(
-          runId,
-          date,
-          pg,
-          manifest.pages,
-          seen.records,
-          seen.settled,
-          seen.digest,
-          at,
-          manifest.passes,
-          manifest.shifts,
-          manifest.stable ? 1 : 0,
-        );
-      }
+      const seenBy = manifest.gateways ?? digestOfStored(sql, scope.pg, lo, hi);
+      saveManifest(w, manifest, seenBy, scope.pg === null ? pgs : [scope.pg], at);
     }
     // One gateway at a time: the rule never crosses gateways.
     for (const [code, digest] of digestsOf(index)) {
@@ -346,6 +247,163 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
   };
 }
 export type DateIngest = ReturnType<typeof beginDate>;
+
+/** What the writes of one date share. */
+interface DateWrites {
+  sql: IngestStatements;
+  /** The date's cached records by key hash, with whether this run saw each and whether it had vanished. */
+  index: HashIndex;
+  rollup: ReturnType<typeof createRollup>;
+  changes: ChangeWriter;
+  runId: number;
+  date: string;
+  /** The gateway's number in the index; a date holds at most MAX_CODES gateways. */
+  codeOf(pg: string): number;
+}
+
+/** The cached row with this exact key, found through the index; its slot too. */
+function findStored(w: DateWrites, hash: number, pg: string, txn: string, settledAt: string) {
+  for (let slot = w.index.find(hash); slot >= 0; slot = w.index.find(hash, slot)) {
+    const row = w.sql.byId.get(w.index.rowId(slot)) as StoredRow;
+    if (row.settlement_date === settledAt && row.pg_transaction_id === txn && row.pg === pg) return { slot, row };
+  }
+  return null;
+}
+
+/** A record the cache did not hold, appended under `id`; journaled as new unless it is the date's first sync. */
+function insertRecord(
+  w: DateWrites,
+  r: SettlementRecord,
+  id: number,
+  pg: string,
+  hash: number,
+  values: FieldValues,
+  compared: boolean,
+  at: string,
+): void {
+  const exceptions = checkRecord(r);
+  const exceptionFlags = flagsOf(exceptions);
+  w.sql.insert.run(
+    id,
+    w.date,
+    pg,
+    r.pg_transaction_id,
+    r.settlement_date,
+    ...values,
+    exceptionFlags,
+    exceptions.length === 0 ? null : JSON.stringify(exceptions),
+    w.runId,
+  );
+  w.index.add(hash, id, w.codeOf(pg), SEEN);
+  w.rollup.addRecord(r, w.date, pg, exceptionFlags, 1);
+  if (compared) {
+    const key = { runId: w.runId, recordId: id, date: w.date, pg, pgTransactionId: r.pg_transaction_id };
+    w.changes({ ...key, settlementDate: r.settlement_date, kind: 'new' }, at);
+  }
+}
+
+/**
+ * A record the cache held, sent again: marked seen, brought back if it had vanished, rewritten if a field changed.
+ * Says which count of the page it adds to: sent earlier in this run is `repeated` whatever else it is.
+ */
+function refreshRecord(
+  w: DateWrites,
+  { slot, row }: { slot: number; row: StoredRow },
+  r: SettlementRecord,
+  pg: string,
+  values: FieldValues,
+  at: string,
+): 'repeated' | 'unchanged' | 'updated' {
+  const flags = w.index.flags(slot);
+  const counted = (flags & VANISHED) === 0;
+  const key = { runId: w.runId, recordId: row.id, date: w.date, pg, pgTransactionId: r.pg_transaction_id };
+  if (sameFields(row, values)) {
+    w.sql.seen.run(w.runId, row.id);
+    if (!counted) {
+      w.rollup.add(row as unknown as RollupRow, 1);
+      // Sort keys hold current records only: a record back from vanished is missing from them.
+      w.sql.unsortDay.run(w.date);
+      w.changes({ ...key, settlementDate: r.settlement_date, kind: 'returned' }, at);
+    }
+    return flags & SEEN ? 'repeated' : 'unchanged';
+  }
+  const exceptions = withDuplicateKept(checkRecord(r), row.exceptions);
+  const exceptionFlags = flagsOf(exceptions);
+  w.sql.update.run(
+    ...values,
+    exceptionFlags,
+    exceptions.length === 0 ? null : JSON.stringify(exceptions),
+    w.runId,
+    w.runId,
+    row.id,
+  );
+  if (counted) w.rollup.add(row as unknown as RollupRow, -1);
+  w.rollup.addRecord(r, w.date, pg, exceptionFlags, 1);
+  const fields = diffFields(row, values);
+  w.changes({ ...key, settlementDate: r.settlement_date, kind: counted ? 'changed' : 'returned', fields }, at);
+  return flags & SEEN ? 'repeated' : 'updated';
+}
+
+/** Marks vanished every cached record of the date this pass did not see, journaled; says how many. */
+function vanishUnseen(w: DateWrites, at: string): number {
+  let vanished = 0;
+  w.index.forEach((slot, _hash, rowId) => {
+    if (w.index.flags(slot) !== 0) return;
+    const row = w.sql.vanish.get(at, rowId) as RollupRow & { pg_transaction_id: string; settlement_date: string };
+    w.rollup.add(row, -1);
+    w.index.setFlags(slot, VANISHED);
+    vanished++;
+    w.changes(
+      {
+        runId: w.runId,
+        recordId: rowId,
+        date: w.date,
+        pg: row.pg,
+        pgTransactionId: row.pg_transaction_id,
+        settlementDate: row.settlement_date,
+        kind: 'vanished',
+      },
+      at,
+    );
+  });
+  return vanished;
+}
+
+/** The digest per gateway of the date's current records: a resumed pass saw only its end, so the cache speaks. */
+function digestOfStored(sql: IngestStatements, pg: string | null, lo: number, hi: number) {
+  const digest = createPassDigest(pg);
+  const rows = (
+    pg === null ? sql.currentRows.raw().iterate(lo, hi) : sql.currentRowsOfPg.raw().iterate(lo, hi, pg)
+  ) as Iterable<[string, string, string, number, ...FieldValues]>;
+  for (const [pg, txn, settledAt, settled, ...values] of rows) digest.addRow(pg, txn, settledAt, settled, values);
+  return digest.gateways();
+}
+
+/** The date's manifest, a row per gateway seen or asked for; one the passes returned nothing for gets the empty digest. */
+function saveManifest(
+  w: DateWrites,
+  manifest: DateManifest,
+  seenBy: NonNullable<DateManifest['gateways']>,
+  asked: readonly string[],
+  at: string,
+): void {
+  for (const pg of new Set([...seenBy.keys(), ...asked])) {
+    const seen = seenBy.get(pg) ?? { records: 0, settled: 0, digest: manifest.emptyDigest };
+    w.sql.saveManifest.run(
+      w.runId,
+      w.date,
+      pg,
+      manifest.pages,
+      seen.records,
+      seen.settled,
+      seen.digest,
+      at,
+      manifest.passes,
+      manifest.shifts,
+      manifest.stable ? 1 : 0,
+    );
+  }
+}
 
 /** A record's own exceptions, keeping the cross-record one (recomputed when the date closes). */
 function withDuplicateKept(own: ReconciliationException[], stored: string | null): ReconciliationException[] {

@@ -16,7 +16,7 @@ import { createDataGeneration } from './data-generation';
 import { FILTER_SQL, type FilterParams } from './settlement-filter';
 import { PER_DAY, dayNumber } from './settlement-ids';
 import { DAYS } from './settlement-search';
-import { KEYED_SORT_COLUMNS, type KeyedSortColumn } from './sort-keys';
+import { KEYED_SORT_COLUMNS, type KeyedSortColumn } from '../../shared/settlement-query';
 
 type Value = string | number;
 type Key = [value: Value, id: number];

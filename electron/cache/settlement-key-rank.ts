@@ -21,7 +21,8 @@ import type { FilterParams } from './settlement-filter';
 import { dayNumber } from './settlement-ids';
 import { KEY_FILTER_SQL, compareKeys, type KeyOrder } from './settlement-key-order';
 import { ROLLUP_WHERE } from './settlement-rollup';
-import { KEYED_SORT_COLUMNS, decodeMarkList, type KeyedSortColumn, type SortKey } from './sort-keys';
+import { decodeMarkList, type SortKey } from './sort-keys';
+import { KEYED_SORT_COLUMNS, type KeyedSortColumn } from '../../shared/settlement-query';
 
 /** The filter's keys: checked on each key's own fields. */
 const KEEP_SQL = `${KEY_FILTER_SQL} AND (:exceptionsOnly = 0 OR k.exception_flags <> 0)`;
@@ -172,62 +173,10 @@ export function createKeyRank(
     const rank = rankOf(total);
     if (rank < 0 || rank >= total) return { key: null, total };
 
-    // Every mark in key order, with the sums of mark counts that bound the filter's count below it: `lower` from
-    // each list's last mark at or below it, `upper` from each list's first mark above it (or its total).
-    const marks = all.flatMap((l, li) => l.keys.map((key, mi) => ({ key, li, mi })));
-    const order = comparatorFor(marks.map(({ key }) => key));
-    marks.sort((x, y) => order(x.key, y.key));
-    const lower = new Float64Array(marks.length);
-    const upper = new Float64Array(marks.length);
-    {
-      let low = 0;
-      let up = 0;
-      marks.forEach(({ li, mi }, p) => {
-        const l = all[li]!;
-        l.at[mi] = p;
-        low += l.kept[mi]! - (mi > 0 ? l.kept[mi - 1]! : 0);
-        up += l.kept[mi + 1]! - l.kept[mi]!;
-        lower[p] = low;
-        upper[p] = up;
-      });
-    }
+    const { marks, order, lower, upper } = orderMarks(all);
     const estimate = estimateBelow(all, marks);
-
-    const START: Point = { key: null, count: 0, nLo: 0, nHi: 0, p: -1 };
-    const end = (l: List): Point => ({
-      key: null,
-      count: l.kept.at(-1)!,
-      nLo: l.n.at(-1)!,
-      nHi: l.n.at(-1)!,
-      p: marks.length,
-    });
-    const mark = (l: List, i: number): Point => ({
-      key: l.keys[i]!,
-      count: l.kept[i]!,
-      nLo: l.n[i]!,
-      nHi: l.n[i]!,
-      p: l.at[i]!,
-    });
-    /** A list's nearest known points at or below `key` and at or above it (one point at a mark's key). */
-    const around = (l: List, key: SortKey): [Point, Point] => {
-      let a = 0;
-      let b = l.keys.length;
-      while (a < b) {
-        const m = (a + b) >> 1;
-        if (order(l.keys[m]!, key) < 0) a = m + 1;
-        else b = m;
-      }
-      if (a < l.keys.length && order(l.keys[a]!, key) === 0) {
-        const at = mark(l, a);
-        return [at, at];
-      }
-      let below = a > 0 ? mark(l, a - 1) : START;
-      let above = a < l.keys.length ? mark(l, a) : end(l);
-      // The points of earlier cuts (keys of marks, so their places among the marks order them).
-      if (l.low !== null && l.low.p > below.p && order(l.low.key!, key) <= 0) below = l.low;
-      if (l.high !== null && l.high.p < above.p && order(l.high.key!, key) >= 0) above = l.high;
-      return [below, above];
-    };
+    const end = (l: List) => endOf(l, marks.length);
+    const around = (l: List, key: SortKey) => pointsAround(l, key, order, marks.length);
 
     // K has `rank` kept keys below it. A mark with at most `rank` below is at or below K, one with more is above it:
     // `lo` and `hi` are the nearest such marks known (-1 and marks.length: the ends).
@@ -259,38 +208,8 @@ export function createKeyRank(
           counted.push(p - below.p <= above.p - p ? { i, from: below, up: true } : { i, from: above, up: false });
         }
       });
-      if (seeks.length > 0) {
-        const ordinals = sql.ordinals.all({
-          col,
-          value: key[0],
-          id: key[1],
-          lists: JSON.stringify(seeks.map((i) => [all[i]!.day, all[i]!.pg])),
-        }) as (number | null)[];
-        seeks.forEach((i, j) => {
-          const n = ordinals[j] ?? all[i]!.n.at(-1)!;
-          points[i] = { key, count: n, nLo: n, nHi: n, p };
-        });
-      }
-      if (counted.length > 0) {
-        const stretches = counted.map(({ i, from, up }) => {
-          const { day, pg } = all[i]!;
-          if (up) return [day, pg, from.key![0], from.key![1], key[0], key[1]];
-          return from.key === null ? [day, pg, key[0], key[1]] : [day, pg, key[0], key[1], from.key[0], from.key[1]];
-        });
-        const rows = sql.counts.all({ ...params, stretches: JSON.stringify(stretches) }) as number[];
-        counted.forEach(({ i, from, up }, j) => {
-          const keys = Math.floor(rows[j]! / 2 ** 32);
-          const kept = rows[j]! % 2 ** 32;
-          const sign = up ? 1 : -1;
-          points[i] = {
-            key,
-            count: from.count + sign * kept,
-            nLo: from.nLo + sign * keys,
-            nHi: from.nHi + sign * keys,
-            p,
-          };
-        });
-      }
+      if (seeks.length > 0) seekOrdinals(sql.ordinals, { col, key, p, all, seeks, points });
+      if (counted.length > 0) countStretches(sql.counts, params, { key, p, all, counted, points });
       const below = points.reduce((sum, point) => sum + point.count, 0);
       if (below <= rank) {
         all.forEach((l, i) => (l.low = points[i]!));
@@ -314,23 +233,7 @@ export function createKeyRank(
       const toRead = bounds().reduce((sum, [from, to]) => sum + (to.count > from.count ? to.nHi - from.nLo : 0), 0);
       if (toRead <= readFew) break;
       if (hi - lo > 1) {
-        let p = (lo + hi) >> 1;
-        if (guided < guidedCuts) {
-          // Where the estimate, corrected by its errors at the cuts either side, crosses `rank`: the first mark
-          // above K by it (`a`) and the one before, below K by it. Count below K first, then above it.
-          const eLo = error.lo ?? error.hi ?? 0;
-          const eHi = error.hi ?? eLo;
-          const errorAt = (m: number) => eLo + ((eHi - eLo) * (m - lo)) / (hi - lo);
-          let a = lo + 1;
-          let b = hi;
-          while (a < b) {
-            const m = (a + b) >> 1;
-            if (estimate[m]! + errorAt(m) <= rank) a = m + 1;
-            else b = m;
-          }
-          p = a - 1 > lo ? a - 1 : Math.min(a, hi - 1);
-        }
-        cut(p);
+        cut(guided < guidedCuts ? guidedCut(estimate, error, lo, hi, rank) : (lo + hi) >> 1);
       } else if (lo >= 0 && !cutAt.has(lo)) {
         cut(lo);
       } else if (hi < marks.length && !cutAt.has(hi)) {
@@ -355,6 +258,154 @@ export function createKeyRank(
   }
 
   return { keyAtRank };
+}
+
+/**
+ * Every mark of the lists in key order (each list learns where its marks fall), with the sums of mark counts that
+ * bound the filter's count below each: `lower` from each list's last mark at or below it, `upper` from each list's
+ * first mark above it (or its total).
+ */
+function orderMarks(all: readonly List[]) {
+  const marks = all.flatMap((l, li) => l.keys.map((key, mi) => ({ key, li, mi })));
+  const order = comparatorFor(marks.map(({ key }) => key));
+  marks.sort((x, y) => order(x.key, y.key));
+  const lower = new Float64Array(marks.length);
+  const upper = new Float64Array(marks.length);
+  let low = 0;
+  let up = 0;
+  marks.forEach(({ li, mi }, p) => {
+    const l = all[li]!;
+    l.at[mi] = p;
+    low += l.kept[mi]! - (mi > 0 ? l.kept[mi - 1]! : 0);
+    up += l.kept[mi + 1]! - l.kept[mi]!;
+    lower[p] = low;
+    upper[p] = up;
+  });
+  return { marks, order, lower, upper };
+}
+
+/** Where a cut's key falls among all marks (`p`), and the lists' points at it, filled in as they are counted. */
+interface Cut {
+  key: SortKey;
+  p: number;
+  all: readonly List[];
+  points: Point[];
+}
+
+/** With no filter, each list's count below the cut is its ordinal there: one seek a list, all in one statement. */
+function seekOrdinals(
+  ordinals: Statement,
+  { col, key, p, all, seeks, points }: Cut & { col: number; seeks: number[] },
+) {
+  const found = ordinals.all({
+    col,
+    value: key[0],
+    id: key[1],
+    lists: JSON.stringify(seeks.map((i) => [all[i]!.day, all[i]!.pg])),
+  }) as (number | null)[];
+  seeks.forEach((i, j) => {
+    const n = found[j] ?? all[i]!.n.at(-1)!;
+    points[i] = { key, count: n, nLo: n, nHi: n, p };
+  });
+}
+
+/**
+ * With a filter, each list's keys between the cut and its nearer known point, counted (all of them, and those the
+ * filter keeps) in one statement, and added to that point's counts or taken from them.
+ */
+function countStretches(
+  counts: Statement,
+  params: Record<string, unknown>,
+  { key, p, all, counted, points }: Cut & { counted: { i: number; from: Point; up: boolean }[] },
+) {
+  const stretches = counted.map(({ i, from, up }) => {
+    const { day, pg } = all[i]!;
+    if (up) return [day, pg, from.key![0], from.key![1], key[0], key[1]];
+    return from.key === null ? [day, pg, key[0], key[1]] : [day, pg, key[0], key[1], from.key[0], from.key[1]];
+  });
+  const rows = counts.all({ ...params, stretches: JSON.stringify(stretches) }) as number[];
+  counted.forEach(({ i, from, up }, j) => {
+    const keys = Math.floor(rows[j]! / 2 ** 32);
+    const kept = rows[j]! % 2 ** 32;
+    const sign = up ? 1 : -1;
+    points[i] = {
+      key,
+      count: from.count + sign * kept,
+      nLo: from.nLo + sign * keys,
+      nHi: from.nHi + sign * keys,
+      p,
+    };
+  });
+}
+
+const START: Point = { key: null, count: 0, nLo: 0, nHi: 0, p: -1 };
+
+/** A list's end, past all `markCount` marks. */
+const endOf = (l: List, markCount: number): Point => ({
+  key: null,
+  count: l.kept.at(-1)!,
+  nLo: l.n.at(-1)!,
+  nHi: l.n.at(-1)!,
+  p: markCount,
+});
+
+const markOf = (l: List, i: number): Point => ({
+  key: l.keys[i]!,
+  count: l.kept[i]!,
+  nLo: l.n[i]!,
+  nHi: l.n[i]!,
+  p: l.at[i]!,
+});
+
+/** A list's nearest known points at or below `key` and at or above it (one point at a mark's key). */
+function pointsAround(
+  l: List,
+  key: SortKey,
+  order: (a: SortKey, b: SortKey) => number,
+  markCount: number,
+): [Point, Point] {
+  let a = 0;
+  let b = l.keys.length;
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if (order(l.keys[m]!, key) < 0) a = m + 1;
+    else b = m;
+  }
+  if (a < l.keys.length && order(l.keys[a]!, key) === 0) {
+    const at = markOf(l, a);
+    return [at, at];
+  }
+  let below = a > 0 ? markOf(l, a - 1) : START;
+  let above = a < l.keys.length ? markOf(l, a) : endOf(l, markCount);
+  // The points of earlier cuts (keys of marks, so their places among the marks order them).
+  if (l.low !== null && l.low.p > below.p && order(l.low.key!, key) <= 0) below = l.low;
+  if (l.high !== null && l.high.p < above.p && order(l.high.key!, key) >= 0) above = l.high;
+  return [below, above];
+}
+
+/**
+ * The mark to cut at between `lo` and `hi`, where the estimate, corrected by its errors at the cuts either side,
+ * crosses `rank`: the first mark above K by it (`a`) and the one before, below K by it. Count below K first, then
+ * above it.
+ */
+function guidedCut(
+  estimate: Float64Array,
+  error: { lo: number | null; hi: number | null },
+  lo: number,
+  hi: number,
+  rank: number,
+): number {
+  const eLo = error.lo ?? error.hi ?? 0;
+  const eHi = error.hi ?? eLo;
+  const errorAt = (m: number) => eLo + ((eHi - eLo) * (m - lo)) / (hi - lo);
+  let a = lo + 1;
+  let b = hi;
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if (estimate[m]! + errorAt(m) <= rank) a = m + 1;
+    else b = m;
+  }
+  return a - 1 > lo ? a - 1 : Math.min(a, hi - 1);
 }
 
 /**

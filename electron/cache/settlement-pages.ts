@@ -27,6 +27,7 @@ import {
   type CachedSettlement,
   type SettlementSort,
   type SettlementSortColumn,
+  type KeyedSortColumn,
 } from '../../shared/settlement-query';
 import { CursorError, decodeCursor, encodeCursor } from './cursor';
 import { EXCEPTIONS_SQL, FILTER_SQL, type FilterParams } from './settlement-filter';
@@ -37,7 +38,7 @@ import { SEARCHED_ROWS, SEARCH_WITH, type SearchPlanner } from './settlement-sea
 import { createValueOrder, isValueColumn, type ValueColumn } from './settlement-value-order';
 import { createKeyOrder } from './settlement-key-order';
 import { createKeyRank } from './settlement-key-rank';
-import { SORT_EXPRESSION, hasSortKeys, type KeyedSortColumn } from './sort-keys';
+import { SORT_EXPRESSION, hasSortKeys } from './sort-keys';
 
 const COLUMNS = READ_COLUMNS.join(', ');
 

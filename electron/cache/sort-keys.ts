@@ -17,7 +17,7 @@
  * before it per class of record, by which a jump ranks a key under any filter the keys carry (settlement-key-rank.ts).
  */
 import type { Database } from 'better-sqlite3';
-import type { SettlementSortColumn } from '../../shared/settlement-query';
+import { KEYED_SORT_COLUMNS, type KeyedSortColumn, type SettlementSortColumn } from '../../shared/settlement-query';
 import { perDateWriter } from './search-keys';
 import { dayNumber, idRange } from './settlement-ids';
 import { prepareAll } from './statements';
@@ -38,25 +38,6 @@ export const SORT_EXPRESSION: Readonly<Record<Exclude<SettlementSortColumn, 'dat
   pg_transaction_id: 'pg_transaction_id',
   utr: "ifnull(utr, '')",
 };
-
-/** The columns with sort keys; a column's number in the table is its place here. */
-export const KEYED_SORT_COLUMNS = [
-  'settlement_date',
-  'order_date',
-  'amount',
-  'mer_service_fee',
-  'mer_service_tax',
-  'settled_amount',
-  'order_id',
-  'pg_transaction_id',
-  'utr',
-  // Few values, ordered by the rollup's counts (settlement-value-order.ts) for a first page and a jump; their keys
-  // (migration 17) serve pages that continue a merge: a rare status's rows, a few of each date's, are then read from
-  // the keys in order instead of walked for in every record of their dates.
-  'order_status',
-  'pg_status',
-] as const satisfies readonly SettlementSortColumn[];
-export type KeyedSortColumn = (typeof KEYED_SORT_COLUMNS)[number];
 
 /** A list's keys between two marks (migration 15): a jump counts at most this many keys a list by reading them. */
 export const MARK_EVERY = 256;

@@ -13,7 +13,7 @@
 import type { JournalEntry } from '../../shared/journal';
 import { formatMoney, type Minor } from '../../shared/money';
 import { refundProblem, refundState, type OrderView, type StoredRefundAttempt } from '../../shared/orders';
-import { ApiError } from '../api/errors';
+import { ApiError, unlessApiError } from '../api/errors';
 import type { Cache } from '../cache/database';
 import { refuseWhileUnsettled } from '../journal/actions';
 import type { Journals } from '../journal/registry';
@@ -71,14 +71,7 @@ export function createOrderService(deps: {
   }
 
   /** The order after an action; a failed lookup leaves the action's outcome as it is. */
-  async function refetched(profileId: string, orderId: string): Promise<OrderView | null> {
-    try {
-      return await fetch(profileId, orderId);
-    } catch (e) {
-      if (e instanceof ApiError) return null;
-      throw e;
-    }
-  }
+  const refetched = (profileId: string, orderId: string) => unlessApiError(() => fetch(profileId, orderId));
 
   async function capture(profileId: string, orderId: string): Promise<OrderActionResult> {
     const { journal } = deps.journals.for(profileId);

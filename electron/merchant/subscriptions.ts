@@ -16,7 +16,7 @@ import {
   isCancelled,
   type SubscriptionView,
 } from '../../shared/subscriptions';
-import { ApiError } from '../api/errors';
+import { ApiError, unlessApiError } from '../api/errors';
 import type { Cache } from '../cache/database';
 import { refuseWhileUnsettled } from '../journal/actions';
 import type { Journals } from '../journal/registry';
@@ -62,14 +62,8 @@ export function createSubscriptionService(deps: {
     return deps.cacheFor(profileId).merchant.putSubscription(subscription, by === 'receipt' ? id : null);
   }
 
-  async function refetched(profileId: string, id: string): Promise<SubscriptionView | null> {
-    try {
-      return await fetch(profileId, id);
-    } catch (e) {
-      if (e instanceof ApiError) return null;
-      throw e;
-    }
-  }
+  /** The subscription after an action; a failed lookup leaves the action's outcome as it is. */
+  const refetched = (profileId: string, id: string) => unlessApiError(() => fetch(profileId, id));
 
   async function cancel(profileId: string, id: string): Promise<SubscriptionActionResult> {
     const { journal } = deps.journals.for(profileId);

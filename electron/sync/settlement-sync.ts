@@ -97,29 +97,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   for (let d = request.from; d <= request.to; d = addDays(d, 1)) days.push(d);
   const claimed = cache.syncRuns.claim('settlements', { from: request.from, to: request.to, pg }, days);
   const runId = claimed.run.id;
-  const states: DateState[] = claimed.dates
-    .map((d) => ({
-      date: d.date,
-      status: d.status === 'completed' ? ('completed' as const) : ('pending' as const),
-      next: d.nextOffset,
-      fetchAt: d.nextOffset,
-      end: Infinity,
-      ahead: false,
-      generation: 0,
-      inflight: 0,
-      waiting: new Map<number, SettlementPage>(),
-      ingest: null,
-      records: d.records,
-      pass: 1,
-      passPages: 0,
-      passShifted: false,
-      passPartial: d.nextOffset > 0,
-      shifts: 0,
-      lastKey: d.lastKey === null ? null : (JSON.parse(d.lastKey) as RecordKey),
-      digest: createPassDigest(pg),
-      previousDigest: null,
-    }))
-    .sort((a, b) => (a.date < b.date ? -1 : 1));
+  const states = claimed.dates.map((d) => dateState(d, pg)).sort((a, b) => (a.date < b.date ? -1 : 1));
   const progress = createProgress({
     runId,
     dates: states,
@@ -132,105 +110,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const inflight = new Set<Promise<void>>();
-  let waitingPages = 0;
-
-  const currentDate = () => states.find((s) => s.status === 'active')?.date ?? null;
-
-  const failDate = (s: DateState, error: unknown) => {
-    s.status = 'failed';
-    s.ingest = null;
-    waitingPages -= s.waiting.size;
-    s.waiting.clear();
-    const message = error instanceof ApiError ? error.userMessage : String(error);
-    cache.syncRuns.failDate(runId, s.date, message);
-    progress.report(currentDate(), true);
-  };
-
-  const dropWaiting = (s: DateState) => {
-    waitingPages -= s.waiting.size;
-    s.waiting.clear();
-  };
-
-  /** The pass is over: record the date, or page it again when the pass saw the list move or disagreed. */
-  const endPass = (s: DateState): 'completed' | 'again' => {
-    const digest = s.digest.digest();
-    // A resumed pass checked its first boundary against the key stored with the checkpoint, so it is clean if no
-    // boundary moved; its digest is then the cache's (the records before the resume were stored by the dead run).
-    const clean = !s.passShifted;
-    const stable = clean && (s.previousDigest === null || s.previousDigest === digest);
-    if (!stable && s.pass < MAX_PASSES) {
-      s.previousDigest = s.passPartial ? null : digest;
-      s.pass++;
-      s.passPages = 0;
-      s.passShifted = false;
-      s.passPartial = false;
-      s.lastKey = null;
-      s.digest = createPassDigest(pg);
-      s.next = 0;
-      s.fetchAt = 0;
-      s.end = Infinity;
-      s.ahead = false;
-      s.generation++;
-      dropWaiting(s);
-      s.ingest!.newPass();
-      return 'again';
-    }
-    s.ingest!.finish({
-      pages: s.passPages,
-      passes: s.pass,
-      shifts: s.shifts,
-      stable,
-      gateways: s.passPartial ? null : s.digest.gateways(),
-      emptyDigest: EMPTY_DIGEST,
-    });
-    s.status = 'completed';
-    s.ingest = null;
-    dropWaiting(s);
-    return 'completed';
-  };
-
-  const store = (s: DateState) => {
-    for (let page = s.waiting.get(s.next); page !== undefined && s.status === 'active'; page = s.waiting.get(s.next)) {
-      s.waiting.delete(s.next);
-      waitingPages--;
-      const last = page.is_last_page || page.data.length === 0;
-      // This page should start with the last record stored; when it does, that record is not stored twice.
-      let fresh = page.data;
-      if (overlap > 0 && s.next > 0 && s.lastKey !== null) {
-        if (overlapHolds(s.lastKey, page.data[0], pg)) fresh = page.data.slice(overlap);
-        else {
-          s.passShifted = true;
-          s.shifts++;
-        }
-      }
-      const advance = page.data.length > overlap ? page.data.length - overlap : page.data.length;
-      const nextOffset = s.next + advance;
-      if (page.data.length > 0) s.lastKey = keyOf(page.data[page.data.length - 1]!, pg);
-      s.ingest!.upsertPage(fresh, nextOffset, s.lastKey && JSON.stringify(s.lastKey));
-      s.digest.add(fresh);
-      s.next = nextOffset;
-      s.records += fresh.length;
-      s.passPages++;
-      progress.page(fresh.length);
-      if (last) {
-        if (endPass(s) === 'completed') {
-          progress.report(currentDate(), true);
-          return;
-        }
-        progress.report(currentDate());
-        continue;
-      }
-      if (page.data.length === pageSize) s.ahead = true;
-      else {
-        // Fewer than asked, yet not the last page: the guesses at later offsets were wrong; ask again.
-        s.ahead = false;
-        s.generation++;
-        s.fetchAt = s.next;
-        dropWaiting(s);
-      }
-      progress.report(currentDate());
-    }
-  };
+  const pages = createDatePages({ cache, runId, pg, pageSize, overlap, states, progress });
 
   /** A fault of the cache (or a bug): stops the run. Kept here because a settled task may go unobserved. */
   let fatal = null as { error: unknown } | null;
@@ -260,9 +140,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
             if (stale()) return;
             // Nothing past a last page is asked for (a later pass starts over with no end).
             if (page.is_last_page || page.data.length === 0) s.end = Math.min(s.end, offset + 1);
-            s.waiting.set(offset, page);
-            waitingPages++;
-            store(s);
+            pages.receive(s, offset, page);
           }),
         (error: unknown) =>
           guarded(() => {
@@ -270,7 +148,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
             if (!(error instanceof ApiError)) throw error;
             // A page asked for ahead of a last page that has since come back was never needed.
             if (offset >= s.end) return;
-            failDate(s, error);
+            pages.failDate(s, error);
           }),
       )
       .finally(() => {
@@ -299,7 +177,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
 
   const drain = async () => {
     for (;;) {
-      while (!signal.aborted && inflight.size + waitingPages < concurrency) {
+      while (!signal.aborted && inflight.size + pages.waiting() < concurrency) {
         const s = nextDate();
         if (!s) break;
         fetchPage(s);
@@ -314,15 +192,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
     halt(error);
     await Promise.allSettled(inflight);
   }
-  if (fatal) {
-    const { error } = fatal;
-    try {
-      cache.syncRuns.finish(runId, 'failed', error instanceof Error ? error.message : String(error));
-    } catch {
-      // The cache itself is failing; the first error says more than this one would.
-    }
-    throw error;
-  }
+  if (fatal) failRun(cache, runId, fatal.error);
 
   const cancelled = signal.aborted && states.some((s) => s.status === 'pending' || s.status === 'active');
   for (const s of states) if (s.status === 'pending' || s.status === 'active') s.status = 'cancelled';
@@ -332,6 +202,178 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   // The search and sort keys are the caller's to write once the sync has answered (writeKeysAfter).
   progress.report(null, true);
   return summarize(options.cache, runId, claimed.resumed, request, status, states, Math.round(clock() - started));
+}
+
+interface PagesContext {
+  cache: SyncSettlementsOptions['cache'];
+  runId: number;
+  pg: string | null;
+  pageSize: number;
+  overlap: number;
+  states: readonly DateState[];
+  progress: ReturnType<typeof createProgress>;
+}
+
+/**
+ * The pages of the dates being read. Pages come back in any order; each is held until the pages before it are
+ * stored, then stored in order, and a date's last page ends its pass. The run counts the pages held against its
+ * concurrency, as it does the requests out.
+ */
+function createDatePages({ cache, runId, pg, pageSize, overlap, states, progress }: PagesContext) {
+  let waitingPages = 0;
+
+  const currentDate = () => states.find((s) => s.status === 'active')?.date ?? null;
+
+  const failDate = (s: DateState, error: unknown) => {
+    s.status = 'failed';
+    s.ingest = null;
+    waitingPages -= s.waiting.size;
+    s.waiting.clear();
+    const message = error instanceof ApiError ? error.userMessage : String(error);
+    cache.syncRuns.failDate(runId, s.date, message);
+    progress.report(currentDate(), true);
+  };
+
+  const dropWaiting = (s: DateState) => {
+    waitingPages -= s.waiting.size;
+    s.waiting.clear();
+  };
+
+  /** The pass is over: record the date, or page it again when the pass saw the list move or disagreed. */
+  const endPass = (s: DateState): 'completed' | 'again' => {
+    const digest = s.digest.digest();
+    // A resumed pass checked its first boundary against the key stored with the checkpoint, so it is clean if no
+    // boundary moved; its digest is then the cache's (the records before the resume were stored by the dead run).
+    const clean = !s.passShifted;
+    const stable = clean && (s.previousDigest === null || s.previousDigest === digest);
+    if (!stable && s.pass < MAX_PASSES) {
+      restartPass(s, digest, pg);
+      dropWaiting(s);
+      s.ingest!.newPass();
+      return 'again';
+    }
+    s.ingest!.finish({
+      pages: s.passPages,
+      passes: s.pass,
+      shifts: s.shifts,
+      stable,
+      gateways: s.passPartial ? null : s.digest.gateways(),
+      emptyDigest: EMPTY_DIGEST,
+    });
+    s.status = 'completed';
+    s.ingest = null;
+    dropWaiting(s);
+    return 'completed';
+  };
+
+  const store = (s: DateState) => {
+    for (let page = s.waiting.get(s.next); page !== undefined && s.status === 'active'; page = s.waiting.get(s.next)) {
+      s.waiting.delete(s.next);
+      waitingPages--;
+      const last = page.is_last_page || page.data.length === 0;
+      const fresh = freshRecords(s, page, overlap, pg);
+      const advance = page.data.length > overlap ? page.data.length - overlap : page.data.length;
+      const nextOffset = s.next + advance;
+      if (page.data.length > 0) s.lastKey = keyOf(page.data[page.data.length - 1]!, pg);
+      s.ingest!.upsertPage(fresh, nextOffset, s.lastKey && JSON.stringify(s.lastKey));
+      s.digest.add(fresh);
+      s.next = nextOffset;
+      s.records += fresh.length;
+      s.passPages++;
+      progress.page(fresh.length);
+      if (last) {
+        if (endPass(s) === 'completed') {
+          progress.report(currentDate(), true);
+          return;
+        }
+        progress.report(currentDate());
+        continue;
+      }
+      if (page.data.length === pageSize) s.ahead = true;
+      else {
+        // Fewer than asked, yet not the last page: the guesses at later offsets were wrong; ask again.
+        s.ahead = false;
+        s.generation++;
+        s.fetchAt = s.next;
+        dropWaiting(s);
+      }
+      progress.report(currentDate());
+    }
+  };
+
+  return {
+    /** A page came back: hold it, and store every page that is now next in line. */
+    receive(s: DateState, offset: number, page: SettlementPage) {
+      s.waiting.set(offset, page);
+      waitingPages++;
+      store(s);
+    },
+    failDate,
+    waiting: () => waitingPages,
+  };
+}
+
+/** A claimed date as the run tracks it: a date the dead run finished stays done, any other resumes at its checkpoint. */
+function dateState(d: ReturnType<Cache['syncRuns']['claim']>['dates'][number], pg: string | null): DateState {
+  return {
+    date: d.date,
+    status: d.status === 'completed' ? ('completed' as const) : ('pending' as const),
+    next: d.nextOffset,
+    fetchAt: d.nextOffset,
+    end: Infinity,
+    ahead: false,
+    generation: 0,
+    inflight: 0,
+    waiting: new Map<number, SettlementPage>(),
+    ingest: null,
+    records: d.records,
+    pass: 1,
+    passPages: 0,
+    passShifted: false,
+    passPartial: d.nextOffset > 0,
+    shifts: 0,
+    lastKey: d.lastKey === null ? null : (JSON.parse(d.lastKey) as RecordKey),
+    digest: createPassDigest(pg),
+    previousDigest: null,
+  };
+}
+
+/** The date is paged again from the start; a pass that saw all of it leaves its digest for the next to agree with. */
+function restartPass(s: DateState, digest: string, pg: string | null): void {
+  s.previousDigest = s.passPartial ? null : digest;
+  s.pass++;
+  s.passPages = 0;
+  s.passShifted = false;
+  s.passPartial = false;
+  s.lastKey = null;
+  s.digest = createPassDigest(pg);
+  s.next = 0;
+  s.fetchAt = 0;
+  s.end = Infinity;
+  s.ahead = false;
+  s.generation++;
+}
+
+/**
+ * The page's records not stored yet. The page should start with the last record stored; when it does, that record is
+ * not stored twice, and when it does not, the list moved under the pass (counted, and the pass is paged again).
+ */
+function freshRecords(s: DateState, page: SettlementPage, overlap: number, pg: string | null): SettlementPage['data'] {
+  if (overlap === 0 || s.next === 0 || s.lastKey === null) return page.data;
+  if (overlapHolds(s.lastKey, page.data[0], pg)) return page.data.slice(overlap);
+  s.passShifted = true;
+  s.shifts++;
+  return page.data;
+}
+
+/** A fault of the cache (or a bug) ends the run as failed, and the fault is what the caller sees. */
+function failRun(cache: SyncSettlementsOptions['cache'], runId: number, error: unknown): never {
+  try {
+    cache.syncRuns.finish(runId, 'failed', error instanceof Error ? error.message : String(error));
+  } catch {
+    // The cache itself is failing; the first error says more than this one would.
+  }
+  throw error;
 }
 
 function summarize(

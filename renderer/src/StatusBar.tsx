@@ -2,19 +2,12 @@ import type { IpcOutput } from '../../shared/ipc/contract';
 import { HeadroomAlert } from './accounts/HeadroomAlert';
 import { EnvironmentBadge } from './EnvironmentBadge';
 import { WatchIndicator } from './payouts/WatchIndicator';
-import { useAppInfo, useConnectivity } from './query/app-queries';
-import { useIpcQuery } from './query/ipc-query';
+import { useAppInfo, useCacheStatus, useConnectivity } from './query/app-queries';
 import { formatIstInstant } from './ui/format';
 import { asSentence } from '../../shared/messages';
 import './status-bar.css';
 
 export type CacheStatus = IpcOutput<'cache.status'>;
-
-/** The "last synced" times are asked again once a minute as well as after every sync (main-events.ts). */
-const CACHE_STATUS_REFRESH_MS = 60_000;
-
-export const useCacheStatus = () =>
-  useIpcQuery('cache.status', undefined, { refetchInterval: CACHE_STATUS_REFRESH_MS });
 
 type Connectivity = ReturnType<typeof useConnectivity>;
 

@@ -1,13 +1,12 @@
 import { EnvironmentBadge } from './EnvironmentBadge';
 import { screenById, type Screen } from './navigation/screens';
-import { useAppInfo } from './query/app-queries';
-import { useIpcQuery } from './query/ipc-query';
-import { useCacheStatus } from './StatusBar';
+import { useAppInfo, useCacheStatus } from './query/app-queries';
+import { useProfiles } from './settings/settings-queries';
 
 /** What the desk should do next, from what the cache and the profiles say: sync first, then go to production. */
 function NextStep({ onOpen }: { onOpen(screen: Screen): void }) {
   const status = useCacheStatus();
-  const profiles = useIpcQuery('profiles.list');
+  const profiles = useProfiles();
   const settlements = screenById('settlements');
   const settings = screenById('settings');
   if (status.isPending || profiles.isPending) return null;

@@ -25,8 +25,8 @@ import { openCache } from '../../electron/cache/database';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { settlementRecord } from '../../shared/api/settlements';
 import { syncRunInto } from '../support/settlement-run';
-import { KEYED_SORT_COLUMNS } from '../../electron/cache/sort-keys';
 import { CacheVersionError, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from '../../electron/cache/migrations';
+import { KEYED_SORT_COLUMNS } from '../../shared/settlement-query';
 
 let dir: string;
 const at = new Date('2025-01-10T10:11:12.345Z');

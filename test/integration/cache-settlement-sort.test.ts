@@ -14,11 +14,16 @@ import { createKeyRank, type KeyRankTuning } from '../../electron/cache/settleme
 import { toSqlFilter } from '../../electron/cache/settlement-filter';
 import { dayNumber } from '../../electron/cache/settlement-ids';
 import { ruleBit } from '../../electron/cache/settlement-rows';
-import { KEYED_SORT_COLUMNS as KEYED_COLUMNS, type KeyedSortColumn } from '../../electron/cache/sort-keys';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { settlementRecord } from '../../shared/api/settlements';
-import { settlementFilter, type SettlementFilter, type SettlementSort } from '../../shared/settlement-query';
+import {
+  KEYED_SORT_COLUMNS as KEYED_COLUMNS,
+  settlementFilter,
+  type KeyedSortColumn,
+  type SettlementFilter,
+  type SettlementSort,
+} from '../../shared/settlement-query';
 import { TEST_NOW } from '../support/clock';
 import { allCachedRows } from '../support/cache-rows';
 import { syncRunInto } from '../support/settlement-run';

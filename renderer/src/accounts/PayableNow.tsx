@@ -11,7 +11,7 @@ import { formatMinor } from '../../../shared/money';
 import { DataTable, type DataColumn } from '../ui/DataTable';
 import { useTableSort } from '../ui/table-sorts';
 import { formatIstInstant, formatMoney } from '../ui/format';
-import { FormField } from '../ui/FormField';
+import { RupeesField } from '../ui/RupeesField';
 import { ErrorNotice } from '../ui/states';
 import { useConnectivity } from '../query/app-queries';
 import { useHeadroom, useHeadroomThreshold } from './accounts-queries';
@@ -153,23 +153,15 @@ function ThresholdByGateway({ gateways }: { gateways: readonly GatewayHeadroom[]
           ))}
         </select>
       </div>
-      <FormField
+      <RupeesField
         label="Low headroom below (₹)"
+        value={draft}
+        onChange={setDraft}
         error={error}
         hint="Empty clears it. Compared with payable now less pending payouts."
-      >
-        {(control) => (
-          <input
-            {...control}
-            className="input acct-money-input"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="e.g. 10,00,000"
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-          />
-        )}
-      </FormField>
+        placeholder="e.g. 10,00,000"
+        className="input acct-money-input"
+      />
       <button type="submit" className="button" disabled={save.isPending}>
         Set headroom alert
       </button>

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { formatMinor, type Minor } from '../../../shared/money';
-import { FormField } from '../ui/FormField';
 import { formatMoney } from '../ui/format';
+import { RupeesField } from '../ui/RupeesField';
 import { parseThreshold } from './low-balance';
 
 /** The desk's own low-balance line, in rupees. Give it a key per profile: its draft starts from the stored value. */
@@ -25,28 +25,20 @@ export function ThresholdForm({ threshold, onSave }: { threshold: Minor | null; 
 
   return (
     <form className="acct-threshold-form" onSubmit={submit} noValidate aria-label="Low-balance alert">
-      <FormField
+      <RupeesField
         label="Alert below (₹)"
+        value={draft}
+        onChange={setDraft}
         error={error}
         hint={
           threshold === null
             ? 'No alert set. INR accounts, kept on this computer for this profile.'
             : `Alert when available is below ${formatMoney(threshold)} (INR accounts).`
         }
-      >
-        {(control) => (
-          <input
-            {...control}
-            ref={input}
-            className="input acct-money-input"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="e.g. 5,00,000"
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-          />
-        )}
-      </FormField>
+        placeholder="e.g. 5,00,000"
+        inputRef={input}
+        className="input acct-money-input"
+      />
       <button type="submit" className="button">
         Set alert
       </button>

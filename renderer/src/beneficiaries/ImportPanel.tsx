@@ -19,7 +19,14 @@ import {
 import type { IpcError } from '../../../shared/ipc/contract';
 import { api } from '../api';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { resultOf, useActiveProfileId, useIpcMutation } from '../query/ipc-query';
+import { resultOf, useActiveProfileId } from '../query/ipc-query';
+import {
+  useImportCancel,
+  useImportPreview,
+  useImportResults,
+  useImportRun,
+  useImportTemplate,
+} from './beneficiaries-queries';
 import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
 import { MaskedAccount } from '../ui/MaskedAccount';
 import { useOfflineReason } from '../ui/offline';
@@ -93,11 +100,11 @@ function Results({ id, label, report }: { id: string; label: string; report: Imp
 export function ImportPanel({ onClose }: { onClose(): void }) {
   const profileId = useActiveProfileId();
   const offline = useOfflineReason();
-  const preview = useIpcMutation('beneficiaries.importPreview');
-  const importRun = useIpcMutation('beneficiaries.importRun', { invalidates: ['beneficiaries.'] });
-  const cancel = useIpcMutation('beneficiaries.importCancel');
-  const template = useIpcMutation('beneficiaries.importTemplate');
-  const exportResults = useIpcMutation('beneficiaries.importResults');
+  const preview = useImportPreview();
+  const importRun = useImportRun();
+  const cancel = useImportCancel();
+  const template = useImportTemplate();
+  const exportResults = useImportResults();
   const [file, setFile] = useState<{ fileName: string; content: string } | null>(null);
   const [mapping, setMapping] = useState<HeaderMapping>({});
   const [planned, setPlanned] = useState<ImportReport | null>(null);

@@ -37,3 +37,9 @@ export const useVpaVerification = () => useIpcMutation('beneficiaries.verifyVpa'
 
 /** The bank-detail changes the cache saw for one beneficiary, newest first. */
 export const useBankDetailChanges = (id: string) => useIpcQuery('beneficiaries.changes', { id });
+
+export const useImportPreview = () => useIpcMutation('beneficiaries.importPreview');
+export const useImportRun = () => useIpcMutation('beneficiaries.importRun', { invalidates: ['beneficiaries.'] });
+export const useImportCancel = () => useIpcMutation('beneficiaries.importCancel');
+export const useImportTemplate = () => useIpcMutation('beneficiaries.importTemplate');
+export const useImportResults = () => useIpcMutation('beneficiaries.importResults');

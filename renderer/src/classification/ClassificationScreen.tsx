@@ -8,13 +8,14 @@ import {
   type StateMode,
 } from '../../../shared/classification';
 import type { IpcError } from '../../../shared/ipc/contract';
-import { resultOf, useIpcMutation } from '../query/ipc-query';
+import { resultOf } from '../query/ipc-query';
 import { FormField } from '../ui/FormField';
 import { OfflineBanner } from '../ui/OfflineBanner';
-import { useOfflineReason } from '../ui/offline';
+import { SubmitButton } from '../ui/SubmitButton';
 import { PageHeader } from '../ui/PageHeader';
 import { ErrorNotice } from '../ui/states';
 import { AnswerCard } from './AnswerCard';
+import { useClassify } from './classification-queries';
 import { questionsOf, type QuestionDraft, type QuestionType } from './question-drafts';
 import '../tools/tools.css';
 import './classification.css';
@@ -40,8 +41,7 @@ export function ClassificationScreen() {
   const [problems, setProblems] = useState<string[]>([]);
   const [answer, setAnswer] = useState<ClassificationResult | null>(null);
   const [failure, setFailure] = useState<IpcError | null>(null);
-  const classify = useIpcMutation('classification.classify');
-  const offline = useOfflineReason();
+  const classify = useClassify();
   const patch = (i: number, p: Partial<QuestionDraft>) =>
     setDrafts((ds) => ds.map((d, j) => (j === i ? { ...d, ...p } : d)));
 
@@ -163,14 +163,9 @@ export function ClassificationScreen() {
             >
               Add a question
             </button>
-            <button
-              type="submit"
-              className="button button-primary"
-              disabled={classify.isPending || offline !== null}
-              title={offline ?? undefined}
-            >
-              {classify.isPending ? 'Asking…' : 'Classify'}
-            </button>
+            <SubmitButton pending={classify.isPending} pendingLabel="Asking…">
+              Classify
+            </SubmitButton>
           </div>
           {problems.length > 0 && (
             <div className="notice notice-error" role="alert">

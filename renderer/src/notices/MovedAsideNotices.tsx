@@ -4,13 +4,12 @@
  * the file; the renderer only ever passes a notice's id back.
  */
 import { useState } from 'react';
-import { useIpcMutation, useIpcQuery } from '../query/ipc-query';
+import { useDismissNotice, useNotices, useRevealNotice } from './notices-queries';
 
 export function MovedAsideNotices() {
-  // A notice pushed by main makes this list stale (query/main-events.ts); a dismissal does too.
-  const notices = useIpcQuery('notices.list').data ?? [];
-  const reveal = useIpcMutation('notices.reveal');
-  const dismiss = useIpcMutation('notices.dismiss', { invalidates: ['notices.list'] });
+  const notices = useNotices().data ?? [];
+  const reveal = useRevealNotice();
+  const dismiss = useDismissNotice();
   const [unrevealed, setUnrevealed] = useState<ReadonlySet<string>>(new Set());
   const show = (id: string) =>
     reveal.mutate(

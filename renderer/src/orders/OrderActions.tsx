@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { amountInWords } from '../../../shared/amount-words';
 import { checkRupees } from '../../../shared/rupees';
 import { refundProblem, type OrderView } from '../../../shared/orders';
 import { useConfirmedAction } from '../query/journaled-action';
 import { useAppInfo } from '../query/app-queries';
-import { FormField } from '../ui/FormField';
 import { formatMoney } from '../ui/format';
 import { MoneyConfirmDialog } from '../ui/MoneyConfirmDialog';
+import { RupeesField } from '../ui/RupeesField';
 import { useOfflineReason } from '../ui/offline';
+import { ActionsPanel } from './lookup-parts';
 import { useCapture, useRefund } from './orders-queries';
 
 type Pending =
@@ -41,9 +41,6 @@ export function OrderActions({ view }: { view: OrderView }) {
         : null;
   const why = (own: string | null) => offline ?? own ?? undefined;
 
-  const parsed = typed.trim() === '' ? null : checkRupees(typed);
-  const words = parsed?.ok ? amountInWords(parsed.minor, o.currency) : null;
-
   function askPartial(event: FormEvent) {
     event.preventDefault();
     if (!balance) return;
@@ -69,10 +66,7 @@ export function OrderActions({ view }: { view: OrderView }) {
   }
 
   return (
-    <section className="order-panel" aria-labelledby="order-actions-title">
-      <header className="order-panel-head">
-        <h2 id="order-actions-title">Actions</h2>
-      </header>
+    <ActionsPanel id="order-actions-title" outcome={outcome}>
       <div className="order-actions">
         <button
           type="button"
@@ -94,30 +88,19 @@ export function OrderActions({ view }: { view: OrderView }) {
         </button>
       </div>
       <form className="order-partial" onSubmit={askPartial} noValidate aria-label="Partial refund">
-        <FormField
+        <RupeesField
           label="Partial refund, in rupees"
+          value={typed}
+          onChange={(value) => {
+            setTyped(value);
+            setTypedError(undefined);
+          }}
           error={typedError}
-          hint={
-            words ??
-            (balance ? `At most ${formatMoney(balance.refundable, o.currency)}; paise as two decimals.` : undefined)
-          }
-        >
-          {(ids) => (
-            <input
-              {...ids}
-              className="input mono"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="1500.50"
-              value={typed}
-              disabled={noRefund !== null}
-              onChange={(e) => {
-                setTyped(e.target.value);
-                setTypedError(undefined);
-              }}
-            />
-          )}
-        </FormField>
+          inWords={o.currency}
+          hint={balance ? `At most ${formatMoney(balance.refundable, o.currency)}; paise as two decimals.` : undefined}
+          placeholder="1500.50"
+          disabled={noRefund !== null}
+        />
         <button
           type="submit"
           className="button"
@@ -127,11 +110,6 @@ export function OrderActions({ view }: { view: OrderView }) {
           Refund part…
         </button>
       </form>
-      {outcome && (
-        <p className={outcome.ok ? 'order-outcome ok' : 'order-outcome error'} role="status">
-          {outcome.text}
-        </p>
-      )}
       {pending && (
         <MoneyConfirmDialog
           title={
@@ -165,6 +143,6 @@ export function OrderActions({ view }: { view: OrderView }) {
           )}
         </MoneyConfirmDialog>
       )}
-    </section>
+    </ActionsPanel>
   );
 }

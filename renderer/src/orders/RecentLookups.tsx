@@ -16,20 +16,26 @@ import './orders.css';
 
 const FILTERS = { status: z.string().max(40) };
 
-export function RecentLookups<T>(props: {
+/** What one screen's recent lookups are, fixed for the screen. */
+export interface RecentKind<T> {
   /** The table's id: its columns, sort, filter and saved views are kept under it. */
   table: string;
   /** What is looked up, singular and plural: "order", "orders". */
   noun: string;
   nouns: string;
-  query: UseQueryResult<T[], IpcFailure>;
   columns: DataColumn<T>[];
   rowKey: (row: T) => string;
   statusOf: (row: T) => string;
+}
+
+export function RecentLookups<T>(props: {
+  kind: RecentKind<T>;
+  query: UseQueryResult<T[], IpcFailure>;
   currentKey: string | null;
   onOpen: (row: T) => void;
 }) {
-  const { table, noun, nouns, query, statusOf } = props;
+  const { query } = props;
+  const { table, noun, nouns, statusOf } = props.kind;
   const recent = loadableOf(query);
   const [sort, setSort] = useTableSort(table);
   const views = useTableViews(table, FILTERS);
@@ -52,9 +58,9 @@ export function RecentLookups<T>(props: {
           <DataTable
             id={table}
             label={`Recent ${nouns}`}
-            columns={props.columns}
+            columns={props.kind.columns}
             rows={rows}
-            rowKey={props.rowKey}
+            rowKey={props.kind.rowKey}
             sort={sort}
             onSort={setSort}
             currentKey={props.currentKey}

@@ -2,12 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { looksLikeIdList } from '../../../shared/payout-checks';
 import { IdField, useIdField } from '../ui/IdField';
 import { useLookUp } from './payouts-queries';
-import { useOfflineReason } from '../ui/offline';
+import { SubmitButton } from '../ui/SubmitButton';
 import { usePayoutsUi } from './payouts-store';
 
 export function LookupForm() {
   const { lookUp, busy } = useLookUp();
-  const offline = useOfflineReason();
   const field = useIdField('a payout id');
   const [advance, setAdvance] = useState(false);
   const [moved, setMoved] = useState<string>();
@@ -47,14 +46,9 @@ export function LookupForm() {
         <input type="checkbox" checked={advance} onChange={(e) => setAdvance(e.target.checked)} />
         Advance (ask the gateway directly)
       </label>
-      <button
-        type="submit"
-        className="button button-primary"
-        disabled={busy || offline !== null}
-        title={offline ?? undefined}
-      >
-        {busy ? 'Looking up…' : 'Look up'}
-      </button>
+      <SubmitButton pending={busy} pendingLabel="Looking up…">
+        Look up
+      </SubmitButton>
     </form>
   );
 }

@@ -2,13 +2,13 @@ import { useState, type FormEvent } from 'react';
 import type { IpcError, IpcOutput } from '../../../shared/ipc/contract';
 import { PLAN_NOTE_FIELDS, planForm, type PlanCreate, type PlanForm } from '../../../shared/plans';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { EnvironmentBadge } from '../EnvironmentBadge';
-import { useAppInfo } from '../query/app-queries';
+import { OnActiveProfile } from '../EnvironmentBadge';
 import { ask, resultOf } from '../query/ipc-query';
 import { errorsFromIpc, errorsFromIssues, zodIssues, type FormErrors } from '../ui/form-errors';
 import { FormField } from '../ui/FormField';
 import { formatMoney } from '../ui/format';
 import { useOfflineReason } from '../ui/offline';
+import { SubmitButton } from '../ui/SubmitButton';
 import { ErrorNotice } from '../ui/states';
 import { useCheckPlanCreate, useCreatePlan } from './plans-queries';
 
@@ -68,7 +68,6 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
   const create = useCreatePlan();
   const checkCreate = useCheckPlanCreate();
   const offline = useOfflineReason();
-  const profile = useAppInfo().data?.profile;
 
   const change = (field: Field, value: string) => {
     setDraft((d) => ({ ...d, [field]: value }));
@@ -127,14 +126,9 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
         </fieldset>
         {errors.form && <p className="form-error">{errors.form}</p>}
         <div className="form-actions">
-          <button
-            type="submit"
-            className="button button-primary"
-            disabled={create.isPending || offline !== null}
-            title={offline ?? undefined}
-          >
-            {create.isPending ? 'Creating…' : 'Create plan…'}
-          </button>
+          <SubmitButton pending={create.isPending} pendingLabel="Creating…">
+            Create plan…
+          </SubmitButton>
         </div>
       </form>
       {failure && <ErrorNotice error={failure} />}
@@ -185,11 +179,7 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
             {pending.plan.frequency} days, {pending.plan.cycle} times; reference{' '}
             <span className="mono">{pending.plan.mer_reference_id}</span>.
           </p>
-          {profile && (
-            <p>
-              On <EnvironmentBadge environment={profile.environment} /> “{profile.name}”.
-            </p>
-          )}
+          <OnActiveProfile />
         </ConfirmDialog>
       )}
     </section>

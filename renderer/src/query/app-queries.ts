@@ -1,8 +1,8 @@
 /** The app-wide reads: which profile is active, and whether its service answers. */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Connectivity } from '../../../shared/ipc/app';
 import type { IpcOutput } from '../../../shared/ipc/contract';
-import { APP_INFO_KEY, ask, CONNECTIVITY_KEY, type IpcFailure } from './ipc-query';
+import { APP_INFO_KEY, ask, CONNECTIVITY_KEY, useIpcMutation, useIpcQuery, type IpcFailure } from './ipc-query';
 
 export type AppInfo = IpcOutput<'app.info'>;
 
@@ -27,3 +27,17 @@ export function useConnectivity(): Connectivity | null {
 }
 
 export const useIsOffline = (): boolean => useConnectivity()?.state === 'offline';
+
+/** The "last synced" times are asked again once a minute as well as after every sync (main-events.ts). */
+const CACHE_STATUS_REFRESH_MS = 60_000;
+
+export const useCacheStatus = () =>
+  useIpcQuery('cache.status', undefined, { refetchInterval: CACHE_STATUS_REFRESH_MS });
+
+/** Asks the service whether it answers again; once it does, whatever was read while offline may be older than it has. */
+export function useCheckConnection() {
+  const client = useQueryClient();
+  return useIpcMutation('credentials.test', {
+    onSuccess: (result) => (result.ok ? client.invalidateQueries() : undefined),
+  });
+}

@@ -5,30 +5,20 @@
  * the gateway's records of that date that have none).
  */
 import { useMemo } from 'react';
-import type { BatchKey } from '../../../shared/bank-matching';
 import { sumMinor } from '../../../shared/money';
-import { useIpcQuery, loadableOf } from '../query/ipc-query';
+import { loadableOf } from '../query/ipc-query';
 import { DataTable, type DataColumn } from '../ui/DataTable';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { useTableSort } from '../ui/table-sorts';
 import { useTableViews } from '../ui/table-views';
 import { formatCalendarDate, formatCount, formatIstWallClock, formatMoney } from '../ui/format';
+import { useBatches, type Batch } from './settlements-queries';
 import { NO_FILTERS, hasFilters, useSettlements } from './settlements-store';
 import { useSettlementsView } from './view-store';
 
 /** The batches' table: its columns, sort and saved views are kept under this id. */
 const BATCHES_TABLE = 'settlement-batches';
 const NO_LIST_FILTERS = {};
-
-interface Batch extends BatchKey {
-  records: number;
-  amount: number;
-  fees: number;
-  taxes: number;
-  subvention: number;
-  settled: number;
-  exceptions: number;
-}
 
 const keyOf = (b: Batch) => `${b.date}|${b.pg}|${b.utr}|${b.settlementDate}`;
 
@@ -101,7 +91,7 @@ export function BatchesView() {
   const setRange = useSettlements((s) => s.setRange);
   const setFilters = useSettlements((s) => s.setFilters);
   const setView = useSettlementsView((s) => s.setView);
-  const query = useIpcQuery('recon.batches', { from: range.from, to: range.to, ...(range.pg ? { pg: range.pg } : {}) });
+  const query = useBatches(range);
   const batches = loadableOf(query);
   const [sort, setSort] = useTableSort(BATCHES_TABLE);
   // Its views hold the sort and columns: the dates and gateway are the Settlements screen's own.

@@ -13,7 +13,6 @@ import {
   type FieldChange,
   type SettlementChange,
 } from '../../../shared/settlement-changes';
-import { useIpcQuery } from '../query/ipc-query';
 import { DataTable, type DataColumn } from '../ui/DataTable';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { useTableSort } from '../ui/table-sorts';
@@ -23,6 +22,7 @@ import { ErrorNotice } from '../ui/states';
 import { useModalDialog } from '../ui/use-modal-dialog';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 import { useChangesDialog } from './changes-store';
+import { useChanges, useChangesSummary, useCompleteness } from './settlements-queries';
 import { useShownFilter } from './shown-query';
 
 const SHOWN = 500;
@@ -82,7 +82,7 @@ const COLUMNS: readonly DataColumn<SettlementChange>[] = [
 ];
 
 function Completeness({ from, to, pg }: { from: string; to: string; pg?: string }) {
-  const query = useIpcQuery('settlements.completeness', { from, to, ...(pg ? { pg } : {}) });
+  const query = useCompleteness({ from, to, ...(pg ? { pg } : {}) });
   if (query.error) return <ErrorNotice error={query.error.error} onRetry={() => void query.refetch()} />;
   const dates = query.data ?? [];
   const unstable = dates.filter((d) => d.state === 'unstable');
@@ -133,8 +133,8 @@ export function ChangesDialog() {
   const setKind = (value: ChangeKind | '') => views.setFilter('kind', value);
   const [sort, setSort] = useTableSort(TABLE);
   const range = { from: filter.from, to: filter.to, ...(filter.pg ? { pg: filter.pg } : {}) };
-  const summary = useIpcQuery('settlements.changesSummary', range);
-  const changes = useIpcQuery('settlements.changes', {
+  const summary = useChangesSummary(range);
+  const changes = useChanges({
     ...range,
     ...(runId !== null ? { runId } : {}),
     ...(kind ? { kind } : {}),

@@ -5,19 +5,20 @@
  */
 import { useState } from 'react';
 import type { ExceptionAction } from '../../../shared/settlement-changes';
-import { useIpcMutation, useIpcQuery } from '../query/ipc-query';
+import { useReconAccounts, useSaveReconSettings } from '../reconciliation/recon-queries';
 import { formatCalendarDate, formatIstInstant } from '../ui/format';
 import { useOfflineReason } from '../ui/offline';
 import { ErrorNotice } from '../ui/states';
 import { WholeNumberField } from '../ui/WholeNumberField';
+import { useException, useExceptionAction, useTriage } from './settlements-queries';
 
 /**
  * How sure the triage must be of a cause to tag the exception, in percent: the profile's setting (kept with the
  * reconciliation settings in its cache), saved when the field is left or Enter is pressed.
  */
 function TriageThreshold() {
-  const settings = useIpcQuery('recon.accounts').data?.settings;
-  const save = useIpcMutation('recon.saveSettings', { invalidates: ['recon.'] });
+  const settings = useReconAccounts().data?.settings;
+  const save = useSaveReconSettings();
   if (!settings) return null;
   return (
     <span className="exc-threshold">
@@ -37,9 +38,9 @@ const STATE_LABEL = { open: 'Open', acknowledged: 'Acknowledged', resolved: 'Res
 const pct = (p: number) => `${Math.round(p * 100)}%`;
 
 export function ExceptionWorkflow({ recordId, date }: { recordId: number; date: string }) {
-  const detail = useIpcQuery('settlements.exception', { recordId });
-  const act = useIpcMutation('settlements.exceptionAction', { invalidates: ['settlements.exception'] });
-  const triage = useIpcMutation('settlements.triage', { invalidates: ['settlements.exception'] });
+  const detail = useException(recordId);
+  const act = useExceptionAction();
+  const triage = useTriage();
   const offline = useOfflineReason();
   const [text, setText] = useState('');
   const d = detail.data;

@@ -8,9 +8,10 @@
  */
 import { keepPreviousData, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { IpcInput, IpcOutput } from '../../../shared/ipc/contract';
 import type { SettlementFilter, SettlementSort } from '../../../shared/settlement-query';
 import { api, settle } from '../api';
-import { IpcFailure, ask, ipcKey, useActiveProfileId, useIpcQuery } from '../query/ipc-query';
+import { IpcFailure, ask, ipcKey, useActiveProfileId, useIpcMutation, useIpcQuery } from '../query/ipc-query';
 import { PagedRows } from './paged-rows';
 
 /** Resolves once the source's first page is in; a first page that failed is the query's error. */
@@ -139,3 +140,21 @@ export const useSettlementAggregate = (filter: SettlementFilter) =>
 
 export const useSettlementFacets = (from: string, to: string) =>
   useIpcQuery('settlements.facets', { from, to }, { placeholderData: keepPreviousData });
+
+/** A bank credit's worth of the range's records, as the Batches view lists it. */
+export type Batch = IpcOutput<'recon.batches'>['batches'][number];
+
+export const useBatches = (range: { from: string; to: string; pg?: string | null }) =>
+  useIpcQuery('recon.batches', { from: range.from, to: range.to, ...(range.pg ? { pg: range.pg } : {}) });
+
+type RangeInput = { from: string; to: string; pg?: string };
+
+export const useCompleteness = (range: RangeInput) => useIpcQuery('settlements.completeness', range);
+export const useChangesSummary = (range: RangeInput) => useIpcQuery('settlements.changesSummary', range);
+export const useChanges = (input: IpcInput<'settlements.changes'>) => useIpcQuery('settlements.changes', input);
+
+const EXCEPTION_CHANGES = ['settlements.exception'] as const;
+export const useException = (recordId: number) => useIpcQuery('settlements.exception', { recordId });
+export const useExceptionAction = () =>
+  useIpcMutation('settlements.exceptionAction', { invalidates: EXCEPTION_CHANGES });
+export const useTriage = () => useIpcMutation('settlements.triage', { invalidates: EXCEPTION_CHANGES });

@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { amountInWords } from '../../../shared/amount-words';
 import { useConfirmedAction } from '../query/journaled-action';
 import { checkRupees } from '../../../shared/rupees';
 import { isCancelled, type RecentSubscription, type SubscriptionView } from '../../../shared/subscriptions';
@@ -7,15 +6,22 @@ import { ActionJournalPanel } from '../journal/ActionEntries';
 import { useAppInfo } from '../query/app-queries';
 import { loadableOf, resultOf, useActiveProfileId } from '../query/ipc-query';
 import { AsOf } from '../ui/AsOf';
-import type { DataColumn } from '../ui/DataTable';
-import { FormField } from '../ui/FormField';
 import { formatIstInstant, formatMoney } from '../ui/format';
 import { MoneyConfirmDialog } from '../ui/MoneyConfirmDialog';
+import { RupeesField } from '../ui/RupeesField';
 import { OfflineBanner } from '../ui/OfflineBanner';
 import { useOfflineReason } from '../ui/offline';
 import { PageHeader } from '../ui/PageHeader';
-import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
-import { IdField, useIdField } from '../ui/IdField';
+import { EmptyState } from '../ui/states';
+import {
+  ActionsPanel,
+  LookupForm,
+  LookupStates,
+  RecordLayout,
+  RefreshButton,
+  recentColumns,
+  useStatusCheck,
+} from '../orders/lookup-parts';
 import {
   useCachedSubscription,
   useCancelSubscription,
@@ -26,73 +32,56 @@ import {
   useSubscriptionActions,
   useSubscriptionCheck,
 } from './subscriptions-queries';
-import { RecentLookups } from '../orders/RecentLookups';
+import { RecentLookups, type RecentKind } from '../orders/RecentLookups';
 import { useSubscriptionsUi } from './subscriptions-store';
 import '../orders/orders.css';
 
-/** The recent subscriptions' table: its columns, sort, filter and saved views are kept under this id. */
-const RECENT_TABLE = 'subscriptions.recent';
-const subscriptionIdOf = (s: RecentSubscription) => s.subscription_id;
 const subscriptionStatusOf = (s: RecentSubscription) => s.subscription_status;
+const RECENT: RecentKind<RecentSubscription> = {
+  table: 'subscriptions.recent',
+  noun: 'subscription',
+  nouns: 'subscriptions',
+  rowKey: (s) => s.subscription_id,
+  statusOf: subscriptionStatusOf,
+  columns: [
+    {
+      id: 'id',
+      label: 'Subscription',
+      mono: true,
+      cell: (s) => s.subscription_id,
+      sortValue: (s) => s.subscription_id,
+    },
+    {
+      id: 'receipt',
+      label: 'Receipt id',
+      mono: true,
+      optional: true,
+      cell: (s) => s.mer_reference_id ?? '—',
+      sortValue: (s) => s.mer_reference_id,
+    },
+    ...recentColumns(subscriptionStatusOf),
+  ],
+};
 
-const COLUMNS: DataColumn<RecentSubscription>[] = [
-  { id: 'id', label: 'Subscription', mono: true, cell: (s) => s.subscription_id, sortValue: (s) => s.subscription_id },
-  {
-    id: 'receipt',
-    label: 'Receipt id',
-    mono: true,
-    optional: true,
-    cell: (s) => s.mer_reference_id ?? '—',
-    sortValue: (s) => s.mer_reference_id,
-  },
-  {
-    id: 'status',
-    label: 'Status',
-    optional: true,
-    cell: (s) => s.subscription_status,
-    sortValue: (s) => s.subscription_status,
-  },
-  {
-    id: 'amount',
-    label: 'Amount',
-    numeric: true,
-    optional: true,
-    cell: (s) => formatMoney(s.amount, s.currency),
-    sortValue: (s) => s.amount,
-  },
-  {
-    id: 'read',
-    label: 'Read',
-    optional: true,
-    cell: (s) => <span className="muted">{formatIstInstant(s.fetchedAt)}</span>,
-    sortValue: (s) => s.fetchedAt,
-  },
-];
-
-function LookupForm({ onLookUp, busy }: { onLookUp(id: string, by: 'id' | 'receipt'): void; busy: boolean }) {
-  const offline = useOfflineReason();
-  const field = useIdField('an id');
+function SubscriptionLookupForm({
+  onLookUp,
+  busy,
+}: {
+  onLookUp(id: string, by: 'id' | 'receipt'): void;
+  busy: boolean;
+}) {
   const [by, setBy] = useState<'id' | 'receipt'>('id');
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const id = field.take();
-    if (id !== undefined) onLookUp(id, by);
-  }
   return (
-    <form className="order-form" onSubmit={submit} noValidate aria-label="Look up a subscription">
-      <IdField
-        field={field}
-        label={by === 'id' ? 'Subscription id' : 'Merchant receipt id'}
-        placeholder={by === 'id' ? 'sub_…' : 'subrcpt_…'}
-        hint={
-          offline
-            ? 'Offline: shows the subscription as last read, from the cache.'
-            : 'By its id, or by your receipt id.'
-        }
-      />
-      <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
-        {offline ? 'Show cached' : busy ? 'Looking up…' : 'Look up'}
-      </button>
+    <LookupForm
+      ariaLabel="Look up a subscription"
+      noun="an id"
+      label={by === 'id' ? 'Subscription id' : 'Merchant receipt id'}
+      placeholder={by === 'id' ? 'sub_…' : 'subrcpt_…'}
+      hint="By its id, or by your receipt id."
+      offlineHint="Offline: shows the subscription as last read, from the cache."
+      busy={busy}
+      onLookUp={(id) => onLookUp(id, by)}
+    >
       <fieldset className="subscription-by">
         <legend className="muted">Which id</legend>
         <label>
@@ -102,7 +91,7 @@ function LookupForm({ onLookUp, busy }: { onLookUp(id: string, by: 'id' | 'recei
           <input type="radio" name="by" checked={by === 'receipt'} onChange={() => setBy('receipt')} /> By receipt id
         </label>
       </fieldset>
-    </form>
+    </LookupForm>
   );
 }
 
@@ -155,7 +144,6 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
     s.subscription_status.toLowerCase() === 'active'
       ? null
       : `It is ${s.subscription_status}; only an active subscription can be charged.`;
-  const parsed = typed.trim() === '' ? null : checkRupees(typed);
 
   function askCharge(event: FormEvent) {
     event.preventDefault();
@@ -179,10 +167,7 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
   }
 
   return (
-    <section className="order-panel" aria-labelledby="subscription-actions-title">
-      <header className="order-panel-head">
-        <h2 id="subscription-actions-title">Actions</h2>
-      </header>
+    <ActionsPanel id="subscription-actions-title" outcome={outcome}>
       <div className="order-actions">
         <button
           type="button"
@@ -195,26 +180,18 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
         </button>
       </div>
       <form className="order-partial" onSubmit={askCharge} noValidate aria-label="Ad hoc charge">
-        <FormField
+        <RupeesField
           label={`Ad hoc charge, in ${s.currency === 'INR' ? 'rupees' : s.currency}`}
+          value={typed}
+          onChange={(value) => {
+            setTyped(value);
+            setTypedError(undefined);
+          }}
           error={typedError}
-          hint={parsed?.ok ? amountInWords(parsed.minor, s.currency) : 'Charged under the standing instruction.'}
-        >
-          {(ids) => (
-            <input
-              {...ids}
-              className="input mono"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="499.00"
-              value={typed}
-              onChange={(e) => {
-                setTyped(e.target.value);
-                setTypedError(undefined);
-              }}
-            />
-          )}
-        </FormField>
+          inWords={s.currency}
+          hint="Charged under the standing instruction."
+          placeholder="499.00"
+        />
         <button
           type="submit"
           className="button"
@@ -224,11 +201,6 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
           Charge…
         </button>
       </form>
-      {outcome && (
-        <p className={outcome.ok ? 'order-outcome ok' : 'order-outcome error'} role="status">
-          {outcome.text}
-        </p>
-      )}
       {pending && (
         <MoneyConfirmDialog
           title={pending.kind === 'cancel' ? 'Cancel this subscription?' : 'Charge under this subscription?'}
@@ -251,7 +223,7 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
           {pending.kind === 'cancel' && <p>No further charges will be made under it.</p>}
         </MoneyConfirmDialog>
       )}
-    </section>
+    </ActionsPanel>
   );
 }
 
@@ -268,24 +240,19 @@ export function SubscriptionsScreen() {
   const check = useSubscriptionCheck();
   const record = useRecordCharge();
   const recentQuery = useRecentSubscriptions();
-  const [checkNote, setCheckNote] = useState<string | null>(null);
+  const status = useStatusCheck(check);
 
   function lookUp(id: string, by: 'id' | 'receipt', ask = offline === null) {
     if (profileId === null) return;
     show({ profileId, id, by });
     fetchOne.reset();
-    setCheckNote(null);
+    status.setNote(null);
     if (ask) fetchOne.mutate({ id, by });
-  }
-
-  async function checkStatus(attemptSeq: number) {
-    const r = await resultOf(check.mutateAsync({ attemptSeq }));
-    setCheckNote(r.ok ? r.value.check.summary : `The check did not answer: ${r.error.message}`);
   }
 
   async function recordCharge(attemptSeq: number, charged: boolean) {
     const r = await resultOf(record.mutateAsync({ attemptSeq, charged }));
-    setCheckNote(r.ok ? r.value.summary : `Not recorded: ${r.error.message}`);
+    status.setNote(r.ok ? r.value.summary : `Not recorded: ${r.error.message}`);
   }
 
   const fetchFailed = fetchOne.isError && fetchOne.variables?.id === shown?.id ? loadableOf(fetchOne) : null;
@@ -295,68 +262,50 @@ export function SubscriptionsScreen() {
       <OfflineBanner />
       <PageHeader title="Subscriptions" asOf={view ? <AsOf at={view.fetchedAt} label="Read" /> : undefined}>
         {view && (
-          <button
-            type="button"
-            className="button"
-            disabled={offline !== null || fetchOne.isPending}
-            title={offline ?? undefined}
-            onClick={() => lookUp(view.subscription.subscription_id, 'id', true)}
-          >
-            Refresh
-          </button>
+          <RefreshButton
+            busy={fetchOne.isPending}
+            onRefresh={() => lookUp(view.subscription.subscription_id, 'id', true)}
+          />
         )}
       </PageHeader>
-      <LookupForm onLookUp={(id, by) => lookUp(id, by)} busy={fetchOne.isPending} />
-      {fetchFailed?.status === 'failed' && (
-        <ErrorNotice error={fetchFailed.error} onRetry={() => shown && lookUp(shown.id, shown.by, true)} />
-      )}
-      {shown && !view && (fetchOne.isPending || cached.isLoading) && (
-        <Skeleton rows={5} label="Loading the subscription" />
-      )}
-      {shown && !view && !fetchOne.isPending && cached.isSuccess && !fetchFailed && (
-        <EmptyState title="Not in the cache">
-          {shown.id} has not been read on this profile yet. Look it up while the service answers.
-        </EmptyState>
-      )}
+      <SubscriptionLookupForm onLookUp={(id, by) => lookUp(id, by)} busy={fetchOne.isPending} />
+      <LookupStates
+        asked={shown !== null}
+        shown={view !== null}
+        fetching={fetchOne.isPending}
+        cached={cached}
+        failed={fetchFailed}
+        onRetry={() => shown && lookUp(shown.id, shown.by, true)}
+        loading={{ rows: 5, label: 'Loading the subscription' }}
+        notInCache={<>{shown?.id} has not been read on this profile yet. Look it up while the service answers.</>}
+      />
       {view && (
-        <div className="order-layout">
-          <div className="order-main">
-            <SubscriptionDetail view={view} />
-          </div>
-          <div className="order-side">
-            <SubscriptionActions key={view.subscription.subscription_id} view={view} />
-            <ActionJournalPanel
-              note={checkNote}
-              entries={actions.data}
-              offline={offline}
-              checking={check.isPending ? (check.variables?.attemptSeq ?? null) : null}
-              onCheck={(seq) => void checkStatus(seq)}
-              // The interface lists no charges: what the gateway shows is the desk's to record.
-              settle={(attempt) =>
-                attempt.event === 'subscription.charge' && (
-                  <span className="action-settle">
+        <RecordLayout detail={<SubscriptionDetail view={view} />}>
+          <SubscriptionActions key={view.subscription.subscription_id} view={view} />
+          <ActionJournalPanel
+            {...status.panel}
+            entries={actions.data}
+            offline={offline}
+            // The interface lists no charges: what the gateway shows is the desk's to record.
+            settle={(attempt) =>
+              attempt.event === 'subscription.charge' && (
+                <span className="action-settle">
+                  {([true, false] as const).map((charged) => (
                     <button
+                      key={String(charged)}
                       type="button"
                       className="button"
                       disabled={record.isPending}
-                      onClick={() => void recordCharge(attempt.seq, true)}
+                      onClick={() => void recordCharge(attempt.seq, charged)}
                     >
-                      Gateway shows it charged
+                      {charged ? 'Gateway shows it charged' : 'Gateway shows no charge'}
                     </button>
-                    <button
-                      type="button"
-                      className="button"
-                      disabled={record.isPending}
-                      onClick={() => void recordCharge(attempt.seq, false)}
-                    >
-                      Gateway shows no charge
-                    </button>
-                  </span>
-                )
-              }
-            />
-          </div>
-        </div>
+                  ))}
+                </span>
+              )
+            }
+          />
+        </RecordLayout>
       )}
       {!shown && (
         <EmptyState title="Look up a subscription">
@@ -364,13 +313,8 @@ export function SubscriptionsScreen() {
         </EmptyState>
       )}
       <RecentLookups
-        table={RECENT_TABLE}
-        noun="subscription"
-        nouns="subscriptions"
+        kind={RECENT}
         query={recentQuery}
-        columns={COLUMNS}
-        rowKey={subscriptionIdOf}
-        statusOf={subscriptionStatusOf}
         currentKey={view?.subscription.subscription_id ?? null}
         onOpen={(s) => lookUp(s.subscription_id, 'id', false)}
       />

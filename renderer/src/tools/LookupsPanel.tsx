@@ -5,6 +5,7 @@ import { convertExactly } from '../../../shared/payment-tools';
 import { checkRupees } from '../../../shared/rupees';
 import { resultOf } from '../query/ipc-query';
 import { FormField } from '../ui/FormField';
+import { RupeesField } from '../ui/RupeesField';
 import { useOfflineReason } from '../ui/offline';
 import { ErrorNotice } from '../ui/states';
 import { useCurrency, useVerifyVpa } from './tools-queries';
@@ -105,17 +106,14 @@ function CurrencyCheck() {
         <FormField label="To">
           {(p) => <input {...p} className="input tools-short" value={to} onChange={(e) => setTo(e.target.value)} />}
         </FormField>
-        <FormField label="Amount" error={amountError} hint="Optional">
-          {(p) => (
-            <input
-              {...p}
-              className="input tools-short"
-              inputMode="decimal"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-          )}
-        </FormField>
+        <RupeesField
+          label="Amount"
+          value={amount}
+          onChange={setAmount}
+          error={amountError}
+          hint="Optional"
+          className="input tools-short"
+        />
         <button
           type="submit"
           className="button"

@@ -4,7 +4,8 @@ import { methodsQuery } from '../../../shared/payment-tools';
 import { resultOf } from '../query/ipc-query';
 import { errorsFromIpc, errorsFromIssues, zodIssues, type FormErrors } from '../ui/form-errors';
 import { FormField } from '../ui/FormField';
-import { useOfflineReason } from '../ui/offline';
+import { RupeesField } from '../ui/RupeesField';
+import { SubmitButton } from '../ui/SubmitButton';
 import { ErrorNotice } from '../ui/states';
 import { useMethods } from './tools-queries';
 
@@ -26,7 +27,6 @@ export function MethodsPanel() {
   const [listing, setListing] = useState<Listing | null>(null);
   const [failure, setFailure] = useState<IpcError | null>(null);
   const methods = useMethods();
-  const offline = useOfflineReason();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -52,17 +52,14 @@ export function MethodsPanel() {
     <section className="tools-panel" aria-labelledby="tools-methods-title">
       <h2 id="tools-methods-title">Payment methods</h2>
       <form className="tools-row" onSubmit={(e) => void submit(e)} noValidate>
-        <FormField label={LABELS.amount} error={errors.amount} hint="Optional; sent in paise">
-          {(p) => (
-            <input
-              {...p}
-              className="input"
-              inputMode="decimal"
-              value={form.amount}
-              onChange={(e) => setForm({ ...form, amount: e.target.value })}
-            />
-          )}
-        </FormField>
+        <RupeesField
+          label={LABELS.amount}
+          value={form.amount}
+          onChange={(amount) => setForm({ ...form, amount })}
+          error={errors.amount}
+          hint="Optional; sent in paise"
+          className="input"
+        />
         <FormField label={LABELS.currency} error={errors.currency}>
           {(p) => (
             <input
@@ -83,14 +80,9 @@ export function MethodsPanel() {
             />
           )}
         </FormField>
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={methods.isPending || offline !== null}
-          title={offline ?? undefined}
-        >
-          {methods.isPending ? 'Listing…' : 'List methods'}
-        </button>
+        <SubmitButton pending={methods.isPending} pendingLabel="Listing…">
+          List methods
+        </SubmitButton>
       </form>
       {failure && <ErrorNotice error={failure} />}
       {listing && <Groups listing={listing} />}

@@ -10,12 +10,11 @@ import {
   type ProcessMethod,
 } from '../../../shared/payment-tools';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { EnvironmentBadge } from '../EnvironmentBadge';
-import { useAppInfo } from '../query/app-queries';
+import { OnActiveProfile } from '../EnvironmentBadge';
 import { resultOf } from '../query/ipc-query';
 import { errorsFromIpc, errorsFromIssues, zodIssues, type FormErrors } from '../ui/form-errors';
 import { FormField } from '../ui/FormField';
-import { useOfflineReason } from '../ui/offline';
+import { SubmitButton } from '../ui/SubmitButton';
 import { ErrorNotice } from '../ui/states';
 import { QrCode } from './QrCode';
 import { useProcessOrder } from './tools-queries';
@@ -57,8 +56,6 @@ export function ProcessOrderPanel() {
   const [paid, setPaid] = useState<ProcessedPayment | null>(null);
   const [failure, setFailure] = useState<IpcError | null>(null);
   const process = useProcessOrder();
-  const offline = useOfflineReason();
-  const profile = useAppInfo().data?.profile;
   const method = draft.method as ProcessMethod;
   const fields = processFieldsFor(method, draft.code);
 
@@ -174,14 +171,13 @@ export function ProcessOrderPanel() {
             )}
           </FormField>
         )}
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={process.isPending || offline !== null || fields.card}
-          title={offline ?? (fields.card ? CARD_NOT_SHOWN : undefined)}
+        <SubmitButton
+          pending={process.isPending}
+          pendingLabel="Processing…"
+          blocked={fields.card ? CARD_NOT_SHOWN : null}
         >
-          {process.isPending ? 'Processing…' : 'Process order…'}
-        </button>
+          Process order…
+        </SubmitButton>
       </form>
       {fields.card && (
         <p className="notice notice-warning" role="note">
@@ -213,11 +209,7 @@ export function ProcessOrderPanel() {
             {pending.order.vpa ? ` with a collect request to ${pending.order.vpa}` : ''}
             {pending.order.device ? ` for an ${pending.order.device} device` : ''}.
           </p>
-          {profile && (
-            <p>
-              On <EnvironmentBadge environment={profile.environment} /> “{profile.name}”.
-            </p>
-          )}
+          <OnActiveProfile />
         </ConfirmDialog>
       )}
     </section>

@@ -3,9 +3,9 @@ import { amountInWords } from '../../../shared/amount-words';
 import { checkRupees, RETYPE_ABOVE_MINOR } from '../../../shared/rupees';
 import type { Environment } from '../../../shared/profiles';
 import { EnvironmentBadge } from '../EnvironmentBadge';
-import { Dialog } from './Dialog';
-import { FormField } from './FormField';
+import { ConfirmDialog } from '../ConfirmDialog';
 import { formatMoney } from './format';
+import { RupeesField } from './RupeesField';
 
 /**
  * The confirmation of an action that moves money: what it acts on, the amount in figures and in words, and the
@@ -47,67 +47,41 @@ export function MoneyConfirmDialog({
         ? 'That is not the same amount.'
         : check.reason
       : undefined;
-  const blocked = busy || (mustRetype && !matches);
   return (
-    <Dialog
+    <ConfirmDialog
       title={title}
+      confirmLabel={busy ? 'Sending…' : confirmLabel}
+      busy={busy}
+      blocked={mustRetype && !matches ? 'Type the amount again to confirm.' : undefined}
+      className="money-confirm"
+      onConfirm={onConfirm}
       onCancel={onCancel}
-      actions={
-        <>
-          <button type="button" className="button" autoFocus onClick={onCancel}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={blocked}
-            aria-busy={busy}
-            title={mustRetype && !matches ? 'Type the amount again to confirm.' : undefined}
-            onClick={() => {
-              if (!blocked) onConfirm();
-            }}
-          >
-            {busy ? 'Sending…' : confirmLabel}
-          </button>
-        </>
-      }
     >
-      <div className="dialog-body money-confirm">
-        <dl className="money-confirm-facts">
-          <dt>On</dt>
-          <dd>{subject}</dd>
-          {amount !== null && (
-            <>
-              <dt>Amount</dt>
-              <dd>
-                <strong className="money-confirm-figures">{formatMoney(amount, currency)}</strong>
-                <span className="money-confirm-words">{amountInWords(amount, currency)}</span>
-              </dd>
-            </>
-          )}
-          <dt>Environment</dt>
-          <dd>{environment ? <EnvironmentBadge environment={environment} /> : '—'}</dd>
-        </dl>
-        {children}
-        {mustRetype && (
-          <FormField
-            label="Type the amount again, in rupees"
-            error={retypeError}
-            hint={`Asked above ${formatMoney(RETYPE_ABOVE_MINOR)}, so a slipped digit cannot go through.`}
-          >
-            {(ids) => (
-              <input
-                {...ids}
-                className="input mono"
-                inputMode="decimal"
-                autoComplete="off"
-                value={retyped}
-                onChange={(e) => setRetyped(e.target.value)}
-              />
-            )}
-          </FormField>
+      <dl className="money-confirm-facts">
+        <dt>On</dt>
+        <dd>{subject}</dd>
+        {amount !== null && (
+          <>
+            <dt>Amount</dt>
+            <dd>
+              <strong className="money-confirm-figures">{formatMoney(amount, currency)}</strong>
+              <span className="money-confirm-words">{amountInWords(amount, currency)}</span>
+            </dd>
+          </>
         )}
-      </div>
-    </Dialog>
+        <dt>Environment</dt>
+        <dd>{environment ? <EnvironmentBadge environment={environment} /> : '—'}</dd>
+      </dl>
+      {children}
+      {mustRetype && (
+        <RupeesField
+          label="Type the amount again, in rupees"
+          value={retyped}
+          onChange={setRetyped}
+          error={retypeError}
+          hint={`Asked above ${formatMoney(RETYPE_ABOVE_MINOR)}, so a slipped digit cannot go through.`}
+        />
+      )}
+    </ConfirmDialog>
   );
 }

@@ -1,6 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useAppInfo, useConnectivity } from '../query/app-queries';
-import { useIpcMutation } from '../query/ipc-query';
+import { useAppInfo, useCheckConnection, useConnectivity } from '../query/app-queries';
 import { formatIstInstant } from './format';
 
 /**
@@ -12,11 +10,7 @@ import { formatIstInstant } from './format';
 export function OfflineBanner() {
   const state = useConnectivity();
   const profileId = useAppInfo().data?.profile.id;
-  const client = useQueryClient();
-  const check = useIpcMutation('credentials.test', {
-    // Whatever was read while offline may be older than what the service now has.
-    onSuccess: (result) => (result.ok ? client.invalidateQueries() : undefined),
-  });
+  const check = useCheckConnection();
   if (state?.state !== 'offline') return null;
   return (
     <div className="notice notice-warning offline-banner" role="status">

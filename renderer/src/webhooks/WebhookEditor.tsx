@@ -9,12 +9,11 @@ import {
   type WebhookRecord,
 } from '../../../shared/webhooks';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { EnvironmentBadge } from '../EnvironmentBadge';
-import { useAppInfo } from '../query/app-queries';
+import { OnActiveProfile } from '../EnvironmentBadge';
 import { resultOf } from '../query/ipc-query';
 import { errorsFromIpc, errorsFromIssues, zodIssues, type FormErrors } from '../ui/form-errors';
 import { FormField } from '../ui/FormField';
-import { useOfflineReason } from '../ui/offline';
+import { SubmitButton } from '../ui/SubmitButton';
 import { ErrorNotice } from '../ui/states';
 import { useUpdateWebhook } from './webhooks-queries';
 
@@ -45,8 +44,6 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<IpcError | null>(null);
   const update = useUpdateWebhook();
-  const offline = useOfflineReason();
-  const profile = useAppInfo().data?.profile;
   const edited = () => setPending(null);
 
   function review(e: FormEvent) {
@@ -149,14 +146,9 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
         </p>
       )}
       <div className="form-actions">
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={update.isPending || offline !== null}
-          title={offline ?? undefined}
-        >
-          {update.isPending ? 'Saving…' : 'Save changes'}
-        </button>
+        <SubmitButton pending={update.isPending} pendingLabel="Saving…">
+          Save changes
+        </SubmitButton>
       </div>
       {confirming && pending && (
         <ConfirmDialog
@@ -168,11 +160,7 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
           <p>
             The service stops sending {hook.topics.join(', ')} events to <span className="mono">{hook.url}</span>.
           </p>
-          {profile && (
-            <p>
-              On <EnvironmentBadge environment={profile.environment} /> “{profile.name}”.
-            </p>
-          )}
+          <OnActiveProfile />
         </ConfirmDialog>
       )}
     </form>
