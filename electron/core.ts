@@ -23,6 +23,7 @@ import { createExceptionQueue } from './treasury/exception-queue';
 import { createJournalHandlers } from './ipc/journal';
 import { createMerchantToolHandlers } from './ipc/merchant-tools';
 import { credentialEntry, profileEntry } from './journal/profile-events';
+import { createPeriodService } from './journal/period-service';
 import { createJournals, osUserName, type Journals } from './journal/registry';
 import type { JournalInput } from './journal/journal';
 import { createExportHandlers } from './ipc/exports';
@@ -168,6 +169,7 @@ export function createCore(options: CoreOptions) {
     now: nowDate,
     log: options.log.child('exceptions'),
   });
+  const periods = createPeriodService({ journals, desks });
   const services = { credentials, cacheFor, journals };
   const payouts = createPayoutService(services);
   const beneficiaries = createBeneficiaryService(services);
@@ -259,7 +261,7 @@ export function createCore(options: CoreOptions) {
     ...createCacheHandlers({ caches, profiles, journals, dataDir: options.dataDir, busyReason }),
     ...createExportHandlers(exportJobs, profiles),
     ...createNoticeHandlers(notices),
-    ...createJournalHandlers({ journals, profiles, beneficiaries: treasury.beneficiaries }),
+    ...createJournalHandlers({ journals, profiles, beneficiaries: treasury.beneficiaries, periods }),
     ...createOrderHandlers(merchant.orders, profiles),
     ...createSubscriptionHandlers(merchant.subscriptions, profiles),
     ...createMerchantToolHandlers(merchant, profiles),
@@ -287,6 +289,8 @@ export function createCore(options: CoreOptions) {
     osUser,
     /** Each profile's desk (none in local mode): the CLI's `desk` commands use it. */
     desks,
+    /** Closing and reopening periods, which on a desk bind everyone: the CLI uses it too. */
+    periods,
     /** The exception queue and its bulk actions, on the cache or the desk: the CLI uses it too. */
     exceptionQueue,
     /** The payout watch list's rounds (started on its timer when `payoutWatch` is set). */

@@ -1,4 +1,5 @@
 /** Handlers of the `journal.*` channels: the active profile's audit journal and closed periods. */
+import type { PeriodService } from '../journal/period-service';
 import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { BeneficiaryService } from '../treasury/beneficiaries';
@@ -10,6 +11,7 @@ export function createJournalHandlers(deps: {
   journals: Journals;
   profiles: ProfileStore;
   beneficiaries: BeneficiaryService;
+  periods: PeriodService;
 }): Pick<IpcHandlers, JournalChannels> {
   const active = () => deps.journals.for(deps.profiles.active().id);
   return {
@@ -22,9 +24,9 @@ export function createJournalHandlers(deps: {
     'journal.checkStatus': ({ attemptSeq, beneficiaryId }) =>
       deps.beneficiaries.checkStatus(deps.profiles.active().id, attemptSeq, beneficiaryId),
     'journal.periods': (range) => active().periods.list(range),
-    'journal.closePeriod': (range) => active().periods.close(range),
-    'journal.reopenPeriod': ({ id }) => {
-      active().periods.reopen(id);
+    'journal.closePeriod': (range) => deps.periods.close(deps.profiles.active().id, range),
+    'journal.reopenPeriod': async ({ id, reason }) => {
+      await deps.periods.reopen(deps.profiles.active().id, id, reason);
       return { reopened: true as const };
     },
     'journal.acknowledgePeriod': ({ id }) => active().periods.acknowledge(id),

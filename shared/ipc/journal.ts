@@ -46,7 +46,11 @@ export const journalChannels = {
     output: z.array(closedPeriod),
   },
   'journal.closePeriod': { input: closeRange, output: closedPeriod },
-  'journal.reopenPeriod': { input: periodId, output: z.object({ reopened: z.literal(true) }) },
+  /** On a desk, reopening needs an approver and a reason; alone, the reason is optional. */
+  'journal.reopenPeriod': {
+    input: periodId.extend({ reason: z.string().trim().min(1).max(500).optional() }).strict(),
+    output: z.object({ reopened: z.literal(true) }),
+  },
   'journal.acknowledgePeriod': { input: periodId, output: closedPeriod },
   'journal.periodDiff': { input: periodId, output: periodDiff },
 } satisfies DomainSchemas<'journal'>;

@@ -105,7 +105,7 @@ describe.runIf(postgresAvailable())('the exception queue of two consoles on one 
 
   beforeAll(async () => {
     cluster = await startCluster();
-    desk = await createTestDesk(cluster, { asha: 'operator', ravi: 'operator' });
+    desk = await createTestDesk(cluster, { asha: 'operator', ravi: 'operator', arun: 'approver' });
     sandbox = await startTestSandbox({ secret: EMBEDDED_SECRET });
     a = await joined('asha');
     b = await joined('ravi');
@@ -164,6 +164,34 @@ describe.runIf(postgresAvailable())('the exception queue of two consoles on one 
       text: 'mallory',
     });
     expect(refused).toMatchObject({ ok: false, error: { code: 'EXCEPTION_REFUSED' } });
+  });
+
+  it("binds every console with an approver's close, reopened only by an approver with a reason", async () => {
+    const range = { from: DATE, to: DATE };
+    const refused = await call(a, 'journal.closePeriod', range);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'DESK_ROLE' } });
+    expect(await ok(a, 'journal.periods', undefined)).toEqual([]);
+
+    const approver = await joined('arun');
+    try {
+      await syncedThroughJob(approver, range);
+      const closed = await ok(approver, 'journal.closePeriod', range);
+      const blocked = await call(b, 'exceptions.bulk', { action: 'acknowledge', filter: {}, text: 'x' });
+      expect(blocked).toMatchObject({
+        ok: false,
+        error: { code: 'PERIOD_CLOSED', message: expect.stringContaining(desk.who('arun')) },
+      });
+      const noReason = await call(approver, 'journal.reopenPeriod', { id: closed.id });
+      expect(noReason).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+      await ok(approver, 'journal.reopenPeriod', { id: closed.id, reason: 'a chargeback came late' });
+      await expect(
+        ok(b, 'exceptions.bulk', { action: 'acknowledge', filter: { state: 'open' }, text: 'x' }),
+      ).resolves.toMatchObject({
+        action: 'acknowledge',
+      });
+    } finally {
+      await approver.close();
+    }
   });
 
   it('keeps local reads working and refuses team actions with the reason while the desk is down', async () => {

@@ -136,7 +136,7 @@ const close: Command = {
   usage: 'close --from YYYY-MM-DD --to YYYY-MM-DD   (close settlement dates; the same range again closes it anew)',
   options: { from: { type: 'string' }, to: { type: 'string' } },
   async run({ ctx, values, io }) {
-    const p = journalOf(ctx).periods.close(parseClose(values));
+    const p = await ctx.core.periods.close(ctx.profile.id, parseClose(values));
     result(io, p, () => table(PERIOD_HEADERS, [describePeriod(p)], ['right']));
   },
 };
@@ -155,7 +155,7 @@ const status: Command = {
 };
 
 const periodCommand = (
-  word: 'diff' | 'acknowledge' | 'reopen',
+  word: 'diff' | 'acknowledge',
   usage: string,
   run: (ctx: Context, id: number, io: Parameters<Command['run']>[0]['io']) => void,
 ): Command => ({
@@ -198,10 +198,18 @@ const acknowledge = periodCommand('acknowledge', 'accept the changes since the c
   result(io, p, () => table(PERIOD_HEADERS, [describePeriod(p)], ['right']));
 });
 
-const reopen = periodCommand('reopen', 'remove the close; it stays in the journal', (ctx, id, io) => {
-  journalOf(ctx).periods.reopen(id);
-  result(io, { reopened: true, id }, () => `Reopened closed period ${id}.`);
-});
+const reopen: Command = {
+  words: ['close', 'reopen'],
+  usage:
+    'close reopen ID [--reason TEXT]   (remove the close; it stays in the journal; on a desk an approver, with a reason)',
+  options: { reason: { type: 'string' } },
+  positionals: { min: 1, max: 1, names: 'ID (from close status)' },
+  async run({ ctx, values, positionals, io }) {
+    const id = wholeNumber('ID', positionals[0])!;
+    await ctx.core.periods.reopen(ctx.profile.id, id, values.reason as string | undefined);
+    result(io, { reopened: true, id }, () => `Reopened closed period ${id}.`);
+  },
+};
 
 export const journalCommands = [list, verify, verifyFileCommand, exportJournal, checkStatus];
 export const closeCommands = [close, status, diff, acknowledge, reopen];
