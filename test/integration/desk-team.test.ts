@@ -41,18 +41,16 @@ describe.runIf(available)('a desk of two consoles', () => {
     cluster?.destroy();
   });
 
+  // How fast is the bench's (desk.propagation): here, only that the notice comes and the queue shows it.
   it("shows an assignment made on A on B's queue, announced live", async () => {
     const heard = nextNotice(b, 'exceptions');
-    const started = performance.now();
     const [row] = (await a.exceptions.queue({ pg: 'cashfree' }, { offset: 0, limit: 1 })).rows;
     await a.exceptions.act({ ...row!, version: row!.version }, 'assign', desk.who('omar'));
     const stop = await heard;
     const mine = await b.exceptions.queue({ assignedTo: 'me' }, { offset: 0, limit: 10 });
-    const elapsed = performance.now() - started;
     await stop();
     expect(mine.rows).toHaveLength(1);
     expect(mine.rows[0]).toMatchObject({ pgTransactionId: row!.pgTransactionId, updatedBy: desk.who('olga') });
-    expect(elapsed).toBeLessThan(2_000);
   });
 
   it('lets one of two simultaneous resolves win and tells the other by whom', async () => {
