@@ -21,6 +21,7 @@ export const JOURNAL_KINDS = [
   'cache',
   'period',
   'exception',
+  'reconciliation',
 ] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 

@@ -3,6 +3,7 @@ import { epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import { reconciliationName } from '../export/jobs';
 import { writeReconciliation } from '../export/reconciliation-sheets';
+import { journalReconExport } from '../journal/exports';
 import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
 import {
@@ -11,6 +12,7 @@ import {
   matchPeriod,
   previewStatement,
   report,
+  saveMatchSettings,
   unmatch,
 } from '../reconciliation/reconcile';
 import type { IpcHandlers } from './router';
@@ -51,7 +53,7 @@ export function createReconHandlers(
     'recon.previewStatement': ({ fileName, content, account }) =>
       previewStatement(cache(), { fileName, bytes: Buffer.from(content, 'base64'), accountName: account }),
     'recon.importStatement': ({ fileName, content, account, mapping }) =>
-      importStatement(cache(), {
+      importStatement(cache(), journal(), {
         fileName,
         bytes: Buffer.from(content, 'base64'),
         accountName: account,
@@ -64,15 +66,16 @@ export function createReconHandlers(
       unmatch(cache(), journal(), input);
       return { unmatched: true as const };
     },
-    'recon.saveSettings': (changed) => {
-      const repo = cache().reconciliation;
-      return repo.putSettings({ ...repo.settings(), ...changed });
-    },
+    'recon.saveSettings': (changed) =>
+      saveMatchSettings(cache(), journal(), { ...cache().reconciliation.settings(), ...changed }),
     async 'recon.export'(input) {
       const r = report(cache(), { ...input, today: today() });
       const name = reconciliationName(profiles.active().name, r.account.name, input.from, input.to);
       const file = await deps.chooseFile(name);
-      if (file) await writeReconciliation(file, deps.now(), r);
+      if (file) {
+        await writeReconciliation(file, deps.now(), r);
+        await journalReconExport(journal(), file, r);
+      }
       return { file };
     },
   };

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import type { ReconReport } from '../../shared/bank-matching';
 import type { ExportRequest, ExportResult } from '../../shared/exports';
 import type { FileVerdict, JournalEntry } from '../../shared/journal';
 import type { Journal } from './journal';
@@ -83,4 +84,26 @@ export async function verifyFile(journal: Journal, file: string): Promise<FileVe
     verdict: found === null ? 'unknown' : found.sameContent ? 'unchanged' : 'changed',
     export: found?.entry ?? null,
   };
+}
+
+/** Journals a reconciliation workbook written for an account and period, with its SHA-256 as other exports. */
+export async function journalReconExport(journal: Journal, file: string, report: ReconReport): Promise<JournalEntry> {
+  const sha256 = await fileSha256(file);
+  const fileName = basename(file);
+  return journal.append({
+    kind: 'export',
+    event: 'export.reconciliation',
+    outcome: 'completed',
+    summary: `Exported the reconciliation of ${report.account.name}, ${report.from} to ${report.to}, as XLSX: ${report.batches.length.toLocaleString('en-IN')} batches and ${report.credits.length.toLocaleString('en-IN')} credits to ${fileName}.`,
+    data: {
+      kind: 'reconciliation',
+      format: 'xlsx',
+      filter: { account: report.account.name, from: report.from, to: report.to },
+      rows: report.batches.length + report.credits.length,
+      file,
+      fileName,
+      sha256,
+      files: [{ fileName, sha256 }],
+    },
+  });
 }

@@ -17,6 +17,7 @@ import {
   type ReconBatch,
   type ReconCredit,
   type ReconReport,
+  type ReconSettings,
   type StateTotal,
 } from '../../shared/bank-matching';
 import {
@@ -100,6 +101,7 @@ export async function previewStatement(
  */
 export async function importStatement(
   cache: Cache,
+  journal: Journal,
   input: { fileName: string; bytes: Buffer; accountName: string; mapping?: ColumnMapping },
 ): Promise<StatementImportResult> {
   const { digest, rows } = await readTable(input.fileName, input.bytes);
@@ -129,13 +131,31 @@ export async function importStatement(
     header.mapping,
   );
   const account = existing ?? repo.ensureAccount(input.accountName);
-  const stored = repo.transaction(() => {
+  // The statement and its journal entry in one transaction: an import is never stored without its entry.
+  const stored = journal.transact((append) => {
     repo.setMapping(account.id, header.mapping);
-    return repo.addStatement(
+    const added = repo.addStatement(
       account.id,
       { fileName: input.fileName, digest, layout: header.layout, bad: bad.length },
       lines,
     );
+    append({
+      kind: 'reconciliation',
+      event: 'statement.imported',
+      outcome: 'done',
+      summary: `Imported ${input.fileName} into ${account.name}: ${added.added} new lines, ${added.duplicates} already held, ${bad.length} unreadable.`,
+      data: {
+        account: account.name,
+        fileName: input.fileName,
+        sha256: digest,
+        layout: header.layout,
+        lines: lines.length,
+        added: added.added,
+        duplicates: added.duplicates,
+        bad: bad.length,
+      },
+    });
+    return added;
   });
   const dates = lines.map((l) => l.date).sort();
   return {
@@ -457,5 +477,23 @@ export function unmatch(
         note,
       },
     });
+  });
+}
+
+/** Saves the match settings with their journal entry (before and after), in one transaction; unchanged is no entry. */
+export function saveMatchSettings(cache: Cache, journal: Journal, next: ReconSettings): ReconSettings {
+  const repo = cache.reconciliation;
+  const before = repo.settings();
+  if (JSON.stringify(before) === JSON.stringify(next)) return before;
+  return journal.transact((append) => {
+    const saved = repo.putSettings(next);
+    append({
+      kind: 'reconciliation',
+      event: 'recon.settings_changed',
+      outcome: 'done',
+      summary: `Match settings: credits up to ${saved.windowDays} days after a batch, overdue after T+${saved.overdueDays}, triage tags at ${Math.round(saved.triageThreshold * 100)}%.`,
+      data: { before, after: saved },
+    });
+    return saved;
   });
 }

@@ -18,6 +18,8 @@ import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { addDays } from '../../shared/time';
 import { scratchDir } from './cache';
 import { DATASET_DAYS, DATASET_FROM, DATASET_TO, datasetCopy } from './dataset';
+import { createJournal } from '../../electron/journal/journal';
+import { createProfileStore } from '../../electron/profiles/profile-store';
 import type { Bench } from './run';
 
 const ROLL_UP_TARGET_MS = 3_000;
@@ -77,7 +79,19 @@ export const reconBenches: Bench = {
       const fresh = openCache(matchFile);
       try {
         const importStart = performance.now();
-        const imported = await importStatement(fresh, { fileName: 'statement.csv', bytes: csv, accountName: 'Bench' });
+        const journal = createJournal({
+          db: fresh.db,
+          profileId: 'bench',
+          heads: createProfileStore({ dataDir: scratch.dir, sandbox: null }),
+          appVersion: '0.1.0',
+          osUser: 'bench',
+          now: () => new Date(),
+        });
+        const imported = await importStatement(fresh, journal, {
+          fileName: 'statement.csv',
+          bytes: csv,
+          accountName: 'Bench',
+        });
         const importMs = performance.now() - importStart;
         const period = { account: 'Bench', from: DATASET_FROM, to: DATASET_TO, today };
         const [report, matchMs] = timed(() => matchPeriod(fresh, period));

@@ -23,6 +23,7 @@ import {
   matchByHand,
   matchPeriod,
   previewStatement,
+  saveMatchSettings,
   report,
   unmatch,
 } from '../../electron/reconciliation/reconcile';
@@ -134,7 +135,11 @@ describe('batches', () => {
 describe('a sandbox statement with known discrepancies', () => {
   let r: ReconReport;
   it('imports from CSV with every line kept, and again adds nothing', async () => {
-    const first = await importStatement(cache, { fileName: 'hdfc.csv', bytes: Buffer.from(csv), accountName: ACCOUNT });
+    const first = await importStatement(cache, journal, {
+      fileName: 'hdfc.csv',
+      bytes: Buffer.from(csv),
+      accountName: ACCOUNT,
+    });
     expect(first.layout).toBe('HDFC Bank');
     expect(first.bad).toEqual([]);
     expect(first.added).toBe(first.lines);
@@ -147,9 +152,26 @@ describe('a sandbox statement with known discrepancies', () => {
     expect(preview.rows).toHaveLength(PREVIEW_ROWS);
     expect(preview.rows[0]!.cells[5]).toBe('Deposit Amt.');
     expect(preview.header).toEqual({ index: 0, layout: 'HDFC Bank', mapping: first.mapping });
-    const again = await importStatement(cache, { fileName: 'hdfc.csv', bytes: Buffer.from(csv), accountName: ACCOUNT });
+    const again = await importStatement(cache, journal, {
+      fileName: 'hdfc.csv',
+      bytes: Buffer.from(csv),
+      accountName: ACCOUNT,
+    });
     expect(again.added).toBe(0);
     expect(again.duplicates).toBe(first.lines);
+    // Each import is journaled with its file's digest and counts, in the transaction that stored it.
+    const imports = journal.list({ kind: 'reconciliation' }).filter((e) => e.event === 'statement.imported');
+    expect(imports.map((e) => e.data)).toEqual([
+      expect.objectContaining({ fileName: 'hdfc.csv', added: 0, duplicates: first.lines }),
+      expect.objectContaining({ fileName: 'hdfc.csv', added: first.lines, account: ACCOUNT }),
+    ]);
+    // Match settings changed are journaled with before and after; the same settings again are no entry.
+    const settings = cache.reconciliation.settings();
+    saveMatchSettings(cache, journal, { ...settings, windowDays: settings.windowDays + 1 });
+    saveMatchSettings(cache, journal, { ...settings, windowDays: settings.windowDays + 1 });
+    saveMatchSettings(cache, journal, settings);
+    const changes = journal.list({ kind: 'reconciliation' }).filter((e) => e.event === 'recon.settings_changed');
+    expect(changes).toHaveLength(2);
   });
 
   it('matches every batch and credit into exactly the expected state', () => {
@@ -315,9 +337,9 @@ describe('the same statement as XLSX (header below the account lines)', () => {
     const source = new SettlementSource(1, PER_DAY, codes);
     const built = buildStatement(source, from, to, { missing: 0, short: 0, split: 0, orphan: 0 });
     const bytes = await statementXlsx(built);
-    const result = await importStatement(cache, { fileName: 'hdfc.xlsx', bytes, accountName: 'HDFC xlsx' });
+    const result = await importStatement(cache, journal, { fileName: 'hdfc.xlsx', bytes, accountName: 'HDFC xlsx' });
     expect([result.layout, result.bad, result.added]).toEqual(['HDFC Bank', [], built.lines.length]);
-    const credits = await importStatement(cache, { fileName: 'hdfc.xlsx', bytes, accountName: 'HDFC xlsx' });
+    const credits = await importStatement(cache, journal, { fileName: 'hdfc.xlsx', bytes, accountName: 'HDFC xlsx' });
     expect(credits.added).toBe(0);
   });
 });

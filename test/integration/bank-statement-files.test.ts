@@ -10,11 +10,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
+import { createJournal } from '../../electron/journal/journal';
+import { createProfileStore } from '../../electron/profiles/profile-store';
+import { TEST_NOW } from '../support/clock';
 import { importStatement } from '../../electron/reconciliation/reconcile';
 import { openpyxlWrite, type SheetInput } from '../support/export-files';
 
 let dir: string;
 let cache: Cache;
+
+/** The cache's journal: an import is journaled in the same transaction. */
+const journalOf = (c: Cache) =>
+  createJournal({
+    db: c.db,
+    profileId: 'statements',
+    heads: createProfileStore({ dataDir: dir, sandbox: null }),
+    appVersion: '0.0.0',
+    osUser: 'asha',
+    now: () => new Date(TEST_NOW),
+  });
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'bank-files-'));
   cache = openCache(join(dir, 'cache.sqlite'));
@@ -27,7 +41,7 @@ afterAll(() => {
 async function load(name: string, rows: SheetInput[][], account: string) {
   const file = join(dir, name);
   openpyxlWrite(file, rows);
-  return importStatement(cache, { fileName: name, bytes: readFileSync(file), accountName: account });
+  return importStatement(cache, journalOf(cache), { fileName: name, bytes: readFileSync(file), accountName: account });
 }
 
 const money = (n: number): SheetInput => ({ n, fmt: '#,##0.00' });
@@ -159,14 +173,23 @@ describe('statements in three banks layouts, written by openpyxl', () => {
     ];
     openpyxlWrite(join(dir, 'odd.xlsx'), rows);
     const bytes = readFileSync(join(dir, 'odd.xlsx'));
-    await expect(importStatement(cache, { fileName: 'odd.xlsx', bytes, accountName: 'Odd bank' })).rejects.toThrow(
-      'no header row',
-    );
+    await expect(
+      importStatement(cache, journalOf(cache), { fileName: 'odd.xlsx', bytes, accountName: 'Odd bank' }),
+    ).rejects.toThrow('no header row');
     const mapping = { date: 'Posted', narration: 'What', credit: 'In', debit: 'Out' };
-    const first = await importStatement(cache, { fileName: 'odd.xlsx', bytes, accountName: 'Odd bank', mapping });
+    const first = await importStatement(cache, journalOf(cache), {
+      fileName: 'odd.xlsx',
+      bytes,
+      accountName: 'Odd bank',
+      mapping,
+    });
     expect([first.layout, first.added]).toEqual(['Saved mapping', 1]);
     expect(cache.reconciliation.account('Odd bank')!.mapping).toEqual(mapping);
-    const again = await importStatement(cache, { fileName: 'odd.xlsx', bytes, accountName: 'Odd bank' });
+    const again = await importStatement(cache, journalOf(cache), {
+      fileName: 'odd.xlsx',
+      bytes,
+      accountName: 'Odd bank',
+    });
     expect([again.layout, again.added, again.duplicates]).toEqual(['Saved mapping', 0, 1]);
   });
 });

@@ -15,6 +15,7 @@ import {
   importStatement,
   matchPeriod,
   report,
+  saveMatchSettings,
 } from '../../reconciliation/reconcile';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
@@ -71,7 +72,12 @@ const importCommand: Command = {
           ? cache.reconciliation.accounts()[0]!.name
           : 'Bank account';
     const r = await asInput(() =>
-      importStatement(cache, { fileName: basename(path), bytes, accountName, ...(mapping ? { mapping } : {}) }),
+      importStatement(cache, ctx.core.journals.for(ctx.profile.id).journal, {
+        fileName: basename(path),
+        bytes,
+        accountName,
+        ...(mapping ? { mapping } : {}),
+      }),
     );
     result(io, r, () =>
       [
@@ -181,8 +187,8 @@ const settingsCommand: Command = {
     'triage-threshold': { type: 'string' },
   },
   async run({ ctx, values, io }) {
-    const repo = openProfileCache(ctx, io).reconciliation;
-    const current = repo.settings();
+    const cache = openProfileCache(ctx, io);
+    const current = cache.reconciliation.settings();
     const whole = (flag: string) => {
       const v = values[flag];
       if (v === undefined) return undefined;
@@ -204,7 +210,7 @@ const settingsCommand: Command = {
     };
     const parsed = reconSettings.safeParse(next);
     if (!parsed.success) throw new InputError(describeIssues(parsed.error));
-    const saved = JSON.stringify(next) === JSON.stringify(current) ? current : repo.putSettings(parsed.data);
+    const saved = saveMatchSettings(cache, ctx.core.journals.for(ctx.profile.id).journal, parsed.data);
     result(
       io,
       saved,
