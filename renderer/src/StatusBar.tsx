@@ -1,6 +1,7 @@
 import type { IpcOutput } from '../../shared/ipc/contract';
 import { HeadroomAlert } from './accounts/HeadroomAlert';
 import { EnvironmentBadge } from './EnvironmentBadge';
+import { DeskIndicator } from './exceptions/DeskLine';
 import { WatchIndicator } from './payouts/WatchIndicator';
 import { useAppInfo, useConnectivity } from './query/app-queries';
 import { useIpcQuery } from './query/ipc-query';
@@ -87,6 +88,7 @@ export function StatusBar() {
       <span className="spacer" />
       {profile && <HeadroomAlert />}
       {profile && <WatchIndicator />}
+      {profile && <DeskIndicator />}
       {profile && <LastSynced />}
       <ConnectivityIndicator />
       {info.data && <span className="mono muted">v{info.data.appVersion}</span>}
