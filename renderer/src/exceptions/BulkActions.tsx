@@ -7,6 +7,7 @@ import {
   type QueueFilter,
 } from '../../../shared/desk';
 import type { IpcError } from '../../../shared/ipc/contract';
+import { asSentence } from '../../../shared/messages';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { ipcErrorOf } from '../query/ipc-query';
 import { formatCalendarDate, formatCount } from '../ui/format';
@@ -46,7 +47,7 @@ function BulkOutcome({ outcome }: { outcome: Outcome }) {
     </p>
   ) : (
     <p className="exceptions-outcome exceptions-outcome-refused" role="alert" data-code={outcome.error.code}>
-      {outcome.error.message}
+      {asSentence(outcome.error.message)}
     </p>
   );
 }

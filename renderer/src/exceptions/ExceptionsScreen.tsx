@@ -18,7 +18,7 @@ import './exceptions.css';
 const TABLE = 'exceptions.queue';
 
 const STATE_OPTIONS: [string, string][] = [
-  ['unresolved', 'Unresolved (open or acknowledged)'],
+  ['unresolved', 'Unresolved'],
   ...EXCEPTION_STATES.map((s): [string, string] => [s, s.charAt(0).toUpperCase() + s.slice(1)]),
 ];
 const RULE_OPTIONS: [string, string][] = RULE_IDS.map((r) => [r, r.replace(/_/g, ' ')]);
@@ -136,7 +136,7 @@ function Filters({ filter, gateways }: { filter: QueueFilter; gateways: readonly
           value={choice}
           onChange={(e) => setAssignee(e.target.value as AssigneeChoice['kind'])}
         >
-          <option value="any">Anyone or no one</option>
+          <option value="any">Anyone</option>
           <option value="me">To me</option>
           <option value="unassigned">To no one</option>
           <option value="person">To a person…</option>
@@ -281,7 +281,7 @@ export function ExceptionsScreen() {
       <DeskLine />
       <Filters filter={filter} gateways={gateways} />
       <div className="exceptions-layout">
-        <div className="exceptions-main">
+        <div className="exceptions-summary">
           <p className="exceptions-totals" role="status" aria-label="Filtered set">
             {page ? (
               <>
@@ -293,6 +293,9 @@ export function ExceptionsScreen() {
             )}
           </p>
           <BulkActions filter={filter} ticked={tickedKeys} total={total} onDone={clearTicks} />
+        </div>
+        <GroupsPanel groups={page?.groups ?? []} onPick={applyGroup} />
+        <div className="exceptions-list">
           <div className="exceptions-page-tools">
             <label>
               <input
@@ -338,7 +341,6 @@ export function ExceptionsScreen() {
             rowClass={(r) => (ticked[keyId(r)] ? 'exceptions-ticked' : undefined)}
           />
         </div>
-        <GroupsPanel groups={page?.groups ?? []} onPick={applyGroup} />
       </div>
     </div>
   );
