@@ -16,7 +16,7 @@ import {
   withAssignee,
 } from '../../renderer/src/exceptions/exceptions-store';
 import { ageText } from '../../renderer/src/exceptions/ExceptionsScreen';
-import { resultText } from '../../renderer/src/exceptions/BulkActions';
+import { refusalText, resultText } from '../../renderer/src/exceptions/BulkActions';
 
 const key = (n: number): ExceptionKey => ({
   date: '2026-06-13',
@@ -110,6 +110,12 @@ describe('the screen’s words', () => {
     );
     expect(resultText({ action: 'assign', count: 1, digest: 'a'.repeat(64), journalSeq: 3 }, 'ravi')).toBe(
       'Assigned 1 exception to ravi — journal entry 3',
+    );
+  });
+
+  it('shows a refusal as main said it, a login not re-cased', () => {
+    expect(refusalText('mallory is not a person on this desk.')).toBe(
+      'Not done: mallory is not a person on this desk.',
     );
   });
 

@@ -7,7 +7,7 @@ import {
   type QueueFilter,
 } from '../../../shared/desk';
 import type { IpcError } from '../../../shared/ipc/contract';
-import { asSentence } from '../../../shared/messages';
+import { asClause } from '../../../shared/messages';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { ipcErrorOf } from '../query/ipc-query';
 import { formatCalendarDate, formatCount } from '../ui/format';
@@ -36,6 +36,12 @@ export const resultText = (r: BulkResult, to?: string): string =>
 
 type Scope = 'ticked' | 'all';
 
+/**
+ * A refusal as main said it, after "Not done:": its text is not re-cased, since it may start with a person's login
+ * ("mallory is not a person on this desk").
+ */
+export const refusalText = (message: string): string => `Not done: ${asClause(message)}.`;
+
 type Outcome = { ok: true; text: string } | { ok: false; error: IpcError } | null;
 
 /** The last action's result, or the refusal's own sentence (PERIOD_CLOSED, DESK_ROLE, …) as main said it. */
@@ -47,7 +53,7 @@ function BulkOutcome({ outcome }: { outcome: Outcome }) {
     </p>
   ) : (
     <p className="exceptions-outcome exceptions-outcome-refused" role="alert" data-code={outcome.error.code}>
-      {asSentence(outcome.error.message)}
+      {refusalText(outcome.error.message)}
     </p>
   );
 }
