@@ -46,6 +46,14 @@ describe.runIf(ready)('Exceptions', () => {
     const table = page.getByRole('table', { name: 'Exceptions' });
     await expect.poll(() => table.locator('tbody tr').count()).toBe(Math.min(queue.total, 200));
     await saveScreenshots(page, 'exceptions');
+
+    // From another screen, `g x` comes back, keyboard only.
+    await page.getByRole('navigation').getByRole('button', { name: 'Journal' }).click();
+    await page.getByRole('heading', { name: 'Journal', level: 1 }).waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('g');
+    await page.keyboard.press('x');
+    await page.getByRole('heading', { name: 'Exceptions', level: 1 }).waitFor();
     expect(app.consoleErrors).toEqual([]);
   });
 

@@ -189,7 +189,15 @@ function Filters({ filter, gateways }: { filter: QueueFilter; gateways: readonly
           onChange={(d) => setFilter({ to: d ?? undefined })}
         />
       </span>
-      <button type="button" className="button button-quiet" onClick={resetFilter}>
+      <button
+        type="button"
+        className="button button-quiet"
+        onClick={() => {
+          setChoice('any');
+          setPerson('');
+          resetFilter();
+        }}
+      >
         Clear filters
       </button>
     </div>
