@@ -9,12 +9,16 @@ import { queueFilter } from '../../shared/desk';
 import { deskLine } from '../../renderer/src/exceptions/exceptions-queries';
 import {
   DEFAULT_FILTER,
+  QUEUE_TABLE,
   assigneeOf,
+  checkedQueueFilter,
   describeFilter,
   keyId,
+  queueViews,
   useExceptionsUi,
   withAssignee,
 } from '../../renderer/src/exceptions/exceptions-store';
+import { useTableSorts } from '../../renderer/src/ui/table-sorts';
 import { ageText } from '../../renderer/src/exceptions/ExceptionsScreen';
 import { refusalText, resultText } from '../../renderer/src/exceptions/BulkActions';
 
@@ -89,6 +93,25 @@ describe('the exceptions store', () => {
     expect(assigneeOf({ assignedTo: 'me' })).toEqual({ kind: 'me' });
     expect(assigneeOf({ assignedTo: 'ravi' })).toEqual({ kind: 'person', name: 'ravi' });
     expect(assigneeOf({})).toEqual({ kind: 'any' });
+  });
+
+  it('saves its filters and sort as a view, and applies a view checking each filter as main does', () => {
+    ui().setFilter({ rule: 'dispute_open', pg: 'payu', unassigned: true });
+    useTableSorts.getState().set(QUEUE_TABLE, { column: 'amount', direction: 'desc' });
+    expect(queueViews.current()).toEqual({
+      filters: { state: 'unresolved', rule: 'dispute_open', pg: 'payu', unassigned: true },
+      sort: { column: 'amount', direction: 'desc' },
+    });
+    ui().tickAll([key(1)], true);
+    queueViews.apply({
+      filters: { state: 'open', rule: 'a_rule_from_a_later_version', pg: 'PAYU!', from: '2026-06-01', extra: 'x' },
+      sort: null,
+      columns: [],
+      density: 'compact',
+    } as never);
+    expect(ui()).toMatchObject({ filter: { state: 'open', from: '2026-06-01' }, ticked: {}, offset: 0 });
+    expect(useTableSorts.getState().sorts[QUEUE_TABLE]).toBeNull();
+    expect(checkedQueueFilter({ assignedTo: 'me', unassigned: 'yes' })).toEqual({ assignedTo: 'me' });
   });
 
   it('names a filter in words for the confirmation', () => {

@@ -8,14 +8,22 @@ import { DateInput } from '../ui/DateInput';
 import { FilterSelect } from '../ui/FilterSelect';
 import { formatCalendarDate, formatCount, formatMoney } from '../ui/format';
 import { PageHeader } from '../ui/PageHeader';
+import { useSavedViews } from '../ui/saved-views';
+import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { useTableSort } from '../ui/table-sorts';
 import { BulkActions } from './BulkActions';
 import { DeskLine } from './DeskLine';
 import { useQueue } from './exceptions-queries';
-import { assigneeOf, keyId, useExceptionsUi, withAssignee, type AssigneeChoice } from './exceptions-store';
+import {
+  QUEUE_TABLE,
+  assigneeOf,
+  keyId,
+  queueViews,
+  useExceptionsUi,
+  withAssignee,
+  type AssigneeChoice,
+} from './exceptions-store';
 import './exceptions.css';
-
-const TABLE = 'exceptions.queue';
 
 const STATE_OPTIONS: [string, string][] = [
   ['unresolved', 'Unresolved'],
@@ -245,8 +253,9 @@ export function ExceptionsScreen() {
   const setOffset = useExceptionsUi((s) => s.setOffset);
   const applyGroup = useExceptionsUi((s) => s.applyGroup);
   const clearTicks = useExceptionsUi((s) => s.clearTicks);
-  const [sort, setSort] = useTableSort(TABLE);
+  const [sort, setSort] = useTableSort(QUEUE_TABLE);
   const queue = useQueue(filter, offset);
+  const views = useSavedViews(QUEUE_TABLE, queueViews);
   const [now, setNow] = useState(() => Date.now());
 
   // Ticks belong to the profile they were made on.
@@ -285,7 +294,9 @@ export function ExceptionsScreen() {
 
   return (
     <div className="screen exceptions-screen">
-      <PageHeader title="Exceptions" skipTo="the exceptions" />
+      <PageHeader title="Exceptions" skipTo="the exceptions">
+        <SavedViewsMenu table={QUEUE_TABLE} binding={queueViews} views={views} />
+      </PageHeader>
       <DeskLine />
       <Filters filter={filter} gateways={gateways} />
       <div className="exceptions-layout">
@@ -337,7 +348,7 @@ export function ExceptionsScreen() {
             </button>
           </div>
           <DataTable
-            id={TABLE}
+            id={QUEUE_TABLE}
             label="Exceptions"
             columns={cols}
             rows={rows}

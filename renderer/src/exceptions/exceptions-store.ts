@@ -4,7 +4,9 @@
  * never reaches rows the person can no longer see.
  */
 import { create } from 'zustand';
-import type { ExceptionKey, QueueFilter, QueueGroup } from '../../../shared/desk';
+import { queueFilter, type ExceptionKey, type QueueFilter, type QueueGroup } from '../../../shared/desk';
+import type { ViewBinding } from '../ui/saved-views';
+import { tableSortOf, useTableSorts } from '../ui/table-sorts';
 
 export const DEFAULT_FILTER: QueueFilter = { state: 'unresolved' };
 
@@ -118,3 +120,33 @@ export const useExceptionsUi = create<ExceptionsUi>()((set) => ({
     }),
   clearTicks: () => set({ ticked: {} }),
 }));
+
+/** The queue's table: its sort, columns and saved views are kept under this id. */
+export const QUEUE_TABLE = 'exceptions.queue';
+
+const FILTER_KEYS = Object.keys(queueFilter.shape) as (keyof QueueFilter)[];
+
+/** A filter from a saved view, each value checked as main checks it: one this version does not know is left out. */
+export function checkedQueueFilter(filters: Readonly<Record<string, unknown>>): QueueFilter {
+  const filter: QueueFilter = {};
+  for (const k of FILTER_KEYS) {
+    const one = queueFilter.safeParse({ [k]: filters[k] ?? undefined });
+    if (one.success && one.data[k] !== undefined) Object.assign(filter, { [k]: one.data[k] });
+  }
+  return filter;
+}
+
+/** A saved view of the queue: its filters (state, assignee, rule, gateway, dates) and the table's sort. */
+export const queueViews: ViewBinding = {
+  current() {
+    const { filter } = useExceptionsUi.getState();
+    return {
+      filters: Object.fromEntries(FILTER_KEYS.flatMap((k) => (filter[k] === undefined ? [] : [[k, filter[k]]]))),
+      sort: tableSortOf(QUEUE_TABLE),
+    };
+  },
+  apply(state) {
+    useExceptionsUi.getState().replaceFilter(checkedQueueFilter(state.filters));
+    useTableSorts.getState().set(QUEUE_TABLE, state.sort);
+  },
+};
