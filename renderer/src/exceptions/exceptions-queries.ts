@@ -6,15 +6,21 @@ import { keepPreviousData } from '@tanstack/react-query';
 import type { DeskState, QueueFilter } from '../../../shared/desk';
 import { QUEUE_PAGE_SIZE } from '../../../shared/ipc/exceptions';
 import { asSentence } from '../../../shared/messages';
-import { useIpcMutation, useIpcQuery } from '../query/ipc-query';
+import { useActiveProfileId, useIpcMutation, useIpcQuery } from '../query/ipc-query';
 
-export const useQueue = (filter: QueueFilter, offset: number) =>
-  useIpcQuery(
+export function useQueue(filter: QueueFilter, offset: number) {
+  const profileId = useActiveProfileId();
+  return useIpcQuery(
     'exceptions.queue',
     { filter, offset, limit: QUEUE_PAGE_SIZE },
-    // The page shown stays while the next one loads: paging and filtering do not flash an empty table.
-    { placeholderData: keepPreviousData },
+    // The page shown stays while the next one loads, so paging and filtering do not flash an empty table; never
+    // another profile's page, though.
+    {
+      placeholderData: (previous, previousQuery) =>
+        previousQuery?.queryKey[1] === profileId ? keepPreviousData(previous) : undefined,
+    },
   );
+}
 
 /** A bulk action changes the queue and the Settlements screen's exception states. */
 export const useBulkAction = () => useIpcMutation('exceptions.bulk', { invalidates: ['exceptions.', 'settlements.'] });
