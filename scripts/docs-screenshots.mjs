@@ -1,7 +1,7 @@
 // Copies the e2e tests' screenshots that the README and docs/ show into docs/screenshots/. Run the e2e files first
 // (npx vitest run test/e2e/accounts.test.ts test/e2e/beneficiaries.test.ts test/e2e/beneficiary-import.test.ts
-// test/e2e/payouts.test.ts test/e2e/screenshots.test.ts): they write test-results/screenshots/ at 1280 px wide,
-// light and dark. test/unit/readme.test.ts checks that the README and docs/ show exactly these and that each is there.
+// test/e2e/payouts.test.ts test/e2e/screenshots.test.ts test/e2e/exceptions.test.ts
+// test/e2e/exceptions-desk.test.ts): they write test-results/screenshots/ at 1280 px wide, light and dark. test/unit/readme.test.ts checks that the README and docs/ show exactly these and that each is there.
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,9 @@ export const DOC_SCREENSHOTS = [
   'payouts-bulk-light.png',
   'payouts-bulk-offline-dark.png',
   'settings-payouts-light.png',
+  'exceptions-light.png',
+  'exceptions-resolved-dark.png',
+  'exceptions-desk-light.png',
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,6 +1,7 @@
 import type { IpcOutput } from '../../shared/ipc/contract';
 import { HeadroomAlert } from './accounts/HeadroomAlert';
 import { EnvironmentBadge } from './EnvironmentBadge';
+import { DeskIndicator } from './exceptions/DeskLine';
 import { WatchIndicator } from './payouts/WatchIndicator';
 import { useAppInfo, useCacheStatus, useConnectivity } from './query/app-queries';
 import { formatIstInstant } from './ui/format';
@@ -80,6 +81,7 @@ export function StatusBar() {
       <span className="spacer" />
       {profile && <HeadroomAlert />}
       {profile && <WatchIndicator />}
+      {profile && <DeskIndicator />}
       {profile && <LastSynced />}
       <ConnectivityIndicator />
       {info.data && <span className="mono muted">v{info.data.appVersion}</span>}

@@ -7,6 +7,7 @@ import type { ComponentType } from 'react';
 import { AccountsScreen } from '../accounts/AccountsScreen';
 import { BeneficiariesScreen } from '../beneficiaries/BeneficiariesScreen';
 import { ClassificationScreen } from '../classification/ClassificationScreen';
+import { ExceptionsScreen } from '../exceptions/ExceptionsScreen';
 import { JournalScreen } from '../journal/JournalScreen';
 import { OrdersScreen } from '../orders/OrdersScreen';
 import { PayoutsScreen } from '../payouts/PayoutsScreen';
@@ -40,6 +41,7 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
       { id: 'payouts', label: 'Payouts', key: 'p', component: PayoutsScreen },
       { id: 'settlements', label: 'Settlements', key: 's', component: SettlementsScreen },
       { id: 'reconciliation', label: 'Reconciliation', key: 'r', component: ReconciliationScreen },
+      { id: 'exceptions', label: 'Exceptions', key: 'x', component: ExceptionsScreen },
     ],
   },
   {

@@ -12,9 +12,16 @@ import { recordJobEvent } from './jobs';
 
 /**
  * What a finished sync changes: the settlements it stored, the "last synced" time, the size of the cache, and the
- * journal (the sync's own entry, and whether a closed period changed after its close).
+ * journal (the sync's own entry, and whether a closed period changed after its close), and the exception queue.
  */
-export const SYNC_CHANGES = ['settlements.', 'recon.', 'cache.status', 'cache.list', 'journal.'] as const;
+export const SYNC_CHANGES = [
+  'settlements.',
+  'recon.',
+  'cache.status',
+  'cache.list',
+  'journal.',
+  'exceptions.',
+] as const;
 
 export function useMainEvents(): void {
   const client = useQueryClient();
