@@ -85,7 +85,7 @@ export const reconBenches: Bench = {
           heads: createProfileStore({ dataDir: scratch.dir, sandbox: null }),
           appVersion: '0.1.0',
           osUser: 'bench',
-          now: () => new Date(),
+          now: () => new Date(`${today}T06:30:00.000Z`),
         });
         const imported = await importStatement(fresh, journal, {
           fileName: 'statement.csv',
