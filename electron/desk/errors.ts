@@ -2,7 +2,7 @@
  * What the desk says when it refuses, as one error the IPC router and the CLI both understand. The database's own
  * sentences (raised by the desk's functions) pass through as they are; its codes become ours.
  */
-import { DatabaseError } from 'pg';
+import { DatabaseError, type Pool } from 'pg';
 
 export type DeskErrorCode =
   | 'DESK_UNREACHABLE'
@@ -108,5 +108,15 @@ export function deskErrorOf(e: unknown): unknown {
       return new DeskError('DESK_REFUSED', e.message);
     default:
       return e;
+  }
+}
+
+/** Calls one of the desk's functions that answers the journal entry it wrote (`... AS seq`); refusals as DeskError. */
+export async function callForSeq(pool: Pool, sql: string, params: unknown[]): Promise<number> {
+  try {
+    const { rows } = await pool.query<{ seq: number }>(sql, params);
+    return rows[0]!.seq;
+  } catch (e) {
+    throw deskErrorOf(e);
   }
 }

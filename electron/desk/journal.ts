@@ -9,20 +9,6 @@ import type pg from 'pg';
 import { GENESIS_HASH } from '../../shared/journal';
 import type { JournalHead } from '../journal/journal';
 
-export interface DeskJournalEntry {
-  seq: number;
-  at: string;
-  person: string;
-  console: string;
-  kind: string;
-  event: string;
-  outcome: string;
-  summary: string;
-  data: Record<string, unknown>;
-  refersTo: number | null;
-  hash: string;
-}
-
 export interface DeskJournalInput {
   kind: string;
   event: string;
@@ -30,6 +16,16 @@ export interface DeskJournalInput {
   summary: string;
   data?: Record<string, unknown>;
   refersTo?: number | null;
+}
+
+/** An entry as read: what was appended, with what the server stamped (sequence, time, person, console, hash). */
+export interface DeskJournalEntry extends Required<DeskJournalInput> {
+  seq: number;
+  at: string;
+  person: string;
+  console: string;
+  refersTo: number | null;
+  hash: string;
 }
 
 interface Row {

@@ -1,7 +1,7 @@
 /** The desk's people: who is on it, in which role; an admin adds and removes them. */
 import type pg from 'pg';
 import type { DeskRole } from '../../shared/desk';
-import { deskErrorOf } from './errors';
+import { callForSeq } from './errors';
 import { scramVerifier } from './scram';
 
 export interface DeskPerson {
@@ -13,14 +13,7 @@ export interface DeskPerson {
 }
 
 export function createDeskPeople(pool: pg.Pool, consoleName: string) {
-  const call = async (sql: string, params: unknown[]): Promise<number> => {
-    try {
-      const { rows } = await pool.query<{ seq: number }>(sql, params);
-      return rows[0]!.seq;
-    } catch (e) {
-      throw deskErrorOf(e);
-    }
-  };
+  const call = (sql: string, params: unknown[]) => callForSeq(pool, sql, params);
   return {
     async list(options: { removed?: boolean } = {}): Promise<DeskPerson[]> {
       const { rows } = await pool.query<{

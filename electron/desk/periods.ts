@@ -1,6 +1,6 @@
 /** The desk's closed periods: list, close and reopen (an approver's), each journaled by the database. */
 import type pg from 'pg';
-import { deskErrorOf } from './errors';
+import { callForSeq } from './errors';
 
 export interface DeskPeriod {
   id: number;
@@ -14,14 +14,7 @@ export interface DeskPeriod {
 }
 
 export function createDeskPeriods(pool: pg.Pool, consoleName: string) {
-  const call = async (sql: string, params: unknown[]): Promise<number> => {
-    try {
-      const { rows } = await pool.query<{ seq: number }>(sql, params);
-      return rows[0]!.seq;
-    } catch (e) {
-      throw deskErrorOf(e);
-    }
-  };
+  const call = (sql: string, params: unknown[]) => callForSeq(pool, sql, params);
   return {
     async list(): Promise<DeskPeriod[]> {
       const { rows } = await pool.query<{
