@@ -43,6 +43,9 @@ export function keyOfRecord(r: CachedSettlement): ExceptionKey {
   return { date: r.date, pg: r.pg, pgTransactionId: r.pg_transaction_id, settlementDate: r.settlement_date };
 }
 
+/** A calendar date as the console writes one for a person (the desk's own sentences do the same). */
+const dmy = (date: string) => date.split('-').reverse().join('/');
+
 const keyText = (k: ExceptionKey) => [k.date, k.pg, k.pgTransactionId, k.settlementDate].join('\u0001');
 
 /** SHA-256 of the sorted keys, as the desk's `act_on_exceptions` computes it: a bulk entry's proof of its set. */
@@ -200,7 +203,7 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       if (keys.some((k) => k.date >= p.from && k.date <= p.to)) {
         throw new DeskError(
           'PERIOD_CLOSED',
-          `The period ${p.from} to ${p.to} is closed (closed on ${p.closedAtIst}); reopen it before acting on its exceptions.`,
+          `The period ${dmy(p.from)} to ${dmy(p.to)} is closed (closed on ${p.closedAtIst}); reopen it before acting on its exceptions.`,
         );
       }
     }
@@ -221,7 +224,7 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       const tuples = keys.map((k) => [k.date, k.pg, k.pgTransactionId, k.settlementDate] as const);
       for (const t of tuples) {
         const refused = cache.exceptions.refusal(action, cache.exceptions.stateOfKey(t));
-        if (refused) throw new ExceptionWorkflowError(`${refused} (${t[1]} ${t[2]} of ${t[0]})`);
+        if (refused) throw new ExceptionWorkflowError(`${refused} (${t[1]} ${t[2]} of ${dmy(t[0])})`);
       }
       const at = deps.now().toISOString();
       for (const t of tuples) cache.exceptions.write(t, action, text, at);
@@ -232,7 +235,7 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
         event: single ? `exception.${action}` : 'exception.bulk',
         outcome: 'done',
         summary: single
-          ? `${VERB[action]} the exception on ${k.pg} ${k.pgTransactionId} (${k.date})${text ? `: ${text}` : '.'}`
+          ? `${VERB[action]} the exception on ${k.pg} ${k.pgTransactionId} (${dmy(k.date)})${text ? `: ${text}` : '.'}`
           : `${VERB[action]} ${keys.length} exceptions${text ? `: ${text}` : '.'}`,
         data: {
           action,
