@@ -6,9 +6,11 @@
  */
 import { hostname } from 'node:os';
 import type { DeskConnection, DeskState } from '../../shared/desk';
+import type { JournalHead } from '../journal/journal';
 import type { Logger } from '../log';
 import type { SecretStore } from '../vault/secret-store';
 import { openDesk, type Desk, type DeskStatus, type DeskTopic } from './desk';
+import type { DeskVerifyResult } from './journal';
 import { DeskError, deskErrorOf } from './errors';
 
 /** The keychain account of a profile's desk password, beside the profile's API secret (its id). */
@@ -17,6 +19,9 @@ export const deskPasswordAccount = (profileId: string) => `desk:${profileId}`;
 export interface DeskSettingsStore {
   desk(profileId: string): DeskConnection | null;
   setDesk(profileId: string, connection: DeskConnection | null): void;
+  /** The desk journal's head this console saw last, kept outside the database. */
+  deskHead(profileId: string): JournalHead | null;
+  setDeskHead(profileId: string, head: JournalHead): void;
 }
 
 export interface DeskRegistryOptions {
@@ -133,6 +138,18 @@ export function createDeskRegistry(options: DeskRegistryOptions) {
       if (pending) await pending.then((d) => d.close()).catch(() => undefined);
       options.settings.setDesk(profileId, null);
       await options.vault.delete(deskPasswordAccount(profileId));
+    },
+
+    /**
+     * The desk journal's whole chain, checked against the head this console saw last; a whole chain moves that head
+     * on. Null in local mode.
+     */
+    async verify(profileId: string): Promise<DeskVerifyResult | null> {
+      const desk = await this.for(profileId);
+      if (!desk) return null;
+      const checked = await desk.journal.verify(options.settings.deskHead(profileId));
+      if (checked.ok) options.settings.setDeskHead(profileId, checked.head);
+      return checked;
     },
 
     async closeAll(): Promise<void> {

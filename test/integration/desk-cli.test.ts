@@ -108,6 +108,10 @@ describe.runIf(ready)('desk commands', () => {
     const verified = await olga.run('desk', 'verify');
     expect(verified).toMatchObject({ code: 0 });
     expect(verified.stdout).toMatch(/chain is whole/);
+    // `journal verify` checks the desk's chain beside the console's own.
+    const both = await olga.run('journal', 'verify', '--json');
+    expect(both.code).toBe(0);
+    expect(JSON.parse(both.stdout)).toMatchObject({ ok: true, desk: { ok: true, problems: [] } });
 
     // Olga may not add people, whatever the console would let her type.
     const notAdmin = await olga.runWithInput('x-password\n', 'desk', 'add-person', 'mallory', '--role', 'admin');

@@ -10,6 +10,7 @@ import { describeIssues } from '../../../shared/api/operations';
 import { clientConfig } from '../../desk/connection';
 import { openDesk, type Desk } from '../../desk/desk';
 import { DeskError, deskErrorOf } from '../../desk/errors';
+import type { DeskVerifyResult } from '../../desk/journal';
 import { initDesk } from '../../desk/migrate';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
@@ -197,18 +198,18 @@ const verify: Command = {
   words: ['desk', 'verify'],
   usage: "desk verify   (the desk journal's whole chain, against the head this console saw last)",
   async run({ ctx, io }) {
-    const desk = await ctx.core.desks.for(ctx.profile.id);
-    if (!desk) throw new DeskError('DESK_REFUSED', `Profile "${ctx.profile.name}" is on no desk.`);
-    const known = ctx.core.profiles.deskHead(ctx.profile.id);
-    const checked = await desk.journal.verify(known);
-    if (checked.ok) ctx.core.profiles.setDeskHead(ctx.profile.id, checked.head);
-    result(io, checked, () =>
-      checked.ok
-        ? `The desk journal holds ${checked.entries} entries and its chain is whole.`
-        : `The desk journal is not whole:\n${checked.problems.map((p) => `  - ${p}`).join('\n')}`,
-    );
+    const checked = await ctx.core.desks.verify(ctx.profile.id);
+    if (!checked) throw new DeskError('DESK_REFUSED', `Profile "${ctx.profile.name}" is on no desk.`);
+    result(io, checked, () => describeDeskChain(checked));
     return checked.ok ? undefined : 1;
   },
 };
+
+/** A desk journal's check in words, for `desk verify` and `journal verify`. */
+export function describeDeskChain(checked: DeskVerifyResult): string {
+  return checked.ok
+    ? `The desk journal holds ${checked.entries} entries and its chain is whole.`
+    : `The desk journal is not whole:\n${checked.problems.map((p) => `  - ${p}`).join('\n')}`;
+}
 
 export const deskCommands: Command[] = [init, addPerson, removePerson, join, leave, status, verify];

@@ -6,6 +6,7 @@
 import { describeIssues } from '../../../shared/api/operations';
 import { JOURNAL_KINDS, JOURNAL_OUTCOMES, closeRange, journalFilter, type ClosedPeriod } from '../../../shared/journal';
 import { formatMoney } from '../../../shared/money';
+import { describeDeskChain } from './desk';
 import { verifyFile } from '../../journal/exports';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
@@ -59,15 +60,23 @@ const list: Command = {
 
 const verify: Command = {
   words: ['journal', 'verify'],
-  usage: 'journal verify   (recomputes the hash chain; exit 1 names the first entry that does not hold)',
+  usage:
+    "journal verify   (recomputes the hash chain, and the desk journal's on a desk; exit 1 names what does not hold)",
   async run({ ctx, io }) {
     const r = await journalOf(ctx).journal.verify();
-    result(io, r, () =>
-      r.ok
-        ? `The journal holds: ${r.entries.toLocaleString('en-IN')} entries, head ${r.headHash}.`
-        : `The journal does not hold at entry ${r.problem!.seq} (${r.problem!.kind}): ${r.problem!.message}`,
+    const desk = await ctx.core.desks.verify(ctx.profile.id);
+    result(io, desk ? { ...r, desk } : r, () =>
+      [
+        r.ok
+          ? `The journal holds: ${r.entries.toLocaleString('en-IN')} entries, head ${r.headHash}.`
+          : `The journal does not hold at entry ${r.problem!.seq} (${r.problem!.kind}): ${r.problem!.message}`,
+        desk ? describeDeskChain(desk) : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
     );
     if (!r.ok) throw new Error(`journal verification failed at entry ${r.problem!.seq}`);
+    if (desk && !desk.ok) throw new Error('the desk journal is not whole');
   },
 };
 
