@@ -11,7 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Desk } from '../../electron/desk/desk';
 import { addDays } from '../../shared/time';
-import { createTestDesk, publishedException } from '../support/desk';
+import { createTestDesk, listening, publishedException } from '../support/desk';
 import { postgresAvailable, startCluster } from '../support/postgres';
 import type { Bench } from './run';
 
@@ -86,14 +86,10 @@ export const deskBenches: Bench = {
       const listener = b;
       const rounds: number[] = [];
       for (const row of open) {
-        const heard = new Promise<() => Promise<void>>((resolve) => {
-          const stop = listener.listen((topic) => {
-            if (topic === 'exceptions') void stop.then(resolve);
-          });
-        });
+        const { heard, stop } = await listening(listener, 'exceptions');
         const start = performance.now();
         await a.exceptions.act({ ...row, version: row.version }, 'assign', desk.who('ravi'));
-        const stop = await heard;
+        await heard;
         const mine = await listener.exceptions.queue({ assignedTo: 'me' }, { offset: 0, limit: 200 });
         if (!mine.rows.some((r) => r.pgTransactionId === row.pgTransactionId)) throw new Error('assignment not seen');
         rounds.push(performance.now() - start);

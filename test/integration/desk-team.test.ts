@@ -5,20 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Desk } from '../../electron/desk/desk';
-import { createTestDesk, publishedException, type TestDesk } from '../support/desk';
+import { createTestDesk, listening, publishedException, type TestDesk } from '../support/desk';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 
 const available = postgresAvailable();
 const DATE = '2026-06-12';
-
-/** Resolves when `desk` hears a change on `topic`: the test waits on the notice itself, not on a timer. */
-function nextNotice(desk: Desk, topic: string): Promise<() => Promise<void>> {
-  return new Promise((resolve) => {
-    const stop = desk.listen((t) => {
-      if (t === topic) void stop.then(resolve);
-    });
-  });
-}
 
 describe.runIf(available)('a desk of two consoles', () => {
   let cluster: TestCluster;
@@ -43,10 +34,10 @@ describe.runIf(available)('a desk of two consoles', () => {
 
   // How fast is the bench's (desk.propagation): here, only that the notice comes and the queue shows it.
   it("shows an assignment made on A on B's queue, announced live", async () => {
-    const heard = nextNotice(b, 'exceptions');
+    const { heard, stop } = await listening(b, 'exceptions');
     const [row] = (await a.exceptions.queue({ pg: 'cashfree' }, { offset: 0, limit: 1 })).rows;
     await a.exceptions.act({ ...row!, version: row!.version }, 'assign', desk.who('omar'));
-    const stop = await heard;
+    await heard;
     const mine = await b.exceptions.queue({ assignedTo: 'me' }, { offset: 0, limit: 10 });
     await stop();
     expect(mine.rows).toHaveLength(1);

@@ -91,3 +91,19 @@ export function publishedException(n: number, rules: string[] = ['dispute_open']
     amountAtRisk: 10_000 + n,
   };
 }
+
+/**
+ * Listens on `desk` until it hears `topic`: resolves once the LISTEN is in place (a notice sent before it would be
+ * missed), with the notice to wait on — the test waits on the notice itself, not on a timer.
+ */
+export async function listening(
+  desk: Desk,
+  topic: string,
+): Promise<{ heard: Promise<void>; stop: () => Promise<void> }> {
+  let hear!: () => void;
+  const heard = new Promise<void>((resolve) => (hear = resolve));
+  const stop = await desk.listen((t) => {
+    if (t === topic) hear();
+  });
+  return { heard, stop };
+}
