@@ -124,7 +124,8 @@ function inflatedSize(data: Buffer, room: number, scan: SheetScan | null): Promi
 /**
  * Counts, in a worksheet's XML as it inflates, the rows that hold a value and the cells of each row, without
  * parsing it: exceljs builds a whole row before it hands it over, so a row of a million cells must be refused here.
- * Tags are found in the text (a tag cut between two chunks is joined by the carried tail of the one before).
+ * Tags are found in the text, with or without a namespace prefix (a tag cut between two chunks is joined by the
+ * carried tail of the one before).
  */
 class SheetScan {
   problem: string | null = null;
@@ -142,7 +143,7 @@ class SheetScan {
   /** False once the sheet is refused (`problem` says why). */
   read(chunk: Buffer): boolean {
     const text = this.carry + chunk.toString('latin1');
-    const tags = /<(row|c|v|is)[\s>/]/g;
+    const tags = /<(?:[A-Za-z_][\w.-]{0,15}:)?(row|c|v|is)[\s>/]/g; // with a namespace prefix or none
     for (let m = tags.exec(text); m; m = tags.exec(text)) {
       if (m.index + m[0].length <= this.carry.length) continue; // counted with the chunk before
       const tag = m[1];
@@ -166,7 +167,7 @@ class SheetScan {
         return false;
       }
     }
-    this.carry = text.slice(-4);
+    this.carry = text.slice(-24); // longer than any tag counted: a prefix of 16, a colon, `<row `
     return true;
   }
 

@@ -113,6 +113,12 @@ describe('XLSX bombs', () => {
     await expect(readSheet('wide.xlsx', bombs.wide)).rejects.toThrow(SheetReadError);
   });
 
+  it('a row of 10,000 cells whose tags carry a namespace prefix is refused the same way', async () => {
+    const prefixed = await xlsxWithRows(1, (i) => wideRow(i, 10_000).replace(/<(\/?)(row|c|is|t)\b/g, '<$1x:$2'));
+    const { message } = await refusal(() => readSheet('prefixed.xlsx', prefixed));
+    expect(message).toBe('prefixed.xlsx: row 1 has more than 200 columns, the most the console reads.');
+  });
+
   it('two bombs sent together are read one after the other, each refused', async () => {
     const order: string[] = [];
     const limit = { maxRows: 200_030, rowsSentence: 'too many rows' };
