@@ -1,7 +1,7 @@
 /** Handlers of the `beneficiaries.*` channels, for the active profile. */
 import { epochMsToIstDate } from '../../shared/time';
 import { writeImportResults, writeImportTemplate } from '../export/beneficiary-import-sheets';
-import { readSheet } from '../import/sheet-reader';
+import { bytesOfContent, readSheet } from '../import/sheet-reader';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { BeneficiaryService } from '../treasury/beneficiaries';
 import type { BeneficiaryImportService } from '../treasury/beneficiary-import';
@@ -36,7 +36,7 @@ export function createBeneficiaryHandlers(
   const active = () => profiles.active().id;
   /** The import running now: one at a time, so two windows cannot send the same rows side by side. */
   let running: AbortController | null = null;
-  const sheetOf = (fileName: string, content: string) => readSheet(fileName, Buffer.from(content, 'base64'));
+  const sheetOf = (fileName: string, content: string) => readSheet(fileName, bytesOfContent(fileName, content));
   const day = () => epochMsToIstDate(imports.now().getTime());
   return {
     'beneficiaries.list': (query) => service.list(active(), query),

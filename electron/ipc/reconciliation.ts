@@ -2,6 +2,7 @@
 import { epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import { reconciliationName } from '../export/jobs';
+import { bytesOfContent } from '../import/sheet-reader';
 import { writeReconciliation } from '../export/reconciliation-sheets';
 import { journalReconExport } from '../journal/exports';
 import type { Journals } from '../journal/registry';
@@ -51,11 +52,11 @@ export function createReconHandlers(
       };
     },
     'recon.previewStatement': ({ fileName, content, account }) =>
-      previewStatement(cache(), { fileName, bytes: Buffer.from(content, 'base64'), accountName: account }),
+      previewStatement(cache(), { fileName, bytes: bytesOfContent(fileName, content), accountName: account }),
     'recon.importStatement': ({ fileName, content, account, mapping }) =>
       importStatement(cache(), journal(), {
         fileName,
-        bytes: Buffer.from(content, 'base64'),
+        bytes: bytesOfContent(fileName, content),
         accountName: account,
         ...(mapping ? { mapping } : {}),
       }),

@@ -59,6 +59,15 @@ export interface StatementImportResult {
   bad: BadStatementRow[];
 }
 
+/**
+ * Where a statement read stops: the header is in the first PREVIEW_ROWS rows, so a file with more non-blank rows than
+ * this has more than STATEMENT_MAX_LINES lines whatever its header; the exact count is checked after the header.
+ */
+const statementRowLimit = (fileName: string) => ({
+  maxRows: STATEMENT_MAX_LINES + PREVIEW_ROWS,
+  rowsSentence: `${fileName} has more than ${STATEMENT_MAX_LINES} rows; import at most ${STATEMENT_MAX_LINES} at a time.`,
+});
+
 /** Rows of a file shown by the column-mapping step: the header is looked for in as many (findHeaderRow). */
 export const PREVIEW_ROWS = 30;
 /** A preview cell is cut here: it is for recognising a column, not for reading a narration whole. */
@@ -80,7 +89,7 @@ export async function previewStatement(
   cache: Cache,
   input: { fileName: string; bytes: Buffer; accountName: string },
 ): Promise<StatementPreview> {
-  const { rows } = await readTable(input.fileName, input.bytes);
+  const { rows } = await readTable(input.fileName, input.bytes, statementRowLimit(input.fileName));
   const first = rows.slice(0, PREVIEW_ROWS);
   const saved = cache.reconciliation.account(input.accountName)?.mapping ?? null;
   const header = findHeaderRow(
@@ -104,7 +113,7 @@ export async function importStatement(
   journal: Journal,
   input: { fileName: string; bytes: Buffer; accountName: string; mapping?: ColumnMapping },
 ): Promise<StatementImportResult> {
-  const { digest, rows } = await readTable(input.fileName, input.bytes);
+  const { digest, rows } = await readTable(input.fileName, input.bytes, statementRowLimit(input.fileName));
   const repo = cache.reconciliation;
   const existing = repo.account(input.accountName);
   const saved = input.mapping ?? existing?.mapping ?? null;
