@@ -255,8 +255,8 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
       });
     },
 
-    /** Removes a close; its snapshot stays in the journal entry that made it. */
-    reopen(id: number): void {
+    /** Removes a close, with the reason a person gave if any; its snapshot stays in the entry that made it. */
+    reopen(id: number, reason?: string): void {
       journal.transact((append) => {
         const p = get(id);
         db.prepare('DELETE FROM period_closes WHERE id = ?').run(id);
@@ -265,8 +265,8 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
           event: 'period.reopen',
           outcome: 'done',
           refersTo: p.close_seq,
-          summary: `Reopened settlements ${p.range_from} to ${p.range_to}.`,
-          data: { periodId: id, from: p.range_from, to: p.range_to, digest: p.digest, state: p.state },
+          summary: `Reopened settlements ${p.range_from} to ${p.range_to}${reason ? `: ${reason}` : '.'}`,
+          data: { periodId: id, from: p.range_from, to: p.range_to, digest: p.digest, state: p.state, reason },
         });
       });
     },

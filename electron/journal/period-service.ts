@@ -28,7 +28,7 @@ export function createPeriodService(deps: { journals: Journals; desks: DeskRegis
           local && (await desk.periods.list()).find((p) => !p.reopenedAt && p.from === local.from && p.to === local.to);
         if (open) await desk.periods.reopen(open.id, reason);
       }
-      periods.reopen(id);
+      periods.reopen(id, reason?.trim() || undefined);
     },
   };
 }

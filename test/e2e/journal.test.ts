@@ -140,6 +140,17 @@ describe.runIf(ready)('Journal', () => {
     await periods.getByRole('button', { name: 'Acknowledge' }).click();
     await closedRows.getByRole('cell', { name: 'Closed', exact: true }).waitFor();
     expect(journal().list({ kind: 'period', limit: 1 })[0]!.event).toBe('period.acknowledge');
+
+    // Reopening asks why first, and the journal keeps the reason.
+    await periods.getByRole('button', { name: 'Reopen…' }).click();
+    const why = periods.getByRole('form', { name: /^Reopen / });
+    await why.getByLabel('Why reopen (required on a desk)').fill('A chargeback came in late');
+    await why.getByRole('button', { name: 'Reopen with this reason' }).click();
+    await page.getByText('Reopened the period.').waitFor();
+    expect(journal().list({ kind: 'period', limit: 1 })[0]).toMatchObject({
+      event: 'period.reopen',
+      data: { reason: 'A chargeback came in late' },
+    });
     expect(app.consoleErrors).toEqual([]);
   });
 });

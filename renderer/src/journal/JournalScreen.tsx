@@ -354,6 +354,32 @@ function PeriodActions({ period }: { period: ClosedPeriod }) {
   const acknowledge = useAcknowledgePeriod();
   const reopen = useReopenPeriod();
   const showDiff = useJournalUi((s) => s.showDiff);
+  // Reopening asks why first: the journal keeps the reason, and a desk refuses a reopen without one.
+  const [reason, setReason] = useState<string | null>(null);
+  if (reason !== null) {
+    return (
+      <form
+        className="reopen-reason"
+        aria-label={`Reopen ${period.from} to ${period.to}`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          reopen.mutate({ id: period.id, ...(reason.trim() ? { reason: reason.trim() } : {}) });
+          setReason(null);
+        }}
+      >
+        <label>
+          Why reopen (required on a desk)
+          <input value={reason} maxLength={500} autoFocus onChange={(e) => setReason(e.target.value)} />
+        </label>
+        <button type="submit" className="button">
+          Reopen with this reason
+        </button>
+        <button type="button" className="button" onClick={() => setReason(null)}>
+          Cancel
+        </button>
+      </form>
+    );
+  }
   return (
     <>
       <button type="button" className="button" onClick={() => showDiff(period.id)}>
@@ -364,8 +390,8 @@ function PeriodActions({ period }: { period: ClosedPeriod }) {
           Acknowledge
         </button>
       )}
-      <button type="button" className="button" onClick={() => reopen.mutate({ id: period.id })}>
-        Reopen
+      <button type="button" className="button" onClick={() => setReason('')}>
+        Reopen…
       </button>
     </>
   );
