@@ -88,6 +88,7 @@ export async function startHarness(core: Pick<Core, 'router' | 'events'>): Promi
 
   const calls: string[] = [];
   const streams = new Set<ServerResponse>();
+  const backlog: string[] = [];
   let streamWaiters: (() => void)[] = [];
   let origin = '';
   let host = '';
@@ -131,6 +132,7 @@ export async function startHarness(core: Pick<Core, 'router' | 'events'>): Promi
     requireToken(url.searchParams.get('token'));
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
     res.write(': open\n\n');
+    for (const message of backlog.splice(0)) res.write(message);
     streams.add(res);
     req.on('close', () => streams.delete(res));
     for (const wake of streamWaiters) wake();
@@ -188,6 +190,9 @@ export async function startHarness(core: Pick<Core, 'router' | 'events'>): Promi
 
   const unsubscribe = core.events.subscribe((event, payload) => {
     const message = `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+    // Main may emit while the page's first reads run, before its stream is open (a cache moved aside by the status
+    // bar's first read): kept for the first stream, as Electron delivers what main sends to a window that loaded.
+    if (streams.size === 0) backlog.push(message);
     for (const stream of streams) stream.write(message);
   });
 
