@@ -168,11 +168,16 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
   }
 
   return {
-    async publish(date: string, records: PublishedException[]): Promise<number> {
+    /**
+     * A date's records that break a rule. `wholeDate` (a sync's whole date): the date's other rows break no rule any
+     * more; otherwise only these records are added or updated.
+     */
+    async publish(date: string, records: PublishedException[], wholeDate = true): Promise<number> {
       try {
-        const { rows } = await pool.query<{ n: number }>('SELECT desk.publish_exceptions($1, $2) AS n', [
+        const { rows } = await pool.query<{ n: number }>('SELECT desk.publish_exceptions($1, $2, $3) AS n', [
           date,
           JSON.stringify(records),
+          wholeDate,
         ]);
         return rows[0]!.n;
       } catch (e) {
@@ -224,6 +229,21 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
             owners: g.owners,
           })),
         };
+      } catch (e) {
+        throw deskErrorOf(e);
+      }
+    },
+
+    /** One record's row on the desk, by its natural key; null when no sync has published it. */
+    async row(key: ExceptionKey): Promise<QueueRow | null> {
+      try {
+        const { rows } = await pool.query<RowOut>(
+          `SELECT date, pg, pg_transaction_id, settlement_date, rules, order_id, utr, amount_at_risk, state, assignee,
+                  note, version, updated_by, updated_at, first_seen_at
+             FROM desk.exceptions WHERE date = $1 AND pg = $2 AND pg_transaction_id = $3 AND settlement_date = $4`,
+          [key.date, key.pg, key.pgTransactionId, key.settlementDate],
+        );
+        return rows[0] ? toRow(rows[0]) : null;
       } catch (e) {
         throw deskErrorOf(e);
       }

@@ -297,14 +297,9 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       const key = keyOfRecord(r);
       const desk = await deps.desks.for(profileId);
       if (desk) {
-        const page = await desk.exceptions.queue(
-          { from: key.date, to: key.date, pg: key.pg },
-          { offset: 0, limit: 100_000 },
-        );
-        const row = page.rows.find(
-          (x) => x.pgTransactionId === key.pgTransactionId && x.settlementDate === key.settlementDate,
-        );
-        if (!row) await desk.exceptions.publish(key.date, [publishedOf(r)]);
+        // A record no sync has published yet (this console's cache is ahead of the desk) goes up with its action.
+        const row = await desk.exceptions.row(key);
+        if (!row) await desk.exceptions.publish(key.date, [publishedOf(r)], false);
         await desk.exceptions.act({ ...key, version: row?.version ?? 0 }, q.action, q.text ?? null);
         return this.detail(profileId, q.recordId);
       }
@@ -320,13 +315,7 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       if (!desk) return local;
       const r = cache.exceptions.record(recordId);
       const key = keyOfRecord(r);
-      const page = await desk.exceptions.queue(
-        { from: key.date, to: key.date, pg: key.pg },
-        { offset: 0, limit: 100_000 },
-      );
-      const row = page.rows.find(
-        (x) => x.pgTransactionId === key.pgTransactionId && x.settlementDate === key.settlementDate,
-      );
+      const row = await desk.exceptions.row(key);
       const events = await desk.exceptions.events(key);
       return {
         ...local,

@@ -44,6 +44,19 @@ describe.runIf(available)('a desk of two consoles', () => {
     expect(mine.rows[0]).toMatchObject({ pgTransactionId: row!.pgTransactionId, updatedBy: desk.who('olga') });
   });
 
+  it("publishes one record without touching the date's others, and a whole date as the sync saw it", async () => {
+    const total = async () => (await b.exceptions.queue({}, { offset: 0, limit: 1 })).total;
+    expect(await total()).toBe(20);
+    await a.exceptions.publish(DATE, [publishedException(21)], false);
+    expect(await total()).toBe(21);
+    // The date's whole set again, without record 21: it no longer breaks a rule.
+    await a.exceptions.publish(
+      DATE,
+      Array.from({ length: 20 }, (_, i) => publishedException(i + 1)),
+    );
+    expect(await total()).toBe(20);
+  });
+
   it('lets one of two simultaneous resolves win and tells the other by whom', async () => {
     const [row] = (await a.exceptions.queue({ state: 'open' }, { offset: 0, limit: 1 })).rows;
     const key = { ...row!, version: row!.version };

@@ -52,8 +52,9 @@ LANGUAGE sql IMMUTABLE AS $fn$
   FROM jsonb_to_recordset(keys) AS k(date date, pg text, "pgTransactionId" text, "settlementDate" text, version integer)
 $fn$;
 
--- A date's records that break a rule, as one console's sync saw them; the date's other rows no longer break any.
-CREATE FUNCTION desk.publish_exceptions(of_date date, records jsonb) RETURNS integer
+-- A date's records that break a rule, as one console saw them. With whole_date (a sync's whole date), the date's
+-- other rows no longer break any; without it (one record going up with its action), nothing else changes.
+CREATE FUNCTION desk.publish_exceptions(of_date date, records jsonb, whole_date boolean) RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = desk, pg_catalog AS $fn$
 DECLARE n integer;
 BEGIN
@@ -69,6 +70,9 @@ BEGIN
   WHERE (e.rules, e.record, e.order_id, e.utr, e.amount_at_risk)
         IS DISTINCT FROM (excluded.rules, excluded.record, excluded.order_id, excluded.utr, excluded.amount_at_risk);
   GET DIAGNOSTICS n = ROW_COUNT;
+  IF NOT whole_date THEN
+    RETURN n;
+  END IF;
   -- The records once, as a table: a NOT EXISTS over jsonb_to_recordset would parse them again for every row.
   WITH r AS MATERIALIZED (
     SELECT x.pg, x."pgTransactionId" AS id, x."settlementDate" AS settled
@@ -183,8 +187,8 @@ BEGIN
   RETURN jsonb_build_object('count', n, 'digest', digest, 'journalSeq', seq);
 END $fn$;
 
-REVOKE ALL ON FUNCTION desk.publish_exceptions(date, jsonb),
+REVOKE ALL ON FUNCTION desk.publish_exceptions(date, jsonb, boolean),
   desk.act_on_exceptions(jsonb, text, text, jsonb, text, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION desk.publish_exceptions(date, jsonb) TO viewer;
+GRANT EXECUTE ON FUNCTION desk.publish_exceptions(date, jsonb, boolean) TO viewer;
 GRANT EXECUTE ON FUNCTION desk.act_on_exceptions(jsonb, text, text, jsonb, text, text) TO operator;
 `;
