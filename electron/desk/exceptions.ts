@@ -1,9 +1,9 @@
 /**
  * The desk's exception queue, from a console: publish a synced date's exceptions, read the queue (a page, its
  * totals and its groups), and act on one record or on a selection or a whole filtered set. Every action is one call
- * of `act_on_exceptions` in one transaction; a bulk action over a filter first locks the rows the filter matches in
- * that same transaction, so the set acted on is the set counted. Each action carries a request id that its journal
- * entry holds: when the connection is lost before the answer, `outcome(requestId)` says whether it was applied.
+ * of `act_on_exceptions` in one transaction; a bulk action over a filter reads the rows it matches at their versions,
+ * and the function locks them and refuses the whole action if any moved, so the set acted on is the set counted. Each action carries a request id that its journal
+ * entry holds, so an action whose answer was lost while committing can be found, or not, in the journal.
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -102,8 +102,6 @@ const wireKey = (k: ExceptionKey & { version?: number }) => ({
   version: k.version ?? null,
 });
 
-export type ActionOutcome = { applied: true; result: BulkResult } | { applied: false } | { applied: 'unknown' };
-
 export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: string) {
   async function act(
     keysOf: (client: pg.PoolClient) => Promise<(ExceptionKey & { version?: number })[]>,
@@ -152,7 +150,7 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
           throw new DeskError(
             'DESK_OUTCOME_UNKNOWN',
             `The desk connection was lost while the ${action} was being committed: it was applied to all of them or ` +
-              `to none. Request ${requestId} says which once the desk answers again.`,
+              `to none. Look at the queue once the desk answers again; its journal entry, if any, holds request ${requestId}.`,
             requestId,
           );
         }
@@ -280,25 +278,6 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
         text,
         request.filter,
       );
-    },
-
-    /** Whether an action whose answer was lost was applied: its journal entry holds its request id. */
-    async outcome(requestId: string): Promise<ActionOutcome> {
-      try {
-        const { rows } = await pool.query<{ seq: number; data: string }>(
-          "SELECT seq, data FROM desk.journal WHERE kind = 'exception' AND data::jsonb ->> 'requestId' = $1",
-          [requestId],
-        );
-        if (!rows[0]) return { applied: false };
-        const d = JSON.parse(rows[0].data) as { action: BulkResult['action']; count: number; digest: string };
-        return {
-          applied: true,
-          result: { action: d.action, count: d.count, digest: d.digest, journalSeq: rows[0].seq },
-        };
-      } catch (e) {
-        if (isUnreachable(e)) return { applied: 'unknown' };
-        throw deskErrorOf(e);
-      }
     },
 
     async events(key: ExceptionKey): Promise<{ at: string; person: string; action: string; text: string | null }[]> {

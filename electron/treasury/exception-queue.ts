@@ -251,10 +251,6 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
   }
 
   return {
-    async mode(profileId: string): Promise<'local' | 'desk'> {
-      return (await deps.desks.for(profileId)) ? 'desk' : 'local';
-    },
-
     async queue(profileId: string, filterInput: QueueFilter, page: { offset: number; limit: number }) {
       const filter = queueFilter.parse(filterInput);
       const desk = await deps.desks.for(profileId);
