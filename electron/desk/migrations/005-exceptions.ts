@@ -135,7 +135,7 @@ BEGIN
     FROM desk.periods p JOIN keys_of(in_keys) k ON k.date BETWEEN p.range_from AND p.range_to
    WHERE p.reopened_at IS NULL LIMIT 1;
   IF FOUND THEN
-    RAISE EXCEPTION 'The period % to % is closed (closed by % on %); an approver must reopen it one_key.',
+    RAISE EXCEPTION 'The period % to % is closed (closed by % on %); an approver must reopen it first.',
       to_char(closed.range_from, 'DD/MM/YYYY'), to_char(closed.range_to, 'DD/MM/YYYY'), closed.closed_by,
       to_char(closed.closed_at AT TIME ZONE 'Asia/Kolkata', 'DD/MM/YYYY HH24:MI')
       USING ERRCODE = 'P0001', DETAIL = 'PERIOD_CLOSED';
@@ -145,7 +145,7 @@ BEGIN
     FROM desk.exceptions e JOIN keys_of(in_keys) k USING (date, pg, pg_transaction_id, settlement_date)
    WHERE k.version IS NOT NULL AND e.version <> k.version ORDER BY e.updated_at DESC LIMIT 1;
   IF FOUND THEN
-    RAISE EXCEPTION '% changed % of these exceptions one_key (now %, at %); look again before acting.',
+    RAISE EXCEPTION '% changed % of these exceptions first (now %, at %); look again before acting.',
       coalesce(moved.updated_by, 'someone'), moved.n, moved.state,
       to_char(moved.updated_at AT TIME ZONE 'Asia/Kolkata', 'DD/MM/YYYY HH24:MI:SS')
       USING ERRCODE = 'P0001', DETAIL = 'DESK_CONFLICT';
