@@ -18,6 +18,8 @@ import { createCacheHandlers } from './ipc/cache';
 import { createCredentialHandlers } from './ipc/credentials';
 import { createEventBus } from './ipc/events';
 import { createExceptionHandlers } from './ipc/exceptions';
+import { createApprovalHandlers } from './ipc/approvals';
+import { createApprovals } from './approvals/approvals';
 import { createDeskRegistry } from './desk/registry';
 import { createExceptionQueue } from './treasury/exception-queue';
 import { createJournalHandlers } from './ipc/journal';
@@ -196,6 +198,12 @@ export function createCore(options: CoreOptions) {
     webhooks: createWebhookService(services),
     classification: createClassificationService(services),
   };
+  const approvals = createApprovals({
+    desks,
+    journals,
+    services: { ...merchant, beneficiaries },
+    log: options.log.child('approvals'),
+  });
   const payoutWatch = createPayoutWatch({
     checks: treasury.payoutChecks,
     cacheFor,
@@ -250,7 +258,7 @@ export function createCore(options: CoreOptions) {
     ...createSyncHandlers(syncJobs, profiles),
     ...createSettlementHandlers(cacheFor, profiles, (id) => credentials.api(id), exceptionQueue),
     ...createReconHandlers(cacheFor, profiles, { chooseFile: exportJobs.chooseFile, now: nowDate, journals }),
-    ...createBeneficiaryHandlers(treasury.beneficiaries, profiles, {
+    ...createBeneficiaryHandlers(treasury.beneficiaries, approvals, profiles, {
       service: treasury.beneficiaryImport,
       events,
       chooseFile: exportJobs.chooseFile,
@@ -262,9 +270,10 @@ export function createCore(options: CoreOptions) {
     ...createExportHandlers(exportJobs, profiles),
     ...createNoticeHandlers(notices),
     ...createJournalHandlers({ journals, profiles, beneficiaries: treasury.beneficiaries, periods }),
-    ...createOrderHandlers(merchant.orders, profiles),
-    ...createSubscriptionHandlers(merchant.subscriptions, profiles),
-    ...createMerchantToolHandlers(merchant, profiles),
+    ...createOrderHandlers(merchant.orders, approvals, profiles),
+    ...createSubscriptionHandlers(merchant.subscriptions, approvals, profiles),
+    ...createMerchantToolHandlers(merchant, approvals, profiles),
+    ...createApprovalHandlers(approvals, profiles),
     ...createViewHandlers(profiles),
     ...createExceptionHandlers(exceptionQueue, desks, profiles, osUser),
   });
@@ -285,6 +294,11 @@ export function createCore(options: CoreOptions) {
      * actions journaled and sent once): the CLI uses them too.
      */
     merchant,
+    /**
+     * Every money action's one path (sent at once, or proposed for approval on a desk whose policy asks), and the
+     * proposals' steps: the CLI uses it too.
+     */
+    approvals,
     /** The person in local mode: the OS account's name. */
     osUser,
     /** Each profile's desk (none in local mode): the CLI's `desk` commands use it. */

@@ -22,6 +22,7 @@ export const JOURNAL_KINDS = [
   'period',
   'exception',
   'reconciliation',
+  'approval',
 ] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 

@@ -2,6 +2,7 @@
  * How the CLI talks back: results to stdout (a table for people, one JSON document with --json), progress
  * and errors to stderr. A redrawn progress line on a terminal, plain lines otherwise (logs, CI).
  */
+import { isPendingApproval, sentForApprovalText, type PendingApproval } from '../../shared/approvals';
 import { epochMsToIst } from '../../shared/time';
 
 export class UsageError extends Error {
@@ -51,6 +52,24 @@ export function istText(iso: string): string {
 /** Writes a value as the command's result: JSON under --json, else the human text. */
 export function result(io: Io, value: unknown, human: () => string): void {
   io.out(io.json ? JSON.stringify(value, null, 2) : human());
+}
+
+/**
+ * A money action's answer, or the proposal a desk's policy made of it: exit 0 either way, since nothing failed; its
+ * `--json` says `"status": "pending_approval"` with the proposal.
+ */
+export function actionResult<T>(
+  io: Io,
+  answer: T | PendingApproval,
+  human: (sent: T) => string,
+  json?: (sent: T) => unknown,
+) {
+  if (isPendingApproval(answer)) {
+    const proposal = answer.pendingApproval;
+    result(io, { status: 'pending_approval', proposal }, () => sentForApprovalText(proposal));
+    return;
+  }
+  result(io, json ? json(answer) : answer, () => human(answer));
 }
 
 /** A fixed-width table; numbers and money are right-aligned by the caller passing `align`. */

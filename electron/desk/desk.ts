@@ -7,6 +7,7 @@ import pg from 'pg';
 import { DESK_ROLES, type DeskRole } from '../../shared/desk';
 import { clientConfig, type DeskLogin } from './connection';
 import { DeskError, deskErrorOf } from './errors';
+import { createDeskApprovals } from './approvals';
 import { createDeskExceptions } from './exceptions';
 import { createDeskJournal } from './journal';
 import { DESK_SCHEMA_VERSION } from './migrations';
@@ -14,7 +15,7 @@ import { schemaVersion } from './migrate';
 import { createDeskPeople } from './people';
 import { createDeskPeriods } from './periods';
 
-export type DeskTopic = 'exceptions' | 'periods' | 'people' | 'journal';
+export type DeskTopic = 'exceptions' | 'periods' | 'people' | 'journal' | 'proposals' | 'approval_policy';
 
 export interface DeskStatus {
   person: string;
@@ -77,6 +78,7 @@ export async function openDesk(options: OpenDeskOptions) {
   const periods = createDeskPeriods(pool, options.console);
   const people = createDeskPeople(pool, options.console);
   const journal = createDeskJournal(pool, options.console);
+  const approvals = createDeskApprovals(pool, options.connection.user, options.console);
 
   let listener: pg.Client | null = null;
   let closed = false;
@@ -100,6 +102,15 @@ export async function openDesk(options: OpenDeskOptions) {
     periods: { ...periods, close: writes(periods.close), reopen: writes(periods.reopen) },
     people: { ...people, add: writes(people.add), remove: writes(people.remove) },
     journal: { ...journal, append: writes(journal.append) },
+    approvals: {
+      ...approvals,
+      setPolicy: writes(approvals.setPolicy),
+      propose: writes(approvals.propose),
+      approve: writes(approvals.approve),
+      reject: writes(approvals.reject),
+      withdraw: writes(approvals.withdraw),
+      recordOutcome: writes(approvals.recordOutcome),
+    },
 
     /**
      * Calls `onChange` with the table each change touched, from any console, until the returned function is

@@ -2,6 +2,7 @@
 import { epochMsToIstDate } from '../../shared/time';
 import { writeImportResults, writeImportTemplate } from '../export/beneficiary-import-sheets';
 import { bytesOfContent, readSheet } from '../import/sheet-reader';
+import type { Approvals } from '../approvals/approvals';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { BeneficiaryService } from '../treasury/beneficiaries';
 import type { BeneficiaryImportService } from '../treasury/beneficiary-import';
@@ -24,6 +25,7 @@ type Handled =
 
 export function createBeneficiaryHandlers(
   service: BeneficiaryService,
+  approvals: Approvals,
   profiles: ProfileStore,
   imports: {
     service: BeneficiaryImportService;
@@ -40,7 +42,8 @@ export function createBeneficiaryHandlers(
   const day = () => epochMsToIstDate(imports.now().getTime());
   return {
     'beneficiaries.list': (query) => service.list(active(), query),
-    'beneficiaries.create': ({ requestKey, beneficiary }) => service.create(active(), requestKey, beneficiary),
+    'beneficiaries.create': ({ requestKey, beneficiary }) =>
+      approvals.gate(active(), requestKey, { action: 'beneficiary.add', beneficiary }),
     'beneficiaries.fetch': ({ id }) => service.fetch(active(), id),
     'beneficiaries.matches': (match) => service.matches(active(), match),
     'beneficiaries.verifyVpa': ({ vpa }) => service.verifyVpa(active(), vpa),

@@ -1,6 +1,7 @@
 /** Handlers of the payment tools, plans, webhooks and classification channels, for the active profile. */
 import type { ClassificationService } from '../merchant/classification';
 import type { PaymentToolService } from '../merchant/payment-tools';
+import { webhookAction, type Approvals } from '../approvals/approvals';
 import type { PlanService } from '../merchant/plans';
 import type { WebhookService } from '../merchant/webhooks';
 import type { ProfileStore } from '../profiles/profile-store';
@@ -24,19 +25,22 @@ export function createMerchantToolHandlers(
     webhooks: WebhookService;
     classification: ClassificationService;
   },
+  approvals: Approvals,
   profiles: ProfileStore,
 ): Pick<IpcHandlers, Handled> {
   const active = () => profiles.active().id;
   const { tools, plans, webhooks, classification } = services;
   return {
     'tools.methods': (query) => tools.methods(active(), query),
-    'tools.process': ({ requestKey, order }) => tools.process(active(), requestKey, order),
+    'tools.process': ({ requestKey, order }) =>
+      approvals.gate(active(), requestKey, { action: 'order.process', order }),
     'tools.currency': ({ from, to }) => tools.currency(active(), from, to),
-    'plans.create': ({ requestKey, plan }) => plans.create(active(), requestKey, plan),
+    'plans.create': ({ requestKey, plan }) => approvals.gate(active(), requestKey, { action: 'plan.create', plan }),
     'plans.fetch': ({ id }) => plans.fetch(active(), id),
     'plans.checkCreate': ({ attemptSeq }) => plans.checkCreate(active(), attemptSeq),
     'webhooks.list': ({ active: only }) => webhooks.list(active(), only),
-    'webhooks.update': ({ requestKey, change }) => webhooks.update(active(), requestKey, change),
+    'webhooks.update': ({ requestKey, change }) =>
+      approvals.gate(active(), requestKey, { action: webhookAction(change), change }),
     'classification.classify': (request) => classification.classify(active(), request),
   };
 }

@@ -10,6 +10,7 @@
  */
 import type { JournalEntry, JsonValue } from '../../shared/journal';
 import { ApiError } from '../api/errors';
+import { actionContext } from './action-context';
 import { apiFailureOutcome } from './actions';
 import type { Journal } from './journal';
 
@@ -53,19 +54,20 @@ export async function runJournaled<T>(
   journal: Journal,
   action: JournaledAction<T>,
 ): Promise<{ answer: T; attempt: JournalEntry; outcome: JournalEntry }> {
+  const subject = { ...actionContext(), ...action.subject };
   const attempt = journal.append({
     kind: 'action',
     event: action.event,
     outcome: 'attempted',
     summary: action.summary,
-    data: { ...action.subject, asked: action.asked },
+    data: { ...subject, asked: action.asked },
   });
   let answer: T;
   try {
     answer = await action.send();
   } catch (e) {
     const failure = apiFailureOutcome(e, action.event);
-    journal.append({ ...failure, data: { ...action.subject, ...failure.data }, refersTo: attempt.seq });
+    journal.append({ ...failure, data: { ...subject, ...failure.data }, refersTo: attempt.seq });
     throw e;
   }
   const done = action.succeeded(answer);
@@ -76,7 +78,7 @@ export async function runJournaled<T>(
     refersTo: attempt.seq,
     requestId: done.requestId ?? null,
     summary: done.summary,
-    data: { ...action.subject, ...done.data },
+    data: { ...subject, ...done.data },
   });
   return { answer, attempt, outcome };
 }

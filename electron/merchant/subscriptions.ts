@@ -40,6 +40,18 @@ export class AlreadyCancelledError extends Error {
   }
 }
 
+/** An ad hoc charge far above the subscription's own amount, sent without a typed reason: nothing was sent. */
+export class ChargeReasonError extends Error {
+  override name = 'ChargeReasonError';
+  readonly code = 'CHARGE_NEEDS_REASON';
+}
+
+/** How the console guards an ad hoc charge: above `planTimes` × the subscription's amount it needs `reason`. */
+export interface ChargeGuard {
+  reason?: string | undefined;
+  planTimes: number;
+}
+
 export class SubscriptionCheckError extends Error {
   override name = 'SubscriptionCheckError';
   readonly code = 'STATUS_CHECK_INVALID';
@@ -88,15 +100,31 @@ export function createSubscriptionService(deps: {
     }
   }
 
-  async function charge(profileId: string, id: string, amount: Minor, currency: string) {
+  /**
+   * A charge is held against the subscription as the service shows it now: an amount re-typed on a form is no guard
+   * against a ₹1,50,000 charge on a ₹499 subscription.
+   */
+  async function guardCharge(profileId: string, id: string, amount: Minor, guard: ChargeGuard) {
+    const view = await fetch(profileId, id);
+    const own = view.subscription.amount;
+    const limit = own * guard.planTimes;
+    if (amount <= limit || guard.reason?.trim()) return;
+    const times = guard.planTimes === 1 ? '' : ` ${guard.planTimes} times`;
+    throw new ChargeReasonError(
+      `${formatMoney(amount, view.subscription.currency)} is more than${times} the subscription's own amount of ${formatMoney(own, view.subscription.currency)}: type the reason for this charge; nothing was sent.`,
+    );
+  }
+
+  async function charge(profileId: string, id: string, amount: Minor, currency: string, guard: ChargeGuard) {
     const { journal } = deps.journals.for(profileId);
     refuseWhileUnsettled(journal, EVENTS, 'subscriptionId', id);
+    await guardCharge(profileId, id, amount, guard);
     const money = formatMoney(amount, currency);
     const { outcome, answer } = await runJournaled(journal, {
       event: 'subscription.charge',
       summary: `Asked the service to charge ${money} under subscription ${id}.`,
       subject: { subscriptionId: id },
-      asked: { amount, currency },
+      asked: { amount, currency, ...(guard.reason?.trim() ? { reason: guard.reason.trim() } : {}) },
       send: () => deps.credentials.withApi(profileId, (api) => api.subscriptions.adhoc(id, amount, currency)),
       succeeded: (a) => ({
         summary: `Charged ${money} under subscription ${id}: transaction ${a.transaction.id} (${a.transaction.status}).`,
@@ -132,9 +160,10 @@ export function createSubscriptionService(deps: {
     cancel: (profileId: string, requestKey: string, id: string) =>
       once(`${profileId}\0cancel\0${requestKey}`, () => cancel(profileId, id)),
 
-    /** `amount` in minor units of `currency`, which must be the subscription's. */
-    charge: (profileId: string, requestKey: string, id: string, amount: Minor, currency: string) =>
-      once(`${profileId}\0charge\0${requestKey}`, () => charge(profileId, id, amount, currency)),
+    /** `amount` in minor units of `currency`, which must be the subscription's; `guard` from the desk's policy. */
+    charge: (profileId: string, requestKey: string, id: string, amount: Minor, currency: string, guard: ChargeGuard) =>
+      once(`${profileId}\0charge\0${requestKey}`, () => charge(profileId, id, amount, currency, guard)),
+    guardCharge,
 
     /**
      * An ad hoc charge whose outcome is unknown, settled by what the desk learnt from the gateway (the interface

@@ -12,6 +12,7 @@
  * attempt with no outcome, which reads as outcome unknown. `checkStatus` settles one by fetching the beneficiary the
  * desk found at the service and comparing it with what was asked (the API has no list to search).
  */
+import { actionContext } from '../journal/action-context';
 import type { BeneficiaryFields, CachedBeneficiary, VpaCheckResult } from '../../shared/beneficiaries';
 import type { JournalEntry } from '../../shared/journal';
 import { ApiError } from '../api/errors';
@@ -79,7 +80,7 @@ export function createBeneficiaryService(deps: {
       event: 'beneficiary.create',
       outcome: 'attempted',
       summary: `Asked the service to add the beneficiary ${fields.name}.`,
-      data: { asked: fields },
+      data: { ...actionContext(), asked: fields },
     });
     sent?.(attempt.seq);
     let answer: Awaited<ReturnType<ReturnType<Credentials['api']>['payouts']['createBeneficiary']>>;

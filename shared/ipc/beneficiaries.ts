@@ -4,6 +4,7 @@
  * or its error, and never creates a second beneficiary.
  */
 import { z } from 'zod';
+import { orPending } from '../approvals';
 import { headerMapping, importOutcome, importReport } from '../beneficiary-import';
 import {
   bankDetailChange,
@@ -30,7 +31,7 @@ export const beneficiariesChannels = {
   'beneficiaries.list': { input: beneficiaryListQuery, output: beneficiaryPage },
   'beneficiaries.create': {
     input: z.object({ requestKey: z.string().min(8).max(64), beneficiary: beneficiaryForm }).strict(),
-    output: z.object({ beneficiary: cachedBeneficiary, message: z.string() }),
+    output: orPending(z.object({ beneficiary: cachedBeneficiary, message: z.string() })),
   },
   'beneficiaries.fetch': {
     input: z.object({ id: z.string().trim().min(1, 'must not be empty').max(64) }).strict(),

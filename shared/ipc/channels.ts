@@ -118,6 +118,16 @@ export const IPC_CHANNELS = [
   'exceptions.queue',
   'exceptions.bulk',
   'desk.status',
+  'approvals.policy',
+  'approvals.setPolicy',
+  'approvals.list',
+  'approvals.counts',
+  'approvals.review',
+  'approvals.approve',
+  'approvals.reject',
+  'approvals.withdraw',
+  'approvals.checkStatus',
+  'approvals.settle',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];

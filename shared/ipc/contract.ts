@@ -28,6 +28,7 @@ import { classificationChannels, plansChannels, toolsChannels, webhooksChannels 
 import { viewsChannels } from './views';
 import { exceptionsChannels } from './exceptions';
 import { deskChannels } from './desk';
+import { approvalsChannels } from './approvals';
 import { deskEvent } from '../desk';
 
 export interface IpcChannelSchemas {
@@ -64,6 +65,7 @@ export const ipcContract = {
   ...viewsChannels,
   ...exceptionsChannels,
   ...deskChannels,
+  ...approvalsChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { paymentMethods } from '../api/payment-info';
+import { orPending } from '../approvals';
 import { classification, classifyInput } from '../classification';
 import { journalEntry } from '../journal';
 import { conversion, currencyQuery, methodsQuery, processForm, processedPayment } from '../payment-tools';
@@ -34,12 +35,15 @@ export const toolsChannels = {
     output: z.object({ listing: paymentMethods, groups: methodGroups, requestId: z.string().nullable() }),
   },
   /** Process order (seamless checkout): starts a payment, once per key. */
-  'tools.process': { input: z.object({ requestKey, order: processForm }).strict(), output: processedPayment },
+  'tools.process': {
+    input: z.object({ requestKey, order: processForm }).strict(),
+    output: orPending(processedPayment),
+  },
   'tools.currency': { input: currencyQuery, output: conversion },
 } satisfies DomainSchemas<'tools'>;
 
 export const plansChannels = {
-  'plans.create': { input: z.object({ requestKey, plan: planForm }).strict(), output: createdPlan },
+  'plans.create': { input: z.object({ requestKey, plan: planForm }).strict(), output: orPending(createdPlan) },
   'plans.fetch': {
     input: z.object({ id: z.string().trim().min(1, 'must not be empty').max(64) }).strict(),
     output: planRecord,
@@ -53,7 +57,10 @@ export const plansChannels = {
 
 export const webhooksChannels = {
   'webhooks.list': { input: z.object({ active: z.boolean().optional() }).strict(), output: webhookList },
-  'webhooks.update': { input: z.object({ requestKey, change: webhookEdit }).strict(), output: updatedWebhook },
+  'webhooks.update': {
+    input: z.object({ requestKey, change: webhookEdit }).strict(),
+    output: orPending(updatedWebhook),
+  },
 } satisfies DomainSchemas<'webhooks'>;
 
 export const classificationChannels = {

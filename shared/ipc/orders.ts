@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { journalEntry } from '../journal';
+import { orPending } from '../approvals';
 import { orderView, recentOrder } from '../orders';
 import type { DomainSchemas } from './contract';
 
@@ -23,13 +24,14 @@ export const ordersChannels = {
   'orders.recent': { input: z.undefined(), output: z.array(recentOrder) },
   /** The journal's entries about an order (attempts, outcomes, checks), newest first. */
   'orders.actions': { input: z.object({ id: orderId }).strict(), output: z.array(journalEntry) },
-  'orders.capture': { input: z.object({ requestKey, orderId }).strict(), output: actionResult },
+  /** On a desk whose policy asks for approval, the answer is the proposal instead (`pendingApproval`). */
+  'orders.capture': { input: z.object({ requestKey, orderId }).strict(), output: orPending(actionResult) },
   /** `amount` null refunds in full; otherwise a partial refund of that many paise, never above the refundable balance. */
   'orders.refund': {
     input: z
       .object({ requestKey, orderId, amount: z.number().int().positive('must be more than zero').nullable() })
       .strict(),
-    output: actionResult,
+    output: orPending(actionResult),
   },
   /** Settles a capture or refund whose outcome is unknown: lists the refund attempts or refetches the order. */
   'orders.checkStatus': {

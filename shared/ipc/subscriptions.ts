@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { currencyCode } from '../api/common';
+import { orPending, typedReason } from '../approvals';
 import { journalEntry } from '../journal';
 import { recentSubscription, subscriptionView } from '../subscriptions';
 import type { DomainSchemas } from './contract';
@@ -25,12 +26,19 @@ export const subscriptionsChannels = {
   },
   'subscriptions.recent': { input: z.undefined(), output: z.array(recentSubscription) },
   'subscriptions.actions': { input: z.object({ id }).strict(), output: z.array(journalEntry) },
-  'subscriptions.cancel': { input: z.object({ requestKey, id }).strict(), output: actionResult },
+  'subscriptions.cancel': { input: z.object({ requestKey, id }).strict(), output: orPending(actionResult) },
   'subscriptions.charge': {
     input: z
-      .object({ requestKey, id, amount: z.number().int().positive('must be more than zero'), currency: currencyCode })
+      .object({
+        requestKey,
+        id,
+        amount: z.number().int().positive('must be more than zero'),
+        currency: currencyCode,
+        /** Needed above the policy's multiple of the subscription's own amount. */
+        reason: typedReason.optional(),
+      })
       .strict(),
-    output: actionResult,
+    output: orPending(actionResult),
   },
   'subscriptions.checkStatus': {
     input: z.object({ attemptSeq: z.number().int().positive() }).strict(),

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { META_CONTENT_SECURITY_POLICY } from '../../electron/security';
+import { DEFAULT_POLICY } from '../../shared/approvals';
 import { IPC_CHANNELS, IPC_EVENTS } from '../../shared/ipc/channels';
 import { addDays } from '../../shared/time';
 import { rawRequest } from './http';
@@ -130,7 +131,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
     const fixtures = sandbox.fixtures();
     const active = fixtures.subscriptions.find((s) => s.status === 'active')!;
     const outcome = await page.evaluate(
-      async ({ url, key, secret, from, to, orderId, authorizedId, subscriptionId, receipt }) => {
+      async ({ url, key, secret, from, to, orderId, authorizedId, subscriptionId, receipt, policy }) => {
         const api = window.api;
         const events: unknown[] = [];
         const stop = api.on.connectivity((state) => events.push(state));
@@ -139,6 +140,8 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           if (!result.ok) throw new Error(result.error.code);
           return result.value;
         };
+        // Local mode: no action becomes a proposal.
+        const sent = <T>(v: T) => v as Exclude<T, { pendingApproval: unknown }>;
         const fields = { name: 'Via bridge', environment: 'custom' as const, baseUrl: url, aiUrl: `${url}/ai`, key };
         await unwrap(api.app.info());
         await unwrap(api.app.connectivity());
@@ -212,11 +215,13 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         await unwrap(api.accounts.overview());
         await unwrap(api.accounts.checkBalance({}));
         await unwrap(api.accounts.history({}));
-        const added = await unwrap(
-          api.beneficiaries.create({
-            requestKey: crypto.randomUUID(),
-            beneficiary: { name: 'Bridge Vendor', vpa: 'bridge.vendor@okaxis' },
-          }),
+        const added = sent(
+          await unwrap(
+            api.beneficiaries.create({
+              requestKey: crypto.randomUUID(),
+              beneficiary: { name: 'Bridge Vendor', vpa: 'bridge.vendor@okaxis' },
+            }),
+          ),
         );
         await unwrap(api.beneficiaries.fetch({ id: added.beneficiary.beneficiary_id }));
         await unwrap(api.beneficiaries.list({}));
@@ -307,18 +312,20 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           order: { order_id: 'ord_bridge_missing', method: 'nb', code: 'HDFC' },
         });
         await unwrap(api.tools.currency({ from: 'USD', to: 'INR' }));
-        const plan = await unwrap(
-          api.plans.create({
-            requestKey: 'bridge-plan-1',
-            plan: {
-              title: 'Bridge',
-              amount: '1',
-              frequency: 30,
-              cycle: 1,
-              currency: 'INR',
-              mer_reference_id: 'BRIDGE-1',
-            },
-          }),
+        const plan = sent(
+          await unwrap(
+            api.plans.create({
+              requestKey: 'bridge-plan-1',
+              plan: {
+                title: 'Bridge',
+                amount: '1',
+                frequency: 30,
+                cycle: 1,
+                currency: 'INR',
+                mer_reference_id: 'BRIDGE-1',
+              },
+            }),
+          ),
         );
         await unwrap(api.plans.fetch({ id: plan.planId }));
         await unwrap(api.plans.checkCreate({ attemptSeq: plan.attemptSeq }));
@@ -349,6 +356,22 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         // Connectivity events are pushed after the requests that cause them; give the stream a moment.
         for (let i = 0; i < 50 && events.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
         stop();
+        // Approvals need a desk: in local mode the policy says so, the counts are none, and each step is refused.
+        const approvalSteps = [
+          api.approvals.setPolicy({ policy }),
+          api.approvals.list({ scope: 'waiting' }),
+          api.approvals.review({ id: 'none' }),
+          api.approvals.approve({ id: 'none' }),
+          api.approvals.reject({ id: 'none', reason: 'not on a desk' }),
+          api.approvals.withdraw({ id: 'none' }),
+          api.approvals.checkStatus({ id: 'none' }),
+          api.approvals.settle({ id: 'none', succeeded: false, note: 'not on a desk' }),
+        ];
+        const approvals = {
+          policy: await unwrap(api.approvals.policy({})),
+          counts: await unwrap(api.approvals.counts({})),
+          steps: (await Promise.all(approvalSteps)).map((r) => (r.ok ? 'done' : r.error.code)),
+        };
         return {
           stored,
           status,
@@ -372,6 +395,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           recorded,
           processRefused,
           views,
+          approvals,
         };
       },
       {
@@ -384,11 +408,13 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         authorizedId: fixtures.orders.find((o) => o.status === 'authorized')!.id,
         subscriptionId: active.id,
         receipt: active.receipt,
+        policy: DEFAULT_POLICY,
       },
     );
 
     expect(new Set(harness.calls.slice(before))).toEqual(new Set(IPC_CHANNELS));
     expect(outcome).toMatchObject({
+      approvals: { policy: { mode: 'local' }, counts: null, steps: Array(8).fill('DESK_REFUSED') },
       views: { views: [{ name: 'Smoke' }], defaultName: 'Smoke' },
       stored: { hasSecret: true, keychainAvailable: true },
       synced: { summary: { status: 'completed', dates: [{ status: 'completed' }, { status: 'completed' }] } },

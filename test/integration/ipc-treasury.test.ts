@@ -14,7 +14,7 @@ import { addDays } from '../../shared/time';
 import { memoryStore } from '../support/memory-store';
 import { hook } from '../support/sandbox-http';
 import type { Core } from '../../electron/core';
-import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok } from '../support/core';
+import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok, sentOk } from '../support/core';
 import { startTestSandbox } from '../support/sandbox';
 import { TEST_TODAY } from '../support/clock';
 
@@ -111,11 +111,11 @@ describe('beneficiaries', () => {
   it('creates once per key, however often the key is sent, and finds the twin by account', async () => {
     const before = sandboxBeneficiaries();
     const [a, b] = await Promise.all([
-      ok(core, 'beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor }),
-      ok(core, 'beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor }),
+      sentOk(core, 'beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor }),
+      sentOk(core, 'beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor }),
     ]);
     expect(b).toEqual(a);
-    expect(await ok(core, 'beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor })).toEqual(a);
+    expect(await sentOk(core, 'beneficiaries.create', { requestKey: 'key-asha-0001', beneficiary: vendor })).toEqual(a);
     expect(sandboxBeneficiaries()).toBe(before + 1);
     // Leading zeros of the account number are kept as sent.
     expect(a.beneficiary).toMatchObject({ ...vendor, vpa: null });
@@ -154,7 +154,7 @@ describe('beneficiaries', () => {
       error: { code: 'API_UNAVAILABLE' },
     });
     expect(sandboxBeneficiaries()).toBe(before);
-    await ok(core, 'beneficiaries.create', { requestKey: 'key-busy-0001', beneficiary: form });
+    await sentOk(core, 'beneficiaries.create', { requestKey: 'key-busy-0001', beneficiary: form });
     expect(sandboxBeneficiaries()).toBe(before + 1);
   });
 

@@ -15,7 +15,7 @@ import { verifyFile } from '../../electron/journal/exports';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
-import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok, syncedThroughJob } from '../support/core';
+import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok, sentOk, syncedThroughJob } from '../support/core';
 import { memoryStore } from '../support/memory-store';
 import { startTestSandbox } from '../support/sandbox';
 import { openpyxlCells, openpyxlProblem } from '../support/export-files';
@@ -213,7 +213,7 @@ describe('actions at the service', () => {
   const form = { name: 'Journal Vendor', account_number: '000123456789', ifsc: 'HDFC0001234' };
 
   it('journals an attempt before the call and its outcome after, with the request id and the new id', async () => {
-    const created = await ok(core, 'beneficiaries.create', { requestKey: 'journal-1', beneficiary: form });
+    const created = await sentOk(core, 'beneficiaries.create', { requestKey: 'journal-1', beneficiary: form });
     const [outcome, attempt] = journal().list({ kind: 'action', limit: 2 });
     expect(attempt).toMatchObject({
       event: 'beneficiary.create',

@@ -13,7 +13,7 @@ import { createNodeTransport } from '../../electron/api/transport';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { OPERATIONS } from '../../shared/api/operations';
 import { ALREADY_CANCELLED_WORDS } from '../../shared/subscriptions';
-import { EMBEDDED_SECRET, call, coreOnSandbox, ok } from '../support/core';
+import { EMBEDDED_SECRET, call, coreOnSandbox, ok, sentOk } from '../support/core';
 import { memoryStore } from '../support/memory-store';
 import { hook, rawCall } from '../support/sandbox-http';
 import { startTestSandbox } from '../support/sandbox';
@@ -91,8 +91,8 @@ describe('refunds', () => {
     const before = await attempts(id);
     const k = key();
     const [a, b] = await Promise.all([
-      ok(core, 'orders.refund', { requestKey: k, orderId: id, amount: 12_345 }),
-      ok(core, 'orders.refund', { requestKey: k, orderId: id, amount: 12_345 }),
+      sentOk(core, 'orders.refund', { requestKey: k, orderId: id, amount: 12_345 }),
+      sentOk(core, 'orders.refund', { requestKey: k, orderId: id, amount: 12_345 }),
     ]);
     expect(a).toEqual(b);
     const after = await attempts(id);
@@ -142,7 +142,7 @@ describe('refunds', () => {
     expect(checked.check).toMatchObject({ outcome: 'refused', refersTo: attempt.seq });
     expect(checked.check.summary).toMatch(/none is this refund, so it was not made/);
     // Settled: a new submission may go, once.
-    await ok(core, 'orders.refund', { requestKey: key(), orderId: id, amount: 500 });
+    await sentOk(core, 'orders.refund', { requestKey: key(), orderId: id, amount: 500 });
     expect((await attempts(id)).length).toBe(before.length + 1);
   });
 
@@ -212,7 +212,7 @@ describe('refunds', () => {
     const down = await call(core, 'orders.refund', { requestKey: k, orderId: id, amount: 100 });
     expect(down.ok || down.error.code).toBe('API_UNAVAILABLE');
     expect(await attempts(id)).toEqual(before);
-    await ok(core, 'orders.refund', { requestKey: k, orderId: id, amount: 100 });
+    await sentOk(core, 'orders.refund', { requestKey: k, orderId: id, amount: 100 });
     expect((await attempts(id)).length).toBe(before.length + 1);
     expect(entries('order.refund', 'orderId', id)).toEqual([
       'attempted',
@@ -244,7 +244,7 @@ describe('capture', () => {
     expect(checked.check.summary).toMatch(/its status is captured, so the capture took effect/);
 
     const other = orderWith('authorized', 1);
-    const r = await ok(core, 'orders.capture', { requestKey: key(), orderId: other });
+    const r = await sentOk(core, 'orders.capture', { requestKey: key(), orderId: other });
     expect(r.view!.order.order_status).toBe('captured');
     expect(entries('order.capture', 'orderId', other)).toEqual(['attempted', 'succeeded']);
   });
@@ -301,7 +301,7 @@ describe('subscriptions', () => {
     expect(recorded).toMatchObject({ outcome: 'refused', refersTo: attempt.seq, data: { recordedBy: 'desk' } });
     const twice = await call(core, 'subscriptions.recordCharge', { attemptSeq: attempt.seq, charged: true });
     expect(twice.ok || twice.error.code).toBe('STATUS_CHECK_INVALID');
-    await ok(core, 'subscriptions.charge', { requestKey: key(), id: active.id, amount: 4_999, currency: 'INR' });
+    await sentOk(core, 'subscriptions.charge', { requestKey: key(), id: active.id, amount: 4_999, currency: 'INR' });
     expect(charges(active.id).map((c) => c.amount)).toEqual([4_999]);
   });
 });

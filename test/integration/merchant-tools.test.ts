@@ -13,7 +13,7 @@ import type { Core } from '../../electron/core';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { CLASSIFY_LIMITS } from '../../shared/api/classification';
 import { OPERATIONS } from '../../shared/api/operations';
-import { EMBEDDED_SECRET, call, coreOnSandbox, ok } from '../support/core';
+import { EMBEDDED_SECRET, call, coreOnSandbox, ok, sentOk } from '../support/core';
 import { memoryStore } from '../support/memory-store';
 import { startTestSandbox } from '../support/sandbox';
 import { hook } from '../support/sandbox-http';
@@ -111,7 +111,7 @@ describe('process order', () => {
       requestKey: 'process-once-1',
       order: { order_id: order.id, method: 'upi' as const, code: 'intent', device: 'android' as const },
     };
-    const [a, b] = await Promise.all([ok(core, 'tools.process', input), ok(core, 'tools.process', input)]);
+    const [a, b] = await Promise.all([sentOk(core, 'tools.process', input), sentOk(core, 'tools.process', input)]);
     expect(a).toEqual(b);
     expect(payments(order.id)).toBe(1);
     expect(a).toMatchObject({ type: 'intent', url: expect.stringMatching(/^upi:\/\/pay\?/) });
@@ -170,7 +170,7 @@ describe('plans', () => {
   });
 
   it('creates with every documented field, the amount exact in paise, and fetches it back', async () => {
-    const created = await ok(core, 'plans.create', { requestKey: 'plan-create-1', plan: form('GOLD-M-1') });
+    const created = await sentOk(core, 'plans.create', { requestKey: 'plan-create-1', plan: form('GOLD-M-1') });
     expect(plans().find((p) => p.id === created.planId)).toEqual({
       id: created.planId,
       reference: 'GOLD-M-1',
@@ -238,7 +238,7 @@ describe('webhooks', () => {
     });
     expect(http.ok).toBe(false);
     if (!http.ok) expect(http.error.details?.[0]?.message).toMatch(/https/);
-    const changed = await ok(core, 'webhooks.update', {
+    const changed = await sentOk(core, 'webhooks.update', {
       requestKey: 'wh-edit-1',
       change: { id: hookId, url: 'https://merchant.example.in/hooks/v2', topics: ['order.paid', 'refund.processed'] },
     });
@@ -248,7 +248,10 @@ describe('webhooks', () => {
       topics: ['order.paid', 'refund.processed'],
       status: 'active',
     });
-    const off = await ok(core, 'webhooks.update', { requestKey: 'wh-off-1', change: { id: hookId, active: false } });
+    const off = await sentOk(core, 'webhooks.update', {
+      requestKey: 'wh-off-1',
+      change: { id: hookId, active: false },
+    });
     expect(off.endpoint?.status).toBe('inactive');
     expect(webhook(hookId)).toMatchObject({
       status: 'inactive',

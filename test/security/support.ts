@@ -3,6 +3,7 @@
  * every channel, recording wrappers around the vault and the transport, a snapshot of everything a call could
  * change (profiles, the data folder's bytes, keychain accounts, connectivity), and the search for secrets in texts.
  */
+import { DEFAULT_POLICY } from '../../shared/approvals';
 import { countOutcomes } from '../../shared/beneficiary-import';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -217,6 +218,16 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'exceptions.queue': { filter: { state: 'open' }, offset: 0, limit: 50 },
     'exceptions.bulk': { action: 'acknowledge', filter: { state: 'open' }, text: 'security suite' },
     'desk.status': {},
+    'approvals.policy': {},
+    'approvals.setPolicy': { policy: DEFAULT_POLICY },
+    'approvals.list': { scope: 'waiting' },
+    'approvals.counts': {},
+    'approvals.review': { id: 'proposal-1' },
+    'approvals.approve': { id: 'proposal-1' },
+    'approvals.reject': { id: 'proposal-1', reason: 'Wrong payee' },
+    'approvals.withdraw': { id: 'proposal-1' },
+    'approvals.checkStatus': { id: 'proposal-1' },
+    'approvals.settle': { id: 'proposal-1', succeeded: true, note: 'Seen at the gateway' },
   };
   return inputs;
 }

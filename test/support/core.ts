@@ -4,6 +4,8 @@
  * Also the calls those tests make on a core: a channel called as the app's main frame calls it, and the next
  * event of a kind.
  */
+import type { PendingApproval } from '../../shared/approvals';
+import { sent } from './approvals';
 import { createCore, type Core, type CoreOptions } from '../../electron/core';
 import { createLogger, createRedactor } from '../../electron/log';
 import type { Sandbox } from '../../electron/sandbox/server';
@@ -44,6 +46,15 @@ export async function ok<C extends IpcChannel>(core: Core, channel: C, input: Ip
   const reply = await call(core, channel, input);
   if (!reply.ok) throw new Error(`${channel}: ${reply.error.code} ${reply.error.message}`);
   return reply.value;
+}
+
+/** As `ok`, for a money action in local mode, where it is sent (never a proposal): the service's answer. */
+export async function sentOk<C extends IpcChannel>(
+  core: Core,
+  channel: C,
+  input: IpcInput<C>,
+): Promise<Exclude<IpcOutput<C>, PendingApproval>> {
+  return sent(await ok(core, channel, input)) as Exclude<IpcOutput<C>, PendingApproval>;
 }
 
 /** The payload of the first `event` (that `match` accepts) emitted from now on; stops listening once it came. */

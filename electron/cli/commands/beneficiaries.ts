@@ -24,7 +24,7 @@ import {
 import { writeImportResults, writeImportTemplate } from '../../export/beneficiary-import-sheets';
 import { readSheet, SheetReadError } from '../../import/sheet-reader';
 import type { Command, Values } from '../command';
-import { InputError, OutcomeUnknownError, UsageError, istText, progressLine, result, table } from '../io';
+import { InputError, actionResult, OutcomeUnknownError, UsageError, istText, progressLine, result, table } from '../io';
 import { readInputFile } from '../local-files';
 import { cancelOnInterrupt } from './settlements';
 
@@ -55,15 +55,15 @@ const add: Command = {
       address: text('address', 'address'),
     });
     if (!form.success) throw new InputError(`Check the form: ${describeIssues(form.error)}.`);
-    const { beneficiary, message } = await ctx.core.treasury.beneficiaries.create(
-      ctx.profile.id,
-      randomUUID(),
-      form.data,
-    );
-    result(
+    const r = await ctx.core.approvals.gate(ctx.profile.id, randomUUID(), {
+      action: 'beneficiary.add',
+      beneficiary: form.data,
+    });
+    actionResult(
       io,
-      { beneficiary_id: beneficiary.beneficiary_id, message, beneficiary },
-      () => `Added beneficiary ${beneficiary.beneficiary_id}${message ? ` (${message})` : ''}.`,
+      r,
+      ({ beneficiary, message }) => `Added beneficiary ${beneficiary.beneficiary_id}${message ? ` (${message})` : ''}.`,
+      ({ beneficiary, message }) => ({ beneficiary_id: beneficiary.beneficiary_id, message, beneficiary }),
     );
   },
 };

@@ -11,7 +11,7 @@ import { ORDER_FIELDS, type OrderView } from '../../../shared/orders';
 import { UnsettledActionError } from '../../journal/actions';
 import { RefundRefusedError } from '../../merchant/orders';
 import type { Command } from '../command';
-import { InputError, OutcomeUnknownError, requireYes, result, table } from '../io';
+import { InputError, OutcomeUnknownError, actionResult, requireYes, result, table } from '../io';
 
 /** An order's field as one line of text: money formatted, objects as their non-empty parts. */
 function fieldText(view: OrderView, field: (typeof ORDER_FIELDS)[number]): string {
@@ -101,8 +101,14 @@ const capture: Command = {
   async run({ ctx, values, positionals, io }) {
     const id = positionals[0]!;
     requireYes(values, `capture the payment of order ${id} in ${ctx.profile.environment}`);
-    const r = await acting(() => ctx.core.merchant.orders.capture(ctx.profile.id, randomUUID(), id));
-    result(io, r, () => `${r.outcome.summary}${r.message ? ` (${r.message})` : ''} Journal entry ${r.outcome.seq}.`);
+    const r = await acting(() =>
+      ctx.core.approvals.gate(ctx.profile.id, randomUUID(), { action: 'order.capture', orderId: id }),
+    );
+    actionResult(
+      io,
+      r,
+      (s) => `${s.outcome.summary}${s.message ? ` (${s.message})` : ''} Journal entry ${s.outcome.seq}.`,
+    );
   },
 };
 
@@ -128,11 +134,13 @@ const refund: Command = {
         ? `refund order ${id} in full in ${ctx.profile.environment}`
         : `refund ${formatMoney(amount)} (${amountInWords(amount)}) of order ${id} in ${ctx.profile.environment}`,
     );
-    const r = await acting(() => ctx.core.merchant.orders.refund(ctx.profile.id, randomUUID(), id, amount));
-    result(
+    const r = await acting(() =>
+      ctx.core.approvals.gate(ctx.profile.id, randomUUID(), { action: 'order.refund', orderId: id, amount }),
+    );
+    actionResult(
       io,
       r,
-      () => `${r.outcome.summary} Journal entry ${r.outcome.seq}.${r.view ? `\n${refundsText(r.view)}` : ''}`,
+      (s) => `${s.outcome.summary} Journal entry ${s.outcome.seq}.${s.view ? `\n${refundsText(s.view)}` : ''}`,
     );
   },
 };

@@ -16,7 +16,7 @@ import {
 } from '../../../shared/payment-tools';
 import { checkRupees } from '../../../shared/rupees';
 import type { Command } from '../command';
-import { InputError, result, table } from '../io';
+import { InputError, actionResult, result, table } from '../io';
 
 const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
@@ -39,8 +39,11 @@ const processOrder: Command = {
       device: text(values.device),
     });
     if (!form.success) throw new InputError(`Check the order: ${describeIssues(form.error)}.`);
-    const paid = await ctx.core.merchant.tools.process(ctx.profile.id, randomUUID(), form.data);
-    result(io, paid, () =>
+    const r = await ctx.core.approvals.gate(ctx.profile.id, randomUUID(), {
+      action: 'order.process',
+      order: form.data,
+    });
+    actionResult(io, r, (paid) =>
       [
         `Order ${form.data.order_id}: payment ${paid.paymentId} started (journal entry ${paid.attemptSeq}).`,
         `  type   ${paid.type ?? '-'}`,

@@ -4,7 +4,7 @@ import { describeIssues } from '../../../shared/api/operations';
 import { formatMoney } from '../../../shared/money';
 import { PLAN_NOTE_FIELDS, planForm, type PlanRecord } from '../../../shared/plans';
 import type { Command } from '../command';
-import { InputError, OutcomeUnknownError, result } from '../io';
+import { InputError, actionResult, OutcomeUnknownError, result } from '../io';
 
 const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
@@ -45,12 +45,13 @@ const create: Command = {
       notes: Object.fromEntries(PLAN_NOTE_FIELDS.map((k) => [k, text(values[k])])),
     });
     if (!form.success) throw new InputError(`Check the plan: ${describeIssues(form.error)}.`);
-    const created = await ctx.core.merchant.plans.create(ctx.profile.id, randomUUID(), form.data);
-    result(
+    const r = await ctx.core.approvals.gate(ctx.profile.id, randomUUID(), { action: 'plan.create', plan: form.data });
+    actionResult(
       io,
-      { ...created, amount: Number(form.data.amount), currency: form.data.currency },
-      () =>
+      r,
+      (created) =>
         `Created plan ${created.planId}: ${form.data.title}, ${formatMoney(Number(form.data.amount), form.data.currency)} every ${form.data.frequency} days, ${form.data.cycle} times${created.message ? ` (${created.message})` : ''}.`,
+      (created) => ({ ...created, amount: Number(form.data.amount), currency: form.data.currency }),
     );
   },
 };

@@ -10,8 +10,9 @@ import { parseRupees } from '../../../shared/rupees';
 import { formatMoney, MoneyError } from '../../../shared/money';
 import type { SubscriptionView } from '../../../shared/subscriptions';
 import { UnsettledActionError } from '../../journal/actions';
+import { ChargeReasonError } from '../../merchant/subscriptions';
 import type { Command } from '../command';
-import { InputError, OutcomeUnknownError, UsageError, requireYes, result } from '../io';
+import { InputError, actionResult, OutcomeUnknownError, UsageError, requireYes, result } from '../io';
 
 function subscriptionText(view: SubscriptionView): string {
   const s = view.subscription;
@@ -34,6 +35,8 @@ async function acting<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (e) {
     if (e instanceof UnsettledActionError) throw new OutcomeUnknownError(e.message);
+    // A charge far above the subscription's own amount needs --reason: the command line was incomplete.
+    if (e instanceof ChargeReasonError) throw new InputError(e.message);
     throw e;
   }
 }
@@ -65,15 +68,23 @@ const cancel: Command = {
   async run({ ctx, values, positionals, io }) {
     const id = positionals[0]!;
     requireYes(values, `cancel subscription ${id} in ${ctx.profile.environment}`);
-    const r = await acting(() => ctx.core.merchant.subscriptions.cancel(ctx.profile.id, randomUUID(), id));
-    result(io, r, () => `${r.outcome.summary} Journal entry ${r.outcome.seq}.`);
+    const r = await acting(() =>
+      ctx.core.approvals.gate(ctx.profile.id, randomUUID(), { action: 'subscription.cancel', id }),
+    );
+    actionResult(io, r, (s) => `${s.outcome.summary} Journal entry ${s.outcome.seq}.`);
   },
 };
 
 const charge: Command = {
   words: ['subscriptions', 'charge'],
-  usage: 'subscriptions charge ID --amount RUPEES --currency C --yes',
-  options: { amount: { type: 'string' }, currency: { type: 'string' }, yes: { type: 'boolean' } },
+  usage:
+    "subscriptions charge ID --amount RUPEES --currency C [--reason TEXT] --yes   (a reason is needed above the subscription's own amount)",
+  options: {
+    amount: { type: 'string' },
+    currency: { type: 'string' },
+    reason: { type: 'string' },
+    yes: { type: 'boolean' },
+  },
   positionals: { min: 1, max: 1, names: 'ID' },
   async run({ ctx, values, positionals, io }) {
     const id = positionals[0]!;
@@ -94,10 +105,17 @@ const charge: Command = {
       values,
       `charge ${formatMoney(amount, currency.data)} (${amountInWords(amount, currency.data)}) under subscription ${id} in ${ctx.profile.environment}`,
     );
+    const reason = typeof values.reason === 'string' ? values.reason : undefined;
     const r = await acting(() =>
-      ctx.core.merchant.subscriptions.charge(ctx.profile.id, randomUUID(), id, amount, currency.data),
+      ctx.core.approvals.gate(ctx.profile.id, randomUUID(), {
+        action: 'subscription.charge',
+        id,
+        amount,
+        currency: currency.data,
+        ...(reason !== undefined ? { reason } : {}),
+      }),
     );
-    result(io, r, () => `${r.outcome.summary} Journal entry ${r.outcome.seq}.`);
+    actionResult(io, r, (s) => `${s.outcome.summary} Journal entry ${s.outcome.seq}.`);
   },
 };
 

@@ -1,9 +1,10 @@
 /** `webhooks list|update`: the merchant's webhook endpoints. An update is journaled and never retried. */
+import { webhookAction } from '../../approvals/approvals';
 import { randomUUID } from 'node:crypto';
 import { describeIssues } from '../../../shared/api/operations';
 import { splitTopics, webhookEdit, type WebhookRecord } from '../../../shared/webhooks';
 import type { Command } from '../command';
-import { InputError, UsageError, result, table } from '../io';
+import { InputError, actionResult, UsageError, result, table } from '../io';
 
 function flag(name: string, value: unknown): boolean | undefined {
   if (value === undefined) return undefined;
@@ -44,8 +45,11 @@ const update: Command = {
       active: flag('active', values.active),
     });
     if (!change.success) throw new InputError(`Check the change: ${describeIssues(change.error)}.`);
-    const done = await ctx.core.merchant.webhooks.update(ctx.profile.id, randomUUID(), change.data);
-    result(io, done, () =>
+    const r = await ctx.core.approvals.gate(ctx.profile.id, randomUUID(), {
+      action: webhookAction(change.data),
+      change: change.data,
+    });
+    actionResult(io, r, (done) =>
       done.endpoint
         ? `Changed webhook ${change.data.id}:\n${rows([done.endpoint])}`
         : `Changed webhook ${change.data.id}${done.message ? ` (${done.message})` : ''}.`,

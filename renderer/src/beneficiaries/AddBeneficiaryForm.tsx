@@ -1,3 +1,5 @@
+import { isPendingApproval, type Proposal } from '../../../shared/approvals';
+import { ProposedNotice } from '../approvals/ProposedNotice';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import {
   normaliseBeneficiaryText,
@@ -207,6 +209,7 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
   const titleId = useId();
   /** What passed the check, with the one key that stands for it until the form changes. */
   const [submission, setSubmission] = useState<Submission | null>(null);
+  const [proposed, setProposed] = useState<Proposal | null>(null);
   // A ref, not state: two clicks in one frame both see the same state, but not the same ref.
   const inFlight = useRef(false);
 
@@ -269,7 +272,8 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
     setBusy(false);
     if (result.ok) {
       setSubmission(null);
-      onCreated(result.value.beneficiary, result.value.message);
+      if (isPendingApproval(result.value)) setProposed(result.value.pendingApproval);
+      else onCreated(result.value.beneficiary, result.value.message);
       return;
     }
     setUncertain(mayHaveHappened(result.error));
@@ -296,6 +300,7 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
       <p className="muted bene-add-intro">
         Give a bank account (number and IFSC), a UPI address, or both. Phone, email and address are optional.
       </p>
+      <ProposedNotice proposal={proposed} />
       <form ref={formRef} onSubmit={submit} noValidate aria-busy={busy || checking}>
         {/* Locked while the duplicate check or the create is out, so the answer is about the values on screen. */}
         <fieldset className="form-grid bene-add-grid" disabled={busy || checking}>

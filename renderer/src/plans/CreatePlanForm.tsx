@@ -1,3 +1,6 @@
+import { isPendingApproval, type Proposal } from '../../../shared/approvals';
+import type { CreatedPlan } from '../../../shared/plans';
+import { ProposedNotice } from '../approvals/ProposedNotice';
 import { useState, type FormEvent } from 'react';
 import type { IpcError, IpcOutput } from '../../../shared/ipc/contract';
 import { PLAN_NOTE_FIELDS, planForm, type PlanCreate, type PlanForm } from '../../../shared/plans';
@@ -62,7 +65,8 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
   const [errors, setErrors] = useState<FormErrors<Field>>({});
   const [pending, setPending] = useState<{ requestKey: string; form: PlanForm; plan: PlanCreate } | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [created, setCreated] = useState<IpcOutput<'plans.create'> | null>(null);
+  const [created, setCreated] = useState<CreatedPlan | null>(null);
+  const [proposed, setProposed] = useState<Proposal | null>(null);
   const [failure, setFailure] = useState<IpcError | null>(null);
   const [check, setCheck] = useState<IpcOutput<'plans.checkCreate'> | null>(null);
   const create = useCreatePlan();
@@ -95,8 +99,12 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
     const r = await resultOf(create.mutateAsync({ requestKey: pending.requestKey, plan: pending.form }));
     // The key stays until the form is edited: sent again unchanged, it is the same submission, never a second plan.
     if (r.ok) {
-      setCreated(r.value);
-      onCreated(r.value.planId);
+      const value = r.value;
+      if (isPendingApproval(value)) setProposed(value.pendingApproval);
+      else {
+        setCreated(value);
+        onCreated(value.planId);
+      }
     } else if (r.error.code === 'INVALID_INPUT') setErrors(errorsFromIpc(LABELS, r.error, 'plan.'));
     else setFailure(r.error);
   }
@@ -161,6 +169,7 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
           {check.check.summary}
         </p>
       )}
+      <ProposedNotice proposal={proposed} />
       {created && (
         <p className="notice" role="status">
           Created plan <span className="mono">{created.planId}</span>

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { isPendingApproval, sentForApprovalText, type PendingApproval } from '../../../shared/approvals';
 import type { IpcChannel } from '../../../shared/ipc/channels';
 import type { IpcError } from '../../../shared/ipc/contract';
 import { invalidateChannels, resultOf, useIpcMutation } from './ipc-query';
@@ -47,14 +48,22 @@ export function useConfirmedAction<Asked>() {
   const [pending, setPending] = useState<Asked | null>(null);
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
   const inFlight = useRef(false);
-  /** Sends what was asked; true when the service did it. */
-  async function confirm(send: (asked: Asked) => Promise<{ outcome: { summary: string } }>): Promise<boolean> {
+  /** Sends what was asked; true when the service did it or the desk took it as a proposal. */
+  async function confirm(
+    send: (asked: Asked) => Promise<{ outcome: { summary: string } } | PendingApproval>,
+  ): Promise<boolean> {
     if (!pending || inFlight.current) return false;
     inFlight.current = true;
     const result = await resultOf(send(pending));
     inFlight.current = false;
     setPending(null);
-    setOutcome(result.ok ? { ok: true, text: result.value.outcome.summary } : failedActionOutcome(result.error));
+    setOutcome(
+      !result.ok
+        ? failedActionOutcome(result.error)
+        : isPendingApproval(result.value)
+          ? { ok: true, text: sentForApprovalText(result.value.pendingApproval) }
+          : { ok: true, text: result.value.outcome.summary },
+    );
     return result.ok;
   }
   return { pending, ask: setPending, drop: () => setPending(null), outcome, confirm };

@@ -1,3 +1,5 @@
+import { isPendingApproval, type Proposal } from '../../../shared/approvals';
+import { ProposedNotice } from '../approvals/ProposedNotice';
 import { useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../shared/ipc/contract';
 import {
@@ -54,6 +56,7 @@ export function ProcessOrderPanel() {
   );
   const [confirming, setConfirming] = useState(false);
   const [paid, setPaid] = useState<ProcessedPayment | null>(null);
+  const [proposed, setProposed] = useState<Proposal | null>(null);
   const [failure, setFailure] = useState<IpcError | null>(null);
   const process = useProcessOrder();
   const method = draft.method as ProcessMethod;
@@ -90,8 +93,11 @@ export function ProcessOrderPanel() {
     const r = await resultOf(process.mutateAsync({ requestKey: pending.requestKey, order: pending.order }));
     // The key stays until the form is edited: the same form sent again is the same submission, and gets this
     // answer back rather than a second payment.
-    if (r.ok) setPaid(r.value);
-    else if (r.error.code === 'INVALID_INPUT') setErrors(errorsFromIpc(LABELS, r.error, 'order.'));
+    if (r.ok) {
+      const value = r.value;
+      if (isPendingApproval(value)) setProposed(value.pendingApproval);
+      else setPaid(value);
+    } else if (r.error.code === 'INVALID_INPUT') setErrors(errorsFromIpc(LABELS, r.error, 'order.'));
     else setFailure(r.error);
   }
 
@@ -196,6 +202,7 @@ export function ProcessOrderPanel() {
           )}
         </>
       )}
+      <ProposedNotice proposal={proposed} />
       {paid && <PaymentResult paid={paid} />}
       {confirming && pending && (
         <ConfirmDialog

@@ -1,3 +1,5 @@
+import { isPendingApproval, type Proposal } from '../../../shared/approvals';
+import { ProposedNotice } from '../approvals/ProposedNotice';
 import { useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../shared/ipc/contract';
 import {
@@ -40,6 +42,7 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
   );
   const [active, setActive] = useState(hook.status === 'active');
   const [errors, setErrors] = useState<FormErrors<Field>>({});
+  const [proposed, setProposed] = useState<Proposal | null>(null);
   const [pending, setPending] = useState<{ requestKey: string; change: WebhookEdit } | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<IpcError | null>(null);
@@ -69,7 +72,8 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
     const r = await resultOf(update.mutateAsync(p));
     if (r.ok) {
       setPending(null);
-      onDone(r.value);
+      if (isPendingApproval(r.value)) setProposed(r.value.pendingApproval);
+      else onDone(r.value);
     } else if (r.error.code === 'INVALID_INPUT') setErrors(errorsFromIpc(LABELS, r.error, 'change.'));
     else setFailure(r.error);
   }
@@ -80,6 +84,7 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
       <h2>
         Edit <span className="mono">{hook.id}</span>
       </h2>
+      <ProposedNotice proposal={proposed} />
       <FormField label={LABELS.url} error={errors.url} hint="https:// only">
         {(p) => (
           <input

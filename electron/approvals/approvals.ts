@@ -1,0 +1,599 @@
+/**
+ * Maker-checker for every action that moves money or changes where it goes, on the UI's and the CLI's one path.
+ *
+ * - `gate`: the confirmed action is sent at once in local mode, or where the desk's policy asks for no approval;
+ *   otherwise it becomes a proposal — the exact request, frozen, with what the maker saw — and nothing is sent.
+ *   Whether approval is needed is the desk database's answer (`approvers_needed`), so every console applies one
+ *   rule; a desk that cannot be reached sends nothing, since the rule cannot be read.
+ * - `review`: what the approver reads, fetched again now (the refundable balance, the subscription's own amount,
+ *   the webhook's current URL, payees already holding those bank details), and why it is blocked, if it is.
+ * - `approve`: checks the review, then asks the desk; only the last approval (under the proposal's row lock) is told
+ *   to send, so two approvers approving at once send once. The approving console sends with the proposal's id as
+ *   its submission key and records the outcome on the desk, where the maker sees it.
+ * - A lost answer is "outcome unknown": the sending console's journal holds the attempt (tagged with the proposal's
+ *   id), so its check status settles it — after a restart too (`recover`).
+ */
+import type { JsonValue } from '../../shared/journal';
+import {
+  ACTION_LABELS,
+  DEFAULT_POLICY,
+  type ActionRequest,
+  type ApprovalAction,
+  type ApprovalCounts,
+  type ApprovalPolicy,
+  type ApprovalScope,
+  type PendingApproval,
+  type Proposal,
+  type ProposalReview,
+} from '../../shared/approvals';
+import { amountInWords } from '../../shared/amount-words';
+import { formatMoney } from '../../shared/money';
+import { ApiError } from '../api/errors';
+import type { Desk } from '../desk/desk';
+import type { DeskRegistry } from '../desk/registry';
+import { DeskError } from '../desk/errors';
+import { withActionContext } from '../journal/action-context';
+import { createSubmissions, createdNothing } from '../journal/keyed-actions';
+import type { Journals } from '../journal/registry';
+import type { Logger } from '../log';
+import type { OrderService } from '../merchant/orders';
+import type { PaymentToolService } from '../merchant/payment-tools';
+import type { PlanService } from '../merchant/plans';
+import type { SubscriptionService } from '../merchant/subscriptions';
+import type { WebhookService } from '../merchant/webhooks';
+import type { BeneficiaryService } from '../treasury/beneficiaries';
+
+/** An approval the console will not give: what it fetched again says the request no longer holds. */
+export class ApprovalBlockedError extends Error {
+  override name = 'ApprovalBlockedError';
+  readonly code = 'APPROVAL_BLOCKED';
+}
+
+export interface ApprovalServices {
+  orders: OrderService;
+  subscriptions: SubscriptionService;
+  tools: PaymentToolService;
+  plans: PlanService;
+  webhooks: WebhookService;
+  beneficiaries: BeneficiaryService;
+}
+
+type Results = {
+  'order.refund': Awaited<ReturnType<OrderService['refund']>>;
+  'order.capture': Awaited<ReturnType<OrderService['capture']>>;
+  'subscription.charge': Awaited<ReturnType<SubscriptionService['charge']>>;
+  'subscription.cancel': Awaited<ReturnType<SubscriptionService['cancel']>>;
+  'beneficiary.add': Awaited<ReturnType<BeneficiaryService['create']>>;
+  'webhook.update': Awaited<ReturnType<WebhookService['update']>>;
+  'webhook.deactivate': Awaited<ReturnType<WebhookService['update']>>;
+  'plan.create': Awaited<ReturnType<PlanService['create']>>;
+  'order.process': Awaited<ReturnType<PaymentToolService['process']>>;
+};
+
+/** The journal events each action's attempt is written under (its service's own). */
+const EVENT_OF: Readonly<Record<ApprovalAction, string>> = {
+  'order.refund': 'order.refund',
+  'order.capture': 'order.capture',
+  'subscription.charge': 'subscription.charge',
+  'subscription.cancel': 'subscription.cancel',
+  'beneficiary.add': 'beneficiary.create',
+  'webhook.update': 'webhook.update',
+  'webhook.deactivate': 'webhook.update',
+  'plan.create': 'plan.create',
+  'order.process': 'order.process',
+};
+
+/** What a proposal is about, for its thresholds and for the people who read it. */
+interface Described {
+  amount: number | null;
+  currency: string | null;
+  summary: string;
+  context: Record<string, JsonValue>;
+}
+
+const money = (amount: number, currency: string | null) =>
+  `${formatMoney(amount, currency ?? 'INR')} (${amountInWords(amount, currency ?? 'INR')})`;
+
+const lastDigits = (account: string | undefined) => (account ? `ending ${account.slice(-4)}` : '');
+
+/** A webhook change as one action: switching an endpoint off is a deactivation, whatever else the change holds. */
+export const webhookAction = (change: { active?: boolean | undefined }): 'webhook.update' | 'webhook.deactivate' =>
+  change.active === false ? 'webhook.deactivate' : 'webhook.update';
+
+export function createApprovals(deps: {
+  desks: DeskRegistry;
+  journals: Journals;
+  services: ApprovalServices;
+  log: Logger;
+}) {
+  const { orders, subscriptions, tools, plans, webhooks, beneficiaries } = deps.services;
+  const proposeOnce = createSubmissions<PendingApproval>();
+  /** Proposals this process is sending now: not to be "recovered" while their answer is on its way. */
+  const inFlight = new Set<string>();
+
+  async function deskOf(profileId: string): Promise<Desk | null> {
+    return deps.desks.for(profileId);
+  }
+
+  async function policyOf(profileId: string): Promise<ApprovalPolicy> {
+    const desk = await deskOf(profileId);
+    return desk ? (await desk.approvals.policy()).policy : DEFAULT_POLICY;
+  }
+
+  async function describe(profileId: string, r: ActionRequest): Promise<Described> {
+    switch (r.action) {
+      case 'order.refund': {
+        const view = await orders.fetch(profileId, r.orderId);
+        if (view.balance === null) {
+          throw new ApprovalBlockedError(
+            `The refund attempts of ${r.orderId} could not be listed (${view.refundsError}), so what is refundable is not known; nothing was proposed.`,
+          );
+        }
+        const currency = view.order.currency;
+        const amount = r.amount ?? view.balance.refundable;
+        return {
+          amount,
+          currency,
+          summary: `Refund ${money(amount, currency)} of order ${r.orderId} (${r.amount === null ? 'full' : 'partial'}).`,
+          context: { orderAmount: view.order.amount, refundable: view.balance.refundable, currency },
+        };
+      }
+      case 'order.capture':
+      case 'order.process': {
+        const orderId = r.action === 'order.capture' ? r.orderId : r.order.order_id;
+        const view = await orders.fetch(profileId, orderId);
+        const { amount, currency } = view.order;
+        const how = r.action === 'order.process' ? ` by ${r.order.method} (${r.order.code})` : '';
+        return {
+          amount,
+          currency,
+          summary: `${r.action === 'order.capture' ? 'Capture' : 'Process'} order ${orderId}${how}: ${money(amount, currency)}.`,
+          context: { status: view.order.order_status },
+        };
+      }
+      case 'subscription.charge': {
+        const view = await subscriptions.fetch(profileId, r.id);
+        const own = view.subscription.amount;
+        return {
+          amount: r.amount,
+          currency: r.currency,
+          summary: `Charge ${money(r.amount, r.currency)} under subscription ${r.id} (its own amount ${formatMoney(own, r.currency)})${r.reason ? `: ${r.reason}` : ''}.`,
+          context: { subscriptionAmount: own, status: view.subscription.subscription_status },
+        };
+      }
+      case 'subscription.cancel': {
+        const view = await subscriptions.fetch(profileId, r.id);
+        const { amount, currency } = view.subscription;
+        return {
+          amount: null,
+          currency,
+          summary: `Cancel subscription ${r.id} (${formatMoney(amount, currency)} each cycle).`,
+          context: { subscriptionAmount: amount, status: view.subscription.subscription_status },
+        };
+      }
+      case 'beneficiary.add': {
+        const b = r.beneficiary;
+        const where = b.account_number ? `A/c ${lastDigits(b.account_number)}, IFSC ${b.ifsc}` : `UPI ${b.vpa}`;
+        return { amount: null, currency: null, summary: `Add the beneficiary ${b.name} (${where}).`, context: {} };
+      }
+      case 'webhook.update':
+      case 'webhook.deactivate': {
+        const { endpoints } = await webhooks.list(profileId);
+        const now = endpoints.find((e) => e.id === r.change.id);
+        const before = now ? { url: now.url, topics: now.topics, status: now.status } : null;
+        const change = [
+          r.change.url !== undefined ? `URL ${now?.url ?? '?'} → ${r.change.url}` : null,
+          r.change.topics !== undefined ? `topics ${r.change.topics.join(', ')}` : null,
+          r.change.active !== undefined ? (r.change.active ? 'activate' : 'deactivate') : null,
+        ].filter(Boolean);
+        return {
+          amount: null,
+          currency: null,
+          summary: `Change webhook ${r.change.id}: ${change.join('; ')}.`,
+          context: { before },
+        };
+      }
+      case 'plan.create': {
+        const amount = Number(r.plan.amount);
+        return {
+          amount,
+          currency: r.plan.currency,
+          summary: `Create plan ${r.plan.title}: ${money(amount, r.plan.currency)} every ${r.plan.frequency} days, ${r.plan.cycle} times.`,
+          context: {},
+        };
+      }
+    }
+  }
+
+  /** Sends the request now, through the service that owns it (journaled and keyed there). */
+  async function execute(profileId: string, key: string, r: ActionRequest): Promise<unknown> {
+    switch (r.action) {
+      case 'order.refund':
+        return orders.refund(profileId, key, r.orderId, r.amount);
+      case 'order.capture':
+        return orders.capture(profileId, key, r.orderId);
+      case 'subscription.charge': {
+        const { chargeReasonAbovePlanTimes } = await policyOf(profileId);
+        return subscriptions.charge(profileId, key, r.id, r.amount, r.currency, {
+          reason: r.reason,
+          planTimes: chargeReasonAbovePlanTimes,
+        });
+      }
+      case 'subscription.cancel':
+        return subscriptions.cancel(profileId, key, r.id);
+      case 'beneficiary.add':
+        return beneficiaries.create(profileId, key, r.beneficiary);
+      case 'webhook.update':
+      case 'webhook.deactivate':
+        return webhooks.update(profileId, key, r.change);
+      case 'plan.create':
+        return plans.create(profileId, key, r.plan);
+      case 'order.process':
+        return tools.process(profileId, key, r.order);
+    }
+  }
+
+  /** Guards that hold before a proposal is made as before a send: a charge far above its plan needs its reason. */
+  async function guard(profileId: string, r: ActionRequest): Promise<void> {
+    if (r.action !== 'subscription.charge') return;
+    const { chargeReasonAbovePlanTimes } = await policyOf(profileId);
+    await subscriptions.guardCharge(profileId, r.id, r.amount, {
+      reason: r.reason,
+      planTimes: chargeReasonAbovePlanTimes,
+    });
+  }
+
+  async function gate<R extends ActionRequest>(
+    profileId: string,
+    requestKey: string,
+    request: R,
+  ): Promise<Results[R['action']] | PendingApproval> {
+    const desk = await deskOf(profileId);
+    if (!desk) return (await execute(profileId, requestKey, request)) as Results[R['action']];
+    const r = request as ActionRequest;
+    const described = await describe(profileId, r);
+    const needed = await desk.approvals.needed(r.action, described.amount);
+    if (needed === 0) return (await execute(profileId, requestKey, request)) as Results[R['action']];
+    await guard(profileId, r);
+    // A double click proposes once, as a direct send is sent once.
+    return proposeOnce(`${profileId}\0${requestKey}`, async () => ({
+      pendingApproval: await desk.approvals.propose({
+        action: r.action,
+        request: r as unknown as Record<string, unknown>,
+        ...described,
+      }),
+    }));
+  }
+
+  async function requireDesk(profileId: string): Promise<Desk> {
+    const desk = await deskOf(profileId);
+    if (!desk) {
+      throw new DeskError(
+        'DESK_REFUSED',
+        'Approvals need a desk: this profile works alone, so actions are sent as confirmed.',
+      );
+    }
+    return desk;
+  }
+
+  async function proposalOf(desk: Desk, id: string): Promise<Proposal> {
+    const p = await desk.approvals.get(id);
+    if (!p) throw new DeskError('DESK_REFUSED', `No proposal ${id} is on the desk.`);
+    return p;
+  }
+
+  /** What the approver reads beside the frozen request, fetched again now, and what blocks approving it. */
+  async function facts(
+    profileId: string,
+    p: Proposal,
+  ): Promise<{ facts: ProposalReview['facts']; blocked: string | null; sendContext: Record<string, JsonValue> }> {
+    const r = p.request as unknown as ActionRequest;
+    const out: ProposalReview['facts'] = [];
+    const add = (label: string, value: string) => out.push({ label, value });
+    if (p.amount !== null) add('Amount', money(p.amount, p.currency));
+    switch (r.action) {
+      case 'order.refund': {
+        const view = await orders.fetch(profileId, r.orderId);
+        const currency = view.order.currency;
+        add('Order amount', formatMoney(view.order.amount, currency));
+        if (view.balance === null || view.refunds === null) {
+          return {
+            facts: out,
+            blocked: `The refund attempts could not be listed (${view.refundsError}).`,
+            sendContext: {},
+          };
+        }
+        add('Refundable now', formatMoney(view.balance.refundable, currency));
+        const known = view.refunds.map((x) => x.refund_id);
+        const wanted = p.amount ?? 0;
+        if (wanted > view.balance.refundable) {
+          return {
+            facts: out,
+            blocked: `${formatMoney(wanted, currency)} is more than the ${formatMoney(view.balance.refundable, currency)} refundable now.`,
+            sendContext: {},
+          };
+        }
+        if (r.amount === null && view.balance.refundable !== wanted) {
+          return {
+            facts: out,
+            blocked: `A full refund now would be ${formatMoney(view.balance.refundable, currency)}, not the ${formatMoney(wanted, currency)} proposed: propose it again.`,
+            sendContext: {},
+          };
+        }
+        return { facts: out, blocked: null, sendContext: { knownRefunds: known } };
+      }
+      case 'subscription.charge':
+      case 'subscription.cancel': {
+        const view = await subscriptions.fetch(profileId, r.id);
+        const s = view.subscription;
+        add("Subscription's own amount", formatMoney(s.amount, s.currency));
+        add('Subscription status', s.subscription_status);
+        if (r.action === 'subscription.charge' && r.reason) add('Reason for the charge', r.reason);
+        const cancelled = /^cancel+ed$/i.test(s.subscription_status);
+        return {
+          facts: out,
+          blocked: cancelled ? `Subscription ${r.id} is ${s.subscription_status} now.` : null,
+          sendContext: {},
+        };
+      }
+      case 'order.capture':
+      case 'order.process': {
+        const orderId = r.action === 'order.capture' ? r.orderId : r.order.order_id;
+        const view = await orders.fetch(profileId, orderId);
+        add('Order status now', view.order.order_status);
+        add('Order amount now', formatMoney(view.order.amount, view.order.currency));
+        const changed = p.amount !== null && view.order.amount !== p.amount;
+        return {
+          facts: out,
+          blocked: changed
+            ? `The order's amount is ${formatMoney(view.order.amount, view.order.currency)} now, not the ${formatMoney(p.amount!, view.order.currency)} proposed.`
+            : null,
+          sendContext: {},
+        };
+      }
+      case 'webhook.update':
+      case 'webhook.deactivate': {
+        const { endpoints } = await webhooks.list(profileId);
+        const now = endpoints.find((e) => e.id === r.change.id);
+        const before = (p.context['before'] ?? null) as { url: string; status: string } | null;
+        add('Webhook URL at the proposal', before?.url ?? '(not listed)');
+        add('Webhook URL now', now?.url ?? '(not listed)');
+        if (r.change.url !== undefined) add('New URL', r.change.url);
+        const moved = before !== null && now !== undefined && (now.url !== before.url || now.status !== before.status);
+        return {
+          facts: out,
+          blocked: moved ? `Webhook ${r.change.id} changed since the proposal (now ${now.status}, ${now.url}).` : null,
+          sendContext: {},
+        };
+      }
+      case 'beneficiary.add': {
+        const b = r.beneficiary;
+        add('Name', b.name);
+        if (b.account_number) add('Account number', `${b.account_number} (IFSC ${b.ifsc})`);
+        if (b.vpa) add('UPI', b.vpa);
+        const same = beneficiaries.matches(profileId, {
+          ...(b.account_number ? { account_number: b.account_number, ifsc: b.ifsc } : {}),
+          ...(b.vpa ? { vpa: b.vpa } : {}),
+        });
+        let blocked: string | null = null;
+        for (const m of same) {
+          add('Payee with these details', `${m.name} (${m.beneficiary_id})`);
+          for (const c of beneficiaries.changes(profileId, m.beneficiary_id)) {
+            add(
+              `Bank details of ${m.beneficiary_id} changed`,
+              `${c.changedAt}: ${c.before.account_number ?? c.before.vpa ?? '-'} → ${c.after.account_number ?? c.after.vpa ?? '-'}`,
+            );
+            if (c.changedAt > p.madeAt) {
+              blocked = `The bank details of payee ${m.name} (${m.beneficiary_id}) changed at ${c.changedAt}, after this proposal: review the change first.`;
+            }
+          }
+        }
+        return { facts: out, blocked, sendContext: {} };
+      }
+      case 'plan.create':
+        add('Every', `${r.plan.frequency} days, ${r.plan.cycle} times`);
+        return { facts: out, blocked: null, sendContext: {} };
+    }
+  }
+
+  async function review(profileId: string, id: string): Promise<ProposalReview> {
+    const desk = await requireDesk(profileId);
+    const p = await proposalOf(desk, id);
+    const { facts: lines, blocked } = p.state === 'pending' ? await facts(profileId, p) : { facts: [], blocked: null };
+    const me = desk.status().person;
+    const role = desk.status().role;
+    const cannot =
+      p.state !== 'pending'
+        ? `It is ${p.state}.`
+        : p.maker === me
+          ? 'You proposed it: another person must approve it.'
+          : role !== 'approver' && role !== 'admin'
+            ? 'Approving takes the approver role.'
+            : p.approvals.some((a) => a.person === me)
+              ? 'You have approved it already.'
+              : null;
+    return {
+      proposal: p,
+      facts: lines,
+      blocked,
+      canApprove: cannot === null && blocked === null,
+      cannotApproveReason: cannot,
+    };
+  }
+
+  /** Sends an approved proposal and records the answer on the desk, where its maker sees it. */
+  async function send(profileId: string, desk: Desk, p: Proposal): Promise<Proposal> {
+    inFlight.add(p.id);
+    try {
+      let outcome: 'succeeded' | 'failed' | 'unknown';
+      let summary: string;
+      try {
+        const result = (await withActionContext({ proposalId: p.id }, () =>
+          execute(profileId, `proposal:${p.id}`, p.request as unknown as ActionRequest),
+        )) as { outcome?: { summary: string }; message?: string | null };
+        outcome = 'succeeded';
+        summary = result.outcome?.summary ?? `Sent: ${p.summary}${result.message ? ` (${result.message})` : ''}`;
+      } catch (e) {
+        const known = createdNothing(e) || (!(e instanceof ApiError) && e instanceof Error && 'code' in e);
+        outcome = known ? 'failed' : 'unknown';
+        const why = e instanceof ApiError ? e.userMessage : e instanceof Error ? e.message : String(e);
+        summary = known
+          ? `Not done: ${why}`
+          : `Outcome unknown — check status on ${desk.status().person}'s console: ${why}`;
+      }
+      try {
+        await desk.approvals.recordOutcome(p.id, outcome, summary, { action: p.action });
+      } catch (e) {
+        // The journal here holds the attempt and its answer; `recover` records it once the desk answers.
+        deps.log.warn('proposal outcome not recorded on the desk', { proposalId: p.id, error: e });
+      }
+      return (await desk.approvals.get(p.id)) ?? p;
+    } finally {
+      inFlight.delete(p.id);
+    }
+  }
+
+  async function approve(profileId: string, id: string): Promise<Proposal> {
+    const desk = await requireDesk(profileId);
+    const p = await proposalOf(desk, id);
+    // Only a pending one is checked; anything else the desk refuses with who moved it and when.
+    const checked = p.state === 'pending' ? await facts(profileId, p) : { blocked: null, sendContext: {} };
+    if (checked.blocked) throw new ApprovalBlockedError(`Not approved: ${checked.blocked}`);
+    const permit = await desk.approvals.approve(id, checked.sendContext);
+    if (permit.state === 'expired') {
+      throw new DeskError(
+        'DESK_REFUSED',
+        `This proposal expired at ${p.expiresAt} before it was approved; nothing was sent.`,
+      );
+    }
+    // Under the proposal's row lock the desk told exactly one approver to send: this one, or nobody yet.
+    if (!permit.send) return proposalOf(desk, id);
+    return send(profileId, desk, await proposalOf(desk, id));
+  }
+
+  /**
+   * Proposals this console approved and began sending whose answer never reached the desk (the console stopped,
+   * the desk was lost): recorded from this console's journal — its outcome, or unknown when only the attempt is
+   * there — or, with no attempt at all, as not sent.
+   */
+  async function recover(profileId: string, desk: Desk): Promise<void> {
+    const mine = (await desk.approvals.list('open')).filter(
+      (p) => p.state === 'sending' && p.sender === desk.status().person && !inFlight.has(p.id),
+    );
+    const { journal } = deps.journals.for(profileId);
+    for (const p of mine) {
+      const attempt = journal
+        .list({ kind: 'action', text: p.id, limit: 20 })
+        .find((e) => e.outcome === 'attempted' && e.event === EVENT_OF[p.action] && e.data['proposalId'] === p.id);
+      const answer = attempt ? journal.followUps(attempt.seq).find((e) => e.outcome !== 'unknown') : undefined;
+      const [outcome, summary]: ['succeeded' | 'failed' | 'unknown', string] = !attempt
+        ? ['failed', `Not sent: the approving console stopped before sending ${p.summary}`]
+        : !answer
+          ? ['unknown', `Outcome unknown — check status: the answer to ${p.summary} was lost.`]
+          : answer.outcome === 'succeeded'
+            ? ['succeeded', answer.summary]
+            : ['failed', `Not done: ${answer.summary}`];
+      await desk.approvals.recordOutcome(p.id, outcome, summary, { action: p.action, recovered: true });
+    }
+  }
+
+  /**
+   * Settles an unknown outcome from this console's journal, with its service's own check (orders, subscriptions,
+   * plans); other actions are settled by `settle` once the person has looked.
+   */
+  async function check(profileId: string, id: string): Promise<Proposal> {
+    const desk = await requireDesk(profileId);
+    await recover(profileId, desk);
+    const p = await proposalOf(desk, id);
+    if (p.state !== 'unknown') return p;
+    const { journal } = deps.journals.for(profileId);
+    const attempt = journal
+      .list({ kind: 'action', text: p.id, limit: 20 })
+      .find((e) => e.outcome === 'attempted' && e.data['proposalId'] === p.id);
+    if (!attempt) {
+      throw new DeskError(
+        'DESK_REFUSED',
+        `This console did not send it: ${p.sender} checks its status on their console, or records what the service shows.`,
+      );
+    }
+    const checked =
+      p.action === 'order.refund' || p.action === 'order.capture'
+        ? (await orders.checkStatus(profileId, attempt.seq)).check
+        : p.action === 'subscription.cancel' || p.action === 'subscription.charge'
+          ? (await subscriptions.checkStatus(profileId, attempt.seq)).check
+          : p.action === 'plan.create'
+            ? (await plans.checkCreate(profileId, attempt.seq)).check
+            : null;
+    if (checked === null) {
+      throw new DeskError(
+        'DESK_REFUSED',
+        `The interface cannot tell whether ${ACTION_LABELS[p.action].toLowerCase()} took effect: look at the service and record what it shows.`,
+      );
+    }
+    if (checked.outcome === 'unknown') return p;
+    await desk.approvals.recordOutcome(
+      p.id,
+      checked.outcome === 'succeeded' ? 'succeeded' : 'failed',
+      checked.summary,
+      { action: p.action, checkSeq: checked.seq },
+    );
+    return proposalOf(desk, id);
+  }
+
+  return {
+    gate,
+    review,
+    approve,
+    check,
+
+    async settle(profileId: string, id: string, succeeded: boolean, note: string): Promise<Proposal> {
+      const desk = await requireDesk(profileId);
+      await desk.approvals.recordOutcome(
+        id,
+        succeeded ? 'succeeded' : 'failed',
+        `Recorded by ${desk.status().person} from the service's own records: ${succeeded ? 'done' : 'not done'}. ${note}`,
+        { recordedBy: desk.status().person, note },
+      );
+      return proposalOf(desk, id);
+    },
+
+    async reject(profileId: string, id: string, reason: string): Promise<Proposal> {
+      const desk = await requireDesk(profileId);
+      await desk.approvals.reject(id, reason);
+      return proposalOf(desk, id);
+    },
+
+    async withdraw(profileId: string, id: string): Promise<Proposal> {
+      const desk = await requireDesk(profileId);
+      await desk.approvals.withdraw(id);
+      return proposalOf(desk, id);
+    },
+
+    async list(profileId: string, scope: ApprovalScope): Promise<Proposal[]> {
+      const desk = await requireDesk(profileId);
+      await recover(profileId, desk);
+      return desk.approvals.list(scope);
+    },
+
+    /** The status bar's figures; null in local mode. */
+    async counts(profileId: string): Promise<ApprovalCounts | null> {
+      const desk = await deskOf(profileId);
+      return desk ? desk.approvals.counts() : null;
+    },
+
+    /** The policy the forms label their buttons by (the desk decides); local mode has none. */
+    async policy(
+      profileId: string,
+    ): Promise<{ mode: 'local' } | { mode: 'desk'; policy: ApprovalPolicy; version: number }> {
+      const desk = await deskOf(profileId);
+      if (!desk) return { mode: 'local' };
+      return { mode: 'desk', ...(await desk.approvals.policy()) };
+    },
+
+    async setPolicy(profileId: string, policy: ApprovalPolicy): Promise<number> {
+      const desk = await requireDesk(profileId);
+      return desk.approvals.setPolicy(policy);
+    },
+  };
+}
+export type Approvals = ReturnType<typeof createApprovals>;
