@@ -13,7 +13,6 @@
  * - A lost answer is "outcome unknown": the sending console's journal holds the attempt (tagged with the proposal's
  *   id), so its check status settles it — after a restart too (`recover`).
  */
-import type { JsonValue } from '../../shared/journal';
 import {
   ACTION_LABELS,
   DEFAULT_POLICY,
@@ -26,13 +25,12 @@ import {
   type Proposal,
   type ProposalReview,
 } from '../../shared/approvals';
-import { amountInWords } from '../../shared/amount-words';
-import { formatMoney } from '../../shared/money';
 import { ApiError } from '../api/errors';
 import type { Desk } from '../desk/desk';
 import type { DeskRegistry } from '../desk/registry';
 import { DeskError } from '../desk/errors';
 import { withActionContext } from '../journal/action-context';
+import { ApprovalBlockedError, createActionCatalogue, type ApprovalServices } from './action-catalogue';
 import { createSubmissions, createdNothing } from '../journal/keyed-actions';
 import type { Journals } from '../journal/registry';
 import type { Logger } from '../log';
@@ -42,21 +40,6 @@ import type { PlanService } from '../merchant/plans';
 import type { SubscriptionService } from '../merchant/subscriptions';
 import type { WebhookService } from '../merchant/webhooks';
 import type { BeneficiaryService } from '../treasury/beneficiaries';
-
-/** An approval the console will not give: what it fetched again says the request no longer holds. */
-export class ApprovalBlockedError extends Error {
-  override name = 'ApprovalBlockedError';
-  readonly code = 'APPROVAL_BLOCKED';
-}
-
-export interface ApprovalServices {
-  orders: OrderService;
-  subscriptions: SubscriptionService;
-  tools: PaymentToolService;
-  plans: PlanService;
-  webhooks: WebhookService;
-  beneficiaries: BeneficiaryService;
-}
 
 type Results = {
   'order.refund': Awaited<ReturnType<OrderService['refund']>>;
@@ -83,30 +66,13 @@ const EVENT_OF: Readonly<Record<ApprovalAction, string>> = {
   'order.process': 'order.process',
 };
 
-/** What a proposal is about, for its thresholds and for the people who read it. */
-interface Described {
-  amount: number | null;
-  currency: string | null;
-  summary: string;
-  context: Record<string, JsonValue>;
-}
-
-const money = (amount: number, currency: string | null) =>
-  `${formatMoney(amount, currency ?? 'INR')} (${amountInWords(amount, currency ?? 'INR')})`;
-
-const lastDigits = (account: string | undefined) => (account ? `ending ${account.slice(-4)}` : '');
-
-/** A webhook change as one action: switching an endpoint off is a deactivation, whatever else the change holds. */
-export const webhookAction = (change: { active?: boolean | undefined }): 'webhook.update' | 'webhook.deactivate' =>
-  change.active === false ? 'webhook.deactivate' : 'webhook.update';
-
 export function createApprovals(deps: {
   desks: DeskRegistry;
   journals: Journals;
   services: ApprovalServices;
   log: Logger;
 }) {
-  const { orders, subscriptions, tools, plans, webhooks, beneficiaries } = deps.services;
+  const { orders, subscriptions, plans } = deps.services;
   const proposeOnce = createSubmissions<PendingApproval>();
   /** Proposals this process is sending now: not to be "recovered" while their answer is on its way. */
   const inFlight = new Set<string>();
@@ -120,128 +86,7 @@ export function createApprovals(deps: {
     return desk ? (await desk.approvals.policy()).policy : DEFAULT_POLICY;
   }
 
-  async function describe(profileId: string, r: ActionRequest): Promise<Described> {
-    switch (r.action) {
-      case 'order.refund': {
-        const view = await orders.fetch(profileId, r.orderId);
-        if (view.balance === null) {
-          throw new ApprovalBlockedError(
-            `The refund attempts of ${r.orderId} could not be listed (${view.refundsError}), so what is refundable is not known; nothing was proposed.`,
-          );
-        }
-        const currency = view.order.currency;
-        const amount = r.amount ?? view.balance.refundable;
-        return {
-          amount,
-          currency,
-          summary: `Refund ${money(amount, currency)} of order ${r.orderId} (${r.amount === null ? 'full' : 'partial'}).`,
-          context: { orderAmount: view.order.amount, refundable: view.balance.refundable, currency },
-        };
-      }
-      case 'order.capture':
-      case 'order.process': {
-        const orderId = r.action === 'order.capture' ? r.orderId : r.order.order_id;
-        const view = await orders.fetch(profileId, orderId);
-        const { amount, currency } = view.order;
-        const how = r.action === 'order.process' ? ` by ${r.order.method} (${r.order.code})` : '';
-        return {
-          amount,
-          currency,
-          summary: `${r.action === 'order.capture' ? 'Capture' : 'Process'} order ${orderId}${how}: ${money(amount, currency)}.`,
-          context: { status: view.order.order_status },
-        };
-      }
-      case 'subscription.charge': {
-        const view = await subscriptions.fetch(profileId, r.id);
-        const own = view.subscription.amount;
-        return {
-          amount: r.amount,
-          currency: r.currency,
-          summary: `Charge ${money(r.amount, r.currency)} under subscription ${r.id} (its own amount ${formatMoney(own, r.currency)})${r.reason ? `: ${r.reason}` : ''}.`,
-          context: { subscriptionAmount: own, status: view.subscription.subscription_status },
-        };
-      }
-      case 'subscription.cancel': {
-        const view = await subscriptions.fetch(profileId, r.id);
-        const { amount, currency } = view.subscription;
-        return {
-          amount: null,
-          currency,
-          summary: `Cancel subscription ${r.id} (${formatMoney(amount, currency)} each cycle).`,
-          context: { subscriptionAmount: amount, status: view.subscription.subscription_status },
-        };
-      }
-      case 'beneficiary.add': {
-        const b = r.beneficiary;
-        const where = b.account_number ? `A/c ${lastDigits(b.account_number)}, IFSC ${b.ifsc}` : `UPI ${b.vpa}`;
-        return { amount: null, currency: null, summary: `Add the beneficiary ${b.name} (${where}).`, context: {} };
-      }
-      case 'webhook.update':
-      case 'webhook.deactivate': {
-        const { endpoints } = await webhooks.list(profileId);
-        const now = endpoints.find((e) => e.id === r.change.id);
-        const before = now ? { url: now.url, topics: now.topics, status: now.status } : null;
-        const change = [
-          r.change.url !== undefined ? `URL ${now?.url ?? '?'} → ${r.change.url}` : null,
-          r.change.topics !== undefined ? `topics ${r.change.topics.join(', ')}` : null,
-          r.change.active !== undefined ? (r.change.active ? 'activate' : 'deactivate') : null,
-        ].filter(Boolean);
-        return {
-          amount: null,
-          currency: null,
-          summary: `Change webhook ${r.change.id}: ${change.join('; ')}.`,
-          context: { before },
-        };
-      }
-      case 'plan.create': {
-        const amount = Number(r.plan.amount);
-        return {
-          amount,
-          currency: r.plan.currency,
-          summary: `Create plan ${r.plan.title}: ${money(amount, r.plan.currency)} every ${r.plan.frequency} days, ${r.plan.cycle} times.`,
-          context: {},
-        };
-      }
-    }
-  }
-
-  /** Sends the request now, through the service that owns it (journaled and keyed there). */
-  async function execute(profileId: string, key: string, r: ActionRequest): Promise<unknown> {
-    switch (r.action) {
-      case 'order.refund':
-        return orders.refund(profileId, key, r.orderId, r.amount);
-      case 'order.capture':
-        return orders.capture(profileId, key, r.orderId);
-      case 'subscription.charge': {
-        const { chargeReasonAbovePlanTimes } = await policyOf(profileId);
-        return subscriptions.charge(profileId, key, r.id, r.amount, r.currency, {
-          reason: r.reason,
-          planTimes: chargeReasonAbovePlanTimes,
-        });
-      }
-      case 'subscription.cancel':
-        return subscriptions.cancel(profileId, key, r.id);
-      case 'beneficiary.add':
-        return beneficiaries.create(profileId, key, r.beneficiary);
-      case 'webhook.update':
-      case 'webhook.deactivate':
-        return webhooks.update(profileId, key, r.change);
-      case 'plan.create':
-        return plans.create(profileId, key, r.plan);
-      case 'order.process':
-        return tools.process(profileId, key, r.order);
-    }
-  }
-
-  /** Guards that hold before a proposal is made as before a send: a charge far above its plan needs its reason. */
-  async function guard(profileId: string, r: ActionRequest): Promise<void> {
-    if (r.action !== 'subscription.charge') return;
-    const { chargeReasonAbovePlanTimes } = await policyOf(profileId);
-    await subscriptions.guardCharge(profileId, r.id, r.amount, {
-      reason: r.reason,
-      planTimes: chargeReasonAbovePlanTimes,
-    });
-  }
+  const { describe, execute, guard, facts } = createActionCatalogue(deps.services, policyOf);
 
   async function gate<R extends ActionRequest>(
     profileId: string,
@@ -280,120 +125,6 @@ export function createApprovals(deps: {
     const p = await desk.approvals.get(id);
     if (!p) throw new DeskError('DESK_REFUSED', `No proposal ${id} is on the desk.`);
     return p;
-  }
-
-  /** What the approver reads beside the frozen request, fetched again now, and what blocks approving it. */
-  async function facts(
-    profileId: string,
-    p: Proposal,
-  ): Promise<{ facts: ProposalReview['facts']; blocked: string | null; sendContext: Record<string, JsonValue> }> {
-    const r = p.request as unknown as ActionRequest;
-    const out: ProposalReview['facts'] = [];
-    const add = (label: string, value: string) => out.push({ label, value });
-    if (p.amount !== null) add('Amount', money(p.amount, p.currency));
-    switch (r.action) {
-      case 'order.refund': {
-        const view = await orders.fetch(profileId, r.orderId);
-        const currency = view.order.currency;
-        add('Order amount', formatMoney(view.order.amount, currency));
-        if (view.balance === null || view.refunds === null) {
-          return {
-            facts: out,
-            blocked: `The refund attempts could not be listed (${view.refundsError}).`,
-            sendContext: {},
-          };
-        }
-        add('Refundable now', formatMoney(view.balance.refundable, currency));
-        const known = view.refunds.map((x) => x.refund_id);
-        const wanted = p.amount ?? 0;
-        if (wanted > view.balance.refundable) {
-          return {
-            facts: out,
-            blocked: `${formatMoney(wanted, currency)} is more than the ${formatMoney(view.balance.refundable, currency)} refundable now.`,
-            sendContext: {},
-          };
-        }
-        if (r.amount === null && view.balance.refundable !== wanted) {
-          return {
-            facts: out,
-            blocked: `A full refund now would be ${formatMoney(view.balance.refundable, currency)}, not the ${formatMoney(wanted, currency)} proposed: propose it again.`,
-            sendContext: {},
-          };
-        }
-        return { facts: out, blocked: null, sendContext: { knownRefunds: known } };
-      }
-      case 'subscription.charge':
-      case 'subscription.cancel': {
-        const view = await subscriptions.fetch(profileId, r.id);
-        const s = view.subscription;
-        add("Subscription's own amount", formatMoney(s.amount, s.currency));
-        add('Subscription status', s.subscription_status);
-        if (r.action === 'subscription.charge' && r.reason) add('Reason for the charge', r.reason);
-        const cancelled = /^cancel+ed$/i.test(s.subscription_status);
-        return {
-          facts: out,
-          blocked: cancelled ? `Subscription ${r.id} is ${s.subscription_status} now.` : null,
-          sendContext: {},
-        };
-      }
-      case 'order.capture':
-      case 'order.process': {
-        const orderId = r.action === 'order.capture' ? r.orderId : r.order.order_id;
-        const view = await orders.fetch(profileId, orderId);
-        add('Order status now', view.order.order_status);
-        add('Order amount now', formatMoney(view.order.amount, view.order.currency));
-        const changed = p.amount !== null && view.order.amount !== p.amount;
-        return {
-          facts: out,
-          blocked: changed
-            ? `The order's amount is ${formatMoney(view.order.amount, view.order.currency)} now, not the ${formatMoney(p.amount!, view.order.currency)} proposed.`
-            : null,
-          sendContext: {},
-        };
-      }
-      case 'webhook.update':
-      case 'webhook.deactivate': {
-        const { endpoints } = await webhooks.list(profileId);
-        const now = endpoints.find((e) => e.id === r.change.id);
-        const before = (p.context['before'] ?? null) as { url: string; status: string } | null;
-        add('Webhook URL at the proposal', before?.url ?? '(not listed)');
-        add('Webhook URL now', now?.url ?? '(not listed)');
-        if (r.change.url !== undefined) add('New URL', r.change.url);
-        const moved = before !== null && now !== undefined && (now.url !== before.url || now.status !== before.status);
-        return {
-          facts: out,
-          blocked: moved ? `Webhook ${r.change.id} changed since the proposal (now ${now.status}, ${now.url}).` : null,
-          sendContext: {},
-        };
-      }
-      case 'beneficiary.add': {
-        const b = r.beneficiary;
-        add('Name', b.name);
-        if (b.account_number) add('Account number', `${b.account_number} (IFSC ${b.ifsc})`);
-        if (b.vpa) add('UPI', b.vpa);
-        const same = beneficiaries.matches(profileId, {
-          ...(b.account_number ? { account_number: b.account_number, ifsc: b.ifsc } : {}),
-          ...(b.vpa ? { vpa: b.vpa } : {}),
-        });
-        let blocked: string | null = null;
-        for (const m of same) {
-          add('Payee with these details', `${m.name} (${m.beneficiary_id})`);
-          for (const c of beneficiaries.changes(profileId, m.beneficiary_id)) {
-            add(
-              `Bank details of ${m.beneficiary_id} changed`,
-              `${c.changedAt}: ${c.before.account_number ?? c.before.vpa ?? '-'} → ${c.after.account_number ?? c.after.vpa ?? '-'}`,
-            );
-            if (c.changedAt > p.madeAt) {
-              blocked = `The bank details of payee ${m.name} (${m.beneficiary_id}) changed at ${c.changedAt}, after this proposal: review the change first.`;
-            }
-          }
-        }
-        return { facts: out, blocked, sendContext: {} };
-      }
-      case 'plan.create':
-        add('Every', `${r.plan.frequency} days, ${r.plan.cycle} times`);
-        return { facts: out, blocked: null, sendContext: {} };
-    }
   }
 
   async function review(profileId: string, id: string): Promise<ProposalReview> {

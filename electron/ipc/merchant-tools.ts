@@ -1,7 +1,8 @@
 /** Handlers of the payment tools, plans, webhooks and classification channels, for the active profile. */
 import type { ClassificationService } from '../merchant/classification';
 import type { PaymentToolService } from '../merchant/payment-tools';
-import { webhookAction, type Approvals } from '../approvals/approvals';
+import { webhookAction } from '../approvals/action-catalogue';
+import type { Approvals } from '../approvals/approvals';
 import type { PlanService } from '../merchant/plans';
 import type { WebhookService } from '../merchant/webhooks';
 import type { ProfileStore } from '../profiles/profile-store';

@@ -1,5 +1,5 @@
 /** `webhooks list|update`: the merchant's webhook endpoints. An update is journaled and never retried. */
-import { webhookAction } from '../../approvals/approvals';
+import { webhookAction } from '../../approvals/action-catalogue';
 import { randomUUID } from 'node:crypto';
 import { describeIssues } from '../../../shared/api/operations';
 import { splitTopics, webhookEdit, type WebhookRecord } from '../../../shared/webhooks';
