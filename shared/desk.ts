@@ -160,5 +160,5 @@ export const deskState = z.discriminatedUnion('mode', [
 ]);
 export type DeskState = z.output<typeof deskState>;
 
-export const DESK_TOPICS = ['exceptions', 'periods', 'people', 'journal', 'connection'] as const;
+export const DESK_TOPICS = ['exceptions', 'periods', 'people', 'journal', 'reconciliation', 'connection'] as const;
 export const deskEvent = z.object({ profileId: z.string(), topic: z.enum(DESK_TOPICS) });

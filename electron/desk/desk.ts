@@ -13,8 +13,20 @@ import { DESK_SCHEMA_VERSION } from './migrations';
 import { schemaVersion } from './migrate';
 import { createDeskPeople } from './people';
 import { createDeskPeriods } from './periods';
+import { createDeskReconciliation } from './reconciliation';
 
-export type DeskTopic = 'exceptions' | 'periods' | 'people' | 'journal';
+export type DeskTopic = 'exceptions' | 'periods' | 'people' | 'journal' | 'reconciliation';
+
+/** The desk announces the table a statement changed; the reconciliation's tables are one topic to a console. */
+const RECONCILIATION_TABLES = new Set([
+  'bank_accounts',
+  'bank_lines',
+  'recon_matches',
+  'recon_apart',
+  'recon_settings',
+]);
+const topicOf = (table: string): DeskTopic =>
+  RECONCILIATION_TABLES.has(table) ? 'reconciliation' : (table as DeskTopic);
 
 export interface DeskStatus {
   person: string;
@@ -77,6 +89,7 @@ export async function openDesk(options: OpenDeskOptions) {
   const periods = createDeskPeriods(pool, options.console);
   const people = createDeskPeople(pool, options.console);
   const journal = createDeskJournal(pool, options.console);
+  const reconciliation = createDeskReconciliation(pool, options.console);
 
   let listener: pg.Client | null = null;
   let closed = false;
@@ -100,6 +113,13 @@ export async function openDesk(options: OpenDeskOptions) {
     periods: { ...periods, close: writes(periods.close), reopen: writes(periods.reopen) },
     people: { ...people, add: writes(people.add), remove: writes(people.remove) },
     journal: { ...journal, append: writes(journal.append) },
+    reconciliation: {
+      ...reconciliation,
+      importStatement: writes(reconciliation.importStatement),
+      matchByHand: writes(reconciliation.matchByHand),
+      unmatch: writes(reconciliation.unmatch),
+      saveSettings: writes(reconciliation.saveSettings),
+    },
 
     /**
      * Calls `onChange` with the table each change touched, from any console, until the returned function is
@@ -115,7 +135,7 @@ export async function openDesk(options: OpenDeskOptions) {
       const connect = async () => {
         if (closed || stopped) return;
         const client = new pg.Client(config);
-        client.on('notification', (n) => onChange(n.payload as DeskTopic));
+        client.on('notification', (n) => onChange(topicOf(n.payload ?? '')));
         client.on('error', (e) => {
           onState('lost', e);
           retry();

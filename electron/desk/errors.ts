@@ -43,6 +43,10 @@ const FUNCTION_NEEDS: Readonly<Record<string, [string, string]>> = {
   remove_person: ['remove people', 'admin'],
   publish_exceptions: ['publish exceptions', 'viewer'],
   journal_append: ['write to the journal', 'viewer'],
+  import_statement: ['import statements', 'operator'],
+  match_by_hand: ['match statements', 'operator'],
+  unmatch: ['unmatch statements', 'operator'],
+  set_match_settings: ['change the match settings', 'approver'],
 };
 
 function roleRefusal(message: string): string {
