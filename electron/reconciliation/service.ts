@@ -10,6 +10,7 @@ import type { ColumnMapping } from '../../shared/bank-statement';
 import { epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import { withLineKeys } from '../cache/reconciliation';
+import type { Desk } from '../desk/desk';
 import { DeskError } from '../desk/errors';
 import type { DeskRegistry } from '../desk/registry';
 import type { Journals } from '../journal/registry';
@@ -60,7 +61,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
     };
   }
 
-  async function deskReport(profileId: string, desk: NonNullable<Awaited<ReturnType<DeskRegistry['for']>>>, q: Period) {
+  async function deskReport(profileId: string, desk: Desk, q: Period) {
     const { view, auto } = await deskReconView(desk, deps.cacheFor(profileId), q, deps.now().toISOString());
     shown.set(shownKey(profileId, q.account), auto);
     return reportOf(view, { ...q, today: today() });
