@@ -204,6 +204,42 @@ describe.runIf(postgresAvailable())('reconciliation shared by two consoles on on
     await ok(a, 'recon.matchByHand', { account: ACCOUNT, batch, lineIds: [credit.id], note: 'after the reopen' });
   });
 
+  it('queues two matches by hand of one batch made at once: the later replaces the earlier, both journaled', async () => {
+    const held = (await report(a)).batches.find((x) => x.state === 'manual')!;
+    const batch = { date: held.date, pg: held.pg, utr: held.utr, settlementDate: held.settlementDate };
+    const input = { account: ACCOUNT, batch, lineIds: held.lineIds };
+    // Both arrive while the match they replace is held, so they meet inside the desk rather than one after the other.
+    const su = await desk.superuser();
+    let both: Promise<[{ matchId: number }, { matchId: number }]>;
+    try {
+      await su.query('BEGIN');
+      await su.query('SELECT 1 FROM desk.recon_matches WHERE id = $1 FOR UPDATE', [held.matchId]);
+      both = Promise.all([
+        ok(a, 'recon.matchByHand', { ...input, note: 'asha checked' }),
+        ok(b, 'recon.matchByHand', { ...input, note: 'ravi checked' }),
+      ]);
+      const waiting = async () =>
+        (
+          await su.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
+            [desk.database],
+          )
+        ).rows[0]!.n;
+      await expect.poll(waiting).toBe(2);
+    } finally {
+      await su.query('COMMIT');
+      await su.end();
+    }
+    const [onA, onB] = await both;
+    const entries = (await journal('recon.match_by_hand')).slice(-2);
+    const [first, second] = entries.map((e) => e.data);
+    expect(new Set([first!['matchId'], second!['matchId']])).toEqual(new Set([onA.matchId, onB.matchId]));
+    expect(second!['replacedMatches']).toEqual([first!['matchId']]);
+    const now = (await report(b)).batches.filter((x) => x.state === 'manual' && x.date === batch.date);
+    expect(now.map((x) => x.matchId)).toContain(second!['matchId']);
+    expect(now.map((x) => x.matchId)).not.toContain(first!['matchId']);
+  });
+
   it("keeps the cache's batches and refuses a match with the reason while the desk is down", async () => {
     const { batch, credit } = looseEnds(await report(a));
     cluster.stop();

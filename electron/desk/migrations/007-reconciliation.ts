@@ -179,6 +179,8 @@ DECLARE
 BEGIN
   PERFORM require('operator', 'match statements');
   acc := recon_account(in_account);
+  -- Matches on one account queue: the second of two at once sees the first's, and replaces it or is refused.
+  PERFORM 1 FROM desk.bank_accounts WHERE id = acc.id FOR UPDATE;
   IF length(trim(coalesce(in_note, ''))) = 0 THEN
     RAISE EXCEPTION 'A match by hand needs a note saying why.' USING ERRCODE = 'invalid_parameter_value';
   END IF;
@@ -231,6 +233,7 @@ DECLARE
 BEGIN
   PERFORM require('operator', 'unmatch statements');
   acc := recon_account(in_account);
+  PERFORM 1 FROM desk.bank_accounts WHERE id = acc.id FOR UPDATE;
   IF length(trim(coalesce(in_note, ''))) = 0 THEN
     RAISE EXCEPTION 'Unmatching needs a note saying why.' USING ERRCODE = 'invalid_parameter_value';
   END IF;
