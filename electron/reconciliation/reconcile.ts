@@ -1,7 +1,9 @@
 /**
- * Bank reconciliation on a profile's cache, shared by the IPC handlers and the CLI: import a statement file into a
- * bank account, match a period's batches to its credits, match and unmatch by hand, and report every batch and
- * credit with its state. Batches come from the cache's roll-up (cache/reconciliation.ts); nothing here calls the API.
+ * Bank reconciliation on a profile's cache (local mode; service.ts chooses the mode): import a statement file into
+ * a bank account, match a period's batches to its credits, match and unmatch by hand, and report every batch and
+ * credit with its state. Reading a statement, proposing matches and the report work on a ReconView, the cache's or
+ * a desk's (desk-view.ts), so both modes share them. Batches come from the cache's roll-up (cache/reconciliation.ts);
+ * nothing here calls the API.
  */
 import {
   BATCH_STATES,
