@@ -44,6 +44,67 @@ const settingsOf = (value: unknown): ReconSettings => {
   return p.success ? p.data : DEFAULT_RECON_SETTINGS;
 };
 
+/** An account's period as one snapshot (see DeskReconSnapshot). */
+async function readSnapshot(pool: pg.Pool, accountId: number, from: string, to: string): Promise<DeskReconSnapshot> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (e) {
+    throw deskErrorOf(e);
+  }
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const settings = await client.query<{ value: unknown }>(
+      "SELECT value FROM desk.recon_settings WHERE key = 'matching'",
+    );
+    const lines = await client.query<StoredLine>(
+      `SELECT l.id, l.date, l.value_date AS "valueDate", l.narration, l.reference, l.amount, l.balance, l.rail,
+                l.utr, l.row_number AS "rowNumber", ml.match_id AS "matchId"
+           FROM desk.bank_lines l LEFT JOIN desk.recon_match_lines ml ON ml.line_id = l.id
+          WHERE l.account_id = $1 AND l.date BETWEEN $2 AND $3 ORDER BY l.date, l.id`,
+      [accountId, from, to],
+    );
+    const matches = await client.query<
+      StoredMatch & { accountId: number; lines: { id: number; date: string; amount: number }[] }
+    >(
+      `SELECT m.id, m.account_id AS "accountId", m.batch_date AS date, m.pg, m.utr,
+                m.settlement_date AS "settlementDate", 'manual' AS how, m.note,
+                to_char(m.matched_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "matchedAt",
+                coalesce((SELECT json_agg(json_build_object('id', l.id, 'date', l.date, 'amount', l.amount)
+                                          ORDER BY l.id)
+                            FROM desk.recon_match_lines ml JOIN desk.bank_lines l ON l.id = ml.line_id
+                           WHERE ml.match_id = m.id AND m.account_id = $1), '[]') AS lines
+           FROM desk.recon_matches m ORDER BY m.id`,
+      [accountId],
+    );
+    const apart = await client.query<{ k: string }>(
+      `SELECT a.batch_key || '#' || a.line_id AS k FROM desk.recon_apart a
+           JOIN desk.bank_lines l ON l.id = a.line_id WHERE l.account_id = $1`,
+      [accountId],
+    );
+    await client.query('COMMIT');
+    return {
+      settings: settingsOf(settings.rows[0]?.value ?? null),
+      lines: lines.rows,
+      // Other accounts' matches count only by their batch.
+      matches: matches.rows.filter((m) => m.accountId === accountId),
+      matchedBatches: matches.rows.map((m) => ({
+        id: m.id,
+        date: m.date,
+        pg: m.pg,
+        utr: m.utr,
+        settlementDate: m.settlementDate,
+      })),
+      apart: new Set(apart.rows.map((r) => r.k)),
+    };
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw deskErrorOf(e);
+  } finally {
+    client.release();
+  }
+}
+
 export function createDeskReconciliation(pool: pg.Pool, consoleName: string) {
   async function query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
     try {
@@ -69,65 +130,7 @@ export function createDeskReconciliation(pool: pg.Pool, consoleName: string) {
     },
 
     /** Lines dated from..to and the matches by hand: one REPEATABLE READ transaction, so they agree. */
-    async snapshot(accountId: number, from: string, to: string): Promise<DeskReconSnapshot> {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (e) {
-        throw deskErrorOf(e);
-      }
-      try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        const settings = await client.query<{ value: unknown }>(
-          "SELECT value FROM desk.recon_settings WHERE key = 'matching'",
-        );
-        const lines = await client.query<StoredLine>(
-          `SELECT l.id, l.date, l.value_date AS "valueDate", l.narration, l.reference, l.amount, l.balance, l.rail,
-                  l.utr, l.row_number AS "rowNumber", ml.match_id AS "matchId"
-             FROM desk.bank_lines l LEFT JOIN desk.recon_match_lines ml ON ml.line_id = l.id
-            WHERE l.account_id = $1 AND l.date BETWEEN $2 AND $3 ORDER BY l.date, l.id`,
-          [accountId, from, to],
-        );
-        const matches = await client.query<
-          StoredMatch & { accountId: number; lines: { id: number; date: string; amount: number }[] }
-        >(
-          `SELECT m.id, m.account_id AS "accountId", m.batch_date AS date, m.pg, m.utr,
-                  m.settlement_date AS "settlementDate", 'manual' AS how, m.note,
-                  to_char(m.matched_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "matchedAt",
-                  coalesce((SELECT json_agg(json_build_object('id', l.id, 'date', l.date, 'amount', l.amount)
-                                            ORDER BY l.id)
-                              FROM desk.recon_match_lines ml JOIN desk.bank_lines l ON l.id = ml.line_id
-                             WHERE ml.match_id = m.id AND m.account_id = $1), '[]') AS lines
-             FROM desk.recon_matches m ORDER BY m.id`,
-          [accountId],
-        );
-        const apart = await client.query<{ k: string }>(
-          `SELECT a.batch_key || '#' || a.line_id AS k FROM desk.recon_apart a
-             JOIN desk.bank_lines l ON l.id = a.line_id WHERE l.account_id = $1`,
-          [accountId],
-        );
-        await client.query('COMMIT');
-        return {
-          settings: settingsOf(settings.rows[0]?.value ?? null),
-          lines: lines.rows,
-          // Other accounts' matches count only by their batch.
-          matches: matches.rows.filter((m) => m.accountId === accountId),
-          matchedBatches: matches.rows.map((m) => ({
-            id: m.id,
-            date: m.date,
-            pg: m.pg,
-            utr: m.utr,
-            settlementDate: m.settlementDate,
-          })),
-          apart: new Set(apart.rows.map((r) => r.k)),
-        };
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw deskErrorOf(e);
-      } finally {
-        client.release();
-      }
-    },
+    snapshot: (accountId: number, from: string, to: string) => readSnapshot(pool, accountId, from, to),
 
     async importStatement(
       account: string,
