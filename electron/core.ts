@@ -22,6 +22,7 @@ import { createApprovalHandlers } from './ipc/approvals';
 import { createApprovals } from './approvals/approvals';
 import { createDeskRegistry } from './desk/registry';
 import { createExceptionQueue } from './treasury/exception-queue';
+import { createReconciliation } from './reconciliation/service';
 import { createJournalHandlers } from './ipc/journal';
 import { createMerchantToolHandlers } from './ipc/merchant-tools';
 import { credentialEntry, profileEntry } from './journal/profile-events';
@@ -172,6 +173,7 @@ export function createCore(options: CoreOptions) {
     log: options.log.child('exceptions'),
   });
   const periods = createPeriodService({ journals, desks });
+  const reconciliation = createReconciliation({ cacheFor, journals, desks, now: nowDate });
   const services = { credentials, cacheFor, journals };
   const payouts = createPayoutService(services);
   const beneficiaries = createBeneficiaryService(services);
@@ -257,7 +259,12 @@ export function createCore(options: CoreOptions) {
     ...createCredentialHandlers(credentials),
     ...createSyncHandlers(syncJobs, profiles),
     ...createSettlementHandlers(cacheFor, profiles, (id) => credentials.api(id), exceptionQueue),
-    ...createReconHandlers(cacheFor, profiles, { chooseFile: exportJobs.chooseFile, now: nowDate, journals }),
+    ...createReconHandlers(cacheFor, profiles, {
+      reconciliation,
+      chooseFile: exportJobs.chooseFile,
+      now: nowDate,
+      journals,
+    }),
     ...createBeneficiaryHandlers(treasury.beneficiaries, approvals, profiles, {
       service: treasury.beneficiaryImport,
       events,
@@ -307,6 +314,8 @@ export function createCore(options: CoreOptions) {
     periods,
     /** The exception queue and its bulk actions, on the cache or the desk: the CLI uses it too. */
     exceptionQueue,
+    /** Bank reconciliation, on the cache or the desk: the CLI uses it too. */
+    reconciliation,
     /** The payout watch list's rounds (started on its timer when `payoutWatch` is set). */
     payoutWatch,
     exports: exportJobs,

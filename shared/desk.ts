@@ -165,6 +165,7 @@ export const DESK_TOPICS = [
   'periods',
   'people',
   'journal',
+  'reconciliation',
   'proposals',
   'approval_policy',
   'connection',

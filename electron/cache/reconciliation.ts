@@ -158,6 +158,17 @@ export function lineKey(l: StatementLineIn, ordinal: number): string {
     .digest('hex');
 }
 
+/** A file's lines with their keys (lineKey), in order: what stores them, here or on a desk, adds each key once. */
+export function withLineKeys<L extends StatementLineIn>(lines: readonly L[]): (L & { lineKey: string })[] {
+  const seen = new Map<string, number>();
+  return lines.map((l) => {
+    const content = lineKey(l, 0);
+    const ordinal = seen.get(content) ?? 0;
+    seen.set(content, ordinal + 1);
+    return { ...l, lineKey: ordinal === 0 ? content : lineKey(l, ordinal) };
+  });
+}
+
 export function createReconciliationRepository(db: Database, now: () => Date) {
   const sql = prepareAll(db, SQL);
   sql.batches.safeIntegers();
@@ -251,15 +262,11 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
             file.bad,
           ).lastInsertRowid,
         );
-        const seen = new Map<string, number>();
         let added = 0;
-        for (const l of lines) {
-          const content = lineKey(l, 0);
-          const ordinal = seen.get(content) ?? 0;
-          seen.set(content, ordinal + 1);
+        for (const l of withLineKeys(lines)) {
           const r = sql.addLine.run(
             accountId,
-            lineKey(l, ordinal),
+            l.lineKey,
             l.date,
             l.valueDate,
             l.narration,

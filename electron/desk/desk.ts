@@ -14,8 +14,21 @@ import { DESK_SCHEMA_VERSION } from './migrations';
 import { schemaVersion } from './migrate';
 import { createDeskPeople } from './people';
 import { createDeskPeriods } from './periods';
+import { createDeskReconciliation } from './reconciliation';
 
-export type DeskTopic = 'exceptions' | 'periods' | 'people' | 'journal' | 'proposals' | 'approval_policy';
+export type DeskTopic =
+  'exceptions' | 'periods' | 'people' | 'journal' | 'reconciliation' | 'proposals' | 'approval_policy';
+
+/** The desk announces the table a statement changed; the reconciliation's tables are one topic to a console. */
+const RECONCILIATION_TABLES = new Set([
+  'bank_accounts',
+  'bank_lines',
+  'recon_matches',
+  'recon_apart',
+  'recon_settings',
+]);
+const topicOf = (table: string): DeskTopic =>
+  RECONCILIATION_TABLES.has(table) ? 'reconciliation' : (table as DeskTopic);
 
 export interface DeskStatus {
   person: string;
@@ -79,6 +92,7 @@ export async function openDesk(options: OpenDeskOptions) {
   const people = createDeskPeople(pool, options.console);
   const journal = createDeskJournal(pool, options.console);
   const approvals = createDeskApprovals(pool, options.connection.user, options.console);
+  const reconciliation = createDeskReconciliation(pool, options.console);
 
   let listener: pg.Client | null = null;
   let closed = false;
@@ -111,6 +125,13 @@ export async function openDesk(options: OpenDeskOptions) {
       withdraw: writes(approvals.withdraw),
       recordOutcome: writes(approvals.recordOutcome),
     },
+    reconciliation: {
+      ...reconciliation,
+      importStatement: writes(reconciliation.importStatement),
+      matchByHand: writes(reconciliation.matchByHand),
+      unmatch: writes(reconciliation.unmatch),
+      saveSettings: writes(reconciliation.saveSettings),
+    },
 
     /**
      * Calls `onChange` with the table each change touched, from any console, until the returned function is
@@ -126,7 +147,7 @@ export async function openDesk(options: OpenDeskOptions) {
       const connect = async () => {
         if (closed || stopped) return;
         const client = new pg.Client(config);
-        client.on('notification', (n) => onChange(n.payload as DeskTopic));
+        client.on('notification', (n) => onChange(topicOf(n.payload ?? '')));
         client.on('error', (e) => {
           onState('lost', e);
           retry();

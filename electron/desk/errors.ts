@@ -43,6 +43,16 @@ const FUNCTION_NEEDS: Readonly<Record<string, [string, string]>> = {
   remove_person: ['remove people', 'admin'],
   publish_exceptions: ['publish exceptions', 'viewer'],
   journal_append: ['write to the journal', 'viewer'],
+  import_statement: ['import statements', 'operator'],
+  match_by_hand: ['match statements', 'operator'],
+  unmatch: ['unmatch statements', 'operator'],
+  set_match_settings: ['change the match settings', 'approver'],
+  set_approval_policy: ['set the approval policy', 'admin'],
+  propose: ['propose an action', 'operator'],
+  withdraw_proposal: ['withdraw a proposal', 'operator'],
+  record_outcome: ['record what the service answered', 'operator'],
+  approve_proposal: ['approve a proposal', 'approver'],
+  reject_proposal: ['reject a proposal', 'approver'],
 };
 
 function roleRefusal(message: string): string {

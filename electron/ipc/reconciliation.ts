@@ -1,5 +1,7 @@
-/** Handlers of the `recon.*` channels: the active profile's batches, bank statements and their reconciliation. */
-import { epochMsToIstDate } from '../../shared/time';
+/**
+ * Handlers of the `recon.*` channels: the active profile's batches (its cache's), bank statements and their
+ * reconciliation (its cache's or its desk's, reconciliation/service.ts).
+ */
 import type { Cache } from '../cache/database';
 import { reconciliationName } from '../export/jobs';
 import { bytesOfContent } from '../import/sheet-reader';
@@ -7,15 +9,7 @@ import { writeReconciliation } from '../export/reconciliation-sheets';
 import { journalReconExport } from '../journal/exports';
 import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
-import {
-  importStatement,
-  matchByHand,
-  matchPeriod,
-  previewStatement,
-  report,
-  saveMatchSettings,
-  unmatch,
-} from '../reconciliation/reconcile';
+import type { Reconciliation } from '../reconciliation/service';
 import type { IpcHandlers } from './router';
 
 type Handled =
@@ -34,48 +28,46 @@ type Handled =
 export function createReconHandlers(
   cacheFor: (profileId: string) => Cache,
   profiles: ProfileStore,
-  deps: { chooseFile(name: string): Promise<string | null>; now: () => Date; journals: Journals },
+  deps: {
+    reconciliation: Reconciliation;
+    chooseFile(name: string): Promise<string | null>;
+    now: () => Date;
+    journals: Journals;
+  },
 ): Pick<IpcHandlers, Handled> {
   const cache = () => cacheFor(profiles.active().id);
-  const journal = () => deps.journals.for(profiles.active().id).journal;
-  const today = () => epochMsToIstDate(deps.now().getTime());
+  const id = () => profiles.active().id;
+  const recon = deps.reconciliation;
   return {
     'recon.batches': ({ from, to, pg }) => ({ batches: cache().reconciliation.batches(from, to, pg ?? null) }),
     'recon.batchRecords': ({ batch, offset, limit }) => ({
       records: cache().reconciliation.batchRecords(batch, offset, limit),
     }),
-    'recon.accounts': () => {
-      const repo = cache().reconciliation;
-      return {
-        accounts: repo.accounts().map((a) => ({ id: a.id, name: a.name, mapping: a.mapping })),
-        settings: repo.settings(),
-      };
-    },
+    'recon.accounts': () => recon.accounts(id()),
     'recon.previewStatement': ({ fileName, content, account }) =>
-      previewStatement(cache(), { fileName, bytes: bytesOfContent(fileName, content), accountName: account }),
+      recon.preview(id(), { fileName, bytes: bytesOfContent(fileName, content), accountName: account }),
     'recon.importStatement': ({ fileName, content, account, mapping }) =>
-      importStatement(cache(), journal(), {
+      recon.importStatement(id(), {
         fileName,
         bytes: bytesOfContent(fileName, content),
         accountName: account,
         ...(mapping ? { mapping } : {}),
       }),
-    'recon.match': (input) => matchPeriod(cache(), { ...input, today: today() }),
-    'recon.report': (input) => report(cache(), { ...input, today: today() }),
-    'recon.matchByHand': (input) => ({ matchId: matchByHand(cache(), journal(), input) }),
-    'recon.unmatch': (input) => {
-      unmatch(cache(), journal(), input);
+    'recon.match': (input) => recon.match(id(), input),
+    'recon.report': (input) => recon.report(id(), input),
+    'recon.matchByHand': async (input) => ({ matchId: await recon.matchByHand(id(), input) }),
+    'recon.unmatch': async (input) => {
+      await recon.unmatch(id(), input);
       return { unmatched: true as const };
     },
-    'recon.saveSettings': (changed) =>
-      saveMatchSettings(cache(), journal(), { ...cache().reconciliation.settings(), ...changed }),
+    'recon.saveSettings': (changed) => recon.saveSettings(id(), changed),
     async 'recon.export'(input) {
-      const r = report(cache(), { ...input, today: today() });
+      const r = await recon.report(id(), input);
       const name = reconciliationName(profiles.active().name, r.account.name, input.from, input.to);
       const file = await deps.chooseFile(name);
       if (file) {
         await writeReconciliation(file, deps.now(), r);
-        await journalReconExport(journal(), file, r);
+        await journalReconExport(deps.journals.for(id()).journal, file, r);
       }
       return { file };
     },

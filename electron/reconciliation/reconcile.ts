@@ -1,7 +1,9 @@
 /**
- * Bank reconciliation on a profile's cache, shared by the IPC handlers and the CLI: import a statement file into a
- * bank account, match a period's batches to its credits, match and unmatch by hand, and report every batch and
- * credit with its state. Batches come from the cache's roll-up (cache/reconciliation.ts); nothing here calls the API.
+ * Bank reconciliation on a profile's cache (local mode; service.ts chooses the mode): import a statement file into
+ * a bank account, match a period's batches to its credits, match and unmatch by hand, and report every batch and
+ * credit with its state. Reading a statement, proposing matches and the report work on a ReconView, the cache's or
+ * a desk's (desk-view.ts), so both modes share them. Batches come from the cache's roll-up (cache/reconciliation.ts);
+ * nothing here calls the API.
  */
 import {
   BATCH_STATES,
@@ -26,11 +28,12 @@ import {
   readStatementRows,
   type BadStatementRow,
   type ColumnMapping,
+  type StatementLineIn,
 } from '../../shared/bank-statement';
 import { formatMinor, sumMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
-import type { BankAccount, BatchRow, StoredLine } from '../cache/reconciliation';
+import type { BankAccount, BatchRow, StoredLine, StoredMatch } from '../cache/reconciliation';
 import { readTable } from '../import/sheet-reader';
 import type { Journal } from '../journal/journal';
 
@@ -89,9 +92,16 @@ export async function previewStatement(
   cache: Cache,
   input: { fileName: string; bytes: Buffer; accountName: string },
 ): Promise<StatementPreview> {
+  return previewWith(cache.reconciliation.account(input.accountName)?.mapping ?? null, input);
+}
+
+/** The preview with the account's saved mapping, wherever the account is kept (the cache or the desk). */
+export async function previewWith(
+  saved: ColumnMapping | null,
+  input: { fileName: string; bytes: Buffer },
+): Promise<StatementPreview> {
   const { rows } = await readTable(input.fileName, input.bytes, statementRowLimit(input.fileName));
   const first = rows.slice(0, PREVIEW_ROWS);
-  const saved = cache.reconciliation.account(input.accountName)?.mapping ?? null;
   const header = findHeaderRow(
     first.map((r) => r.cells),
     saved,
@@ -103,23 +113,26 @@ export async function previewStatement(
   };
 }
 
+export interface ReadStatement {
+  digest: string;
+  layout: string;
+  mapping: ColumnMapping;
+  lines: StatementLineIn[];
+  bad: BadStatementRow[];
+}
+
 /**
- * Reads a CSV or XLSX statement and stores its good lines in the account (made on first use). The header row is
- * found by the account's saved mapping, then by the known layouts; `mapping` given here wins and is saved for the
- * account. A file whose header cannot be found is refused whole; a bad row is reported and the rest kept.
+ * Reads a CSV or XLSX statement: the header row is found by the mapping given, else the account's saved one, then by
+ * the known layouts. A file whose header cannot be found is refused whole; a bad row is reported and the rest kept.
  */
-export async function importStatement(
-  cache: Cache,
-  journal: Journal,
-  input: { fileName: string; bytes: Buffer; accountName: string; mapping?: ColumnMapping },
-): Promise<StatementImportResult> {
+export async function readStatement(
+  input: { fileName: string; bytes: Buffer },
+  mapping: ColumnMapping | null,
+): Promise<ReadStatement> {
   const { digest, rows } = await readTable(input.fileName, input.bytes, statementRowLimit(input.fileName));
-  const repo = cache.reconciliation;
-  const existing = repo.account(input.accountName);
-  const saved = input.mapping ?? existing?.mapping ?? null;
   const header = findHeaderRow(
     rows.map((r) => r.cells),
-    saved,
+    mapping,
   );
   if (!header) {
     throw new ReconInputError(
@@ -139,15 +152,48 @@ export async function importStatement(
     data.map((r) => r.n),
     header.mapping,
   );
+  return { digest, layout: header.layout, mapping: header.mapping, lines, bad };
+}
+
+/** What an import says, from what was read and what was stored. */
+export function importResult(
+  fileName: string,
+  account: { id: number; name: string },
+  read: ReadStatement,
+  stored: { added: number; duplicates: number },
+): StatementImportResult {
+  const dates = read.lines.map((l) => l.date).sort();
+  return {
+    account: { id: account.id, name: account.name },
+    fileName,
+    layout: read.layout,
+    mapping: read.mapping,
+    lines: read.lines.length,
+    added: stored.added,
+    duplicates: stored.duplicates,
+    credits: read.lines.filter((l) => l.amount > 0).length,
+    debits: read.lines.filter((l) => l.amount < 0).length,
+    from: dates[0] ?? null,
+    to: dates.at(-1) ?? null,
+    bad: read.bad,
+  };
+}
+
+/** Reads a statement (readStatement) and stores its good lines in the account of the cache (made on first use). */
+export async function importStatement(
+  cache: Cache,
+  journal: Journal,
+  input: { fileName: string; bytes: Buffer; accountName: string; mapping?: ColumnMapping },
+): Promise<StatementImportResult> {
+  const repo = cache.reconciliation;
+  const existing = repo.account(input.accountName);
+  const read = await readStatement(input, input.mapping ?? existing?.mapping ?? null);
+  const { digest, layout, lines, bad } = read;
   const account = existing ?? repo.ensureAccount(input.accountName);
   // The statement and its journal entry in one transaction: an import is never stored without its entry.
   const stored = journal.transact((append) => {
-    repo.setMapping(account.id, header.mapping);
-    const added = repo.addStatement(
-      account.id,
-      { fileName: input.fileName, digest, layout: header.layout, bad: bad.length },
-      lines,
-    );
+    repo.setMapping(account.id, read.mapping);
+    const added = repo.addStatement(account.id, { fileName: input.fileName, digest, layout, bad: bad.length }, lines);
     append({
       kind: 'reconciliation',
       event: 'statement.imported',
@@ -157,7 +203,7 @@ export async function importStatement(
         account: account.name,
         fileName: input.fileName,
         sha256: digest,
-        layout: header.layout,
+        layout,
         lines: lines.length,
         added: added.added,
         duplicates: added.duplicates,
@@ -166,21 +212,7 @@ export async function importStatement(
     });
     return added;
   });
-  const dates = lines.map((l) => l.date).sort();
-  return {
-    account: { id: account.id, name: account.name },
-    fileName: input.fileName,
-    layout: header.layout,
-    mapping: header.mapping,
-    lines: lines.length,
-    added: stored.added,
-    duplicates: stored.duplicates,
-    credits: lines.filter((l) => l.amount > 0).length,
-    debits: lines.filter((l) => l.amount < 0).length,
-    from: dates[0] ?? null,
-    to: dates.at(-1) ?? null,
-    bad,
-  };
+  return importResult(input.fileName, account, read, stored);
 }
 
 function accountOf(cache: Cache, name: string): BankAccount {
@@ -194,21 +226,51 @@ function accountOf(cache: Cache, name: string): BankAccount {
   return account;
 }
 
-/** Only one bank account so far: it is the one meant when none is named. */
-export function defaultAccountName(cache: Cache, given: string | undefined): string {
-  if (given !== undefined) return given;
-  const all = cache.reconciliation.accounts();
-  if (all.length === 1) return all[0]!.name;
-  throw new ReconInputError(
-    all.length === 0
-      ? 'No bank account yet: import a statement first (recon statement import FILE --account NAME).'
-      : `Name the bank account (--account): ${all.map((a) => a.name).join(', ')}.`,
-  );
+/** A credit as a match holds it. */
+export type MatchedLine = { id: number; date: string; amount: number };
+
+/**
+ * What matching and the report read: the cache's batches, and an account's lines, matches and apart pairs — the
+ * cache's own (localView), or the desk's with this console's automatic matches (desk-view.ts). One code path reads
+ * both.
+ */
+export interface ReconView {
+  account: BankAccount;
+  settings: ReconSettings;
+  batches(from: string, to: string): BatchRow[];
+  lines(from: string, to: string): StoredLine[];
+  matches(): StoredMatch[];
+  linesOfMatch(matchId: number): MatchedLine[];
+  /** A batch matched in this account or another: it is not offered again. */
+  matchOfBatch(key: BatchKey): { id: number } | null;
+  /** Moves a match made while its batch's UTR was pending onto the batch, now that it has one. */
+  rebindMatch(id: number, utr: string): void;
+  apart(): ReadonlySet<string>;
+  gateways(): string[];
 }
 
-function scopeBatches(cache: Cache, account: BankAccount, from: string, to: string): BatchRow[] {
-  const all = cache.reconciliation.batches(from, to);
-  return account.gateways === null ? all : all.filter((b) => account.gateways!.includes(b.pg));
+function localView(cache: Cache, account: BankAccount): ReconView {
+  const repo = cache.reconciliation;
+  return {
+    account,
+    settings: repo.settings(),
+    batches: (from, to) => repo.batches(from, to),
+    lines: (from, to) => repo.lines(account.id, from, to),
+    matches: () => repo.matches(account.id),
+    linesOfMatch: (id) => repo.linesOfMatch(id),
+    matchOfBatch: (key) => repo.matchOfBatch(key),
+    rebindMatch: (id, utr) => repo.rebindMatch(id, utr),
+    apart: () => repo.apart(account.id),
+    gateways: () => repo.gateways(),
+  };
+}
+
+/** The account's view on the cache alone (local mode). */
+export const localReconView = (cache: Cache, accountName: string) => localView(cache, accountOf(cache, accountName));
+
+export function scopeBatches(view: ReconView, from: string, to: string): BatchRow[] {
+  const all = view.batches(from, to);
+  return view.account.gateways === null ? all : all.filter((b) => view.account.gateways!.includes(b.pg));
 }
 
 /** The gateway a narration names (its code in capitals, as banks print the remitter), if exactly one. */
@@ -216,6 +278,23 @@ function gatewayHint(narration: string, gateways: readonly string[]): string | n
   const upper = narration.toUpperCase();
   const named = gateways.filter((g) => upper.includes(g.toUpperCase()));
   return named.length === 1 ? named[0]! : null;
+}
+
+/** The automatic matcher over the period's batches no one matched and the credits in no match. */
+export function proposeMatches(view: ReconView, batches: readonly BatchRow[], from: string, to: string) {
+  const gateways = view.gateways();
+  const credits: MatchCredit[] = view
+    .lines(from, addDays(to, view.settings.windowDays))
+    .filter((l) => l.amount > 0 && l.matchId === null)
+    .map((l) => ({
+      id: l.id,
+      date: l.date,
+      amount: l.amount,
+      utr: l.utr,
+      pgHint: gatewayHint(l.narration, gateways),
+    }));
+  const free = batches.filter((b) => view.matchOfBatch(b) === null);
+  return autoMatch(free, credits, view.settings, view.apart());
 }
 
 /**
@@ -228,80 +307,62 @@ export function matchPeriod(
   input: { account: string; from: string; to: string; today: string },
 ): ReconReport {
   const repo = cache.reconciliation;
-  const account = accountOf(cache, input.account);
-  const settings = repo.settings();
-  const creditsTo = addDays(input.to, settings.windowDays);
-  const batches = scopeBatches(cache, account, input.from, input.to);
+  const view = localReconView(cache, input.account);
+  const batches = scopeBatches(view, input.from, input.to);
   repo.transaction(() => {
-    rebindFilledUtrs(cache, account, batches);
-    repo.dropAutoMatches(account.id, input.from, input.to, creditsTo);
-    const gateways = repo.gateways();
-    const credits: MatchCredit[] = repo
-      .lines(account.id, input.from, creditsTo)
-      .filter((l) => l.amount > 0 && l.matchId === null)
-      .map((l) => ({
-        id: l.id,
-        date: l.date,
-        amount: l.amount,
-        utr: l.utr,
-        pgHint: gatewayHint(l.narration, gateways),
-      }));
-    const free = batches.filter((b) => !anyMatchOf(cache, b));
-    for (const m of autoMatch(free, credits, settings, repo.apart(account.id))) {
-      repo.addMatch(account.id, m.batch, m.how, m.lineIds, null);
+    rebindFilledUtrs(view, batches);
+    repo.dropAutoMatches(view.account.id, input.from, input.to, addDays(input.to, view.settings.windowDays));
+    for (const m of proposeMatches(view, batches, input.from, input.to)) {
+      repo.addMatch(view.account.id, m.batch, m.how, m.lineIds, null);
     }
   });
-  return report(cache, input);
-}
-
-/** A batch matched by hand, or in another account's reconciliation, is not offered again. */
-function anyMatchOf(cache: Cache, b: BatchKey): boolean {
-  return cache.reconciliation.matchOfBatch(b) !== null;
+  return reportOf(view, input);
 }
 
 /**
  * A batch matched while its UTR was pending is the same batch once the gateway gives the UTR: its match follows it
  * (same gateway and settlement time, the one batch of that time with a UTR).
  */
-function rebindFilledUtrs(cache: Cache, account: BankAccount, batches: readonly BatchRow[]): void {
-  const repo = cache.reconciliation;
+export function rebindFilledUtrs(view: ReconView, batches: readonly BatchRow[]): void {
   const present = new Set(batches.map(batchKeyText));
-  for (const m of repo.matches(account.id)) {
+  for (const m of view.matches()) {
     if (m.utr !== '' || present.has(batchKeyText(m))) continue;
     const filled = batches.filter(
       (b) => b.date === m.date && b.pg === m.pg && b.settlementDate === m.settlementDate && b.utr !== '',
     );
-    if (filled.length === 1 && !repo.matchOfBatch(filled[0]!)) repo.rebindMatch(m.id, filled[0]!.utr);
+    if (filled.length === 1 && !view.matchOfBatch(filled[0]!)) view.rebindMatch(m.id, filled[0]!.utr);
   }
 }
 
 /** Every batch of the period and every credit of the period (or matched to one of its batches), with its state. */
 export function report(cache: Cache, input: { account: string; from: string; to: string; today: string }): ReconReport {
-  const repo = cache.reconciliation;
-  const account = accountOf(cache, input.account);
-  const settings = repo.settings();
-  const batches = scopeBatches(cache, account, input.from, input.to);
+  return reportOf(localReconView(cache, input.account), input);
+}
+
+export function reportOf(view: ReconView, input: { from: string; to: string; today: string }): ReconReport {
+  const { account, settings } = view;
+  const batches = scopeBatches(view, input.from, input.to);
   const byKey = new Map(batches.map((b) => [batchKeyText(b), b]));
-  const matches = repo.matches(account.id);
+  const matches = view.matches();
   const lines = new Map<number, StoredLine>();
-  for (const l of repo.lines(account.id, input.from, addDays(input.to, settings.windowDays))) lines.set(l.id, l);
+  for (const l of view.lines(input.from, addDays(input.to, settings.windowDays))) lines.set(l.id, l);
   const outBatches: ReconBatch[] = [];
   const creditState = new Map<number, { state: ReconCredit['state']; matchId: number; batch: BatchKey }>();
   const matchOfBatch = new Map<string, (typeof matches)[number]>();
   for (const m of matches) matchOfBatch.set(batchKeyText(m), m);
   for (const m of matches) {
-    const its = repo.linesOfMatch(m.id);
+    const its = view.linesOfMatch(m.id);
     if (!its.some((l) => lines.has(l.id))) continue;
     // A credit of the period may pay a batch of the day before it; a batch re-synced away leaves its credits free.
     const batch =
-      byKey.get(batchKeyText(m)) ?? repo.batches(m.date, m.date).find((b) => batchKeyText(b) === batchKeyText(m));
+      byKey.get(batchKeyText(m)) ?? view.batches(m.date, m.date).find((b) => batchKeyText(b) === batchKeyText(m));
     if (!batch) continue;
     const state = matchedState(m.how, sumMinor(its.map((l) => l.amount)) - batch.settled);
     for (const l of its) creditState.set(l.id, { state, matchId: m.id, batch: m });
   }
   for (const b of batches) {
     const m = matchOfBatch.get(batchKeyText(b));
-    const its = m ? repo.linesOfMatch(m.id) : [];
+    const its = m ? view.linesOfMatch(m.id) : [];
     const difference = m ? sumMinor(its.map((l) => l.amount)) - b.settled : null;
     outBatches.push({
       date: b.date,
@@ -386,32 +447,41 @@ function totalOf<T>(
 }
 
 /** The batch as one line of the journal: its gateway, UTR (or "UTR pending") and settlement time. */
-function batchWords(b: BatchKey): string {
+export function batchWords(b: BatchKey): string {
   return `${b.pg} ${b.utr === '' ? 'UTR pending' : b.utr} settled ${b.settlementDate} (${b.date})`;
 }
 
 const batchData = (b: BatchKey) => ({ date: b.date, pg: b.pg, utr: b.utr, settlementDate: b.settlementDate });
 
+/** A match by hand's batch, from the cache, and its note; refused without credits or a note. */
+export function handMatchOf(cache: Cache, input: { batch: BatchKey; lineIds: number[]; note: string }) {
+  if (input.lineIds.length === 0) throw new ReconInputError('Choose at least one credit to match the batch to.');
+  const note = input.note.trim();
+  if (note === '') throw new ReconInputError('A match by hand needs a note saying why.');
+  const batch = cache.reconciliation
+    .batches(input.batch.date, input.batch.date)
+    .find((b) => batchKeyText(b) === batchKeyText(input.batch));
+  if (!batch) throw new ReconInputError(`No batch ${batchKeyText(input.batch)} in the cache.`);
+  return { batch, note };
+}
+
 /**
  * Matches a batch to credits by hand, with a note; the credits leave any automatic match they were in. The match
- * and its journal entry (who, the batch, the credits, the amounts and the note) are written in one transaction.
+ * and its journal entry (who, the batch, the credits, the amounts and the note) are written in one transaction,
+ * which `refuseClosed` refuses for a batch of a closed period.
  */
 export function matchByHand(
   cache: Cache,
   journal: Journal,
   input: { account: string; batch: BatchKey; lineIds: number[]; note: string },
+  refuseClosed: (batch: BatchKey) => void = () => undefined,
 ): number {
   const repo = cache.reconciliation;
   const account = accountOf(cache, input.account);
-  if (input.lineIds.length === 0) throw new ReconInputError('Choose at least one credit to match the batch to.');
-  const note = input.note.trim();
-  if (note === '') throw new ReconInputError('A match by hand needs a note saying why.');
-  const batch = repo
-    .batches(input.batch.date, input.batch.date)
-    .find((b) => batchKeyText(b) === batchKeyText(input.batch));
-  if (!batch) throw new ReconInputError(`No batch ${batchKeyText(input.batch)} in the cache.`);
+  const { batch, note } = handMatchOf(cache, input);
   const lines = new Map(repo.lines(account.id, '0000-01-01', '9999-12-31').map((l) => [l.id, l]));
   return journal.transact((append) => {
+    refuseClosed(batch);
     const replaced = new Set<number>();
     for (const id of input.lineIds) {
       const l = lines.get(id);
@@ -456,6 +526,7 @@ export function unmatch(
   cache: Cache,
   journal: Journal,
   input: { account: string; matchId: number; note: string },
+  refuseClosed: (batch: BatchKey) => void = () => undefined,
 ): void {
   const repo = cache.reconciliation;
   const account = accountOf(cache, input.account);
@@ -464,6 +535,7 @@ export function unmatch(
   const m = repo.matches(account.id).find((x) => x.id === input.matchId);
   if (!m) throw new ReconInputError(`No match ${input.matchId} in account "${account.name}".`);
   journal.transact((append) => {
+    refuseClosed(m);
     const its = repo.linesOfMatch(m.id);
     repo.keepApart(
       m,

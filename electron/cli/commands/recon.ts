@@ -1,25 +1,19 @@
 /**
- * Bank reconciliation on the command line, from the local cache (offline): `recon statement import`, `recon match`,
- * `recon report`, `recon settings`, and `settlements batches`. Money in --json is integer paise.
+ * Bank reconciliation on the command line: `recon statement import`, `recon match`, `recon report`,
+ * `recon settings`, and `settlements batches`. Batches are the local cache's (offline); accounts, statements,
+ * matches by hand and settings are the cache's, or the desk's on a profile joined to one. Money in --json is
+ * integer paise.
  */
 import { basename } from 'node:path';
 import { reconSettings, type ReconReport } from '../../../shared/bank-matching';
 import { STATEMENT_ROLES, columnMapping, type ColumnMapping } from '../../../shared/bank-statement';
 import { describeIssues } from '../../../shared/api/operations';
 import { formatMoney, sumMinor } from '../../../shared/money';
-import { epochMsToIstDate } from '../../../shared/time';
 import { SheetReadError } from '../../import/sheet-reader';
-import {
-  ReconInputError,
-  defaultAccountName,
-  importStatement,
-  matchPeriod,
-  report,
-  saveMatchSettings,
-} from '../../reconciliation/reconcile';
+import { ReconInputError } from '../../reconciliation/reconcile';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
-import { InputError, UsageError, result, table } from '../io';
+import { InputError, UsageError, result, table, type Io } from '../io';
 import { readInputFile } from '../local-files';
 import { openProfileCache, parseRange, range } from './settlements';
 
@@ -64,15 +58,13 @@ const importCommand: Command = {
     const path = positionals[0]!;
     const mapping = parseMapping(values);
     const bytes = readInputFile(path, 'The statement');
-    const cache = openProfileCache(ctx, io);
+    openProfileCache(ctx, io);
+    const recon = ctx.core.reconciliation;
+    const { accounts } = await recon.accounts(ctx.profile.id);
     const accountName =
-      typeof values.account === 'string'
-        ? values.account
-        : cache.reconciliation.accounts().length === 1
-          ? cache.reconciliation.accounts()[0]!.name
-          : 'Bank account';
+      typeof values.account === 'string' ? values.account : accounts.length === 1 ? accounts[0]!.name : 'Bank account';
     const r = await asInput(() =>
-      importStatement(cache, ctx.core.journals.for(ctx.profile.id).journal, {
+      recon.importStatement(ctx.profile.id, {
         fileName: basename(path),
         bytes,
         accountName,
@@ -96,9 +88,17 @@ const importCommand: Command = {
 
 const accountOption = { ...range, account: { type: 'string' } } as const;
 
-function periodOf(ctx: Context, values: Values) {
+/** The named account (or the only one) and the period, to `run`. */
+async function accountPeriod(
+  ctx: Context,
+  io: Io,
+  values: Values,
+  run: (profileId: string, q: { account: string; from: string; to: string }) => Promise<ReconReport>,
+): Promise<ReconReport> {
   const { from, to } = parseRange(values);
-  return { from, to, today: epochMsToIstDate(ctx.now()) };
+  openProfileCache(ctx, io);
+  const account = await ctx.core.reconciliation.defaultAccount(ctx.profile.id, values.account as string | undefined);
+  return run(ctx.profile.id, { account, from, to });
 }
 
 function describeReport(r: ReconReport): string {
@@ -154,11 +154,7 @@ const matchCommand: Command = {
     'recon match --from YYYY-MM-DD --to YYYY-MM-DD [--account NAME]   (automatic matches made again; manual ones kept)',
   options: accountOption,
   async run({ ctx, values, io }) {
-    const period = periodOf(ctx, values);
-    const cache = openProfileCache(ctx, io);
-    const r = await asInput(() =>
-      matchPeriod(cache, { account: defaultAccountName(cache, values.account as string | undefined), ...period }),
-    );
+    const r = await asInput(() => accountPeriod(ctx, io, values, (id, q) => ctx.core.reconciliation.match(id, q)));
     result(io, r, () => describeReport(r));
   },
 };
@@ -168,11 +164,7 @@ const reportCommand: Command = {
   usage: 'recon report --from YYYY-MM-DD --to YYYY-MM-DD [--account NAME]   (batches and credits by state)',
   options: accountOption,
   async run({ ctx, values, io }) {
-    const period = periodOf(ctx, values);
-    const cache = openProfileCache(ctx, io);
-    const r = await asInput(() =>
-      report(cache, { account: defaultAccountName(cache, values.account as string | undefined), ...period }),
-    );
+    const r = await asInput(() => accountPeriod(ctx, io, values, (id, q) => ctx.core.reconciliation.report(id, q)));
     result(io, r, () => describeReport(r));
   },
 };
@@ -187,8 +179,8 @@ const settingsCommand: Command = {
     'triage-threshold': { type: 'string' },
   },
   async run({ ctx, values, io }) {
-    const cache = openProfileCache(ctx, io);
-    const current = cache.reconciliation.settings();
+    openProfileCache(ctx, io);
+    const current = await ctx.core.reconciliation.settings(ctx.profile.id);
     const whole = (flag: string) => {
       const v = values[flag];
       if (v === undefined) return undefined;
@@ -210,7 +202,7 @@ const settingsCommand: Command = {
     };
     const parsed = reconSettings.safeParse(next);
     if (!parsed.success) throw new InputError(describeIssues(parsed.error));
-    const saved = saveMatchSettings(cache, ctx.core.journals.for(ctx.profile.id).journal, parsed.data);
+    const saved = await ctx.core.reconciliation.saveSettings(ctx.profile.id, parsed.data);
     result(
       io,
       saved,

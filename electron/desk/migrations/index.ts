@@ -8,6 +8,7 @@ import peopleFunctions from './003-people-functions';
 import periods from './004-periods';
 import exceptions from './005-exceptions';
 import live from './006-live';
+import reconciliation from './007-reconciliation';
 import approvals from './009-approvals';
 
 export interface DeskMigration {
@@ -23,6 +24,7 @@ export const DESK_MIGRATIONS: readonly DeskMigration[] = [
   { version: 4, name: 'periods', sql: periods },
   { version: 5, name: 'exceptions', sql: exceptions },
   { version: 6, name: 'live', sql: live },
+  { version: 7, name: 'reconciliation', sql: reconciliation },
   { version: 9, name: 'approvals', sql: approvals },
 ];
 

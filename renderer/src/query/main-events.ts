@@ -60,7 +60,9 @@ export function useMainEvents(): void {
               ? ['exceptions.', 'settlements.exception']
               : topic === 'journal'
                 ? ['journal.']
-                : ['exceptions.', 'settlements.exception', 'journal.', 'desk.'],
+                : topic === 'reconciliation'
+                  ? ['recon.']
+                  : ['exceptions.', 'settlements.exception', 'recon.', 'journal.', 'desk.'],
           ),
       ),
     ];

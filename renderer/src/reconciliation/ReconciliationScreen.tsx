@@ -382,12 +382,14 @@ export function ReconciliationScreen() {
         <EmptyState title="No bank statement yet">
           Import the bank account's statement (CSV or XLSX as the bank exports it), then Match.
         </EmptyState>
-      ) : report.error ? (
+      ) : report.error && !r ? (
         <ErrorNotice error={report.error.error} onRetry={() => void report.refetch()} />
       ) : !r ? (
         <Skeleton label="Reading the reconciliation" />
       ) : (
         <>
+          {/* A desk that stopped answering: the last report stays in view under the reason. */}
+          {report.error && <ErrorNotice error={report.error.error} onRetry={() => void report.refetch()} />}
           <Totals report={r} />
           <div className="recon-body">
             <div className="recon-tables">

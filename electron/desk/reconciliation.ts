@@ -1,0 +1,189 @@
+/**
+ * The desk's reconciliation, from a console: its bank accounts, statement lines, matches made by hand, the pairs
+ * taken apart and the match settings, read as one snapshot of an account's period; and the four writes, each one
+ * call of a function of migrations/007-reconciliation.ts that journals the person. Batches are not here: they are
+ * each console's own, from its cache (electron/reconciliation/desk-view.ts puts the two together).
+ */
+import type pg from 'pg';
+import {
+  DEFAULT_RECON_SETTINGS,
+  reconSettings,
+  type BatchKey,
+  type ProposedMatch,
+  type ReconSettings,
+} from '../../shared/bank-matching';
+import { columnMapping, type ColumnMapping, type StatementLineIn } from '../../shared/bank-statement';
+import type { BankAccount, StoredLine, StoredMatch } from '../cache/reconciliation';
+import { deskErrorOf } from './errors';
+
+/** An account's lines of a period and every match by hand and apart pair that bears on them, read at one instant. */
+export interface DeskReconSnapshot {
+  settings: ReconSettings;
+  lines: StoredLine[];
+  /** This account's matches by hand, each with its credits. */
+  matches: (StoredMatch & { accountId: number; lines: { id: number; date: string; amount: number }[] })[];
+  /** Every account's matches by hand, by batch: a batch matched in any account is not offered again. */
+  matchedBatches: (BatchKey & { id: number })[];
+  apart: Set<string>;
+}
+
+interface AccountRow {
+  id: number;
+  name: string;
+  mapping: unknown;
+}
+
+const toAccount = (r: AccountRow): BankAccount => {
+  const mapping = columnMapping.safeParse(r.mapping);
+  return { id: r.id, name: r.name, gateways: null, mapping: mapping.success ? mapping.data : null };
+};
+
+const settingsOf = (value: unknown): ReconSettings => {
+  // Settings stored before a setting existed take its default, as the cache's do.
+  const p = reconSettings.safeParse({ ...DEFAULT_RECON_SETTINGS, ...(value as object | null) });
+  return p.success ? p.data : DEFAULT_RECON_SETTINGS;
+};
+
+/** An account's period as one snapshot (see DeskReconSnapshot). */
+async function readSnapshot(pool: pg.Pool, accountId: number, from: string, to: string): Promise<DeskReconSnapshot> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (e) {
+    throw deskErrorOf(e);
+  }
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const settings = await client.query<{ value: unknown }>(
+      "SELECT value FROM desk.recon_settings WHERE key = 'matching'",
+    );
+    const lines = await client.query<StoredLine>(
+      `SELECT l.id, l.date, l.value_date AS "valueDate", l.narration, l.reference, l.amount, l.balance, l.rail,
+                l.utr, l.row_number AS "rowNumber", ml.match_id AS "matchId"
+           FROM desk.bank_lines l LEFT JOIN desk.recon_match_lines ml ON ml.line_id = l.id
+          WHERE l.account_id = $1 AND l.date BETWEEN $2 AND $3 ORDER BY l.date, l.id`,
+      [accountId, from, to],
+    );
+    const matches = await client.query<
+      StoredMatch & { accountId: number; lines: { id: number; date: string; amount: number }[] }
+    >(
+      `SELECT m.id, m.account_id AS "accountId", m.batch_date AS date, m.pg, m.utr,
+                m.settlement_date AS "settlementDate", 'manual' AS how, m.note,
+                to_char(m.matched_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "matchedAt",
+                coalesce((SELECT json_agg(json_build_object('id', l.id, 'date', l.date, 'amount', l.amount)
+                                          ORDER BY l.id)
+                            FROM desk.recon_match_lines ml JOIN desk.bank_lines l ON l.id = ml.line_id
+                           WHERE ml.match_id = m.id AND m.account_id = $1), '[]') AS lines
+           FROM desk.recon_matches m ORDER BY m.id`,
+      [accountId],
+    );
+    const apart = await client.query<{ k: string }>(
+      `SELECT a.batch_key || '#' || a.line_id AS k FROM desk.recon_apart a
+           JOIN desk.bank_lines l ON l.id = a.line_id WHERE l.account_id = $1`,
+      [accountId],
+    );
+    await client.query('COMMIT');
+    return {
+      settings: settingsOf(settings.rows[0]?.value ?? null),
+      lines: lines.rows,
+      // Other accounts' matches count only by their batch.
+      matches: matches.rows.filter((m) => m.accountId === accountId),
+      matchedBatches: matches.rows.map((m) => ({
+        id: m.id,
+        date: m.date,
+        pg: m.pg,
+        utr: m.utr,
+        settlementDate: m.settlementDate,
+      })),
+      apart: new Set(apart.rows.map((r) => r.k)),
+    };
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw deskErrorOf(e);
+  } finally {
+    client.release();
+  }
+}
+
+export function createDeskReconciliation(pool: pg.Pool, consoleName: string) {
+  async function query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    try {
+      return (await pool.query<R>(sql, params)).rows;
+    } catch (e) {
+      throw deskErrorOf(e);
+    }
+  }
+
+  return {
+    async accounts(): Promise<BankAccount[]> {
+      return (await query<AccountRow>('SELECT id, name, mapping FROM desk.bank_accounts ORDER BY name')).map(toAccount);
+    },
+
+    async account(name: string): Promise<BankAccount | null> {
+      const [row] = await query<AccountRow>('SELECT id, name, mapping FROM desk.bank_accounts WHERE name = $1', [name]);
+      return row ? toAccount(row) : null;
+    },
+
+    async settings(): Promise<ReconSettings> {
+      const [row] = await query<{ value: unknown }>("SELECT value FROM desk.recon_settings WHERE key = 'matching'");
+      return settingsOf(row?.value ?? null);
+    },
+
+    /** Lines dated from..to and the matches by hand: one REPEATABLE READ transaction, so they agree. */
+    snapshot: (accountId: number, from: string, to: string) => readSnapshot(pool, accountId, from, to),
+
+    async importStatement(
+      account: string,
+      mapping: ColumnMapping,
+      file: { fileName: string; digest: string; layout: string; bad: number },
+      lines: readonly (StatementLineIn & { lineKey: string })[],
+    ): Promise<{ accountId: number; added: number; duplicates: number; journalSeq: number }> {
+      const [row] = await query<{ r: { accountId: number; added: number; duplicates: number; journalSeq: number } }>(
+        'SELECT desk.import_statement($1, $2, $3, $4, $5) AS r',
+        [account, JSON.stringify(mapping), JSON.stringify(file), JSON.stringify(lines), consoleName],
+      );
+      return row!.r;
+    },
+
+    async matchByHand(
+      account: string,
+      batch: BatchKey & { settled: number },
+      lineIds: readonly number[],
+      note: string,
+    ): Promise<number> {
+      const [row] = await query<{ r: { matchId: number } }>('SELECT desk.match_by_hand($1, $2, $3, $4, $5) AS r', [
+        account,
+        JSON.stringify(batch),
+        lineIds,
+        note,
+        consoleName,
+      ]);
+      return row!.r.matchId;
+    },
+
+    /** A match by hand by its id, or an automatic one by its batch and credits. */
+    async unmatch(account: string, match: { id: number } | ProposedMatch, note: string): Promise<number> {
+      const auto = 'batch' in match ? match : null;
+      const [row] = await query<{ seq: number }>('SELECT desk.unmatch($1, $2, $3, $4, $5, $6, $7) AS seq', [
+        account,
+        auto ? null : (match as { id: number }).id,
+        auto ? JSON.stringify(auto.batch) : null,
+        auto ? auto.lineIds : null,
+        auto ? auto.how : 'manual',
+        note,
+        consoleName,
+      ]);
+      return row!.seq;
+    },
+
+    /** The journal entry's sequence number, or null when the settings were already these. */
+    async saveSettings(settings: ReconSettings): Promise<number | null> {
+      const [row] = await query<{ seq: number | null }>('SELECT desk.set_match_settings($1, $2) AS seq', [
+        JSON.stringify(reconSettings.parse(settings)),
+        consoleName,
+      ]);
+      return row!.seq;
+    },
+  };
+}
+export type DeskReconciliation = ReturnType<typeof createDeskReconciliation>;

@@ -1,0 +1,177 @@
+/**
+ * Bank reconciliation for one person or a desk, one code path: the IPC handlers and the CLI call this, and it
+ * works on the profile's cache alone (local mode) or, for a profile joined to a desk, on the desk's accounts,
+ * statement lines, matches by hand and match settings with this console's batches (desk-view.ts). In both modes
+ * every import, match, unmatch and settings change is journaled, naming the person, and a match or unmatch on a
+ * batch of a closed period is refused with when it was closed (and, on a desk, by whom).
+ */
+import type { BatchKey, ProposedMatch, ReconSettings } from '../../shared/bank-matching';
+import type { ColumnMapping } from '../../shared/bank-statement';
+import { epochMsToIstDate } from '../../shared/time';
+import type { Cache } from '../cache/database';
+import { withLineKeys } from '../cache/reconciliation';
+import type { Desk } from '../desk/desk';
+import { DeskError } from '../desk/errors';
+import type { DeskRegistry } from '../desk/registry';
+import type { Journals } from '../journal/registry';
+import { deskReconView } from './desk-view';
+import {
+  ReconInputError,
+  handMatchOf,
+  importResult,
+  importStatement,
+  matchByHand,
+  matchPeriod,
+  previewWith,
+  readStatement,
+  report,
+  reportOf,
+  saveMatchSettings,
+  unmatch,
+} from './reconcile';
+
+export interface ReconciliationDeps {
+  cacheFor(profileId: string): Cache;
+  journals: Journals;
+  desks: DeskRegistry;
+  now: () => Date;
+}
+
+type Period = { account: string; from: string; to: string };
+type StatementInput = { fileName: string; bytes: Buffer; accountName: string; mapping?: ColumnMapping };
+
+const dmy = (date: string) => date.split('-').reverse().join('/');
+
+export function createReconciliation(deps: ReconciliationDeps) {
+  const today = () => epochMsToIstDate(deps.now().getTime());
+  /** The automatic matches each desk report showed, by profile and account: what an unmatch of one refers to. */
+  const shown = new Map<string, Map<number, ProposedMatch>>();
+  const shownKey = (profileId: string, account: string) => `${profileId}\u0001${account}`;
+
+  /** A batch in a period closed on this console's cache: refused like an exception action (exception-queue.ts). */
+  function refuseLocallyClosed(profileId: string) {
+    return (batch: BatchKey) => {
+      const [p] = deps.journals.for(profileId).periods.list({ from: batch.date, to: batch.date });
+      if (p) {
+        throw new DeskError(
+          'PERIOD_CLOSED',
+          `The period ${dmy(p.from)} to ${dmy(p.to)} is closed (closed on ${p.closedAtIst}); reopen it before its batches are matched or unmatched.`,
+        );
+      }
+    };
+  }
+
+  async function deskReport(profileId: string, desk: Desk, q: Period) {
+    const { view, auto } = await deskReconView(desk, deps.cacheFor(profileId), q, deps.now().toISOString());
+    shown.set(shownKey(profileId, q.account), auto);
+    return reportOf(view, { ...q, today: today() });
+  }
+
+  return {
+    async accounts(profileId: string) {
+      const desk = await deps.desks.for(profileId);
+      const repo = deps.cacheFor(profileId).reconciliation;
+      const [accounts, settings] = desk
+        ? await Promise.all([desk.reconciliation.accounts(), desk.reconciliation.settings()])
+        : [repo.accounts(), repo.settings()];
+      return { accounts: accounts.map((a) => ({ id: a.id, name: a.name, mapping: a.mapping })), settings };
+    },
+
+    async settings(profileId: string): Promise<ReconSettings> {
+      const desk = await deps.desks.for(profileId);
+      return desk ? desk.reconciliation.settings() : deps.cacheFor(profileId).reconciliation.settings();
+    },
+
+    /** Only one bank account so far: it is the one meant when none is named. */
+    async defaultAccount(profileId: string, given: string | undefined): Promise<string> {
+      if (given !== undefined) return given;
+      const { accounts } = await this.accounts(profileId);
+      if (accounts.length === 1) return accounts[0]!.name;
+      throw new ReconInputError(
+        accounts.length === 0
+          ? 'No bank account yet: import a statement first (recon statement import FILE --account NAME).'
+          : `Name the bank account (--account): ${accounts.map((a) => a.name).join(', ')}.`,
+      );
+    },
+
+    async preview(profileId: string, input: { fileName: string; bytes: Buffer; accountName: string }) {
+      const desk = await deps.desks.for(profileId);
+      const saved = desk
+        ? ((await desk.reconciliation.account(input.accountName))?.mapping ?? null)
+        : (deps.cacheFor(profileId).reconciliation.account(input.accountName)?.mapping ?? null);
+      return previewWith(saved, input);
+    },
+
+    async importStatement(profileId: string, input: StatementInput) {
+      const desk = await deps.desks.for(profileId);
+      const cache = deps.cacheFor(profileId);
+      if (!desk) return importStatement(cache, deps.journals.for(profileId).journal, input);
+      const existing = await desk.reconciliation.account(input.accountName);
+      const read = await readStatement(input, input.mapping ?? existing?.mapping ?? null);
+      const stored = await desk.reconciliation.importStatement(
+        input.accountName,
+        read.mapping,
+        { fileName: input.fileName, digest: read.digest, layout: read.layout, bad: read.bad.length },
+        withLineKeys(read.lines),
+      );
+      return importResult(input.fileName, { id: stored.accountId, name: input.accountName }, read, stored);
+    },
+
+    /** Local mode: the period's automatic matches made again and stored. On a desk they are made on every read. */
+    async match(profileId: string, q: Period) {
+      const desk = await deps.desks.for(profileId);
+      return desk ? deskReport(profileId, desk, q) : matchPeriod(deps.cacheFor(profileId), { ...q, today: today() });
+    },
+
+    async report(profileId: string, q: Period) {
+      const desk = await deps.desks.for(profileId);
+      return desk ? deskReport(profileId, desk, q) : report(deps.cacheFor(profileId), { ...q, today: today() });
+    },
+
+    async matchByHand(profileId: string, input: { account: string; batch: BatchKey; lineIds: number[]; note: string }) {
+      const desk = await deps.desks.for(profileId);
+      const cache = deps.cacheFor(profileId);
+      if (!desk) {
+        return matchByHand(cache, deps.journals.for(profileId).journal, input, refuseLocallyClosed(profileId));
+      }
+      const { batch, note } = handMatchOf(cache, input);
+      const key = { date: batch.date, pg: batch.pg, utr: batch.utr, settlementDate: batch.settlementDate };
+      return desk.reconciliation.matchByHand(input.account, { ...key, settled: batch.settled }, input.lineIds, note);
+    },
+
+    /** A match by hand, or (on a desk) an automatic match the last report showed, by its negative id. */
+    async unmatch(profileId: string, input: { account: string; matchId: number; note: string }): Promise<void> {
+      const desk = await deps.desks.for(profileId);
+      if (!desk) {
+        unmatch(deps.cacheFor(profileId), deps.journals.for(profileId).journal, input, refuseLocallyClosed(profileId));
+        return;
+      }
+      if (input.matchId > 0) {
+        await desk.reconciliation.unmatch(input.account, { id: input.matchId }, input.note);
+        return;
+      }
+      const auto = shown.get(shownKey(profileId, input.account))?.get(input.matchId);
+      if (!auto) {
+        throw new ReconInputError(
+          `No match ${input.matchId} in account "${input.account}" on this console's last report: read it again.`,
+        );
+      }
+      await desk.reconciliation.unmatch(input.account, auto, input.note);
+    },
+
+    async saveSettings(profileId: string, changed: Partial<ReconSettings>): Promise<ReconSettings> {
+      const desk = await deps.desks.for(profileId);
+      if (!desk) {
+        const cache = deps.cacheFor(profileId);
+        return saveMatchSettings(cache, deps.journals.for(profileId).journal, {
+          ...cache.reconciliation.settings(),
+          ...changed,
+        });
+      }
+      const next = { ...(await desk.reconciliation.settings()), ...changed };
+      await desk.reconciliation.saveSettings(next);
+      return next;
+    },
+  };
+}
+export type Reconciliation = ReturnType<typeof createReconciliation>;
