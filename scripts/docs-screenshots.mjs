@@ -12,6 +12,7 @@ export const DOC_SCREENSHOTS = [
   'beneficiary-confirm-mismatch-light.png',
   'beneficiary-changed-light.png',
   'beneficiary-import-light.png',
+  'beneficiary-import-preview-light.png',
   'payouts-watch-light.png',
   'payouts-bulk-light.png',
   'payouts-bulk-offline-dark.png',

@@ -67,6 +67,17 @@ export const beneficiaryMatch = z
 
 export const vpaCheck = z.object({ vpa }).strict();
 
+/** An IFSC as typed, to look up in Razorpay's IFSC list (main's `electron/treasury/ifsc.ts`). */
+export const ifscQuery = z.object({ ifsc: z.string().trim().max(20) }).strict();
+
+/** What the list says of an IFSC: its bank's name, and a warning when the list does not hold it. */
+export const ifscCheck = z.object({
+  ifsc: z.string(),
+  bank: z.string().nullable(),
+  warning: z.string().nullable(),
+});
+export type IfscCheck = z.output<typeof ifscCheck>;
+
 export const vpaCheckResult = z.object({
   vpa: z.string(),
   valid: z.boolean(),

@@ -36,39 +36,100 @@ export const TEMPLATE_HEADERS: Record<BeneficiaryField, string> = {
   address: 'Address',
 };
 
-/** Other headers vendor files use for the same fields, compared after `headerKey`. */
-const ALIASES: Record<string, BeneficiaryField> = {
-  'beneficiary name': 'name',
-  'payee name': 'name',
-  'vendor name': 'name',
-  'account holder name': 'name',
-  'account no': 'account_number',
-  'bank account': 'account_number',
-  'bank account number': 'account_number',
-  account_no: 'account_number',
-  'ifsc code': 'ifsc',
-  upi: 'vpa',
-  'upi id': 'vpa',
-  'vpa address': 'vpa',
-  mobile: 'phone',
-  'mobile number': 'phone',
-  'phone number': 'phone',
-  'e-mail': 'email',
-  'email address': 'email',
+/**
+ * Other headers vendor files and the bulk-payee templates of Indian payout services and banks use for the same
+ * fields, compared after `headerKey` (so "A/C No.", "a/c no" and "A/C NO" are one header).
+ * test/unit/beneficiary-import.test.ts names each template's header row and where it comes from.
+ */
+const ALIASES: Record<BeneficiaryField, readonly string[]> = {
+  name: [
+    'beneficiary name',
+    'bene name',
+    'beneficiary account name',
+    'name of beneficiary',
+    'payee name',
+    'vendor name',
+    'account holder name',
+    'account name',
+    // RazorpayX's contacts and fund accounts template: the account holder's name.
+    'fund account name',
+  ],
+  account_number: [
+    'account no',
+    'account number',
+    'bank account',
+    'bank account number',
+    'bank account no',
+    'bank a/c no',
+    'a/c no',
+    'a/c number',
+    'ac no',
+    'beneficiary account number',
+    'beneficiary account no',
+    'beneficiary a/c no',
+    'bene account no',
+    'bene account number',
+    'bene a/c no',
+    'fund account number',
+    // Cashfree's field name.
+    'bankaccount',
+  ],
+  ifsc: [
+    'ifsc code',
+    'ifs code',
+    'bene ifsc',
+    'bene ifsc code',
+    'beneficiary ifsc',
+    'beneficiary ifsc code',
+    'beneficiary bank ifsc',
+    'fund account ifsc',
+  ],
+  vpa: ['upi', 'upi id', 'vpa', 'vpa address', 'upi handle', 'beneficiary vpa', 'bene vpa', 'fund account vpa'],
+  phone: [
+    'mobile',
+    'mobile no',
+    'mobile number',
+    'phone number',
+    'phone no',
+    'contact number',
+    'beneficiary mobile no',
+    'beneficiary mobile number',
+    'beneficiary phone',
+    'beneficiary phone number',
+    'bene mobile no',
+    'fund account phone number',
+  ],
+  email: [
+    'e-mail',
+    'email address',
+    'email id',
+    'e-mail id',
+    'mail id',
+    'beneficiary email',
+    'beneficiary email id',
+    'bene email',
+    'bene email id',
+    'fund account email',
+  ],
+  address: ['beneficiary address', 'bene address', 'address1', 'address line 1'],
 };
 
-/** A header compared without case, surrounding spaces, or the difference between "_", "." and a space. */
+/**
+ * A header compared without case, surrounding spaces, a required-field star, or the difference between "_", ".",
+ * ":", "-" and a space.
+ */
 export function headerKey(header: string): string {
   return header
-    .trim()
     .toLowerCase()
-    .replace(/[\s_.]+/g, ' ');
+    .replace(/\*/g, '')
+    .replace(/[\s_.:-]+/g, ' ')
+    .trim();
 }
 
 const KNOWN_HEADERS = new Map<string, BeneficiaryField>([
   ...BENEFICIARY_FIELDS.map((f) => [headerKey(f), f] as const),
   ...BENEFICIARY_FIELDS.map((f) => [headerKey(TEMPLATE_HEADERS[f]), f] as const),
-  ...Object.entries(ALIASES).map(([h, f]) => [headerKey(h), f] as const),
+  ...BENEFICIARY_FIELDS.flatMap((f) => ALIASES[f].map((h) => [headerKey(h), f] as const)),
 ]);
 
 /** A column's field chosen by the user for a header the console does not know; `ignore` leaves it out. */
@@ -78,9 +139,12 @@ export type HeaderMapping = z.output<typeof headerMapping>;
 export interface ColumnMap {
   /** The field of each column, or null for a column left out. */
   fields: (BeneficiaryField | null)[];
-  /** Headers neither known nor mapped: the mapping step asks about these. */
+  /** Headers neither known nor mapped: the mapping step asks about these, and nothing is created until it has. */
   unknown: string[];
-  /** Problems that stop the import: a field named by two columns, no name column, no account or UPI column. */
+  /**
+   * Problems that stop the import: a column neither known, mapped nor left out, a field named by two columns, no
+   * name column, no account or UPI column.
+   */
   problems: string[];
 }
 
@@ -97,6 +161,15 @@ export function mapColumns(headers: readonly string[], mapping: HeaderMapping = 
     return null;
   });
   const problems: string[] = [];
+  // A column left unread by default could be the one holding the account numbers: each is a choice the user makes.
+  if (unknown.length > 0) {
+    const named = unknown.map((h) => `"${h}"`).join(', ');
+    problems.push(
+      unknown.length === 1
+        ? `The column ${named} is not mapped: choose its field or leave it out.`
+        : `The columns ${named} are not mapped: choose a field for each or leave it out.`,
+    );
+  }
   for (const f of BENEFICIARY_FIELDS) {
     const columns = headers.filter((_, i) => fields[i] === f);
     if (columns.length > 1) problems.push(`Two columns are ${TEMPLATE_HEADERS[f]}: "${columns.join('" and "')}".`);
@@ -244,6 +317,10 @@ export const importRowResult = z.object({
   account_number: z.string(),
   ifsc: z.string(),
   vpa: z.string(),
+  /** The IFSC's bank as Razorpay's IFSC list names it (electron/treasury/ifsc.ts), or null. */
+  bank: z.string().nullable(),
+  /** Why the IFSC may be wrong (the list does not hold it): a warning, the row is still sent. */
+  ifscWarning: z.string().nullable(),
   outcome: importOutcome,
   beneficiaryId: z.string().nullable(),
   /** Why, in words: the form's problems, the duplicate's row or id, the service's reason. */

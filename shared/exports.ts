@@ -95,7 +95,7 @@ export const exportRequest = z
         csv,
       })
       .strict(),
-    /** `filter`: the payouts whose latest check is in the filter on screen, each with every check of it. */
+    /** The Recent lookups list as on screen (`filter`: its status and search): each payout's latest check. */
     z
       .object({
         kind: z.literal('payouts'),

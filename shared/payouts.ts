@@ -132,6 +132,12 @@ export function destinationText(d: PayoutDestination | null): string | null {
  * status ("check failed" for a check that did not answer), and a search in the payout id, UTR and beneficiary name.
  */
 export const CHECK_FAILED = 'check failed';
+
+/**
+ * How many payouts the Payouts screen's Recent lookups list holds: the latest check of each of the most recently
+ * checked ones. Its export reads the same list, so the file holds what the screen shows.
+ */
+export const RECENT_LOOKUPS = 50;
 export const payoutListFilter = z
   .object({
     status: z.string().trim().min(1).max(40).optional(),

@@ -1,15 +1,9 @@
 /**
- * The smaller exports: beneficiaries, payout lookups with their history (one line per check, so a status
- * change over time reads down the sheet), balance snapshots, and the audit journal (every entry with its hashes). Identifiers and account numbers are text, so
+ * The smaller exports: beneficiaries, the Payouts screen's Recent lookups as listed (a line per payout, its latest
+ * check; a bulk check's own export has a line per id of the run), balance snapshots, and the audit journal (every entry with its hashes). Identifiers and account numbers are text, so
  * leading zeros survive; money is exact rupees; times are IST date-times.
  */
-import {
-  destinationText,
-  payoutDestination,
-  payoutListMatches,
-  type PayoutListFilter,
-  type PayoutLookup,
-} from '../../shared/payouts';
+import { RECENT_LOOKUPS, destinationText, payoutDestination, payoutListMatches } from '../../shared/payouts';
 import type { ExportRequest, LIST_EXPORT_SORTS, ListSort, ListSortKind } from '../../shared/exports';
 import type { CacheReader } from '../cache/database';
 import {
@@ -82,14 +76,6 @@ export function listFilterText(request: ExportRequest): string | null {
     .join('; ');
 }
 
-/** The payouts whose latest lookup is in the filter: the rows the Payouts screen's recent lookups show. */
-function payoutsIn(lookups: Iterable<PayoutLookup>, filter: PayoutListFilter): Set<string> {
-  const latest = new Map<string, PayoutLookup>();
-  // In payout then check order: the last one seen of a payout is its latest.
-  for (const l of lookups) latest.set(l.payoutId, l);
-  return new Set([...latest.values()].filter((l) => payoutListMatches(l, filter)).map((l) => l.payoutId));
-}
-
 export const LIST_EXPORTS = {
   beneficiaries: {
     sheet: 'Beneficiaries',
@@ -125,7 +111,9 @@ export const LIST_EXPORTS = {
   },
   payouts: {
     sheet: 'Payout lookups',
-    view: 'every payout status check kept in the cache, each check a row',
+    // The Recent lookups list as the screen lists it: bulk-checked ids beyond it, and the earlier checks of each
+    // payout (its history, on screen only when opened), are not what the desk was looking at.
+    view: `the Payouts screen's Recent lookups: the latest check of each of the ${RECENT_LOOKUPS} most recently checked payouts, a row each`,
     columns: [
       id('Payout id', 22),
       at('Checked at'),
@@ -143,10 +131,9 @@ export const LIST_EXPORTS = {
       text('Check failed because', 36),
     ],
     *rows(reader, request) {
-      const filter = listFilterOf(request);
-      const shown = filter ? payoutsIn(reader.payouts.every(), filter) : null;
-      for (const l of reader.payouts.every()) {
-        if (shown && !shown.has(l.payoutId)) continue;
+      const filter = listFilterOf(request) ?? {};
+      for (const l of reader.payouts.recent(RECENT_LOOKUPS)) {
+        if (!payoutListMatches(l, filter)) continue;
         yield [
           l.payoutId,
           ist(l.lookedUpAt),

@@ -6,6 +6,7 @@ import type { Approvals } from '../approvals/approvals';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { BeneficiaryService } from '../treasury/beneficiaries';
 import type { BeneficiaryImportService } from '../treasury/beneficiary-import';
+import { checkIfsc } from '../treasury/ifsc';
 import { ImportRefusedError } from '../treasury/beneficiary-import';
 import type { EventBus } from './events';
 import type { IpcHandlers } from './router';
@@ -16,6 +17,7 @@ type Handled =
   | 'beneficiaries.fetch'
   | 'beneficiaries.matches'
   | 'beneficiaries.verifyVpa'
+  | 'beneficiaries.ifsc'
   | 'beneficiaries.changes'
   | 'beneficiaries.importPreview'
   | 'beneficiaries.importRun'
@@ -47,6 +49,7 @@ export function createBeneficiaryHandlers(
     'beneficiaries.fetch': ({ id }) => service.fetch(active(), id),
     'beneficiaries.matches': (match) => service.matches(active(), match),
     'beneficiaries.verifyVpa': ({ vpa }) => service.verifyVpa(active(), vpa),
+    'beneficiaries.ifsc': ({ ifsc }) => checkIfsc(ifsc),
     'beneficiaries.changes': ({ id }) => service.changes(active(), id),
     'beneficiaries.importPreview': async ({ fileName, content, mapping }) =>
       imports.service.preview(active(), await sheetOf(fileName, content), mapping),

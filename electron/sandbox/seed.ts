@@ -4,7 +4,7 @@
  * of "today" in IST, so two sandboxes with the same seed on the same day hold identical data.
  */
 import { epochMsToIst, isoUtcMicros, istToEpochMs } from '../../shared/time';
-import { BANKS, CITIES, FIRST_NAMES, GATEWAYS, LAST_NAMES, UPI_HANDLES } from './data/catalog';
+import { BANKS, CITIES, FIRST_NAMES, GATEWAYS, LAST_NAMES, UPI_HANDLES, type Bank } from './data/catalog';
 import { Rng } from './random';
 import {
   SandboxState,
@@ -67,8 +67,13 @@ function address(rng: Rng, who: Person): Address {
   };
 }
 
-export function ifscFor(rng: Rng, bankPrefix: string): string {
-  return `${bankPrefix}0${rng.base36(6)}`;
+/**
+ * A branch of the bank that exists. The draw is the six characters a made-up branch code once took, so every value
+ * seeded after it is the same as before.
+ */
+export function ifscFor(rng: Rng, bank: Bank): string {
+  const draw = parseInt(rng.base36(6), 36);
+  return bank.branches[draw % bank.branches.length]!;
 }
 
 function vpaFor(rng: Rng, who: Person): string {
@@ -248,7 +253,7 @@ function seedBeneficiariesAndPayouts(state: SandboxState, rng: Rng, clock: Clock
       name: who.name,
       vpa: byVpaOnly || i % 2 === 0 ? vpaFor(rng, who) : '',
       account_number: byVpaOnly ? '' : rng.digits(rng.int(9, 18)),
-      ifsc: byVpaOnly ? '' : ifscFor(rng, bank.ifscPrefix),
+      ifsc: byVpaOnly ? '' : ifscFor(rng, bank),
       phone: who.phone,
       email: who.email,
       address: `${rng.int(1, 400)}, ${rng.pick(CITIES)[0]}`,
@@ -287,7 +292,7 @@ function seedAccounts(state: SandboxState, rng: Rng): void {
       const hold = rng.chance(0.5) ? rng.int(0, 50_000) * 100 : null;
       accounts.push({
         account_number: rng.digits(14),
-        ifsc_code: ifscFor(rng, rng.pick(BANKS).ifscPrefix),
+        ifsc_code: ifscFor(rng, rng.pick(BANKS)),
         account_type: 'VIRTUAL',
         currency: 'INR',
         available_balance: balance - (hold ?? 0),

@@ -26,6 +26,7 @@ import type { Sheet } from '../import/sheet-reader';
 import type { Journals } from '../journal/registry';
 import { createdNothing } from '../journal/keyed-actions';
 import type { BeneficiaryService } from './beneficiaries';
+import { ifscDirectory } from './ifsc';
 import { asClause, asSentence } from '../../shared/messages';
 
 export class ImportRefusedError extends Error {
@@ -62,19 +63,23 @@ export function createBeneficiaryImportService(deps: {
     return { ...record, outcome: 'created', beneficiaryId: id };
   }
 
-  /** Every row with what would happen to it now. */
-  function plan(profileId: string, sheet: Sheet, mapping: HeaderMapping) {
+  /** Every row with what would happen to it now, and what Razorpay's IFSC list says of its IFSC. */
+  async function plan(profileId: string, sheet: Sheet, mapping: HeaderMapping) {
     const columns = mapColumns(sheet.headers, mapping);
     const checked = columns.problems.length ? [] : checkRows(columns, sheet.rows, sheet.rowNumbers);
     const cache = deps.cacheFor(profileId);
+    const ifscs = checked.some((c) => c.values.ifsc !== '') ? await ifscDirectory() : null;
     const rows = checked.map((c) => {
       const key = importKey(sheet.digest, c.row);
+      const ifsc = ifscs && c.values.ifsc ? ifscs.check(c.values.ifsc) : null;
       const base = {
         row: c.row,
         name: c.values.name,
         account_number: c.values.account_number,
         ifsc: c.values.ifsc,
         vpa: c.values.vpa,
+        bank: ifsc?.bank ?? null,
+        ifscWarning: ifsc?.warning ?? null,
         beneficiaryId: null,
         reason: null,
       };
@@ -124,8 +129,8 @@ export function createBeneficiaryImportService(deps: {
 
   return {
     /** What an import of this sheet would do, row by row; sends nothing, works offline. */
-    preview(profileId: string, sheet: Sheet, mapping: HeaderMapping = {}): ImportReport {
-      const { rows, report } = plan(profileId, sheet, mapping);
+    async preview(profileId: string, sheet: Sheet, mapping: HeaderMapping = {}): Promise<ImportReport> {
+      const { rows, report } = await plan(profileId, sheet, mapping);
       return report(rows.map((r) => r.result));
     },
 
@@ -136,7 +141,7 @@ export function createBeneficiaryImportService(deps: {
       mapping: HeaderMapping = {},
       options: { signal?: AbortSignal; onProgress?: (p: ImportProgress) => void } = {},
     ): Promise<ImportReport> {
-      const { rows, report } = plan(profileId, sheet, mapping);
+      const { rows, report } = await plan(profileId, sheet, mapping);
       const first = report([]);
       if (first.problems.length) throw new ImportRefusedError(first.problems.join(' '));
       const imports = deps.cacheFor(profileId).beneficiaryImports;

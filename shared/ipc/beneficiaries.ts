@@ -13,6 +13,8 @@ import {
   beneficiaryMatch,
   beneficiaryPage,
   cachedBeneficiary,
+  ifscCheck,
+  ifscQuery,
   vpaCheck,
   vpaCheckResult,
 } from '../beneficiaries';
@@ -39,6 +41,8 @@ export const beneficiariesChannels = {
   },
   'beneficiaries.matches': { input: beneficiaryMatch, output: z.array(cachedBeneficiary) },
   'beneficiaries.verifyVpa': { input: vpaCheck, output: vpaCheckResult },
+  /** Whether an IFSC is in Razorpay's IFSC list, and its bank's name: offline, from main (the list is 1.1 MB). */
+  'beneficiaries.ifsc': { input: ifscQuery, output: ifscCheck },
   /** The bank-detail changes the cache saw for one beneficiary, newest first. */
   'beneficiaries.changes': {
     input: z.object({ id: z.string().trim().min(1).max(64) }).strict(),

@@ -48,6 +48,7 @@ export const IPC_CHANNELS = [
   'beneficiaries.fetch',
   'beneficiaries.matches',
   'beneficiaries.verifyVpa',
+  'beneficiaries.ifsc',
   'beneficiaries.changes',
   'beneficiaries.importPreview',
   'beneficiaries.importRun',

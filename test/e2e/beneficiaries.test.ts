@@ -231,6 +231,32 @@ describe.runIf(ready)('Beneficiaries', () => {
     await form.waitFor({ state: 'detached' });
   });
 
+  it('names the bank of the IFSC as it is typed, and warns of one the IFSC list does not hold', async () => {
+    const { page, harness } = app;
+    const form = await openForm(page);
+    const ifsc = form.getByLabel('IFSC', { exact: true });
+    const hint = async () => page.locator(`[id="${(await ifsc.getAttribute('aria-describedby'))!}"]`).textContent();
+    await ifsc.fill('hdfc000000');
+    expect(await hint()).toBe('11 characters, such as HDFC0001234.');
+    await ifsc.pressSequentially('1');
+    // The first lookup reads the list in main (under the test runner, through its transform): no short bound.
+    await form.getByText('HDFC Bank', { exact: true }).waitFor({ timeout: 0 });
+    expect(await hint()).toBe('HDFC Bank');
+    // The list lives in main: the page asked over IPC rather than loading it.
+    expect(harness.calls).toContain('beneficiaries.ifsc');
+    await ifsc.fill('HDFC0ZZZZZZ');
+    await form.getByText(/^HDFC Bank has no branch HDFC0ZZZZZZ in Razorpay's IFSC list/).waitFor();
+    await ifsc.fill('QQQQ0000001');
+    await form
+      .getByText("No bank in Razorpay's IFSC list has the code QQQQ: check the IFSC on a cheque or the bank's letter.")
+      .waitFor();
+    // A warning, not a refusal: the field is not in error.
+    expect(await ifsc.getAttribute('aria-invalid')).toBe('false');
+    await saveScreenshots(page, 'beneficiary-ifsc-warning');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
+  });
+
   it("verifies a UPI address and shows its holder's name", async () => {
     const { page } = app;
     const form = await openForm(page);

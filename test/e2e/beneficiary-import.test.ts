@@ -1,10 +1,12 @@
 /**
  * The beneficiary import on the Beneficiaries screen, end to end against the real core, cache and sandbox: the
- * template, a CSV with a header the console does not know (mapped), the preview with its counts, the confirmation,
+ * template, a CSV with headers the console does not know (nothing created until each is mapped or left out), the
+ * preview with its counts, whole account numbers and each IFSC's bank or warning, its Reason column whole at 1280, the confirmation,
  * the per-row results and their export, a second run of the same file that creates nothing, and offline: the
  * preview still works, creating waits for the service and nothing is sent. Saved in light and dark at 1280×800.
  */
 import { existsSync } from 'node:fs';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_PROFILE_ID } from '../../shared/profiles';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
@@ -19,6 +21,17 @@ const CSV = [
   'Nair Logistics copy,778899001122,SBIN0001122,,',
   'Chai Point Counter,,,chai.point@okicici,',
 ].join('\r\n');
+
+/** At 1280 px the Reason column is whole: each reason cell inside the import panel, its text not clipped. */
+function reasonsWhole(table: Locator): Promise<boolean> {
+  return table.evaluate((el) => {
+    const panel = el.closest('section')!.getBoundingClientRect();
+    const reasons = [...el.querySelectorAll('tbody tr')].map((r) => r.lastElementChild as HTMLElement);
+    return reasons.every(
+      (cell) => cell.getBoundingClientRect().right <= panel.right && cell.scrollWidth <= cell.clientWidth,
+    );
+  });
+}
 
 describe.runIf(ready)('Beneficiary import', () => {
   let app: RunningApp;
@@ -48,17 +61,32 @@ describe.runIf(ready)('Beneficiary import', () => {
     await panel
       .getByLabel('File')
       .setInputFiles({ name: 'vendors.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
-    await panel.getByRole('alert').filter({ hasText: 'No column is the Name.' }).waitFor();
+    // Nothing can be created while a column is neither mapped nor left out: no preview of rows, no Create.
+    const blocked = panel.getByRole('alert');
+    await blocked.filter({ hasText: 'The columns "Vendor", "GSTIN" are not mapped' }).waitFor();
     await panel.getByRole('group', { name: 'Columns the console does not know' }).waitFor();
+    const create = panel.getByRole('button', { name: /^Create \d/ });
+    expect(await create.count()).toBe(0);
     await panel.getByRole('combobox').first().selectOption('name');
+    await blocked.filter({ hasText: 'The column "GSTIN" is not mapped: choose its field or leave it out.' }).waitFor();
+    expect(await create.count()).toBe(0);
+    expect(await panel.getByRole('table', { name: 'Import preview' }).count()).toBe(0);
+    await panel.getByRole('combobox').nth(1).selectOption('ignore');
     const summary = panel.getByRole('status').filter({ hasText: 'Preview of vendors.csv' });
     await summary.waitFor();
     expect(await summary.textContent()).toBe(
       'Preview of vendors.csv: 5 rows. Ready: 3 · Invalid: 1 · Duplicate in the file: 1',
     );
     const preview = panel.getByRole('table', { name: 'Import preview' });
+    // Account numbers whole, so a person sees the leading zeros survived; each IFSC with its bank or a warning.
+    const row2 = (await preview.locator('tr[data-id="2"]').textContent())!;
+    expect(row2).toContain('000456789012');
+    expect(row2).toContain("HDFC Bank has no branch HDFC0004567 in Razorpay's IFSC list");
+    expect(await preview.locator('tr[data-id="3"]').textContent()).toContain('SBIN0001122State Bank of India');
     expect(await preview.locator('tr[data-id="4"]').textContent()).toContain('IFSC must be an IFSC code');
     expect(await preview.locator('tr[data-id="5"]').textContent()).toContain('The same payee as row 3.');
+    await saveScreenshots(page, 'beneficiary-import-preview');
+    expect(await reasonsWhole(preview)).toBe(true);
     expect(sandboxIds()).toEqual(before);
 
     await panel.getByRole('button', { name: 'Create 3 beneficiaries' }).click();
@@ -81,6 +109,7 @@ describe.runIf(ready)('Beneficiary import', () => {
     );
     const results = panel.getByRole('table', { name: 'Import results' });
     for (const id of made) expect(await results.textContent()).toContain(id);
+    expect(await reasonsWhole(results)).toBe(true);
     await saveScreenshots(page, 'beneficiary-import');
 
     await panel.getByRole('button', { name: 'Export results (Excel)' }).click();
@@ -93,6 +122,7 @@ describe.runIf(ready)('Beneficiary import', () => {
       .getByLabel('File')
       .setInputFiles({ name: 'vendors.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
     await panel.getByRole('combobox').first().selectOption('name');
+    await panel.getByRole('combobox').nth(1).selectOption('ignore');
     await panel
       .getByRole('status')
       .filter({ hasText: 'Preview of vendors.csv: 5 rows. Already created by an earlier run: 3' })

@@ -12,6 +12,7 @@ import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMinor, formatMoney, majorNumberToMinor } from '../../shared/money';
 import { formatIstWallClock } from '../../renderer/src/ui/format';
+import { CHECK_FAILED, RECENT_LOOKUPS, payoutListMatches } from '../../shared/payouts';
 import { rawCall } from '../support/sandbox-http';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
 
@@ -278,6 +279,57 @@ describe.runIf(ready)('Payouts', () => {
     await page.getByLabel('Payout id', { exact: true }).press('Enter');
     await page.getByText('Enter a payout id.').waitFor();
     expect(app.harness.calls.length).toBe(before);
+  });
+
+  it('exports the Recent lookups as the screen lists them, whatever a bulk check looked up beyond them', async () => {
+    const { page } = app;
+    // More unknown ids than the list holds: each is a lookup in the cache, most of them not on screen.
+    const unknown = Array.from({ length: RECENT_LOOKUPS + 6 }, (_, i) => `TRF${String(1000 + i).padStart(12, '0')}`);
+    await page.getByLabel('Payout ids', { exact: true }).fill(unknown.join(' '));
+    await page.getByRole('button', { name: `Check ${unknown.length} payouts` }).click();
+    const results = page.getByRole('table', { name: 'Bulk check results' });
+    await results.getByRole('row', { name: new RegExp(unknown.at(-1)!) }).waitFor();
+    const cache = app.core.cacheFor(profileId).payouts;
+    expect([...cache.every()].length).toBeGreaterThan(RECENT_LOOKUPS);
+
+    const recent = page.getByRole('table', { name: 'Recent lookups' });
+    const statusFilter = page.getByRole('group', { name: 'Filter recent lookups' }).getByLabel('Status');
+    await statusFilter.selectOption(CHECK_FAILED);
+    const shownIds = async () => (await recent.locator('tbody tr[data-id]').all()).length;
+    // What the screen lists under the filter, read from the cache as the screen reads it.
+    const expected = cache
+      .recent(RECENT_LOOKUPS)
+      .filter((l) => payoutListMatches(l, { status: CHECK_FAILED }))
+      .map((l) => l.payoutId);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(unknown.length);
+    await expect.poll(shownIds).toBe(expected.length);
+    const onScreen = await recent
+      .locator('tbody tr[data-id]')
+      .evaluateAll((rows) => rows.map((r) => r.querySelector('td')!.textContent));
+
+    await page.locator('.screen-head').getByRole('button', { name: 'Export to Excel', exact: true }).click();
+    const status = page.getByRole('region', { name: 'Export' });
+    await status.getByRole('button', { name: 'Show in folder' }).waitFor({ timeout: 30_000 });
+    const file = /to (.+\.xlsx) in /.exec((await status.textContent())!)![1]!;
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(file);
+    const ids: unknown[] = [];
+    book.getWorksheet('Payout lookups')!.eachRow((row, n) => {
+      if (n > 1) ids.push(row.getCell(1).value);
+    });
+    expect(ids).toEqual(onScreen);
+    expect(ids).toEqual(expected);
+    const audit = new Map<string, unknown>();
+    book.getWorksheet('Audit')!.eachRow((row) => audit.set(String(row.getCell(1).value), row.getCell(2).value));
+    expect(audit.get('Rows')).toBe(expected.length);
+    expect(audit.get('View')).toBe(
+      `the Payouts screen's Recent lookups: the latest check of each of the ${RECENT_LOOKUPS} most recently ` +
+        `checked payouts, a row each, only those on screen: latest check's status ${CHECK_FAILED}`,
+    );
+    await saveScreenshots(page, 'payouts-recent-export');
+    await status.getByRole('button', { name: 'Dismiss' }).click();
+    await statusFilter.selectOption('');
   });
 
   it('offline: the lookup fails with a way to try again, the last known answer and the history stay', async () => {

@@ -227,6 +227,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         await unwrap(api.beneficiaries.list({}));
         await unwrap(api.beneficiaries.matches({ vpa: 'bridge.vendor@okaxis' }));
         await unwrap(api.beneficiaries.verifyVpa({ vpa: 'bridge.vendor@okaxis' }));
+        await unwrap(api.beneficiaries.ifsc({ ifsc: 'HDFC0000001' }));
         await unwrap(api.payouts.lookup({ payoutId: 'po_unknown', mode: 'normal' }));
         await unwrap(api.payouts.history({ payoutId: 'po_unknown' }));
         await unwrap(api.payouts.recent({}));

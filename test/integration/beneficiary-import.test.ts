@@ -103,6 +103,12 @@ describe.runIf(ready)('an import file written by openpyxl', () => {
       [10, 'ready'],
       [11, 'invalid'],
     ]);
+    // Each IFSC with its bank, from Razorpay's IFSC list.
+    expect(r.rows.find((x) => x.row === 2)).toMatchObject({
+      ifsc: 'HDFC0001234',
+      bank: 'HDFC Bank',
+      ifscWarning: null,
+    });
     expect(r.rows.find((x) => x.row === 5)!.reason).toMatch(/^IFSC must be an IFSC code/);
     expect(r.rows.find((x) => x.row === 6)!.reason).toBe('The same payee as row 2.');
     expect(r.rows.find((x) => x.row === 7)!.reason).toMatch(/more than 15 digits/);
@@ -146,13 +152,15 @@ describe.runIf(ready)('an import file written by openpyxl', () => {
         'Name',
         'Account',
         'IFSC',
+        'Bank',
+        'IFSC warning',
         'UPI address',
         'Outcome',
         'Beneficiary id',
         'Reason',
       ]);
-      expect(lines.map((l) => [l[0]![1], l[5]![1], l[6]![1]])).toEqual(
-        r.rows.map((x) => [x.row, expect.any(String), x.beneficiaryId]),
+      expect(lines.map((l) => [l[0]![1], l[4]?.[1] ?? null, l[7]![1], l[8]![1]])).toEqual(
+        r.rows.map((x) => [x.row, x.bank, expect.any(String), x.beneficiaryId]),
       );
       expect(lines[0]![2]![1]).toBe('•••••6789');
 
@@ -191,11 +199,81 @@ describe.runIf(ready)('an import file written by openpyxl', () => {
       '--map',
       'branch=ifsc',
     );
-    expect(mapped.code, mapped.stderr).toBe(0);
-    const r = report(mapped);
-    expect(r.unknownHeaders).toEqual(['GSTIN']);
+    // A column left neither mapped nor left out stops the import, with how to do either.
+    expect(mapped.code).toBe(2);
+    expect(mapped.stderr).toContain(
+      'The column "GSTIN" is not mapped: choose its field or leave it out. Map each with --map "Header=field", or leave it out with --map "Header=ignore".',
+    );
+    const ignored = await cli(
+      '--json',
+      'beneficiaries',
+      'import',
+      odd,
+      '--dry-run',
+      '--map',
+      'Vendor=name',
+      '--map',
+      'A/c=account_number',
+      '--map',
+      'branch=ifsc',
+      '--map',
+      'GSTIN=ignore',
+    );
+    expect(ignored.code, ignored.stderr).toBe(0);
+    const r = report(ignored);
+    expect(r.unknownHeaders).toEqual([]);
     expect(r.rows).toEqual([expect.objectContaining({ row: 2, name: 'Mapped, Ltd', account_number: '000777788889' })]);
+    // KKBK0000777 is not in Razorpay's IFSC list: a warning naming why, and the row is still ready.
     expect(r.rows[0]!.outcome).toBe('ready');
+    expect(r.rows[0]!.ifscWarning).toMatch(/^Kotak Mahindra Bank has no branch KKBK0000777 in Razorpay's IFSC list/);
+    const human = await cli(
+      'beneficiaries',
+      'import',
+      odd,
+      '--dry-run',
+      '--map',
+      'Vendor=name',
+      '--map',
+      'A/c=account_number',
+      '--map',
+      'branch=ifsc',
+      '--map',
+      'GSTIN=ignore',
+    );
+    expect(human.stdout).toContain("Row 2: Kotak Mahindra Bank has no branch KKBK0000777 in Razorpay's IFSC list");
+  });
+
+  it('adds a payee with the IFSC’s bank named, and warns of an IFSC the list does not hold without refusing it', async () => {
+    const known = await cli(
+      'beneficiaries',
+      'add',
+      '--name',
+      'Known Branch Co',
+      '--account-number',
+      '000111222333',
+      '--ifsc',
+      'sbin0000123',
+    );
+    expect(known.code, known.stderr).toBe(0);
+    expect(known.stdout).toContain('Bank: State Bank of India (SBIN0000123).');
+    expect(known.stderr).toBe('');
+    const unknown = await cli(
+      '--json',
+      'beneficiaries',
+      'add',
+      '--name',
+      'New Branch Co',
+      '--account-number',
+      '000111222444',
+      '--ifsc',
+      'HDFC0ZZZZZZ',
+    );
+    expect(unknown.code, unknown.stderr).toBe(0);
+    expect(unknown.stderr).toContain("Warning: HDFC Bank has no branch HDFC0ZZZZZZ in Razorpay's IFSC list");
+    expect(JSON.parse(unknown.stdout).ifsc).toMatchObject({
+      bank: 'HDFC Bank',
+      warning: expect.stringMatching(/^HDFC Bank has no branch/),
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 /**
- * Every message: each reason and message the beneficiary import, the forms and the status bar can produce is made
- * here, from the same functions the screens call, and none may have a word twice in a row, two marks of punctuation
- * together, a field's name glued to a sentence that is not about it, or an emoji.
+ * Every message: each reason and message the beneficiary import, the forms, the IFSC check and the status bar can
+ * produce is made here, from the same functions the screens call, and none may have a word twice in a row, two marks
+ * of punctuation together, a field's name glued to a sentence that is not about it, or an emoji.
  */
 import { describe, expect, it } from 'vitest';
 import { explain } from '../../electron/api/user-messages';
@@ -16,6 +16,7 @@ import {
   type SheetCell,
 } from '../../shared/beneficiary-import';
 import { messageFaults } from '../../shared/messages';
+import { checkIfsc } from '../../electron/treasury/ifsc';
 import {
   FIELD_LABELS,
   EMPTY_VALUES,
@@ -127,6 +128,8 @@ function importMessages(): string[] {
     ...mapColumns(['Name', 'name', 'vpa']).problems,
     ...mapColumns(['Account number']).problems,
     ...mapColumns(['Name', 'Phone']).problems,
+    ...mapColumns(['Name', 'UPI address', 'GSTIN']).problems,
+    ...mapColumns(['Vendor', 'GSTIN']).problems,
   ];
   expect(mapping.length).toBeGreaterThanOrEqual(3);
   return [
@@ -136,6 +139,13 @@ function importMessages(): string[] {
     'The same payee as row 2.',
     'Already a beneficiary: Priya Sharma (bene_1001).',
   ];
+}
+
+/** What the IFSC check says under the form's field, in the import preview and from the CLI. */
+async function ifscMessages(): Promise<string[]> {
+  const unknown = ['HDFC0ZZZZZZ', 'SBIN0999999', 'BARB0ZZZZZZ', 'UTIB0ZZZZZZ', 'QQQQ0000001', 'ZZZZ0ABCDEF'];
+  const checks = await Promise.all(unknown.map(checkIfsc));
+  return checks.map((c) => c.warning!);
 }
 
 function statusBarMessages(): string[] {
@@ -158,14 +168,18 @@ describe('every message', () => {
     ['the import', importMessages],
     ['the forms', formMessages],
     ['the status bar', statusBarMessages],
-  ] as const)('%s: no doubled words, doubled punctuation, field name glued to a sentence, or emoji', (_, make) => {
-    const messages = make();
-    expect(messages.length).toBeGreaterThan(5);
-    const faulty = messages
-      .map((m) => ({ message: m, faults: messageFaults(m, LABELS) }))
-      .filter((m) => m.faults.length > 0);
-    expect(faulty).toEqual([]);
-  });
+    ['the IFSC check', ifscMessages],
+  ] as const)(
+    '%s: no doubled words, doubled punctuation, field name glued to a sentence, or emoji',
+    async (_, make) => {
+      const messages = await make();
+      expect(messages.length).toBeGreaterThan(5);
+      const faulty = messages
+        .map((m) => ({ message: m, faults: messageFaults(m, LABELS) }))
+        .filter((m) => m.faults.length > 0);
+      expect(faulty).toEqual([]);
+    },
+  );
 
   it('catches each fault the walk-through found', () => {
     expect(messageFaults('Account number account number and IFSC go together', LABELS)).not.toEqual([]);

@@ -237,6 +237,7 @@ describe.runIf(available)('secret containment', () => {
     await okCall('beneficiaries.list', {});
     await okCall('beneficiaries.matches', { vpa: 'vendor@okaxis' });
     await okCall('beneficiaries.verifyVpa', { vpa: 'vendor@okaxis' });
+    await okCall('beneficiaries.ifsc', { ifsc: 'HDFC0000001' });
     const payoutId = merchant.fixtures().payouts[0]!.id;
     await okCall('payouts.lookup', { payoutId, mode: 'advance' });
     await okCall('payouts.history', { payoutId });

@@ -121,6 +121,7 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'beneficiaries.fetch': { id: 'BEN-0001' },
     'beneficiaries.matches': { vpa: 'vendor@okbank' },
     'beneficiaries.verifyVpa': { vpa: 'vendor@okbank' },
+    'beneficiaries.ifsc': { ifsc: 'HDFC0000001' },
     'beneficiaries.changes': { id: 'BEN-0001' },
     'beneficiaries.importPreview': { fileName: 'vendors.csv', content: HEADER_ONLY_CSV },
     'beneficiaries.importRun': { fileName: 'vendors.csv', content: HEADER_ONLY_CSV },

@@ -55,7 +55,11 @@ describe('mapColumns', () => {
   it('lists unknown headers for the mapping step, and the mapping wins', () => {
     const m = mapColumns(['Vendor', 'A/c', 'Branch code', 'GSTIN']);
     expect(m.unknown).toEqual(['Vendor', 'A/c', 'Branch code', 'GSTIN']);
-    expect(m.problems).toEqual(['No column is the Name.', 'No column is the Account number or the UPI address.']);
+    expect(m.problems).toEqual([
+      'The columns "Vendor", "A/c", "Branch code", "GSTIN" are not mapped: choose a field for each or leave it out.',
+      'No column is the Name.',
+      'No column is the Account number or the UPI address.',
+    ]);
     const mapped = mapColumns(['Vendor', 'A/c', 'Branch code', 'GSTIN'], {
       vendor: 'name',
       'A/c': 'account_number',
@@ -66,8 +70,111 @@ describe('mapColumns', () => {
     expect(mapped.unknown).toEqual([]);
     expect(mapped.problems).toEqual([]);
   });
+  it('stops the import while any column is neither known, mapped nor left out', () => {
+    // The walk-through's file: every field column known, one column the console cannot guess.
+    const headers = ['Name', 'Account number', 'IFSC', 'Remarks'];
+    expect(mapColumns(headers).problems).toEqual([
+      'The column "Remarks" is not mapped: choose its field or leave it out.',
+    ]);
+    expect(mapColumns(headers, { Remarks: 'ignore' }).problems).toEqual([]);
+  });
   it('refuses two columns for one field', () => {
     expect(mapColumns(['Name', 'name', 'vpa']).problems).toEqual(['Two columns are Name: "Name" and "name".']);
+  });
+});
+
+/**
+ * The header rows of the bulk-payee templates desks bring, each with the field each column is and the columns left
+ * for the person to map or leave out. Where a template's exact header row could not be confirmed from the provider's
+ * own published template, the comment says so and what the row is instead: these are not invented as theirs.
+ */
+describe('bulk-payee templates', () => {
+  const fieldsOf = (headers: string[]) => {
+    const m = mapColumns(headers);
+    return { fields: m.fields, unknown: m.unknown };
+  };
+
+  it('RazorpayX: the fund-account columns of its contacts and fund accounts bulk upload', () => {
+    // The field names razorpay.com/docs/x/contacts/bulk-uploads lists for its sample CSV. Its contact columns
+    // (contact name, type, email, mobile, reference) are not listed there by their exact headers, so they are not
+    // here; "Fund Account Type" (bank_account or vpa) is no field of ours and is for the person to leave out.
+    expect(
+      fieldsOf([
+        'Fund Account Type',
+        'Fund Account Name',
+        'Fund Account Ifsc',
+        'Fund Account Number',
+        'Fund Account Vpa',
+        'Fund Account Phone Number',
+        'Fund Account Email',
+      ]),
+    ).toEqual({
+      fields: [null, 'name', 'ifsc', 'account_number', 'vpa', 'phone', 'email'],
+      unknown: ['Fund Account Type'],
+    });
+  });
+
+  it('Cashfree: its add-beneficiary fields, as a file exported from an integration names them', () => {
+    // The body fields of Cashfree Payouts' addBeneficiary (cashfree.com/docs/api-reference/payouts/v1/add-beneficiary).
+    // The headers of the Payouts Dashboard's own bulk-beneficiary sample file could not be confirmed.
+    expect(
+      fieldsOf([
+        'beneId',
+        'name',
+        'email',
+        'phone',
+        'bankAccount',
+        'ifsc',
+        'vpa',
+        'address1',
+        'address2',
+        'city',
+        'state',
+        'pincode',
+      ]),
+    ).toEqual({
+      fields: [null, 'name', 'email', 'phone', 'account_number', 'ifsc', 'vpa', 'address', null, null, null, null],
+      unknown: ['beneId', 'address2', 'city', 'state', 'pincode'],
+    });
+  });
+
+  it('HDFC Bank: a beneficiary upload with "Beneficiary …" headers', () => {
+    // Not confirmed against HDFC's own template (its ENet vendor-payment file is a headerless CSV built by its
+    // spreadsheet): the headers a desk's payee list for HDFC uploads carries, as the walk-through (issue 30) saw them.
+    expect(
+      fieldsOf([
+        'Beneficiary Name',
+        'Beneficiary Account Number',
+        'IFSC Code',
+        'Beneficiary Email ID',
+        'Beneficiary Mobile No',
+        'Beneficiary Address',
+      ]),
+    ).toEqual({ fields: ['name', 'account_number', 'ifsc', 'email', 'phone', 'address'], unknown: [] });
+  });
+
+  it('ICICI Bank: a beneficiary upload with "Bene …" headers', () => {
+    // Not confirmed against ICICI's own corporate-banking template: the "Bene" abbreviations its users' files carry.
+    expect(
+      fieldsOf(['Bene Name', 'Bene A/c No', 'Bene IFSC', 'Bene Email ID', 'Bene Mobile No', 'Bene Address']),
+    ).toEqual({ fields: ['name', 'account_number', 'ifsc', 'email', 'phone', 'address'], unknown: [] });
+  });
+
+  it('State Bank of India: a beneficiary upload with "A/C No." headers', () => {
+    // Not confirmed against SBI's own bulk-beneficiary template: the headers of the walk-through's SBI-style file.
+    expect(fieldsOf(['Beneficiary Name', 'A/C No.', 'IFSC', 'Email ID', 'Mobile No.', 'Address'])).toEqual({
+      fields: ['name', 'account_number', 'ifsc', 'email', 'phone', 'address'],
+      unknown: [],
+    });
+  });
+
+  it('the headers the walk-through found unrecognised', () => {
+    // Issue 30, item 8, as written there.
+    expect(fieldsOf(['Beneficiary Name', 'Bank A/c No', 'Bene IFSC', 'Email ID', 'Mobile No.'])).toEqual({
+      fields: ['name', 'account_number', 'ifsc', 'email', 'phone'],
+      unknown: [],
+    });
+    expect(mapColumns(['Beneficiary Name', 'A/C No.', 'IFSC*']).fields).toEqual(['name', 'account_number', 'ifsc']);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * `beneficiaries add|get|changed|import|template` (`beneficiary` is an alias), recorded in the cache like the app's.
  * Adding is never retried by the client: a lost answer says what to check. The form is checked by the shared schema
- * before anything is sent. `get` shows every bank-detail change the cache kept (a fraud signal); `changed` lists
+ * before anything is sent, and its IFSC against Razorpay's IFSC list (its bank named, or a warning when the list does
+ * not hold it). `get` shows every bank-detail change the cache kept (a fraud signal); `changed` lists
  * the payees with one, from the cache, so it answers offline too.
  */
 import { randomUUID } from 'node:crypto';
@@ -26,6 +27,7 @@ import { readSheet, SheetReadError } from '../../import/sheet-reader';
 import type { Command, Values } from '../command';
 import { InputError, actionResult, OutcomeUnknownError, UsageError, istText, progressLine, result, table } from '../io';
 import { readInputFile } from '../local-files';
+import { checkIfsc } from '../../treasury/ifsc';
 import { cancelOnInterrupt } from './settlements';
 
 const add: Command = {
@@ -55,6 +57,9 @@ const add: Command = {
       address: text('address', 'address'),
     });
     if (!form.success) throw new InputError(`Check the form: ${describeIssues(form.error)}.`);
+    // Said before sending, as the form says it while the IFSC is typed: a warning, the payee is still added.
+    const ifsc = form.data.ifsc ? await checkIfsc(form.data.ifsc) : null;
+    if (ifsc?.warning) io.err(`Warning: ${ifsc.warning}`);
     const r = await ctx.core.approvals.gate(ctx.profile.id, randomUUID(), {
       action: 'beneficiary.add',
       beneficiary: form.data,
@@ -62,8 +67,13 @@ const add: Command = {
     actionResult(
       io,
       r,
-      ({ beneficiary, message }) => `Added beneficiary ${beneficiary.beneficiary_id}${message ? ` (${message})` : ''}.`,
-      ({ beneficiary, message }) => ({ beneficiary_id: beneficiary.beneficiary_id, message, beneficiary }),
+      ({ beneficiary, message }) =>
+        `Added beneficiary ${beneficiary.beneficiary_id}${message ? ` (${message})` : ''}.` +
+        (ifsc?.bank
+          ? `
+Bank: ${ifsc.bank} (${ifsc.ifsc}).`
+          : ''),
+      ({ beneficiary, message }) => ({ beneficiary_id: beneficiary.beneficiary_id, message, beneficiary, ifsc }),
     );
   },
 };
@@ -157,19 +167,19 @@ function summary(report: ImportReport): string {
   const rows = report.rows.map((r) => [
     String(r.row),
     r.name,
+    r.ifscWarning ? `${r.ifsc}: not in the IFSC list` : (r.bank ?? ''),
     OUTCOME_LABELS[r.outcome],
     r.beneficiaryId ?? '',
     r.reason ?? '',
   ]);
+  const warnings = report.rows.filter((r) => r.ifscWarning).map((r) => `Row ${r.row}: ${r.ifscWarning}`);
   const counts = Object.entries(report.counts)
     .filter(([, n]) => n > 0)
     .map(([o, n]) => `${OUTCOME_LABELS[o as keyof typeof OUTCOME_LABELS]}: ${n}`)
     .join(', ');
   return [
-    table(['ROW', 'NAME', 'OUTCOME', 'BENEFICIARY', 'REASON'], rows, ['right']),
-    ...(report.unknownHeaders.length
-      ? [`Columns left out: ${report.unknownHeaders.join(', ')} (map one with --map "Header=field").`]
-      : []),
+    table(['ROW', 'NAME', 'BANK', 'OUTCOME', 'BENEFICIARY', 'REASON'], rows, ['right']),
+    ...warnings,
     counts,
   ].join('\n');
 }
@@ -197,8 +207,13 @@ const importFile: Command = {
     });
     const service = ctx.core.treasury.beneficiaryImport;
     const dryRun = values['dry-run'] === true;
-    const planned = service.preview(ctx.profile.id, sheet, mapping);
-    if (planned.problems.length) throw new UsageError(planned.problems.join(' '));
+    const planned = await service.preview(ctx.profile.id, sheet, mapping);
+    if (planned.problems.length) {
+      const how = planned.unknownHeaders.length
+        ? ' Map each with --map "Header=field", or leave it out with --map "Header=ignore".'
+        : '';
+      throw new UsageError(planned.problems.join(' ') + how);
+    }
     let report = planned;
     if (!dryRun) {
       const interrupt = cancelOnInterrupt(io, 'rows already sent are kept; run the same import again to finish');

@@ -21,18 +21,55 @@ export const GATEWAYS: readonly GatewayInfo[] = [
 export interface Bank {
   code: string;
   title: string;
-  ifscPrefix: string;
+  /**
+   * Branches of the bank that exist (Razorpay's IFSC list, which the console checks every IFSC against): the
+   * sandbox's payees and accounts bank at these, so its own data never draws an "IFSC not listed" warning.
+   * test/unit/ifsc.test.ts checks each against the list.
+   */
+  branches: readonly string[];
 }
 
 export const BANKS: readonly Bank[] = [
-  { code: 'HDFC', title: 'HDFC Bank', ifscPrefix: 'HDFC' },
-  { code: 'ICIC', title: 'ICICI Bank', ifscPrefix: 'ICIC' },
-  { code: 'SBIN', title: 'State Bank of India', ifscPrefix: 'SBIN' },
-  { code: 'UTIB', title: 'Axis Bank', ifscPrefix: 'UTIB' },
-  { code: 'KKBK', title: 'Kotak Mahindra Bank', ifscPrefix: 'KKBK' },
-  { code: 'PUNB', title: 'Punjab National Bank', ifscPrefix: 'PUNB' },
-  { code: 'BARB', title: 'Bank of Baroda', ifscPrefix: 'BARB' },
-  { code: 'YESB', title: 'Yes Bank', ifscPrefix: 'YESB' },
+  {
+    code: 'HDFC',
+    title: 'HDFC Bank',
+    branches: ['HDFC0000001', 'HDFC0000051', 'HDFC0000109', 'HDFC0000213', 'HDFC0000317', 'HDFC0000417'],
+  },
+  {
+    code: 'ICIC',
+    title: 'ICICI Bank',
+    branches: ['ICIC0000001', 'ICIC0000052', 'ICIC0000126', 'ICIC0000251', 'ICIC0000351', 'ICIC0000455'],
+  },
+  {
+    code: 'SBIN',
+    title: 'State Bank of India',
+    branches: ['SBIN0000001', 'SBIN0000051', 'SBIN0000101', 'SBIN0000201', 'SBIN0000301', 'SBIN0000400'],
+  },
+  {
+    code: 'UTIB',
+    title: 'Axis Bank',
+    branches: ['UTIB0000001', 'UTIB0000052', 'UTIB0000101', 'UTIB0000201', 'UTIB0000301', 'UTIB0000400'],
+  },
+  {
+    code: 'KKBK',
+    title: 'Kotak Mahindra Bank',
+    branches: ['KKBK0000131', 'KKBK0000203', 'KKBK0000286', 'KKBK0000638', 'KKBK0000871', 'KKBK0001424'],
+  },
+  {
+    code: 'PUNB',
+    title: 'Punjab National Bank',
+    branches: ['PUNB0000010', 'PUNB0001300', 'PUNB0002600', 'PUNB0005130', 'PUNB0007710', 'PUNB0010220'],
+  },
+  {
+    code: 'BARB',
+    title: 'Bank of Baroda',
+    branches: ['BARB0AAMBUR', 'BARB0AHMEDN', 'BARB0ALIDEL', 'BARB0ANCHAL', 'BARB0ASILME', 'BARB0BAHPAT'],
+  },
+  {
+    code: 'YESB',
+    title: 'Yes Bank',
+    branches: ['YESB0000001', 'YESB0000051', 'YESB0000101', 'YESB0000201', 'YESB0000303', 'YESB0000403'],
+  },
 ];
 
 /** UPI handles the sandbox treats as existing; any other handle is a well-formed but unknown VPA. */

@@ -25,7 +25,7 @@ import {
   type FormErrors,
   type FormValues,
 } from './beneficiary-form';
-import { useBeneficiaryCreate, useVpaVerification } from './beneficiaries-queries';
+import { useBeneficiaryCreate, useIfscLookup, useVpaVerification } from './beneficiaries-queries';
 import { MaskedAccount } from '../ui/MaskedAccount';
 import { namesResemble } from '../../../shared/name-match';
 import { mayHaveHappened } from '../query/journaled-action';
@@ -62,6 +62,15 @@ interface Submission {
 }
 
 type Verification = { status: 'idle' } | Loadable<VpaCheckResult>;
+
+/** Under the IFSC: the bank's name as it is typed, or why the list does not know it (a warning: it may be new). */
+function IfscText({ typed, hint }: { typed: string; hint: string | undefined }): ReactNode {
+  const { ifsc, query } = useIfscLookup(typed);
+  const found = query.data?.ifsc === ifsc ? query.data : null;
+  if (!found) return hint;
+  if (found.warning) return <span className="warning">{found.warning}</span>;
+  return found.bank ? <strong>{found.bank}</strong> : hint;
+}
 
 function VerificationText({ verification }: { verification: Verification }): ReactNode {
   switch (verification.status) {
@@ -309,7 +318,15 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
               key={name}
               label={FIELD_LABELS[name]}
               error={errors[name]}
-              hint={name === 'vpa' ? <VerificationText verification={verification} /> : hint}
+              hint={
+                name === 'vpa' ? (
+                  <VerificationText verification={verification} />
+                ) : name === 'ifsc' ? (
+                  <IfscText typed={values.ifsc} hint={hint} />
+                ) : (
+                  hint
+                )
+              }
             >
               {(ids) => {
                 const input = (

@@ -1,6 +1,7 @@
 /**
- * Bulk import on the Beneficiaries screen: choose an XLSX or CSV (or download the template), map any header the
- * console does not know, preview every row as main checks it (the add form's schema, duplicates in the file and
+ * Bulk import on the Beneficiaries screen: choose an XLSX or CSV (or download the template), map or leave out each
+ * header the console does not know (nothing is created before), preview every row (account numbers whole, each
+ * IFSC's bank or why the IFSC list does not hold it) as main checks it (the add form's schema, duplicates in the file and
  * against the cache, what an earlier run of the same file did), confirm with the counts, follow the progress
  * (Cancel stops before the next row), then read and export the per-row results. Main sends each row once: a
  * rerun of the same file reports what was created before instead of creating it again.
@@ -28,7 +29,6 @@ import {
   useImportTemplate,
 } from './beneficiaries-queries';
 import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
-import { MaskedAccount } from '../ui/MaskedAccount';
 import { useOfflineReason } from '../ui/offline';
 import { ErrorNotice } from '../ui/states';
 
@@ -41,12 +41,34 @@ const COLUMNS: DataColumn<ImportRowResult>[] = [
   { id: 'row', label: 'Row', numeric: true, cell: (r) => r.row, sortValue: (r) => r.row },
   { id: 'name', label: 'Name', cell: (r) => r.name || none, sortValue: (r) => r.name || null },
   {
-    id: 'bank',
-    label: 'Bank account',
+    // Whole, not masked: the preview is where a person checks that the file's leading zeros survived.
+    id: 'account',
+    label: 'Account number',
     mono: true,
     optional: true,
-    cell: (r) => (r.account_number ? <MaskedAccount account={r.account_number} ifsc={r.ifsc} /> : none),
+    cell: (r) => r.account_number || none,
     sortValue: (r) => r.account_number || null,
+  },
+  {
+    id: 'ifsc',
+    label: 'IFSC',
+    optional: true,
+    // The bank's name or the list's warning under the code, wrapped: cut, the warning would say nothing.
+    wrap: true,
+    cell: (r) =>
+      r.ifsc ? (
+        <span className="import-stack">
+          <span className="mono">{r.ifsc}</span>
+          {r.ifscWarning ? (
+            <span className="warning">{r.ifscWarning}</span>
+          ) : (
+            r.bank && <span className="muted">{r.bank}</span>
+          )}
+        </span>
+      ) : (
+        none
+      ),
+    sortValue: (r) => r.ifsc || null,
   },
   {
     id: 'vpa',
@@ -62,16 +84,27 @@ const COLUMNS: DataColumn<ImportRowResult>[] = [
     cell: (r) => <span className={`import-outcome import-${r.outcome}`}>{OUTCOME_LABELS[r.outcome]}</span>,
     sortValue: (r) => OUTCOME_LABELS[r.outcome],
   },
-  {
-    id: 'id',
-    label: 'Beneficiary id',
-    mono: true,
-    optional: true,
-    cell: (r) => r.beneficiaryId ?? none,
-    sortValue: (r) => r.beneficiaryId,
-  },
   { id: 'reason', label: 'Reason', wrap: true, cell: (r) => r.reason ?? none, sortValue: (r) => r.reason },
 ];
+
+/**
+ * The results add the id each row got, under its outcome rather than in a column of its own: at 1280 px a seventh
+ * column pushed the Reason out of sight.
+ */
+const RESULT_COLUMNS: DataColumn<ImportRowResult>[] = COLUMNS.map((c) =>
+  c.id !== 'outcome'
+    ? c
+    : {
+        ...c,
+        label: 'Outcome and id',
+        cell: (r) => (
+          <span className="import-stack">
+            {c.cell(r)}
+            {r.beneficiaryId && <span className="mono">{r.beneficiaryId}</span>}
+          </span>
+        ),
+      },
+);
 
 /** The counts of a report, in words: "4 ready · 3 invalid". */
 function countsText(report: ImportReport): string {
@@ -81,13 +114,23 @@ function countsText(report: ImportReport): string {
     .join(' · ');
 }
 
-function Results({ id, label, report }: { id: string; label: string; report: ImportReport }) {
+function Results({
+  id,
+  label,
+  report,
+  columns,
+}: {
+  id: string;
+  label: string;
+  report: ImportReport;
+  columns: DataColumn<ImportRowResult>[];
+}) {
   const [sort, setSort] = useState<TableSort | null>(null);
   return (
     <DataTable
       id={id}
       label={label}
-      columns={COLUMNS}
+      columns={columns}
       rows={report.rows}
       rowKey={(r) => String(r.row)}
       sort={sort}
@@ -177,9 +220,9 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
       </header>
       <p className="muted">
         An Excel (.xlsx) or CSV file with a header row. Headers the console knows: the template’s (
-        {BENEFICIARY_FIELDS.map((f) => TEMPLATE_HEADERS[f]).join(', ')}) and the interface’s field names; other headers
-        are mapped below. Account numbers keep their leading zeros; a number the spreadsheet cut to 15 digits is
-        refused, not guessed.
+        {BENEFICIARY_FIELDS.map((f) => TEMPLATE_HEADERS[f]).join(', ')}), the interface’s field names and the usual
+        headers of RazorpayX, Cashfree and bank bulk-payee files; each other column is mapped or left out below. Account
+        numbers keep their leading zeros; a number the spreadsheet cut to 15 digits is refused, not guessed.
       </p>
       <div className="import-choose">
         <label htmlFor={fileId}>File</label>
@@ -209,7 +252,8 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
               <span className="mono">{header}</span>
               <select
                 className="input"
-                value={mapping[header] ?? 'ignore'}
+                value={mapping[header] ?? ''}
+                aria-invalid={mapping[header] === undefined}
                 disabled={running}
                 onChange={(e) => {
                   const next = { ...mapping, [header]: e.target.value as HeaderMapping[string] };
@@ -217,6 +261,11 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
                   if (file) void check(file, next);
                 }}
               >
+                {mapping[header] === undefined && (
+                  <option value="" disabled>
+                    Choose…
+                  </option>
+                )}
                 <option value="ignore">Leave out</option>
                 {BENEFICIARY_FIELDS.map((f) => (
                   <option key={f} value={f}>
@@ -230,7 +279,7 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
       )}
       {planned && planned.problems.length > 0 && (
         <div className="notice notice-error" role="alert">
-          {planned.problems.join(' ')} Map the columns above.
+          {planned.problems.join(' ')} Nothing is created until every column is mapped or left out above.
         </div>
       )}
       {planned && !done && planned.problems.length === 0 && (
@@ -264,7 +313,7 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
               </button>
             </div>
           )}
-          <Results id="beneficiary-import-preview" label="Import preview" report={planned} />
+          <Results id="beneficiary-import-preview" label="Import preview" report={planned} columns={COLUMNS} />
         </>
       )}
       {done && (
@@ -277,7 +326,7 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
               Export results (Excel)
             </button>
           </div>
-          <Results id="beneficiary-import-results" label="Import results" report={done} />
+          <Results id="beneficiary-import-results" label="Import results" report={done} columns={RESULT_COLUMNS} />
         </>
       )}
       {confirming && planned && (

@@ -5,6 +5,8 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { ask, ipcKey, useActiveProfileId, useIpcMutation, useIpcQuery, type IpcFailure } from '../query/ipc-query';
 import type { IpcOutput } from '../../../shared/ipc/contract';
+import { IFSC } from '../../../shared/api/common';
+import { normaliseBeneficiaryText } from '../../../shared/beneficiaries';
 
 const PAGE_SIZE = 100;
 
@@ -34,6 +36,18 @@ export function useBeneficiaryList(search: string, changed = false) {
 export const useBeneficiaryCreate = () => useIpcMutation('beneficiaries.create', { invalidates: ['beneficiaries.'] });
 export const useBeneficiaryFetch = () => useIpcMutation('beneficiaries.fetch', { invalidates: ['beneficiaries.'] });
 export const useVpaVerification = () => useIpcMutation('beneficiaries.verifyVpa');
+
+/**
+ * The typed IFSC's bank, or why it may be wrong, from Razorpay's IFSC list in main (offline; the renderer never
+ * loads the list). Asked once the text has an IFSC's shape; a shape the form refuses is the form's to say.
+ */
+export function useIfscLookup(typed: string) {
+  const ifsc = normaliseBeneficiaryText('ifsc', typed);
+  return {
+    ifsc,
+    query: useIpcQuery('beneficiaries.ifsc', { ifsc }, { enabled: IFSC.test(ifsc), staleTime: Infinity }),
+  };
+}
 
 /** The bank-detail changes the cache saw for one beneficiary, newest first. */
 export const useBankDetailChanges = (id: string) => useIpcQuery('beneficiaries.changes', { id });

@@ -4,12 +4,12 @@
  * state read here, its rounds pushed as `payoutWatch` events: query/main-events.ts).
  */
 import { useMutationState } from '@tanstack/react-query';
-import { isPendingTransfer, type PayoutLookup, type PayoutLookupMode } from '../../../shared/payouts';
+import { RECENT_LOOKUPS, isPendingTransfer, type PayoutLookup, type PayoutLookupMode } from '../../../shared/payouts';
 import type { Loadable } from '../loadable';
 import { loadableOf, useActiveProfileId, useIpcMutation, useIpcQuery } from '../query/ipc-query';
 import { usePayoutsUi } from './payouts-store';
 
-const RECENT = { limit: 50 } as const;
+const RECENT = { limit: RECENT_LOOKUPS } as const;
 
 export const watched = (recent: readonly PayoutLookup[]): PayoutLookup[] =>
   recent.filter((l) => isPendingTransfer(l.transferStatus));

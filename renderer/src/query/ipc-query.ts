@@ -4,6 +4,7 @@
  * loading flags and refresh timers are the library's job, so no screen counts generations by hand.
  */
 import {
+  notifyManager,
   useMutation,
   useQuery,
   useQueryClient,
@@ -91,14 +92,37 @@ export function useIpcQuery<C extends IpcChannel>(
   });
 }
 
+const ofChannels = (channels: readonly string[]) => (query: { queryKey: readonly unknown[] }) => {
+  const [scope, , channel] = query.queryKey;
+  return scope === 'profile' && typeof channel === 'string' && channels.some((c) => channel.startsWith(c));
+};
+
 /** Marks every read of the given channels (or channel prefixes such as `settlements.`) stale, on every profile. */
 export function invalidateChannels(client: QueryClient, channels: readonly string[]): Promise<void> {
-  return client.invalidateQueries({
-    predicate: (query) => {
-      const [scope, , channel] = query.queryKey;
-      return scope === 'profile' && typeof channel === 'string' && channels.some((c) => channel.startsWith(c));
-    },
-  });
+  return client.invalidateQueries({ predicate: ofChannels(channels) });
+}
+
+/**
+ * Invalidates the channels' reads and resolves once none of them is being read any more: the reads on screen then
+ * hold the new answers (or their errors). invalidateQueries' own promise is not enough: a read that another read
+ * restarted (the settlement totals wait for the grid's first page) resolves it early.
+ */
+export async function invalidateAndReread(client: QueryClient, channels: readonly string[]): Promise<void> {
+  await invalidateChannels(client, channels);
+  const cache = client.getQueryCache();
+  const reading = () => cache.findAll({ predicate: ofChannels(channels), fetchStatus: 'fetching' }).length > 0;
+  if (reading()) {
+    await new Promise<void>((resolve) => {
+      const stop = cache.subscribe(() => {
+        if (reading()) return;
+        stop();
+        resolve();
+      });
+    });
+  }
+  // The components hear of the new answers through the query layer's batched notifications; resolving behind
+  // them means whatever follows is drawn with those answers, not before them.
+  await new Promise<void>((resolve) => notifyManager.schedule(resolve));
 }
 
 /** An action: the channel's call as a mutation that, once it worked, invalidates what it changed. */

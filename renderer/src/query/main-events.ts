@@ -1,13 +1,13 @@
 /**
  * Events main pushes, turned into query updates: connectivity replaces its query's value, a sync's or an export's
  * progress and end are kept under the job's id (query/jobs.ts), the end of a sync makes the cached reads it changed
- * stale, the end of an export makes the cache sizes stale. Mounted once, by
+ * stale and is kept once the reads on screen have been read again, the end of an export makes the cache sizes stale. Mounted once, by
  * the app's root.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../api';
-import { CONNECTIVITY_KEY, invalidateChannels } from './ipc-query';
+import { CONNECTIVITY_KEY, invalidateAndReread, invalidateChannels } from './ipc-query';
 import { recordJobEvent } from './jobs';
 
 /**
@@ -33,11 +33,13 @@ export function useMainEvents(): void {
       api.on.exportProgress((progress) => recordJobEvent(progress.jobId, { progress })),
       api.on.syncFinished((finished) => {
         const { profileId } = finished;
-        recordJobEvent(finished.jobId, { finished });
         // "Cleared: 12.4 MB freed" is no longer the news once a sync has filled that cache again.
         const mutations = client.getMutationCache();
         for (const m of mutations.findAll({ mutationKey: ['cache.clear', profileId] })) mutations.remove(m);
-        void invalidateChannels(client, SYNC_CHANGES);
+        // The end is told once the reads on screen hold what the sync stored: told first, "Sync completed … 80,000
+        // records" stood for seconds beside the grid's and totals' answers from before it ("Nothing cached", ₹0.00).
+        // A failed read ends in its own error, so the end is told either way.
+        void invalidateAndReread(client, SYNC_CHANGES).finally(() => recordJobEvent(finished.jobId, { finished }));
       }),
       // An export is journaled too.
       api.on.exportFinished((finished) => {
