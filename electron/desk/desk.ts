@@ -99,7 +99,7 @@ export async function openDesk(options: OpenDeskOptions) {
     },
     periods: { ...periods, close: writes(periods.close), reopen: writes(periods.reopen) },
     people: { ...people, add: writes(people.add), remove: writes(people.remove) },
-    journal: { ...journal, append: writes(journal.append) },
+    journal: { ...journal, append: writes(journal.append), mirror: writes(journal.mirror) },
 
     /**
      * Calls `onChange` with the table each change touched, from any console, until the returned function is

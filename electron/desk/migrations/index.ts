@@ -8,6 +8,7 @@ import peopleFunctions from './003-people-functions';
 import periods from './004-periods';
 import exceptions from './005-exceptions';
 import live from './006-live';
+import journalMirror from './008-journal-mirror';
 
 export interface DeskMigration {
   version: number;
@@ -22,6 +23,7 @@ export const DESK_MIGRATIONS: readonly DeskMigration[] = [
   { version: 4, name: 'periods', sql: periods },
   { version: 5, name: 'exceptions', sql: exceptions },
   { version: 6, name: 'live', sql: live },
+  { version: 8, name: 'journal mirror', sql: journalMirror },
 ];
 
 /** The newest schema this console knows; a desk at a later version is read-only for it. */
