@@ -162,7 +162,10 @@ export function createCore(options: CoreOptions) {
     vault: options.vault,
     log: options.log.child('desk'),
     consoleName: options.consoleName,
-    onChange: (profileId, topic) => events.emit('desk', { profileId, topic }),
+    onChange: (profileId, topic) => {
+      if (topic === 'exceptions' || topic === 'connection') exceptionQueue.deskChanged(profileId);
+      events.emit('desk', { profileId, topic });
+    },
     onLive: (profileId) => void journalMirror.push(profileId),
     journalWaiting: (profileId) => journalMirror.waiting(profileId),
   });

@@ -71,6 +71,9 @@ export function createDeskRegistry(options: DeskRegistryOptions) {
   return {
     consoleName,
 
+    /** Whether the profile is joined to a desk, without opening it. */
+    joined: (profileId: string): boolean => options.settings.desk(profileId) !== null,
+
     /** The profile's desk, opened if need be; null in local mode. Throws a DeskError when it cannot be reached. */
     async for(profileId: string): Promise<Desk | null> {
       const connection = options.settings.desk(profileId);
