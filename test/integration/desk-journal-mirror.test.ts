@@ -161,4 +161,28 @@ describe.runIf(postgresAvailable())("a console's journal mirrored into its desk'
     expect((await a.journals.for('sandbox').journal.verify()).ok).toBe(true);
     expect(await a.desks.verify('sandbox')).toMatchObject({ ok: true, problems: [] });
   });
+
+  it('takes every form of entry a console writes, such as the export of a payout check', async () => {
+    const asha = await desk.open('asha', 'another-console');
+    try {
+      const seq = await asha.journal.mirror({
+        seq: 1,
+        hash: 'a'.repeat(64),
+        kind: 'export',
+        event: 'export.payoutCheck',
+        outcome: 'completed',
+        summary: 'Exported payout check 3.',
+        data: { runId: 3 },
+        refersTo: null,
+      });
+      expect(await reader.journal.get(seq)).toMatchObject({
+        event: 'export.payoutCheck',
+        person: desk.who('asha'),
+        console: 'another-console',
+        data: { runId: 3, local: { seq: 1, hash: 'a'.repeat(64) } },
+      });
+    } finally {
+      await asha.close();
+    }
+  });
 });

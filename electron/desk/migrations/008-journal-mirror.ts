@@ -4,7 +4,9 @@
  * login like every other entry, the console, and the local entry's sequence number and hash in its data.
  * `journal_mirrored` records which local entry became which desk entry, so a console that sends an entry again
  * (its answer was lost) gets the first desk entry back instead of a second one. The key holds the local hash too:
- * a cache moved aside restarts its chain at 1, and those are other entries.
+ * a cache moved aside restarts its chain at 1, and those are other entries. The forms it checks are wide enough for
+ * every entry a console writes (`export.payoutCheck`, a long import's summary): one it refused would hold back
+ * every entry after it.
  */
 export default `
 CREATE TABLE desk.journal_mirrored (
@@ -25,8 +27,8 @@ DECLARE
 BEGIN
   PERFORM require('viewer', 'write to the journal');
   IF length(console) NOT BETWEEN 1 AND 200 OR local_seq < 1 OR local_hash !~ '^[0-9a-f]{64}$'
-     OR kind !~ '^[a-z_]{1,40}$' OR event !~ '^[a-z0-9_.]{1,80}$' OR outcome !~ '^[a-z_]{1,20}$'
-     OR length(summary) > 20000 OR jsonb_typeof(data) <> 'object' OR octet_length(data::text) > 1000000 THEN
+     OR kind !~ '^[a-z_]{1,40}$' OR event !~ '^[A-Za-z0-9_.]{1,200}$' OR outcome !~ '^[a-z_]{1,20}$'
+     OR length(summary) > 100000 OR jsonb_typeof(data) <> 'object' OR octet_length(data::text) > 10000000 THEN
     RAISE EXCEPTION 'A mirrored journal entry needs a console, a local sequence number and hash, a kind, an event and an outcome of the documented forms.'
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
