@@ -111,12 +111,8 @@ export function* journalEntries(db: Database): Generator<JournalEntry> {
   for (const row of db.prepare<[], Row>(`SELECT ${COLUMNS} FROM journal ORDER BY seq`).iterate()) yield toEntry(row);
 }
 
-export function createJournal(options: JournalOptions) {
-  const { db, profileId, heads } = options;
-  const last = db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1');
-  const insert = db.prepare(`INSERT INTO journal (${COLUMNS}) VALUES (${COLUMNS.replace(/\w+/g, '?')})`);
-  const bySeq = db.prepare<[number], Row>(`SELECT ${COLUMNS} FROM journal WHERE seq = ?`);
-  const queue = db.prepare<[number]>('INSERT INTO journal_desk_outbox (seq) VALUES (?)');
+/** The cache's list of entries on their way to the desk's journal (migration 18), read and marked by desk-mirror.ts. */
+function createOutbox(db: Database) {
   const waitingRows = db.prepare<[number], Row & { desk_refers_to: number | null }>(
     `SELECT ${COLUMNS.split(', ')
       .map((c) => `j.${c}`)
@@ -129,6 +125,21 @@ export function createJournal(options: JournalOptions) {
     .prepare<[], number>('SELECT count(*) FROM journal_desk_outbox WHERE desk_seq IS NULL')
     .pluck();
   const markPushed = db.prepare<[number, number]>('UPDATE journal_desk_outbox SET desk_seq = ? WHERE seq = ?');
+  return {
+    waiting: (): number => waitingCount.get()!,
+    next: (limit: number): WaitingEntry[] =>
+      waitingRows.all(limit).map((r) => ({ entry: toEntry(r), deskRefersTo: r.desk_refers_to })),
+    /** The desk took the entry as its entry `deskSeq`. */
+    pushed: (seq: number, deskSeq: number): void => void markPushed.run(deskSeq, seq),
+  };
+}
+
+export function createJournal(options: JournalOptions) {
+  const { db, profileId, heads } = options;
+  const last = db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1');
+  const insert = db.prepare(`INSERT INTO journal (${COLUMNS}) VALUES (${COLUMNS.replace(/\w+/g, '?')})`);
+  const bySeq = db.prepare<[number], Row>(`SELECT ${COLUMNS} FROM journal WHERE seq = ?`);
+  const queue = db.prepare<[number]>('INSERT INTO journal_desk_outbox (seq) VALUES (?)');
   // Whether the current write put an entry in the outbox, so its commit tells the mirror.
   let queued = false;
 
@@ -225,13 +236,7 @@ export function createJournal(options: JournalOptions) {
     },
 
     /** The entries waiting for the desk's journal (desk-mirror.ts), oldest first. */
-    outbox: {
-      waiting: (): number => waitingCount.get()!,
-      next: (limit: number): WaitingEntry[] =>
-        waitingRows.all(limit).map((r) => ({ entry: toEntry(r), deskRefersTo: r.desk_refers_to })),
-      /** The desk took the entry as its entry `deskSeq`. */
-      pushed: (seq: number, deskSeq: number): void => void markPushed.run(deskSeq, seq),
-    },
+    outbox: createOutbox(db),
 
     get(seq: number): JournalEntry | null {
       const row = bySeq.get(seq);
