@@ -27,6 +27,7 @@ import { createJournalHandlers } from './ipc/journal';
 import { createMerchantToolHandlers } from './ipc/merchant-tools';
 import { credentialEntry, profileEntry } from './journal/profile-events';
 import { createPeriodService } from './journal/period-service';
+import { createJournalMirror } from './journal/desk-mirror';
 import { createJournals, osUserName, type Journals } from './journal/registry';
 import type { JournalInput } from './journal/journal';
 import { createExportHandlers } from './ipc/exports';
@@ -156,14 +157,22 @@ export function createCore(options: CoreOptions) {
     osUser,
     now: nowDate,
     nativeBinding: options.sqliteNativeBinding,
+    onDesk: (profileId) => profiles.desk(profileId) !== null,
+    onQueued: (profileId) => void journalMirror.push(profileId),
   });
   const desks = createDeskRegistry({
     settings: profiles,
     vault: options.vault,
     log: options.log.child('desk'),
     consoleName: options.consoleName,
-    onChange: (profileId, topic) => events.emit('desk', { profileId, topic }),
+    onChange: (profileId, topic) => {
+      if (topic === 'exceptions' || topic === 'connection') exceptionQueue.deskChanged(profileId);
+      events.emit('desk', { profileId, topic });
+    },
+    onLive: (profileId) => void journalMirror.push(profileId),
+    journalWaiting: (profileId) => journalMirror.waiting(profileId),
   });
+  const journalMirror = createJournalMirror({ journals, desks, log: options.log.child('journal-mirror') });
   const exceptionQueue = createExceptionQueue({
     cacheFor,
     journals,
@@ -312,6 +321,8 @@ export function createCore(options: CoreOptions) {
     desks,
     /** Closing and reopening periods, which on a desk bind everyone: the CLI uses it too. */
     periods,
+    /** Each profile's journal entries on their way to its desk's journal: the CLI waits for them before it exits. */
+    journalMirror,
     /** The exception queue and its bulk actions, on the cache or the desk: the CLI uses it too. */
     exceptionQueue,
     /** Bank reconciliation, on the cache or the desk: the CLI uses it too. */

@@ -156,9 +156,15 @@ export const deskState = z.discriminatedUnion('mode', [
     writable: z.boolean(),
     /** Why the desk cannot be reached, or why this console may only read it. */
     reason: z.string().nullable(),
+    /** This console's journal entries not yet in the desk's journal (they wait while the desk is away). */
+    journalWaiting: z.number().int().nonnegative(),
   }),
 ]);
 export type DeskState = z.output<typeof deskState>;
+
+/** How many of this console's journal entries wait for the desk's journal, for the desk line and `desk status`. */
+export const journalWaitingSentence = (n: number) =>
+  `${n.toLocaleString('en-IN')} journal ${n === 1 ? 'entry waits' : 'entries wait'} for the desk.`;
 
 export const DESK_TOPICS = [
   'exceptions',

@@ -64,6 +64,11 @@ const filterFields = {
   /** Only records that break at least one reconciliation rule (or `rule`, when given). */
   exceptionsOnly: z.boolean().optional(),
   rule: z.enum(RULE_IDS as [RuleId, ...RuleId[]]).optional(),
+  /**
+   * With `exceptionsOnly` or `rule`, the Settlements grid leaves resolved exceptions out unless this is true
+   * (treasury/exception-queue.ts says whose states: the cache's workflow, or the desk's). Exports ignore it.
+   */
+  includeResolved: z.boolean().optional(),
   /** An order id, gateway transaction id or UTR, in full or its start, any case. */
   search: z.string().trim().min(1).max(64).optional(),
   state: z.enum(SETTLEMENT_STATES).optional(),
@@ -104,6 +109,10 @@ export type SettlementQuery = z.input<typeof settlementQuery>;
 const minor = z.number().int();
 const asOf = z.string().nullable();
 
+/** What the grid's state column says of an exception: its state, or `assigned` for an unresolved one with an owner. */
+export const EXCEPTION_LABELS = ['open', 'acknowledged', 'assigned', 'resolved'] as const;
+export type ExceptionLabel = (typeof EXCEPTION_LABELS)[number];
+
 export const cachedException = z.object({
   rule: z.enum(RULE_IDS as [RuleId, ...RuleId[]]),
   values: z.record(z.string(), z.union([z.number(), z.string(), z.null()])),
@@ -136,6 +145,8 @@ export const cachedSettlement = z.object({
   exceptions: z.array(cachedException),
   /** ISO UTC time a re-sync found the record gone; null while the API still returns it. */
   vanishedAt: z.string().nullable(),
+  /** The Settlements grid's rows only: the exception's workflow state, null for a record that breaks no rule. */
+  exceptionState: z.enum(EXCEPTION_LABELS).nullable().optional(),
 });
 export type CachedSettlement = z.output<typeof cachedSettlement>;
 

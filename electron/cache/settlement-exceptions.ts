@@ -13,7 +13,7 @@ import {
   type ExceptionStateRow,
   type TriageAnswer,
 } from '../../shared/settlement-changes';
-import type { CachedSettlement } from '../../shared/settlement-query';
+import type { CachedSettlement, ExceptionLabel } from '../../shared/settlement-query';
 import { READ_COLUMNS, readRowToCached } from './settlement-rows';
 import { prepareAll } from './statements';
 
@@ -38,7 +38,18 @@ const SQL = {
   event: `INSERT INTO settlement_exception_events (date, pg, pg_transaction_id, settlement_date, at, action, text)
           VALUES (?, ?, ?, ?, ?, ?, ?)`,
   events: `SELECT at, action, text FROM settlement_exception_events WHERE ${KEY} ORDER BY id`,
+  localLabel: `SELECT state, assignee FROM settlement_exception_states WHERE ${KEY}`,
+  deskLabel: `SELECT state, assignee FROM desk_exception_states WHERE ${KEY}`,
+  clearDesk: 'DELETE FROM desk_exception_states',
+  deskState: `INSERT INTO desk_exception_states (date, pg, pg_transaction_id, settlement_date, state, assignee)
+              VALUES (?, ?, ?, ?, ?, ?)`,
 } as const;
+
+/** What the grid's state column says: resolved first, then an owner, then the state. */
+export function exceptionLabel(state: ExceptionState, assignee: string | null): ExceptionLabel {
+  if (state === 'resolved') return 'resolved';
+  return assignee ? 'assigned' : state;
+}
 
 type StateRow = [ExceptionState, string | null, string | null, string, string | null, string | null, string | null];
 
@@ -159,6 +170,25 @@ export function createExceptionsRepository(db: Database, now: () => Date) {
     exceptionsOfDate(range: { lo: number; hi: number }, pg: string | null): CachedSettlement[] {
       return (sql.exceptionsOfDate.raw().all(range.lo, range.hi, pg, pg) as unknown[][]).map(readRowToCached);
     },
+    /**
+     * The state column of a page's rows: each record that breaks a rule gets its workflow state, by the cache's own
+     * states or (on a desk) the desk's copied into the cache; a primary-key read per exception on the page.
+     */
+    labelled(rows: CachedSettlement[], source: 'local' | 'desk'): CachedSettlement[] {
+      const read = source === 'local' ? sql.localLabel : sql.deskLabel;
+      return rows.map((r) => {
+        if (r.exceptions.length === 0) return { ...r, exceptionState: null };
+        const found = read.raw().get(...keyOf(r)) as [ExceptionState, string | null] | undefined;
+        return { ...r, exceptionState: found ? exceptionLabel(found[0], found[1]) : 'open' };
+      });
+    },
+    /** The desk's exceptions that are not plainly open, replacing the previous copy in one transaction. */
+    replaceDeskStates: db.transaction(
+      (rows: readonly (readonly [string, string, string, string, string, string | null])[]) => {
+        sql.clearDesk.run();
+        for (const row of rows) sql.deskState.run(...row);
+      },
+    ),
     /** Stores a triage's answers and the tag it earned (null below the threshold), with an event. */
     saveTriage: db.transaction((r: CachedSettlement, answer: TriageAnswer, tag: string | null) => {
       const key = keyOf(r);

@@ -20,8 +20,24 @@ export const FILTER_SQL = `
        OR utr LIKE :search ESCAPE '\\')
   AND (CASE :state WHEN 'current' THEN vanished_at IS NULL WHEN 'vanished' THEN vanished_at IS NOT NULL ELSE 1 END)`;
 
-/** Written out literally so the planner can use the index over records with exceptions. */
-export const EXCEPTIONS_SQL = 'AND exception_flags <> 0';
+const SAME_KEY = (t: string) =>
+  `${t}.date = settlements.date AND ${t}.pg = settlements.pg AND ${t}.pg_transaction_id = settlements.pg_transaction_id
+   AND ${t}.settlement_date = settlements.settlement_date`;
+
+/**
+ * `exception_flags <> 0` is written out literally so the planner can use the index over records with exceptions.
+ * `:hideResolved` leaves resolved exceptions out (the grid's "Exceptions only"): 1 by the cache's own workflow,
+ * 2 by the desk's states copied into the cache; a primary-key probe per exception, no round trip to the desk.
+ */
+export const EXCEPTIONS_SQL = `AND exception_flags <> 0
+  AND (:hideResolved = 0
+       OR (:hideResolved = 1 AND NOT EXISTS (SELECT 1 FROM settlement_exception_states st
+                                             WHERE st.state = 'resolved' AND ${SAME_KEY('st')}))
+       OR (:hideResolved = 2 AND NOT EXISTS (SELECT 1 FROM desk_exception_states ds
+                                             WHERE ds.state = 'resolved' AND ${SAME_KEY('ds')})))`;
+
+/** Whose workflow states say an exception is resolved: the cache's own, or the desk's copy; null: none are left out. */
+export type ResolvedSource = 'local' | 'desk' | null;
 
 export interface FilterParams {
   from: string;
@@ -40,6 +56,8 @@ export interface FilterParams {
   searchLo: string | null;
   searchHi: string | null;
   state: (typeof SETTLEMENT_STATES)[number];
+  /** 0: resolved exceptions are read like the rest; 1 and 2: left out, by the cache's or the desk's states. */
+  hideResolved: 0 | 1 | 2;
 }
 
 export interface ParsedFilter {
@@ -49,8 +67,11 @@ export interface ParsedFilter {
   rollupCovers: boolean;
 }
 
-/** A filter already checked by `settlementFilter` or `settlementQuery`. */
-export function toSqlFilter(f: z.output<typeof settlementFilter>): ParsedFilter {
+/**
+ * A filter already checked by `settlementFilter` or `settlementQuery`. `resolved` names whose states leave resolved
+ * exceptions out of an exceptions view (the grid's reads); without it (exports, the CLI) none are left out.
+ */
+export function toSqlFilter(f: z.output<typeof settlementFilter>, resolved: ResolvedSource = null): ParsedFilter {
   const params: FilterParams = {
     from: f.from,
     to: f.to,
@@ -63,8 +84,14 @@ export function toSqlFilter(f: z.output<typeof settlementFilter>): ParsedFilter 
     search: f.search === undefined ? null : prefixPattern(f.search),
     ...(f.search === undefined ? { searchLo: null, searchHi: null } : searchBounds(f.search)),
     state: f.state ?? 'current',
+    hideResolved: 0,
   };
   const exceptionsOnly = f.exceptionsOnly === true || f.rule !== undefined;
-  const rollupCovers = params.state === 'current' && params.search === null;
+  if (exceptionsOnly && resolved !== null && f.includeResolved !== true) {
+    params.hideResolved = resolved === 'local' ? 1 : 2;
+  }
+  // The rollup and the sort keys know a record's rules, not its workflow state: leaving resolved ones out reads the
+  // records through the index over exceptions instead.
+  const rollupCovers = params.state === 'current' && params.search === null && params.hideResolved === 0;
   return { params, exceptionsOnly, rollupCovers };
 }

@@ -215,8 +215,13 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     // walk a rare status's dates again (settlement-value-order.ts).
     const byValues = rollupCovers && isValueColumn(sort.column);
     const jump = options.position !== undefined && options.position > 0;
+    // Resolved exceptions left out: only the statement knows workflow states (settlement-filter.ts).
     const stored =
-      (hasSortKeys(sort.column) && !keyed && !(byValues && jump) && readByKeys(sort.column)) ||
+      (hasSortKeys(sort.column) &&
+        !keyed &&
+        !(byValues && jump) &&
+        filter.hideResolved === 0 &&
+        readByKeys(sort.column)) ||
       (byValues ? readByValues(sort.column as ValueColumn) : readByStatement());
     const more = stored.length > limit;
     const rows = (more ? stored.slice(0, limit) : stored).map(readRowToCached);

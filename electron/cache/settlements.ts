@@ -22,7 +22,7 @@ import {
   type SettlementTotals,
 } from '../../shared/settlement-query';
 import type { SettlementFacets } from '../../shared/ipc/settlements';
-import { EXCEPTIONS_SQL, FILTER_SQL, toSqlFilter, type FilterParams } from './settlement-filter';
+import { EXCEPTIONS_SQL, FILTER_SQL, toSqlFilter, type FilterParams, type ResolvedSource } from './settlement-filter';
 import { createDuplicateRule } from './settlement-duplicates';
 import { createChangeWriter } from './settlement-changes';
 import { beginDate, prepareIngest, type DateScope } from './settlement-ingest';
@@ -149,9 +149,9 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
     return oldest;
   }
 
-  function readPage(input: SettlementQuery) {
+  function readPage(input: SettlementQuery, resolved: ResolvedSource = null) {
     const q = settlementQuery.parse(input);
-    const { params, exceptionsOnly, rollupCovers } = toSqlFilter(q);
+    const { params, exceptionsOnly, rollupCovers } = toSqlFilter(q, resolved);
     return {
       params,
       ...pages.page(params, exceptionsOnly, rollupCovers, {
@@ -163,8 +163,8 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
     };
   }
 
-  function query(input: SettlementQuery): SettlementPageResult {
-    const { params, rows, nextCursor } = readPage(input);
+  function query(input: SettlementQuery, resolved: ResolvedSource = null): SettlementPageResult {
+    const { params, rows, nextCursor } = readPage(input, resolved);
     return { rows, nextCursor, asOf: asOf(params) };
   }
 
@@ -175,8 +175,9 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
   function plan(
     read: 'query' | 'totals' | 'aggregate',
     q: z.output<typeof settlementFilter> & { sort?: SettlementSort },
+    resolved: ResolvedSource = null,
   ) {
-    const { params: asked, exceptionsOnly, rollupCovers } = toSqlFilter(q);
+    const { params: asked, exceptionsOnly, rollupCovers } = toSqlFilter(q, resolved);
     // A walked search reads only the dates that may hold a match, as its pages do (settlement-search.ts): a UTR's
     // totals walked both dates of a 2,000,000-row range (400 ms) for the one that holds its batch.
     const { keyed, params } = search.forRead(asked);
@@ -201,21 +202,21 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
   }
 
   /** Totals and aggregates a step at a time: a walk of the records a slice of ids a step (walk-slices.ts). */
-  function* rowsOf<R>(read: 'totals' | 'aggregate', input: SettlementFilter) {
-    const { statement, params, asked, walks } = plan(read, settlementFilter.parse(input));
+  function* rowsOf<R>(read: 'totals' | 'aggregate', input: SettlementFilter, resolved: ResolvedSource) {
+    const { statement, params, asked, walks } = plan(read, settlementFilter.parse(input), resolved);
     const all = (p: FilterParams) => statement.all(p) as R[];
     return { rows: walks ? yield* walk.sliced(params, all) : all(params), asOf: asOf(asked) };
   }
 
-  function* totalsSteps(input: SettlementFilter): Steps<SettlementTotals> {
-    const { rows, asOf } = yield* rowsOf<SumRow>('totals', input);
+  function* totalsSteps(input: SettlementFilter, resolved: ResolvedSource = null): Steps<SettlementTotals> {
+    const { rows, asOf } = yield* rowsOf<SumRow>('totals', input, resolved);
     const total = [0n, 0n, 0n, 0n, 0n];
     for (const row of rows) addSums(total, row);
     return { ...sums(total as SumRow), asOf };
   }
 
-  function* aggregateSteps(input: SettlementFilter): Steps<SettlementAggregate> {
-    const { rows, asOf } = yield* rowsOf<[string, string, string, ...SumRow]>('aggregate', input);
+  function* aggregateSteps(input: SettlementFilter, resolved: ResolvedSource = null): Steps<SettlementAggregate> {
+    const { rows, asOf } = yield* rowsOf<[string, string, string, ...SumRow]>('aggregate', input, resolved);
     // A date's groups come from each of its slices: added up by group, in the statement's order.
     const groups = new Map<string, { date: string; pg: string; paymentMode: string; sums: bigint[] }>();
     const total = [0n, 0n, 0n, 0n, 0n];
@@ -266,13 +267,18 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
 
     totals: (input: SettlementFilter): SettlementTotals => allSteps(totalsSteps(input)),
 
-    /** `totals`, with turns of main's event loop given up during a long walk (walk-slices.ts): what the window asks. */
-    totalsInTurns: (input: SettlementFilter): Promise<SettlementTotals> => inTurns(totalsSteps(input)),
+    /**
+     * `totals`, with turns of main's event loop given up during a long walk (walk-slices.ts): what the window asks,
+     * `resolved` saying whose states leave resolved exceptions out (settlement-filter.ts).
+     */
+    totalsInTurns: (input: SettlementFilter, resolved: ResolvedSource = null): Promise<SettlementTotals> =>
+      inTurns(totalsSteps(input, resolved)),
 
     aggregate: (input: SettlementFilter): SettlementAggregate => allSteps(aggregateSteps(input)),
 
     /** `aggregate` as `totalsInTurns` reads. */
-    aggregateInTurns: (input: SettlementFilter): Promise<SettlementAggregate> => inTurns(aggregateSteps(input)),
+    aggregateInTurns: (input: SettlementFilter, resolved: ResolvedSource = null): Promise<SettlementAggregate> =>
+      inTurns(aggregateSteps(input, resolved)),
 
     /**
      * The Summary sheet of a workbook: every sum per date x gateway x payment mode, read from the records
@@ -324,8 +330,8 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
     lastSyncedAt: () => (sql.lastSynced.get() as { at: string | null }).at,
 
     /** SQLite's plan for a read, one line per step: for diagnostics and the tests that pin the indexes. */
-    explain(read: 'query' | 'totals' | 'aggregate', input: SettlementQuery): string[] {
-      const { statement, params } = plan(read, settlementQuery.parse(input));
+    explain(read: 'query' | 'totals' | 'aggregate', input: SettlementQuery, resolved: ResolvedSource = null): string[] {
+      const { statement, params } = plan(read, settlementQuery.parse(input), resolved);
       return (db.prepare(`EXPLAIN QUERY PLAN ${statement.source}`).all(params) as { detail: string }[]).map(
         (r) => r.detail,
       );

@@ -80,6 +80,8 @@ export async function openContext(
       now,
       appVersion: pkg.version,
       async close() {
+        // The command's entries go to the desk's journal before the cache closes; an unreachable desk keeps them.
+        await core.journalMirror.settled();
         await core.close();
         await sandbox.close();
         await logFile?.close();

@@ -115,7 +115,7 @@ export async function openDesk(options: OpenDeskOptions) {
     },
     periods: { ...periods, close: writes(periods.close), reopen: writes(periods.reopen) },
     people: { ...people, add: writes(people.add), remove: writes(people.remove) },
-    journal: { ...journal, append: writes(journal.append) },
+    journal: { ...journal, append: writes(journal.append), mirror: writes(journal.mirror) },
     approvals: {
       ...approvals,
       setPolicy: writes(approvals.setPolicy),

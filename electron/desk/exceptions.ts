@@ -232,6 +232,29 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
       }
     },
 
+    /**
+     * Every exception that is not plainly open (acknowledged, resolved or with an owner): the Settlements grid's
+     * copy of the desk's states (treasury/exception-queue.ts), as key, state and assignee.
+     */
+    async states(): Promise<[string, string, string, string, string, string | null][]> {
+      try {
+        const { rows } = await pool.query<{
+          date: string;
+          pg: string;
+          pg_transaction_id: string;
+          settlement_date: string;
+          state: string;
+          assignee: string | null;
+        }>(
+          `SELECT date, pg, pg_transaction_id, settlement_date, state, assignee FROM desk.exceptions
+            WHERE state <> 'open' OR assignee IS NOT NULL`,
+        );
+        return rows.map((r) => [r.date, r.pg, r.pg_transaction_id, r.settlement_date, r.state, r.assignee]);
+      } catch (e) {
+        throw deskErrorOf(e);
+      }
+    },
+
     /** One record's row on the desk, by its natural key; null when no sync has published it. */
     async row(key: ExceptionKey): Promise<QueueRow | null> {
       try {

@@ -18,6 +18,14 @@ export interface DeskJournalInput {
   refersTo?: number | null;
 }
 
+/** A console's own entry as the desk mirrors it: its local sequence number and hash, and the desk entry it refers to. */
+export interface MirroredEntry extends Omit<DeskJournalInput, 'data' | 'refersTo'> {
+  seq: number;
+  hash: string;
+  data: Record<string, unknown>;
+  refersTo: number | null;
+}
+
 /** An entry as read: what was appended, with what the server stamped (sequence, time, person, console, hash). */
 export interface DeskJournalEntry extends Required<DeskJournalInput> {
   seq: number;
@@ -106,6 +114,28 @@ export function createDeskJournal(pool: pg.Pool, consoleName: string) {
           input.summary,
           JSON.stringify(input.data ?? {}),
           input.refersTo ?? null,
+        ],
+      );
+      return rows[0]!.seq;
+    },
+
+    /**
+     * One of this console's own entries, mirrored (migrations/008-journal-mirror.ts): the desk entry's sequence
+     * number, the same one however often the entry is sent.
+     */
+    async mirror(local: MirroredEntry): Promise<number> {
+      const { rows } = await pool.query<{ seq: number }>(
+        'SELECT desk.journal_mirror($1, $2, $3, $4, $5, $6, $7, $8, $9) AS seq',
+        [
+          consoleName,
+          local.seq,
+          local.hash,
+          local.kind,
+          local.event,
+          local.outcome,
+          local.summary,
+          JSON.stringify(local.data),
+          local.refersTo,
         ],
       );
       return rows[0]!.seq;

@@ -32,6 +32,13 @@ export interface DeskRegistryOptions {
   consoleName?: string;
   /** Told of every change on a profile's desk (any console's), and of the desk being lost or found again. */
   onChange?: (profileId: string, topic: DeskTopic | 'connection') => void;
+  /**
+   * Told when a profile's desk is opened and whenever its connection comes back: the journal mirror sends what
+   * waited meanwhile (journal/desk-mirror.ts).
+   */
+  onLive?: (profileId: string) => void;
+  /** How many of a profile's journal entries wait for the desk's journal. */
+  journalWaiting?: (profileId: string) => number;
 }
 
 export function createDeskRegistry(options: DeskRegistryOptions) {
@@ -55,6 +62,7 @@ export function createDeskRegistry(options: DeskRegistryOptions) {
       (state, error) => {
         if (state === 'lost') options.log.warn('desk notices lost', { profileId, error: error?.message });
         options.onChange?.(profileId, 'connection');
+        if (state === 'live') options.onLive?.(profileId);
       },
     );
     return desk;
@@ -62,6 +70,9 @@ export function createDeskRegistry(options: DeskRegistryOptions) {
 
   return {
     consoleName,
+
+    /** Whether the profile is joined to a desk, without opening it. */
+    joined: (profileId: string): boolean => options.settings.desk(profileId) !== null,
 
     /** The profile's desk, opened if need be; null in local mode. Throws a DeskError when it cannot be reached. */
     async for(profileId: string): Promise<Desk | null> {
@@ -94,6 +105,7 @@ export function createDeskRegistry(options: DeskRegistryOptions) {
         host: connection.host,
         database: connection.database,
         person: connection.user,
+        journalWaiting: options.journalWaiting?.(profileId) ?? 0,
       };
       try {
         const desk = (await this.for(profileId))!;

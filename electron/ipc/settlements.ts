@@ -44,9 +44,10 @@ export function createSettlementHandlers(
         api.close();
       }
     },
-    'settlements.query': (query) => settlements().query(query),
-    'settlements.totals': (filter) => settlements().totalsInTurns(filter),
-    'settlements.aggregate': (filter) => settlements().aggregateInTurns(filter),
+    // The grid's reads: exception states and "Exceptions only" by the cache's workflow or the desk's.
+    'settlements.query': (query) => exceptions.gridPage(profiles.active().id, query),
+    'settlements.totals': (filter) => exceptions.gridTotals(profiles.active().id, filter),
+    'settlements.aggregate': (filter) => exceptions.gridAggregate(profiles.active().id, filter),
     'settlements.facets': (range) => settlements().facets(range),
   };
 }

@@ -40,6 +40,11 @@ export interface JournalInput {
   data?: Record<string, JsonValue | undefined>;
   refersTo?: number | null;
   requestId?: string | null;
+  /**
+   * The desk journals this action itself, in the transaction that made it (a period closed or reopened on the
+   * desk): kept here as the console's record, not mirrored to the desk a second time.
+   */
+  deskJournals?: boolean;
 }
 
 export interface JournalOptions {
@@ -51,6 +56,16 @@ export interface JournalOptions {
   now: () => Date;
   /** better-sqlite3's binding for the verification's worker threads (native-binding.ts); unset under Node. */
   nativeBinding?: string;
+  /** Whether the profile is on a desk now: its new entries wait in the outbox for the desk's journal. */
+  mirrored?: () => boolean;
+  /** Told after a commit that put entries in the outbox (desk-mirror.ts sends them). */
+  onQueued?: () => void;
+}
+
+/** A local entry waiting for the desk, with the desk entry of the one it refers to, when that one went before. */
+export interface WaitingEntry {
+  entry: JournalEntry;
+  deskRefersTo: number | null;
 }
 
 interface Row {
@@ -96,11 +111,37 @@ export function* journalEntries(db: Database): Generator<JournalEntry> {
   for (const row of db.prepare<[], Row>(`SELECT ${COLUMNS} FROM journal ORDER BY seq`).iterate()) yield toEntry(row);
 }
 
+/** The cache's list of entries on their way to the desk's journal (migration 18), read and marked by desk-mirror.ts. */
+function createOutbox(db: Database) {
+  const waitingRows = db.prepare<[number], Row & { desk_refers_to: number | null }>(
+    `SELECT ${COLUMNS.split(', ')
+      .map((c) => `j.${c}`)
+      .join(', ')}, r.desk_seq AS desk_refers_to
+       FROM journal_desk_outbox o JOIN journal j ON j.seq = o.seq
+       LEFT JOIN journal_desk_outbox r ON r.seq = j.refers_to
+      WHERE o.desk_seq IS NULL ORDER BY o.seq LIMIT ?`,
+  );
+  const waitingCount = db
+    .prepare<[], number>('SELECT count(*) FROM journal_desk_outbox WHERE desk_seq IS NULL')
+    .pluck();
+  const markPushed = db.prepare<[number, number]>('UPDATE journal_desk_outbox SET desk_seq = ? WHERE seq = ?');
+  return {
+    waiting: (): number => waitingCount.get()!,
+    next: (limit: number): WaitingEntry[] =>
+      waitingRows.all(limit).map((r) => ({ entry: toEntry(r), deskRefersTo: r.desk_refers_to })),
+    /** The desk took the entry as its entry `deskSeq`. */
+    pushed: (seq: number, deskSeq: number): void => void markPushed.run(deskSeq, seq),
+  };
+}
+
 export function createJournal(options: JournalOptions) {
   const { db, profileId, heads } = options;
   const last = db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1');
   const insert = db.prepare(`INSERT INTO journal (${COLUMNS}) VALUES (${COLUMNS.replace(/\w+/g, '?')})`);
   const bySeq = db.prepare<[number], Row>(`SELECT ${COLUMNS} FROM journal WHERE seq = ?`);
+  const queue = db.prepare<[number]>('INSERT INTO journal_desk_outbox (seq) VALUES (?)');
+  // Whether the current write put an entry in the outbox, so its commit tells the mirror.
+  let queued = false;
 
   function append(input: JournalInput): JournalEntry {
     const tail = last.get();
@@ -134,7 +175,18 @@ export function createJournal(options: JournalOptions) {
       prevHash,
       hash,
     );
+    if (!input.deskJournals && options.mirrored?.()) {
+      queue.run(fields.seq);
+      queued = true;
+    }
     return toEntry(bySeq.get(fields.seq)!);
+  }
+
+  /** After a commit: the mirror is told of what waits for the desk (not inside someone else's transaction). */
+  function tellMirror(): void {
+    if (!queued || db.inTransaction) return;
+    queued = false;
+    options.onQueued?.();
   }
 
   function publishHead(entry: JournalEntry): void {
@@ -149,6 +201,7 @@ export function createJournal(options: JournalOptions) {
     append(input: JournalInput): JournalEntry {
       const entry = db.transaction(() => append(input)).immediate();
       publishHead(entry);
+      tellMirror();
       return entry;
     },
 
@@ -167,6 +220,7 @@ export function createJournal(options: JournalOptions) {
         )
         .immediate();
       if (newest) publishHead(newest);
+      tellMirror();
       return result;
     },
 
@@ -177,8 +231,12 @@ export function createJournal(options: JournalOptions) {
     restartAfterRecovery(input: JournalInput): JournalEntry {
       const entry = db.transaction(() => append(input)).immediate();
       heads.setJournalHead(profileId, { seq: entry.seq, hash: entry.hash });
+      tellMirror();
       return entry;
     },
+
+    /** The entries waiting for the desk's journal (desk-mirror.ts), oldest first. */
+    outbox: createOutbox(db),
 
     get(seq: number): JournalEntry | null {
       const row = bySeq.get(seq);

@@ -197,9 +197,10 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
   return {
     /**
      * Closes a range of settlement dates, or closes again exactly the range of an existing close (a new snapshot,
-     * clearing "changed after close"). A range that overlaps a different closed period is refused.
+     * clearing "changed after close"). A range that overlaps a different closed period is refused. `onDesk`: the
+     * desk closed it too and journaled that itself, so this entry is not mirrored to it.
      */
-    close(range: { from: string; to: string }): ClosedPeriod {
+    close(range: { from: string; to: string }, onDesk = false): ClosedPeriod {
       const parsed = closeRange.safeParse(range);
       if (!parsed.success) {
         throw new PeriodError('PERIOD_INVALID', `Check the range: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
@@ -235,6 +236,7 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
           kind: 'period',
           event: same ? 'period.reclose' : 'period.close',
           outcome: 'done',
+          deskJournals: onDesk,
           summary: `${same ? 'Closed again' : 'Closed'} settlements ${from} to ${to}: ${snapshot.hashes.size.toLocaleString('en-IN')} records.`,
           data: {
             periodId: id,
@@ -255,8 +257,11 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
       });
     },
 
-    /** Removes a close, with the reason a person gave if any; its snapshot stays in the entry that made it. */
-    reopen(id: number, reason?: string): void {
+    /**
+     * Removes a close, with the reason a person gave if any; its snapshot stays in the entry that made it.
+     * `onDesk`: the desk reopened it too and journaled that itself.
+     */
+    reopen(id: number, reason?: string, onDesk = false): void {
       journal.transact((append) => {
         const p = get(id);
         db.prepare('DELETE FROM period_closes WHERE id = ?').run(id);
@@ -264,6 +269,7 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
           kind: 'period',
           event: 'period.reopen',
           outcome: 'done',
+          deskJournals: onDesk,
           refersTo: p.close_seq,
           summary: `Reopened settlements ${p.range_from} to ${p.range_to}${reason ? `: ${reason}` : '.'}`,
           data: { periodId: id, from: p.range_from, to: p.range_to, digest: p.digest, state: p.state, reason },

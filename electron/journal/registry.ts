@@ -30,6 +30,10 @@ export function createJournals(deps: {
   osUser?: string;
   now: () => Date;
   nativeBinding?: string;
+  /** Whether a profile is on a desk now, so its new entries also go to the desk's journal (desk-mirror.ts). */
+  onDesk?: (profileId: string) => boolean;
+  /** Told when a profile's entries wait for the desk. */
+  onQueued?: (profileId: string) => void;
 }) {
   const made = new WeakMap<Cache, ProfileJournal>();
   const osUser = deps.osUser ?? osUserName();
@@ -47,6 +51,8 @@ export function createJournals(deps: {
           osUser,
           now: deps.now,
           nativeBinding: deps.nativeBinding,
+          mirrored: deps.onDesk && (() => deps.onDesk!(profileId)),
+          onQueued: deps.onQueued && (() => deps.onQueued!(profileId)),
         });
         found = { journal, periods: createPeriodCloses({ db: cache.db, journal, now: deps.now }) };
         made.set(cache, found);

@@ -22,7 +22,14 @@ import {
   type ExceptionActionRequest,
   type ExceptionDetail,
 } from '../../shared/settlement-changes';
-import type { CachedSettlement } from '../../shared/settlement-query';
+import type {
+  CachedSettlement,
+  SettlementAggregate,
+  SettlementFilter,
+  SettlementPageResult,
+  SettlementQuery,
+  SettlementTotals,
+} from '../../shared/settlement-query';
 import type { Cache } from '../cache/database';
 import { idRange } from '../cache/settlement-ids';
 import { readRowToCached, READ_COLUMNS, ruleBit } from '../cache/settlement-rows';
@@ -193,7 +200,63 @@ export interface ExceptionQueueDeps {
   log: Logger;
 }
 
+/** How long a desk that did not answer is left before the grid asks it for its states again. */
+const STATES_RETRY_MS = 10_000;
+
+/**
+ * The Settlements grid's copy of each desk's states (desk_exception_states in the cache): current until the desk
+ * announces a change to its exceptions, its connection comes back, or this console acts on it.
+ */
+function createDeskStateCopy(deps: ExceptionQueueDeps) {
+  // The generation catches an announcement that arrives while a copy is being read.
+  const fresh = new Set<string>();
+  const generation = new Map<string, number>();
+  const refreshing = new Map<string, Promise<void>>();
+  const lastTry = new Map<string, number>();
+
+  function deskChanged(profileId: string): void {
+    fresh.delete(profileId);
+    generation.set(profileId, (generation.get(profileId) ?? 0) + 1);
+    lastTry.delete(profileId);
+  }
+
+  async function refreshDeskStates(profileId: string): Promise<void> {
+    const started = generation.get(profileId) ?? 0;
+    lastTry.set(profileId, deps.now().getTime());
+    try {
+      const states = await (await deps.desks.for(profileId))!.exceptions.states();
+      deps.cacheFor(profileId).exceptions.replaceDeskStates(states);
+      if ((generation.get(profileId) ?? 0) === started) fresh.add(profileId);
+    } catch (e) {
+      // The grid keeps reading the last copy (the desk's states as last seen), as every screen shows what it has.
+      deps.log.warn("the desk's exception states were not read; the grid shows the last ones", { profileId, error: e });
+    }
+  }
+
+  /**
+   * Whose states the grid's state column and "Exceptions only" read: the cache's own workflow, or on a desk the
+   * desk's, copied into the cache when they changed (one read of the desk per change, none per page).
+   */
+  async function gridSource(profileId: string): Promise<'local' | 'desk'> {
+    if (!deps.desks.joined(profileId)) return 'local';
+    const tried = lastTry.get(profileId);
+    if (!fresh.has(profileId) && (tried === undefined || deps.now().getTime() - tried >= STATES_RETRY_MS)) {
+      let pending = refreshing.get(profileId);
+      if (!pending) {
+        pending = refreshDeskStates(profileId).finally(() => refreshing.delete(profileId));
+        refreshing.set(profileId, pending);
+      }
+      await pending;
+    }
+    return 'desk';
+  }
+
+  return { deskChanged, gridSource };
+}
+
 export function createExceptionQueue(deps: ExceptionQueueDeps) {
+  const { deskChanged, gridSource } = createDeskStateCopy(deps);
+
   /** Refuses when any key's date lies in a locally closed period, naming when it was closed. */
   function refuseClosed(profileId: string, keys: readonly ExceptionKey[]) {
     if (keys.length === 0) return;
@@ -251,6 +314,29 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
   }
 
   return {
+    /** The desk announced a change to its exceptions (or came back): the grid's copy of its states is read again. */
+    deskChanged,
+
+    /** A page of the Settlements grid, each exception with its workflow state; resolved ones as the filter says. */
+    async gridPage(profileId: string, query: SettlementQuery): Promise<SettlementPageResult> {
+      const source = await gridSource(profileId);
+      const cache = deps.cacheFor(profileId);
+      const page = cache.settlements.query(query, source);
+      return { ...page, rows: cache.exceptions.labelled(page.rows, source) };
+    },
+
+    /** The grid's totals, with the same resolved exceptions left out as its pages. */
+    async gridTotals(profileId: string, filter: SettlementFilter): Promise<SettlementTotals> {
+      const source = await gridSource(profileId);
+      return deps.cacheFor(profileId).settlements.totalsInTurns(filter, source);
+    },
+
+    /** The grid's aggregate, likewise. */
+    async gridAggregate(profileId: string, filter: SettlementFilter): Promise<SettlementAggregate> {
+      const source = await gridSource(profileId);
+      return deps.cacheFor(profileId).settlements.aggregateInTurns(filter, source);
+    },
+
     async queue(profileId: string, filterInput: QueueFilter, page: { offset: number; limit: number }) {
       const filter = queueFilter.parse(filterInput);
       const desk = await deps.desks.for(profileId);
@@ -265,7 +351,13 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
     async bulk(profileId: string, input: BulkRequest): Promise<BulkResult> {
       const request = bulkRequest.parse(input);
       const desk = await deps.desks.for(profileId);
-      if (desk) return desk.exceptions.bulk(request);
+      if (desk) {
+        try {
+          return await desk.exceptions.bulk(request);
+        } finally {
+          deskChanged(profileId);
+        }
+      }
       const cache = deps.cacheFor(profileId);
       const keys = request.keys ?? localRows(cache, request.filter, deps.osUser).map((r) => r.row);
       if (keys.length === 0) throw new ExceptionWorkflowError('No exceptions match; nothing was changed.');
@@ -296,7 +388,11 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
         // A record no sync has published yet (this console's cache is ahead of the desk) goes up with its action.
         const row = await desk.exceptions.row(key);
         if (!row) await desk.exceptions.publish(key.date, [publishedOf(r)], false);
-        await desk.exceptions.act({ ...key, version: row?.version ?? 0 }, q.action, q.text ?? null);
+        try {
+          await desk.exceptions.act({ ...key, version: row?.version ?? 0 }, q.action, q.text ?? null);
+        } finally {
+          deskChanged(profileId);
+        }
         return this.detail(profileId, q.recordId);
       }
       localAct(profileId, [key], q.action, q.text ?? null, null);

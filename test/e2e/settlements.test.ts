@@ -290,9 +290,9 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     }
 
     await page.getByLabel('Rule').selectOption('missing_utr');
-    await expectTotals(
-      sqlSums("EXISTS (SELECT 1 FROM json_each(exceptions) WHERE json_extract(value, '$.rule') = 'missing_utr')"),
-    );
+    const missingUtr =
+      "EXISTS (SELECT 1 FROM json_each(exceptions) WHERE json_extract(value, '$.rule') = 'missing_utr')";
+    await expectTotals(sqlSums(missingUtr));
     for (const row of await renderedRows()) expect(row['Rules broken']).toContain('No UTR');
 
     // The first row is active: Enter opens its details; Escape returns to the table.
@@ -319,6 +319,24 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(await grid().evaluate((el) => el === document.activeElement)).toBe(true);
+
+    // Each exception's workflow state is a column; one resolved in its detail leaves "Exceptions only" (its rows and
+    // totals) until "Include resolved" is ticked.
+    expect((await renderedRows()).every((r) => r['State'] === 'open')).toBe(true);
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Resolve' }).click();
+    await dialog.getByRole('button', { name: 'Reopen' }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    const unresolved = `${missingUtr} AND NOT EXISTS (SELECT 1 FROM settlement_exception_states st
+      WHERE st.state = 'resolved' AND st.date = settlements.date AND st.pg = settlements.pg
+        AND st.pg_transaction_id = settlements.pg_transaction_id AND st.settlement_date = settlements.settlement_date)`;
+    await expectTotals(sqlSums(unresolved));
+    expect((await renderedRows()).map((r) => r['id'])).not.toContain(first['id']);
+    await page.getByRole('checkbox', { name: 'Include resolved' }).check();
+    await expectTotals(sqlSums(missingUtr));
+    expect((await renderedRows()).find((r) => r['id'] === first['id'])).toMatchObject({ State: 'resolved' });
 
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expectTotals(sqlSums());

@@ -140,6 +140,12 @@ const SEEDS: Record<number, string[]> = {
   ],
   // The two statuses' sort keys (issue 19): column 9 is the order status, a key of its text.
   17: [`INSERT INTO settlement_sort_keys VALUES (20089, 9, 1, 'success', 1, 0, 2, 3, 3, 0)`],
+  // A journal entry on its way to the desk, and one the desk took as its entry 7.
+  18: [`INSERT INTO journal_desk_outbox VALUES (1, NULL)`, `INSERT INTO journal_desk_outbox VALUES (2, 7)`],
+  // A desk's resolved exception, as the grid's copy holds it.
+  19: [
+    `INSERT INTO desk_exception_states VALUES ('2025-01-01', 'cashfree', 'TXN1', '2025-01-01 10:00:00', 'resolved', NULL)`,
+  ],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */

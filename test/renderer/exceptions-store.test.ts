@@ -153,10 +153,14 @@ describe('the screen’s words', () => {
       role: 'operator' as const,
       writable: true,
       reason: null,
+      journalWaiting: 0,
     };
     expect(deskLine(desk)).toBe('Desk 127.0.0.1/desk as ravi (operator)');
     expect(deskLine({ ...desk, reachable: false, reason: 'connection refused' })).toBe(
       'Desk not reachable: Connection refused.',
+    );
+    expect(deskLine({ ...desk, reachable: false, reason: 'connection refused', journalWaiting: 3 })).toBe(
+      'Desk not reachable: Connection refused. 3 journal entries wait for the desk.',
     );
   });
 

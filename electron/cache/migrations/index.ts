@@ -20,6 +20,8 @@ import { migration as m014 } from './014-settlement-sort-keys';
 import { migration as m015 } from './015-sort-key-marks';
 import { migration as m016 } from './016-sort-key-mark-lists';
 import { migration as m017 } from './017-status-sort-keys';
+import { migration as m018 } from './018-journal-desk-outbox';
+import { migration as m019 } from './019-desk-exception-states';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -39,4 +41,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m015,
   m016,
   m017,
+  m018,
+  m019,
 ];

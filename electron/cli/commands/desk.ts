@@ -5,7 +5,14 @@
  * flags they use the profile's own desk. Passwords are read from standard input, never the command line.
  */
 import pg from 'pg';
-import { DESK_ROLES, ROLE_ABILITIES, deskConnection, type DeskConnection, type DeskRole } from '../../../shared/desk';
+import {
+  DESK_ROLES,
+  ROLE_ABILITIES,
+  deskConnection,
+  journalWaitingSentence,
+  type DeskConnection,
+  type DeskRole,
+} from '../../../shared/desk';
 import { describeIssues } from '../../../shared/api/operations';
 import { clientConfig } from '../../desk/connection';
 import { openDesk, type Desk } from '../../desk/desk';
@@ -183,7 +190,7 @@ const status: Command = {
             ? 'reachable.'
             : `read-only. ${state.reason}`
           : `not reachable. ${state.reason}`
-      }`;
+      }${state.journalWaiting === 0 ? '' : ` ${journalWaitingSentence(state.journalWaiting)}`}`;
       return people.length
         ? `${head}\n${table(
             ['LOGIN', 'ROLE', 'ADDED', 'BY'],

@@ -9,6 +9,7 @@ import periods from './004-periods';
 import exceptions from './005-exceptions';
 import live from './006-live';
 import reconciliation from './007-reconciliation';
+import journalMirror from './008-journal-mirror';
 import approvals from './009-approvals';
 
 export interface DeskMigration {
@@ -25,6 +26,7 @@ export const DESK_MIGRATIONS: readonly DeskMigration[] = [
   { version: 5, name: 'exceptions', sql: exceptions },
   { version: 6, name: 'live', sql: live },
   { version: 7, name: 'reconciliation', sql: reconciliation },
+  { version: 8, name: 'journal mirror', sql: journalMirror },
   { version: 9, name: 'approvals', sql: approvals },
 ];
 

@@ -3,7 +3,7 @@
  * desk's database; the `desk` event (query/main-events.ts) makes the queue stale when anyone on the desk acts.
  */
 import { keepPreviousData } from '@tanstack/react-query';
-import type { DeskState, QueueFilter } from '../../../shared/desk';
+import { journalWaitingSentence, type DeskState, type QueueFilter } from '../../../shared/desk';
 import { QUEUE_PAGE_SIZE } from '../../../shared/ipc/exceptions';
 import { asSentence } from '../../../shared/messages';
 import { useActiveProfileId, useIpcMutation, useIpcQuery } from '../query/ipc-query';
@@ -30,8 +30,9 @@ export const useDeskStatus = () => useIpcQuery('desk.status', {});
 /** The desk line: who this console acts as, alone or on a desk. */
 export function deskLine(state: DeskState): string {
   if (state.mode === 'local') return `Working alone as ${state.person}`;
-  if (!state.reachable) return `Desk not reachable: ${asSentence(state.reason ?? 'no answer from the desk')}`;
+  const waiting = state.journalWaiting === 0 ? '' : ` ${journalWaitingSentence(state.journalWaiting)}`;
+  if (!state.reachable) return `Desk not reachable: ${asSentence(state.reason ?? 'no answer from the desk')}${waiting}`;
   const role = state.role ?? 'no role';
   const readOnly = state.writable ? '' : ` — read only${state.reason ? `: ${asSentence(state.reason)}` : ''}`;
-  return `Desk ${state.host}/${state.database} as ${state.person} (${role})${readOnly}`;
+  return `Desk ${state.host}/${state.database} as ${state.person} (${role})${readOnly}${waiting}`;
 }

@@ -23,6 +23,14 @@ export const SYNC_CHANGES = [
   'exceptions.',
 ] as const;
 
+/** What an exception's workflow state shows in: its detail, and the Settlements grid's rows and totals. */
+export const GRID_STATES = [
+  'settlements.exception',
+  'settlements.query',
+  'settlements.totals',
+  'settlements.aggregate',
+] as const;
+
 export function useMainEvents(): void {
   const client = useQueryClient();
   useEffect(() => {
@@ -53,18 +61,21 @@ export function useMainEvents(): void {
       }),
       // A watch round checked payouts (and may have noticed changes): its state and the lists it changed.
       api.on.payoutWatch(() => void invalidateChannels(client, ['payouts.'])),
-      // Someone on the desk (this console or another) changed shared state, or the desk was lost or found again.
+      // Someone on the desk (this console or another) changed shared state, or the desk was lost or found again. The
+      // Settlements grid shows the desk's exception states too (its State column, "Exceptions only").
       api.on.desk(
         ({ topic }) =>
           void invalidateChannels(
             client,
             topic === 'exceptions'
-              ? ['exceptions.', 'settlements.exception']
+              ? ['exceptions.', ...GRID_STATES]
               : topic === 'journal'
                 ? ['journal.']
                 : topic === 'reconciliation'
                   ? ['recon.']
-                  : ['exceptions.', 'settlements.exception', 'recon.', 'journal.', 'desk.'],
+                  : topic === 'proposals' || topic === 'approval_policy'
+                    ? ['approvals.']
+                    : ['exceptions.', ...GRID_STATES, 'recon.', 'journal.', 'desk.'],
           ),
       ),
     ];

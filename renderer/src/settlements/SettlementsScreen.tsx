@@ -306,6 +306,16 @@ function FilterBar() {
         />
         Exceptions only
       </label>
+      {exceptionsView && (
+        <label className="stl-check">
+          <input
+            type="checkbox"
+            checked={filters.includeResolved}
+            onChange={(e) => setFilters({ includeResolved: e.target.checked })}
+          />
+          Include resolved
+        </label>
+      )}
       <Choice<RuleId>
         label="Rule"
         value={filters.rule}

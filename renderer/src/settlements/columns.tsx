@@ -114,10 +114,21 @@ const RULES_BROKEN: Column = {
   cell: (row) => <RulesBroken row={row} />,
 };
 
-/** With "exceptions only" the first column names the rules each row broke; otherwise it is a marker. */
+/** The exception's workflow state: the cache's own, or the desk's on a desk (treasury/exception-queue.ts). */
+const STATE: Column = {
+  id: 'exception_state',
+  label: 'State',
+  width: 104,
+  cell: (row) => row.exceptionState ?? none,
+};
+
+/**
+ * With "exceptions only" the first columns name the rules each row broke and its workflow state; otherwise the
+ * first is a marker.
+ */
 export const COLUMNS: Readonly<Record<'normal' | 'exceptions', readonly Column[]>> = {
   normal: [MARKER, ...REST],
-  exceptions: [RULES_BROKEN, ...REST],
+  exceptions: [RULES_BROKEN, STATE, ...REST],
 };
 
 /** Newest, largest first for dates and amounts; A to Z for text. */

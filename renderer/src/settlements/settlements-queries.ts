@@ -12,6 +12,7 @@ import type { IpcInput, IpcOutput } from '../../../shared/ipc/contract';
 import type { SettlementFilter, SettlementSort } from '../../../shared/settlement-query';
 import { api, settle } from '../api';
 import { IpcFailure, ask, ipcKey, useActiveProfileId, useIpcMutation, useIpcQuery } from '../query/ipc-query';
+import { GRID_STATES } from '../query/main-events';
 import { PagedRows } from './paged-rows';
 
 /** Resolves once the source's first page is in; a first page that failed is the query's error. */
@@ -155,6 +156,7 @@ export const useChanges = (input: IpcInput<'settlements.changes'>) => useIpcQuer
 
 const EXCEPTION_CHANGES = ['settlements.exception'] as const;
 export const useException = (recordId: number) => useIpcQuery('settlements.exception', { recordId });
+/** An action changes the record's state in its detail, the grid's State column and "Exceptions only", and the queue. */
 export const useExceptionAction = () =>
-  useIpcMutation('settlements.exceptionAction', { invalidates: EXCEPTION_CHANGES });
+  useIpcMutation('settlements.exceptionAction', { invalidates: [...GRID_STATES, 'exceptions.'] });
 export const useTriage = () => useIpcMutation('settlements.triage', { invalidates: EXCEPTION_CHANGES });

@@ -30,6 +30,8 @@ export interface Filters {
   pgStatus: string | null;
   exceptionsOnly: boolean;
   rule: RuleId | null;
+  /** With exceptions only: resolved exceptions shown too (they are left out otherwise). */
+  includeResolved: boolean;
   /** Applied search text (the box debounces); empty for none. */
   search: string;
   state: RecordState;
@@ -43,6 +45,7 @@ export const NO_FILTERS: Filters = {
   pgStatus: null,
   exceptionsOnly: false,
   rule: null,
+  includeResolved: false,
   search: '',
   state: 'current',
 };
@@ -64,6 +67,7 @@ export function filterOf(range: Range, filters: Filters): SettlementFilter {
   if (filters.pgStatus) f.pgStatus = filters.pgStatus;
   if (filters.exceptionsOnly) f.exceptionsOnly = true;
   if (filters.rule) f.rule = filters.rule;
+  if ((filters.exceptionsOnly || filters.rule) && filters.includeResolved) f.includeResolved = true;
   if (filters.search.trim()) f.search = filters.search.trim();
   if (filters.state !== 'current') f.state = filters.state;
   return f;
@@ -97,6 +101,7 @@ const viewFilters = z.object({
     .enum(RULE_IDS as [RuleId, ...RuleId[]])
     .nullable()
     .catch(null),
+  includeResolved: z.boolean().catch(false),
   search: z.string().trim().max(64).catch(''),
   state: z.enum(SETTLEMENT_STATES).catch('current'),
 });
