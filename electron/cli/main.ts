@@ -26,6 +26,7 @@ import { subscriptionCommands } from './commands/subscriptions';
 import { webhookCommands } from './commands/webhooks';
 import { deskCommands } from './commands/desk';
 import { exceptionCommands } from './commands/exceptions';
+import { approvalCommands } from './commands/approvals';
 import { DeskError } from '../desk/errors';
 import { openContext } from './context';
 import { EXIT, InputError, OutcomeUnknownError, UsageError, processIo, type Io } from './io';
@@ -43,6 +44,7 @@ export const COMMANDS: Command[] = [
   ...journalCommands,
   ...closeCommands,
   ...orderCommands,
+  ...approvalCommands,
   ...subscriptionCommands,
   ...paymentToolCommands,
   ...planCommands,
