@@ -188,7 +188,12 @@ export function createCore(options: CoreOptions) {
   const beneficiaries = createBeneficiaryService(services);
   const treasury = {
     beneficiaries,
-    beneficiaryImport: createBeneficiaryImportService({ ...services, beneficiaries }),
+    beneficiaryImport: createBeneficiaryImportService({
+      ...services,
+      beneficiaries,
+      // Called at run time, by when `approvals` (made below, from the services) exists.
+      refusal: (profileId) => approvals.importRefusal(profileId),
+    }),
     payouts,
     payoutChecks: createPayoutCheckService({
       payouts,

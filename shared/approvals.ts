@@ -31,7 +31,7 @@ export const ACTION_LABELS: Readonly<Record<ApprovalAction, string>> = {
   'order.capture': 'Order capture',
   'subscription.charge': 'Ad hoc charge',
   'subscription.cancel': 'Subscription cancel',
-  'beneficiary.add': 'Beneficiary add (each one, imports too)',
+  'beneficiary.add': 'Beneficiary add',
   'webhook.update': 'Webhook update',
   'webhook.deactivate': 'Webhook deactivation',
   'plan.create': 'Plan create',

@@ -306,6 +306,16 @@ export function createApprovals(deps: {
       return desk.approvals.list(scope);
     },
 
+    /**
+     * Why an import of payees may not be sent from this profile: on a desk whose policy has each new payee approved,
+     * an import would go around it, and a batch cannot be proposed yet.
+     */
+    async importRefusal(profileId: string): Promise<string | null> {
+      const desk = await deskOf(profileId);
+      if (!desk || (await desk.approvals.needed('beneficiary.add', null)) === 0) return null;
+      return "This desk's policy has every new beneficiary approved by a second person, and an import cannot be proposed as one batch yet: add them one at a time (each goes for approval), or ask an admin about the policy. Nothing was sent.";
+    },
+
     /** The status bar's figures; null in local mode. */
     async counts(profileId: string): Promise<ApprovalCounts | null> {
       const desk = await deskOf(profileId);

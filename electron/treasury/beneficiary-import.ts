@@ -47,6 +47,11 @@ export function createBeneficiaryImportService(deps: {
   beneficiaries: BeneficiaryService;
   cacheFor: (profileId: string) => Cache;
   journals: Journals;
+  /**
+   * Why this profile may not send an import now (a desk whose policy has each new payee approved), or null. Asked
+   * before any row is sent, so an import never goes around an approval.
+   */
+  refusal?: (profileId: string) => Promise<string | null>;
 }) {
   /** An earlier run's record of the row, settled from the journal when its answer was lost. */
   function earlier(profileId: string, key: string): ImportRowRecord | null {
@@ -144,6 +149,8 @@ export function createBeneficiaryImportService(deps: {
       const { rows, report } = await plan(profileId, sheet, mapping);
       const first = report([]);
       if (first.problems.length) throw new ImportRefusedError(first.problems.join(' '));
+      const refused = await deps.refusal?.(profileId);
+      if (refused) throw new ImportRefusedError(refused);
       const imports = deps.cacheFor(profileId).beneficiaryImports;
       const results: ImportRowResult[] = [];
       let stopped: string | null = null;

@@ -312,4 +312,28 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
     );
     expect(sandbox.fixtures().subscriptions.find((s) => s.id === sub.id)!.charges).toEqual(sub.charges);
   });
+
+  it('proposes a new payee, and refuses an import that would add payees around the approval', async () => {
+    const before = sandbox.fixtures().beneficiaries.length;
+    const added = await ok(olga, 'beneficiaries.create', {
+      requestKey: key(),
+      beneficiary: { name: 'Priya Sharma', account_number: '000123456789', ifsc: 'HDFC0000001' },
+    });
+    expect(added).toMatchObject({
+      pendingApproval: { action: 'beneficiary.add', summary: expect.stringContaining('ending 6789') },
+    });
+    const csv = 'Name,UPI address\r\nBatch Payee,batch.payee@okaxis\r\n';
+    const run = await call(olga, 'beneficiaries.importRun', {
+      fileName: 'payees.csv',
+      content: Buffer.from(csv).toString('base64'),
+    });
+    expect(run).toMatchObject({
+      ok: false,
+      error: { code: 'IMPORT_REFUSED', message: expect.stringMatching(/approved/) },
+    });
+    expect(sandbox.fixtures().beneficiaries).toHaveLength(before);
+    const id = (added as { pendingApproval: Proposal }).pendingApproval.id;
+    expect(await ok(bela, 'approvals.approve', { id })).toMatchObject({ state: 'succeeded' });
+    expect(sandbox.fixtures().beneficiaries).toHaveLength(before + 1);
+  });
 });
