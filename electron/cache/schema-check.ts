@@ -61,3 +61,22 @@ export function schemaProblem(db: Database.Database, nativeBinding?: string): st
   if (missing.length > 0) return `parts of its schema are missing (${missing.slice(0, 3).join(', ')})`;
   return null;
 }
+
+/** A write refused because the open file's schema stopped being ours while the app held it (a planted trigger). */
+export class CacheSchemaError extends Error {
+  override name = 'CacheSchemaError';
+  readonly code = 'CACHE_SCHEMA_CHANGED';
+}
+
+/**
+ * Throws CacheSchemaError when the schema of the open cache is not ours; each sync write runs it first. Sub-millisecond:
+ * the schema is a few dozen rows and the reference is made once per version.
+ */
+export function assertOwnSchema(db: Database.Database, nativeBinding?: string): void {
+  const problem = schemaProblem(db, nativeBinding);
+  if (problem === null) return;
+  throw new CacheSchemaError(
+    `Nothing was written to the local cache: ${problem}. Close the app (or the command) and open it again: ` +
+      'the file is then moved aside, a new cache started, and the next sync fills it.',
+  );
+}

@@ -72,6 +72,7 @@ export const IPC_CHANNELS = [
   'cache.list',
   'cache.status',
   'cache.clear',
+  'cache.integrity',
   'exports.start',
   'exports.cancel',
   'exports.reveal',
