@@ -2,14 +2,19 @@
  * Money edited in the cache file, against the real sandbox over loopback into real SQLite files (issue 32, item 3):
  * a record's amount edited with the app closed, a row deleted, the rollup edited alone, each found by the check
  * (settlement-verify.ts) and repaired, not compounded, by a re-sync of the date; and a trigger planted while the cache
- * is open, which refuses the next sync's writes instead of zeroing its records.
+ * is open, which refuses the next sync's writes instead of zeroing its records. `cache verify` on the command line.
  */
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
 import { idRange } from '../../electron/cache/settlement-ids';
 import { syncSettlements } from '../../electron/sync/settlement-sync';
 import type { SettlementRecord } from '../../shared/api/settlements';
+import type { CacheVerifyResult } from '../../shared/cache-verify';
+import { cliRunner } from '../support/cli';
+import { sandboxProfile } from '../support/sandbox';
 import { syncTestFile } from '../support/sync-test-file';
 
 const setup = syncTestFile({ settlementsPerDay: 240, folder: 'cache-tamper-' });
@@ -166,5 +171,37 @@ describe('money edited in the cache', () => {
     expect(cache.db.prepare('SELECT count(*) FROM settlements WHERE id BETWEEN ? AND ?').pluck().get(lo, hi)).toBe(0);
     // The records synced before it are as they were.
     expect(totals(cache, first!)).toEqual(sums(await served(first!)));
+  });
+});
+
+describe('cache verify', () => {
+  it('exits 0 on a cache as synced, and 1 naming the dates to re-fetch once a record was edited', async () => {
+    const dir = mkdtempSync(join(setup.dir, 'cli-'));
+    const profileId = sandboxProfile(setup.sb, dir);
+    const { run } = cliRunner(dir, { DESK_SECRET: setup.sb.secret });
+    const cli = (...argv: string[]) => run('--profile', 'Desk', '--secret-env', 'DESK_SECRET', ...argv);
+    const [from, to] = [setup.dates.at(-3)!, setup.dates.at(-1)!];
+    expect((await cli('sync', 'settlements', '--from', from, '--to', to)).code).toBe(0);
+
+    const clean = await cli('cache', 'verify', '--json');
+    expect(clean.code).toBe(0);
+    expect(JSON.parse(clean.stdout)).toMatchObject({ from, to, dates: 3, mismatches: [] });
+    // Progress on stderr, a line a date when it is not a terminal.
+    expect(clean.stderr).toContain('3/3 dates checked');
+
+    const db = new Database(join(dir, 'cache', `${profileId}.sqlite`));
+    try {
+      db.prepare('UPDATE settlements SET amount = amount + ? WHERE id = ?').run(BILLION, oneRecord(db, from).id);
+    } finally {
+      db.close();
+    }
+    const tampered = await cli('cache', 'verify', '--json');
+    expect(tampered.code).toBe(1);
+    expect((JSON.parse(tampered.stdout) as CacheVerifyResult).affectedDates).toEqual([from]);
+    const human = await cli('cache', 'verify', '--from', from, '--to', from);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toContain(`re-fetch them from the API with sync settlements (${from})`);
+    expect((await cli('cache', 'verify', '--from', to, '--to', to)).code).toBe(0);
+    expect((await cli('cache', 'verify', '--from', 'yesterday')).code).toBe(2);
   });
 });
