@@ -73,6 +73,8 @@ const SQL = {
   heartbeat: `UPDATE sync_runs SET updated_at = ? WHERE id = ?`,
   saveDigest: `INSERT INTO settlement_digests (date, pg, hashes, ids) VALUES (?, ?, ?, ?)
                ON CONFLICT (date, pg) DO UPDATE SET hashes = excluded.hashes, ids = excluded.ids`,
+  hasSums: `SELECT EXISTS (SELECT 1 FROM settlement_rollup WHERE date = :date)
+             OR EXISTS (SELECT 1 FROM settlement_batches WHERE date = :date)`,
   currentCount: `SELECT coalesce(sum(count), 0) FROM settlement_rollup WHERE date = ?`,
   currentCountOfPg: `SELECT coalesce(sum(count), 0) FROM settlement_rollup WHERE date = ? AND pg = ?`,
   markDay: `INSERT INTO settlement_days (date, scope, synced_at, run_id, records) VALUES (?, ?, ?, ?, ?)
@@ -161,6 +163,10 @@ export function beginDate(deps: IngestDeps, scope: DateScope) {
   }
   // A date the cache held nothing of is not "changed" by its first sync: every record would be new.
   const compared = index.size > 0;
+  // Deltas from nothing are exact: a date with no rows and no sums (its first sync, nearly every date an ingest
+  // writes) needs no recompute at its close. Any other date's sums may not be its rows' (edited, or counting a row
+  // deleted from the file), and the recompute at its close is what a re-sync pays for repairing them.
+  const recompute = compared || sql.hasSums.pluck().get({ date }) === 1;
   /** The next free id of the date: records are appended in arrival order (settlement-ids.ts). */
   let nextId = ((sql.lastId.pluck().get(lo, hi) as number | null) ?? lo - 1) + 1;
 
@@ -216,7 +222,7 @@ export function beginDate(deps: IngestDeps, scope: DateScope) {
     // The rule's deltas reach other dates too; this date's own rollup is then made again from its rows, so a re-sync
     // repairs an edited rollup, or one counting a row deleted from the file, instead of carrying it forward.
     rollup.flush();
-    deps.recomputeDate(date);
+    if (recompute) deps.recomputeDate(date);
     const records = (
       scope.pg === null ? sql.currentCount.pluck().get(date) : sql.currentCountOfPg.pluck().get(date, scope.pg)
     ) as number;

@@ -27,7 +27,7 @@ import { createDuplicateRule } from './settlement-duplicates';
 import { createChangeWriter } from './settlement-changes';
 import { beginDate, prepareIngest, type DateScope } from './settlement-ingest';
 import { createSettlementVerifier } from './settlement-verify';
-import { assertOwnSchema } from './schema-check';
+import { createSchemaGuard } from './schema-check';
 import { DEFAULT_SORT, createSettlementPages } from './settlement-pages';
 import { createFilingOrder } from './settlement-filing-order';
 import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
@@ -125,7 +125,7 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
     changes: createChangeWriter(db),
     now,
     recomputeDate: verifier.recomputeDate,
-    checkSchema: () => assertOwnSchema(db, options.nativeBinding),
+    checkSchema: createSchemaGuard(db, options.nativeBinding),
   };
   const search = createSearchPlanner(db);
   const pages = createSettlementPages(db, search);
