@@ -14,7 +14,7 @@
  * write a matching digest too.
  *
  * The repair the cache does make is the rollup's: the ingest recomputes a date's rollup and batches from its rows
- * when it closes the date (recomputeDate). They are kept by deltas page by page (settlement-rollup.ts), and a delta
+ * when it closes a date it held rows or sums of before (recomputeDate; a first sync's deltas start from nothing). They are kept by deltas page by page (settlement-rollup.ts), and a delta
  * applied to an edited rollup, or to a rollup that still counts a row deleted behind our back, carries the edit
  * forward: a re-sync made totals negative, or counted a deleted row twice. Recomputed at the close, a re-sync leaves
  * the date exactly the sum of its rows whatever the file held before.
@@ -92,11 +92,13 @@ export function createSettlementVerifier(db: Database) {
   const sql = prepareAll(db, SQL);
   const rows = (name: keyof typeof SQL, params: Record<string, unknown>) => sql[name].raw().all(params) as SumRow[];
 
-  /** Counts and net settled of a set of grouped sums, for the sentence: `[records at, settled at]` in each row. */
-  const totals = (sums: SumRow[], recordsAt: number, settledAt: number) => ({
-    records: sums.reduce((t, r) => t + Number(r[recordsAt]), 0),
-    settled: sums.reduce((t, r) => t + Number(r[settledAt]), 0),
-  });
+  /** Records, amount and net settled of a set of grouped sums, for the sentence; the amount follows the records. */
+  const totals = (sums: SumRow[], recordsAt: number, settledAt: number) => {
+    const sum = (at: number) => sums.reduce((t, r) => t + Number(r[at]), 0);
+    return { records: sum(recordsAt), amount: sum(recordsAt + 1), settled: sum(settledAt) };
+  };
+  const describe = (t: ReturnType<typeof totals>) =>
+    `${t.records} records, ${formatMoney(t.amount)} amount, ${formatMoney(t.settled)} settled`;
   const sameRows = (a: SumRow[], b: SumRow[]) => JSON.stringify(a) === JSON.stringify(b);
 
   /** The date's rollup and batches against sums of its rows. */
@@ -106,15 +108,16 @@ export function createSettlementVerifier(db: Database) {
       if (sameRows(stored, ofRows)) return;
       // The settled sum is the last but one of a batch row (exceptions follow it), the last of a rollup row.
       const settledAt = kind === 'rollup' ? recordsAt + 4 : recordsAt + 5;
-      const s = totals(stored, recordsAt, settledAt);
-      const r = totals(ofRows, recordsAt, settledAt);
+      const [s, r] = [describe(totals(stored, recordsAt, settledAt)), describe(totals(ofRows, recordsAt, settledAt))];
+      const what = kind === 'rollup' ? 'totals' : 'bank batches';
       out.push({
         date,
         pg: null,
         kind,
         message:
-          `The ${kind === 'rollup' ? 'totals' : 'bank batches'} of ${date} count ${s.records} records, ` +
-          `${formatMoney(s.settled)} settled; its records add up to ${r.records}, ${formatMoney(r.settled)}.`,
+          s === r
+            ? `The ${what} of ${date} are grouped or summed otherwise than its records (${s} either way).`
+            : `The ${what} of ${date} count ${s}; its records add up to ${r}.`,
       });
     };
     compare('rollup', rows('rollupStored', { date }), rows('rollupOfRows', { lo, hi }), 5);
