@@ -85,7 +85,7 @@ export function openCache(file: string, options: CacheOptions = {}) {
     db,
     /** Set when the file was unreadable and was moved aside at this open. */
     recovered,
-    settlements: createSettlementsRepository(db, now),
+    settlements: createSettlementsRepository(db, now, { nativeBinding: options.nativeBinding }),
     /** What each sync changed, per record (settlement-changes.ts). */
     changes: createChangesRepository(db),
     /** What each date's paging saw, per gateway (settlement-manifests.ts). */

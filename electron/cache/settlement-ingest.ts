@@ -13,8 +13,10 @@
  * record's `pg`, else the one the sync asked for, else ''.
  *
  * Closing the date (one transaction): rows this run did not see are marked vanished (kept, out of the
- * rollup), the date's digests are stored and the "settled twice" rule is run across dates, and the date
- * is recorded as synced with its time: the "as of" of later reads. A page that changes records takes the date
+ * rollup), the date's digests are stored and the "settled twice" rule is run across dates, the date's rollup and
+ * batches are made again from its rows (settlement-verify.ts), and the date is recorded as synced with its time: the
+ * "as of" of later reads. Every transaction first checks the file's schema is ours (schema-check.ts): a trigger
+ * planted while the app runs refuses the write rather than rewriting the records. A page that changes records takes the date
  * off the dates whose search keys are current; the sync writes them again when its run ends (search-keys.ts).
  *
  * If a transaction fails, this object is spent (its memory no longer matches the file): the sync stops,
@@ -71,6 +73,8 @@ const SQL = {
   heartbeat: `UPDATE sync_runs SET updated_at = ? WHERE id = ?`,
   saveDigest: `INSERT INTO settlement_digests (date, pg, hashes, ids) VALUES (?, ?, ?, ?)
                ON CONFLICT (date, pg) DO UPDATE SET hashes = excluded.hashes, ids = excluded.ids`,
+  hasSums: `SELECT EXISTS (SELECT 1 FROM settlement_rollup WHERE date = :date)
+             OR EXISTS (SELECT 1 FROM settlement_batches WHERE date = :date)`,
   currentCount: `SELECT coalesce(sum(count), 0) FROM settlement_rollup WHERE date = ?`,
   currentCountOfPg: `SELECT coalesce(sum(count), 0) FROM settlement_rollup WHERE date = ? AND pg = ?`,
   markDay: `INSERT INTO settlement_days (date, scope, synced_at, run_id, records) VALUES (?, ?, ?, ?, ?)
@@ -112,6 +116,10 @@ export interface IngestDeps {
   duplicates: DuplicateRule;
   changes: ChangeWriter;
   now: () => Date;
+  /** The date's rollup and batches made again from its rows (settlement-verify.ts). */
+  recomputeDate(date: string): void;
+  /** Throws, saying why, when the file's schema is not ours (schema-check.ts): run first in every write. */
+  checkSchema(): void;
 }
 
 /** What the sync's passes over a date saw (electron/sync/paging-check.ts): written as the date's manifest. */
@@ -129,7 +137,8 @@ export interface DateManifest {
   emptyDigest: string;
 }
 
-export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, scope: DateScope) {
+export function beginDate(deps: IngestDeps, scope: DateScope) {
+  const { db, sql, duplicates, changes, now } = deps;
   const { runId, date } = scope;
   const rollup = createRollup(db);
   const pgs: string[] = [];
@@ -154,6 +163,10 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
   }
   // A date the cache held nothing of is not "changed" by its first sync: every record would be new.
   const compared = index.size > 0;
+  // Deltas from nothing are exact: a date with no rows and no sums (its first sync, nearly every date an ingest
+  // writes) needs no recompute at its close. Any other date's sums may not be its rows' (edited, or counting a row
+  // deleted from the file), and the recompute at its close is what a re-sync pays for repairing them.
+  const recompute = compared || sql.hasSums.pluck().get({ date }) === 1;
   /** The next free id of the date: records are appended in arrival order (settlement-ids.ts). */
   let nextId = ((sql.lastId.pluck().get(lo, hi) as number | null) ?? lo - 1) + 1;
 
@@ -206,7 +219,10 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
       sql.saveDigest.run(date, pgs[code]!, hashes, ids);
       duplicates(date, pgs[code]!, digest, rollup);
     }
+    // The rule's deltas reach other dates too; this date's own rollup is then made again from its rows, so a re-sync
+    // repairs an edited rollup, or one counting a row deleted from the file, instead of carrying it forward.
     rollup.flush();
+    if (recompute) deps.recomputeDate(date);
     const records = (
       scope.pg === null ? sql.currentCount.pluck().get(date) : sql.currentCountOfPg.pluck().get(date, scope.pg)
     ) as number;
@@ -218,7 +234,12 @@ export function beginDate({ db, sql, duplicates, changes, now }: IngestDeps, sco
   let spent = false;
   /** One transaction; on failure the memory is out of step with the file, so nothing more is written. */
   const guarded = <A extends unknown[], R>(work: (...args: A) => R) => {
-    const transaction = db.transaction(work);
+    // The schema is checked inside the write's own transaction: a trigger planted after the check could only
+    // commit after it, and then this transaction's write fails rather than runs it.
+    const transaction = db.transaction((...args: A) => {
+      deps.checkSchema();
+      return work(...args);
+    });
     return (...args: A): R => {
       if (spent) throw new Error(`the sync of ${date} stopped after a failed write; sync again to resume`);
       try {

@@ -26,6 +26,8 @@ import { EXCEPTIONS_SQL, FILTER_SQL, toSqlFilter, type FilterParams, type Resolv
 import { createDuplicateRule } from './settlement-duplicates';
 import { createChangeWriter } from './settlement-changes';
 import { beginDate, prepareIngest, type DateScope } from './settlement-ingest';
+import { createSettlementVerifier } from './settlement-verify';
+import { createSchemaGuard } from './schema-check';
 import { DEFAULT_SORT, createSettlementPages } from './settlement-pages';
 import { createFilingOrder } from './settlement-filing-order';
 import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
@@ -108,19 +110,22 @@ function sums(row: SumRow): SettlementSums {
   };
 }
 
-export function createSettlementsRepository(db: Database, now: () => Date) {
+export function createSettlementsRepository(db: Database, now: () => Date, options: { nativeBinding?: string } = {}) {
   const sql = prepareAll(db, SQL);
   for (const s of [sql.totalsFromRollup, sql.totals, sql.totalsOfExceptions]) s.raw().safeIntegers();
   for (const s of [sql.totalsOfMatches, sql.totalsOfMatchedExceptions]) s.raw().safeIntegers();
   for (const s of [sql.aggregateFromRollup, sql.aggregate, sql.aggregateOfExceptions]) s.raw().safeIntegers();
   for (const s of [sql.aggregateOfMatches, sql.aggregateOfMatchedExceptions]) s.raw().safeIntegers();
   for (const s of [sql.workbookSums, sql.workbookSumsOfExceptions, sql.ruleCounts]) s.raw().safeIntegers();
+  const verifier = createSettlementVerifier(db);
   const ingest = {
     db,
     sql: prepareIngest(db),
     duplicates: createDuplicateRule(db),
     changes: createChangeWriter(db),
     now,
+    recomputeDate: verifier.recomputeDate,
+    checkSchema: createSchemaGuard(db, options.nativeBinding),
   };
   const search = createSearchPlanner(db);
   const pages = createSettlementPages(db, search);
@@ -236,6 +241,9 @@ export function createSettlementsRepository(db: Database, now: () => Date) {
   }
 
   return {
+    /** Each date's records against their digest, and its rollup and batches against its rows (settlement-verify.ts). */
+    verifier,
+
     /** Starts (or resumes) writing one date of a sync run. */
     beginDate: (scope: DateScope) => beginDate(ingest, scope),
 

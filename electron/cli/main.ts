@@ -9,6 +9,7 @@ import { ApiError } from '../api/errors';
 import { describeStorageError, isStorageError } from '../storage-errors';
 import { GROUP_ALIASES, type Command, type Options } from './command';
 import { accountCommands } from './commands/accounts';
+import { cacheCommands } from './commands/cache';
 import { balanceCommands } from './commands/balances';
 import { beneficiaryCommands } from './commands/beneficiaries';
 import { exportCommands } from './commands/export';
@@ -34,6 +35,7 @@ import { EXIT, InputError, OutcomeUnknownError, UsageError, processIo, type Io }
 export const COMMANDS: Command[] = [
   ...profileCommands,
   ...settlementCommands,
+  ...cacheCommands,
   ...reconCommands,
   ...settlementReviewCommands,
   ...balanceCommands,

@@ -1,5 +1,9 @@
-/** Handlers of the `cache.*` channels: sizes per profile, the active profile's "last synced" times, clearing (journaled). */
+/**
+ * Handlers of the `cache.*` channels: sizes per profile, the active profile's "last synced" times, clearing
+ * (journaled), and the check of its most recent dates.
+ */
 import type { CacheRegistry } from '../cache/registry';
+import { RECENT_DATES, type SettlementVerifier } from '../cache/settlement-verify';
 import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { IpcHandlers } from './router';
@@ -11,7 +15,7 @@ export function createCacheHandlers(deps: {
   dataDir: string;
   /** What is using a profile's cache right now (a sync, an export), or null. */
   busyReason(profileId: string): string | null;
-}): Pick<IpcHandlers, 'cache.list' | 'cache.status' | 'cache.clear'> {
+}): Pick<IpcHandlers, 'cache.list' | 'cache.status' | 'cache.clear' | 'cache.integrity'> {
   return {
     'cache.list': () => ({
       dataDir: deps.dataDir,
@@ -44,5 +48,17 @@ export function createCacheHandlers(deps: {
       });
       return { cleared: true, freedBytes };
     },
+    'cache.integrity': async () => {
+      const profileId = deps.profiles.active().id;
+      if (deps.caches.sizeOf(profileId) === 0) return verifyRecent(null);
+      return verifyRecent(deps.caches.cacheFor(profileId).settlements.verifier);
+    },
   };
+}
+
+/** The cache's most recent dates checked; a profile with no cache has nothing to check (and asking makes none). */
+function verifyRecent(verifier: SettlementVerifier | null) {
+  return verifier === null
+    ? { from: null, to: null, dates: 0, records: 0, undigested: [], mismatches: [], affectedDates: [] }
+    : verifier.verify(verifier.dates().slice(-RECENT_DATES));
 }

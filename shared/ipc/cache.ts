@@ -1,5 +1,9 @@
-/** Schemas of the `cache.*` channels: where the data lives, how big each profile's cache is, and clearing one. */
+/**
+ * Schemas of the `cache.*` channels: where the data lives, how big each profile's cache is, clearing one, and whether
+ * its recent dates still hold what the API sent.
+ */
 import { z } from 'zod';
+import { cacheVerifyResult } from '../cache-verify';
 import type { DomainSchemas } from './contract';
 
 export const cacheStatus = z.object({
@@ -25,4 +29,9 @@ export const cacheChannels = {
     input: z.object({ profileId: z.string().min(1).max(64) }).strict(),
     output: z.object({ cleared: z.boolean(), freedBytes: z.number().int().nonnegative() }),
   },
+  /**
+   * The active profile's most recent synced dates held against their digests and rows (settlement-verify.ts): what
+   * the Settlements screen's mismatch banner shows. Asked afresh each time; the whole cache is `cache verify`'s.
+   */
+  'cache.integrity': { input: z.undefined(), output: cacheVerifyResult },
 } satisfies DomainSchemas<'cache'>;

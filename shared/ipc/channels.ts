@@ -73,6 +73,7 @@ export const IPC_CHANNELS = [
   'cache.list',
   'cache.status',
   'cache.clear',
+  'cache.integrity',
   'exports.start',
   'exports.cancel',
   'exports.reveal',

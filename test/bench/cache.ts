@@ -6,7 +6,8 @@
  *  - `cache.ingest`: the cache's real path (schema, indexes, rollup, reconciliation, natural-key index,
  *    checkpoint per page, then closing the date: digests and the cross-date rule); beside it the time of the
  *    search keys and of the sort keys the sync writes when its run ends, the ratios with them, and the file's size
- *    per million rows with and without them.
+ *    per million rows with and without them;
+ *  - `cache.verify`: the recompute a re-sync's close pays, and the checks of settlement-verify.ts (verifyFigures).
  * The records are the sandbox's over 90 days (`rows` of them, the data set of dataset.ts), generated page by page
  * outside the timed sections; each page goes to both, one after the other, so both rates see the machine in the
  * same state. Target: the cache keeps at least 60% of the ceiling's rate. The cache file is kept for the groups
@@ -18,6 +19,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { WAL_CHECKPOINT_PAGES, openCache, type Cache } from '../../electron/cache/database';
 import { ROW_COLUMNS, fieldValues } from '../../electron/cache/settlement-rows';
+import { RECENT_DATES } from '../../electron/cache/settlement-verify';
+import { EMPTY_DIGEST, createPassDigest } from '../../electron/cache/record-digest';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource, type SettlementWire } from '../../electron/sandbox/data/settlements';
 import { SETTLEMENT_PAGE, type SettlementRecord } from '../../shared/api/settlements';
@@ -104,12 +107,18 @@ export function ingestDates(
     let date!: ReturnType<Cache['settlements']['beginDate']>;
     timed(() => (date = cache.settlements.beginDate({ runId: run.id, date: day, pg: null })));
     let offset = 0;
+    let count = 0;
+    // What the sync's pass would have seen, digested outside the timed sections as the sync does it off the write.
+    const digest = createPassDigest(null);
     for (const page of pages) {
       beside?.(page);
+      digest.add(page);
       offset += page.length;
+      count++;
       timed(() => date.upsertPage(page, offset));
     }
-    timed(() => date.finish());
+    const manifest = { pages: count, passes: 1, shifts: 0, stable: true, emptyDigest: EMPTY_DIGEST };
+    timed(() => date.finish({ ...manifest, gateways: digest.gateways() }));
   }
   cache.syncRuns.finish(run.id, 'completed');
   const keysStart = performance.now();
@@ -160,6 +169,40 @@ function tableBytes(cache: Cache, tables: string[]): number {
     .get(JSON.stringify(tables)) as number;
 }
 
+/**
+ * `cache.verify`: what holding the cache against itself costs on the data set just written (settlement-verify.ts):
+ * the recompute of one date's rollup and batches from its rows that a re-sync's close pays (every date once, in its own
+ * transaction as a close is; mean and slowest), the check of the newest dates the Settlements screen asks for, and
+ * `cache verify` over every date. No target: figures beside the ingest they follow.
+ */
+async function verifyFigures(cache: Cache, rows: number) {
+  const { verifier } = cache.settlements;
+  const dates = verifier.dates();
+  const recomputes = dates.map((date) => {
+    const t = performance.now();
+    cache.db.transaction(() => verifier.recomputeDate(date))();
+    return performance.now() - t;
+  });
+  const timedCheck = async (checked: string[]) => {
+    const t = performance.now();
+    const found = await verifier.verify(checked);
+    if (found.mismatches.length > 0) throw new Error(`the data set does not verify: ${found.mismatches[0]!.message}`);
+    return Number((performance.now() - t).toFixed(1));
+  };
+  const ms = (v: number) => Number(v.toFixed(1));
+  return {
+    bench: 'cache.verify',
+    rows,
+    days: dates.length,
+    rows_per_date: Math.round(rows / dates.length),
+    recompute_date_ms: ms(recomputes.reduce((a, b) => a + b, 0) / recomputes.length),
+    recompute_date_max_ms: ms(Math.max(...recomputes)),
+    recent_dates: RECENT_DATES,
+    verify_recent_ms: await timedCheck(dates.slice(-RECENT_DATES)),
+    verify_all_s: Number(((await timedCheck(dates)) / 1000).toFixed(2)),
+  };
+}
+
 export const cacheBenches: Bench = {
   group: 'cache',
   defaultRows: DATASET_ROWS,
@@ -204,6 +247,7 @@ export const cacheBenches: Bench = {
         sort_marks_mb_per_million_rows: perMillion(markBytes),
         mb_per_million_rows_without_search_or_sort_keys: perMillion(bytes - sortBytes - searchBytes),
       };
+      yield await verifyFigures(cache, rows);
       cache.close();
       registerDataset(rows);
       kept = true;

@@ -339,6 +339,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         );
         await unwrap(api.cache.list());
         const cacheStatus = await unwrap(api.cache.status());
+        const integrity = await unwrap(api.cache.integrity());
         await unwrap(api.cache.clear({ profileId: 'sandbox' }));
         // Nothing was moved aside in this run: an empty list, and an unknown id neither shown nor dismissed.
         const notices = await unwrap(api.notices.list());
@@ -391,6 +392,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           exportEnd,
           exportProgress: progress.length,
           cacheStatus,
+          integrity,
           notices: { notices, noticeRevealed, noticeDismissed },
           merchantChecks: [orderCheck.check.outcome, subscriptionCheck.check.outcome],
           recorded,
@@ -440,6 +442,8 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
       totals: { count: 600 },
       exportEnd: { kind: 'settlements', format: 'xlsx', status: 'completed', rows: 600 },
       cacheStatus: { settlementsSyncedAt: expect.any(String), balancesAt: expect.any(String) },
+      // The two dates synced above, as the sync wrote them.
+      integrity: { dates: 2, mismatches: [], affectedDates: [] },
       // Both actions answered, so each check finds what they did.
       merchantChecks: ['succeeded', 'succeeded'],
       recorded: { ok: false, error: { code: 'STATUS_CHECK_INVALID' } },

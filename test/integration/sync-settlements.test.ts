@@ -157,8 +157,9 @@ describe('settlement sync', () => {
   it('a write that fails mid-run stops the sync with the cache’s error, keeps the pages before it, and resumes', async () => {
     const cache = freshCache();
     const date = setup.dates.at(-4)!;
-    // The 1001st row of any date cannot be stored, as when the disk fills up.
-    cache.db.exec(`CREATE TRIGGER full_disk BEFORE INSERT ON settlements WHEN NEW.id % ${IDS_PER_DAY} >= 1000
+    // The 1001st row of any date cannot be stored, as when the disk fills up. A TEMP trigger, on this connection
+    // only: one in the file is not ours, and the sync refuses to write at all (cache-tamper.test.ts).
+    cache.db.exec(`CREATE TEMP TRIGGER full_disk BEFORE INSERT ON settlements WHEN NEW.id % ${IDS_PER_DAY} >= 1000
                    BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`);
     const sync = () =>
       syncSettlements({ api: setup.sb.api(), cache, from: date, to: date, pageSize: 300, concurrency: 4 });

@@ -406,6 +406,7 @@ describe.runIf(available)('secret containment', () => {
     expect(await okCall('notices.dismiss', { id: 'no-such-notice' })).toEqual({ dismissed: false });
     await okCall('cache.list', undefined);
     await okCall('cache.status', undefined);
+    await okCall('cache.integrity', undefined);
     expect(await okCall('cache.clear', { profileId: spare.id })).toEqual({ cleared: true, freedBytes: 0 });
 
     // The spare profile: the same secret set, deleted, set again, then removed with its profile.

@@ -157,6 +157,7 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'cache.list': undefined,
     'cache.status': undefined,
     'cache.clear': { profileId },
+    'cache.integrity': undefined,
     'exports.start': { kind: 'beneficiaries', format: 'csv' },
     'exports.cancel': { jobId: 'job-that-is-not-running' },
     'exports.reveal': { jobId: 'job-that-is-not-running' },

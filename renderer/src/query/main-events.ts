@@ -11,14 +11,15 @@ import { CONNECTIVITY_KEY, invalidateAndReread, invalidateChannels } from './ipc
 import { recordJobEvent } from './jobs';
 
 /**
- * What a finished sync changes: the settlements it stored, the "last synced" time, the size of the cache, and the
- * journal (the sync's own entry, and whether a closed period changed after its close), and the exception queue.
+ * What a finished sync changes: the settlements it stored, the "last synced" time, the size of the cache, whether its
+ * recent dates hold what was synced (a re-fetch repairs them), and the journal (the sync's own entry, and whether a closed period changed after its close), and the exception queue.
  */
 export const SYNC_CHANGES = [
   'settlements.',
   'recon.',
   'cache.status',
   'cache.list',
+  'cache.integrity',
   'journal.',
   'exceptions.',
 ] as const;

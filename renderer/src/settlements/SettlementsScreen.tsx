@@ -20,6 +20,7 @@ import { useFindShortcut } from '../ui/use-find-shortcut';
 import { COLUMNS } from './columns';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 import { ClosedPeriodsNote } from '../journal/ClosedPeriodsNote';
+import { IntegrityBanner } from './IntegrityBanner';
 import { SyncPanel } from './JobPanels';
 import { ChangesDialog } from './ChangesDialog';
 import { useChangesDialog } from './changes-store';
@@ -493,6 +494,7 @@ export function SettlementsScreen() {
         <SettlementActions />
       </PageHeader>
       <OfflineBanner />
+      <IntegrityBanner />
       <RangeBar />
       <ClosedPeriodsNote from={range.from} to={range.to} />
       <SyncPanel />

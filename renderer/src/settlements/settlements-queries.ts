@@ -151,6 +151,8 @@ export const useBatches = (range: { from: string; to: string; pg?: string | null
 type RangeInput = { from: string; to: string; pg?: string };
 
 export const useCompleteness = (range: RangeInput) => useIpcQuery('settlements.completeness', range);
+/** Whether the cache's most recent dates hold what their sync stored (the mismatch banner); stale after each sync. */
+export const useCacheIntegrity = () => useIpcQuery('cache.integrity');
 export const useChangesSummary = (range: RangeInput) => useIpcQuery('settlements.changesSummary', range);
 export const useChanges = (input: IpcInput<'settlements.changes'>) => useIpcQuery('settlements.changes', input);
 
