@@ -245,6 +245,8 @@ describe.runIf(ready)('Accounts & balances', () => {
     await section.getByRole('combobox', { name: 'Gateway' }).selectOption(pg);
     await section.getByLabel('Low headroom below (₹)').fill(formatMinor(headroom + 1));
     await section.getByRole('button', { name: 'Set headroom alert' }).click();
+    // Behind the bar's count of alerts, which opens their list.
+    await page.getByRole('contentinfo').getByRole('button', { name: '1 alert', exact: true }).click();
     const statusAlert = page.getByRole('contentinfo').getByTestId('headroom-alert');
     await statusAlert.waitFor();
     expect(await statusAlert.textContent()).toBe(`Low headroom: ${pg}`);
