@@ -116,7 +116,7 @@ describe.runIf(ready)('Settlements: changes, completeness and the exception work
       await grid.locator('[role=row][data-id]').first().waitFor();
       await grid.focus();
       await page.keyboard.press('Enter');
-      const detail = page.getByRole('dialog', { name: /^Settlement / });
+      const detail = page.getByRole('complementary', { name: /^Settlement / });
       await detail.waitFor();
       const workflow = detail.getByRole('group', { name: 'Exception workflow' });
       await workflow.getByTestId('exception-state').getByText('Open').waitFor();

@@ -1,13 +1,13 @@
 /**
  * Everything the cache holds about one settlement record: its fields, the fields the API sent beyond the
  * contract, the rules it broke with the values that broke them, and when a re-sync stopped finding it.
- * A modal dialog: Escape or Close returns to the table, on the row it came from.
+ * A side panel beside the grid, not over it: the rows around the record stay in view (a modal covered them at
+ * 1280 px). Escape or Close returns to the grid, on the row it came from.
  */
-import { useId, type ReactNode } from 'react';
+import { useId, type KeyboardEvent, type ReactNode } from 'react';
 import { useNavigation } from '../navigation/navigation-store';
 import { useOrdersUi } from '../orders/orders-store';
 import { useActiveProfileId } from '../query/ipc-query';
-import { useModalDialog } from '../ui/use-modal-dialog';
 import { ExceptionWorkflow } from './ExceptionWorkflow';
 import { RULES, MONEY_VALUE_NAMES } from '../../../shared/reconciliation';
 import type { CachedSettlement } from '../../../shared/settlement-query';
@@ -63,8 +63,6 @@ function Facts({ items }: { items: [string, ReactNode][] }) {
 }
 
 export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onClose(): void }) {
-  // Closed before React removes it, so the browser gives focus back to the table.
-  const ref = useModalDialog();
   const titleId = useId();
 
   const mono = (text: string | null) => (text === null ? null : <span className="mono">{text}</span>);
@@ -92,11 +90,11 @@ export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onCl
   const extra = Object.entries(row.extra ?? {});
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog stl-detail"
+    <aside
+      className="stl-detail"
       aria-labelledby={titleId}
-      onCancel={(event) => {
+      onKeyDown={(event: KeyboardEvent) => {
+        if (event.key !== 'Escape' || event.defaultPrevented) return;
         event.preventDefault();
         onClose();
       }}
@@ -183,6 +181,6 @@ export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onCl
           />
         </section>
       )}
-    </dialog>
+    </aside>
   );
 }
