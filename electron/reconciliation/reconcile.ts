@@ -317,6 +317,7 @@ export function report(cache: Cache, input: { account: string; from: string; to:
       difference,
       lineIds: its.map((l) => l.id),
       note: m?.note ?? null,
+      reason: m?.reason ?? null,
     });
   }
   const credits: ReconCredit[] = [];
@@ -328,6 +329,7 @@ export function report(cache: Cache, input: { account: string; from: string; to:
     credits.push({
       id: l.id,
       date: l.date,
+      valueDate: l.valueDate,
       narration: l.narration,
       reference: l.reference,
       amount: l.amount,
@@ -399,7 +401,7 @@ const batchData = (b: BatchKey) => ({ date: b.date, pg: b.pg, utr: b.utr, settle
 export function matchByHand(
   cache: Cache,
   journal: Journal,
-  input: { account: string; batch: BatchKey; lineIds: number[]; note: string },
+  input: { account: string; batch: BatchKey; lineIds: number[]; note: string; reason?: string },
 ): number {
   const repo = cache.reconciliation;
   const account = accountOf(cache, input.account);
@@ -423,15 +425,17 @@ export function matchByHand(
     const old = repo.matchOfBatch(batch);
     if (old) replaced.add(old.id);
     for (const m of replaced) repo.dropMatch(m);
-    const matchId = repo.addMatch(account.id, batch, 'manual', input.lineIds, note);
     const credited = sumMinor(input.lineIds.map((id) => lines.get(id)!.amount));
+    const reason = input.reason?.trim() || null;
+    const matchId = repo.addMatch(account.id, batch, 'manual', input.lineIds, note, reason);
     append({
       kind: 'action',
       event: 'recon.match_by_hand',
       outcome: 'done',
       summary:
         `Matched batch ${batchWords(batch)} by hand to ${input.lineIds.length} credit` +
-        `${input.lineIds.length === 1 ? '' : 's'} in "${account.name}" (difference ${formatMinor(credited - batch.settled)}): ${note}`,
+        `${input.lineIds.length === 1 ? '' : 's'} in "${account.name}" (difference ${formatMinor(credited - batch.settled)}): ${note}` +
+        (reason ? ` The difference, because: ${reason}` : ''),
       data: {
         account: account.name,
         matchId,
@@ -442,6 +446,7 @@ export function matchByHand(
         difference: credited - batch.settled,
         replacedMatches: [...replaced],
         note,
+        ...(reason ? { reason } : {}),
       },
     });
     return matchId;

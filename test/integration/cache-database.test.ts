@@ -100,7 +100,8 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO bank_accounts (id, name, created_at) VALUES (1, 'HDFC', 't')`,
     `INSERT INTO bank_statement_imports VALUES (1, 1, 'f.csv', 'd', 'HDFC Bank', 't', 1, 1, 0)`,
     `INSERT INTO bank_lines VALUES (1, 1, 'k', '2025-01-01', NULL, 'NEFT CR-X-UTR7', NULL, 982, NULL, 'NEFT', 'UTR7', 1, 2)`,
-    `INSERT INTO recon_matches VALUES (1, 1, '2025-01-01', 'payu', 'UTR7', '2025-01-01 11:00:00', 'utr', NULL, 't')`,
+    `INSERT INTO recon_matches (id, account_id, batch_date, pg, utr, settlement_date, how, note, matched_at)
+     VALUES (1, 1, '2025-01-01', 'payu', 'UTR7', '2025-01-01 11:00:00', 'utr', NULL, 't')`,
     `INSERT INTO recon_match_lines VALUES (1, 1)`,
     `INSERT INTO recon_apart VALUES ('k', 1, 'not ours', 't')`,
     `INSERT INTO recon_settings VALUES ('matching', '{}')`,
@@ -140,6 +141,12 @@ const SEEDS: Record<number, string[]> = {
   ],
   // The two statuses' sort keys (issue 19): column 9 is the order status, a key of its text.
   17: [`INSERT INTO settlement_sort_keys VALUES (20089, 9, 1, 'success', 1, 0, 2, 3, 3, 0)`],
+  // A match by hand with a difference keeps why (issue 30 #14).
+  18: [
+    `INSERT INTO bank_accounts (id, name, created_at) VALUES (2, 'ICICI', 't')`,
+    `INSERT INTO recon_matches (id, account_id, batch_date, pg, utr, settlement_date, how, note, reason, matched_at)
+     VALUES (2, 2, '2025-01-02', 'payu', 'UTR8', '2025-01-02 11:00:00', 'manual', 'by phone', 'bank charges', 't')`,
+  ],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */
