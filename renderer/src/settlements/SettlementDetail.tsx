@@ -41,7 +41,8 @@ const LABELS = {
   description: 'Description',
 } as const;
 
-const labelOf = (key: string): string => (LABELS as Readonly<Record<string, string>>)[key] ?? key;
+/** A record field's name as the desk reads it ("UTR", "Dispute ID"); a field the console does not know, as named. */
+export const labelOf = (key: string): string => (LABELS as Readonly<Record<string, string>>)[key] ?? key;
 
 function exceptionValue(key: string, value: number | string | null): ReactNode {
   if (value === null) return <span className="muted">none</span>;
