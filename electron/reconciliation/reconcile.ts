@@ -27,7 +27,7 @@ import {
   type BadStatementRow,
   type ColumnMapping,
 } from '../../shared/bank-statement';
-import { formatMinor, sumMinor } from '../../shared/money';
+import { formatMoney, sumMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { BankAccount, BatchRow, StoredLine } from '../cache/reconciliation';
@@ -434,7 +434,7 @@ export function matchByHand(
       outcome: 'done',
       summary:
         `Matched batch ${batchWords(batch)} by hand to ${input.lineIds.length} credit` +
-        `${input.lineIds.length === 1 ? '' : 's'} in "${account.name}" (difference ${formatMinor(credited - batch.settled)}): ${note}` +
+        `${input.lineIds.length === 1 ? '' : 's'} in "${account.name}" (difference ${formatMoney(credited - batch.settled)}): ${note}` +
         (reason ? ` The difference, because: ${reason}` : ''),
       data: {
         account: account.name,

@@ -182,6 +182,8 @@ describe.runIf(ready)('Reconciliation', () => {
       ).toEqual([['recon.match_by_hand', 'done', 'bank confirmed by phone', 'bank charges deducted']]);
       await page.getByRole('navigation').getByRole('button', { name: 'Journal' }).click();
       await page.getByText(/Matched batch .* by hand to 1 credit .*: bank confirmed by phone/).waitFor();
+      // The summary's difference in the console's money format, not a raw decimal.
+      expect(journal.ok && journal.value.entries[0]!.summary).toContain(`(difference ${formatMoney(apart)})`);
     },
   );
 });
