@@ -69,7 +69,7 @@ describe.runIf(ready)('Settlements: changes, completeness and the exception work
       const table = dialog.getByRole('grid', { name: 'Changes' }).or(dialog.getByRole('table', { name: 'Changes' }));
       for (const c of mutated.body.changed) await table.getByText(c.pg_transaction_id).waitFor();
       const text = (await table.textContent())!;
-      expect(text).toMatch(/(utr \((UTR replaced|UTR filled in)\)|dispute_id \(dispute opened\)): .+ → /);
+      expect(text).toMatch(/(UTR \((UTR replaced|UTR filled in)\)|Dispute ID \(dispute opened\)): .+ → /);
       // What changed is the point of a row: shown whole, wrapped, never cut off at an ellipsis.
       const cut = await table
         .locator('td.dt-wrap')
