@@ -201,12 +201,16 @@ export interface ReconBatch extends BatchKey {
   difference: number | null;
   lineIds: number[];
   note: string | null;
+  /** Why a match by hand was made with a difference; null otherwise. */
+  reason: string | null;
 }
 
 /** A statement credit as the view shows it. */
 export interface ReconCredit {
   id: number;
   date: string;
+  /** The bank's value date, when its statement gives one. */
+  valueDate: string | null;
   narration: string;
   reference: string | null;
   amount: number;

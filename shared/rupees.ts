@@ -5,7 +5,7 @@
  * CLI all read amounts here, so each says the same thing about "12.345", "-5" or "0".
  */
 import { z } from 'zod';
-import { MoneyError, parseDecimalToMinor, type Minor } from './money';
+import { formatMinor, MoneyError, parseDecimalToMinor, type Minor } from './money';
 
 /** Above ₹1,00,000 the confirmation asks the desk to type the amount again. */
 export const RETYPE_ABOVE_MINOR: Minor = 100_000_00;
@@ -33,6 +33,19 @@ export function parseRupees(text: string): Minor {
   }
   if (minor <= 0) throw new MoneyError('The amount must be more than zero.');
   return minor;
+}
+
+const TYPED_WHOLE = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 });
+const TYPED_PAISE = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * Paise back as a person types rupees into a field ("2,50,00,000", "1,00,000.50"): what was typed stays readable
+ * after saving, in the console's grouping, and parses back to the same paise. The exact decimal text goes to Intl,
+ * never a float.
+ */
+export function formatRupeesTyped(minor: Minor): string {
+  const text = formatMinor(minor) as `${number}`;
+  return (minor % 100 === 0 ? TYPED_WHOLE : TYPED_PAISE).format(text);
 }
 
 /** parseRupees as a result, for forms that show the reason beside the field. */

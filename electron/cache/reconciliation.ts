@@ -50,12 +50,13 @@ const SQL = {
           WHERE l.account_id = :account AND l.date BETWEEN :from AND :to ORDER BY l.date, l.id`,
   linesOfMatch: `SELECT l.id, l.date, l.amount FROM recon_match_lines ml JOIN bank_lines l ON l.id = ml.line_id
                  WHERE ml.match_id = ? ORDER BY l.id`,
-  matches: `SELECT id, batch_date AS date, pg, utr, settlement_date AS settlementDate, how, note, matched_at AS matchedAt
+  matches: `SELECT id, batch_date AS date, pg, utr, settlement_date AS settlementDate, how, note, reason,
+                   matched_at AS matchedAt
             FROM recon_matches WHERE account_id = ? ORDER BY id`,
   matchOfBatch: `SELECT id, how FROM recon_matches WHERE batch_date = ? AND pg = ? AND utr = ? AND settlement_date = ?`,
   matchOfLine: `SELECT match_id AS id FROM recon_match_lines WHERE line_id = ?`,
-  addMatch: `INSERT INTO recon_matches (account_id, batch_date, pg, utr, settlement_date, how, note, matched_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  addMatch: `INSERT INTO recon_matches (account_id, batch_date, pg, utr, settlement_date, how, note, reason, matched_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   addMatchLine: `INSERT INTO recon_match_lines (match_id, line_id) VALUES (?, ?)`,
   dropMatch: `DELETE FROM recon_matches WHERE id = ?`,
   rebindMatch: `UPDATE recon_matches SET utr = ? WHERE id = ?`,
@@ -127,6 +128,8 @@ export interface StoredMatch extends BatchKey {
   id: number;
   how: MatchHow | 'manual';
   note: string | null;
+  /** Why a match by hand was made with a difference (credited less the batch); null when it had none or was automatic. */
+  reason: string | null;
   matchedAt: string;
 }
 
@@ -306,10 +309,20 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
       how: MatchHow | 'manual',
       lineIds: readonly number[],
       note: string | null,
+      reason: string | null = null,
     ) {
       const id = Number(
-        sql.addMatch.run(accountId, key.date, key.pg, key.utr, key.settlementDate, how, note, now().toISOString())
-          .lastInsertRowid,
+        sql.addMatch.run(
+          accountId,
+          key.date,
+          key.pg,
+          key.utr,
+          key.settlementDate,
+          how,
+          note,
+          reason,
+          now().toISOString(),
+        ).lastInsertRowid,
       );
       for (const l of lineIds) sql.addMatchLine.run(id, l);
       return id;

@@ -54,6 +54,8 @@ export async function deskReconView(
     utr: m.utr,
     settlementDate: m.settlementDate,
     how: m.how,
+    // The desk keeps a difference's reason in the match's note (service.ts), not apart.
+    reason: null,
     note: m.note,
     matchedAt: m.matchedAt,
   }));
@@ -102,7 +104,7 @@ export async function deskReconView(
       }),
     );
     byBatch.set(batchKeyText(p.batch), { id });
-    automatic.push({ ...p.batch, id, how: p.how, note: null, matchedAt: at });
+    automatic.push({ ...p.batch, id, how: p.how, note: null, reason: null, matchedAt: at });
   }
   return { view, auto };
 }

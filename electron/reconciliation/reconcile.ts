@@ -30,7 +30,7 @@ import {
   type ColumnMapping,
   type StatementLineIn,
 } from '../../shared/bank-statement';
-import { formatMinor, sumMinor } from '../../shared/money';
+import { formatMoney, sumMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { BankAccount, BatchRow, StoredLine, StoredMatch } from '../cache/reconciliation';
@@ -378,6 +378,7 @@ export function reportOf(view: ReconView, input: { from: string; to: string; tod
       difference,
       lineIds: its.map((l) => l.id),
       note: m?.note ?? null,
+      reason: m?.reason ?? null,
     });
   }
   const credits: ReconCredit[] = [];
@@ -389,6 +390,7 @@ export function reportOf(view: ReconView, input: { from: string; to: string; tod
     credits.push({
       id: l.id,
       date: l.date,
+      valueDate: l.valueDate,
       narration: l.narration,
       reference: l.reference,
       amount: l.amount,
@@ -473,7 +475,7 @@ export function handMatchOf(cache: Cache, input: { batch: BatchKey; lineIds: num
 export function matchByHand(
   cache: Cache,
   journal: Journal,
-  input: { account: string; batch: BatchKey; lineIds: number[]; note: string },
+  input: { account: string; batch: BatchKey; lineIds: number[]; note: string; reason?: string },
   refuseClosed: (batch: BatchKey) => void = () => undefined,
 ): number {
   const repo = cache.reconciliation;
@@ -493,15 +495,17 @@ export function matchByHand(
     const old = repo.matchOfBatch(batch);
     if (old) replaced.add(old.id);
     for (const m of replaced) repo.dropMatch(m);
-    const matchId = repo.addMatch(account.id, batch, 'manual', input.lineIds, note);
     const credited = sumMinor(input.lineIds.map((id) => lines.get(id)!.amount));
+    const reason = input.reason?.trim() || null;
+    const matchId = repo.addMatch(account.id, batch, 'manual', input.lineIds, note, reason);
     append({
       kind: 'action',
       event: 'recon.match_by_hand',
       outcome: 'done',
       summary:
         `Matched batch ${batchWords(batch)} by hand to ${input.lineIds.length} credit` +
-        `${input.lineIds.length === 1 ? '' : 's'} in "${account.name}" (difference ${formatMinor(credited - batch.settled)}): ${note}`,
+        `${input.lineIds.length === 1 ? '' : 's'} in "${account.name}" (difference ${formatMoney(credited - batch.settled)}): ${note}` +
+        (reason ? ` The difference, because: ${reason}` : ''),
       data: {
         account: account.name,
         matchId,
@@ -512,6 +516,7 @@ export function matchByHand(
         difference: credited - batch.settled,
         replacedMatches: [...replaced],
         note,
+        ...(reason ? { reason } : {}),
       },
     });
     return matchId;

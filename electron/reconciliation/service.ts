@@ -128,7 +128,10 @@ export function createReconciliation(deps: ReconciliationDeps) {
       return desk ? deskReport(profileId, desk, q) : report(deps.cacheFor(profileId), { ...q, today: today() });
     },
 
-    async matchByHand(profileId: string, input: { account: string; batch: BatchKey; lineIds: number[]; note: string }) {
+    async matchByHand(
+      profileId: string,
+      input: { account: string; batch: BatchKey; lineIds: number[]; note: string; reason?: string },
+    ) {
       const desk = await deps.desks.for(profileId);
       const cache = deps.cacheFor(profileId);
       if (!desk) {
@@ -136,7 +139,9 @@ export function createReconciliation(deps: ReconciliationDeps) {
       }
       const { batch, note } = handMatchOf(cache, input);
       const key = { date: batch.date, pg: batch.pg, utr: batch.utr, settlementDate: batch.settlementDate };
-      return desk.reconciliation.matchByHand(input.account, { ...key, settled: batch.settled }, input.lineIds, note);
+      // The desk's match keeps one text: a difference's reason goes with the note, so every console reads it.
+      const said = input.reason ? `${note} (why the difference: ${input.reason})` : note;
+      return desk.reconciliation.matchByHand(input.account, { ...key, settled: batch.settled }, input.lineIds, said);
     },
 
     /** A match by hand, or (on a desk) an automatic match the last report showed, by its negative id. */

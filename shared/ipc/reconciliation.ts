@@ -66,12 +66,14 @@ export const reconReport = z.object({
       difference: paise.nullable(),
       lineIds: z.array(z.number().int()),
       note: z.string().nullable(),
+      reason: z.string().nullable(),
     }),
   ),
   credits: z.array(
     z.object({
       id: z.number().int(),
       date: cacheDate,
+      valueDate: cacheDate.nullable(),
       narration: z.string(),
       reference: z.string().nullable(),
       amount: paise,
@@ -156,7 +158,14 @@ export const reconChannels = {
   'recon.report': { input: withAccount, output: reconReport },
   'recon.matchByHand': {
     input: z
-      .object({ account: accountName, batch: batchKey, lineIds: z.array(z.number().int()).min(1).max(20), note })
+      .object({
+        account: accountName,
+        batch: batchKey,
+        lineIds: z.array(z.number().int()).min(1).max(20),
+        note,
+        /** Why the credits differ from the batch, when they do; kept with the match and in its journal entry. */
+        reason: note.optional(),
+      })
       .strict(),
     output: z.object({ matchId: z.number().int() }),
   },

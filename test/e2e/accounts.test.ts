@@ -7,6 +7,7 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { majorNumberToMinor, formatMinor, formatMoney, sumMinor } from '../../shared/money';
+import { formatRupeesTyped } from '../../shared/rupees';
 import { hook, rawCall } from '../support/sandbox-http';
 import { formatIstInstant } from '../../renderer/src/ui/format';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
@@ -208,7 +209,8 @@ describe.runIf(ready)('Accounts & balances', () => {
     await openAccounts(app);
     await refreshed(app);
     await page.getByText('2 accounts are low on funds').waitFor();
-    expect(await page.getByLabel('Alert below (₹)').inputValue()).toBe(formatMinor(threshold));
+    // Shown back in the console's own grouping, as a person types rupees, not as raw decimal text.
+    expect(await page.getByLabel('Alert below (₹)').inputValue()).toBe(formatRupeesTyped(threshold));
 
     await saveScreenshots(app.page, 'accounts', { height: 1400 });
 
@@ -243,6 +245,8 @@ describe.runIf(ready)('Accounts & balances', () => {
     await section.getByRole('combobox', { name: 'Gateway' }).selectOption(pg);
     await section.getByLabel('Low headroom below (₹)').fill(formatMinor(headroom + 1));
     await section.getByRole('button', { name: 'Set headroom alert' }).click();
+    // Behind the bar's count of alerts, which opens their list.
+    await page.getByRole('contentinfo').getByRole('button', { name: '1 alert', exact: true }).click();
     const statusAlert = page.getByRole('contentinfo').getByTestId('headroom-alert');
     await statusAlert.waitFor();
     expect(await statusAlert.textContent()).toBe(`Low headroom: ${pg}`);
@@ -259,6 +263,42 @@ describe.runIf(ready)('Accounts & balances', () => {
       low: false,
     });
     expect(app.consoleErrors).toEqual([]);
+  });
+
+  it('keeps a headroom alert as typed, per gateway, and never cuts the payable-now table at 1280 px', async () => {
+    const { page } = app;
+    const section = page.getByRole('region', { name: 'Payable now' });
+    const field = section.getByLabel('Low headroom below (₹)');
+    const gateway = section.getByRole('combobox', { name: 'Gateway' });
+    const [first, second] = wire.ok.map((a) => a.pg).filter((pg, i, all) => all.indexOf(pg) === i);
+    await gateway.selectOption(first!);
+    await field.fill('2,50,00,000');
+    await section.getByRole('button', { name: 'Set headroom alert' }).click();
+    await expect
+      .poll(() => app.core.treasury.accounts.headroom(profileId).gateways.find((g) => g.pg === first)?.threshold)
+      .toBe(2_50_00_000_00);
+    expect(await field.inputValue()).toBe('2,50,00,000');
+    // Another gateway shows its own alert (none), and coming back shows this one as typed.
+    await gateway.selectOption(second!);
+    expect(await field.inputValue()).toBe('');
+    await gateway.selectOption(first!);
+    expect(await field.inputValue()).toBe('2,50,00,000');
+    await field.fill('');
+    await section.getByRole('button', { name: 'Set headroom alert' }).click();
+    await expect
+      .poll(() => app.core.treasury.accounts.headroom(profileId).gateways.find((g) => g.pg === first)?.threshold)
+      .toBeNull();
+
+    // Every cell of the table is whole at 1280 px: none is cut to an ellipsis, the table no wider than its box.
+    const table = section.getByRole('table', { name: 'Payable now by gateway' });
+    const cut = await table.evaluate((t) =>
+      [...t.querySelectorAll('td, th')]
+        .filter((cell) => cell.scrollWidth > cell.clientWidth)
+        .map((cell) => cell.textContent),
+    );
+    expect(cut).toEqual([]);
+    const [tableWidth, boxWidth] = await table.evaluate((t) => [t.scrollWidth, t.parentElement!.clientWidth]);
+    expect(tableWidth).toBeLessThanOrEqual(boxWidth);
   });
 
   it('finds an account by its last digits after Ctrl+F', async () => {

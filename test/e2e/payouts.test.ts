@@ -166,6 +166,11 @@ describe.runIf(ready)('Payouts', () => {
     const before = history(id).length;
     await core.payoutWatch.tick();
     expect(history(id)).toHaveLength(before + 1);
+    // The news is one of the status bar's alerts, behind their count.
+    await page
+      .getByRole('contentinfo')
+      .getByRole('button', { name: /^\d+ alerts?$/ })
+      .click();
     const news = page.getByTestId('watch-news');
     await news.getByText(`Watch list: ${id} is overdue.`).waitFor();
 

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
+import { formatMoney } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { call, syncedThroughJob } from '../support/core';
@@ -57,7 +58,16 @@ describe.runIf(ready)('Reconciliation', () => {
       expect(await page.getByRole('combobox', { name: 'Credit (deposit)' }).inputValue()).toBe('Deposit Amt.');
       await page.getByRole('button', { name: 'Import', exact: true }).click();
       await page.getByText(/HDFC statement\.csv \(HDFC Bank\): \d+ lines, \d+ added, 0 already imported\./).waitFor();
-      await page.getByRole('button', { name: 'Match', exact: true }).click();
+      // The period on screen is now the statement's own, and Match is offered for it at once.
+      const period = app.core
+        .cacheFor(app.core.profiles.active().id)
+        .db.prepare('SELECT min(date) AS first, max(date) AS last FROM bank_lines')
+        .get() as { first: string; last: string };
+      expect(await page.getByLabel('From').inputValue()).toBe(formatDdMmYyyy(period.first));
+      expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(formatDdMmYyyy(period.last));
+      await page
+        .getByRole('button', { name: `Match ${formatDdMmYyyy(period.first)} to ${formatDdMmYyyy(period.last)} now` })
+        .click();
 
       const batches = page.getByRole('table', { name: 'Batches' });
       const count = (label: string) =>
@@ -112,10 +122,40 @@ describe.runIf(ready)('Reconciliation', () => {
       }));
       expect(records.table).toBeLessThanOrEqual(records.box);
 
-      // Match the overdue batch by hand to a credit without a batch, with a note.
+      // Match the overdue batch by hand to a credit without a batch, with a note. Each candidate shows what the bank
+      // wrote; ticking it shows the difference against the batch, and a difference asks why before the match.
+      const before = await call(app.core, 'recon.report', {
+        account: 'Collection account',
+        from: period.first,
+        to: period.last,
+      });
+      if (!before.ok) throw new Error('no report');
+      const overdue = before.value.batches.find((b) => b.state === 'overdue')!;
+      const candidate = before.value.credits.find((c) => c.state === 'unmatched')!;
       await grid.getByRole('row', { name: /Batch without a credit/ }).click();
-      await detail.getByRole('checkbox').first().check();
+      const row = detail
+        .getByRole('table', { name: 'Credits to match by hand' })
+        .locator(`tr[data-id="${candidate.id}"]`);
+      const cells = await row.getByRole('cell').allTextContents();
+      expect(cells.slice(1)).toEqual([
+        formatDdMmYyyy(candidate.date),
+        candidate.valueDate ? formatDdMmYyyy(candidate.valueDate) : '—',
+        candidate.narration,
+        [...new Set([candidate.reference, candidate.utr].filter((x) => x))].join(' · ') || '—',
+        formatMoney(candidate.amount),
+      ]);
+      await row.getByRole('checkbox').check();
+      const apart = candidate.amount - overdue.settled;
+      expect(apart).not.toBe(0);
+      expect(await detail.getByTestId('match-difference').textContent()).toBe(
+        `1 ticked, ${formatMoney(candidate.amount)} against the batch's ${formatMoney(overdue.settled)}: difference ${formatMoney(apart)}.`,
+      );
       await detail.getByLabel('Note').fill('bank confirmed by phone');
+      const matchButton = detail.getByRole('button', { name: 'Match by hand' });
+      expect(await matchButton.isDisabled()).toBe(true);
+      await detail.getByLabel('Why do they differ?').fill('bank charges deducted');
+      await detail.getByRole('table', { name: 'Credits to match by hand' }).scrollIntoViewIfNeeded();
+      await saveScreenshots(page, 'reconciliation-match-by-hand');
       // A button looks like one: as wide as its words, not a full-width white box like the Note field.
       const looksLikeAButton = async (name: string) => {
         const box = await detail.getByRole('button', { name, exact: true }).boundingBox();
@@ -127,17 +167,23 @@ describe.runIf(ready)('Reconciliation', () => {
       await expect.poll(() => count('Matched by hand').textContent()).toBe('1');
       await detail.getByRole('button', { name: 'Unmatch' }).waitFor();
       await looksLikeAButton('Unmatch');
-      const report = await call(app.core, 'recon.report', { account: 'Collection account', from, to });
-      expect(report.ok && report.value.batches.filter((b) => b.state === 'manual').map((b) => b.note)).toEqual([
-        'bank confirmed by phone',
-      ]);
+      const report = await call(app.core, 'recon.report', {
+        account: 'Collection account',
+        from: period.first,
+        to: period.last,
+      });
+      expect(
+        report.ok && report.value.batches.filter((b) => b.state === 'manual').map((b) => [b.note, b.reason]),
+      ).toEqual([['bank confirmed by phone', 'bank charges deducted']]);
       // Journaled with its note, and shown on the Journal screen.
       const journal = await call(app.core, 'journal.list', { kind: 'action', text: 'bank confirmed by phone' });
-      expect(journal.ok && journal.value.entries.map((e) => [e.event, e.outcome, e.data['note']])).toEqual([
-        ['recon.match_by_hand', 'done', 'bank confirmed by phone'],
-      ]);
+      expect(
+        journal.ok && journal.value.entries.map((e) => [e.event, e.outcome, e.data['note'], e.data['reason']]),
+      ).toEqual([['recon.match_by_hand', 'done', 'bank confirmed by phone', 'bank charges deducted']]);
       await page.getByRole('navigation').getByRole('button', { name: 'Journal' }).click();
       await page.getByText(/Matched batch .* by hand to 1 credit .*: bank confirmed by phone/).waitFor();
+      // The summary's difference in the console's money format, not a raw decimal.
+      expect(journal.ok && journal.value.entries[0]!.summary).toContain(`(difference ${formatMoney(apart)})`);
     },
   );
 });

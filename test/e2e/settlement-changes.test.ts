@@ -69,7 +69,7 @@ describe.runIf(ready)('Settlements: changes, completeness and the exception work
       const table = dialog.getByRole('grid', { name: 'Changes' }).or(dialog.getByRole('table', { name: 'Changes' }));
       for (const c of mutated.body.changed) await table.getByText(c.pg_transaction_id).waitFor();
       const text = (await table.textContent())!;
-      expect(text).toMatch(/(utr \((UTR replaced|UTR filled in)\)|dispute_id \(dispute opened\)): .+ → /);
+      expect(text).toMatch(/(UTR \((UTR replaced|UTR filled in)\)|Dispute ID \(dispute opened\)): .+ → /);
       // What changed is the point of a row: shown whole, wrapped, never cut off at an ellipsis.
       const cut = await table
         .locator('td.dt-wrap')
@@ -116,7 +116,7 @@ describe.runIf(ready)('Settlements: changes, completeness and the exception work
       await grid.locator('[role=row][data-id]').first().waitFor();
       await grid.focus();
       await page.keyboard.press('Enter');
-      const detail = page.getByRole('dialog', { name: /^Settlement / });
+      const detail = page.getByRole('complementary', { name: /^Settlement / });
       await detail.waitFor();
       const workflow = detail.getByRole('group', { name: 'Exception workflow' });
       await workflow.getByTestId('exception-state').getByText('Open').waitFor();

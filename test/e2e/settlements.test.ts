@@ -303,7 +303,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
       string,
       string | number | null
     >;
-    const dialog = page.getByRole('dialog', { name: `Settlement ${record['pg_transaction_id']}` });
+    const dialog = page.getByRole('complementary', { name: `Settlement ${record['pg_transaction_id']}` });
     await dialog.waitFor();
     const text = (await dialog.textContent())!;
     expect(text).toContain(RULES.missing_utr);
@@ -437,7 +437,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     expect(await totalsBar().locator('dd').first().textContent()).toBe('3');
 
     await grid().locator('[role=row][data-id]').first().click();
-    const dialog = page.getByRole('dialog', { name: `Settlement ${vanished[0]!.pg_transaction_id}` });
+    const dialog = page.getByRole('complementary', { name: `Settlement ${vanished[0]!.pg_transaction_id}` });
     await dialog
       .getByText(`The API stopped returning this record on ${formatIstInstant(vanished[0]!.vanished_at)}.`)
       .waitFor();
@@ -490,7 +490,10 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
         order_id: string;
       }
     ).order_id;
-    await page.getByRole('dialog').getByRole('button', { name: 'Open order' }).click();
+    await page
+      .getByRole('complementary', { name: /^Settlement / })
+      .getByRole('button', { name: 'Open order' })
+      .click();
     await page.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
     await page.getByText(`Order ${orderId} has not been read on this profile yet.`, { exact: false }).waitFor();
     expect(app.harness.calls.filter((c) => c === 'orders.fetch')).toEqual([]);

@@ -100,7 +100,8 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO bank_accounts (id, name, created_at) VALUES (1, 'HDFC', 't')`,
     `INSERT INTO bank_statement_imports VALUES (1, 1, 'f.csv', 'd', 'HDFC Bank', 't', 1, 1, 0)`,
     `INSERT INTO bank_lines VALUES (1, 1, 'k', '2025-01-01', NULL, 'NEFT CR-X-UTR7', NULL, 982, NULL, 'NEFT', 'UTR7', 1, 2)`,
-    `INSERT INTO recon_matches VALUES (1, 1, '2025-01-01', 'payu', 'UTR7', '2025-01-01 11:00:00', 'utr', NULL, 't')`,
+    `INSERT INTO recon_matches (id, account_id, batch_date, pg, utr, settlement_date, how, note, matched_at)
+     VALUES (1, 1, '2025-01-01', 'payu', 'UTR7', '2025-01-01 11:00:00', 'utr', NULL, 't')`,
     `INSERT INTO recon_match_lines VALUES (1, 1)`,
     `INSERT INTO recon_apart VALUES ('k', 1, 'not ours', 't')`,
     `INSERT INTO recon_settings VALUES ('matching', '{}')`,
@@ -145,6 +146,12 @@ const SEEDS: Record<number, string[]> = {
   // A desk's resolved exception, as the grid's copy holds it.
   19: [
     `INSERT INTO desk_exception_states VALUES ('2025-01-01', 'cashfree', 'TXN1', '2025-01-01 10:00:00', 'resolved', NULL)`,
+  ],
+  // A match by hand with a difference keeps why (issue 30 #14).
+  20: [
+    `INSERT INTO bank_accounts (id, name, created_at) VALUES (2, 'ICICI', 't')`,
+    `INSERT INTO recon_matches (id, account_id, batch_date, pg, utr, settlement_date, how, note, reason, matched_at)
+     VALUES (2, 2, '2025-01-02', 'payu', 'UTR8', '2025-01-02 11:00:00', 'manual', 'by phone', 'bank charges', 't')`,
   ],
 };
 

@@ -2,6 +2,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { lowBalanceReason, parseThreshold, useLowBalanceThreshold } from '../../renderer/src/accounts/low-balance';
+import { formatRupeesTyped } from '../../shared/rupees';
 import type { OverviewAccount } from '../../renderer/src/accounts/accounts-queries';
 
 describe('parseThreshold', () => {
@@ -25,6 +26,21 @@ describe('parseThreshold', () => {
     ['1e5', 'Enter an amount in rupees, such as 50000 or 1,00,000.50.'],
   ])('refuses %j with a sentence', (text, message) => {
     expect(parseThreshold(text)).toEqual({ ok: false, message });
+  });
+});
+
+describe('formatRupeesTyped', () => {
+  it.each([
+    ['2,50,00,000', '2,50,00,000'],
+    ['25000000', '2,50,00,000'],
+    ['1,00,000.5', '1,00,000.50'],
+    ['0.01', '0.01'],
+    ['999', '999'],
+  ])('shows %j back as %j, which parses to the same paise', (typed, shown) => {
+    const parsed = parseThreshold(typed);
+    if (!parsed.ok || parsed.minor === null) throw new Error(`${typed} did not parse`);
+    expect(formatRupeesTyped(parsed.minor)).toBe(shown);
+    expect(parseThreshold(shown)).toEqual(parsed);
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import type { GatewayHeadroom } from '../../../shared/headroom';
-import { formatMinor } from '../../../shared/money';
+import { formatRupeesTyped } from '../../../shared/rupees';
 import { DataTable, type DataColumn } from '../ui/DataTable';
 import { useTableSort } from '../ui/table-sorts';
 import { formatIstInstant, formatMoney } from '../ui/format';
@@ -104,6 +104,8 @@ export function columns(now: number): DataColumn<GatewayHeadroom>[] {
     {
       id: 'asof',
       label: 'Figures of',
+      // A stale gateway's sentence is the point of its row: wrapped, so the table is never cut at 1280 px.
+      wrap: true,
       cell: (g) =>
         g.stale ? (
           <span className="acct-stale" title={`The gateway answered: ${g.stale.message}`}>
@@ -124,8 +126,10 @@ export function columns(now: number): DataColumn<GatewayHeadroom>[] {
 
 function ThresholdByGateway({ gateways }: { gateways: readonly GatewayHeadroom[] }) {
   const save = useHeadroomThreshold();
+  // The field shows the chosen gateway's alert as the desk types amounts, so a saved alert reads as it was typed.
+  const typed = (g: GatewayHeadroom | undefined) => (g?.threshold == null ? '' : formatRupeesTyped(g.threshold));
   const [pg, setPg] = useState(gateways[0]?.pg ?? '');
-  const [draft, setDraft] = useState('');
+  const [draft, setDraft] = useState(() => typed(gateways[0]));
   const [error, setError] = useState<string>();
   const selectId = useId();
 
@@ -138,14 +142,23 @@ function ThresholdByGateway({ gateways }: { gateways: readonly GatewayHeadroom[]
     }
     setError(undefined);
     save.mutate({ pg, threshold: parsed.minor });
-    setDraft(parsed.minor === null ? '' : formatMinor(parsed.minor));
+    setDraft(parsed.minor === null ? '' : formatRupeesTyped(parsed.minor));
   }
 
   return (
     <form className="acct-headroom-threshold" onSubmit={submit} noValidate aria-label="Low-headroom alert">
       <div className="field">
         <label htmlFor={selectId}>Gateway</label>
-        <select id={selectId} className="input" value={pg} onChange={(e) => setPg(e.target.value)}>
+        <select
+          id={selectId}
+          className="input"
+          value={pg}
+          onChange={(e) => {
+            setPg(e.target.value);
+            setDraft(typed(gateways.find((g) => g.pg === e.target.value)));
+            setError(undefined);
+          }}
+        >
           {gateways.map((g) => (
             <option key={g.pg} value={g.pg}>
               {g.pg}

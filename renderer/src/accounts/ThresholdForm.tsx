@@ -1,12 +1,13 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { formatMinor, type Minor } from '../../../shared/money';
+import type { Minor } from '../../../shared/money';
+import { formatRupeesTyped } from '../../../shared/rupees';
 import { formatMoney } from '../ui/format';
 import { RupeesField } from '../ui/RupeesField';
 import { parseThreshold } from './low-balance';
 
 /** The desk's own low-balance line, in rupees. Give it a key per profile: its draft starts from the stored value. */
 export function ThresholdForm({ threshold, onSave }: { threshold: Minor | null; onSave(minor: Minor | null): void }) {
-  const [draft, setDraft] = useState(threshold === null ? '' : formatMinor(threshold));
+  const [draft, setDraft] = useState(threshold === null ? '' : formatRupeesTyped(threshold));
   const [error, setError] = useState<string>();
   const input = useRef<HTMLInputElement>(null);
 
@@ -19,7 +20,7 @@ export function ThresholdForm({ threshold, onSave }: { threshold: Minor | null; 
       return;
     }
     setError(undefined);
-    setDraft(parsed.minor === null ? '' : formatMinor(parsed.minor));
+    setDraft(parsed.minor === null ? '' : formatRupeesTyped(parsed.minor));
     onSave(parsed.minor);
   }
 

@@ -137,6 +137,102 @@ function Totals({ report }: { report: ReconReport }) {
   );
 }
 
+/**
+ * The credits without a batch, as the bank wrote them (date, value date, narration, reference or UTR, amount), to
+ * tick for a match by hand; the difference against the batch is kept as they are ticked, and a match that leaves one
+ * asks why before it is made (the reason stays with the match and in its journal entry).
+ */
+function CreditPicker({
+  free,
+  batch,
+  chosen,
+  onChosen,
+  busy,
+  onMatch,
+}: {
+  free: readonly ReconCredit[];
+  batch: ReconBatch;
+  chosen: number[];
+  onChosen(ids: number[]): void;
+  busy: boolean;
+  onMatch(reason: string | null): void;
+}) {
+  const [reason, setReason] = useState('');
+  const ticked = free.filter((c) => chosen.includes(c.id));
+  const credited = ticked.reduce((sum, c) => sum + c.amount, 0);
+  const difference = credited - batch.settled;
+  const needsReason = ticked.length > 0 && difference !== 0;
+  return (
+    <fieldset className="recon-credits-pick">
+      <legend>Credits without a batch</legend>
+      {free.length === 0 && <p>None in this period.</p>}
+      {free.length > 0 && (
+        <table className="recon-candidates" aria-label="Credits to match by hand">
+          <thead>
+            <tr>
+              <th scope="col">
+                <span className="sr-only">Tick</span>
+              </th>
+              <th scope="col">Date</th>
+              <th scope="col">Value date</th>
+              <th scope="col">Narration</th>
+              <th scope="col">Reference / UTR</th>
+              <th scope="col" className="money">
+                Amount
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {free.map((c) => (
+              <tr key={c.id} data-id={c.id}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Credit of ${formatMoney(c.amount)} on ${formatCalendarDate(c.date)}`}
+                    checked={chosen.includes(c.id)}
+                    onChange={(e) => onChosen(e.target.checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id))}
+                  />
+                </td>
+                <td>{formatCalendarDate(c.date)}</td>
+                <td>{c.valueDate ? formatCalendarDate(c.valueDate) : <span className="muted">—</span>}</td>
+                <td className="recon-narration">{c.narration}</td>
+                <td className="mono">{[...new Set([c.reference, c.utr].filter((x) => x))].join(' · ') || '—'}</td>
+                <td className="money">{formatMoney(c.amount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p role="status" className="recon-running" data-testid="match-difference">
+        {ticked.length === 0
+          ? `Tick the credits that pay this batch of ${formatMoney(batch.settled)}.`
+          : `${ticked.length} ticked, ${formatMoney(credited)} against the batch's ${formatMoney(batch.settled)}: ` +
+            (difference === 0 ? 'no difference.' : `difference ${formatMoney(difference)}.`)}
+      </p>
+      {needsReason && (
+        <label className="recon-note">
+          Why do they differ?{' '}
+          <input
+            className="input"
+            value={reason}
+            maxLength={500}
+            onChange={(e) => setReason(e.target.value)}
+            placeholder="e.g. bank charges deducted"
+          />
+        </label>
+      )}
+      <button
+        type="button"
+        className="button button-primary"
+        disabled={ticked.length === 0 || busy || (needsReason && reason.trim() === '')}
+        onClick={() => onMatch(needsReason ? reason.trim() : null)}
+      >
+        Match by hand
+      </button>
+    </fieldset>
+  );
+}
+
 function BatchDetail({ account, batch, report }: { account: string; batch: ReconBatch; report: ReconReport }) {
   const records = useBatchRecords(batch);
   const [recordSort, setRecordSort] = useTableSort('recon-batch-records');
@@ -157,6 +253,7 @@ function BatchDetail({ account, batch, report }: { account: string; batch: Recon
           batch.difference !== 0 &&
           `, credited ${formatMoney(batch.difference)} against the batch`}
         {batch.note && ` — ${batch.note}`}
+        {batch.reason && ` (the difference: ${batch.reason})`}
       </p>
       {records.data ? (
         <>
@@ -190,33 +287,19 @@ function BatchDetail({ account, batch, report }: { account: string; batch: Recon
             Unmatch
           </button>
         ) : (
-          <fieldset className="recon-credits-pick">
-            <legend>Credits without a batch</legend>
-            {free.length === 0 && <p>None in this period.</p>}
-            {free.map((c) => (
-              <label key={c.id}>
-                <input
-                  type="checkbox"
-                  checked={chosen.includes(c.id)}
-                  onChange={(e) => setChosen(e.target.checked ? [...chosen, c.id] : chosen.filter((x) => x !== c.id))}
-                />{' '}
-                {formatCalendarDate(c.date)} {formatMoney(c.amount)} {c.utr ?? ''}
-              </label>
-            ))}
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={chosen.length === 0 || note.trim() === '' || byHand.isPending}
-              onClick={() =>
-                byHand.mutate(
-                  { account, batch: keyOf(batch), lineIds: chosen, note },
-                  { onSuccess: () => setChosen([]) },
-                )
-              }
-            >
-              Match by hand
-            </button>
-          </fieldset>
+          <CreditPicker
+            free={free}
+            batch={batch}
+            chosen={chosen}
+            onChosen={setChosen}
+            busy={byHand.isPending || note.trim() === ''}
+            onMatch={(reason) =>
+              byHand.mutate(
+                { account, batch: keyOf(batch), lineIds: chosen, note, ...(reason ? { reason } : {}) },
+                { onSuccess: () => setChosen([]) },
+              )
+            }
+          />
         )}
         {failure && <ErrorNotice error={failure.error} />}
       </div>
@@ -260,6 +343,7 @@ export function ReconciliationScreen() {
   const previewStatement = usePreviewStatement();
   const [pending, setPending] = useState<{ preview: StatementPreview; content: string; account: string } | null>(null);
   const [imported, setImported] = useState<StatementImported | null>(null);
+  const [offerMatch, setOfferMatch] = useState(false);
   const match = useMatch();
   const exportRecon = useExportRecon();
   const file = useRef<HTMLInputElement>(null);
@@ -354,6 +438,22 @@ export function ReconciliationScreen() {
         {imported &&
           `${imported.fileName} (${imported.layout}): ${formatCount(imported.lines)} lines, ${formatCount(imported.added)} added, ${formatCount(imported.duplicates)} already imported${imported.bad.length ? `, ${imported.bad.length} rows left out` : ''}.`}
         {exportRecon.data?.file && ` Saved ${exportRecon.data.file}.`}
+        {offerMatch && imported?.from && imported.to && account === imported.account.name && (
+          <>
+            {' '}
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={match.isPending}
+              onClick={() => {
+                match.mutate({ account, from, to });
+                setOfferMatch(false);
+              }}
+            >
+              Match {formatCalendarDate(imported.from)} to {formatCalendarDate(imported.to)} now
+            </button>
+          </>
+        )}
       </div>
       {imported && imported.bad.length > 0 && (
         <ul className="recon-bad" aria-label="Rows left out">
@@ -373,7 +473,13 @@ export function ReconciliationScreen() {
           onDone={(result) => {
             setPending(null);
             setImported(result);
+            setOfferMatch(true);
             setPicked(result.account.name);
+            // The period on screen becomes the statement's own, so Match (offered at once) reads what was imported.
+            if (result.from && result.to) {
+              setFrom(result.from);
+              setTo(result.to);
+            }
           }}
         />
       )}

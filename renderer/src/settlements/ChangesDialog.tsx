@@ -6,6 +6,7 @@
  */
 import { SETTLEMENT_MONEY_FIELDS } from '../../../shared/reconciliation';
 import { useId } from 'react';
+import { labelOf } from './SettlementDetail';
 import { z } from 'zod';
 import {
   CHANGE_KINDS,
@@ -49,14 +50,15 @@ const KIND_LABEL: Record<ChangeKind, string> = {
   returned: 'Returned again',
 };
 
-function fieldText(f: FieldChange): string {
+/** One field's change in the desk's words: its label, not the column's name ("UTR (UTR replaced)"). */
+export function fieldText(f: FieldChange): string {
   const show = (v: string | number | null) =>
     v === null || v === ''
       ? 'none'
       : typeof v === 'number' && SETTLEMENT_MONEY_FIELDS.has(f.field)
         ? formatMoney(v)
         : String(v);
-  return `${f.field} (${MEANING[f.meaning]}): ${show(f.old)} → ${show(f.new)}`;
+  return `${labelOf(f.field)} (${MEANING[f.meaning]}): ${show(f.old)} → ${show(f.new)}`;
 }
 
 const COLUMNS: readonly DataColumn<SettlementChange>[] = [

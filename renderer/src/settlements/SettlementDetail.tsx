@@ -1,13 +1,13 @@
 /**
  * Everything the cache holds about one settlement record: its fields, the fields the API sent beyond the
  * contract, the rules it broke with the values that broke them, and when a re-sync stopped finding it.
- * A modal dialog: Escape or Close returns to the table, on the row it came from.
+ * A side panel beside the grid, not over it: the rows around the record stay in view (a modal covered them at
+ * 1280 px). Escape or Close returns to the grid, on the row it came from.
  */
-import { useId, type ReactNode } from 'react';
+import { useId, type KeyboardEvent, type ReactNode } from 'react';
 import { useNavigation } from '../navigation/navigation-store';
 import { useOrdersUi } from '../orders/orders-store';
 import { useActiveProfileId } from '../query/ipc-query';
-import { useModalDialog } from '../ui/use-modal-dialog';
 import { ExceptionWorkflow } from './ExceptionWorkflow';
 import { RULES, MONEY_VALUE_NAMES } from '../../../shared/reconciliation';
 import type { CachedSettlement } from '../../../shared/settlement-query';
@@ -41,7 +41,8 @@ const LABELS = {
   description: 'Description',
 } as const;
 
-const labelOf = (key: string): string => (LABELS as Readonly<Record<string, string>>)[key] ?? key;
+/** A record field's name as the desk reads it ("UTR", "Dispute ID"); a field the console does not know, as named. */
+export const labelOf = (key: string): string => (LABELS as Readonly<Record<string, string>>)[key] ?? key;
 
 function exceptionValue(key: string, value: number | string | null): ReactNode {
   if (value === null) return <span className="muted">none</span>;
@@ -63,8 +64,6 @@ function Facts({ items }: { items: [string, ReactNode][] }) {
 }
 
 export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onClose(): void }) {
-  // Closed before React removes it, so the browser gives focus back to the table.
-  const ref = useModalDialog();
   const titleId = useId();
 
   const mono = (text: string | null) => (text === null ? null : <span className="mono">{text}</span>);
@@ -92,11 +91,11 @@ export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onCl
   const extra = Object.entries(row.extra ?? {});
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog stl-detail"
+    <aside
+      className="stl-detail"
       aria-labelledby={titleId}
-      onCancel={(event) => {
+      onKeyDown={(event: KeyboardEvent) => {
+        if (event.key !== 'Escape' || event.defaultPrevented) return;
         event.preventDefault();
         onClose();
       }}
@@ -183,6 +182,6 @@ export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onCl
           />
         </section>
       )}
-    </dialog>
+    </aside>
   );
 }

@@ -27,10 +27,14 @@ import { ErrorNotice } from '../ui/states';
 import { firstDirection, type Column } from './columns';
 import type { PagedRows } from './paged-rows';
 import { formatCount } from '../ui/format';
+import type { Density } from '../ui/table-prefs';
 import { rowKeyTarget } from '../ui/use-roving-rows';
 
-const ROW_HEIGHT = 28;
-const HEAD_HEIGHT = 32;
+/** Row and header heights (px, with the header's border) per density; settlements.css draws the same. */
+const HEIGHTS: Readonly<Record<Density, { row: number; head: number }>> = {
+  comfortable: { row: 28, head: 32 },
+  compact: { row: 20, head: 24 },
+};
 /** Rows rendered beyond each edge of the view, so a small scroll shows rows already laid out. */
 const OVERSCAN = 8;
 const MAX_SCROLL_PX = 16_000_000;
@@ -42,8 +46,8 @@ interface Geometry {
   scale: number;
 }
 
-function geometryOf(rows: number, view: number): Geometry {
-  const content = rows * ROW_HEIGHT;
+function geometryOf(rows: number, view: number, rowHeight: number): Geometry {
+  const content = rows * rowHeight;
   const spacer = Math.min(content, MAX_SCROLL_PX);
   return { spacer, scale: content > spacer && spacer > view ? (content - view) / (spacer - view) : 1 };
 }
@@ -172,9 +176,13 @@ interface GridProps {
   onOpen(row: CachedSettlement): void;
   /** Shown while the next filter's first page is on its way: the rows on screen are the previous filter's. */
   busy: boolean;
+  /** Compact by default below 900 px of window height (ui/table-prefs.ts); the foot switches it. */
+  density: Density;
+  onDensity(density: Density): void;
 }
 
-export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }: GridProps) {
+export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, density, onDensity }: GridProps) {
+  const { row: rowHeight, head: headHeight } = HEIGHTS[density];
   useSyncExternalStore(source.subscribe, source.getVersion);
   const id = useId();
   const scroller = useRef<HTMLDivElement>(null);
@@ -196,22 +204,22 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
   }
 
   const rows = source.count;
-  const { spacer, scale } = geometryOf(rows, view);
+  const { spacer, scale } = geometryOf(rows, view, rowHeight);
   const offset = scrollTop * scale;
-  const first = Math.min(Math.floor(offset / ROW_HEIGHT), Math.max(0, rows - 1));
-  const last = Math.min(rows - 1, Math.floor((offset + view - 1) / ROW_HEIGHT));
+  const first = Math.min(Math.floor(offset / rowHeight), Math.max(0, rows - 1));
+  const last = Math.min(rows - 1, Math.floor((offset + view - 1) / rowHeight));
   const start = Math.max(0, first - OVERSCAN);
   const end = Math.min(rows - 1, last + OVERSCAN);
-  const perPage = Math.max(1, Math.floor(view / ROW_HEIGHT) - 1);
+  const perPage = Math.max(1, Math.floor(view / rowHeight) - 1);
   const width = columns.reduce((sum, c) => sum + c.width, 0);
 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    const observer = new ResizeObserver(() => setView(Math.max(ROW_HEIGHT, el.clientHeight - HEAD_HEIGHT)));
+    const observer = new ResizeObserver(() => setView(Math.max(rowHeight, el.clientHeight - headHeight)));
     observer.observe(el);
     return () => observer.disconnect();
-  }, []);
+  }, [rowHeight, headHeight]);
 
   useLayoutEffect(() => {
     if (scroller.current && scrolledTo.current !== 0) scroller.current.scrollTop = 0;
@@ -228,14 +236,14 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
       const el = scroller.current;
       if (!el || rows === 0) return;
       setActive(target);
-      const top = target * ROW_HEIGHT;
+      const top = target * rowHeight;
       const seen = el.scrollTop * scale;
       let nextOffset = seen;
       if (toTop || top < seen) nextOffset = top;
-      else if (top + ROW_HEIGHT > seen + view) nextOffset = top + ROW_HEIGHT - view;
+      else if (top + rowHeight > seen + view) nextOffset = top + rowHeight - view;
       if (nextOffset !== seen) el.scrollTop = nextOffset / scale;
     },
-    [rows, scale, view],
+    [rows, scale, view, rowHeight],
   );
 
   const pick = useCallback(
@@ -265,7 +273,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
   // Rows sit at fixed places in one layer, which only the compositor moves: scrolling then paints the rows that
   // come into view and nothing else. The layer's origin moves on every ANCHOR_ROWS rows.
   const anchor = Math.floor(start / ANCHOR_ROWS) * ANCHOR_ROWS;
-  const windowTop = scrollTop + (anchor * ROW_HEIGHT - offset);
+  const windowTop = scrollTop + (anchor * rowHeight - offset);
   const rowIds = (index: number) => `${id}-row-${index}`;
   const visible: number[] = [];
   for (let i = start; i <= end; i++) visible.push(i);
@@ -281,7 +289,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
         aria-busy={busy || source.loadingFirst}
         aria-activedescendant={rows > 0 ? rowIds(active) : undefined}
         tabIndex={0}
-        className="stl-grid"
+        className={`stl-grid stl-grid-${density}`}
         // Rendered in the scroll event itself, which the browser dispatches before painting the frame: the rows
         // for the new position are in that frame rather than the next.
         onScroll={(e) => {
@@ -298,7 +306,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
               <GridRow
                 key={i}
                 index={i}
-                top={(i - anchor) * ROW_HEIGHT}
+                top={(i - anchor) * rowHeight}
                 row={source.rowAt(i)}
                 columns={columns}
                 active={i === active}
@@ -311,6 +319,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
       </div>
       <div className="stl-grid-foot">
         <GridStatus source={source} first={first} last={last} rows={rows} />
+        <DensityToggle density={density} onDensity={onDensity} />
         {rows > 0 && (
           <GoToRow
             rows={rows}
@@ -322,6 +331,19 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy }:
         )}
       </div>
     </div>
+  );
+}
+
+function DensityToggle({ density, onDensity }: { density: Density; onDensity(density: Density): void }) {
+  return (
+    <button
+      type="button"
+      className="button stl-density"
+      aria-pressed={density === 'compact'}
+      onClick={() => onDensity(density === 'compact' ? 'comfortable' : 'compact')}
+    >
+      Compact rows
+    </button>
   );
 }
 

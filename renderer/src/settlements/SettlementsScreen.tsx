@@ -17,6 +17,7 @@ import { OfflineBanner } from '../ui/OfflineBanner';
 import { formatCount, formatMoney } from '../ui/format';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import { useFindShortcut } from '../ui/use-find-shortcut';
+import { useTablePrefs } from '../ui/table-prefs';
 import { COLUMNS } from './columns';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
 import { ClosedPeriodsNote } from '../journal/ClosedPeriodsNote';
@@ -145,7 +146,9 @@ function RangeBar() {
           onChange={(to) => edit({ to })}
         />
       </div>
-      <span className="muted stl-zone">IST dates</span>
+      <span className="muted stl-zone" title="The dates are calendar dates in IST">
+        IST
+      </span>
       <Choice
         label="Gateway"
         value={range.pg}
@@ -418,6 +421,7 @@ function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
   const clearFilters = useSettlements((s) => s.clearFilters);
   const sync = useSyncStart();
   const syncing = sync.busy;
+  const { density, setDensity } = useTablePrefs(VIEWS_TABLE, COLUMNS.normal);
 
   const placeholder = (children: ReactNode) => <div className="stl-placeholder">{children}</div>;
   if (rowsQuery.isError) {
@@ -461,6 +465,8 @@ function Table({ onOpen }: { onOpen(row: CachedSettlement): void }) {
       onSort={setSort}
       onOpen={onOpen}
       busy={rowsQuery.isPlaceholderData || rowsQuery.isFetching}
+      density={density}
+      onDensity={setDensity}
     />
   );
 }
@@ -484,6 +490,12 @@ export function SettlementsScreen() {
   const changesOpen = useChangesDialog((s) => s.open);
   const showChanges = useChangesDialog((s) => s.show);
   const view = useSettlementsView((s) => s.view);
+  const main = useRef<HTMLDivElement>(null);
+  // Back to the grid, whose active row is still the record's.
+  const closeDetail = () => {
+    setDetail(null);
+    main.current?.querySelector<HTMLElement>('[role="grid"]')?.focus();
+  };
 
   return (
     <div className="stl-screen">
@@ -493,18 +505,25 @@ export function SettlementsScreen() {
         </button>
         <SettlementActions />
       </PageHeader>
-      <OfflineBanner />
+      <OfflineBanner brief />
       <IntegrityBanner />
-      <RangeBar />
+      {/* The dates and the filters wrap as one flow: two lines at 1280 px, not three. */}
+      <div className="stl-controls">
+        <RangeBar />
+        <FilterBar />
+      </div>
       <ClosedPeriodsNote from={range.from} to={range.to} />
       <SyncPanel />
       <ExportStatus kind="settlements" />
-      <FilterBar />
-      <TotalsBar />
-      <ViewSwitch />
+      <div className="stl-summary">
+        <ViewSwitch />
+        <TotalsBar />
+      </div>
       {!chartCollapsed && <Chart />}
-      {view === 'batches' ? <BatchesView /> : <Table onOpen={setDetail} />}
-      {detail && <SettlementDetail key={detail.id} row={detail} onClose={() => setDetail(null)} />}
+      <div className="stl-main" ref={main}>
+        {view === 'batches' ? <BatchesView /> : <Table onOpen={setDetail} />}
+        {detail && <SettlementDetail key={detail.id} row={detail} onClose={closeDetail} />}
+      </div>
       {changesOpen && <ChangesDialog />}
     </div>
   );

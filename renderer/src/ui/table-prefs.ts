@@ -7,6 +7,14 @@ import { create } from 'zustand';
 
 export type Density = 'comfortable' | 'compact';
 
+/** Below this window height a list opens compact: at 1280×800 the comfortable rows left 15 settlements on screen. */
+export const COMPACT_BELOW_PX = 900;
+
+/** The density of a table nobody has chosen one for, from the window's height as it opens. */
+export function defaultDensity(): Density {
+  return window.innerHeight < COMPACT_BELOW_PX ? 'compact' : 'comfortable';
+}
+
 export interface TablePrefs {
   hidden: string[];
   density: Density;
@@ -22,7 +30,7 @@ function readAll(): Record<string, TablePrefs> {
         id,
         {
           hidden: Array.isArray(p.hidden) ? p.hidden.filter((h) => typeof h === 'string') : [],
-          density: p.density === 'compact' ? 'compact' : 'comfortable',
+          density: p.density === 'compact' || p.density === 'comfortable' ? p.density : defaultDensity(),
         },
       ]),
     );
@@ -42,7 +50,7 @@ export const useTablePrefsStore = create<TablePrefsStore>()((set, get) => ({
   tables: readAll(),
   set(table, prefs) {
     const current = get().tables[table];
-    const next = { hidden: current?.hidden ?? [], density: current?.density ?? 'comfortable', ...prefs };
+    const next = { hidden: current?.hidden ?? [], density: current?.density ?? defaultDensity(), ...prefs };
     set((s) => ({ tables: { ...s.tables, [table]: next } }));
     try {
       localStorage.setItem(KEY, JSON.stringify(get().tables));
@@ -65,14 +73,14 @@ export function useTablePrefs(
   // The defaults held once shown, so a view saved before any choice keeps the columns hidden by default hidden.
   const unset = stored === undefined;
   useEffect(() => {
-    if (unset) hold(table, { hidden: hiddenList, density: 'comfortable' });
+    if (unset) hold(table, { hidden: hiddenList, density: defaultDensity() });
     // Only whether anything is stored matters: later choices are the chooser's and the views'.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [table, unset]);
   const hidden = new Set(hiddenList.filter((id) => columns.some((c) => c.id === id && c.optional)));
   return {
     hidden,
-    density: stored?.density ?? 'comfortable',
+    density: stored?.density ?? defaultDensity(),
     toggle(id: string) {
       const next = new Set(hidden);
       if (next.has(id)) next.delete(id);
