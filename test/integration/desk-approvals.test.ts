@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
+import { withActionContext } from '../../electron/journal/action-context';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { OPERATIONS } from '../../shared/api/operations';
 import { DEFAULT_POLICY, DEFAULT_RULE, type Proposal } from '../../shared/approvals';
@@ -33,10 +34,14 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
   let keys = 0;
   const key = () => `approval-key-${++keys}`;
 
+  const vaults = new Map<string, ReturnType<typeof memoryStore>>();
+  const dirOf = new Map<string, string>();
   const joined = async (name: string) => {
     const dir = mkdtempSync(join(tmpdir(), `pc-approve-${name}-`));
     dirs.push(dir);
-    const core = coreOnSandbox(sandbox, { dataDir: dir, vault: memoryStore(), consoleName: `${name}-laptop` });
+    dirOf.set(name, dir);
+    vaults.set(name, memoryStore());
+    const core = coreOnSandbox(sandbox, { dataDir: dir, vault: vaults.get(name)!, consoleName: `${name}-laptop` });
     cores.push(core);
     await core.desks.join(
       'sandbox',
@@ -335,5 +340,34 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
     const id = (added as { pendingApproval: Proposal }).pendingApproval.id;
     expect(await ok(bela, 'approvals.approve', { id })).toMatchObject({ state: 'succeeded' });
     expect(sandbox.fixtures().beneficiaries).toHaveLength(before + 1);
+  });
+
+  it('leaves "outcome unknown" when the approving console stops after sending, and its check status settles it', async () => {
+    const order = successOrders()[1]!.id;
+    const before = await refunds(order);
+    const proposal = await proposeRefund(order, 3_100);
+    // What `approve` does, up to the point where the console stops: the desk's permit, then the send, whose answer
+    // is lost — and nothing recorded on the desk.
+    const arunDesk = (await arun.desks.for('sandbox'))!;
+    expect(await arunDesk.approvals.approve(proposal.id, {})).toMatchObject({ send: true });
+    await hook(sandbox.url, 'POST', 'faults', { path: OPERATIONS['order.refundPartial'].path, kind: 'malformed' });
+    await withActionContext({ proposalId: proposal.id }, () =>
+      arun.merchant.orders.refund('sandbox', `proposal:${proposal.id}`, order, 3_100),
+    ).catch(() => undefined);
+    expect((await ok(olga, 'approvals.list', { scope: 'all' })).find((p) => p.id === proposal.id)!.state).toBe(
+      'sending',
+    );
+    // The console stops, and starts again on its own data folder.
+    await arun.close();
+    arun = coreOnSandbox(sandbox, {
+      dataDir: dirOf.get('arun')!,
+      vault: vaults.get('arun')!,
+      consoleName: 'arun-laptop',
+    });
+    cores.push(arun);
+    const listed = (await ok(arun, 'approvals.list', { scope: 'all' })).find((p) => p.id === proposal.id)!;
+    expect(listed).toMatchObject({ state: 'unknown', outcomeSummary: expect.stringMatching(/^Outcome unknown/) });
+    expect(await ok(arun, 'approvals.checkStatus', { id: proposal.id })).toMatchObject({ state: 'succeeded' });
+    expect(await refunds(order)).toHaveLength(before.length + 1);
   });
 });
