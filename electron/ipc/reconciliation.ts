@@ -51,14 +51,20 @@ export function createReconHandlers(
         settings: repo.settings(),
       };
     },
-    'recon.previewStatement': ({ fileName, content, account }) =>
-      previewStatement(cache(), { fileName, bytes: bytesOfContent(fileName, content), accountName: account }),
-    'recon.importStatement': ({ fileName, content, account, mapping }) =>
+    'recon.previewStatement': ({ fileName, content, account, password }) =>
+      previewStatement(cache(), {
+        fileName,
+        bytes: bytesOfContent(fileName, content),
+        accountName: account,
+        ...(password === undefined ? {} : { password }),
+      }),
+    'recon.importStatement': ({ fileName, content, account, mapping, password }) =>
       importStatement(cache(), journal(), {
         fileName,
         bytes: bytesOfContent(fileName, content),
         accountName: account,
         ...(mapping ? { mapping } : {}),
+        ...(password === undefined ? {} : { password }),
       }),
     'recon.match': (input) => matchPeriod(cache(), { ...input, today: today() }),
     'recon.report': (input) => report(cache(), { ...input, today: today() }),

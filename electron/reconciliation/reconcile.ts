@@ -22,16 +22,20 @@ import {
 } from '../../shared/bank-matching';
 import {
   cellText,
+  detectLayout,
   findHeaderRow,
+  mappingFits,
+  proveComplete,
   readStatementRows,
   type BadStatementRow,
   type ColumnMapping,
+  type CompletenessProof,
 } from '../../shared/bank-statement';
 import { formatMinor, sumMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { BankAccount, BatchRow, StoredLine } from '../cache/reconciliation';
-import { readTable } from '../import/sheet-reader';
+import { readTable, type StatementRead, type TableKind } from '../import/sheet-reader';
 import type { Journal } from '../journal/journal';
 
 /** Input the desk can correct (a file with no recognisable header, an unknown account, a wrong match). */
@@ -47,6 +51,7 @@ export const STATEMENT_MAX_LINES = 200_000;
 export interface StatementImportResult {
   account: { id: number; name: string };
   fileName: string;
+  kind: TableKind;
   layout: string;
   mapping: ColumnMapping;
   lines: number;
@@ -57,6 +62,15 @@ export interface StatementImportResult {
   from: string | null;
   to: string | null;
   bad: BadStatementRow[];
+  /** Rows read as the statement's own summary, totals or footer, not as lines. */
+  summaryRows: number[];
+  proof: CompletenessProof;
+}
+
+/** How a statement file is read: its PDF password if any, and its header told by the saved mapping or a layout. */
+function statementRead(saved: ColumnMapping | null, password: string | undefined): StatementRead {
+  const isHeader = (cells: string[]) => (saved !== null && mappingFits(saved, cells)) || detectLayout(cells) !== null;
+  return password === undefined ? { isHeader } : { isHeader, password };
 }
 
 /**
@@ -87,11 +101,16 @@ export interface StatementPreview {
  */
 export async function previewStatement(
   cache: Cache,
-  input: { fileName: string; bytes: Buffer; accountName: string },
+  input: { fileName: string; bytes: Buffer; accountName: string; password?: string },
 ): Promise<StatementPreview> {
-  const { rows } = await readTable(input.fileName, input.bytes, statementRowLimit(input.fileName));
-  const first = rows.slice(0, PREVIEW_ROWS);
   const saved = cache.reconciliation.account(input.accountName)?.mapping ?? null;
+  const { rows } = await readTable(
+    input.fileName,
+    input.bytes,
+    statementRowLimit(input.fileName),
+    statementRead(saved, input.password),
+  );
+  const first = rows.slice(0, PREVIEW_ROWS);
   const header = findHeaderRow(
     first.map((r) => r.cells),
     saved,
@@ -104,19 +123,26 @@ export async function previewStatement(
 }
 
 /**
- * Reads a CSV or XLSX statement and stores its good lines in the account (made on first use). The header row is
- * found by the account's saved mapping, then by the known layouts; `mapping` given here wins and is saved for the
- * account. A file whose header cannot be found is refused whole; a bad row is reported and the rest kept.
+ * Reads a statement (XLSX, BIFF8 XLS, CSV, tab-separated text, MT940 or a PDF with text, told by its content) and
+ * stores its good lines in the account (made on first use). The header row is found by the account's saved
+ * mapping, then by the known layouts; `mapping` given here wins and is saved for the account. A file whose header
+ * cannot be found is refused whole; a bad row is reported and the rest kept. The statement's own balances and
+ * totals prove the lines complete or name the gap (`proof`); a PDF's password is used for this read and kept nowhere.
  */
 export async function importStatement(
   cache: Cache,
   journal: Journal,
-  input: { fileName: string; bytes: Buffer; accountName: string; mapping?: ColumnMapping },
+  input: { fileName: string; bytes: Buffer; accountName: string; mapping?: ColumnMapping; password?: string },
 ): Promise<StatementImportResult> {
-  const { digest, rows } = await readTable(input.fileName, input.bytes, statementRowLimit(input.fileName));
   const repo = cache.reconciliation;
   const existing = repo.account(input.accountName);
   const saved = input.mapping ?? existing?.mapping ?? null;
+  const { digest, rows, kind, balances } = await readTable(
+    input.fileName,
+    input.bytes,
+    statementRowLimit(input.fileName),
+    statementRead(saved, input.password),
+  );
   const header = findHeaderRow(
     rows.map((r) => r.cells),
     saved,
@@ -133,12 +159,13 @@ export async function importStatement(
       `${input.fileName} has ${data.length} rows; import at most ${STATEMENT_MAX_LINES} at a time.`,
     );
   }
-  const { lines, bad } = readStatementRows(
+  const { lines, bad, summary, summaryRows } = readStatementRows(
     header.headers,
     data.map((r) => r.cells),
     data.map((r) => r.n),
     header.mapping,
   );
+  const proof = proveComplete(balances ? { ...summary, ...balances } : summary, lines);
   const account = existing ?? repo.ensureAccount(input.accountName);
   // The statement and its journal entry in one transaction: an import is never stored without its entry.
   const stored = journal.transact((append) => {
@@ -152,12 +179,14 @@ export async function importStatement(
       kind: 'reconciliation',
       event: 'statement.imported',
       outcome: 'done',
-      summary: `Imported ${input.fileName} into ${account.name}: ${added.added} new lines, ${added.duplicates} already held, ${bad.length} unreadable.`,
+      summary: `Imported ${input.fileName} into ${account.name}: ${added.added} new lines, ${added.duplicates} already held, ${bad.length} unreadable. ${proof.sentence}`,
       data: {
         account: account.name,
         fileName: input.fileName,
         sha256: digest,
+        kind,
         layout: header.layout,
+        proof: { holds: proof.holds, stated: { ...proof.stated }, read: { ...proof.read }, problems: proof.problems },
         lines: lines.length,
         added: added.added,
         duplicates: added.duplicates,
@@ -170,6 +199,7 @@ export async function importStatement(
   return {
     account: { id: account.id, name: account.name },
     fileName: input.fileName,
+    kind,
     layout: header.layout,
     mapping: header.mapping,
     lines: lines.length,
@@ -180,6 +210,8 @@ export async function importStatement(
     from: dates[0] ?? null,
     to: dates.at(-1) ?? null,
     bad,
+    summaryRows,
+    proof,
   };
 }
 

@@ -8,7 +8,7 @@ import { STATEMENT_ROLES, columnMapping, type ColumnMapping } from '../../../sha
 import { describeIssues } from '../../../shared/api/operations';
 import { formatMoney, sumMinor } from '../../../shared/money';
 import { epochMsToIstDate } from '../../../shared/time';
-import { SheetReadError } from '../../import/sheet-reader';
+import { SheetReadError, StatementPasswordError } from '../../import/sheet-reader';
 import {
   ReconInputError,
   defaultAccountName,
@@ -21,6 +21,7 @@ import type { Command, Values } from '../command';
 import type { Context } from '../context';
 import { InputError, UsageError, result, table } from '../io';
 import { readInputFile } from '../local-files';
+import { readSecret } from '../read-secret';
 import { openProfileCache, parseRange, range } from './settlements';
 
 const money = (v: number) => formatMoney(v);
@@ -57,8 +58,12 @@ function parseMapping(values: Values): ColumnMapping | undefined {
 const importCommand: Command = {
   words: ['recon', 'statement', 'import'],
   usage:
-    'recon statement import FILE.csv|FILE.xlsx [--account NAME] [--map role=Header]...   (importing again adds nothing)',
-  options: { account: { type: 'string' }, map: { type: 'string', multiple: true } },
+    'recon statement import FILE.xlsx|.xls|.csv|.txt|.sta|.pdf [--account NAME] [--map role=Header]... [--password-stdin]   (importing again adds nothing; a PDF password is asked for, or read from stdin)',
+  options: {
+    account: { type: 'string' },
+    map: { type: 'string', multiple: true },
+    'password-stdin': { type: 'boolean' },
+  },
   positionals: { min: 1, max: 1, names: 'FILE' },
   async run({ ctx, values, positionals, io }) {
     const path = positionals[0]!;
@@ -71,14 +76,28 @@ const importCommand: Command = {
         : cache.reconciliation.accounts().length === 1
           ? cache.reconciliation.accounts()[0]!.name
           : 'Bank account';
-    const r = await asInput(() =>
+    const fileName = basename(path);
+    const stdin = io.stdin ?? process.stdin;
+    const run = (password: string | undefined) =>
       importStatement(cache, ctx.core.journals.for(ctx.profile.id).journal, {
-        fileName: basename(path),
+        fileName,
         bytes,
         accountName,
         ...(mapping ? { mapping } : {}),
-      }),
-    );
+        ...(password === undefined ? {} : { password }),
+      });
+    // The password is held for this read only: never an argument (it would be in the shell's history), never stored.
+    const given = values['password-stdin'] === true ? await readSecret('', stdin) : undefined;
+    const r = await asInput(async () => {
+      try {
+        return await run(given);
+      } catch (e) {
+        if (!(e instanceof StatementPasswordError) || e.reason !== 'needed' || given !== undefined || !stdin.isTTY) {
+          throw e;
+        }
+        return run(await readSecret(`Password of ${fileName}: `, stdin));
+      }
+    });
     result(io, r, () =>
       [
         `${r.fileName} into "${r.account.name}" (${r.layout} layout): ${r.lines} lines read (${r.credits} credits, ${r.debits} debits)` +
@@ -89,6 +108,8 @@ const importCommand: Command = {
               ...r.bad.map((b) => `  row ${b.rowNumber}: ${b.reason}`),
             ]
           : []),
+        ...(r.summaryRows.length > 0 ? [`${r.summaryRows.length} rows are the statement's summary or footer.`] : []),
+        r.proof.sentence,
       ].join('\n'),
     );
   },
