@@ -397,7 +397,7 @@ describe.skipIf(!office)('workbooks and PDFs (openpyxl, LibreOffice)', () => {
   it('a PDF e-statement with a text layer, and one protected by a password: none, wrong, right', async () => {
     const out = join(dir, 'pdf');
     mkdirSync(out, { recursive: true });
-    const widths = { widths: [12, 62, 20, 12, 18, 18, 18] };
+    const widths = { widths: [18, 62, 20, 12, 18, 18, 18] };
     openpyxlWrite(join(dir, 'hdfc-print.xlsx'), hdfcRows(LINES), widths);
     const [plain] = libreofficeConvert([join(dir, 'hdfc-print.xlsx')], 'pdf', out);
     const r = await importFile('statement.pdf', readFileSync(plain!), 'HDFC pdf');
