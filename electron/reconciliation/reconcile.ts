@@ -10,6 +10,7 @@ import {
   CREDIT_STATE_LABELS,
   autoMatch,
   batchKeyText,
+  lateDays,
   matchedState,
   unmatchedBatchState,
   type BatchKey,
@@ -318,7 +319,10 @@ export function report(cache: Cache, input: { account: string; from: string; to:
   const lines = new Map<number, StoredLine>();
   for (const l of repo.lines(account.id, input.from, addDays(input.to, settings.windowDays))) lines.set(l.id, l);
   const outBatches: ReconBatch[] = [];
-  const creditState = new Map<number, { state: ReconCredit['state']; matchId: number; batch: BatchKey }>();
+  const creditState = new Map<
+    number,
+    { state: ReconCredit['state']; matchId: number; batch: BatchKey; lateDays: number | null }
+  >();
   const matchOfBatch = new Map<string, (typeof matches)[number]>();
   for (const m of matches) matchOfBatch.set(batchKeyText(m), m);
   for (const m of matches) {
@@ -329,7 +333,12 @@ export function report(cache: Cache, input: { account: string; from: string; to:
       byKey.get(batchKeyText(m)) ?? repo.batches(m.date, m.date).find((b) => batchKeyText(b) === batchKeyText(m));
     if (!batch) continue;
     const state = matchedState(m.how, sumMinor(its.map((l) => l.amount)) - batch.settled);
-    for (const l of its) creditState.set(l.id, { state, matchId: m.id, batch: m });
+    const late = lateDays(
+      batch.date,
+      its.map((l) => l.date),
+      settings,
+    );
+    for (const l of its) creditState.set(l.id, { state, matchId: m.id, batch: m, lateDays: late });
   }
   for (const b of batches) {
     const m = matchOfBatch.get(batchKeyText(b));
@@ -349,6 +358,11 @@ export function report(cache: Cache, input: { account: string; from: string; to:
       difference,
       lineIds: its.map((l) => l.id),
       note: m?.note ?? null,
+      lateDays: lateDays(
+        b.date,
+        its.map((l) => l.date),
+        settings,
+      ),
     });
   }
   const credits: ReconCredit[] = [];
@@ -370,6 +384,7 @@ export function report(cache: Cache, input: { account: string; from: string; to:
       batch: s
         ? { date: s.batch.date, pg: s.batch.pg, utr: s.batch.utr, settlementDate: s.batch.settlementDate }
         : null,
+      lateDays: s?.lateDays ?? null,
     });
   }
   return {
@@ -398,6 +413,10 @@ export function report(cache: Cache, input: { account: string; from: string; to:
     ),
     batches: outBatches,
     credits,
+    late: {
+      count: outBatches.filter((b) => b.lateDays !== null).length,
+      amount: sumMinor(outBatches.filter((b) => b.lateDays !== null).map((b) => b.settled)),
+    },
   };
 }
 

@@ -66,6 +66,7 @@ export const reconReport = z.object({
       difference: paise.nullable(),
       lineIds: z.array(z.number().int()),
       note: z.string().nullable(),
+      lateDays: count.nullable(),
     }),
   ),
   credits: z.array(
@@ -80,8 +81,10 @@ export const reconReport = z.object({
       state: z.enum(CREDIT_STATES),
       matchId: z.number().int().nullable(),
       batch: batchKey.nullable(),
+      lateDays: count.nullable(),
     }),
   ),
+  late: z.object({ count, amount: paise }),
 });
 
 /** A PDF statement's password, for one read: the main process hands it to the PDF reader and keeps it nowhere. */

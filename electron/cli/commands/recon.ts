@@ -3,7 +3,7 @@
  * `recon report`, `recon settings`, and `settlements batches`. Money in --json is integer paise.
  */
 import { basename } from 'node:path';
-import { reconSettings, type ReconReport } from '../../../shared/bank-matching';
+import { BATCH_STATE_LABELS, reconSettings, stateLabel, type ReconReport } from '../../../shared/bank-matching';
 import { STATEMENT_ROLES, columnMapping, type ColumnMapping } from '../../../shared/bank-statement';
 import { describeIssues } from '../../../shared/api/operations';
 import { formatMoney, sumMinor } from '../../../shared/money';
@@ -125,20 +125,21 @@ function periodOf(ctx: Context, values: Values) {
 function describeReport(r: ReconReport): string {
   const totals = (rows: ReconReport['batchTotals']) =>
     rows.map((t) => [t.label, String(t.count), money(t.amount), t.difference === 0 ? '' : money(t.difference)]);
-  const open = r.batches.filter((b) => b.state !== 'matched');
+  const open = r.batches.filter((b) => b.state !== 'matched' || b.lateDays !== null);
   const loose = r.credits.filter((c) => c.state === 'unmatched');
   return [
     `Reconciliation of "${r.account.name}", ${r.from} to ${r.to} (credits up to ${r.settings.windowDays} days after a batch; overdue after T+${r.settings.overdueDays}):`,
     '',
     'BATCHES',
     table(['STATE', 'COUNT', 'NET SETTLED', 'DIFFERENCE'], totals(r.batchTotals), ['left', 'right', 'right', 'right']),
+    `Of those matched, ${r.late.count} credited after T+${r.settings.overdueDays} (${money(r.late.amount)}).`,
     '',
     'CREDITS',
     table(['STATE', 'COUNT', 'AMOUNT', ''], totals(r.creditTotals), ['left', 'right', 'right', 'right']),
     ...(open.length > 0
       ? [
           '',
-          'Batches not simply matched:',
+          'Batches not simply matched (or matched late):',
           table(
             ['DATE', 'GATEWAY', 'UTR', 'SETTLED AT', 'NET', 'STATE', 'DIFFERENCE', 'NOTE'],
             open.map((b) => [
@@ -147,7 +148,7 @@ function describeReport(r: ReconReport): string {
               b.utr || '(pending)',
               b.settlementDate,
               money(b.settled),
-              b.state,
+              stateLabel(BATCH_STATE_LABELS[b.state], b.lateDays),
               b.difference === null ? '' : money(b.difference),
               b.note ?? '',
             ]),
