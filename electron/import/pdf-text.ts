@@ -6,6 +6,7 @@
  * A repeated header on a later page and a "Page n of m" line are dropped. The password, when the file has one,
  * is handed to PDF.js and kept nowhere else.
  */
+import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { SheetCell } from '../../shared/beneficiary-import';
 
 export class PdfPasswordError extends Error {
@@ -43,7 +44,8 @@ export async function readPdfRows(
   isHeader: (cells: string[]) => boolean,
   limits: PdfLimits,
 ): Promise<SheetCell[][] | null> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  // Loaded when a PDF is first read, not when the app starts: PDF.js is a megabyte of JavaScript.
+  const pdfjs: typeof PdfJs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const task = pdfjs.getDocument({
     data: new Uint8Array(bytes),
     password,
