@@ -248,6 +248,18 @@ export interface StateTotal {
   difference: number;
 }
 
+/** A statement imported into the account with lines in the period, and its completeness proof. */
+export interface ReconStatement {
+  fileName: string;
+  layout: string;
+  importedAt: string;
+  from: string;
+  to: string;
+  /** Opening + credits − debits = closing held (true), did not (false), or could not be checked (null). */
+  holds: boolean | null;
+  sentence: string;
+}
+
 export interface ReconReport {
   account: { id: number; name: string };
   from: string;
@@ -260,4 +272,5 @@ export interface ReconReport {
   credits: ReconCredit[];
   /** Batches matched with a credit after T+n: how many, and their net settled (paise). */
   late: { count: number; amount: number };
+  statements: ReconStatement[];
 }

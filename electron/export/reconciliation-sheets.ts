@@ -2,7 +2,8 @@
  * The reconciliation of a bank account and period as a workbook, written with our own XLSX writer under a temporary
  * name and renamed when complete, like every export: `Summary` (batches and credits by state, with counts, amounts
  * and differences), `Batches` (every batch of the period with its state, difference, credits and note) and `Credits`
- * (every statement credit of the period with its state and the batch it pays). Money in rupees from integer paise.
+ * (every statement credit of the period with its state and the batch it pays) and `Statements` (each statement
+ * with lines in the period and its completeness proof). Money in rupees from integer paise.
  */
 import { BATCH_STATE_LABELS, CREDIT_STATE_LABELS, stateLabel, type ReconReport } from '../../shared/bank-matching';
 import { openAtomicFile } from './atomic-file';
@@ -100,6 +101,29 @@ export async function writeReconciliation(path: string, now: Date, report: Recon
         c.batch?.pg ?? '',
         c.batch ? c.batch.utr || 'UTR pending' : '',
         c.batch?.settlementDate ?? null,
+      ]);
+
+    // Each statement of the period with its completeness proof: a gap found at import stays in front of the reader.
+    const statements = book.addSheet(
+      'Statements',
+      [
+        { header: 'File', type: 'text', width: 30 },
+        { header: 'Layout', type: 'text', width: 20 },
+        { header: 'Lines from', type: 'date' },
+        { header: 'Lines to', type: 'date' },
+        { header: 'Complete', type: 'text', width: 12 },
+        { header: 'Proof', type: 'text', width: 100 },
+      ],
+      { rows: report.statements.length },
+    );
+    for (const st of report.statements)
+      await statements.addRow([
+        st.fileName,
+        st.layout,
+        st.from,
+        st.to,
+        st.holds === null ? 'not checked' : st.holds ? 'yes' : 'NO',
+        st.sentence,
       ]);
     await book.finish();
     file.commit();

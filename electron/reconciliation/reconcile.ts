@@ -173,7 +173,13 @@ export async function importStatement(
     repo.setMapping(account.id, header.mapping);
     const added = repo.addStatement(
       account.id,
-      { fileName: input.fileName, digest, layout: header.layout, bad: bad.length },
+      {
+        fileName: input.fileName,
+        digest,
+        layout: header.layout,
+        bad: bad.length,
+        proof: { holds: proof.holds, sentence: proof.sentence },
+      },
       lines,
     );
     append({
@@ -417,6 +423,7 @@ export function report(cache: Cache, input: { account: string; from: string; to:
       count: outBatches.filter((b) => b.lateDays !== null).length,
       amount: sumMinor(outBatches.filter((b) => b.lateDays !== null).map((b) => b.settled)),
     },
+    statements: repo.statements(account.id, input.from, input.to),
   };
 }
 

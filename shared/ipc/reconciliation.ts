@@ -85,6 +85,17 @@ export const reconReport = z.object({
     }),
   ),
   late: z.object({ count, amount: paise }),
+  statements: z.array(
+    z.object({
+      fileName: z.string(),
+      layout: z.string(),
+      importedAt: z.string(),
+      from: cacheDate,
+      to: cacheDate,
+      holds: z.boolean().nullable(),
+      sentence: z.string(),
+    }),
+  ),
 });
 
 /** A PDF statement's password, for one read: the main process hands it to the PDF reader and keeps it nowhere. */

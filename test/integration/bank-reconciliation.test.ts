@@ -271,7 +271,7 @@ describe('the reconciliation workbook', () => {
     const file = join(dir, 'recon.xlsx');
     await writeReconciliation(file, new Date(TEST_NOW), r);
     const cells = openpyxlCells(file);
-    expect(Object.keys(cells)).toEqual(['Summary', 'Batches', 'Credits']);
+    expect(Object.keys(cells)).toEqual(['Summary', 'Batches', 'Credits', 'Statements']);
     expect(cells['Summary']!.slice(1).map((row) => [row[1]![1], row[2]![1]])).toEqual([
       ...r.batchTotals.map((t) => [t.label, t.count]),
       [`Of those matched, credited after T+${r.settings.overdueDays}`, r.late.count],

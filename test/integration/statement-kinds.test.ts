@@ -14,12 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
 import { createJournal } from '../../electron/journal/journal';
 import { createProfileStore } from '../../electron/profiles/profile-store';
-import { importStatement } from '../../electron/reconciliation/reconcile';
+import { writeReconciliation } from '../../electron/export/reconciliation-sheets';
+import { importStatement, report } from '../../electron/reconciliation/reconcile';
 import { formatMinor } from '../../shared/money';
 import { TEST_NOW } from '../support/clock';
 import {
   libreofficeConvert,
   libreofficeProblem,
+  openpyxlCells,
   openpyxlProblem,
   openpyxlWrite,
   type SheetInput,
@@ -350,6 +352,20 @@ const office =
   requireSystem('LibreOffice (soffice, from libreoffice-calc-nogui)', libreofficeProblem());
 
 describe.skipIf(!office)('workbooks and PDFs (openpyxl, LibreOffice)', () => {
+  it("the reconciliation report and its workbook show each statement's proof, the gap named", async () => {
+    const r = report(cache, { account: 'Axis cut', from: '2026-11-01', to: '2026-11-30', today: '2026-11-30' });
+    expect(r.statements).toEqual([
+      expect.objectContaining({ fileName: 'axis-cut.csv', from: LINES[0].date, to: LINES.at(-1)!.date, holds: false }),
+    ]);
+    expect(r.statements[0]!.sentence).toContain(`₹${formatMinor(LINES[2].amount)} of credits is missing`);
+    const file = join(dir, 'recon.xlsx');
+    await writeReconciliation(file, new Date(TEST_NOW), r);
+    const rows = openpyxlCells(file)['Statements']!.slice(1);
+    expect(rows.map((row) => [row[0]![1], row[4]![1], row[5]![1]])).toEqual([
+      ['axis-cut.csv', 'NO', r.statements[0]!.sentence],
+    ]);
+  });
+
   it('Kotak: one Dr/Cr-suffixed column; RBL: "Withdrawl Amt" (openpyxl XLSX)', async () => {
     for (const [name, rows, layout] of [
       ['kotak.xlsx', kotakRows(), 'Kotak Mahindra Bank'],

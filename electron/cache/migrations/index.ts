@@ -20,6 +20,7 @@ import { migration as m014 } from './014-settlement-sort-keys';
 import { migration as m015 } from './015-sort-key-marks';
 import { migration as m016 } from './016-sort-key-mark-lists';
 import { migration as m017 } from './017-status-sort-keys';
+import { migration as m018 } from './018-statement-proof';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m015,
   m016,
   m017,
+  m018,
 ];

@@ -134,6 +134,9 @@ function describeReport(r: ReconReport): string {
     table(['STATE', 'COUNT', 'NET SETTLED', 'DIFFERENCE'], totals(r.batchTotals), ['left', 'right', 'right', 'right']),
     `Of those matched, ${r.late.count} credited after T+${r.settings.overdueDays} (${money(r.late.amount)}).`,
     '',
+    ...(r.statements.length > 0
+      ? ['STATEMENTS', ...r.statements.map((s) => `${s.fileName} (${s.from} to ${s.to}): ${s.sentence}`), '']
+      : []),
     'CREDITS',
     table(['STATE', 'COUNT', 'AMOUNT', ''], totals(r.creditTotals), ['left', 'right', 'right', 'right']),
     ...(open.length > 0
