@@ -17,6 +17,7 @@ import { createProfileStore } from '../../electron/profiles/profile-store';
 import { writeReconciliation } from '../../electron/export/reconciliation-sheets';
 import { importStatement, report } from '../../electron/reconciliation/reconcile';
 import { formatMinor } from '../../shared/money';
+import { cliRunner } from '../support/cli';
 import { TEST_NOW } from '../support/clock';
 import {
   libreofficeConvert,
@@ -443,6 +444,16 @@ describe.skipIf(!office)('workbooks and PDFs (openpyxl, LibreOffice)', () => {
     });
     const ok = await importFile('estatement.pdf', bytes, 'HDFC locked', password);
     expectEveryLine(ok.account.id);
+    // The CLI: refused without a password when no one can be asked, refused as wrong, read with the right one.
+    const cli = cliRunner(join(dir, 'cli-data'));
+    const args = ['recon', 'statement', 'import', enc!, '--account', 'HDFC cli'];
+    const none = await cli.run(...args);
+    expect([none.code, none.stderr]).toEqual([2, expect.stringContaining('is protected by a password')]);
+    const wrong = await cli.runWithInput('WRONG123\n', ...args, '--password-stdin');
+    expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringContaining('is wrong')]);
+    const right = await cli.runWithInput(`${password}\n`, ...args, '--password-stdin');
+    expect([right.code, right.stdout]).toEqual([0, expect.stringContaining('Complete: opening ₹')]);
+    expect(`${none.stderr}${wrong.stderr}${right.stdout}${right.stderr}`).not.toContain(password);
     // The password is in no journal entry and nowhere in the cache file.
     expect(JSON.stringify(journalOf().list({}))).not.toContain(password);
     cache.db.pragma('wal_checkpoint(TRUNCATE)');
