@@ -2,9 +2,9 @@
  * A SWIFT MT940 customer statement (corporate banking's `.sta`/`.mt940`/`.txt`) as a table the statement reader
  * already knows: one row per `:61:` line with its `:86:` narration, under headers of the `MT940` layout
  * (shared/bank-statement.ts), plus the statement's own opening (`:60F:`) and closing (`:62F:`) balances for the
- * completeness proof. Written here rather than taken from npm: the one maintained-looking parser (`mt940js`) has not
- * been released since 2021, and the part a desk needs is these seven tags, which fit in this file. Amounts stay
- * text (`1500.00`, comma decimal turned to a point), so the reader's exact decimal parsing decides them.
+ * completeness proof. Written here rather than taken from npm: the part a desk needs is these seven tags, which fit
+ * in this file (docs/design/libraries.md). Amounts stay text (`1500.00`, comma decimal turned to a point), so the
+ * reader's exact decimal parsing decides them.
  */
 import type { SheetCell } from '../../shared/beneficiary-import';
 import { parseDecimalToMinor, type Minor } from '../../shared/money';
