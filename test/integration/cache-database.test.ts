@@ -146,6 +146,11 @@ const SEEDS: Record<number, string[]> = {
   19: [
     `INSERT INTO desk_exception_states VALUES ('2025-01-01', 'cashfree', 'TXN1', '2025-01-01 10:00:00', 'resolved', NULL)`,
   ],
+  // A statement imported with its completeness proof (issue 31).
+  20: [
+    `INSERT INTO bank_accounts (id, name, created_at) VALUES (2, 'RBL', 't')`,
+    `INSERT INTO bank_statement_imports VALUES (2, 2, 'g.xls', 'e', 'RBL Bank', 't', 1, 1, 0, '{"holds":true,"sentence":"Complete."}')`,
+  ],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */

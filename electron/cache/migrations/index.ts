@@ -22,6 +22,7 @@ import { migration as m016 } from './016-sort-key-mark-lists';
 import { migration as m017 } from './017-status-sort-keys';
 import { migration as m018 } from './018-journal-desk-outbox';
 import { migration as m019 } from './019-desk-exception-states';
+import { migration as m020 } from './020-statement-proof';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m017,
   m018,
   m019,
+  m020,
 ];
