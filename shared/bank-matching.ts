@@ -184,6 +184,23 @@ export function unmatchedBatchState(date: string, today: string, settings: Recon
   return today > addDays(date, settings.overdueDays) ? 'overdue' : 'awaiting';
 }
 
+/**
+ * Days a matched batch's last credit came after T+n (the day it became overdue); null when it came in time or is
+ * not matched. The match stands (the credit pays the batch); the lateness is the finding.
+ */
+export function lateDays(batchDate: string, creditDates: readonly string[], settings: ReconSettings): number | null {
+  if (creditDates.length === 0) return null;
+  const last = creditDates.reduce((a, b) => (a > b ? a : b));
+  const due = addDays(batchDate, settings.overdueDays);
+  const days = Math.round((Date.parse(`${last}T00:00:00Z`) - Date.parse(`${due}T00:00:00Z`)) / 86_400_000);
+  return days > 0 ? days : null;
+}
+
+/** A state as the report says it: "Matched, 2 days late" for a match whose credit came after T+n. */
+export function stateLabel(label: string, late: number | null): string {
+  return late === null ? label : `${label}, ${late} day${late === 1 ? '' : 's'} late`;
+}
+
 /** The state of a matched batch (and of its credits). */
 export function matchedState(how: MatchHow | 'manual', difference: number): 'matched' | 'differs' | 'manual' {
   return how === 'manual' ? 'manual' : difference === 0 ? 'matched' : 'differs';
@@ -203,6 +220,8 @@ export interface ReconBatch extends BatchKey {
   note: string | null;
   /** Why a match by hand was made with a difference; null otherwise. */
   reason: string | null;
+  /** Days its credit came after T+n; null when in time or unmatched (`lateDays`). */
+  lateDays: number | null;
 }
 
 /** A statement credit as the view shows it. */
@@ -219,6 +238,8 @@ export interface ReconCredit {
   state: CreditState;
   matchId: number | null;
   batch: BatchKey | null;
+  /** Days after its batch's T+n this credit's match was completed; null when in time or unmatched. */
+  lateDays: number | null;
 }
 
 export interface StateTotal {
@@ -231,6 +252,18 @@ export interface StateTotal {
   difference: number;
 }
 
+/** A statement imported into the account with lines in the period, and its completeness proof. */
+export interface ReconStatement {
+  fileName: string;
+  layout: string;
+  importedAt: string;
+  from: string;
+  to: string;
+  /** Opening + credits − debits = closing held (true), did not (false), or could not be checked (null). */
+  holds: boolean | null;
+  sentence: string;
+}
+
 export interface ReconReport {
   account: { id: number; name: string };
   from: string;
@@ -241,4 +274,7 @@ export interface ReconReport {
   creditTotals: StateTotal[];
   batches: ReconBatch[];
   credits: ReconCredit[];
+  /** Batches matched with a credit after T+n: how many, and their net settled (paise). */
+  late: { count: number; amount: number };
+  statements: ReconStatement[];
 }

@@ -14,7 +14,7 @@
  *    shapes. A bank's own 16-digit `0000…` reference is not a UTR.
  */
 import { z } from 'zod';
-import { MoneyError, majorNumberToMinor, parseDecimalToMinor, type Minor } from './money';
+import { MoneyError, formatMinor, majorNumberToMinor, parseDecimalToMinor, sumMinor, type Minor } from './money';
 import type { SheetCell } from './beneficiary-import';
 
 export const STATEMENT_ROLES = [
@@ -106,6 +106,42 @@ export const LAYOUTS: readonly Layout[] = [
       debit: ['dr'],
       credit: ['cr'],
       balance: ['bal'],
+    },
+  },
+  {
+    // The table electron/import/mt940.ts makes of an MT940's :61: and :86: fields.
+    name: 'MT940',
+    synonyms: {
+      date: ['bookingdate'],
+      valueDate: ['valuedate'],
+      narration: ['details86'],
+      reference: ['reference61'],
+      amount: ['amount61'],
+    },
+  },
+  {
+    // One signed column whose amounts carry the side as a suffix: `1,500.00(Dr)`, `2,00,000.00(Cr)`.
+    name: 'Kotak Mahindra Bank',
+    synonyms: {
+      date: ['transactiondate', 'date'],
+      valueDate: ['valuedate'],
+      narration: ['description', 'narration'],
+      reference: ['chqrefno', 'chequerefno', 'refno'],
+      amount: ['withdrawaldrdepositcr'],
+      balance: ['balance'],
+    },
+  },
+  {
+    // "Withdrawl" is the bank's own spelling.
+    name: 'RBL Bank',
+    synonyms: {
+      date: ['transactiondate'],
+      valueDate: ['valuedate'],
+      narration: ['transactiondetails'],
+      reference: ['chequeid', 'chequeno', 'refno'],
+      debit: ['withdrawlamt', 'withdrawalamt'],
+      credit: ['depositamt'],
+      balance: ['balanceinr', 'balance'],
     },
   },
   {
@@ -210,7 +246,7 @@ export function parseStatementDate(cell: SheetCell): string | null {
 }
 
 /**
- * Paise from a statement's amount cell: `1,23,456.78`, `123456.78`, `1,234.00 Cr`, `500.00 Dr` (negative),
+ * Paise from a statement's amount cell: `1,23,456.78`, `123456.78`, `1,234.00 Cr`, `500.00 Dr` or `500.00(Dr)` (negative),
  * `(1,234.00)` (negative), `-1234`, with or without `₹`/`INR`/`Rs.`. Null for an empty cell. Throws MoneyError
  * (with the text) for anything else, never rounds: a third decimal that is not zero is refused.
  */
@@ -220,7 +256,7 @@ export function parseStatementAmount(cell: SheetCell): Minor | null {
   let text = cell.trim().replace(/^(?:₹|INR|Rs\.?)\s*/i, '');
   if (text === '' || text === '-') return null;
   let sign = 1;
-  const suffix = /\s*(cr|dr)\.?$/i.exec(text);
+  const suffix = /\s*\(?(cr|dr)\.?\)?$/i.exec(text);
   if (suffix) {
     if (suffix[1]!.toLowerCase() === 'dr') sign = -1;
     text = text.slice(0, suffix.index).trim();
@@ -312,18 +348,181 @@ function referenceText(cell: SheetCell | undefined): string | null {
 
 const SEPARATOR = /^\*+$/;
 
+/** What a statement says about itself in its summary or footer rows (null where it does not say). */
+export interface StatedSummary {
+  opening: Minor | null;
+  closing: Minor | null;
+  debits: Minor | null;
+  credits: Minor | null;
+  debitCount: number | null;
+  creditCount: number | null;
+}
+type Figure = keyof StatedSummary;
+
+export const NO_SUMMARY: StatedSummary = {
+  opening: null,
+  closing: null,
+  debits: null,
+  credits: null,
+  debitCount: null,
+  creditCount: null,
+};
+
+/** A summary cell's label (as a `headerKey`) and the figure it names: HDFC's, Axis's and the common wordings. */
+const FIGURE_LABELS: readonly (readonly [RegExp, Figure])[] = [
+  [/^openingbal(ance)?$/, 'opening'],
+  [/^closingbal(ance)?$/, 'closing'],
+  [/^(drcount|debitcount|noofdebits|noofwithdrawals)$/, 'debitCount'],
+  [/^(crcount|creditcount|noofcredits|noofdeposits)$/, 'creditCount'],
+  [/^(debits|totaldebits?|totalwithdrawals?)$/, 'debits'],
+  [/^(credits|totalcredits?|totaldeposits?)$/, 'credits'],
+];
+/** A heading that starts a statement's summary or footer: what follows it is not lines until a line is read. */
+const SUMMARY_HEADING =
+  /^(statementsummary|accountsummary|transactiontotals?|(grand)?totals?|legends?(used.*)?|endofstatement|generatedon.*|thisisacomputergenerated.*)$/;
+const TOTALS = /^(transactiontotals?|(grand)?totals?)$/;
+
+function figureOf(figure: Figure, cell: SheetCell | undefined): number | null {
+  if (cell === null || cell === undefined) return null;
+  try {
+    if (figure === 'debitCount' || figure === 'creditCount') {
+      const n = typeof cell === 'string' ? Number(cell.trim().replace(/,/g, '')) : cell.number;
+      return Number.isSafeInteger(n) && n >= 0 ? n : null;
+    }
+    const minor = parseStatementAmount(cell);
+    return figure === 'debits' && minor !== null ? Math.abs(minor) : minor;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads a statement's summary and footer rows: a label and its figure in one row (Axis: `OPENING BALANCE ...
+ * 25,00,000.00`), a row of labels with their figures in the row below (HDFC's STATEMENT SUMMARY), a totals row with
+ * its figures in the withdrawal and deposit columns (Axis: TRANSACTION TOTAL), and text under a heading (ICICI's
+ * Legends). `take` is asked first for each row that is not a statement line.
+ */
+class SummaryReader {
+  readonly stated: StatedSummary = { ...NO_SUMMARY };
+  readonly rows: number[] = [];
+  private labelsAbove: (Figure | null)[] | null = null;
+  /** After a heading or a closing figure, rows that are not lines are the footer. */
+  private inFooter = false;
+
+  constructor(private readonly columns: { debit: number; credit: number }) {}
+
+  /** Whether the row is the summary's (kept in `rows`); false leaves it to be read as a line. */
+  take(row: readonly SheetCell[], rowNumber: number, isLine: boolean): boolean {
+    if (isLine) {
+      this.inFooter = false;
+      this.labelsAbove = null;
+      return false;
+    }
+    const keys = row.map((c) => headerKey(cellText(c)));
+    const labels = keys.map((k) => FIGURE_LABELS.find(([re]) => re.test(k))?.[1] ?? null);
+    if (this.labelsAbove) {
+      this.labelsAbove.forEach((f, i) => f && this.set(f, figureOf(f, row[i])));
+      this.labelsAbove = null;
+      return this.kept(rowNumber);
+    }
+    const heading = keys.find((k) => SUMMARY_HEADING.test(k));
+    if (!heading && labels.every((l) => l === null)) return this.inFooter && this.kept(rowNumber);
+    const figures = row.map((c, i) => (labels[i] === null && cellText(c) !== '' ? c : null));
+    if (labels.filter((l) => l !== null).length >= 2 && figures.every((f) => f === null)) {
+      this.labelsAbove = labels;
+    } else {
+      labels.forEach((f, i) => {
+        if (!f) return;
+        const value = row.slice(i + 1).find((c) => figureOf(f, c) !== null);
+        this.set(f, figureOf(f, value));
+      });
+      if (heading && TOTALS.test(heading)) {
+        this.set('debits', figureOf('debits', row[this.columns.debit]));
+        this.set('credits', figureOf('credits', row[this.columns.credit]));
+      }
+    }
+    if (heading || labels.some((l) => l !== null && l !== 'opening')) this.inFooter = true;
+    return this.kept(rowNumber);
+  }
+
+  private set(f: Figure, value: number | null): void {
+    if (value !== null) this.stated[f] = value;
+  }
+
+  private kept(rowNumber: number): true {
+    this.rows.push(rowNumber);
+    return true;
+  }
+}
+
+/**
+ * The completeness proof: the statement's opening balance plus the credits read less the debits read must be its
+ * closing balance, and the totals and counts it states must be those of the lines read. `problems` names each gap
+ * in a sentence; `holds` is null when the statement states no opening and closing balance.
+ */
+export interface CompletenessProof {
+  stated: StatedSummary;
+  read: { credits: Minor; debits: Minor; creditCount: number; debitCount: number };
+  holds: boolean | null;
+  problems: string[];
+  sentence: string;
+}
+
+export function proveComplete(stated: StatedSummary, lines: readonly { amount: Minor }[]): CompletenessProof {
+  const credits = lines.filter((l) => l.amount > 0);
+  const debits = lines.filter((l) => l.amount < 0);
+  const read = {
+    credits: sumMinor(credits.map((l) => l.amount)),
+    debits: -sumMinor(debits.map((l) => l.amount)),
+    creditCount: credits.length,
+    debitCount: debits.length,
+  };
+  const rupees = (m: Minor) => `₹${formatMinor(m)}`;
+  const problems: string[] = [];
+  let holds: boolean | null = null;
+  if (stated.opening !== null && stated.closing !== null) {
+    const reached = stated.opening + read.credits - read.debits;
+    holds = reached === stated.closing;
+    if (!holds) {
+      const gap = stated.closing - reached;
+      problems.push(
+        `The opening balance ${rupees(stated.opening)} plus the credits read (${rupees(read.credits)}) less the debits ` +
+          `read (${rupees(read.debits)}) is ${rupees(reached)}, not the closing balance ${rupees(stated.closing)}: ` +
+          `${rupees(Math.abs(gap))} of ${gap > 0 ? 'credits' : 'debits'} is missing from the lines read.`,
+      );
+    }
+  }
+  const compare = (what: string, statedValue: number | null, readValue: number, show: (n: number) => string) => {
+    if (statedValue === null || statedValue === readValue) return;
+    holds = false;
+    problems.push(`The statement states ${what} of ${show(statedValue)}; the lines read hold ${show(readValue)}.`);
+  };
+  compare('credits', stated.credits, read.credits, rupees);
+  compare('debits', stated.debits, read.debits, rupees);
+  compare('a credit count', stated.creditCount, read.creditCount, String);
+  compare('a debit count', stated.debitCount, read.debitCount, String);
+  const sentence =
+    holds === null
+      ? 'The statement states no opening and closing balance, so its completeness is not proved.'
+      : holds
+        ? `Complete: opening ${rupees(stated.opening!)} + credits ${rupees(read.credits)} − debits ${rupees(read.debits)} = closing ${rupees(stated.closing!)}.`
+        : `NOT COMPLETE: ${problems.join(' ')}`;
+  return { stated, read, holds, problems, sentence };
+}
+
 /**
  * The lines of a statement from its data rows (after the header) under a mapping. A row of asterisks is a
  * separator; a row with no date and no amount but text in the narration continues the line above (banks wrap long
- * narrations); a row with neither date nor amount nor narration is skipped. Anything else that cannot be read is a
- * bad row with its number and reason; the good rows are kept.
+ * narrations); a row with neither date nor amount nor narration is skipped. The statement's summary, totals and
+ * footer rows are read as its summary (SummaryReader), not as lines. Anything else that cannot be read is a bad row
+ * with its number and reason; the good rows are kept.
  */
 export function readStatementRows(
   headers: readonly string[],
   rows: readonly (readonly SheetCell[])[],
   rowNumbers: readonly number[],
   mapping: ColumnMapping,
-): { lines: StatementLineIn[]; bad: BadStatementRow[] } {
+): { lines: StatementLineIn[]; bad: BadStatementRow[]; summary: StatedSummary; summaryRows: number[] } {
   const keys = headers.map(headerKey);
   const col = (role: StatementRole): number => {
     const h = mapping[role];
@@ -334,11 +533,16 @@ export function readStatementRows(
   const lines: StatementLineIn[] = [];
   const bad: BadStatementRow[] = [];
   let previous: StatementLineIn | null = null;
+  const summary = new SummaryReader({ debit: at.debit, credit: at.credit });
   rows.forEach((row, i) => {
     const rowNumber = rowNumbers[i]!;
     const dateText = cellText(get(row, 'date'));
     const narration = cellText(get(row, 'narration'));
     if (SEPARATOR.test(dateText) || (dateText === '' && SEPARATOR.test(narration))) return;
+    if (summary.take(row, rowNumber, parseStatementDate(get(row, 'date')) !== null)) {
+      previous = null;
+      return;
+    }
     const moneyCells = (['debit', 'credit', 'amount'] as const).map((r) => cellText(get(row, r)));
     if (dateText === '' && moneyCells.every((c) => c === '')) {
       if (narration !== '' && previous) previous.narration = `${previous.narration} ${narration}`;
@@ -396,7 +600,7 @@ export function readStatementRows(
   });
   // The UTR once continuation rows have completed each narration.
   for (const l of lines) Object.assign(l, extractUtr(l.narration, l.reference));
-  return { lines, bad };
+  return { lines, bad, summary: summary.stated, summaryRows: summary.rows };
 }
 
 /** Where the header row is: the first of the first 30 rows that a layout (or the saved mapping) recognises. */

@@ -15,7 +15,14 @@ import {
   type BatchKey,
   type MatchHow,
   type ReconSettings,
+  type ReconStatement,
 } from '../../shared/bank-matching';
+
+/** What an import keeps of its completeness proof: whether it held, and the sentence that says so. */
+export interface StatementProof {
+  holds: boolean | null;
+  sentence: string;
+}
 import { idRange } from './settlement-ids';
 import { exactNumber, prepareAll } from './statements';
 
@@ -38,8 +45,15 @@ const SQL = {
   addAccount: `INSERT INTO bank_accounts (name, created_at) VALUES (?, ?)`,
   setMapping: `UPDATE bank_accounts SET mapping = ? WHERE id = ?`,
   setGateways: `UPDATE bank_accounts SET gateways = ? WHERE id = ?`,
-  addImport: `INSERT INTO bank_statement_imports (account_id, file_name, digest, layout, imported_at, lines, added, bad)
-              VALUES (?, ?, ?, ?, ?, ?, 0, ?)`,
+  addImport: `INSERT INTO bank_statement_imports (account_id, file_name, digest, layout, imported_at, lines, added, bad,
+                                                 proof)
+              VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+  statementsOfPeriod: `SELECT i.file_name AS fileName, i.layout, i.imported_at AS importedAt, i.proof,
+                              min(l.date) AS "from", max(l.date) AS "to"
+                       FROM bank_statement_imports i JOIN bank_lines l ON l.import_id = i.id
+                       WHERE i.account_id = :account
+                       GROUP BY i.id HAVING min(l.date) <= :to AND max(l.date) >= :from
+                       ORDER BY i.id`,
   setImportAdded: `UPDATE bank_statement_imports SET added = ? WHERE id = ?`,
   addLine: `INSERT INTO bank_lines (account_id, line_key, date, value_date, narration, reference, amount, balance,
                                     rail, utr, import_id, row_number)
@@ -250,7 +264,7 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
     /** Stores a file's good lines; lines already stored for the account (by content) are not added again. */
     addStatement(
       accountId: number,
-      file: { fileName: string; digest: string; layout: string; bad: number },
+      file: { fileName: string; digest: string; layout: string; bad: number; proof: StatementProof },
       lines: readonly StatementLineIn[],
     ): { importId: number; added: number; duplicates: number } {
       return db.transaction(() => {
@@ -263,6 +277,7 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
             now().toISOString(),
             lines.length,
             file.bad,
+            JSON.stringify(file.proof),
           ).lastInsertRowid,
         );
         let added = 0;
@@ -292,6 +307,21 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
 
     matches: (accountId: number) => sql.matches.all(accountId) as StoredMatch[],
     linesOfMatch: (matchId: number) => sql.linesOfMatch.all(matchId) as { id: number; date: string; amount: number }[],
+    /** The statements whose lines (the ones they added) fall in the period, with each one's completeness proof. */
+    statements(accountId: number, from: string, to: string): ReconStatement[] {
+      const rows = sql.statementsOfPeriod.all({ account: accountId, from, to }) as (Omit<
+        ReconStatement,
+        'holds' | 'sentence'
+      > & { proof: string | null })[];
+      return rows.map(({ proof, ...r }) => {
+        const p = proof === null ? null : (JSON.parse(proof) as StatementProof);
+        return {
+          ...r,
+          holds: p?.holds ?? null,
+          sentence: p?.sentence ?? 'Imported before the console checked statements for completeness.',
+        };
+      });
+    },
     matchOfBatch(key: BatchKey): { id: number; how: string } | null {
       return (
         (sql.matchOfBatch.get(key.date, key.pg, key.utr, key.settlementDate) as { id: number; how: string }) ?? null

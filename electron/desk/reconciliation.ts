@@ -25,6 +25,17 @@ export interface DeskReconSnapshot {
   /** Every account's matches by hand, by batch: a batch matched in any account is not offered again. */
   matchedBatches: (BatchKey & { id: number })[];
   apart: Set<string>;
+  /** The account's statements whose lines fall in the snapshot's dates, with the dates of their lines. */
+  statements: DeskStatement[];
+}
+
+/** A statement on the desk. The desk keeps no completeness proof (its tables have no place for one). */
+export interface DeskStatement {
+  fileName: string;
+  layout: string;
+  importedAt: string;
+  from: string;
+  to: string;
 }
 
 interface AccountRow {
@@ -82,8 +93,18 @@ async function readSnapshot(pool: pg.Pool, accountId: number, from: string, to: 
            JOIN desk.bank_lines l ON l.id = a.line_id WHERE l.account_id = $1`,
       [accountId],
     );
+    const statements = await client.query<DeskStatement>(
+      `SELECT s.file_name AS "fileName", s.layout,
+                to_char(s.imported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "importedAt",
+                min(l.date) AS "from", max(l.date) AS "to"
+           FROM desk.bank_statements s JOIN desk.bank_lines l ON l.statement_id = s.id
+          WHERE s.account_id = $1
+          GROUP BY s.id HAVING min(l.date) <= $3 AND max(l.date) >= $2 ORDER BY s.id`,
+      [accountId, from, to],
+    );
     await client.query('COMMIT');
     return {
+      statements: statements.rows,
       settings: settingsOf(settings.rows[0]?.value ?? null),
       lines: lines.rows,
       // Other accounts' matches count only by their batch.

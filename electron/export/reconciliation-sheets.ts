@@ -2,9 +2,10 @@
  * The reconciliation of a bank account and period as a workbook, written with our own XLSX writer under a temporary
  * name and renamed when complete, like every export: `Summary` (batches and credits by state, with counts, amounts
  * and differences), `Batches` (every batch of the period with its state, difference, credits and note) and `Credits`
- * (every statement credit of the period with its state and the batch it pays). Money in rupees from integer paise.
+ * (every statement credit of the period with its state and the batch it pays) and `Statements` (each statement
+ * with lines in the period and its completeness proof). Money in rupees from integer paise.
  */
-import { BATCH_STATE_LABELS, CREDIT_STATE_LABELS, type ReconReport } from '../../shared/bank-matching';
+import { BATCH_STATE_LABELS, CREDIT_STATE_LABELS, stateLabel, type ReconReport } from '../../shared/bank-matching';
 import { openAtomicFile } from './atomic-file';
 import { createXlsxWriter, type ColumnSpec } from './xlsx-writer';
 
@@ -28,9 +29,17 @@ export async function writeReconciliation(path: string, now: Date, report: Recon
         { header: 'Amount (INR)', type: 'money' },
         { header: 'Difference (INR)', type: 'money' },
       ],
-      { rows: report.batchTotals.length + report.creditTotals.length },
+      { rows: report.batchTotals.length + report.creditTotals.length + 1 },
     );
     for (const t of report.batchTotals) await summary.addRow(['Batches', t.label, t.count, t.amount, t.difference]);
+    // Counted within their state above too: a late match is still a match.
+    await summary.addRow([
+      'Batches',
+      `Of those matched, credited after T+${report.settings.overdueDays}`,
+      report.late.count,
+      report.late.amount,
+      null,
+    ]);
     for (const t of report.creditTotals) await summary.addRow(['Credits', t.label, t.count, t.amount, t.difference]);
 
     const batchColumns: ColumnSpec[] = [
@@ -57,7 +66,7 @@ export async function writeReconciliation(path: string, now: Date, report: Recon
         b.records,
         b.settled,
         b.exceptions,
-        BATCH_STATE_LABELS[b.state],
+        stateLabel(BATCH_STATE_LABELS[b.state], b.lateDays),
         b.how ? HOW[b.how]! : '',
         b.difference,
         b.lineIds.join(' '),
@@ -88,10 +97,33 @@ export async function writeReconciliation(path: string, now: Date, report: Recon
         c.reference ?? '',
         c.utr ?? '',
         c.amount,
-        CREDIT_STATE_LABELS[c.state],
+        stateLabel(CREDIT_STATE_LABELS[c.state], c.lateDays),
         c.batch?.pg ?? '',
         c.batch ? c.batch.utr || 'UTR pending' : '',
         c.batch?.settlementDate ?? null,
+      ]);
+
+    // Each statement of the period with its completeness proof: a gap found at import stays in front of the reader.
+    const statements = book.addSheet(
+      'Statements',
+      [
+        { header: 'File', type: 'text', width: 30 },
+        { header: 'Layout', type: 'text', width: 20 },
+        { header: 'Lines from', type: 'date' },
+        { header: 'Lines to', type: 'date' },
+        { header: 'Complete', type: 'text', width: 12 },
+        { header: 'Proof', type: 'text', width: 100 },
+      ],
+      { rows: report.statements.length },
+    );
+    for (const st of report.statements)
+      await statements.addRow([
+        st.fileName,
+        st.layout,
+        st.from,
+        st.to,
+        st.holds === null ? 'not checked' : st.holds ? 'yes' : 'NO',
+        st.sentence,
       ]);
     await book.finish();
     file.commit();

@@ -1,15 +1,20 @@
 /**
- * A spreadsheet a person gives the console (XLSX or CSV) as a header row and data rows of cells, with the file's
- * SHA-256. XLSX is read with exceljs (number cells keep their display format, which carries leading zeros); CSV
- * with @fast-csv/parse (RFC 4180 quoting, every cell text: nothing is turned into a number on the way). A file
- * that cannot be read is refused as a whole with the reason; a row's own problems are the importer's to report.
+ * A spreadsheet a person gives the console as a header row and data rows of cells, with the file's SHA-256. The
+ * kind is told by the content, never the name (SBI's "Excel" download is tab-separated text named `.xls`): XLSX
+ * (a ZIP) is read with exceljs (number cells keep their display format, which carries leading zeros); BIFF8 `.xls`
+ * (a compound file) by xls-biff.ts; CSV and tab-separated text with @fast-csv/parse (every cell text: nothing is
+ * turned into a number on the way). A bank statement may also be MT940 (mt940.ts) or a PDF with a text layer
+ * (pdf-text.ts). A file that cannot be read is refused as a whole with the reason; a row's own problems are the
+ * importer's to report.
  */
 import { parseString } from '@fast-csv/parse';
 import ExcelJS from 'exceljs';
 import { createHash } from 'node:crypto';
-import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import { IMPORT_MAX_ROWS, type SheetCell } from '../../shared/beneficiary-import';
+import { looksLikeMt940, readMt940, type Mt940Balances } from './mt940';
+import { PdfPasswordError, readPdfRows } from './pdf-text';
+import { readXlsRows } from './xls-biff';
 import { xlsxInflatedSizeProblem } from './xlsx-zip';
 
 export interface Sheet {
@@ -23,7 +28,19 @@ export interface Sheet {
 
 export class SheetReadError extends Error {
   override name = 'SheetReadError';
-  readonly code = 'IMPORT_FILE_UNREADABLE';
+  readonly code: string = 'IMPORT_FILE_UNREADABLE';
+}
+
+/** A PDF statement that needs its password (`reason: 'needed'`) or was given a wrong one. */
+export class StatementPasswordError extends SheetReadError {
+  override name = 'StatementPasswordError';
+  override readonly code = 'STATEMENT_PASSWORD';
+  constructor(
+    message: string,
+    readonly reason: 'needed' | 'wrong',
+  ) {
+    super(message);
+  }
 }
 
 /** Files larger than this are not a payee list; refused before parsing. */
@@ -67,6 +84,28 @@ export interface RowLimit {
   rowsSentence: string;
 }
 
+/**
+ * A bank statement's reader: MT940 and PDF are read too. A PDF's password is used for this read only; `isHeader`
+ * tells a PDF's header line, under which its later lines' cells are put in columns.
+ */
+export interface StatementRead {
+  password?: string;
+  isHeader: (cells: string[]) => boolean;
+}
+
+/** The most pages of a PDF statement read: 200,000 lines at 50 a page. */
+export const PDF_MAX_PAGES = 4_000;
+
+export type TableKind = 'xlsx' | 'xls' | 'csv' | 'tsv' | 'mt940' | 'pdf';
+
+export interface Table {
+  digest: string;
+  kind: TableKind;
+  rows: { cells: SheetCell[]; n: number }[];
+  /** An MT940's own opening and closing balances; a table's summary rows are read with its lines instead. */
+  balances?: Mt940Balances;
+}
+
 /** The read running now: files are read one at a time, so two large workbooks are never inflated side by side. */
 let reading: Promise<unknown> = Promise.resolve();
 
@@ -75,32 +114,51 @@ let reading: Promise<unknown> = Promise.resolve();
  * is not the first row (a bank statement starts with lines about the account). Reads wait for each other (one at
  * a time in the process); an XLSX is checked for its inflated size, rows and columns before and while it is read.
  */
-export function readTable(
-  fileName: string,
-  bytes: Buffer,
-  limit: RowLimit,
-): Promise<{ digest: string; rows: { cells: SheetCell[]; n: number }[] }> {
-  const run = reading.then(() => readTableNow(fileName, bytes, limit));
+export function readTable(fileName: string, bytes: Buffer, limit: RowLimit, statement?: StatementRead): Promise<Table> {
+  const run = reading.then(() => readTableNow(fileName, bytes, limit, statement));
   reading = run.catch(() => undefined);
   return run;
 }
+
+const ZIP = Buffer.from('PK\x03\x04', 'latin1');
+const COMPOUND_FILE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const PDF = Buffer.from('%PDF-', 'latin1');
 
 async function readTableNow(
   fileName: string,
   bytes: Buffer,
   limit: RowLimit,
-): Promise<{ digest: string; rows: { cells: SheetCell[]; n: number }[] }> {
+  statement?: StatementRead,
+): Promise<Table> {
   if (bytes.length > SHEET_MAX_BYTES) tooLarge(fileName);
-  const kind = extname(fileName).toLowerCase();
-  const table =
-    kind === '.xlsx'
-      ? await readXlsx(fileName, bytes, limit)
-      : kind === '.csv'
-        ? await readCsv(fileName, bytes)
-        : fail(`${fileName}: import an .xlsx or a .csv file.`);
-  const rows = table.map((cells, i) => ({ cells, n: i + 1 })).filter(({ cells }) => cells.some(filled));
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  const numbered = (table: SheetCell[][]) => table.map((cells, i) => ({ cells, n: i + 1 }));
+  let kind: TableKind;
+  let rows: { cells: SheetCell[]; n: number }[];
+  let balances: Mt940Balances | undefined;
+  if (bytes.subarray(0, 4).equals(ZIP)) {
+    kind = 'xlsx';
+    rows = numbered(await readXlsx(fileName, bytes, limit));
+  } else if (bytes.subarray(0, 8).equals(COMPOUND_FILE)) {
+    kind = 'xls';
+    rows = numbered(readXls(fileName, bytes, limit));
+  } else if (bytes.subarray(0, 1024).includes(PDF)) {
+    if (!statement) fail(`${fileName} is a PDF: import an .xlsx, .xls, .csv or tab-separated file.`);
+    kind = 'pdf';
+    rows = numbered(await readPdf(fileName, bytes, limit, statement));
+  } else {
+    const text = textOf(fileName, bytes);
+    if (statement && looksLikeMt940(text)) {
+      kind = 'mt940';
+      ({ rows, balances } = readMt940(text));
+    } else {
+      kind = isTabSeparated(text) ? 'tsv' : 'csv';
+      rows = numbered(await readCsv(fileName, text, kind === 'tsv' ? '\t' : ','));
+    }
+  }
+  rows = rows.filter(({ cells }) => cells.some(filled));
   if (rows.length > limit.maxRows) fail(limit.rowsSentence);
-  return { digest: createHash('sha256').update(bytes).digest('hex'), rows };
+  return balances ? { digest, kind, rows, balances } : { digest, kind, rows };
 }
 
 function fail(message: string): never {
@@ -175,15 +233,85 @@ function xlsxCell(value: ExcelJS.CellValue, format: string | null): SheetCell {
   return null;
 }
 
-function readCsv(fileName: string, bytes: Buffer): Promise<SheetCell[][]> {
-  let text = bytes.toString('utf8');
+function readXls(fileName: string, bytes: Buffer, limit: RowLimit): SheetCell[][] {
+  try {
+    return readXlsRows(bytes, { ...limit, maxColumns: SHEET_MAX_COLUMNS }, (sentence) =>
+      fail(sentence === limit.rowsSentence ? sentence : `${fileName}: ${sentence}`),
+    );
+  } catch (e) {
+    if (e instanceof SheetReadError) throw e;
+    return fail(
+      `${fileName} is not a readable Excel 97-2003 workbook (${e instanceof Error ? e.message : String(e)}).`,
+    );
+  }
+}
+
+async function readPdf(
+  fileName: string,
+  bytes: Buffer,
+  limit: RowLimit,
+  statement: StatementRead,
+): Promise<SheetCell[][]> {
+  let rows: SheetCell[][] | null;
+  try {
+    rows = await readPdfRows(bytes, statement.password, statement.isHeader, {
+      maxRows: limit.maxRows,
+      maxPages: PDF_MAX_PAGES,
+      rowsSentence: limit.rowsSentence,
+      tooBig: (sentence) => fail(sentence === limit.rowsSentence ? sentence : `${fileName} ${sentence}`),
+    });
+  } catch (e) {
+    if (e instanceof SheetReadError) throw e;
+    if (e instanceof PdfPasswordError) {
+      throw new StatementPasswordError(
+        e.reason === 'wrong'
+          ? `The password for ${fileName} is wrong; the bank's e-statement mail says what it is made of (often the customer id or a date of birth).`
+          : `${fileName} is protected by a password; give its password to read it.`,
+        e.reason,
+      );
+    }
+    return fail(`${fileName} is not a readable PDF (${e instanceof Error ? e.message : String(e)}).`);
+  }
+  if (rows === null) {
+    fail(
+      `${fileName} is a scanned image with no text to read; download the statement from netbanking as a spreadsheet, CSV or text PDF.`,
+    );
+  }
+  return rows;
+}
+
+function textOf(fileName: string, bytes: Buffer): string {
+  const text = bytes.toString('utf8');
   if (text.includes('\uFFFD')) fail(`${fileName} is not UTF-8 text; save it from the spreadsheet as "CSV UTF-8".`);
-  if (text.startsWith('\uFEFF')) text = text.slice(1);
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
+/** Tab-separated when most of the first non-blank lines hold a tab (a narration may hold commas, rarely a tab). */
+function isTabSeparated(text: string): boolean {
+  const first = text
+    .split(/\r?\n/, 200)
+    .filter((l) => l.trim() !== '')
+    .slice(0, 40);
+  return first.filter((l) => l.includes('\t')).length * 2 > first.length;
+}
+
+function readCsv(fileName: string, text: string, delimiter: ',' | '\t'): Promise<SheetCell[][]> {
   return new Promise((resolve, reject) => {
     const rows: SheetCell[][] = [];
-    parseString(text, { headers: false, ignoreEmpty: false, strictColumnHandling: false })
+    // Tab-separated bank text is not quoted: a `"` in a narration is a character, not a quote.
+    parseString(text, {
+      headers: false,
+      ignoreEmpty: false,
+      strictColumnHandling: false,
+      delimiter,
+      quote: delimiter === '\t' ? null : '"',
+    })
       .on('error', (e: Error) =>
-        reject(new SheetReadError(`${fileName} is not a well-formed CSV file after row ${rows.length}: ${e.message}`)),
+        reject(
+          new SheetReadError(
+            `${fileName} is not a well-formed ${delimiter === ',' ? 'CSV' : 'tab-separated'} file after row ${rows.length}: ${e.message}`,
+          ),
+        ),
       )
       .on('data', (row: string[]) => rows.push(row.map((c) => (c === '' ? null : c))))
       .on('end', () => resolve(rows));

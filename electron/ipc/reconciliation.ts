@@ -44,14 +44,20 @@ export function createReconHandlers(
       records: cache().reconciliation.batchRecords(batch, offset, limit),
     }),
     'recon.accounts': () => recon.accounts(id()),
-    'recon.previewStatement': ({ fileName, content, account }) =>
-      recon.preview(id(), { fileName, bytes: bytesOfContent(fileName, content), accountName: account }),
-    'recon.importStatement': ({ fileName, content, account, mapping }) =>
+    'recon.previewStatement': ({ fileName, content, account, password }) =>
+      recon.preview(id(), {
+        fileName,
+        bytes: bytesOfContent(fileName, content),
+        accountName: account,
+        ...(password === undefined ? {} : { password }),
+      }),
+    'recon.importStatement': ({ fileName, content, account, mapping, password }) =>
       recon.importStatement(id(), {
         fileName,
         bytes: bytesOfContent(fileName, content),
         accountName: account,
         ...(mapping ? { mapping } : {}),
+        ...(password === undefined ? {} : { password }),
       }),
     'recon.match': (input) => recon.match(id(), input),
     'recon.report': (input) => recon.report(id(), input),

@@ -22,6 +22,9 @@ import {
 /** The widest window a setting allows (shared/bank-matching.ts): how far before and after a period lines are read. */
 const MAX_WINDOW_DAYS = 10;
 
+/** What a desk report says of each statement's completeness proof. */
+export const DESK_PROOF_NOT_KEPT = 'Its completeness proof was shown when it was imported; the desk does not keep it.';
+
 export interface DeskReconView {
   view: ReconView;
   /** The automatic matches made on this read, by their (negative) id. */
@@ -85,6 +88,11 @@ export async function deskReconView(
     },
     apart: () => snap.apart,
     gateways: () => cache.reconciliation.gateways(),
+    // The desk keeps no statement's completeness proof: the import showed it, and the report says it was not kept.
+    statements: (from, to) =>
+      snap.statements
+        .filter((st) => st.from <= to && st.to >= from)
+        .map((st) => ({ ...st, holds: null, sentence: DESK_PROOF_NOT_KEPT })),
   };
 
   // The period's batches and those of the window before it, whose credits may fall in the period (as a local

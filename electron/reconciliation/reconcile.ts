@@ -12,6 +12,7 @@ import {
   CREDIT_STATE_LABELS,
   autoMatch,
   batchKeyText,
+  lateDays,
   matchedState,
   unmatchedBatchState,
   type BatchKey,
@@ -20,21 +21,26 @@ import {
   type ReconCredit,
   type ReconReport,
   type ReconSettings,
+  type ReconStatement,
   type StateTotal,
 } from '../../shared/bank-matching';
 import {
   cellText,
+  detectLayout,
   findHeaderRow,
+  mappingFits,
+  proveComplete,
   readStatementRows,
   type BadStatementRow,
   type ColumnMapping,
+  type CompletenessProof,
   type StatementLineIn,
 } from '../../shared/bank-statement';
 import { formatMoney, sumMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { BankAccount, BatchRow, StoredLine, StoredMatch } from '../cache/reconciliation';
-import { readTable } from '../import/sheet-reader';
+import { readTable, type StatementRead, type TableKind } from '../import/sheet-reader';
 import type { Journal } from '../journal/journal';
 
 /** Input the desk can correct (a file with no recognisable header, an unknown account, a wrong match). */
@@ -50,6 +56,7 @@ export const STATEMENT_MAX_LINES = 200_000;
 export interface StatementImportResult {
   account: { id: number; name: string };
   fileName: string;
+  kind: TableKind;
   layout: string;
   mapping: ColumnMapping;
   lines: number;
@@ -60,6 +67,15 @@ export interface StatementImportResult {
   from: string | null;
   to: string | null;
   bad: BadStatementRow[];
+  /** Rows read as the statement's own summary, totals or footer, not as lines. */
+  summaryRows: number[];
+  proof: CompletenessProof;
+}
+
+/** How a statement file is read: its PDF password if any, and its header told by the saved mapping or a layout. */
+function statementRead(saved: ColumnMapping | null, password: string | undefined): StatementRead {
+  const isHeader = (cells: string[]) => (saved !== null && mappingFits(saved, cells)) || detectLayout(cells) !== null;
+  return password === undefined ? { isHeader } : { isHeader, password };
 }
 
 /**
@@ -90,7 +106,7 @@ export interface StatementPreview {
  */
 export async function previewStatement(
   cache: Cache,
-  input: { fileName: string; bytes: Buffer; accountName: string },
+  input: { fileName: string; bytes: Buffer; accountName: string; password?: string },
 ): Promise<StatementPreview> {
   return previewWith(cache.reconciliation.account(input.accountName)?.mapping ?? null, input);
 }
@@ -98,9 +114,14 @@ export async function previewStatement(
 /** The preview with the account's saved mapping, wherever the account is kept (the cache or the desk). */
 export async function previewWith(
   saved: ColumnMapping | null,
-  input: { fileName: string; bytes: Buffer },
+  input: { fileName: string; bytes: Buffer; password?: string },
 ): Promise<StatementPreview> {
-  const { rows } = await readTable(input.fileName, input.bytes, statementRowLimit(input.fileName));
+  const { rows } = await readTable(
+    input.fileName,
+    input.bytes,
+    statementRowLimit(input.fileName),
+    statementRead(saved, input.password),
+  );
   const first = rows.slice(0, PREVIEW_ROWS);
   const header = findHeaderRow(
     first.map((r) => r.cells),
@@ -115,21 +136,32 @@ export async function previewWith(
 
 export interface ReadStatement {
   digest: string;
+  kind: TableKind;
   layout: string;
   mapping: ColumnMapping;
   lines: StatementLineIn[];
   bad: BadStatementRow[];
+  /** Rows read as the statement's own summary, totals or footer, not as lines. */
+  summaryRows: number[];
+  proof: CompletenessProof;
 }
 
 /**
- * Reads a CSV or XLSX statement: the header row is found by the mapping given, else the account's saved one, then by
- * the known layouts. A file whose header cannot be found is refused whole; a bad row is reported and the rest kept.
+ * Reads a statement (XLSX, BIFF8 XLS, CSV, tab-separated text, MT940 or a PDF with text, told by its content): the
+ * header row is found by the mapping given, else the account's saved one, then by the known layouts. A file whose
+ * header cannot be found is refused whole; a bad row is reported and the rest kept. The statement's own balances and
+ * totals prove the lines complete or name the gap (`proof`); a PDF's password is used for this read and kept nowhere.
  */
 export async function readStatement(
-  input: { fileName: string; bytes: Buffer },
+  input: { fileName: string; bytes: Buffer; password?: string },
   mapping: ColumnMapping | null,
 ): Promise<ReadStatement> {
-  const { digest, rows } = await readTable(input.fileName, input.bytes, statementRowLimit(input.fileName));
+  const { digest, rows, kind, balances } = await readTable(
+    input.fileName,
+    input.bytes,
+    statementRowLimit(input.fileName),
+    statementRead(mapping, input.password),
+  );
   const header = findHeaderRow(
     rows.map((r) => r.cells),
     mapping,
@@ -146,13 +178,19 @@ export async function readStatement(
       `${input.fileName} has ${data.length} rows; import at most ${STATEMENT_MAX_LINES} at a time.`,
     );
   }
-  const { lines, bad } = readStatementRows(
+  const { lines, bad, summary, summaryRows } = readStatementRows(
     header.headers,
     data.map((r) => r.cells),
     data.map((r) => r.n),
     header.mapping,
   );
-  return { digest, layout: header.layout, mapping: header.mapping, lines, bad };
+  const proof = proveComplete(balances ? { ...summary, ...balances } : summary, lines);
+  return { digest, kind, layout: header.layout, mapping: header.mapping, lines, bad, summaryRows, proof };
+}
+
+/** What an import keeps of its proof in its journal entry's data. */
+export function proofData(proof: CompletenessProof) {
+  return { holds: proof.holds, stated: { ...proof.stated }, read: { ...proof.read }, problems: proof.problems };
 }
 
 /** What an import says, from what was read and what was stored. */
@@ -166,6 +204,7 @@ export function importResult(
   return {
     account: { id: account.id, name: account.name },
     fileName,
+    kind: read.kind,
     layout: read.layout,
     mapping: read.mapping,
     lines: read.lines.length,
@@ -176,34 +215,48 @@ export function importResult(
     from: dates[0] ?? null,
     to: dates.at(-1) ?? null,
     bad: read.bad,
+    summaryRows: read.summaryRows,
+    proof: read.proof,
   };
 }
 
-/** Reads a statement (readStatement) and stores its good lines in the account of the cache (made on first use). */
+/** Reads a statement (readStatement) and stores its good lines and its proof in the account of the cache (made on first use). */
 export async function importStatement(
   cache: Cache,
   journal: Journal,
-  input: { fileName: string; bytes: Buffer; accountName: string; mapping?: ColumnMapping },
+  input: { fileName: string; bytes: Buffer; accountName: string; mapping?: ColumnMapping; password?: string },
 ): Promise<StatementImportResult> {
   const repo = cache.reconciliation;
   const existing = repo.account(input.accountName);
   const read = await readStatement(input, input.mapping ?? existing?.mapping ?? null);
-  const { digest, layout, lines, bad } = read;
+  const { digest, kind, layout, lines, bad, proof } = read;
   const account = existing ?? repo.ensureAccount(input.accountName);
   // The statement and its journal entry in one transaction: an import is never stored without its entry.
   const stored = journal.transact((append) => {
     repo.setMapping(account.id, read.mapping);
-    const added = repo.addStatement(account.id, { fileName: input.fileName, digest, layout, bad: bad.length }, lines);
+    const added = repo.addStatement(
+      account.id,
+      {
+        fileName: input.fileName,
+        digest,
+        layout,
+        bad: bad.length,
+        proof: { holds: proof.holds, sentence: proof.sentence },
+      },
+      lines,
+    );
     append({
       kind: 'reconciliation',
       event: 'statement.imported',
       outcome: 'done',
-      summary: `Imported ${input.fileName} into ${account.name}: ${added.added} new lines, ${added.duplicates} already held, ${bad.length} unreadable.`,
+      summary: `Imported ${input.fileName} into ${account.name}: ${added.added} new lines, ${added.duplicates} already held, ${bad.length} unreadable. ${proof.sentence}`,
       data: {
         account: account.name,
         fileName: input.fileName,
         sha256: digest,
+        kind,
         layout,
+        proof: proofData(proof),
         lines: lines.length,
         added: added.added,
         duplicates: added.duplicates,
@@ -247,6 +300,8 @@ export interface ReconView {
   rebindMatch(id: number, utr: string): void;
   apart(): ReadonlySet<string>;
   gateways(): string[];
+  /** The statements whose lines fall in the period, each with what is kept of its completeness proof. */
+  statements(from: string, to: string): ReconStatement[];
 }
 
 function localView(cache: Cache, account: BankAccount): ReconView {
@@ -262,6 +317,7 @@ function localView(cache: Cache, account: BankAccount): ReconView {
     rebindMatch: (id, utr) => repo.rebindMatch(id, utr),
     apart: () => repo.apart(account.id),
     gateways: () => repo.gateways(),
+    statements: (from, to) => repo.statements(account.id, from, to),
   };
 }
 
@@ -347,7 +403,10 @@ export function reportOf(view: ReconView, input: { from: string; to: string; tod
   const lines = new Map<number, StoredLine>();
   for (const l of view.lines(input.from, addDays(input.to, settings.windowDays))) lines.set(l.id, l);
   const outBatches: ReconBatch[] = [];
-  const creditState = new Map<number, { state: ReconCredit['state']; matchId: number; batch: BatchKey }>();
+  const creditState = new Map<
+    number,
+    { state: ReconCredit['state']; matchId: number; batch: BatchKey; lateDays: number | null }
+  >();
   const matchOfBatch = new Map<string, (typeof matches)[number]>();
   for (const m of matches) matchOfBatch.set(batchKeyText(m), m);
   for (const m of matches) {
@@ -358,7 +417,12 @@ export function reportOf(view: ReconView, input: { from: string; to: string; tod
       byKey.get(batchKeyText(m)) ?? view.batches(m.date, m.date).find((b) => batchKeyText(b) === batchKeyText(m));
     if (!batch) continue;
     const state = matchedState(m.how, sumMinor(its.map((l) => l.amount)) - batch.settled);
-    for (const l of its) creditState.set(l.id, { state, matchId: m.id, batch: m });
+    const late = lateDays(
+      batch.date,
+      its.map((l) => l.date),
+      settings,
+    );
+    for (const l of its) creditState.set(l.id, { state, matchId: m.id, batch: m, lateDays: late });
   }
   for (const b of batches) {
     const m = matchOfBatch.get(batchKeyText(b));
@@ -379,6 +443,11 @@ export function reportOf(view: ReconView, input: { from: string; to: string; tod
       lineIds: its.map((l) => l.id),
       note: m?.note ?? null,
       reason: m?.reason ?? null,
+      lateDays: lateDays(
+        b.date,
+        its.map((l) => l.date),
+        settings,
+      ),
     });
   }
   const credits: ReconCredit[] = [];
@@ -401,6 +470,7 @@ export function reportOf(view: ReconView, input: { from: string; to: string; tod
       batch: s
         ? { date: s.batch.date, pg: s.batch.pg, utr: s.batch.utr, settlementDate: s.batch.settlementDate }
         : null,
+      lateDays: s?.lateDays ?? null,
     });
   }
   return {
@@ -429,6 +499,11 @@ export function reportOf(view: ReconView, input: { from: string; to: string; tod
     ),
     batches: outBatches,
     credits,
+    late: {
+      count: outBatches.filter((b) => b.lateDays !== null).length,
+      amount: sumMinor(outBatches.filter((b) => b.lateDays !== null).map((b) => b.settled)),
+    },
+    statements: view.statements(input.from, input.to),
   };
 }
 

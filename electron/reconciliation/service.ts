@@ -13,6 +13,7 @@ import { withLineKeys } from '../cache/reconciliation';
 import type { Desk } from '../desk/desk';
 import { DeskError } from '../desk/errors';
 import type { DeskRegistry } from '../desk/registry';
+import type { Journal } from '../journal/journal';
 import type { Journals } from '../journal/registry';
 import { deskReconView } from './desk-view';
 import {
@@ -23,7 +24,9 @@ import {
   matchByHand,
   matchPeriod,
   previewWith,
+  proofData,
   readStatement,
+  type ReadStatement,
   report,
   reportOf,
   saveMatchSettings,
@@ -38,9 +41,37 @@ export interface ReconciliationDeps {
 }
 
 type Period = { account: string; from: string; to: string };
-type StatementInput = { fileName: string; bytes: Buffer; accountName: string; mapping?: ColumnMapping };
+type StatementInput = {
+  fileName: string;
+  bytes: Buffer;
+  accountName: string;
+  mapping?: ColumnMapping;
+  /** A PDF's password, for this read only: kept nowhere. */
+  password?: string;
+};
 
 const dmy = (date: string) => date.split('-').reverse().join('/');
+
+/**
+ * The desk's statement tables (desk migration 7) have no place for a statement's completeness proof: the importing
+ * console journals it, and its outbox mirrors the entry to the desk's journal (docs/design/desk.md).
+ */
+function journalDeskProof(journal: Journal, input: StatementInput, read: ReadStatement, deskJournalSeq: number): void {
+  journal.append({
+    kind: 'reconciliation',
+    event: 'statement.proof',
+    outcome: 'done',
+    summary: `${input.fileName} into ${input.accountName} on the desk: ${read.proof.sentence}`,
+    data: {
+      account: input.accountName,
+      fileName: input.fileName,
+      sha256: read.digest,
+      kind: read.kind,
+      deskJournalSeq,
+      proof: proofData(read.proof),
+    },
+  });
+}
 
 export function createReconciliation(deps: ReconciliationDeps) {
   const today = () => epochMsToIstDate(deps.now().getTime());
@@ -94,7 +125,10 @@ export function createReconciliation(deps: ReconciliationDeps) {
       );
     },
 
-    async preview(profileId: string, input: { fileName: string; bytes: Buffer; accountName: string }) {
+    async preview(
+      profileId: string,
+      input: { fileName: string; bytes: Buffer; accountName: string; password?: string },
+    ) {
       const desk = await deps.desks.for(profileId);
       const saved = desk
         ? ((await desk.reconciliation.account(input.accountName))?.mapping ?? null)
@@ -114,6 +148,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
         { fileName: input.fileName, digest: read.digest, layout: read.layout, bad: read.bad.length },
         withLineKeys(read.lines),
       );
+      journalDeskProof(deps.journals.for(profileId).journal, input, read, stored.journalSeq);
       return importResult(input.fileName, { id: stored.accountId, name: input.accountName }, read, stored);
     },
 

@@ -67,6 +67,7 @@ export const reconReport = z.object({
       lineIds: z.array(z.number().int()),
       note: z.string().nullable(),
       reason: z.string().nullable(),
+      lateDays: count.nullable(),
     }),
   ),
   credits: z.array(
@@ -82,13 +83,31 @@ export const reconReport = z.object({
       state: z.enum(CREDIT_STATES),
       matchId: z.number().int().nullable(),
       batch: batchKey.nullable(),
+      lateDays: count.nullable(),
+    }),
+  ),
+  late: z.object({ count, amount: paise }),
+  statements: z.array(
+    z.object({
+      fileName: z.string(),
+      layout: z.string(),
+      importedAt: z.string(),
+      from: cacheDate,
+      to: cacheDate,
+      holds: z.boolean().nullable(),
+      sentence: z.string(),
     }),
   ),
 });
 
+/** A PDF statement's password, for one read: the main process hands it to the PDF reader and keeps it nowhere. */
+const statementPassword = z.string().min(1).max(200);
+
+const statedFigure = paise.nullable();
 const importResult = z.object({
   account: z.object({ id: z.number().int(), name: z.string() }),
   fileName: z.string(),
+  kind: z.enum(['xlsx', 'xls', 'csv', 'tsv', 'mt940', 'pdf']),
   layout: z.string(),
   mapping: z.record(z.string(), z.string()),
   lines: count,
@@ -99,6 +118,21 @@ const importResult = z.object({
   from: cacheDate.nullable(),
   to: cacheDate.nullable(),
   bad: z.array(z.object({ rowNumber: z.number().int(), reason: z.string() })),
+  summaryRows: z.array(z.number().int()),
+  proof: z.object({
+    stated: z.object({
+      opening: statedFigure,
+      closing: statedFigure,
+      debits: statedFigure,
+      credits: statedFigure,
+      debitCount: count.nullable(),
+      creditCount: count.nullable(),
+    }),
+    read: z.object({ credits: paise, debits: paise, creditCount: count, debitCount: count }),
+    holds: z.boolean().nullable(),
+    problems: z.array(z.string()),
+    sentence: z.string(),
+  }),
 });
 
 const withAccount = z.object({ account: accountName, from: cacheDate, to: cacheDate }).strict();
@@ -132,6 +166,7 @@ export const reconChannels = {
         fileName: z.string().trim().min(1).max(255),
         content: z.base64().max(28_000_000),
         account: accountName,
+        password: statementPassword.optional(),
       })
       .strict(),
     output: z.object({
@@ -150,6 +185,7 @@ export const reconChannels = {
         content: z.base64().max(28_000_000),
         account: accountName,
         mapping: columnMapping.optional(),
+        password: statementPassword.optional(),
       })
       .strict(),
     output: importResult,

@@ -30,7 +30,7 @@ import {
 import { syncSettlements } from '../../electron/sync/settlement-sync';
 import { BATCH_STATE_LABELS, type ReconReport } from '../../shared/bank-matching';
 import { runExport, type ExportJob } from '../../electron/export/run-export';
-import { majorNumberToMinor } from '../../shared/money';
+import { formatMinor, majorNumberToMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import { TEST_NOW, TEST_TODAY } from '../support/clock';
 import { openpyxlCells } from '../support/export-files';
@@ -271,9 +271,10 @@ describe('the reconciliation workbook', () => {
     const file = join(dir, 'recon.xlsx');
     await writeReconciliation(file, new Date(TEST_NOW), r);
     const cells = openpyxlCells(file);
-    expect(Object.keys(cells)).toEqual(['Summary', 'Batches', 'Credits']);
+    expect(Object.keys(cells)).toEqual(['Summary', 'Batches', 'Credits', 'Statements']);
     expect(cells['Summary']!.slice(1).map((row) => [row[1]![1], row[2]![1]])).toEqual([
       ...r.batchTotals.map((t) => [t.label, t.count]),
+      [`Of those matched, credited after T+${r.settings.overdueDays}`, r.late.count],
       ...r.creditTotals.map((t) => [t.label, t.count]),
     ]);
     const rows = cells['Batches']!.slice(1);
@@ -341,5 +342,32 @@ describe('the same statement as XLSX (header below the account lines)', () => {
     expect([result.layout, result.bad, result.added]).toEqual(['HDFC Bank', [], built.lines.length]);
     const credits = await importStatement(cache, journal, { fileName: 'hdfc.xlsx', bytes, accountName: 'HDFC xlsx' });
     expect(credits.added).toBe(0);
+  });
+});
+
+describe('a late credit', () => {
+  it('is "Matched, N days late" and counted, in the report and the workbook', async () => {
+    // The batch the statement never credited is credited after T+n, in a second statement.
+    const missing = truth.batches.find((t) => t.kind === 'missing')!;
+    const n = cache.reconciliation.settings().overdueDays;
+    const date = addDays(missing.date, n + 1);
+    const ddmmyy = `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(2, 4)}`;
+    const late = [
+      'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance',
+      `${ddmmyy},NEFT CR-UTIB0000100-${missing.pg} SETTLEMENT-${missing.utr},,${ddmmyy},,${formatMinor(missing.amount)},`,
+    ].join('\n');
+    await importStatement(cache, journal, { fileName: 'late.csv', bytes: Buffer.from(late), accountName: ACCOUNT });
+    const r = matchPeriod(cache, { account: ACCOUNT, from, to, today });
+    const b = find(r, missing);
+    expect([b.state, b.lateDays]).toEqual(['matched', 1]);
+    expect(r.late).toEqual({ count: 1, amount: missing.amount });
+    const credit = r.credits.find((c) => c.matchId === b.matchId)!;
+    expect([credit.date, credit.lateDays]).toEqual([date, 1]);
+    const file = join(dir, 'recon-late.xlsx');
+    await writeReconciliation(file, new Date(TEST_NOW), r);
+    const cells = openpyxlCells(file);
+    const row = cells['Batches']!.slice(1).find((x) => x[2]![1] === (b.utr || 'UTR pending') && x[1]![1] === b.pg)!;
+    expect(row[7]![1]).toBe('Matched, 1 day late');
+    expect(cells['Summary']!.find((x) => x[1]![1] === `Of those matched, credited after T+${n}`)![2]![1]).toBe(1);
   });
 });

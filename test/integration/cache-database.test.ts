@@ -153,6 +153,11 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO recon_matches (id, account_id, batch_date, pg, utr, settlement_date, how, note, reason, matched_at)
      VALUES (2, 2, '2025-01-02', 'payu', 'UTR8', '2025-01-02 11:00:00', 'manual', 'by phone', 'bank charges', 't')`,
   ],
+  // A statement imported with its completeness proof (issue 31).
+  21: [
+    `INSERT INTO bank_accounts (id, name, created_at) VALUES (3, 'RBL', 't')`,
+    `INSERT INTO bank_statement_imports VALUES (2, 3, 'g.xls', 'e', 'RBL Bank', 't', 1, 1, 0, '{"holds":true,"sentence":"Complete."}')`,
+  ],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
+import { DESK_PROOF_NOT_KEPT } from '../../electron/reconciliation/desk-view';
 import type { Statement } from '../../electron/sandbox/data/bank-statement';
 import type { Sandbox } from '../../electron/sandbox/server';
 import type { ReconReport } from '../../shared/bank-matching';
@@ -103,13 +104,29 @@ describe.runIf(postgresAvailable())('reconciliation shared by two consoles on on
     const heard = nextEvent(b, 'desk', (e) => e.topic === 'reconciliation');
     const imported = await ok(a, 'recon.importStatement', { fileName: 'hdfc.csv', content: csv, account: ACCOUNT });
     expect(imported.added).toBe(imported.lines);
+    expect(imported.kind).toBe('csv');
+    expect(typeof imported.proof.sentence).toBe('string');
     await heard;
+    // The desk's tables keep no proof: the importing console journals it (its outbox mirrors it to the desk).
+    const [proofEntry] = a.journals
+      .for('sandbox')
+      .journal.list({ kind: 'reconciliation', text: 'statement.proof' })
+      .filter((e) => e.event === 'statement.proof');
+    expect(proofEntry?.data).toMatchObject({
+      account: ACCOUNT,
+      fileName: 'hdfc.csv',
+      kind: 'csv',
+      proof: { holds: imported.proof.holds },
+    });
     expect((await ok(b, 'recon.accounts', undefined)).accounts.map((x) => x.name)).toEqual([ACCOUNT]);
     const onA = await report(a);
     const onB = await report(b);
     expect(onB.credits).toEqual(onA.credits);
     expect(onB.batches).toEqual(onA.batches);
     expect(onB.batches.some((x) => x.state === 'matched')).toBe(true);
+    expect(onB.statements).toEqual([
+      expect.objectContaining({ fileName: 'hdfc.csv', holds: null, sentence: DESK_PROOF_NOT_KEPT }),
+    ]);
 
     const { batch, credit } = looseEnds(onA);
     const matchedLive = nextEvent(b, 'desk', (e) => e.topic === 'reconciliation');

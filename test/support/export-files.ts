@@ -162,8 +162,8 @@ export function libreofficeProblem(): string | null {
 }
 
 /**
- * Opens files in LibreOffice Calc, headless, and saves them as `to` ("xlsx", "pdf") in `outDir`; returns the paths
- * written, in the order given. `csvFilter` is Calc's CSV import options (separator, quote, charset, first line, …),
+ * Opens files in LibreOffice Calc, headless, and saves them as `to` ("xlsx", "xls", "pdf", or an extension with
+ * its filter and options: `pdf:calc_pdf_Export:{…}`) in `outDir`; returns the paths written, in the order given. `csvFilter` is Calc's CSV import options (separator, quote, charset, first line, …),
  * for CSV input. A profile of its own per call, so runs never share LibreOffice's user folder or lock.
  */
 export function libreofficeConvert(files: string[], to: string, outDir: string, csvFilter?: string): string[] {
@@ -181,7 +181,7 @@ export function libreofficeConvert(files: string[], to: string, outDir: string, 
   ];
   const run = spawnSync(SOFFICE, args, { encoding: 'utf8', timeout: 180_000 });
   rmSync(profile, { recursive: true, force: true });
-  const out = files.map((f) => join(outDir, `${parse(f).name}.${to}`));
+  const out = files.map((f) => join(outDir, `${parse(f).name}.${to.split(':')[0]!}`));
   const missing = out.filter((f) => !existsSync(f));
   if (run.status !== 0 || missing.length > 0) {
     throw new Error(`LibreOffice did not convert ${missing.join(', ')}: ${run.stderr || run.error?.message}`);
@@ -205,9 +205,13 @@ export function pdftotextProblem(): string | null {
 /** A cell for `openpyxlWrite`: empty, text (kept as text even when it looks like a number), or a number cell. */
 export type SheetInput = null | string | { n: number; fmt?: string };
 
-/** Writes rows into a new workbook with openpyxl (write-sheet.py): an import file from an independent writer. */
-export function openpyxlWrite(file: string, rows: SheetInput[][]): void {
+/**
+ * Writes rows into a new workbook with openpyxl (write-sheet.py): an import file from an independent writer. With
+ * `page`, the columns get those widths and the sheet prints landscape one page wide (for a PDF made from it).
+ */
+export function openpyxlWrite(file: string, rows: SheetInput[][], page?: { widths: number[] }): void {
   const script = fileURLToPath(new URL('./write-sheet.py', import.meta.url));
-  const run = spawnSync(PYTHON, [script, file], { input: JSON.stringify(rows), encoding: 'utf8', timeout: 120_000 });
+  const input = JSON.stringify(page ? { rows, widths: page.widths, fit: true } : rows);
+  const run = spawnSync(PYTHON, [script, file], { input, encoding: 'utf8', timeout: 120_000 });
   if (run.status !== 0) throw new Error(`write-sheet.py failed: ${run.stderr || run.error?.message}`);
 }

@@ -5,6 +5,8 @@ import {
   DEFAULT_RECON_SETTINGS,
   autoMatch,
   batchKeyText,
+  lateDays,
+  stateLabel,
   unmatchedBatchState,
   type MatchBatch,
   type MatchCredit,
@@ -114,5 +116,20 @@ describe('autoMatch', () => {
         }
       }
     }
+  });
+});
+
+describe('late credits', () => {
+  const settings = { ...DEFAULT_RECON_SETTINGS, overdueDays: 1 };
+  it('counts the days the last credit came after T+n; in time, or no credit, is null', () => {
+    expect(lateDays('2026-11-24', ['2026-11-25'], settings)).toBeNull();
+    expect(lateDays('2026-11-24', ['2026-11-24', '2026-11-27'], settings)).toBe(2);
+    expect(lateDays('2026-02-27', ['2026-03-02'], settings)).toBe(2);
+    expect(lateDays('2026-11-24', [], settings)).toBeNull();
+  });
+  it('says a late match as "Matched, N days late"', () => {
+    expect(stateLabel('Matched', 3)).toBe('Matched, 3 days late');
+    expect(stateLabel('Matched', 1)).toBe('Matched, 1 day late');
+    expect(stateLabel('Matched', null)).toBe('Matched');
   });
 });

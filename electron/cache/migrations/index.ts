@@ -23,6 +23,7 @@ import { migration as m017 } from './017-status-sort-keys';
 import { migration as m018 } from './018-journal-desk-outbox';
 import { migration as m019 } from './019-desk-exception-states';
 import { migration as m020 } from './020-match-difference-reason';
+import { migration as m021 } from './021-statement-proof';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m018,
   m019,
   m020,
+  m021,
 ];

@@ -5,16 +5,17 @@
  * integer paise.
  */
 import { basename } from 'node:path';
-import { reconSettings, type ReconReport } from '../../../shared/bank-matching';
+import { BATCH_STATE_LABELS, reconSettings, stateLabel, type ReconReport } from '../../../shared/bank-matching';
 import { STATEMENT_ROLES, columnMapping, type ColumnMapping } from '../../../shared/bank-statement';
 import { describeIssues } from '../../../shared/api/operations';
 import { formatMoney, sumMinor } from '../../../shared/money';
-import { SheetReadError } from '../../import/sheet-reader';
+import { SheetReadError, StatementPasswordError } from '../../import/sheet-reader';
 import { ReconInputError } from '../../reconciliation/reconcile';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
 import { InputError, UsageError, result, table, type Io } from '../io';
 import { readInputFile } from '../local-files';
+import { readSecret } from '../read-secret';
 import { openProfileCache, parseRange, range } from './settlements';
 
 const money = (v: number) => formatMoney(v);
@@ -51,8 +52,12 @@ function parseMapping(values: Values): ColumnMapping | undefined {
 const importCommand: Command = {
   words: ['recon', 'statement', 'import'],
   usage:
-    'recon statement import FILE.csv|FILE.xlsx [--account NAME] [--map role=Header]...   (importing again adds nothing)',
-  options: { account: { type: 'string' }, map: { type: 'string', multiple: true } },
+    'recon statement import FILE.xlsx|.xls|.csv|.txt|.sta|.pdf [--account NAME] [--map role=Header]... [--password-stdin]   (importing again adds nothing; a PDF password is asked for, or read from stdin)',
+  options: {
+    account: { type: 'string' },
+    map: { type: 'string', multiple: true },
+    'password-stdin': { type: 'boolean' },
+  },
   positionals: { min: 1, max: 1, names: 'FILE' },
   async run({ ctx, values, positionals, io }) {
     const path = positionals[0]!;
@@ -63,14 +68,28 @@ const importCommand: Command = {
     const { accounts } = await recon.accounts(ctx.profile.id);
     const accountName =
       typeof values.account === 'string' ? values.account : accounts.length === 1 ? accounts[0]!.name : 'Bank account';
-    const r = await asInput(() =>
+    const fileName = basename(path);
+    const stdin = io.stdin ?? process.stdin;
+    const run = (password: string | undefined) =>
       recon.importStatement(ctx.profile.id, {
-        fileName: basename(path),
+        fileName,
         bytes,
         accountName,
         ...(mapping ? { mapping } : {}),
-      }),
-    );
+        ...(password === undefined ? {} : { password }),
+      });
+    // The password is held for this read only: never an argument (it would be in the shell's history), never stored.
+    const given = values['password-stdin'] === true ? await readSecret('', stdin) : undefined;
+    const r = await asInput(async () => {
+      try {
+        return await run(given);
+      } catch (e) {
+        if (!(e instanceof StatementPasswordError) || e.reason !== 'needed' || given !== undefined || !stdin.isTTY) {
+          throw e;
+        }
+        return run(await readSecret(`Password of ${fileName}: `, stdin));
+      }
+    });
     result(io, r, () =>
       [
         `${r.fileName} into "${r.account.name}" (${r.layout} layout): ${r.lines} lines read (${r.credits} credits, ${r.debits} debits)` +
@@ -81,6 +100,8 @@ const importCommand: Command = {
               ...r.bad.map((b) => `  row ${b.rowNumber}: ${b.reason}`),
             ]
           : []),
+        ...(r.summaryRows.length > 0 ? [`${r.summaryRows.length} rows are the statement's summary or footer.`] : []),
+        r.proof.sentence,
       ].join('\n'),
     );
   },
@@ -104,20 +125,24 @@ async function accountPeriod(
 function describeReport(r: ReconReport): string {
   const totals = (rows: ReconReport['batchTotals']) =>
     rows.map((t) => [t.label, String(t.count), money(t.amount), t.difference === 0 ? '' : money(t.difference)]);
-  const open = r.batches.filter((b) => b.state !== 'matched');
+  const open = r.batches.filter((b) => b.state !== 'matched' || b.lateDays !== null);
   const loose = r.credits.filter((c) => c.state === 'unmatched');
   return [
     `Reconciliation of "${r.account.name}", ${r.from} to ${r.to} (credits up to ${r.settings.windowDays} days after a batch; overdue after T+${r.settings.overdueDays}):`,
     '',
     'BATCHES',
     table(['STATE', 'COUNT', 'NET SETTLED', 'DIFFERENCE'], totals(r.batchTotals), ['left', 'right', 'right', 'right']),
+    `Of those matched, ${r.late.count} credited after T+${r.settings.overdueDays} (${money(r.late.amount)}).`,
     '',
+    ...(r.statements.length > 0
+      ? ['STATEMENTS', ...r.statements.map((s) => `${s.fileName} (${s.from} to ${s.to}): ${s.sentence}`), '']
+      : []),
     'CREDITS',
     table(['STATE', 'COUNT', 'AMOUNT', ''], totals(r.creditTotals), ['left', 'right', 'right', 'right']),
     ...(open.length > 0
       ? [
           '',
-          'Batches not simply matched:',
+          'Batches not simply matched (or matched late):',
           table(
             ['DATE', 'GATEWAY', 'UTR', 'SETTLED AT', 'NET', 'STATE', 'DIFFERENCE', 'NOTE'],
             open.map((b) => [
@@ -126,7 +151,7 @@ function describeReport(r: ReconReport): string {
               b.utr || '(pending)',
               b.settlementDate,
               money(b.settled),
-              b.state,
+              stateLabel(BATCH_STATE_LABELS[b.state], b.lateDays),
               b.difference === null ? '' : money(b.difference),
               b.note ?? '',
             ]),

@@ -11,6 +11,7 @@ import {
   BATCH_STATES,
   CREDIT_STATE_LABELS,
   CREDIT_STATES,
+  stateLabel,
   type ReconBatch,
   type ReconCredit,
   type ReconReport,
@@ -71,7 +72,12 @@ const BATCH_COLUMNS: DataColumn<ReconBatch>[] = [
     optional: true,
   },
   { id: 'net', label: 'Net settled', numeric: true, cell: (b) => formatMoney(b.settled), sortValue: (b) => b.settled },
-  { id: 'state', label: 'State', cell: (b) => BATCH_STATE_LABELS[b.state], sortValue: (b) => b.state },
+  {
+    id: 'state',
+    label: 'State',
+    cell: (b) => stateLabel(BATCH_STATE_LABELS[b.state], b.lateDays),
+    sortValue: (b) => b.state,
+  },
   { id: 'diff', label: 'Difference', numeric: true, cell: (b) => diff(b.difference), sortValue: (b) => b.difference },
 ];
 
@@ -79,7 +85,12 @@ const CREDIT_COLUMNS: DataColumn<ReconCredit>[] = [
   { id: 'date', label: 'Date', cell: (c) => formatCalendarDate(c.date), sortValue: (c) => c.date },
   { id: 'amount', label: 'Amount', numeric: true, cell: (c) => formatMoney(c.amount), sortValue: (c) => c.amount },
   { id: 'utr', label: 'UTR', mono: true, cell: (c) => c.utr ?? '', sortValue: (c) => c.utr },
-  { id: 'state', label: 'State', cell: (c) => CREDIT_STATE_LABELS[c.state], sortValue: (c) => c.state },
+  {
+    id: 'state',
+    label: 'State',
+    cell: (c) => stateLabel(CREDIT_STATE_LABELS[c.state], c.lateDays),
+    sortValue: (c) => c.state,
+  },
   { id: 'narration', label: 'Narration', cell: (c) => c.narration, sortValue: (c) => c.narration, optional: true },
 ];
 
