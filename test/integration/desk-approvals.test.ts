@@ -4,9 +4,7 @@
  * SQL (the maker cannot approve their own proposal, nor an operator anyone's); what is sent is checked against the
  * sandbox's own records (its refund attempts, its subscriptions' charges), never the console's word for it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import { withActionContext } from '../../electron/journal/action-context';
@@ -14,7 +12,7 @@ import type { Sandbox } from '../../electron/sandbox/server';
 import { OPERATIONS } from '../../shared/api/operations';
 import { DEFAULT_POLICY, DEFAULT_RULE, type Proposal } from '../../shared/approvals';
 import { EMBEDDED_SECRET, call, coreOnSandbox, ok } from '../support/core';
-import { createTestDesk, PASSWORD, type TestDesk } from '../support/desk';
+import { createTestDesk, type TestDesk, deskConsole } from '../support/desk';
 import { memoryStore } from '../support/memory-store';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { hook, rawCall } from '../support/sandbox-http';
@@ -37,17 +35,10 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
   const vaults = new Map<string, ReturnType<typeof memoryStore>>();
   const dirOf = new Map<string, string>();
   const joined = async (name: string) => {
-    const dir = mkdtempSync(join(tmpdir(), `pc-approve-${name}-`));
-    dirs.push(dir);
-    dirOf.set(name, dir);
     vaults.set(name, memoryStore());
-    const core = coreOnSandbox(sandbox, { dataDir: dir, vault: vaults.get(name)!, consoleName: `${name}-laptop` });
+    const core = await deskConsole(sandbox, cluster, desk, name, dirs, vaults.get(name));
+    dirOf.set(name, dirs.at(-1)!);
     cores.push(core);
-    await core.desks.join(
-      'sandbox',
-      { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who(name), tls: 'none' },
-      PASSWORD,
-    );
     return core;
   };
   const refunds = async (orderId: string) =>
@@ -83,12 +74,11 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
     desk = await createTestDesk(cluster, { olga: 'operator', arun: 'approver', bela: 'approver', ada: 'admin' });
     sandbox = await startTestSandbox({ secret: EMBEDDED_SECRET, settlementsPerDay: 0 });
     refundable = sandbox.fixtures().orders.filter((o) => o.status === 'success');
-    [olga, arun, bela, ada] = (await Promise.all(['olga', 'arun', 'bela', 'ada'].map(joined))) as [
-      Core,
-      Core,
-      Core,
-      Core,
-    ];
+    // One at a time: each console's folder is known by the order it was made in.
+    olga = await joined('olga');
+    arun = await joined('arun');
+    bela = await joined('bela');
+    ada = await joined('ada');
   });
   afterEach(() => hook(sandbox.url, 'DELETE', 'faults'));
   afterAll(async () => {

@@ -17,7 +17,7 @@ import type { ReconReport } from '../../shared/bank-matching';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok, syncedThroughJob } from '../support/core';
-import { createTestDesk, PASSWORD, type TestDesk } from '../support/desk';
+import { createTestDesk, type TestDesk, deskConsole } from '../support/desk';
 import { memoryStore } from '../support/memory-store';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { startTestSandbox } from '../support/sandbox';
@@ -59,15 +59,8 @@ describe.runIf(postgresAvailable())('reconciliation shared by two consoles on on
   let b: Core;
 
   const joined = async (name: string) => {
-    const dir = mkdtempSync(join(tmpdir(), `pc-desk-recon-${name}-`));
-    dirs.push(dir);
-    const core = coreOnSandbox(sandbox, { dataDir: dir, vault: memoryStore(), consoleName: `${name}-laptop` });
+    const core = await deskConsole(sandbox, cluster, desk, name, dirs);
     cores.push(core);
-    await core.desks.join(
-      'sandbox',
-      { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who(name), tls: 'none' },
-      PASSWORD,
-    );
     await syncedThroughJob(core, PERIOD);
     return core;
   };

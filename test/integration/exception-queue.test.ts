@@ -12,7 +12,7 @@ import type { Sandbox } from '../../electron/sandbox/server';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok, syncedThroughJob } from '../support/core';
-import { createTestDesk, PASSWORD, type TestDesk } from '../support/desk';
+import { createTestDesk, type TestDesk, deskConsole } from '../support/desk';
 import { memoryStore } from '../support/memory-store';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { startTestSandbox } from '../support/sandbox';
@@ -91,17 +91,7 @@ describe.runIf(postgresAvailable())('the exception queue of two consoles on one 
   let a: Core;
   let b: Core;
 
-  const joined = async (name: string) => {
-    const dir = mkdtempSync(join(tmpdir(), `pc-desk-${name}-`));
-    dirs.push(dir);
-    const core = coreOnSandbox(sandbox, { dataDir: dir, vault: memoryStore(), consoleName: `${name}-laptop` });
-    await core.desks.join(
-      'sandbox',
-      { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who(name), tls: 'none' },
-      PASSWORD,
-    );
-    return core;
-  };
+  const joined = (name: string) => deskConsole(sandbox, cluster, desk, name, dirs);
 
   beforeAll(async () => {
     cluster = await startCluster();

@@ -2,11 +2,19 @@
  * A desk on the private test cluster: a fresh database, `desk init` run as the server's administrator, and people
  * in each role, each a real login with a password. Consoles open it as those people, exactly as the app does.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
+import type { Core } from '../../electron/core';
+import type { Sandbox } from '../../electron/sandbox/server';
+import type { SecretStore } from '../../electron/vault/secret-store';
 import type { DeskRole } from '../../shared/desk';
 import { openDesk, type Desk } from '../../electron/desk/desk';
 import { initDesk } from '../../electron/desk/migrate';
 import { scramVerifier } from '../../electron/desk/scram';
+import { coreOnSandbox } from './core';
+import { memoryStore } from './memory-store';
 import type { TestCluster } from './postgres';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -106,4 +114,27 @@ export async function listening(
     if (t === topic) hear();
   });
   return { heard, stop };
+}
+
+/**
+ * A console of `name` on this desk: a core on the sandbox with its own data folder (pushed on `dirs` for the caller
+ * to remove) and keychain, joined to the desk as the app joins one, named `<name>-laptop` in the journal.
+ */
+export async function deskConsole(
+  sandbox: Sandbox,
+  cluster: TestCluster,
+  desk: TestDesk,
+  name: string,
+  dirs: string[],
+  vault: SecretStore = memoryStore(),
+): Promise<Core> {
+  const dir = mkdtempSync(join(tmpdir(), `pc-desk-${name}-`));
+  dirs.push(dir);
+  const core = coreOnSandbox(sandbox, { dataDir: dir, vault, consoleName: `${name}-laptop` });
+  await core.desks.join(
+    'sandbox',
+    { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who(name), tls: 'none' },
+    PASSWORD,
+  );
+  return core;
 }
