@@ -169,7 +169,13 @@ export function createCore(options: CoreOptions) {
       if (topic === 'exceptions' || topic === 'connection') exceptionQueue.deskChanged(profileId);
       events.emit('desk', { profileId, topic });
     },
-    onLive: (profileId) => void journalMirror.push(profileId),
+    onLive: (profileId) => {
+      void journalMirror.push(profileId);
+      // Called once the desk answers, by when `exceptionQueue` (made below) exists.
+      exceptionQueue.publishPending(profileId).catch((e: unknown) => {
+        options.log.warn('pending exceptions not published to the desk', { profileId, error: e });
+      });
+    },
     journalWaiting: (profileId) => journalMirror.waiting(profileId),
   });
   const journalMirror = createJournalMirror({ journals, desks, log: options.log.child('journal-mirror') });

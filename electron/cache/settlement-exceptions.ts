@@ -38,6 +38,9 @@ const SQL = {
   event: `INSERT INTO settlement_exception_events (date, pg, pg_transaction_id, settlement_date, at, action, text)
           VALUES (?, ?, ?, ?, ?, ?, ?)`,
   events: `SELECT at, action, text FROM settlement_exception_events WHERE ${KEY} ORDER BY id`,
+  unpublish: `INSERT INTO desk_unpublished_dates (date, since) VALUES (?, ?) ON CONFLICT (date) DO NOTHING`,
+  unpublished: `SELECT date FROM desk_unpublished_dates ORDER BY date`,
+  published: `DELETE FROM desk_unpublished_dates WHERE date = ?`,
   localLabel: `SELECT state, assignee FROM settlement_exception_states WHERE ${KEY}`,
   deskLabel: `SELECT state, assignee FROM desk_exception_states WHERE ${KEY}`,
   clearDesk: 'DELETE FROM desk_exception_states',
@@ -167,6 +170,15 @@ export function createExceptionsRepository(db: Database, now: () => Date) {
       return stateOfKey([r.date, r.pg, r.pg_transaction_id, r.settlement_date]);
     },
     /** The current records of a date (one gateway, or all) that break a rule, in arrival order. */
+    /** Synced dates whose exceptions the desk has not had yet (it could not be reached), oldest first. */
+    unpublishedDates: (): string[] => (sql.unpublished.all() as { date: string }[]).map((r) => r.date),
+    markUnpublished(date: string): void {
+      sql.unpublish.run(date, now().toISOString());
+    },
+    markPublished(date: string): void {
+      sql.published.run(date);
+    },
+
     exceptionsOfDate(range: { lo: number; hi: number }, pg: string | null): CachedSettlement[] {
       return (sql.exceptionsOfDate.raw().all(range.lo, range.hi, pg, pg) as unknown[][]).map(readRowToCached);
     },

@@ -428,18 +428,34 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
      * reached is logged and left: the sync itself stands, and the next sync of those dates publishes them.
      */
     async publishSynced(profileId: string, summary: SyncSummary): Promise<string[]> {
+      const dates = summary.dates.filter((d) => d.status === 'completed').map((d) => d.date);
+      return this.publishDates(profileId, dates);
+    },
+
+    /**
+     * Publishes dates to the desk in order; those it cannot reach now are kept in the cache and published when the
+     * desk answers again (`publishPending`), so a sync made while it was down still reaches everyone.
+     */
+    async publishDates(profileId: string, dates: readonly string[]): Promise<string[]> {
+      const exceptions = deps.cacheFor(profileId).exceptions;
       const published: string[] = [];
-      for (const d of summary.dates) {
-        if (d.status !== 'completed') continue;
+      for (const [i, date] of dates.entries()) {
         try {
-          if ((await this.publishDate(profileId, d.date)) === null) return published;
-          published.push(d.date);
+          if ((await this.publishDate(profileId, date)) === null) return published;
+          exceptions.markPublished(date);
+          published.push(date);
         } catch (e) {
-          deps.log.warn('exceptions not published to the desk', { profileId, date: d.date, error: e });
+          deps.log.warn('exceptions not published to the desk', { profileId, date, error: e });
+          for (const later of dates.slice(i)) exceptions.markUnpublished(later);
           return published;
         }
       }
       return published;
+    },
+
+    /** The dates a sync could not publish (the desk was down), sent now; called when the desk is live again. */
+    publishPending(profileId: string): Promise<string[]> {
+      return this.publishDates(profileId, deps.cacheFor(profileId).exceptions.unpublishedDates());
     },
 
     /** After a sync of a date, on a desk: its records that break a rule, for everyone. Null in local mode. */

@@ -98,7 +98,8 @@ const SEEDS: Record<number, string[]> = {
   11: [
     `INSERT INTO settlement_batches VALUES ('2025-01-01', 'payu', 'UTR7', '2025-01-01 11:00:00', 1, 1000, 15, 3, 0, 982, 0)`,
     `INSERT INTO bank_accounts (id, name, created_at) VALUES (1, 'HDFC', 't')`,
-    `INSERT INTO bank_statement_imports VALUES (1, 1, 'f.csv', 'd', 'HDFC Bank', 't', 1, 1, 0)`,
+    `INSERT INTO bank_statement_imports (id, account_id, file_name, digest, layout, imported_at, lines, added, bad)
+     VALUES (1, 1, 'f.csv', 'd', 'HDFC Bank', 't', 1, 1, 0)`,
     `INSERT INTO bank_lines VALUES (1, 1, 'k', '2025-01-01', NULL, 'NEFT CR-X-UTR7', NULL, 982, NULL, 'NEFT', 'UTR7', 1, 2)`,
     `INSERT INTO recon_matches (id, account_id, batch_date, pg, utr, settlement_date, how, note, matched_at)
      VALUES (1, 1, '2025-01-01', 'payu', 'UTR7', '2025-01-01 11:00:00', 'utr', NULL, 't')`,
@@ -158,6 +159,8 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO bank_accounts (id, name, created_at) VALUES (3, 'RBL', 't')`,
     `INSERT INTO bank_statement_imports VALUES (2, 3, 'g.xls', 'e', 'RBL Bank', 't', 1, 1, 0, '{"holds":true,"sentence":"Complete."}')`,
   ],
+  // A date synced while the desk could not be reached.
+  22: [`INSERT INTO desk_unpublished_dates VALUES ('2025-01-03', 't')`],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */

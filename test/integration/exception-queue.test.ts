@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import type { Sandbox } from '../../electron/sandbox/server';
@@ -196,5 +197,25 @@ describe.runIf(postgresAvailable())('the exception queue of two consoles on one 
     } finally {
       cluster.start();
     }
+  });
+
+  it('publishes a date synced while the desk was down once it answers again, so everyone still sees it', async () => {
+    const later = addDays(DATE, 1);
+    const onB = async () =>
+      (await ok(b, 'exceptions.queue', { ...everything, filter: { from: later, to: later } })).total;
+    expect(await onB()).toBe(0);
+    cluster.stop();
+    try {
+      await syncedThroughJob(a, { from: later, to: later });
+    } finally {
+      cluster.start();
+    }
+    const local = await ok(a, 'settlements.query', { from: later, to: later, exceptionsOnly: true, limit: 500 });
+    expect(local.rows.length).toBeGreaterThan(0);
+    expect(a.cacheFor('sandbox').exceptions.unpublishedDates()).toEqual([later]);
+    // A's desk connection comes back on its own (its listener's retry), and publishes what waited: wait for that.
+    while ((await onB()) < local.rows.length) await sleep(50);
+    expect(await onB()).toBe(local.rows.length);
+    expect(a.cacheFor('sandbox').exceptions.unpublishedDates()).toEqual([]);
   });
 });

@@ -24,6 +24,7 @@ import { migration as m018 } from './018-journal-desk-outbox';
 import { migration as m019 } from './019-desk-exception-states';
 import { migration as m020 } from './020-match-difference-reason';
 import { migration as m021 } from './021-statement-proof';
+import { migration as m022 } from './022-desk-unpublished-dates';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m019,
   m020,
   m021,
+  m022,
 ];
