@@ -1,5 +1,6 @@
 import type { IpcOutput } from '../../shared/ipc/contract';
 import { HeadroomAlert } from './accounts/HeadroomAlert';
+import { ApprovalsIndicator } from './approvals/ApprovalsIndicator';
 import { EnvironmentBadge } from './EnvironmentBadge';
 import { DeskIndicator } from './exceptions/DeskLine';
 import { WatchIndicator } from './payouts/WatchIndicator';
@@ -81,6 +82,7 @@ export function StatusBar() {
       <span className="spacer" />
       {profile && <HeadroomAlert />}
       {profile && <WatchIndicator />}
+      {profile && <ApprovalsIndicator />}
       {profile && <DeskIndicator />}
       {profile && <LastSynced />}
       <ConnectivityIndicator />
