@@ -3,7 +3,7 @@
  * desk's; the `desk` event with topic `proposals` or `approval_policy` (query/main-events.ts) makes them stale when
  * anyone on the desk proposes, approves, rejects or changes the policy.
  */
-import { approversNeeded, type ApprovalAction, type ApprovalScope } from '../../../shared/approvals';
+import { approversNeeded, DEFAULT_POLICY, type ApprovalAction, type ApprovalScope } from '../../../shared/approvals';
 import { useIpcMutation, useIpcQuery } from '../query/ipc-query';
 
 export const useProposals = (scope: ApprovalScope) => useIpcQuery('approvals.list', { scope });
@@ -36,3 +36,14 @@ export function useApprovalNeeded(action: ApprovalAction, amountMinor: number | 
 
 /** A confirmation's button: "Send for approval" where the policy applies, the action's own word otherwise. */
 export const confirmWord = (needed: boolean, own: string) => (needed ? 'Send for approval' : own);
+
+/**
+ * How many times a subscription's own amount an ad hoc charge may be before it needs a typed reason: the desk's
+ * policy, or the default alone (the core applies the same in both modes and refuses without it).
+ */
+export function useChargeReasonTimes(): number {
+  const policy = useApprovalPolicy();
+  return policy.data?.mode === 'desk'
+    ? policy.data.policy.chargeReasonAbovePlanTimes
+    : DEFAULT_POLICY.chargeReasonAbovePlanTimes;
+}
