@@ -89,9 +89,11 @@ function Steps({
             >
               Approve…
             </button>
-            <button type="button" className="button" onClick={() => setOpen('reject')}>
-              Reject…
-            </button>
+            {p.maker !== person && (
+              <button type="button" className="button" onClick={() => setOpen('reject')}>
+                Reject…
+              </button>
+            )}
             {p.maker === person && (
               <button
                 type="button"
