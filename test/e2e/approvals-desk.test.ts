@@ -3,8 +3,10 @@
  * desk on a real PostgreSQL, as a maker (operator) and an approver. The maker's partial refund from the Orders screen
  * becomes a proposal and nothing reaches the service; the approver sees it counted on the status bar, reviews it on
  * the Approvals screen and approves it, and only then does the sandbox hold the refund attempt; the maker's page
- * shows the outcome without a reload. A second proposal is rejected with a reason the maker's page shows. Screenshots
- * of the Approvals screen in light and dark at 1280×800.
+ * shows the outcome without a reload. A second proposal is rejected with a reason the maker's page shows. The
+ * approver, an admin too, changes the policy in Settings; the maker sees it read-only, and a refund under its new
+ * threshold is confirmed as a plain refund and sent at once. Screenshots of the Approvals screen in light and dark at
+ * 1280×800.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,7 +52,7 @@ describe.runIf(ready)('Approvals on a desk, maker and approver', () => {
 
   beforeAll(async () => {
     cluster = await startCluster();
-    desk = await createTestDesk(cluster, { olga: 'operator', arun: 'approver' });
+    desk = await createTestDesk(cluster, { olga: 'operator', arun: 'admin' });
     app = await startApp({ prepare: ({ core }) => join_(core, 'olga').then(() => undefined) });
     successOrders = app.sandbox
       .fixtures()
@@ -169,5 +171,42 @@ describe.runIf(ready)('Approvals on a desk, maker and approver', () => {
       .getByText('Customer asked for store credit instead')
       .waitFor();
     expect(await attempts(orderId)).toEqual(before);
+  });
+
+  it('an admin changes the policy in Settings; the maker reads it, and a refund under the threshold is sent at once', async () => {
+    await approver.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+    const form = approver.getByRole('form', { name: 'Approval policy' });
+    await form.getByLabel('Order refund (full or partial): above', { exact: true }).fill('1000');
+    await form.getByRole('button', { name: 'Save the policy' }).click();
+    await approver
+      .getByRole('status')
+      .filter({ hasText: /^Saved: journal entry \d+ on the desk\.$/ })
+      .waitFor();
+
+    const { page } = app;
+    await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+    const table = page.getByRole('table', { name: 'Approval policy' });
+    await table
+      .getByRole('row', { name: /^Order refund \(full or partial\)/ })
+      .getByText(formatMoney(100_000), { exact: true })
+      .waitFor();
+    expect(await page.getByRole('form', { name: 'Approval policy' }).count()).toBe(0);
+
+    const orderId = successOrders[2]!;
+    const before = await attempts(orderId);
+    await page.getByRole('navigation').getByRole('button', { name: 'Orders & refunds' }).click();
+    await page.getByLabel('Order id', { exact: true }).fill(orderId);
+    await page.getByLabel('Order id', { exact: true }).press('Enter');
+    await page.getByRole('heading', { name: `Order ${orderId}` }).waitFor();
+    await page.getByLabel('Partial refund, in rupees').fill('25');
+    await page.getByRole('button', { name: 'Refund part…' }).click();
+    await page
+      .getByRole('dialog', { name: 'Refund part of this order?' })
+      .getByRole('button', { name: 'Refund' })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'Refunded' }).first().waitFor();
+    const after = await attempts(orderId);
+    expect(after).toHaveLength(before.length + 1);
+    expect(after.at(-1)!.amount).toBe(2_500);
   });
 });

@@ -33,7 +33,8 @@ const draftOf = (p: ApprovalPolicy): Draft =>
         a,
         {
           needs: r.needsApproval,
-          above: rupeesText(r.aboveMinor),
+          // 0 is "any amount": shown empty, as it is typed.
+          above: r.aboveMinor === 0 ? '' : rupeesText(r.aboveMinor),
           second: rupeesText(r.secondApproverAboveMinor),
           hours: String(r.expiresHours),
         },
@@ -77,11 +78,11 @@ function RuleRow({ action, rule }: { action: ApprovalAction; rule: ActionRule })
   );
 }
 
-function PolicyEditor({ policy }: { policy: ApprovalPolicy }) {
+/** The editor starts again from each saved version; its save, and what it answered, outlive that. */
+function PolicyEditor({ policy, save }: { policy: ApprovalPolicy; save: ReturnType<typeof useSetPolicy> }) {
   const [draft, setDraft] = useState(() => draftOf(policy));
   const [times, setTimes] = useState(String(policy.chargeReasonAbovePlanTimes));
   const [problem, setProblem] = useState<string | null>(null);
-  const save = useSetPolicy();
   const set = (a: ApprovalAction, patch: Partial<Draft[ApprovalAction]>) =>
     setDraft((d) => ({ ...d, [a]: { ...d[a], ...patch } }));
   function submit(e: FormEvent) {
@@ -150,6 +151,7 @@ function PolicyEditor({ policy }: { policy: ApprovalPolicy }) {
 export function ApprovalPolicySection() {
   const policy = useApprovalPolicy();
   const status = useDeskStatus().data;
+  const save = useSetPolicy();
   const data = policy.data;
   return (
     <section className="settings-section" aria-labelledby="approval-policy-title">
@@ -162,7 +164,7 @@ export function ApprovalPolicySection() {
       )}
       {data?.mode === 'desk' &&
         (status?.mode === 'desk' && status.reachable && status.role === 'admin' ? (
-          <PolicyEditor key={data.version} policy={data.policy} />
+          <PolicyEditor key={data.version} policy={data.policy} save={save} />
         ) : (
           <>
             <p className="muted">The desk&apos;s policy; an admin changes it.</p>
