@@ -118,8 +118,9 @@ describe.runIf(postgresAvailable())('OS notifications of proposals waiting for m
   });
 
   it('says nothing when a proposal leaves the queue; the next new one is told against the lower count', async () => {
+    const first = nextShown();
     const gone = await propose();
-    await nextShown();
+    await first;
     const waiting = (await ok(approver, 'approvals.counts', {}))!.waiting;
     await ok(maker, 'approvals.withdraw', { id: gone.id });
     // The withdrawal's notice is read before the next proposal's (one reading at a time, in order): had it been
