@@ -20,6 +20,7 @@ import { createEventBus } from './ipc/events';
 import { createExceptionHandlers } from './ipc/exceptions';
 import { createApprovalHandlers } from './ipc/approvals';
 import { createApprovals } from './approvals/approvals';
+import { notifyNewProposals } from './approvals/notifications';
 import { createDeskRegistry } from './desk/registry';
 import { createExceptionQueue } from './treasury/exception-queue';
 import { createReconciliation } from './reconciliation/service';
@@ -89,7 +90,7 @@ export interface CoreOptions {
   payoutCheckLimits?: Partial<PayoutCheckLimits>;
   /** Run the payout watch list on its timer (the app does; the CLI, which exits after its command, does not). */
   payoutWatch?: boolean;
-  /** The OS's notifications (Electron's in the app): the watch list's news is shown there too. */
+  /** The OS's notifications (Electron's in the app): the watch list's news and new proposals to approve. */
   osNotifications?: OsNotifications;
 }
 
@@ -236,7 +237,16 @@ export function createCore(options: CoreOptions) {
     log: options.log.child('watch'),
   });
   if (options.payoutWatch) payoutWatch.start();
-  if (options.osNotifications) notifyWatchNews(events, options.osNotifications);
+  if (options.osNotifications) {
+    notifyWatchNews(events, options.osNotifications);
+    notifyNewProposals({
+      events,
+      os: options.osNotifications,
+      counts: (profileId) => approvals.counts(profileId),
+      activeProfileId: () => profiles.active().id,
+      log: options.log.child('approvals'),
+    });
+  }
   // Advance checks queued while the service was unreachable run as soon as it answers again.
   events.subscribe((event, payload) => {
     if (event !== 'connectivity' || (payload as Connectivity).state !== 'online') return;

@@ -69,7 +69,8 @@ const SELECT = `SELECT p.*, coalesce((SELECT json_agg(json_build_object('person'
 
 /** Each scope as a WHERE clause over the person `$1`. */
 const SCOPES: Readonly<Record<ApprovalScope, string>> = {
-  waiting: `p.state = 'pending' AND p.maker <> $1::text
+  // Only for those who may approve: an operator is never counted or told of proposals they cannot act on.
+  waiting: `p.state = 'pending' AND p.maker <> $1::text AND pg_has_role(session_user, 'approver', 'USAGE')
             AND NOT EXISTS (SELECT 1 FROM desk.proposal_approvals a WHERE a.proposal_id = p.id AND a.approver = $1::text)`,
   mine: `p.maker = $1::text AND p.state IN ('pending', 'sending', 'unknown')`,
   open: `$1::text IS NOT NULL AND p.state IN ('pending', 'sending', 'unknown')`,

@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { IpcOutput } from '../../shared/ipc/contract';
 import { useHeadroomAlert } from './accounts/headroom-alert';
+import { ApprovalsIndicator } from './approvals/ApprovalsIndicator';
 import { EnvironmentBadge } from './EnvironmentBadge';
 import { DeskIndicator } from './exceptions/DeskLine';
 import { useWatchAlert } from './payouts/watch-alert';
@@ -148,6 +149,7 @@ export function StatusBar() {
       )}
       <span className="spacer" />
       {profile && <StatusAlerts />}
+      {profile && <ApprovalsIndicator />}
       {profile && <DeskIndicator />}
       {profile && <LastSynced />}
       <ConnectivityIndicator />

@@ -9,7 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../shared/api/operations';
 import { readQrSvg } from '../support/qr-reader';
-import { hook } from '../support/sandbox-http';
+import { amountInWords } from '../../shared/amount-words';
+import { formatMoney } from '../../shared/money';
+import { hook, rawCall } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
 const ready = await e2eSystemReady();
@@ -53,6 +55,14 @@ describe.runIf(ready)('Merchant tools', () => {
     const dialog = page.getByRole('dialog', { name: `Process order ${order.id}?` });
     await dialog.waitFor();
     expect(await dialog.textContent()).toMatch(/Sandbox/i);
+    // The confirmation says what will be paid: the order's amount and currency as the service holds them.
+    const wire = (await rawCall(app.sandbox.url, 'order.fetch', { id: order.id }, app.merchant)).body as {
+      order: { amount: number; currency: string };
+    };
+    const figures = formatMoney(wire.order.amount, wire.order.currency);
+    await dialog.getByText(figures, { exact: true }).waitFor();
+    expect(await dialog.textContent()).toContain(amountInWords(wire.order.amount, wire.order.currency));
+    expect(await dialog.getByRole('definition').nth(1).textContent()).toBe(wire.order.currency);
     await dialog.getByRole('button', { name: 'Process order' }).dblclick();
     const result = page.getByLabel('Processed payment', { exact: true });
     await result.waitFor();
@@ -173,6 +183,17 @@ describe.runIf(ready)('Merchant tools', () => {
   it('a lost process answer says outcome unknown; offline, every action is disabled with the reason', async () => {
     const { page } = app;
     await open('Payment tools', 't');
+    // An order the service does not know: the confirmation says its amount could not be fetched.
+    await page.getByLabel('Order id', { exact: true }).fill('order_not_at_the_service');
+    await page.getByLabel('Method', { exact: true }).selectOption('wallet');
+    await page.getByLabel('Code', { exact: true }).fill('paytm');
+    await page.getByRole('button', { name: 'Process order…' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('note')
+      .filter({ hasText: "The order's amount and currency could not be fetched" })
+      .waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     const order = app.sandbox.fixtures().orders.find((o) => o.status === 'created' && o.payments === 0)!;
     await hook(app.sandbox.url, 'POST', 'faults', { path: OPERATIONS['order.process'].path, kind: 'drop', count: 1 });
     await page.getByLabel('Order id', { exact: true }).fill(order.id);

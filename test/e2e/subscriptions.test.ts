@@ -50,6 +50,8 @@ describe.runIf(ready)('Subscriptions', () => {
     expect(await page.locator('#subscription-detail-title').textContent()).toBe(`Subscription ${id}`);
     await page.getByLabel('Ad hoc charge, in rupees').fill('1,234.50');
     await page.getByText('Rupees one thousand two hundred thirty-four and paise fifty').waitFor();
+    // Above the subscription's own amount the form asks why, as the core does.
+    await page.getByLabel('Reason for the charge (needed)').fill('Annual maintenance, agreed by phone');
     await page.getByRole('button', { name: 'Charge…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Charge under this subscription?' });
     expect(await dialog.textContent()).toContain(formatMoney(123450));
@@ -68,6 +70,7 @@ describe.runIf(ready)('Subscriptions', () => {
     const { id } = active[0]!;
     await lookUp(id);
     await page.getByLabel('Ad hoc charge, in rupees').fill('150000');
+    await page.getByLabel('Reason for the charge (needed)').fill('Three years in advance, on request');
     await page.getByRole('button', { name: 'Charge…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Charge under this subscription?' });
     expect(await dialog.textContent()).toContain('Rupees one lakh fifty thousand');

@@ -1,4 +1,5 @@
 import { isPendingApproval, type Proposal } from '../../../shared/approvals';
+import { confirmWord, useApprovalNeeded } from '../approvals/approvals-queries';
 import { ProposedNotice } from '../approvals/ProposedNotice';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import {
@@ -212,6 +213,7 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
   const [values, setValues] = useState<FormValues>(EMPTY_VALUES);
   const [errors, setErrors] = useState<FormErrors>({});
   const [stage, setStage] = useState<Stage>({ kind: 'editing' });
+  const needsApproval = useApprovalNeeded('beneficiary.add', null);
   const [busy, setBusy] = useState(false);
   const [uncertain, setUncertain] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
@@ -405,7 +407,7 @@ export function AddBeneficiaryForm({ onCreated, onCancel }: AddBeneficiaryFormPr
       {stage.kind === 'confirming' && submission && (
         <ConfirmDialog
           title={`Add “${submission.beneficiary.name}” as a beneficiary?`}
-          confirmLabel="Add beneficiary"
+          confirmLabel={confirmWord(needsApproval, 'Add beneficiary')}
           onConfirm={() => {
             setStage({ kind: 'editing' });
             void send(submission);

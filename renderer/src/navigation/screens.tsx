@@ -5,6 +5,7 @@
  */
 import type { ComponentType } from 'react';
 import { AccountsScreen } from '../accounts/AccountsScreen';
+import { ApprovalsScreen } from '../approvals/ApprovalsScreen';
 import { BeneficiariesScreen } from '../beneficiaries/BeneficiariesScreen';
 import { ClassificationScreen } from '../classification/ClassificationScreen';
 import { ExceptionsScreen } from '../exceptions/ExceptionsScreen';
@@ -53,6 +54,7 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
       { id: 'plans', label: 'Plans', key: 'l', component: PlansScreen },
       { id: 'webhooks', label: 'Webhooks', key: 'w', component: WebhooksScreen },
       { id: 'classification', label: 'Classification', key: 'i', component: ClassificationScreen },
+      { id: 'approvals', label: 'Approvals', key: 'v', component: ApprovalsScreen },
       { id: 'journal', label: 'Journal', key: 'j', component: JournalScreen },
     ],
   },

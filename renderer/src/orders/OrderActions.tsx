@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { checkRupees } from '../../../shared/rupees';
 import { refundProblem, type OrderView } from '../../../shared/orders';
+import { confirmWord, useApprovalNeeded } from '../approvals/approvals-queries';
 import { useConfirmedAction } from '../query/journaled-action';
 import { useAppInfo } from '../query/app-queries';
 import { formatMoney } from '../ui/format';
@@ -31,6 +32,12 @@ export function OrderActions({ view }: { view: OrderView }) {
   const o = view.order;
   const balance = view.balance;
   const busy = capture.isPending || refund.isPending;
+  // A hint for the confirmation's button; the desk decides when it is confirmed.
+  const captureNeedsApproval = useApprovalNeeded('order.capture', o.amount);
+  const refundNeedsApproval = useApprovalNeeded(
+    'order.refund',
+    pending && pending.kind !== 'capture' ? pending.amount : null,
+  );
 
   const canCapture = o.order_status.toLowerCase() === 'authorized';
   const noRefund =
@@ -128,7 +135,11 @@ export function OrderActions({ view }: { view: OrderView }) {
           amount={pending.kind === 'capture' ? o.amount : pending.amount}
           currency={o.currency}
           environment={environment}
-          confirmLabel={pending.kind === 'capture' ? 'Capture' : 'Refund'}
+          confirmLabel={
+            pending.kind === 'capture'
+              ? confirmWord(captureNeedsApproval, 'Capture')
+              : confirmWord(refundNeedsApproval, 'Refund')
+          }
           busy={busy}
           onConfirm={() => void send()}
           onCancel={() => {

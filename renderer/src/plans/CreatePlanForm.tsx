@@ -1,4 +1,5 @@
 import { isPendingApproval, type Proposal } from '../../../shared/approvals';
+import { confirmWord, useApprovalNeeded } from '../approvals/approvals-queries';
 import type { CreatedPlan } from '../../../shared/plans';
 import { ProposedNotice } from '../approvals/ProposedNotice';
 import { useState, type FormEvent } from 'react';
@@ -72,6 +73,7 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
   const create = useCreatePlan();
   const checkCreate = useCheckPlanCreate();
   const offline = useOfflineReason();
+  const needsApproval = useApprovalNeeded('plan.create', pending ? Number(pending.plan.amount) : null);
 
   const change = (field: Field, value: string) => {
     setDraft((d) => ({ ...d, [field]: value }));
@@ -179,7 +181,7 @@ export function CreatePlanForm({ onCreated }: { onCreated(planId: string): void 
       {confirming && pending && (
         <ConfirmDialog
           title={`Create the plan “${pending.plan.title}”?`}
-          confirmLabel="Create plan"
+          confirmLabel={confirmWord(needsApproval, 'Create plan')}
           onConfirm={() => void send()}
           onCancel={() => setConfirming(false)}
         >

@@ -4,6 +4,8 @@ import { PayoutSettingsSection } from '../payouts/PayoutSettingsSection';
 import { PageHeader } from '../ui/PageHeader';
 import { ErrorNotice, Skeleton } from '../ui/states';
 import { CacheSection } from './CacheSection';
+import { ApprovalPolicySection } from '../approvals/ApprovalPolicySection';
+import '../approvals/approvals.css';
 import { ProfileCard } from './ProfileCard';
 import { ProfileForm } from './ProfileForm';
 import { useProfiles } from './settings-queries';
@@ -53,6 +55,7 @@ export function SettingsScreen() {
       </section>
       <CacheSection />
       <PayoutSettingsSection />
+      <ApprovalPolicySection />
     </div>
   );
 }

@@ -1,4 +1,7 @@
 import { useState, type FormEvent } from 'react';
+import { typedReason } from '../../../shared/approvals';
+import { confirmWord, useApprovalNeeded, useChargeReasonTimes } from '../approvals/approvals-queries';
+import { FormField } from '../ui/FormField';
 import { useConfirmedAction } from '../query/journaled-action';
 import { checkRupees } from '../../../shared/rupees';
 import { isCancelled, type RecentSubscription, type SubscriptionView } from '../../../shared/subscriptions';
@@ -127,7 +130,9 @@ function SubscriptionDetail({ view }: { view: SubscriptionView }) {
   );
 }
 
-type Pending = { kind: 'cancel'; requestKey: string } | { kind: 'charge'; requestKey: string; amount: number };
+type Pending =
+  | { kind: 'cancel'; requestKey: string }
+  | { kind: 'charge'; requestKey: string; amount: number; reason: string | undefined };
 
 function SubscriptionActions({ view }: { view: SubscriptionView }) {
   const s = view.subscription;
@@ -138,7 +143,18 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
   const { pending, ask, drop, outcome, confirm } = useConfirmedAction<Pending>();
   const [typed, setTyped] = useState('');
   const [typedError, setTypedError] = useState<string>();
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string>();
   const busy = cancel.isPending || charge.isPending;
+  const times = useChargeReasonTimes();
+  const cancelNeedsApproval = useApprovalNeeded('subscription.cancel', null);
+  const chargeNeedsApproval = useApprovalNeeded(
+    'subscription.charge',
+    pending?.kind === 'charge' ? pending.amount : null,
+  );
+  const typedMinor = checkRupees(typed);
+  // Far above the subscription's own amount (the policy's multiple), a charge needs its reason typed.
+  const reasonNeeded = typedMinor.ok && typedMinor.minor > s.amount * times;
   const cancelled = isCancelled(s.subscription_status);
   const notActive =
     s.subscription_status.toLowerCase() === 'active'
@@ -149,7 +165,17 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
     event.preventDefault();
     const check = checkRupees(typed);
     setTypedError(check.ok ? undefined : check.reason);
-    if (check.ok) ask({ kind: 'charge', requestKey: crypto.randomUUID(), amount: check.minor });
+    const why = reason.trim() === '' ? undefined : typedReason.safeParse(reason);
+    const problem =
+      reasonNeeded && !why
+        ? `More than ${times === 1 ? '' : `${times} times `}the subscription's own amount of ${formatMoney(s.amount, s.currency)}: type why.`
+        : why && !why.success
+          ? `The reason ${why.error.issues[0]!.message}.`
+          : undefined;
+    setReasonError(problem);
+    if (check.ok && !problem) {
+      ask({ kind: 'charge', requestKey: crypto.randomUUID(), amount: check.minor, reason: why?.data });
+    }
   }
 
   async function send() {
@@ -161,9 +187,13 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
             id: s.subscription_id,
             amount: p.amount,
             currency: s.currency,
+            ...(p.reason ? { reason: p.reason } : {}),
           }),
     );
-    if (done) setTyped('');
+    if (done) {
+      setTyped('');
+      setReason('');
+    }
   }
 
   return (
@@ -192,6 +222,24 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
           hint="Charged under the standing instruction."
           placeholder="499.00"
         />
+        <FormField
+          label={reasonNeeded ? 'Reason for the charge (needed)' : 'Reason for the charge'}
+          error={reasonError}
+          hint={`Needed above ${formatMoney(s.amount * times, s.currency)}; the approver and the journal read it.`}
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              maxLength={500}
+              value={reason}
+              onChange={(e) => {
+                setReason(e.target.value);
+                setReasonError(undefined);
+              }}
+            />
+          )}
+        </FormField>
         <button
           type="submit"
           className="button"
@@ -213,7 +261,11 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
           amount={pending.kind === 'charge' ? pending.amount : null}
           currency={s.currency}
           environment={environment}
-          confirmLabel={pending.kind === 'cancel' ? 'Cancel subscription' : 'Charge'}
+          confirmLabel={
+            pending.kind === 'cancel'
+              ? confirmWord(cancelNeedsApproval, 'Cancel subscription')
+              : confirmWord(chargeNeedsApproval, 'Charge')
+          }
           busy={busy}
           onConfirm={() => void send()}
           onCancel={() => {
@@ -221,6 +273,7 @@ function SubscriptionActions({ view }: { view: SubscriptionView }) {
           }}
         >
           {pending.kind === 'cancel' && <p>No further charges will be made under it.</p>}
+          {pending.kind === 'charge' && pending.reason && <p>Reason: {pending.reason}</p>}
         </MoneyConfirmDialog>
       )}
     </ActionsPanel>

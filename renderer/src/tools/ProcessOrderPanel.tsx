@@ -1,6 +1,6 @@
 import { isPendingApproval, type Proposal } from '../../../shared/approvals';
 import { ProposedNotice } from '../approvals/ProposedNotice';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../shared/ipc/contract';
 import {
   CARD_NOT_SHOWN,
@@ -19,7 +19,10 @@ import { FormField } from '../ui/FormField';
 import { SubmitButton } from '../ui/SubmitButton';
 import { ErrorNotice } from '../ui/states';
 import { QrCode } from './QrCode';
-import { useProcessOrder } from './tools-queries';
+import { confirmWord, useApprovalNeeded } from '../approvals/approvals-queries';
+import { amountInWords } from '../../../shared/amount-words';
+import { formatMoney } from '../ui/format';
+import { useOrderToProcess, useProcessOrder } from './tools-queries';
 
 type Field = 'order_id' | 'method' | 'code' | 'vpa' | 'device';
 const LABELS: Record<Field, string> = {
@@ -47,6 +50,38 @@ const CODE_HINTS: Record<ProcessMethod, string> = {
 type Draft = Record<Field, string>;
 const EMPTY: Draft = { order_id: '', method: 'upi', code: 'collect', vpa: '', device: 'android' };
 
+/**
+ * What the confirmation says the order will be paid: its amount and currency, fetched as it opens, or that they could
+ * not be fetched (the payment is then confirmed without them, knowingly).
+ */
+function OrderAmount({ orderId, onAmount }: { orderId: string; onAmount(amount: number | null): void }) {
+  const order = useOrderToProcess(orderId);
+  const o = order.data?.order;
+  const amount = o?.amount ?? null;
+  // The approval hint is by amount: the panel learns it once it is known.
+  useEffect(() => onAmount(amount), [amount, onAmount]);
+  if (order.isPending) return <p className="muted">Fetching the order&apos;s amount…</p>;
+  if (!o) {
+    return (
+      <p className="notice notice-warning" role="note">
+        The order&apos;s amount and currency could not be fetched ({order.error?.message ?? 'no answer'}): look the
+        order up on Orders before confirming.
+      </p>
+    );
+  }
+  return (
+    <dl className="money-confirm-facts">
+      <dt>Amount</dt>
+      <dd>
+        <strong className="money-confirm-figures">{formatMoney(o.amount, o.currency)}</strong>
+        <span className="money-confirm-words">{amountInWords(o.amount, o.currency)}</span>
+      </dd>
+      <dt>Currency</dt>
+      <dd>{o.currency}</dd>
+    </dl>
+  );
+}
+
 /** Process order (seamless checkout) with the fields the method and code need; confirmed, sent once per submission. */
 export function ProcessOrderPanel() {
   const [draft, setDraft] = useState<Draft>(EMPTY);
@@ -58,6 +93,8 @@ export function ProcessOrderPanel() {
   const [paid, setPaid] = useState<ProcessedPayment | null>(null);
   const [proposed, setProposed] = useState<Proposal | null>(null);
   const [failure, setFailure] = useState<IpcError | null>(null);
+  const [orderAmount, setOrderAmount] = useState<number | null>(null);
+  const needsApproval = useApprovalNeeded('order.process', orderAmount);
   const process = useProcessOrder();
   const method = draft.method as ProcessMethod;
   const fields = processFieldsFor(method, draft.code);
@@ -207,10 +244,11 @@ export function ProcessOrderPanel() {
       {confirming && pending && (
         <ConfirmDialog
           title={`Process order ${pending.order.order_id}?`}
-          confirmLabel="Process order"
+          confirmLabel={confirmWord(needsApproval, 'Process order')}
           onConfirm={() => void send()}
           onCancel={() => setConfirming(false)}
         >
+          <OrderAmount orderId={pending.order.order_id} onAmount={setOrderAmount} />
           <p>
             Starts a {METHOD_NAMES[pending.order.method]} payment ({pending.order.code})
             {pending.order.vpa ? ` with a collect request to ${pending.order.vpa}` : ''}

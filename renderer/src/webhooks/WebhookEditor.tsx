@@ -1,4 +1,5 @@
 import { isPendingApproval, type Proposal } from '../../../shared/approvals';
+import { confirmWord, useApprovalNeeded } from '../approvals/approvals-queries';
 import { ProposedNotice } from '../approvals/ProposedNotice';
 import { useState, type FormEvent } from 'react';
 import type { IpcError } from '../../../shared/ipc/contract';
@@ -46,6 +47,9 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
   const [pending, setPending] = useState<{ requestKey: string; change: WebhookEdit } | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<IpcError | null>(null);
+  // Hints for the buttons; the desk decides when the change is sent. Switching it off is a deactivation.
+  const updateNeeds = useApprovalNeeded('webhook.update', null);
+  const deactivateNeeds = useApprovalNeeded('webhook.deactivate', null);
   const update = useUpdateWebhook();
   const edited = () => setPending(null);
 
@@ -152,13 +156,13 @@ export function WebhookEditor({ hook, onDone }: { hook: WebhookRecord; onDone(an
       )}
       <div className="form-actions">
         <SubmitButton pending={update.isPending} pendingLabel="Saving…">
-          Save changes
+          {confirmWord(active ? updateNeeds : deactivateNeeds, 'Save changes')}
         </SubmitButton>
       </div>
       {confirming && pending && (
         <ConfirmDialog
           title={`Deactivate webhook ${hook.id}?`}
-          confirmLabel="Deactivate"
+          confirmLabel={confirmWord(deactivateNeeds, 'Deactivate')}
           onConfirm={() => void send(pending)}
           onCancel={() => setConfirming(false)}
         >
