@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { SettlementSource, type SettlementWire } from '../../electron/sandbox/data/settlements';
 import { parseDecimalToMinor } from '../../shared/money';
+import { addDays } from '../../shared/time';
 
 const GATEWAYS = ['razorpay', 'cashfree', 'payu', 'easebuzz'];
 const DATE = '2025-01-15';
@@ -37,7 +38,10 @@ describe('settlement records', () => {
 
   it('charge fees of 1.5-2% and tax of 18% of the fee on settled records', () => {
     const charged = records.filter((x) => x.mer_service_fee > 0);
-    expect(charged.length).toBeGreaterThan(records.length * 0.98);
+    // Only a failed payment, a refund or a chargeback carries no fee.
+    const unchargedSales = records.filter((r) => r.mer_service_fee === 0 && r.amount > 0 && r.pg_status !== 'failed');
+    expect(unchargedSales).toEqual([]);
+    expect(charged.length).toBeGreaterThan(records.length * 0.95);
     const broken = charged.filter(
       (r) =>
         r.mer_service_fee < Math.floor(r.amount * 0.015) ||
@@ -58,7 +62,7 @@ describe('settlement records', () => {
 
   it('hold a realistic exception mix of about 2-4%', () => {
     const share = (pred: (r: SettlementWire) => boolean) => records.filter(pred).length / records.length;
-    const disputes = share((r) => r.dispute_id !== null);
+    const disputes = share((r) => r.dispute_id !== null && r.amount > 0);
     const failed = share((r) => r.pg_status === 'failed' && r.settled_amount === 0);
     const failedSettled = share((r) => r.pg_status === 'failed' && r.settled_amount > 0);
     const off = share((r) => r.pg_status === 'success' && ruleGap(r) !== 0);
@@ -71,6 +75,53 @@ describe('settlement records', () => {
     const total = disputes + failed + failedSettled + off + twiceToday + fromYesterday;
     expect(total).toBeGreaterThan(0.015);
     expect(total).toBeLessThan(0.04);
+  });
+
+  it('settle refunds and chargebacks as negative lines of earlier sales, with no fee, tax or subvention', () => {
+    const debits = records.filter((r) => r.amount < 0);
+    const refunds = debits.filter((r) => r.dispute_id === null);
+    const chargebacks = debits.filter((r) => r.dispute_id !== null);
+    expect(refunds.length / records.length).toBeGreaterThan(0.01);
+    expect(refunds.length / records.length).toBeLessThan(0.03);
+    expect(chargebacks.length).toBeGreaterThan(0);
+    expect(chargebacks.length / records.length).toBeLessThan(0.005);
+    for (const r of debits) {
+      expect([r.mer_service_fee, r.mer_service_tax, r.settled_amount]).toEqual([0, 0, r.amount]);
+      expect([r.cgst, r.sgst, r.igst, r.merchant_subvention_amount]).toEqual(['0.00', '0.00', '0.00', '0.00']);
+    }
+    for (const r of refunds)
+      expect([r.order_status, r.pg_status, r.pg_transaction_id]).toEqual([
+        'refunded',
+        'refunded',
+        expect.stringMatching(/^rfnd_/),
+      ]);
+    for (const r of chargebacks) {
+      expect([r.order_status, r.pg_status, r.pg_transaction_id]).toEqual([
+        'chargeback',
+        'chargeback',
+        expect.stringMatching(/^adj_/),
+      ]);
+      expect(r.dispute_id).toMatch(/^dsp_/);
+    }
+    // Each names the sale it takes back; most of those are sales of the same gateway in the week before.
+    const earlier = new Map<string, SettlementWire>();
+    for (let d = 1; d <= 7; d++) for (const r of all(src, addDays(DATE, -d))) earlier.set(r.pg_transaction_id, r);
+    const found = debits.flatMap((r) => {
+      const sale = earlier.get(/^(?:Refund|Chargeback) of (pay_\w+)/.exec(r.description ?? '')?.[1] ?? '');
+      return sale ? [[r, sale] as const] : [];
+    });
+    expect(found.length).toBeGreaterThan(debits.length * 0.8);
+    for (const [r, sale] of found) {
+      expect([r.pg, r.order_id, r.order_date, r.payment_mode]).toEqual([
+        sale.pg,
+        sale.order_id,
+        sale.order_date,
+        sale.payment_mode,
+      ]);
+      expect(-r.amount).toBeLessThanOrEqual(sale.amount);
+      if (r.dispute_id !== null) expect(-r.amount).toBe(sale.amount);
+    }
+    expect(found.some(([r, sale]) => -r.amount < sale.amount)).toBe(true);
   });
 
   it('keep gateway + transaction id + settlement time unique, even for same-day duplicates', () => {

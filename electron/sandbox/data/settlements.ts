@@ -27,6 +27,15 @@
  *                                the same gateway: on the previous date, or the same day in another
  *                                settlement cycle (a different batch: time and UTR, so gateway +
  *                                transaction id + settlement_date stays unique)
+ *
+ * Debits netted out of the batch (not exceptions: they obey the rule), as real gateways settle them:
+ *   2%   refund                  a negative line for all or part of a plain sale of the same gateway 1-7 days
+ *                                back (its order id, payment mode and order time); its own id `rfnd_…`,
+ *                                order_status and pg_status "refunded", dispute_id null
+ *   0.2% chargeback              a negative line for the whole of such a sale; its own id `adj_…`,
+ *                                order_status and pg_status "chargeback", dispute_id set (the dispute lost)
+ * Neither carries a fee, tax or subvention, and the sale's fee and GST are not given back: settled_amount =
+ * amount, both negative (docs/design/not-shown.md).
  */
 import { addDays } from '../../../shared/time';
 import { Rng, dayNumber, hash32, permute40 } from '../random';
@@ -53,7 +62,9 @@ export interface SettlementWire {
   pg: string;
 }
 
-type Exception = 'none' | 'dispute' | 'failed' | 'failedSettled' | 'offByPaise' | 'duplicate';
+type Exception = 'none' | 'dispute' | 'failed' | 'failedSettled' | 'offByPaise' | 'duplicate' | Debit;
+/** Lines that take money back out of a batch. */
+type Debit = 'refund' | 'chargeback';
 
 const EXCEPTIONS: readonly (readonly [Exception, number])[] = [
   ['dispute', 0.008],
@@ -61,6 +72,8 @@ const EXCEPTIONS: readonly (readonly [Exception, number])[] = [
   ['failedSettled', 0.002],
   ['offByPaise', 0.004],
   ['duplicate', 0.005],
+  ['refund', 0.02],
+  ['chargeback', 0.002],
 ];
 
 const MODES: readonly (readonly [string, number])[] = [
@@ -292,6 +305,8 @@ export class SettlementSource {
   /** The record as generated, before mutations. */
   private generate(day: number, index: number): SettlementWire {
     const core = this.core(day, index);
+    if (core.exception === 'refund' || core.exception === 'chargeback')
+      return this.debit(day, index, core.record, core.exception === 'refund');
     if (core.exception !== 'duplicate') return core.record;
     // Settled twice: the same gateway's record on the previous date, or its previous record the same day, which
     // is in another cycle when the gateway has more than one (with one cycle the key would repeat: previous date).
@@ -302,6 +317,44 @@ export class SettlementSource {
     // Only a plain record is settled twice; otherwise this one stays a plain record of its own.
     if (ref.exception !== 'none') return core.record;
     return { ...ref.record, utr: core.record.utr, settlement_date: core.record.settlement_date };
+  }
+
+  /**
+   * A refund or chargeback line: the batch's UTR and time, the sale's order, mode and order time. The sale is the
+   * gateway's record at the same index 1-7 days back when that is a plain one, else this record's own draw (a sale
+   * from before the sandbox's window). A refund is partial three times in ten; a chargeback takes the whole sale.
+   */
+  private debit(day: number, index: number, own: SettlementWire, refund: boolean): SettlementWire {
+    const rng = new Rng(hash32(this.seed, day, index, 0x2ef0d));
+    const earlier = this.core(day - rng.int(1, 7), index);
+    const sale = earlier.exception === 'none' ? earlier.record : own;
+    const back =
+      refund && rng.chance(0.3) ? Math.max(100, Math.floor(sale.amount * (0.1 + 0.8 * rng.next()))) : sale.amount;
+    const id = permute40(day * INDEX_SPACE + index, this.idKey ^ 0x2ef0)
+      .toString(36)
+      .toUpperCase()
+      .padStart(8, '0');
+    return {
+      ...own,
+      order_id: sale.order_id,
+      pg_transaction_id: `${refund ? 'rfnd' : 'adj'}_${id}`,
+      order_date: sale.order_date,
+      order_status: refund ? 'refunded' : 'chargeback',
+      pg_status: refund ? 'refunded' : 'chargeback',
+      payment_mode: sale.payment_mode,
+      amount: -back,
+      mer_service_fee: 0,
+      mer_service_tax: 0,
+      merchant_subvention_amount: '0.00',
+      cgst: '0.00',
+      igst: '0.00',
+      sgst: '0.00',
+      settled_amount: -back,
+      dispute_id: refund ? null : `dsp_${rng.base36(10)}`,
+      description: refund
+        ? `Refund of ${sale.pg_transaction_id}`
+        : `Chargeback of ${sale.pg_transaction_id}: dispute lost, debited`,
+    };
   }
 
   private core(day: number, index: number): { record: SettlementWire; exception: Exception } {
@@ -389,6 +442,8 @@ function applyException(r: SettlementWire, exception: Exception, rng: Rng): void
   switch (exception) {
     case 'none':
     case 'duplicate':
+    case 'refund':
+    case 'chargeback':
       return;
     case 'dispute':
       r.dispute_id = `dsp_${rng.base36(10)}`;
