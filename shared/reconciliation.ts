@@ -7,6 +7,8 @@
  *     settled_amount  = amount - mer_service_fee - mer_service_tax + merchant_subvention_amount
  *     mer_service_tax = cgst + sgst + igst
  * A failed payment moves no money: its settled amount must be 0, and the formula does not apply to it.
+ * A refund or chargeback is a negative line (amount and settled amount below 0, no fee, tax or subvention), and
+ * obeys the same formula.
  */
 import type { SettlementRecord } from './api/settlements';
 
@@ -106,8 +108,12 @@ export function missingUtr(r: CheckedRecord): ReconciliationException | null {
   return { rule: 'missing_utr', values: { utr: r.utr ?? null, settled_amount: r.settled_amount } };
 }
 
+/**
+ * A payment settled to the merchant while its dispute is open. A debit carrying a dispute id is the chargeback
+ * itself, the dispute closed against the merchant and netted out of a batch: nothing is open on it.
+ */
 export function disputeOpen(r: CheckedRecord): ReconciliationException | null {
-  if ((r.dispute_id ?? '').trim() === '') return null;
+  if ((r.dispute_id ?? '').trim() === '' || r.amount < 0) return null;
   return { rule: 'dispute_open', values: { dispute_id: r.dispute_id ?? null } };
 }
 

@@ -8,6 +8,14 @@
 import { z } from 'zod';
 import { calendarDate, istDateTime, majorAmount, minorInt, nonEmpty, requestId, statusTrue } from './common';
 
+/**
+ * A fee or its GST: the gateway charges them and never pays them out, so a negative one is refused. Amounts and
+ * settled amounts may be negative (a refund or chargeback netted out of a batch); the fee and GST of the sale are
+ * not given back on those lines and they carry none of their own (docs/design/not-shown.md).
+ */
+const NOT_A_CHARGE = 'is negative: a fee or its GST is charged by the gateway, never paid by it';
+const charge = <T extends z.ZodType<number>>(amount: T) => amount.refine((v) => v >= 0, NOT_A_CHARGE);
+
 export const settlementRecord = z.looseObject({
   order_id: z.string().nullable(),
   pg_transaction_id: z.string(),
@@ -22,12 +30,12 @@ export const settlementRecord = z.looseObject({
   pg_status: z.string(),
   payment_mode: z.string(),
   amount: minorInt,
-  mer_service_fee: minorInt,
-  mer_service_tax: minorInt,
+  mer_service_fee: charge(minorInt),
+  mer_service_tax: charge(minorInt),
   merchant_subvention_amount: majorAmount,
-  cgst: majorAmount,
-  igst: majorAmount,
-  sgst: majorAmount,
+  cgst: charge(majorAmount),
+  igst: charge(majorAmount),
+  sgst: charge(majorAmount),
   settled_amount: minorInt,
   dispute_id: z.string().nullable(),
   description: z.string().nullable(),

@@ -87,6 +87,11 @@ describe('reconciliation rules', () => {
       values: { dispute_id: 'dsp_1' },
     });
     expect(disputeOpen({ ...clean, dispute_id: '' })).toBeNull();
+    // The chargeback's own debit: the dispute is over, lost, and the money already taken back.
+    const chargeback = { ...clean, amount: -50_000, mer_service_fee: 0, mer_service_tax: 0, cgst: 0, sgst: 0, igst: 0 };
+    expect(
+      checkRecord({ ...chargeback, merchant_subvention_amount: 0, settled_amount: -50_000, dispute_id: 'dsp_1' }),
+    ).toEqual([]);
   });
 
   it('settled twice', () => {

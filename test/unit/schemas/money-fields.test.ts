@@ -26,8 +26,10 @@ const RECORD = {
   description: null,
 };
 const SETTLEMENT = { status: true, data: [RECORD], is_last_page: true };
-const settlementCgst = (cgst: unknown) =>
-  parse('settlement.fetch', edit(SETTLEMENT, 'data.0.cgst', cgst)).data[0]!.cgst;
+// Subvention, not a GST part: the decimal cases include a negative, which a GST part may not be.
+const settlementDecimal = (value: unknown) =>
+  parse('settlement.fetch', edit(SETTLEMENT, 'data.0.merchant_subvention_amount', value)).data[0]!
+    .merchant_subvention_amount;
 
 const BALANCE_A = { status: 'true', account: { cashfree: { account_no: '1234567890123', balance: '0.00' } } };
 const balanceA = (balance: unknown) =>
@@ -45,7 +47,7 @@ const PAYOUT = {
 };
 const payoutAmount = (amount: unknown) => parse('payout.fetch', edit(PAYOUT, 'payout.amount', amount)).payout.amount;
 
-describe('decimal strings in major units (settlement cgst, balance Variant A)', () => {
+describe('decimal strings in major units (settlement subvention and GST, balance Variant A)', () => {
   it.each([
     ['0.00', 0],
     ['1.80', 180],
@@ -56,7 +58,7 @@ describe('decimal strings in major units (settlement cgst, balance Variant A)', 
     ['0.01', 1],
     ['90071992547409.91', 9007199254740991],
   ])('%j -> %d paise', (text, paise) => {
-    expect(settlementCgst(text)).toBe(paise);
+    expect(settlementDecimal(text)).toBe(paise);
     expect(balanceA(text)).toBe(paise);
   });
 
@@ -117,6 +119,21 @@ describe("integer minor-unit fields (the document's `integer` amounts)", () => {
   it('pass through unchanged', () => {
     expect(parse('settlement.fetch', edit(SETTLEMENT, 'data.0.settled_amount', 0)).data[0]!.settled_amount).toBe(0);
     expect(parse('settlement.fetch', edit(SETTLEMENT, 'data.0.amount', -50050)).data[0]!.amount).toBe(-50050);
+  });
+
+  it('take a negative amount and settled amount (a refund or chargeback) but refuse a negative fee or GST', () => {
+    const refund = edit(edit(SETTLEMENT, 'data.0.amount', -50050), 'data.0.settled_amount', -50050);
+    expect(parse('settlement.fetch', refund).data[0]).toMatchObject({ amount: -50050, settled_amount: -50050 });
+    const why = 'is negative: a fee or its GST is charged by the gateway, never paid by it';
+    expect(refuse('settlement.fetch', edit(refund, 'data.0.mer_service_fee', -100))).toBe(
+      `data.0.mer_service_fee: ${why}`,
+    );
+    expect(refuse('settlement.fetch', edit(refund, 'data.0.mer_service_tax', -18))).toBe(
+      `data.0.mer_service_tax: ${why}`,
+    );
+    for (const field of ['cgst', 'sgst', 'igst']) {
+      expect(refuse('settlement.fetch', edit(refund, `data.0.${field}`, '-0.09'))).toBe(`data.0.${field}: ${why}`);
+    }
   });
 
   it('refuse a float such as 10.5, naming the field', () => {
