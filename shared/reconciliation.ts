@@ -61,6 +61,18 @@ export function isFailed(record: Pick<SettlementRecord, 'pg_status'>): boolean {
   return /^(failed|failure)$/i.test(record.pg_status.trim());
 }
 
+/**
+ * What a line of a batch is, from the interface's own fields: a sale (amount 0 or more, a failed payment
+ * included), or a debit netted out of the batch, a chargeback when it carries a dispute id and a refund when not.
+ * The sign and the dispute id, not the status words, which differ between gateways. `LINE_KIND_SUMS` in
+ * electron/cache/settlements.ts is the same rule in SQL.
+ */
+export type LineKind = 'sale' | 'refund' | 'chargeback';
+export function lineKind(r: Pick<SettlementRecord, 'amount' | 'dispute_id'>): LineKind {
+  if (r.amount >= 0) return 'sale';
+  return (r.dispute_id ?? '').trim() === '' ? 'refund' : 'chargeback';
+}
+
 export function expectedSettledAmount(r: Amounts): number {
   return r.amount - r.mer_service_fee - r.mer_service_tax + r.merchant_subvention_amount;
 }

@@ -44,8 +44,12 @@ const ROLLUP_SUMS = 'sum(count), sum(amount), sum(fees), sum(taxes), sum(settled
 const RECORDS_WHERE = `id BETWEEN :lo AND :hi AND ${FILTER_SQL}`;
 
 /** Every sum a workbook's Summary sheet shows, per date x gateway x payment mode. */
+/** Sales, refunds and chargebacks: `lineKind` (shared/reconciliation.ts) in SQL, summed apart. */
+const LINE_KIND_SUMS = `sum(CASE WHEN amount >= 0 THEN amount END),
+  sum(CASE WHEN amount < 0 AND trim(ifnull(dispute_id, ''), ' ' || char(9, 10, 13)) = '' THEN amount END),
+  sum(CASE WHEN amount < 0 AND trim(ifnull(dispute_id, ''), ' ' || char(9, 10, 13)) <> '' THEN amount END)`;
 const WORKBOOK_SUMS = `count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(cgst), sum(igst), sum(sgst),
-  sum(merchant_subvention_amount), sum(settled_amount)`;
+  sum(merchant_subvention_amount), sum(settled_amount), ${LINE_KIND_SUMS}`;
 const RULE_COUNTS = RULE_IDS.map((id) => `sum(exception_flags & ${ruleBit(id)} <> 0)`).join(', ');
 
 /** Every gateway stays in its menu; the other menus follow the chosen gateway. */
@@ -81,7 +85,20 @@ const SQL = {
            ORDER BY 1, 2`,
 } as const;
 
-const WORKBOOK_FIGURES = ['count', 'amount', 'fees', 'taxes', 'cgst', 'igst', 'sgst', 'subvention', 'settled'] as const;
+const WORKBOOK_FIGURES = [
+  'count',
+  'amount',
+  'fees',
+  'taxes',
+  'cgst',
+  'igst',
+  'sgst',
+  'subvention',
+  'settled',
+  'sales',
+  'refunds',
+  'chargebacks',
+] as const;
 
 export type WorkbookFigure = (typeof WORKBOOK_FIGURES)[number];
 
@@ -302,9 +319,8 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
         ...(bigint | null)[],
       ][];
       const groups = rows.map(([date, pg, paymentMode, ...values]) => {
-        const [count, amount, fees, taxes, cgst, igst, sgst, subvention, settled] = values.map((v, i) =>
-          exactNumber(v ?? 0n, WORKBOOK_FIGURES[i]!),
-        ) as number[];
+        const [count, amount, fees, taxes, cgst, igst, sgst, subvention, settled, sales, refunds, chargebacks] =
+          values.map((v, i) => exactNumber(v ?? 0n, WORKBOOK_FIGURES[i]!)) as number[];
         return {
           date,
           pg,
@@ -318,6 +334,9 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
           sgst,
           subvention,
           settled,
+          sales,
+          refunds,
+          chargebacks,
         } as WorkbookGroup;
       });
       const counts = (sql.ruleCounts.get(params) as (bigint | null)[]).map((v) => exactNumber(v ?? 0n, 'rule count'));

@@ -323,6 +323,9 @@ const SETTLEMENT_TOTALS: readonly [string, keyof Totals][] = [
   ['IGST', 'igst'],
   ['subvention', 'subvention'],
   ['settled amount', 'settled'],
+  ['sales (amounts of 0 and more)', 'sales'],
+  ['refunds', 'refunds'],
+  ['chargebacks', 'chargebacks'],
 ];
 
 async function writeSettlements(

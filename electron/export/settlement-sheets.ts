@@ -9,6 +9,7 @@ import {
   SETTLEMENT_MONEY_FIELDS,
   RULES,
   expectedSettledAmount,
+  lineKind,
   type ReconciliationException,
 } from '../../shared/reconciliation';
 import {
@@ -363,6 +364,9 @@ export const SUMMARY_COLUMNS: readonly ColumnSpec[] = [
 
 export type Totals = Record<WorkbookFigure, number>;
 
+/** The Summary's columns and the amounts split by kind of line, each checked between detail and Summary. */
+const CHECKED: readonly WorkbookFigure[] = [...FIGURES, 'sales', 'refunds', 'chargebacks'];
+
 export const zeroTotals = (): Totals => ({
   count: 0,
   amount: 0,
@@ -373,7 +377,12 @@ export const zeroTotals = (): Totals => ({
   igst: 0,
   subvention: 0,
   settled: 0,
+  sales: 0,
+  refunds: 0,
+  chargebacks: 0,
 });
+
+const KIND_FIGURE = { sale: 'sales', refund: 'refunds', chargeback: 'chargebacks' } as const;
 
 /** Adds a record to running totals; integers only, so the sum is exact while it stays below 2^53 paise. */
 export function addRecord(t: Totals, r: CachedSettlement): void {
@@ -386,17 +395,18 @@ export function addRecord(t: Totals, r: CachedSettlement): void {
   t.igst += r.igst;
   t.subvention += r.merchant_subvention_amount;
   t.settled += r.settled_amount;
+  t[KIND_FIGURE[lineKind(r)]] += r.amount;
 }
 
 export function grandTotal(groups: readonly WorkbookGroup[]): Totals {
   const t = zeroTotals();
-  for (const g of groups) for (const f of FIGURES) t[f] += g[f];
+  for (const g of groups) for (const f of CHECKED) t[f] += g[f];
   return t;
 }
 
 /** The first figure on which two totals differ, or null: the export's check that detail and Summary agree. */
 export function firstDifference(a: Totals, b: Totals): string | null {
-  return FIGURES.find((f) => a[f] !== b[f]) ?? null;
+  return CHECKED.find((f) => a[f] !== b[f]) ?? null;
 }
 
 /** The filter in words, for the Summary sheet: every narrowing the user chose. */
@@ -415,6 +425,25 @@ export function describeFilter(f: SettlementFilter): string {
   return parts.length ? parts.join(', ') : 'none (every cached record of the range)';
 }
 
+/**
+ * The net settled line by line, each signed as it moves the net, so they add up to it: sales, refunds and
+ * chargebacks (negative), fees and taxes taken (negative), subvention added; then what the gateway settled
+ * otherwise than amount − fee − tax + subvention (a failed payment's amount not paid, a few paise off).
+ */
+export function netSettledLines(t: Totals): [label: string, paise: number][] {
+  const byRule = t.amount - t.fees - t.taxes + t.subvention;
+  return [
+    ['Sales', t.sales],
+    ['Refunds', t.refunds],
+    ['Chargebacks', t.chargebacks],
+    ['Fees', -t.fees],
+    ['Taxes (GST on fees)', -t.taxes],
+    ['Subvention', t.subvention],
+    ['Settled otherwise (failed payments not paid, paise differences)', t.settled - byRule],
+    ['Net settled', t.settled],
+  ];
+}
+
 const label = (l: string, value: string | number, type: 'text' | 'integer' = 'text'): RowValues => [
   { type: 'text', value: l },
   { type, value },
@@ -430,7 +459,9 @@ export interface DetailSheet {
 
 /**
  * The Summary sheet below its header: a line per group and the grand total; then a subtotal line per detail sheet
- * (so each sheet can be checked on its own); the records breaking each rule; and cells cut to fit. Where the
+ * (so each sheet can be checked on its own); the net settled line by line (sales, refunds, chargebacks, fees,
+ * taxes, subvention: an accountant's lines, amounts in the second column); the records breaking each rule; and
+ * cells cut to fit. Where the
  * export comes from is on the Audit sheet.
  */
 export function summaryRows(summary: WorkbookSummary, sheets: readonly DetailSheet[], cutCells: number): RowValues[] {
@@ -454,6 +485,9 @@ export function summaryRows(summary: WorkbookSummary, sheets: readonly DetailShe
       null,
       ...line(s.totals),
     ]),
+    [],
+    [txt('Net settled, line by line (the lines above it add up to it)')],
+    ...netSettledLines(total).map(([l, paise]) => [txt(l), { type: 'money', value: paise }] as RowValues),
     [],
     [txt('Reconciliation exceptions (records breaking each rule)')],
     ...Object.entries(summary.ruleCounts).map(([rule, count]) =>
