@@ -147,6 +147,22 @@ describe('a batch with refunds and a chargeback', () => {
     });
   });
 
+  it('ties again after a re-sync, which recomputes the batch and rollup from the rows, not from kept sums', async () => {
+    // Sums kept by deltas carry an edit forward; the re-sync of the date must make them again from its rows.
+    cache.db
+      .prepare('UPDATE settlement_batches SET settled = settled + 1, amount = -amount WHERE date = ? AND pg = ?')
+      .run(date, pg);
+    cache.db.prepare('UPDATE settlement_rollup SET settled = settled + 1 WHERE date = ? AND pg = ?').run(date, pg);
+    const summary = await syncSettlements({ api: sb.api(), cache, from: date, to: date });
+    expect(summary.status).toBe('completed');
+    const b = books(served);
+    expect(cache.reconciliation.batches(date, date, pg)[0]).toMatchObject({
+      amount: b.sales + b.refunds + b.chargebacks,
+      settled: b.net,
+    });
+    expect(cache.settlements.aggregate({ from: date, to: date, pg }).total.settled).toBe(b.net);
+  });
+
   it('is matched in reconciliation by a bank credit of its net, to the paisa', async () => {
     const answer = await hook(sb.sandbox.url, 'POST', 'statement', {
       from: date,
