@@ -55,6 +55,37 @@ describe('recon on the command line', () => {
     expect(human.stdout).toMatch(/^TOTAL/m);
   });
 
+  it('settlements batches --json: a batch netting refunds or chargebacks out gives signed integer paise', async () => {
+    const source = new SettlementSource(
+      SANDBOX_DEFAULTS.seed,
+      SANDBOX_DEFAULTS.settlementsPerDay,
+      GATEWAYS.map((g) => g.code),
+    );
+    // Summed here from the sandbox's own records, per batch (date, gateway, settlement time).
+    const expected = new Map<string, { amount: number; settled: number; debits: number }>();
+    for (let d = from; d <= to; d = addDays(d, 1)) {
+      for (const r of source.page(d, undefined, 0, SANDBOX_DEFAULTS.settlementsPerDay).data) {
+        const key = `${d}|${r.pg}|${r.settlement_date}`;
+        const e = expected.get(key) ?? { amount: 0, settled: 0, debits: 0 };
+        expected.set(key, {
+          amount: e.amount + r.amount,
+          settled: e.settled + r.settled_amount,
+          debits: e.debits + (r.amount < 0 ? 1 : 0),
+        });
+      }
+    }
+    const out = await cli('settlements', 'batches', ...period, '--json');
+    const { batches } = JSON.parse(out.stdout) as {
+      batches: { date: string; pg: string; settlementDate: string; amount: number; settled: number }[];
+    };
+    const netted = batches.filter((b) => expected.get(`${b.date}|${b.pg}|${b.settlementDate}`)!.debits > 0);
+    expect(netted.length).toBeGreaterThan(0);
+    for (const b of netted) {
+      const e = expected.get(`${b.date}|${b.pg}|${b.settlementDate}`)!;
+      expect([b.amount, b.settled]).toEqual([e.amount, e.settled]);
+    }
+  });
+
   it('statement import: lines added once, the layout named', async () => {
     const first = await cli('recon', 'statement', 'import', statementFile, '--account', 'HDFC 5678', '--json');
     expect(first.code, first.stderr).toBe(0);
