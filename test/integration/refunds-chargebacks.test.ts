@@ -18,7 +18,7 @@ import { runExport, type ExportJob } from '../../electron/export/run-export';
 import { createJournal, type Journal } from '../../electron/journal/journal';
 import { createProfileStore } from '../../electron/profiles/profile-store';
 import type { SettlementRecord } from '../../shared/api/settlements';
-import { majorNumberToMinor, parseDecimalToMinor } from '../../shared/money';
+import { formatMinor, majorNumberToMinor, parseDecimalToMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import { TEST_NOW, TEST_TODAY } from '../support/clock';
 import { openpyxlCells, openpyxlProblem, pythonCsvFields } from '../support/export-files';
@@ -237,6 +237,16 @@ describe.runIf(requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)'
       // A negative amount is a number to the reader, never text behind an apostrophe.
       expect(rows.filter((r) => r[amount]!.startsWith('-')).length).toBe(served.filter((r) => r.amount < 0).length);
       expect(readFileSync(file, 'utf8')).not.toContain("'-");
+      // The sidecar gives the three kinds beside the other totals.
+      const about = readFileSync(file.replace(/\.csv$/, '.about.txt'), 'utf8').split('\r\n');
+      expect(about).toEqual(
+        expect.arrayContaining([
+          `Total sales (amounts of 0 and more) (INR): ${formatMinor(b.sales)}`,
+          `Total refunds (INR): ${formatMinor(b.refunds)}`,
+          `Total chargebacks (INR): ${formatMinor(b.chargebacks)}`,
+          `Total settled amount (INR): ${formatMinor(b.net)}`,
+        ]),
+      );
     });
   },
 );
