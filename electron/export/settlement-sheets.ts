@@ -428,7 +428,8 @@ export function describeFilter(f: SettlementFilter): string {
 /**
  * The net settled line by line, each signed as it moves the net, so they add up to it: sales, refunds and
  * chargebacks (negative), fees and taxes taken (negative), subvention added; then what the gateway settled
- * otherwise than amount − fee − tax + subvention (a failed payment's amount not paid, a few paise off).
+ * otherwise than amount − fee − tax + subvention (a failed payment's amount not paid, a few paise off). Labels
+ * short enough for the Summary's first column, since the amount beside them would cut a longer one.
  */
 export function netSettledLines(t: Totals): [label: string, paise: number][] {
   const byRule = t.amount - t.fees - t.taxes + t.subvention;
@@ -437,9 +438,9 @@ export function netSettledLines(t: Totals): [label: string, paise: number][] {
     ['Refunds', t.refunds],
     ['Chargebacks', t.chargebacks],
     ['Fees', -t.fees],
-    ['Taxes (GST on fees)', -t.taxes],
+    ['Taxes (GST)', -t.taxes],
     ['Subvention', t.subvention],
-    ['Settled otherwise (failed payments not paid, paise differences)', t.settled - byRule],
+    ['Adjustments', t.settled - byRule],
     ['Net settled', t.settled],
   ];
 }
@@ -486,7 +487,12 @@ export function summaryRows(summary: WorkbookSummary, sheets: readonly DetailShe
       ...line(s.totals),
     ]),
     [],
-    [txt('Net settled, line by line (the lines above it add up to it)')],
+    [
+      txt(
+        'Net settled, line by line: the lines above it add up to it ' +
+          '(adjustments: failed payments not paid, paise off amount − fees − taxes + subvention)',
+      ),
+    ],
     ...netSettledLines(total).map(([l, paise]) => [txt(l), { type: 'money', value: paise }] as RowValues),
     [],
     [txt('Reconciliation exceptions (records breaking each rule)')],
