@@ -65,12 +65,12 @@ export function isFailed(record: Pick<SettlementRecord, 'pg_status'>): boolean {
  * What a line of a batch is, from the interface's own fields: a sale (amount 0 or more, a failed payment
  * included), or a debit netted out of the batch, a chargeback when it carries a dispute id and a refund when not.
  * The sign and the dispute id, not the status words, which differ between gateways. `LINE_KIND_SUMS` in
- * electron/cache/settlements.ts is the same rule in SQL.
+ * electron/cache/settlements.ts is the same rule in SQL (a dispute id of spaces, tabs or line breaks is none).
  */
 export type LineKind = 'sale' | 'refund' | 'chargeback';
 export function lineKind(r: Pick<SettlementRecord, 'amount' | 'dispute_id'>): LineKind {
   if (r.amount >= 0) return 'sale';
-  return (r.dispute_id ?? '').trim() === '' ? 'refund' : 'chargeback';
+  return /^[ \t\n\r]*$/.test(r.dispute_id ?? '') ? 'refund' : 'chargeback';
 }
 
 export function expectedSettledAmount(r: Amounts): number {

@@ -43,11 +43,11 @@ const SUMS = 'count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax),
 const ROLLUP_SUMS = 'sum(count), sum(amount), sum(fees), sum(taxes), sum(settled)';
 const RECORDS_WHERE = `id BETWEEN :lo AND :hi AND ${FILTER_SQL}`;
 
-/** Every sum a workbook's Summary sheet shows, per date x gateway x payment mode. */
 /** Sales, refunds and chargebacks: `lineKind` (shared/reconciliation.ts) in SQL, summed apart. */
 const LINE_KIND_SUMS = `sum(CASE WHEN amount >= 0 THEN amount END),
   sum(CASE WHEN amount < 0 AND trim(ifnull(dispute_id, ''), ' ' || char(9, 10, 13)) = '' THEN amount END),
   sum(CASE WHEN amount < 0 AND trim(ifnull(dispute_id, ''), ' ' || char(9, 10, 13)) <> '' THEN amount END)`;
+/** Every sum a workbook's Summary sheet shows, per date x gateway x payment mode. */
 const WORKBOOK_SUMS = `count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(cgst), sum(igst), sum(sgst),
   sum(merchant_subvention_amount), sum(settled_amount), ${LINE_KIND_SUMS}`;
 const RULE_COUNTS = RULE_IDS.map((id) => `sum(exception_flags & ${ruleBit(id)} <> 0)`).join(', ');
