@@ -10,7 +10,7 @@ import { formatMoney } from '../../shared/money';
 import type { OrderService } from '../merchant/orders';
 import type { PaymentToolService } from '../merchant/payment-tools';
 import type { PlanService } from '../merchant/plans';
-import type { SubscriptionService } from '../merchant/subscriptions';
+import { checkChargeGuard, type SubscriptionService } from '../merchant/subscriptions';
 import type { WebhookService } from '../merchant/webhooks';
 import type { BeneficiaryService } from '../treasury/beneficiaries';
 
@@ -97,7 +97,11 @@ export function createActionCatalogue(
           amount: r.amount,
           currency: r.currency,
           summary: `Charge ${money(r.amount, r.currency)} under subscription ${r.id} (its own amount ${formatMoney(own, r.currency)})${r.reason ? `: ${r.reason}` : ''}.`,
-          context: { subscriptionAmount: own, status: view.subscription.subscription_status },
+          context: {
+            subscriptionAmount: own,
+            subscriptionCurrency: view.subscription.currency,
+            status: view.subscription.subscription_status,
+          },
         };
       }
       case 'subscription.cancel': {
@@ -172,14 +176,21 @@ export function createActionCatalogue(
     }
   }
 
-  /** Guards that hold before a proposal is made as before a send: a charge far above its plan needs its reason. */
-  async function guard(profileId: string, r: ActionRequest): Promise<void> {
+  /**
+   * Guards that hold before a proposal is made as before a send: a charge far above its subscription needs its
+   * reason, held against the subscription `describe` fetched just now rather than fetched again.
+   */
+  async function guard(profileId: string, r: ActionRequest, described: Described): Promise<void> {
     if (r.action !== 'subscription.charge') return;
     const { chargeReasonAbovePlanTimes } = await policyOf(profileId);
-    await subscriptions.guardCharge(profileId, r.id, r.amount, {
-      reason: r.reason,
-      planTimes: chargeReasonAbovePlanTimes,
-    });
+    checkChargeGuard(
+      {
+        amount: described.context['subscriptionAmount'] as number,
+        currency: described.context['subscriptionCurrency'] as string,
+      },
+      r.amount,
+      { reason: r.reason, planTimes: chargeReasonAbovePlanTimes },
+    );
   }
 
   /** What the approver reads beside the frozen request, fetched again now, and what blocks approving it. */

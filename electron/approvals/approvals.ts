@@ -99,7 +99,7 @@ export function createApprovals(deps: {
     const described = await describe(profileId, r);
     const needed = await desk.approvals.needed(r.action, described.amount);
     if (needed === 0) return (await execute(profileId, requestKey, request)) as Results[R['action']];
-    await guard(profileId, r);
+    await guard(profileId, r, described);
     // A double click proposes once, as a direct send is sent once.
     return proposeOnce(`${profileId}\0${requestKey}`, async () => ({
       pendingApproval: await desk.approvals.propose({

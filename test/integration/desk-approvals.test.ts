@@ -291,6 +291,14 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
       currency: view.subscription.currency,
     });
     expect(refused).toMatchObject({ ok: false, error: { code: 'CHARGE_NEEDS_REASON' } });
+    // A harmless fault counts the subscription's fetches: proposing fetches it once, for the summary and the guard.
+    const fetches = 10;
+    await hook(sandbox.url, 'POST', 'faults', {
+      path: OPERATIONS['subscription.fetch'].path,
+      kind: 'delay',
+      delayMs: 0,
+      count: fetches,
+    });
     const withReason = await ok(olga, 'subscriptions.charge', {
       requestKey: key(),
       id: sub.id,
@@ -299,6 +307,8 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
       reason: 'Annual plan upgrade agreed by phone',
     });
     expect(withReason).toMatchObject({ pendingApproval: { action: 'subscription.charge', needed: 1 } });
+    const left = (await hook<{ faults: { remaining: number }[] }>(sandbox.url, 'GET', 'faults')).body.faults;
+    expect(fetches - left[0]!.remaining).toBe(1);
     const review = await ok(arun, 'approvals.review', {
       id: (withReason as { pendingApproval: Proposal }).pendingApproval.id,
     });
