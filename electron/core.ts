@@ -199,7 +199,7 @@ export function createCore(options: CoreOptions) {
       ...services,
       beneficiaries,
       // Called at run time, by when `approvals` (made below, from the services) exists.
-      refusal: (profileId) => approvals.importRefusal(profileId),
+      propose: (profileId, request) => approvals.proposeImport(profileId, request),
     }),
     payouts,
     payoutChecks: createPayoutCheckService({
@@ -224,7 +224,7 @@ export function createCore(options: CoreOptions) {
   const approvals = createApprovals({
     desks,
     journals,
-    services: { ...merchant, beneficiaries },
+    services: { ...merchant, beneficiaries, beneficiaryImport: treasury.beneficiaryImport },
     log: options.log.child('approvals'),
   });
   const payoutWatch = createPayoutWatch({

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { currencyCode } from './api/common';
 import { beneficiaryForm } from './beneficiaries';
+import { IMPORT_MAX_ROWS } from './beneficiary-import';
 import { processForm } from './payment-tools';
 import { planForm } from './plans';
 import { webhookEdit } from './webhooks';
@@ -19,6 +20,7 @@ export const APPROVAL_ACTIONS = [
   'subscription.charge',
   'subscription.cancel',
   'beneficiary.add',
+  'beneficiary.import',
   'webhook.update',
   'webhook.deactivate',
   'plan.create',
@@ -32,6 +34,7 @@ export const ACTION_LABELS: Readonly<Record<ApprovalAction, string>> = {
   'subscription.charge': 'Ad hoc charge',
   'subscription.cancel': 'Subscription cancel',
   'beneficiary.add': 'Beneficiary add',
+  'beneficiary.import': 'Beneficiary import (each batch)',
   'webhook.update': 'Webhook update',
   'webhook.deactivate': 'Webhook deactivation',
   'plan.create': 'Plan create',
@@ -62,10 +65,15 @@ export const DEFAULT_RULE: ActionRule = {
   expiresHours: 24,
 };
 
+/** Actions added after desks had stored a policy: a stored policy without their rule reads the safe default. */
+const LATER_ACTIONS: ReadonlySet<ApprovalAction> = new Set(['beneficiary.import']);
+
 export const approvalPolicy = z
   .object({
     rules: z.object(
-      Object.fromEntries(APPROVAL_ACTIONS.map((a) => [a, actionRule])) as Record<ApprovalAction, typeof actionRule>,
+      Object.fromEntries(
+        APPROVAL_ACTIONS.map((a) => [a, LATER_ACTIONS.has(a) ? actionRule.default(DEFAULT_RULE) : actionRule]),
+      ) as Record<ApprovalAction, typeof actionRule>,
     ),
     /**
      * An ad hoc charge above this many times the subscription's own amount needs a typed reason (with or without
@@ -112,6 +120,19 @@ export const actionRequest = z.discriminatedUnion('action', [
     .strict(),
   z.object({ action: z.literal('subscription.cancel'), id }).strict(),
   z.object({ action: z.literal('beneficiary.add'), beneficiary: beneficiaryForm }).strict(),
+  z
+    .object({
+      action: z.literal('beneficiary.import'),
+      fileName: z.string().max(255),
+      /** The file's digest: with each row's number, the key that stops a retry creating a payee twice. */
+      digest: z.string().regex(/^[0-9a-f]{64}$/),
+      /** The file's valid rows, each exactly as it will be sent. */
+      rows: z
+        .array(z.object({ row: z.number().int().positive(), beneficiary: beneficiaryForm }).strict())
+        .min(1)
+        .max(IMPORT_MAX_ROWS),
+    })
+    .strict(),
   z.object({ action: z.literal('webhook.update'), change: webhookEdit }).strict(),
   z.object({ action: z.literal('webhook.deactivate'), change: webhookEdit }).strict(),
   z.object({ action: z.literal('plan.create'), plan: planForm }).strict(),
@@ -217,3 +238,6 @@ export const proposalReview = z.object({
 export type ProposalReview = z.output<typeof proposalReview>;
 
 export { requestKey as approvalRequestKey };
+
+/** An import's valid rows as one proposal. */
+export type BeneficiaryImportRequest = Extract<ActionRequest, { action: 'beneficiary.import' }>;

@@ -5,14 +5,17 @@
  */
 import type { JsonValue } from '../../shared/journal';
 import type { ActionRequest, ApprovalPolicy, Proposal, ProposalReview } from '../../shared/approvals';
+import type { BeneficiaryFields } from '../../shared/beneficiaries';
 import { amountInWords } from '../../shared/amount-words';
 import { formatMoney } from '../../shared/money';
 import type { OrderService } from '../merchant/orders';
 import type { PaymentToolService } from '../merchant/payment-tools';
 import type { PlanService } from '../merchant/plans';
-import type { SubscriptionService } from '../merchant/subscriptions';
+import { checkChargeGuard, type SubscriptionService } from '../merchant/subscriptions';
 import type { WebhookService } from '../merchant/webhooks';
 import type { BeneficiaryService } from '../treasury/beneficiaries';
+import type { BeneficiaryImportService } from '../treasury/beneficiary-import';
+import { ifscDirectory } from '../treasury/ifsc';
 
 /** An approval the console will not give: what it fetched again says the request no longer holds. */
 export class ApprovalBlockedError extends Error {
@@ -27,6 +30,7 @@ export interface ApprovalServices {
   plans: PlanService;
   webhooks: WebhookService;
   beneficiaries: BeneficiaryService;
+  beneficiaryImport: BeneficiaryImportService;
 }
 
 export interface Reviewed {
@@ -57,7 +61,37 @@ export function createActionCatalogue(
   services: ApprovalServices,
   policyOf: (profileId: string) => Promise<ApprovalPolicy>,
 ) {
-  const { orders, subscriptions, tools, plans, webhooks, beneficiaries } = services;
+  const { orders, subscriptions, tools, plans, webhooks, beneficiaries, beneficiaryImport } = services;
+
+  /**
+   * The payees already holding a new payee's details, each with its bank-detail changes, added to the review; what
+   * blocks approving it (details that changed after the proposal was made).
+   */
+  function payeeHistory(
+    profileId: string,
+    b: BeneficiaryFields,
+    madeAt: string,
+    add: (label: string, value: string) => void,
+  ): string | null {
+    const same = beneficiaries.matches(profileId, {
+      ...(b.account_number ? { account_number: b.account_number, ifsc: b.ifsc } : {}),
+      ...(b.vpa ? { vpa: b.vpa } : {}),
+    });
+    let blocked: string | null = null;
+    for (const m of same) {
+      add('Payee with these details', `${m.name} (${m.beneficiary_id})`);
+      for (const c of beneficiaries.changes(profileId, m.beneficiary_id)) {
+        add(
+          `Bank details of ${m.beneficiary_id} changed`,
+          `${c.changedAt}: ${c.before.account_number ?? c.before.vpa ?? '-'} → ${c.after.account_number ?? c.after.vpa ?? '-'}`,
+        );
+        if (c.changedAt > madeAt) {
+          blocked = `The bank details of payee ${m.name} (${m.beneficiary_id}) changed at ${c.changedAt}, after this proposal: review the change first.`;
+        }
+      }
+    }
+    return blocked;
+  }
 
   async function describe(profileId: string, r: ActionRequest): Promise<Described> {
     switch (r.action) {
@@ -97,7 +131,11 @@ export function createActionCatalogue(
           amount: r.amount,
           currency: r.currency,
           summary: `Charge ${money(r.amount, r.currency)} under subscription ${r.id} (its own amount ${formatMoney(own, r.currency)})${r.reason ? `: ${r.reason}` : ''}.`,
-          context: { subscriptionAmount: own, status: view.subscription.subscription_status },
+          context: {
+            subscriptionAmount: own,
+            subscriptionCurrency: view.subscription.currency,
+            status: view.subscription.subscription_status,
+          },
         };
       }
       case 'subscription.cancel': {
@@ -114,6 +152,17 @@ export function createActionCatalogue(
         const b = r.beneficiary;
         const where = b.account_number ? `A/c ${lastDigits(b.account_number)}, IFSC ${b.ifsc}` : `UPI ${b.vpa}`;
         return { amount: null, currency: null, summary: `Add the beneficiary ${b.name} (${where}).`, context: {} };
+      }
+      case 'beneficiary.import': {
+        const n = r.rows.length;
+        const names = r.rows.slice(0, 3).map((x) => x.beneficiary.name);
+        const more = n > names.length ? ` and ${n - names.length} more` : '';
+        return {
+          amount: null,
+          currency: null,
+          summary: `Import ${n} ${n === 1 ? 'payee' : 'payees'} from ${r.fileName}: ${names.join(', ')}${more}.`,
+          context: {},
+        };
       }
       case 'webhook.update':
       case 'webhook.deactivate': {
@@ -162,6 +211,9 @@ export function createActionCatalogue(
         return subscriptions.cancel(profileId, key, r.id);
       case 'beneficiary.add':
         return beneficiaries.create(profileId, key, r.beneficiary);
+      case 'beneficiary.import':
+        // Each row carries its own key (the file's digest and its row), not the proposal's.
+        return beneficiaryImport.sendBatch(profileId, r);
       case 'webhook.update':
       case 'webhook.deactivate':
         return webhooks.update(profileId, key, r.change);
@@ -172,14 +224,21 @@ export function createActionCatalogue(
     }
   }
 
-  /** Guards that hold before a proposal is made as before a send: a charge far above its plan needs its reason. */
-  async function guard(profileId: string, r: ActionRequest): Promise<void> {
+  /**
+   * Guards that hold before a proposal is made as before a send: a charge far above its subscription needs its
+   * reason, held against the subscription `describe` fetched just now rather than fetched again.
+   */
+  async function guard(profileId: string, r: ActionRequest, described: Described): Promise<void> {
     if (r.action !== 'subscription.charge') return;
     const { chargeReasonAbovePlanTimes } = await policyOf(profileId);
-    await subscriptions.guardCharge(profileId, r.id, r.amount, {
-      reason: r.reason,
-      planTimes: chargeReasonAbovePlanTimes,
-    });
+    checkChargeGuard(
+      {
+        amount: described.context['subscriptionAmount'] as number,
+        currency: described.context['subscriptionCurrency'] as string,
+      },
+      r.amount,
+      { reason: r.reason, planTimes: chargeReasonAbovePlanTimes },
+    );
   }
 
   /** What the approver reads beside the frozen request, fetched again now, and what blocks approving it. */
@@ -192,7 +251,7 @@ export function createActionCatalogue(
       case 'order.refund': {
         const view = await orders.fetch(profileId, r.orderId);
         const currency = view.order.currency;
-        add('Order amount', formatMoney(view.order.amount, currency));
+        add('Order amount', money(view.order.amount, currency));
         if (view.balance === null || view.refunds === null) {
           return {
             facts: out,
@@ -200,7 +259,7 @@ export function createActionCatalogue(
             sendContext: {},
           };
         }
-        add('Refundable now', formatMoney(view.balance.refundable, currency));
+        add('Refundable now', money(view.balance.refundable, currency));
         const known = view.refunds.map((x) => x.refund_id);
         const wanted = p.amount ?? 0;
         if (wanted > view.balance.refundable) {
@@ -223,7 +282,7 @@ export function createActionCatalogue(
       case 'subscription.cancel': {
         const view = await subscriptions.fetch(profileId, r.id);
         const s = view.subscription;
-        add("Subscription's own amount", formatMoney(s.amount, s.currency));
+        add("Subscription's own amount", money(s.amount, s.currency));
         add('Subscription status', s.subscription_status);
         if (r.action === 'subscription.charge' && r.reason) add('Reason for the charge', r.reason);
         const cancelled = /^cancel+ed$/i.test(s.subscription_status);
@@ -238,7 +297,7 @@ export function createActionCatalogue(
         const orderId = r.action === 'order.capture' ? r.orderId : r.order.order_id;
         const view = await orders.fetch(profileId, orderId);
         add('Order status now', view.order.order_status);
-        add('Order amount now', formatMoney(view.order.amount, view.order.currency));
+        add('Order amount now', money(view.order.amount, view.order.currency));
         const changed = p.amount !== null && view.order.amount !== p.amount;
         return {
           facts: out,
@@ -268,22 +327,20 @@ export function createActionCatalogue(
         add('Name', b.name);
         if (b.account_number) add('Account number', `${b.account_number} (IFSC ${b.ifsc})`);
         if (b.vpa) add('UPI', b.vpa);
-        const same = beneficiaries.matches(profileId, {
-          ...(b.account_number ? { account_number: b.account_number, ifsc: b.ifsc } : {}),
-          ...(b.vpa ? { vpa: b.vpa } : {}),
-        });
+        return { facts: out, blocked: payeeHistory(profileId, b, p.madeAt, add), sendContext: {} };
+      }
+      case 'beneficiary.import': {
+        add('Payees', `${r.rows.length} from ${r.fileName}`);
+        const ifscs = r.rows.some((x) => x.beneficiary.ifsc) ? await ifscDirectory() : null;
         let blocked: string | null = null;
-        for (const m of same) {
-          add('Payee with these details', `${m.name} (${m.beneficiary_id})`);
-          for (const c of beneficiaries.changes(profileId, m.beneficiary_id)) {
-            add(
-              `Bank details of ${m.beneficiary_id} changed`,
-              `${c.changedAt}: ${c.before.account_number ?? c.before.vpa ?? '-'} → ${c.after.account_number ?? c.after.vpa ?? '-'}`,
-            );
-            if (c.changedAt > p.madeAt) {
-              blocked = `The bank details of payee ${m.name} (${m.beneficiary_id}) changed at ${c.changedAt}, after this proposal: review the change first.`;
-            }
-          }
+        for (const { row, beneficiary: b } of r.rows) {
+          const bank = b.ifsc && ifscs ? (ifscs.check(b.ifsc).bank ?? 'bank not in the IFSC list') : null;
+          const where = [
+            b.account_number ? `A/c ${b.account_number}, IFSC ${b.ifsc} (${bank})` : null,
+            b.vpa ? `UPI ${b.vpa}` : null,
+          ].filter(Boolean);
+          add(`Row ${row}`, `${b.name}: ${where.join('; ')}`);
+          blocked ??= payeeHistory(profileId, b, p.madeAt, add);
         }
         return { facts: out, blocked, sendContext: {} };
       }

@@ -13,8 +13,11 @@
  * - A lost answer is "outcome unknown": the sending console's journal holds the attempt (tagged with the proposal's
  *   id), so its check status settles it — after a restart too (`recover`).
  */
+import { importOutcome, OUTCOME_LABELS, type ImportReport } from '../../shared/beneficiary-import';
+import type { JsonValue } from '../../shared/journal';
 import {
   ACTION_LABELS,
+  type BeneficiaryImportRequest,
   DEFAULT_POLICY,
   type ActionRequest,
   type ApprovalAction,
@@ -30,7 +33,7 @@ import type { Desk } from '../desk/desk';
 import type { DeskRegistry } from '../desk/registry';
 import { DeskError } from '../desk/errors';
 import { withActionContext } from '../journal/action-context';
-import { ApprovalBlockedError, createActionCatalogue, type ApprovalServices } from './action-catalogue';
+import { ApprovalBlockedError, createActionCatalogue, type ApprovalServices, type Described } from './action-catalogue';
 import { createSubmissions, createdNothing } from '../journal/keyed-actions';
 import type { Journals } from '../journal/registry';
 import type { Logger } from '../log';
@@ -41,12 +44,38 @@ import type { SubscriptionService } from '../merchant/subscriptions';
 import type { WebhookService } from '../merchant/webhooks';
 import type { BeneficiaryService } from '../treasury/beneficiaries';
 
+/** A sent batch as one outcome: unknown while any row is, failed when no row took effect; each row's outcome kept. */
+function batchOutcome(report: ImportReport): {
+  outcome: 'succeeded' | 'failed' | 'unknown';
+  summary: string;
+  rows: JsonValue;
+} {
+  const c = report.counts;
+  const outcome = c.unknown > 0 ? 'unknown' : c.created + c.already_created + c.exists === 0 ? 'failed' : 'succeeded';
+  const counted = importOutcome.options
+    .filter((o) => c[o] > 0)
+    .map((o) => `${c[o]} ${OUTCOME_LABELS[o].toLowerCase()}`)
+    .join(', ');
+  return {
+    outcome,
+    summary: `Imported ${report.fileName}: ${counted}.`,
+    rows: report.rows.map(({ row, name, outcome: o, beneficiaryId, reason }) => ({
+      row,
+      name,
+      outcome: o,
+      beneficiaryId,
+      reason,
+    })),
+  };
+}
+
 type Results = {
   'order.refund': Awaited<ReturnType<OrderService['refund']>>;
   'order.capture': Awaited<ReturnType<OrderService['capture']>>;
   'subscription.charge': Awaited<ReturnType<SubscriptionService['charge']>>;
   'subscription.cancel': Awaited<ReturnType<SubscriptionService['cancel']>>;
   'beneficiary.add': Awaited<ReturnType<BeneficiaryService['create']>>;
+  'beneficiary.import': ImportReport;
   'webhook.update': Awaited<ReturnType<WebhookService['update']>>;
   'webhook.deactivate': Awaited<ReturnType<WebhookService['update']>>;
   'plan.create': Awaited<ReturnType<PlanService['create']>>;
@@ -60,6 +89,7 @@ const EVENT_OF: Readonly<Record<ApprovalAction, string>> = {
   'subscription.charge': 'subscription.charge',
   'subscription.cancel': 'subscription.cancel',
   'beneficiary.add': 'beneficiary.create',
+  'beneficiary.import': 'beneficiary.create',
   'webhook.update': 'webhook.update',
   'webhook.deactivate': 'webhook.update',
   'plan.create': 'plan.create',
@@ -72,7 +102,7 @@ export function createApprovals(deps: {
   services: ApprovalServices;
   log: Logger;
 }) {
-  const { orders, subscriptions, plans } = deps.services;
+  const { orders, subscriptions, plans, beneficiaryImport: importService } = deps.services;
   const proposeOnce = createSubmissions<PendingApproval>();
   /** Proposals this process is sending now: not to be "recovered" while their answer is on its way. */
   const inFlight = new Set<string>();
@@ -99,8 +129,18 @@ export function createApprovals(deps: {
     const described = await describe(profileId, r);
     const needed = await desk.approvals.needed(r.action, described.amount);
     if (needed === 0) return (await execute(profileId, requestKey, request)) as Results[R['action']];
-    await guard(profileId, r);
-    // A double click proposes once, as a direct send is sent once.
+    await guard(profileId, r, described);
+    return propose(profileId, requestKey, desk, r, described);
+  }
+
+  /** The request frozen on the desk with its maker; a double click proposes once, as a direct send is sent once. */
+  function propose(
+    profileId: string,
+    requestKey: string,
+    desk: Desk,
+    r: ActionRequest,
+    described: Described,
+  ): Promise<PendingApproval> {
     return proposeOnce(`${profileId}\0${requestKey}`, async () => ({
       pendingApproval: await desk.approvals.propose({
         action: r.action,
@@ -108,6 +148,13 @@ export function createApprovals(deps: {
         ...described,
       }),
     }));
+  }
+
+  /** An import's ready rows as one proposal where the desk's policy asks, or null to send them now. */
+  async function proposeImport(profileId: string, r: BeneficiaryImportRequest): Promise<PendingApproval | null> {
+    const desk = await deskOf(profileId);
+    if (!desk || (await desk.approvals.needed(r.action, null)) === 0) return null;
+    return propose(profileId, `import\0${r.digest}`, desk, r, await describe(profileId, r));
   }
 
   async function requireDesk(profileId: string): Promise<Desk> {
@@ -158,12 +205,17 @@ export function createApprovals(deps: {
     try {
       let outcome: 'succeeded' | 'failed' | 'unknown';
       let summary: string;
+      let rows: JsonValue | undefined;
       try {
         const result = (await withActionContext({ proposalId: p.id }, () =>
           execute(profileId, `proposal:${p.id}`, p.request as unknown as ActionRequest),
         )) as { outcome?: { summary: string }; message?: string | null };
-        outcome = 'succeeded';
-        summary = result.outcome?.summary ?? `Sent: ${p.summary}${result.message ? ` (${result.message})` : ''}`;
+        if (p.action === 'beneficiary.import') {
+          ({ outcome, summary, rows } = batchOutcome(result as unknown as ImportReport));
+        } else {
+          outcome = 'succeeded';
+          summary = result.outcome?.summary ?? `Sent: ${p.summary}${result.message ? ` (${result.message})` : ''}`;
+        }
       } catch (e) {
         const known = createdNothing(e) || (!(e instanceof ApiError) && e instanceof Error && 'code' in e);
         outcome = known ? 'failed' : 'unknown';
@@ -173,7 +225,7 @@ export function createApprovals(deps: {
           : `Outcome unknown — check status on ${desk.status().person}'s console: ${why}`;
       }
       try {
-        await desk.approvals.recordOutcome(p.id, outcome, summary, { action: p.action });
+        await desk.approvals.recordOutcome(p.id, outcome, summary, { action: p.action, ...(rows ? { rows } : {}) });
       } catch (e) {
         // The journal here holds the attempt and its answer; `recover` records it once the desk answers.
         deps.log.warn('proposal outcome not recorded on the desk', { proposalId: p.id, error: e });
@@ -213,6 +265,10 @@ export function createApprovals(deps: {
     );
     const { journal } = deps.journals.for(profileId);
     for (const p of mine) {
+      if (p.action === 'beneficiary.import') {
+        await recordBatch(profileId, desk, p, { recovered: true });
+        continue;
+      }
       const attempt = journal
         .list({ kind: 'action', text: p.id, limit: 20 })
         .find((e) => e.outcome === 'attempted' && e.event === EVENT_OF[p.action] && e.data['proposalId'] === p.id);
@@ -226,6 +282,14 @@ export function createApprovals(deps: {
             : ['failed', `Not done: ${answer.summary}`];
       await desk.approvals.recordOutcome(p.id, outcome, summary, { action: p.action, recovered: true });
     }
+  }
+
+  /** A batch's outcome as this console's records and journal tell it now, recorded on the desk unless unknown. */
+  async function recordBatch(profileId: string, desk: Desk, p: Proposal, detail: object): Promise<void> {
+    const report = await importService.settleBatch(profileId, p.request as unknown as BeneficiaryImportRequest);
+    const { outcome, summary, rows } = batchOutcome(report);
+    if (outcome === 'unknown' && p.state === 'unknown') return;
+    await desk.approvals.recordOutcome(p.id, outcome, summary, { action: p.action, rows, ...detail });
   }
 
   /**
@@ -246,6 +310,11 @@ export function createApprovals(deps: {
         'DESK_REFUSED',
         `This console did not send it: ${p.sender} checks its status on their console, or records what the service shows.`,
       );
+    }
+    if (p.action === 'beneficiary.import') {
+      // Each row's lost answer is settled by its own status check on the Journal screen; here the rows are read.
+      await recordBatch(profileId, desk, p, {});
+      return proposalOf(desk, id);
     }
     const checked =
       p.action === 'order.refund' || p.action === 'order.capture'
@@ -306,15 +375,7 @@ export function createApprovals(deps: {
       return desk.approvals.list(scope);
     },
 
-    /**
-     * Why an import of payees may not be sent from this profile: on a desk whose policy has each new payee approved,
-     * an import would go around it, and a batch cannot be proposed yet.
-     */
-    async importRefusal(profileId: string): Promise<string | null> {
-      const desk = await deskOf(profileId);
-      if (!desk || (await desk.approvals.needed('beneficiary.add', null)) === 0) return null;
-      return "This desk's policy has every new beneficiary approved by a second person, and an import cannot be proposed as one batch yet: add them one at a time (each goes for approval), or ask an admin about the policy. Nothing was sent.";
-    },
+    proposeImport,
 
     /** The status bar's figures; null in local mode. */
     async counts(profileId: string): Promise<ApprovalCounts | null> {

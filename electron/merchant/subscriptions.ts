@@ -60,6 +60,23 @@ export class SubscriptionCheckError extends Error {
 const isAlreadyCancelled = (e: unknown) =>
   e instanceof ApiError && e.kind === 'api' && String(e.code) === String(ALREADY_CANCELLED_CODE);
 
+/**
+ * Refuses a charge above `planTimes` × the subscription's own amount without a reason, against a subscription
+ * fetched just now (a proposal checks the one it fetched to describe itself, so it is fetched once).
+ */
+export function checkChargeGuard(
+  subscription: { amount: Minor; currency: string },
+  amount: Minor,
+  guard: ChargeGuard,
+): void {
+  const own = subscription.amount;
+  if (amount <= own * guard.planTimes || guard.reason?.trim()) return;
+  const times = guard.planTimes === 1 ? '' : ` ${guard.planTimes} times`;
+  throw new ChargeReasonError(
+    `${formatMoney(amount, subscription.currency)} is more than${times} the subscription's own amount of ${formatMoney(own, subscription.currency)}: type the reason for this charge; nothing was sent.`,
+  );
+}
+
 export function createSubscriptionService(deps: {
   credentials: Credentials;
   cacheFor: (profileId: string) => Cache;
@@ -100,25 +117,12 @@ export function createSubscriptionService(deps: {
     }
   }
 
-  /**
-   * A charge is held against the subscription as the service shows it now: an amount re-typed on a form is no guard
-   * against a ₹1,50,000 charge on a ₹499 subscription.
-   */
-  async function guardCharge(profileId: string, id: string, amount: Minor, guard: ChargeGuard) {
-    const view = await fetch(profileId, id);
-    const own = view.subscription.amount;
-    const limit = own * guard.planTimes;
-    if (amount <= limit || guard.reason?.trim()) return;
-    const times = guard.planTimes === 1 ? '' : ` ${guard.planTimes} times`;
-    throw new ChargeReasonError(
-      `${formatMoney(amount, view.subscription.currency)} is more than${times} the subscription's own amount of ${formatMoney(own, view.subscription.currency)}: type the reason for this charge; nothing was sent.`,
-    );
-  }
-
   async function charge(profileId: string, id: string, amount: Minor, currency: string, guard: ChargeGuard) {
     const { journal } = deps.journals.for(profileId);
     refuseWhileUnsettled(journal, EVENTS, 'subscriptionId', id);
-    await guardCharge(profileId, id, amount, guard);
+    // A charge is held against the subscription as the service shows it now: an amount re-typed on a form is no
+    // guard against a ₹1,50,000 charge on a ₹499 subscription.
+    checkChargeGuard((await fetch(profileId, id)).subscription, amount, guard);
     const money = formatMoney(amount, currency);
     const { outcome, answer } = await runJournaled(journal, {
       event: 'subscription.charge',
@@ -163,7 +167,6 @@ export function createSubscriptionService(deps: {
     /** `amount` in minor units of `currency`, which must be the subscription's; `guard` from the desk's policy. */
     charge: (profileId: string, requestKey: string, id: string, amount: Minor, currency: string, guard: ChargeGuard) =>
       once(`${profileId}\0charge\0${requestKey}`, () => charge(profileId, id, amount, currency, guard)),
-    guardCharge,
 
     /**
      * An ad hoc charge whose outcome is unknown, settled by what the desk learnt from the gateway (the interface

@@ -50,8 +50,11 @@ export const beneficiariesChannels = {
   },
   /** What an import of this file would do, row by row: sends nothing. */
   'beneficiaries.importPreview': { input: importFile, output: importReport },
-  /** Creates the file's ready rows one by one (progress as `importProgress` events); the per-row results. */
-  'beneficiaries.importRun': { input: importFile, output: importReport },
+  /**
+   * Creates the file's ready rows one by one (progress as `importProgress` events); the per-row results. On a desk
+   * whose policy has each import batch approved, the ready rows become one proposal and nothing is sent.
+   */
+  'beneficiaries.importRun': { input: importFile, output: orPending(importReport) },
   /** Stops the running import before its next row. */
   'beneficiaries.importCancel': { input: z.undefined(), output: z.object({ cancelled: z.boolean() }) },
   /** Writes the import template where the user chooses; `file` is null when the dialog was dismissed. */

@@ -8,22 +8,22 @@
  * threshold is confirmed as a plain refund and sent at once. Screenshots of the Approvals screen in light and dark at
  * 1280×800.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Core } from '../../electron/core';
 import { amountInWords } from '../../shared/amount-words';
 import { PROPOSAL_STATE_LABELS } from '../../shared/approvals';
 import { formatMoney } from '../../shared/money';
-import { startHarness, type Harness } from '../harness';
-import { coreOnSandbox } from '../support/core';
-import { createTestDesk, PASSWORD, type TestDesk } from '../support/desk';
-import { memoryStore } from '../support/memory-store';
+import { createTestDesk, joinDesk, type TestDesk } from '../support/desk';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { rawCall } from '../support/sandbox-http';
-import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
+import {
+  e2eSystemReady,
+  saveScreenshots,
+  secondConsole,
+  startApp,
+  type RunningApp,
+  type SecondConsole,
+} from './support';
 
 const ready = (await e2eSystemReady()) && postgresAvailable();
 
@@ -31,18 +31,10 @@ describe.runIf(ready)('Approvals on a desk, maker and approver', () => {
   let cluster: TestCluster;
   let desk: TestDesk;
   let app: RunningApp;
-  let coreB: Core;
-  let harnessB: Harness;
+  let b: SecondConsole;
   let approver: Page;
-  const dirs: string[] = [];
   let successOrders: string[];
 
-  const join_ = (core: Core, name: string) =>
-    core.desks.join(
-      'sandbox',
-      { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who(name), tls: 'none' },
-      PASSWORD,
-    );
   const attempts = async (orderId: string) =>
     (
       (await rawCall(app.sandbox.url, 'order.refundAttempts', { order_id: orderId }, app.merchant)).body as {
@@ -53,32 +45,20 @@ describe.runIf(ready)('Approvals on a desk, maker and approver', () => {
   beforeAll(async () => {
     cluster = await startCluster();
     desk = await createTestDesk(cluster, { olga: 'operator', arun: 'admin' });
-    app = await startApp({ prepare: ({ core }) => join_(core, 'olga').then(() => undefined) });
+    app = await startApp({ prepare: ({ core }) => joinDesk(core, cluster, desk, 'olga').then(() => undefined) });
     successOrders = app.sandbox
       .fixtures()
       .orders.filter((o) => o.status === 'success')
       .map((o) => o.id);
-    const dir = mkdtempSync(join(tmpdir(), 'payout-console-e2e-approver-'));
-    dirs.push(dir);
-    coreB = coreOnSandbox(app.sandbox, {
-      dataDir: dir,
-      vault: memoryStore(),
-      consoleName: 'arun-laptop',
-      sandbox: { url: app.sandbox.url, ...app.merchant },
+    b = await secondConsole(app, 'arun', async (core) => {
+      await joinDesk(core, cluster, desk, 'arun');
     });
-    await join_(coreB, 'arun');
-    harnessB = await startHarness(coreB);
-    approver = await app.page.context().newPage();
-    await approver.goto(harnessB.url);
-    await harnessB.eventStreamOpen();
+    approver = b.page;
   }, 120_000);
   afterAll(async () => {
-    await approver?.close();
-    await harnessB?.close();
-    await coreB?.close();
+    await b?.close();
     await app?.close();
     cluster?.destroy();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
   /** The maker proposes a partial refund from the Orders screen and reads the notice that it went for approval. */

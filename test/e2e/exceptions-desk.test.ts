@@ -5,21 +5,23 @@
  * to me", shows them without a reload, through the desk's event. Assigning to someone not on the desk is refused
  * with the desk's sentence.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import { addDays } from '../../shared/time';
 import { formatCount } from '../../renderer/src/ui/format';
-import { startHarness, type Harness } from '../harness';
 import { TEST_TODAY } from '../support/clock';
-import { coreOnSandbox, ok, syncedThroughJob } from '../support/core';
-import { createTestDesk, PASSWORD, type TestDesk } from '../support/desk';
-import { memoryStore } from '../support/memory-store';
+import { ok, syncedThroughJob } from '../support/core';
+import { createTestDesk, joinDesk, type TestDesk } from '../support/desk';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
-import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
+import {
+  e2eSystemReady,
+  saveScreenshots,
+  secondConsole,
+  startApp,
+  type RunningApp,
+  type SecondConsole,
+} from './support';
 
 const ready = (await e2eSystemReady()) && postgresAvailable();
 const day = addDays(TEST_TODAY, -2);
@@ -29,18 +31,9 @@ describe.runIf(ready)('Exceptions on a desk, two consoles', () => {
   let cluster: TestCluster;
   let desk: TestDesk;
   let app: RunningApp;
+  let b: SecondConsole;
   let coreB: Core;
-  let harnessB: Harness;
   let pageB: Page;
-  const consoleErrorsB: string[] = [];
-  const dirs: string[] = [];
-
-  const join_ = (core: Core, name: string) =>
-    core.desks.join(
-      'sandbox',
-      { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who(name), tls: 'none' },
-      PASSWORD,
-    );
 
   beforeAll(async () => {
     cluster = await startCluster();
@@ -48,37 +41,20 @@ describe.runIf(ready)('Exceptions on a desk, two consoles', () => {
     app = await startApp({
       settlementsPerDay: 40,
       async prepare({ core }) {
-        await join_(core, 'asha');
+        await joinDesk(core, cluster, desk, 'asha');
         // On a desk, a sync publishes the date's exceptions for everyone.
         await syncedThroughJob(core, { from: day, to: day });
       },
     });
-    const dir = mkdtempSync(join(tmpdir(), 'payout-console-e2e-b-'));
-    dirs.push(dir);
-    coreB = coreOnSandbox(app.sandbox, {
-      dataDir: dir,
-      vault: memoryStore(),
-      consoleName: 'ravi-laptop',
-      sandbox: { url: app.sandbox.url, ...app.merchant },
+    b = await secondConsole(app, 'ravi', async (core) => {
+      await joinDesk(core, cluster, desk, 'ravi');
     });
-    await join_(coreB, 'ravi');
-    harnessB = await startHarness(coreB);
-    // A second page in the same browser context: another origin (the second harness's port), its own storage.
-    pageB = await app.page.context().newPage();
-    pageB.on('console', (m) => {
-      if (m.type() === 'error') consoleErrorsB.push(m.text());
-    });
-    pageB.on('pageerror', (e) => consoleErrorsB.push(`uncaught: ${e.message}`));
-    await pageB.goto(harnessB.url);
-    await harnessB.eventStreamOpen();
+    ({ core: coreB, page: pageB } = b);
   }, 120_000);
   afterAll(async () => {
-    await pageB?.close();
-    await harnessB?.close();
-    await coreB?.close();
+    await b?.close();
     await app?.close();
     cluster?.destroy();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
   const open = async (page: Page) => {
@@ -139,6 +115,6 @@ describe.runIf(ready)('Exceptions on a desk, two consoles', () => {
     expect(await refused.textContent()).toMatch(/^Not done: mallory /);
     expect(await refused.getAttribute('data-code')).toBe('EXCEPTION_REFUSED');
     expect(app.consoleErrors).toEqual([]);
-    expect(consoleErrorsB).toEqual([]);
+    expect(b.consoleErrors).toEqual([]);
   });
 });

@@ -4,22 +4,17 @@
  * import is the desk's, so B's screen shows the account and its credits; A matches a batch by hand from its screen,
  * and B's screen shows the match without a reload, through the desk's event.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
 import { addDays } from '../../shared/time';
-import { startHarness, type Harness } from '../harness';
 import { TEST_TODAY } from '../support/clock';
-import { coreOnSandbox, ok, syncedThroughJob } from '../support/core';
-import { createTestDesk, PASSWORD, type TestDesk } from '../support/desk';
-import { memoryStore } from '../support/memory-store';
+import { ok, syncedThroughJob } from '../support/core';
+import { createTestDesk, joinDesk, type TestDesk } from '../support/desk';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { hook } from '../support/sandbox-http';
-import { e2eSystemReady, startApp, type RunningApp } from './support';
+import { e2eSystemReady, secondConsole, startApp, type RunningApp, type SecondConsole } from './support';
 
 const ready = (await e2eSystemReady()) && postgresAvailable();
 const to = addDays(TEST_TODAY, -2);
@@ -31,17 +26,8 @@ describe.runIf(ready)('Reconciliation on a desk, two consoles', () => {
   let desk: TestDesk;
   let app: RunningApp;
   let coreB: Core;
-  let harnessB: Harness;
+  let b: SecondConsole;
   let pageB: Page;
-  const consoleErrorsB: string[] = [];
-  const dirs: string[] = [];
-
-  const join_ = (core: Core, name: string) =>
-    core.desks.join(
-      'sandbox',
-      { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who(name), tls: 'none' },
-      PASSWORD,
-    );
 
   beforeAll(async () => {
     cluster = await startCluster();
@@ -49,7 +35,7 @@ describe.runIf(ready)('Reconciliation on a desk, two consoles', () => {
     app = await startApp({
       settlementsPerDay: 60,
       async prepare({ core, sandbox }) {
-        await join_(core, 'asha');
+        await joinDesk(core, cluster, desk, 'asha');
         await syncedThroughJob(core, { from, to });
         const answer = await hook<{ csv: string }>(sandbox.url, 'POST', 'statement', {
           from,
@@ -60,32 +46,16 @@ describe.runIf(ready)('Reconciliation on a desk, two consoles', () => {
         await ok(core, 'recon.importStatement', { fileName: 'hdfc.csv', content, account: ACCOUNT });
       },
     });
-    const dir = mkdtempSync(join(tmpdir(), 'payout-console-e2e-recon-b-'));
-    dirs.push(dir);
-    coreB = coreOnSandbox(app.sandbox, {
-      dataDir: dir,
-      vault: memoryStore(),
-      consoleName: 'ravi-laptop',
-      sandbox: { url: app.sandbox.url, ...app.merchant },
+    b = await secondConsole(app, 'ravi', async (core) => {
+      await joinDesk(core, cluster, desk, 'ravi');
+      await syncedThroughJob(core, { from, to });
     });
-    await join_(coreB, 'ravi');
-    await syncedThroughJob(coreB, { from, to });
-    harnessB = await startHarness(coreB);
-    pageB = await app.page.context().newPage();
-    pageB.on('console', (m) => {
-      if (m.type() === 'error') consoleErrorsB.push(m.text());
-    });
-    pageB.on('pageerror', (e) => consoleErrorsB.push(`uncaught: ${e.message}`));
-    await pageB.goto(harnessB.url);
-    await harnessB.eventStreamOpen();
+    ({ core: coreB, page: pageB } = b);
   }, 120_000);
   afterAll(async () => {
-    await pageB?.close();
-    await harnessB?.close();
-    await coreB?.close();
+    await b?.close();
     await app?.close();
     cluster?.destroy();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
   const open = async (page: Page) => {
@@ -133,7 +103,7 @@ describe.runIf(ready)('Reconciliation on a desk, two consoles', () => {
         .getByRole('row', { name: /Matched by hand/ })
         .waitFor();
       expect(app.consoleErrors).toEqual([]);
-      expect(consoleErrorsB).toEqual([]);
+      expect(b.consoleErrors).toEqual([]);
     },
   );
 });

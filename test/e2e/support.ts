@@ -23,6 +23,7 @@ import { createKeytarStore } from '../../electron/vault/keytar-store';
 import type { SecretStore } from '../../electron/vault/secret-store';
 import { startHarness, type Harness } from '../harness';
 import { TEST_NOW, testClock } from '../support/clock';
+import { coreOnSandbox } from '../support/core';
 import { memoryStore } from '../support/memory-store';
 import { startTestSandbox } from '../support/sandbox';
 import { requireSystem } from '../support/system';
@@ -210,4 +211,55 @@ export async function saveScreenshots(
   }
   await page.emulateMedia({ colorScheme: 'light' });
   if (options.height && viewport) await page.setViewportSize(viewport);
+}
+
+/** A second console beside the app's: its own core, data folder and harness, on the same sandbox and browser. */
+export interface SecondConsole {
+  core: Core;
+  harness: Harness;
+  page: Page;
+  /** The second page's console errors and uncaught page errors, in order. */
+  consoleErrors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a second console named `<name>-laptop` on the app's sandbox, lets `prepare` join it to a desk (and sync, …)
+ * before its page opens, and opens it in a second page of the app's browser (another origin: the second harness's
+ * port, so its own storage), waiting until its event stream is open.
+ */
+export async function secondConsole(
+  app: RunningApp,
+  name: string,
+  prepare: (core: Core) => Promise<void>,
+): Promise<SecondConsole> {
+  const dir = mkdtempSync(join(tmpdir(), `payout-console-e2e-${name}-`));
+  const core = coreOnSandbox(app.sandbox, {
+    dataDir: dir,
+    vault: memoryStore(),
+    consoleName: `${name}-laptop`,
+    sandbox: { url: app.sandbox.url, ...app.merchant },
+  });
+  await prepare(core);
+  const harness = await startHarness(core);
+  const page = await app.page.context().newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
+  await page.goto(harness.url);
+  await harness.eventStreamOpen();
+  return {
+    core,
+    harness,
+    page,
+    consoleErrors,
+    async close() {
+      await page.close();
+      await harness.close();
+      await core.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

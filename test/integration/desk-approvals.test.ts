@@ -291,6 +291,14 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
       currency: view.subscription.currency,
     });
     expect(refused).toMatchObject({ ok: false, error: { code: 'CHARGE_NEEDS_REASON' } });
+    // A harmless fault counts the subscription's fetches: proposing fetches it once, for the summary and the guard.
+    const fetches = 10;
+    await hook(sandbox.url, 'POST', 'faults', {
+      path: OPERATIONS['subscription.fetch'].path,
+      kind: 'delay',
+      delayMs: 0,
+      count: fetches,
+    });
     const withReason = await ok(olga, 'subscriptions.charge', {
       requestKey: key(),
       id: sub.id,
@@ -299,6 +307,8 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
       reason: 'Annual plan upgrade agreed by phone',
     });
     expect(withReason).toMatchObject({ pendingApproval: { action: 'subscription.charge', needed: 1 } });
+    const left = (await hook<{ faults: { remaining: number }[] }>(sandbox.url, 'GET', 'faults')).body.faults;
+    expect(fetches - left[0]!.remaining).toBe(1);
     const review = await ok(arun, 'approvals.review', {
       id: (withReason as { pendingApproval: Proposal }).pendingApproval.id,
     });
@@ -308,7 +318,7 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
     expect(sandbox.fixtures().subscriptions.find((s) => s.id === sub.id)!.charges).toEqual(sub.charges);
   });
 
-  it('proposes a new payee, and refuses an import that would add payees around the approval', async () => {
+  it('proposes a new payee; the approver sends it', async () => {
     const before = sandbox.fixtures().beneficiaries.length;
     const added = await ok(olga, 'beneficiaries.create', {
       requestKey: key(),
@@ -317,19 +327,81 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
     expect(added).toMatchObject({
       pendingApproval: { action: 'beneficiary.add', summary: expect.stringContaining('ending 6789') },
     });
-    const csv = 'Name,UPI address\r\nBatch Payee,batch.payee@okaxis\r\n';
-    const run = await call(olga, 'beneficiaries.importRun', {
-      fileName: 'payees.csv',
-      content: Buffer.from(csv).toString('base64'),
-    });
-    expect(run).toMatchObject({
-      ok: false,
-      error: { code: 'IMPORT_REFUSED', message: expect.stringMatching(/approved/) },
-    });
     expect(sandbox.fixtures().beneficiaries).toHaveLength(before);
     const id = (added as { pendingApproval: Proposal }).pendingApproval.id;
     expect(await ok(bela, 'approvals.approve', { id })).toMatchObject({ state: 'succeeded' });
     expect(sandbox.fixtures().beneficiaries).toHaveLength(before + 1);
+  });
+
+  it('proposes an import as one batch; the approver sends each row once, a lost answer kept apart', async () => {
+    const csv = [
+      'Name,Account number,IFSC,UPI address',
+      'Meera Iyer,001122334455,HDFC0000001,',
+      'Not A Payee,12,XXXX,',
+      'Ravi Kumar,,,ravi.kumar@okaxis',
+      'Sita Devi,009988776655,ICIC0000001,',
+    ].join('\r\n');
+    const before = sandbox.fixtures().beneficiaries.length;
+    const run = await ok(olga, 'beneficiaries.importRun', {
+      fileName: 'payees.csv',
+      content: Buffer.from(csv).toString('base64'),
+    });
+    if (!('pendingApproval' in run)) throw new Error('The import was sent without approval.');
+    const proposal = run.pendingApproval;
+    const valid = [2, 4, 5];
+    expect(proposal).toMatchObject({
+      action: 'beneficiary.import',
+      needed: 1,
+      summary: 'Import 3 payees from payees.csv: Meera Iyer, Ravi Kumar, Sita Devi.',
+    });
+    expect((proposal.request['rows'] as { row: number }[]).map((r) => r.row)).toEqual(valid);
+    expect(sandbox.fixtures().beneficiaries).toHaveLength(before);
+
+    // The review shows each payee whole: the full account number, its IFSC with the bank's name.
+    const review = await ok(arun, 'approvals.review', { id: proposal.id });
+    expect(review).toMatchObject({ canApprove: true, blocked: null });
+    expect(review.facts).toEqual(
+      expect.arrayContaining([
+        { label: 'Payees', value: '3 from payees.csv' },
+        { label: 'Row 2', value: 'Meera Iyer: A/c 001122334455, IFSC HDFC0000001 (HDFC Bank)' },
+        { label: 'Row 4', value: 'Ravi Kumar: UPI ravi.kumar@okaxis' },
+      ]),
+    );
+
+    // The first row's answer is lost; the other rows are sent all the same.
+    await hook(sandbox.url, 'POST', 'faults', { path: OPERATIONS['beneficiary.create'].path, kind: 'malformed' });
+    const sent = await ok(arun, 'approvals.approve', { id: proposal.id });
+    expect(sent).toMatchObject({ state: 'unknown', sender: desk.who('arun') });
+    expect(sent.outcomeSummary).toBe('Imported payees.csv: 2 created, 1 outcome unknown — check status.');
+    expect(sandbox.fixtures().beneficiaries).toHaveLength(before + valid.length);
+    const su = await desk.superuser();
+    try {
+      const { rows } = await su.query<{ outcome: { rows: { row: number; outcome: string }[] } }>(
+        'SELECT outcome FROM desk.proposals WHERE id = $1',
+        [proposal.id],
+      );
+      expect(rows[0]!.outcome.rows.map((r) => [r.row, r.outcome])).toEqual([
+        [2, 'unknown'],
+        [4, 'created'],
+        [5, 'created'],
+      ]);
+    } finally {
+      await su.end();
+    }
+    const attempts = arun.journals
+      .for('sandbox')
+      .journal.list({ kind: 'action', text: proposal.id })
+      .filter((e) => e.event === 'beneficiary.create' && e.outcome === 'attempted');
+    expect(attempts).toHaveLength(valid.length);
+
+    // Sending the batch again (a retry), or checking its status, creates no payee twice.
+    const again = await arun.treasury.beneficiaryImport.sendBatch(
+      'sandbox',
+      proposal.request as Parameters<Core['treasury']['beneficiaryImport']['sendBatch']>[1],
+    );
+    expect(again.rows.map((r) => r.outcome)).toEqual(['unknown', 'already_created', 'already_created']);
+    expect(await ok(arun, 'approvals.checkStatus', { id: proposal.id })).toMatchObject({ state: 'unknown' });
+    expect(sandbox.fixtures().beneficiaries).toHaveLength(before + valid.length);
   });
 
   it('leaves "outcome unknown" when the approving console stops after sending, and its check status settles it', async () => {

@@ -131,10 +131,14 @@ export async function deskConsole(
   const dir = mkdtempSync(join(tmpdir(), `pc-desk-${name}-`));
   dirs.push(dir);
   const core = coreOnSandbox(sandbox, { dataDir: dir, vault, consoleName: `${name}-laptop` });
-  await core.desks.join(
+  await joinDesk(core, cluster, desk, name);
+  return core;
+}
+
+/** Joins a console's built-in sandbox profile to the desk as `name`, as the app joins one. */
+export const joinDesk = (core: Core, cluster: TestCluster, desk: TestDesk, name: string) =>
+  core.desks.join(
     'sandbox',
     { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who(name), tls: 'none' },
     PASSWORD,
   );
-  return core;
-}

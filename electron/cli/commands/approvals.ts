@@ -14,6 +14,7 @@ import {
   type Proposal,
 } from '../../../shared/approvals';
 import { formatMoney } from '../../../shared/money';
+import { requestLines } from '../../../shared/approval-request';
 import type { Command } from '../command';
 import { InputError, OutcomeUnknownError, istText as ist, requireYes, result, table } from '../io';
 
@@ -28,7 +29,8 @@ function proposalText(p: Proposal): string {
     `  Approvals   ${p.approvals.length} of ${p.needed}${p.approvals.map((a) => `; ${a.person} ${ist(a.at)}`).join('')}`,
     ...(p.decidedBy && p.state === 'rejected' ? [`  Rejected    by ${p.decidedBy}: ${p.reason}`] : []),
     ...(p.outcomeSummary ? [`  Outcome     ${p.outcomeSummary}`] : []),
-    `  Request     ${JSON.stringify(p.request)}`,
+    '  The request, exactly as it will be sent:',
+    ...requestLines(p).map(([label, value]) => `    ${label}: ${value}`),
   ].join('\n');
 }
 

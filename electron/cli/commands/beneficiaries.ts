@@ -24,6 +24,7 @@ import {
 } from '../../../shared/beneficiary-import';
 import { writeImportResults, writeImportTemplate } from '../../export/beneficiary-import-sheets';
 import { readSheet, SheetReadError } from '../../import/sheet-reader';
+import { isPendingApproval, type PendingApproval } from '../../../shared/approvals';
 import type { Command, Values } from '../command';
 import { InputError, actionResult, OutcomeUnknownError, UsageError, istText, progressLine, result, table } from '../io';
 import { readInputFile } from '../local-files';
@@ -214,7 +215,7 @@ const importFile: Command = {
         : '';
       throw new UsageError(planned.problems.join(' ') + how);
     }
-    let report = planned;
+    let report: ImportReport | PendingApproval = planned;
     if (!dryRun) {
       const interrupt = cancelOnInterrupt(io, 'rows already sent are kept; run the same import again to finish');
       const progress = progressLine(io);
@@ -230,9 +231,12 @@ const importFile: Command = {
         interrupt.dispose();
       }
     }
-    if (resultsPath !== undefined) await writeImportResults(resultsPath, new Date(ctx.now()), report);
-    result(io, { dryRun, ...report }, () => summary(report));
-    const partial = importExit(report, dryRun);
+    // A batch the desk's policy sent for approval created nothing yet: no results to write, exit 0.
+    if (isPendingApproval(report)) return actionResult(io, report, () => '');
+    const sent = report;
+    if (resultsPath !== undefined) await writeImportResults(resultsPath, new Date(ctx.now()), sent);
+    result(io, { dryRun, ...sent }, () => summary(sent));
+    const partial = importExit(sent, dryRun);
     if (partial) throw partial;
   },
 };

@@ -1,46 +1,18 @@
 /**
- * What an approver reads before approving: the request exactly as it will be sent (every field, amounts in figures
- * and words), what this console fetched again just now, the approvals so far, and why it cannot be approved. The
+ * What an approver reads before approving: the request exactly as it will be sent (every field under its label,
+ * amounts in figures and words), what this console fetched again just now, the approvals so far, and why it cannot be approved. The
  * steps shown are the ones this person may take: approve, reject with a reason, withdraw their own, check an
  * unknown outcome, or record what the service's own records show.
  */
 import { useState } from 'react';
-import { amountInWords } from '../../../shared/amount-words';
+import { requestLines } from '../../../shared/approval-request';
 import { ACTION_LABELS, PROPOSAL_STATE_LABELS, type Proposal } from '../../../shared/approvals';
 import { ipcErrorOf, loadableOf } from '../query/ipc-query';
 import { useDeskStatus } from '../exceptions/exceptions-queries';
-import { formatIstInstant, formatMoney } from '../ui/format';
+import { formatIstInstant } from '../ui/format';
 import { ErrorNotice, Skeleton } from '../ui/states';
 import { useCheckProposal, useProposalReview, useWithdraw } from './approvals-queries';
 import { ApproveDialog, RejectDialog, SettleDialog } from './ProposalDialogs';
-
-/** Request fields that hold paise: shown in figures and words too. */
-const MINOR_FIELDS = new Set(['amount']);
-
-function fieldText(key: string, value: unknown, currency: string): string {
-  if (value === null || value === undefined) return key === 'amount' ? 'the whole refundable amount' : '—';
-  if (MINOR_FIELDS.has(key) && typeof value === 'number') {
-    return `${formatMoney(value, currency)} (${amountInWords(value, currency)})`;
-  }
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ');
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-/** Every field of the frozen request, nested objects (a beneficiary, a plan, a webhook change) flattened. */
-function requestLines(p: Proposal): [string, string][] {
-  const currency = p.currency ?? 'INR';
-  const lines: [string, string][] = [];
-  const walk = (prefix: string, value: Record<string, unknown>) => {
-    for (const [k, v] of Object.entries(value)) {
-      if (k === 'action' && prefix === '') continue;
-      const label = prefix ? `${prefix}.${k}` : k;
-      if (v !== null && typeof v === 'object' && !Array.isArray(v)) walk(label, v as Record<string, unknown>);
-      else lines.push([label, fieldText(k, v, currency)]);
-    }
-  };
-  walk('', p.request);
-  return lines;
-}
 
 function Lines({ label, lines }: { label: string; lines: readonly [string, string][] }) {
   return (

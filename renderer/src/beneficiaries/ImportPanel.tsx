@@ -7,6 +7,9 @@
  * rerun of the same file reports what was created before instead of creating it again.
  */
 import { useEffect, useId, useState } from 'react';
+import { isPendingApproval, type Proposal } from '../../../shared/approvals';
+import { confirmWord, useApprovalNeeded } from '../approvals/approvals-queries';
+import { ProposedNotice } from '../approvals/ProposedNotice';
 import { base64Of } from '../ui/files';
 import { BENEFICIARY_FIELDS } from '../../../shared/beneficiaries';
 import {
@@ -152,6 +155,9 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
   const [mapping, setMapping] = useState<HeaderMapping>({});
   const [planned, setPlanned] = useState<ImportReport | null>(null);
   const [done, setDone] = useState<ImportReport | null>(null);
+  /** The batch a desk's policy took as one proposal instead of sending it. */
+  const [proposed, setProposed] = useState<Proposal | null>(null);
+  const needsApproval = useApprovalNeeded('beneficiary.import', null);
   const [confirming, setConfirming] = useState(false);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [error, setError] = useState<IpcError | null>(null);
@@ -177,6 +183,7 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
   async function choose(picked: File | undefined) {
     setPlanned(null);
     setDone(null);
+    setProposed(null);
     setSaved(null);
     setMapping({});
     if (!picked) return;
@@ -192,8 +199,9 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
     setProgress({ done: 0, total: planned?.rows.length ?? 0 });
     const result = await resultOf(importRun.mutateAsync({ ...file, mapping }));
     setProgress(null);
-    if (result.ok) setDone(result.value);
-    else setError(result.error);
+    if (!result.ok) setError(result.error);
+    else if (isPendingApproval(result.value)) setProposed(result.value.pendingApproval);
+    else setDone(result.value);
   }
 
   async function save(what: 'template' | 'results') {
@@ -244,6 +252,7 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
         </p>
       )}
       {error && <ErrorNotice error={error} />}
+      <ProposedNotice proposal={proposed} />
       {planned && !done && unmapped.length > 0 && (
         <fieldset className="import-mapping">
           <legend>Columns the console does not know</legend>
@@ -282,7 +291,7 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
           {planned.problems.join(' ')} Nothing is created until every column is mapped or left out above.
         </div>
       )}
-      {planned && !done && planned.problems.length === 0 && (
+      {planned && !done && !proposed && planned.problems.length === 0 && (
         <>
           <div className="import-summary" role="status">
             <strong>Preview of {planned.fileName}:</strong> {planned.rows.length}{' '}
@@ -332,11 +341,17 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
       {confirming && planned && (
         <ConfirmDialog
           title={`Create ${ready} ${ready === 1 ? 'beneficiary' : 'beneficiaries'}?`}
-          confirmLabel={`Create ${ready}`}
+          confirmLabel={confirmWord(needsApproval, `Create ${ready}`)}
           onConfirm={() => void start()}
           onCancel={() => setConfirming(false)}
         >
           <p>{countsText(planned)}.</p>
+          {needsApproval && (
+            <p>
+              This desk’s policy has each import approved: the {ready} ready rows go to an approver as one proposal, and
+              nothing is sent until another person approves it.
+            </p>
+          )}
           <p>
             Only the {ready} ready rows are sent, one at a time. A row is never sent twice: running this file again
             reports the payees already created, and a row whose answer is lost is marked “outcome unknown — check
