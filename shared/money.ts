@@ -110,6 +110,14 @@ function toSafeMinor(value: bigint, original: string): Minor {
 
 /** "1234.50" from 123450: the exact major-unit text, for display, CSV and the wire. */
 export function formatMinor(minor: Minor, scale = 2): string {
+  // Safe integers divide exactly in doubles: the export formats eight amounts a row, and BigInt was most of its cost.
+  const unit = 10 ** scale;
+  if (Number.isSafeInteger(minor) && Number.isSafeInteger(unit)) {
+    const abs = Math.abs(minor);
+    const frac = abs % unit;
+    const whole = String((abs - frac) / unit);
+    return `${minor < 0 ? '-' : ''}${whole}${scale > 0 ? '.' + String(frac).padStart(scale, '0') : ''}`;
+  }
   const value = BigInt(integerMinor(minor));
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString().padStart(scale + 1, '0');

@@ -1,6 +1,6 @@
 /**
- * Streaming XLSX (SpreadsheetML) writer. Rows become XML text in a string buffer that is handed to the ZIP writer in
- * ~64 KB chunks, so memory does not grow with the row count (exceljs's WorkbookWriter keeps a sheet's rows until it
+ * Streaming XLSX (SpreadsheetML) writer. Rows become XML bytes in chunks (byte-chunks.ts) handed to the ZIP writer at
+ * ~64 KB, so memory does not grow with the row count (exceljs's WorkbookWriter keeps a sheet's rows until it
  * is committed). Only what exports need: typed columns, a bold frozen header with an autofilter, widths, the
  * sheet's declared size, and print setup (landscape, one page wide, the header repeated, a footer).
  *
@@ -18,6 +18,7 @@ import type { Writable } from 'node:stream';
 import { formatMinor } from '../../shared/money';
 import { isCalendarDate, isIstDateTime } from '../../shared/time';
 import { needsInjectionGuard } from './injection';
+import { ByteChunks, isPlainXmlAscii } from './byte-chunks';
 import { createZipWriter, type ZipEntryWriter } from './zip-writer';
 
 /** Rows in one worksheet, header included. Past it the caller continues on a new sheet. */
@@ -36,7 +37,7 @@ function cutToCell(text: string): string {
   if (last >= 0xd800 && last <= 0xdbff) end--;
   return text.slice(0, end) + marker;
 }
-const FLUSH_CHARS = 64 * 1024;
+const FLUSH_BYTES = 64 * 1024;
 
 export type ColumnType = 'text' | 'money' | 'integer' | 'date' | 'datetime';
 
@@ -190,9 +191,30 @@ function escapeMarkup(text: string): string {
  * `<is>` content. xml:space="preserve" only where leading or trailing whitespace needs it, as Excel writes it:
  * on every cell it made a sixth of a typical sheet's XML, all of which has to be encoded, checksummed and deflated.
  */
-function inlineString(text: string): string {
+function inlineString(out: ByteChunks, text: string): void {
   const preserve = text.charCodeAt(0) <= 0x20 || text.charCodeAt(text.length - 1) <= 0x20;
-  return `<is><t${preserve ? ' xml:space="preserve"' : ''}>${escapeXml(text)}</t></is>`;
+  out.ascii(preserve ? '<is><t xml:space="preserve">' : '<is><t>');
+  if (isPlainXmlAscii(text)) out.ascii(text);
+  else out.utf8(escapeXml(text));
+  out.ascii('</t></is>');
+}
+
+/** Bytes a cell takes beside its text: reference, style, type and tags, with room to spare. */
+const CELL_BYTES = 96;
+/**
+ * UTF-8 bytes one UTF-16 code unit of text can become in the XML: `_xHHHH_` (a control character) is the longest;
+ * `&amp;` takes 5, a character of the BMP 3.
+ */
+const BYTES_PER_TEXT_UNIT = 7;
+
+/** An upper bound of a row's bytes, reserved before it is written so that it can be taken back whole. */
+function rowBytes(values: RowValues): number {
+  let bytes = 32; // <row r="…"></row>
+  for (const value of values) {
+    const inner = value !== null && typeof value === 'object' && isTypedCell(value) ? value.value : value;
+    bytes += CELL_BYTES + (typeof inner === 'string' ? inner.length * BYTES_PER_TEXT_UNIT : 0);
+  }
+  return bytes;
 }
 
 function columnLetters(index: number): string {
@@ -222,15 +244,44 @@ function digits(text: string, at: number, count: number): number {
  * in place: parsing the text again through the IST helpers took a fifth of the main thread's time on settlements.
  */
 function excelSerial(text: string): string {
-  const days =
-    Date.UTC(digits(text, 0, 4), digits(text, 5, 2) - 1, digits(text, 8, 2)) / MS_PER_DAY + UNIX_EPOCH_SERIAL;
+  const days = daySerial(digits(text, 0, 4), digits(text, 5, 2), digits(text, 8, 2));
   if (text.length === 10) return String(days);
   const seconds = digits(text, 11, 2) * 3600 + digits(text, 14, 2) * 60 + digits(text, 17, 2);
   return String((days * SECONDS_PER_DAY + seconds) / SECONDS_PER_DAY);
 }
 
+/**
+ * The serials of the days seen, by yyyymmdd: a sheet's rows share a few days, and `Date.UTC` for each of a row's
+ * four dates was a tenth of the writer's time. Bounded, as the days in one export need not be.
+ */
+const daySerials = new Map<number, number>();
+const DAY_SERIALS_KEPT = 4096;
+
+function daySerial(year: number, month: number, day: number): number {
+  const key = year * 10_000 + month * 100 + day;
+  let serial = daySerials.get(key);
+  if (serial === undefined) {
+    if (daySerials.size >= DAY_SERIALS_KEPT) daySerials.clear();
+    serial = Date.UTC(year, month - 1, day) / MS_PER_DAY + UNIX_EPOCH_SERIAL;
+    daySerials.set(key, serial);
+  }
+  return serial;
+}
+
 // Indexes into cellXfs in STYLES_XML.
 const STYLE = { header: 1, headerGuarded: 2, guarded: 3, money: 4, integer: 5, date: 6, datetime: 7 } as const;
+
+// A data cell is `<c r="` + its column's letters + the row's number + what follows here (the type's style).
+const TEXT_CELL = '" t="inlineStr">';
+const GUARDED_TEXT_CELL = `" s="${STYLE.guarded}" t="inlineStr">`;
+const TEXT_CELL_END = '</c>';
+const VALUE_CELL: Record<Exclude<ColumnType, 'text'>, string> = {
+  money: `" s="${STYLE.money}"><v>`,
+  integer: `" s="${STYLE.integer}"><v>`,
+  date: `" s="${STYLE.date}"><v>`,
+  datetime: `" s="${STYLE.datetime}"><v>`,
+};
+const VALUE_CELL_END = '</v></c>';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -490,11 +541,13 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
     cutCells = 0;
     closed = false;
     private entry: ZipEntryWriter | undefined;
-    private buffer: string;
+    private readonly bytes = new ByteChunks(FLUSH_BYTES);
     /** Set while output cannot take more: the entry is not open yet, or the deflater is full. */
     private waiting: Promise<void> | undefined;
     private readonly types: ColumnType[];
     private readonly letters: string[];
+    /** `<c r="` and each column's letters: the start of its cells. */
+    private readonly refs: string[];
 
     constructor(
       readonly name: string,
@@ -504,7 +557,8 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
     ) {
       this.types = columns.map((c) => c.type);
       this.letters = columns.map((_, i) => columnLetters(i));
-      this.buffer = this.head(firstSheet === undefined ? index === 0 : name === firstSheet);
+      this.refs = this.letters.map((letters) => `<c r="${letters}`);
+      this.writeHead(firstSheet === undefined ? index === 0 : name === firstSheet);
       this.wait(
         then(async () => {
           this.entry = zip.entry(`xl/worksheets/sheet${index + 1}.xml`);
@@ -525,7 +579,13 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
       return waiting;
     }
 
-    private head(selected: boolean): string {
+    /** Markup (the sheet's head and end), as UTF-8. */
+    private text(xml: string): void {
+      this.bytes.reserve(xml.length * 3);
+      this.bytes.utf8(xml);
+    }
+
+    private writeHead(selected: boolean): void {
       const { freezeHeader = true, headerStyle = 'bold' } = this.options;
       const pane = freezeHeader
         ? '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>' +
@@ -534,28 +594,30 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
       const cols = this.columns
         .map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${columnWidth(c)}" customWidth="1"/>`)
         .join('');
-      const bold = headerStyle === 'bold';
-      const header = this.columns
-        .map((c, i) => {
-          if (c.header === '') return '';
-          const guarded = needsInjectionGuard(c.header);
-          const style = bold ? (guarded ? STYLE.headerGuarded : STYLE.header) : guarded ? STYLE.guarded : 0;
-          return `<c r="${this.letters[i]}1"${style ? ` s="${style}"` : ''} t="inlineStr">${inlineString(c.header)}</c>`;
-        })
-        .join('');
       const { rows } = this.options;
       const dimension =
         rows === undefined ? '' : `<dimension ref="A1:${this.letters[this.letters.length - 1]}${rows + 1}"/>`;
-      return (
+      this.text(
         XML_DECLARATION +
-        `<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
-        '<sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>' +
-        dimension +
-        `<sheetViews><sheetView workbookViewId="0"${selected ? ' tabSelected="1"' : ''}>${pane}</sheetView></sheetViews>` +
-        '<sheetFormatPr defaultRowHeight="15"/>' +
-        `<cols>${cols}</cols>` +
-        `<sheetData><row r="1">${header}</row>`
+          `<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
+          '<sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>' +
+          dimension +
+          `<sheetViews><sheetView workbookViewId="0"${selected ? ' tabSelected="1"' : ''}>${pane}</sheetView></sheetViews>` +
+          '<sheetFormatPr defaultRowHeight="15"/>' +
+          `<cols>${cols}</cols>` +
+          '<sheetData><row r="1">',
       );
+      const bold = headerStyle === 'bold';
+      this.bytes.reserve(rowBytes(this.columns.map((c) => c.header)));
+      this.columns.forEach((c, i) => {
+        if (c.header === '') return;
+        const guarded = needsInjectionGuard(c.header);
+        const style = bold ? (guarded ? STYLE.headerGuarded : STYLE.header) : guarded ? STYLE.guarded : 0;
+        this.bytes.utf8(`${this.refs[i]}1"${style ? ` s="${style}"` : ''} t="inlineStr">`);
+        inlineString(this.bytes, c.header);
+        this.bytes.ascii('</c>');
+      });
+      this.bytes.ascii('</row>');
     }
 
     addRow(values: RowValues): void | Promise<void> {
@@ -570,68 +632,61 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
       if (values.length > this.types.length) {
         throw new RangeError(`Sheet "${this.name}" row ${r}: ${values.length} values for ${this.types.length} columns`);
       }
-      let xml = `<row r="${r}">`;
+      const out = this.bytes;
+      out.reserve(rowBytes(values));
+      const rowStart = out.pos;
+      const row = String(r);
+      /** The row is taken back whole before a value that does not fit is reported. */
+      const refuse = (i: number, type: string, value: unknown, kind?: string) => {
+        out.rewind(rowStart);
+        return invalidValue(this.name, r, this.columns[i]!.header, type, value, kind);
+      };
+      out.ascii('<row r="');
+      out.ascii(row);
+      out.ascii('">');
       let cut = 0;
       for (let i = 0; i < values.length; i++) {
         let value = values[i];
         if (value === null || value === undefined) continue;
         let type = this.types[i]!;
         if (typeof value === 'object') {
-          if (!isTypedCell(value)) throw invalidValue(this.name, r, this.columns[i]!.header, type, value);
+          if (!isTypedCell(value)) throw refuse(i, type, value);
           type = value.type;
           value = value.value;
           if (value === null || value === undefined) continue;
         }
         const text = cellText(type, value);
-        if (text === undefined) throw invalidValue(this.name, r, this.columns[i]!.header, type, value);
-        const ref = this.letters[i]! + r;
-        switch (type) {
-          case 'text': {
-            if (text === '') continue;
-            const fitted = text.length > XLSX_MAX_TEXT ? cutToCell(text) : text;
-            if (fitted !== text) cut++;
-            xml +=
-              `<c r="${ref}"${needsInjectionGuard(fitted) ? ` s="${STYLE.guarded}"` : ''} t="inlineStr">` +
-              `${inlineString(fitted)}</c>`;
-            break;
-          }
-          case 'money':
-            xml += `<c r="${ref}" s="${STYLE.money}"><v>${text}</v></c>`;
-            break;
-          case 'integer':
-            xml += `<c r="${ref}" s="${STYLE.integer}"><v>${text}</v></c>`;
-            break;
-          case 'date':
-          case 'datetime':
-            if (text < FIRST_EXACT_DATE) {
-              throw invalidValue(
-                this.name,
-                r,
-                this.columns[i]!.header,
-                type,
-                value,
-                `a date before ${FIRST_EXACT_DATE}`,
-              );
-            }
-            xml +=
-              type === 'date'
-                ? `<c r="${ref}" s="${STYLE.date}"><v>${excelSerial(text)}</v></c>`
-                : `<c r="${ref}" s="${STYLE.datetime}"><v>${excelSerial(text)}</v></c>`;
-            break;
+        if (text === undefined) throw refuse(i, type, value);
+        if (type === 'text') {
+          if (text === '') continue;
+          const fitted = text.length > XLSX_MAX_TEXT ? cutToCell(text) : text;
+          if (fitted !== text) cut++;
+          out.ascii(this.refs[i]!);
+          out.ascii(row);
+          out.ascii(needsInjectionGuard(fitted) ? GUARDED_TEXT_CELL : TEXT_CELL);
+          inlineString(out, fitted);
+          out.ascii(TEXT_CELL_END);
+          continue;
         }
+        if ((type === 'date' || type === 'datetime') && text < FIRST_EXACT_DATE) {
+          throw refuse(i, type, value, `a date before ${FIRST_EXACT_DATE}`);
+        }
+        out.ascii(this.refs[i]!);
+        out.ascii(row);
+        out.ascii(VALUE_CELL[type as Exclude<ColumnType, 'text'>]);
+        out.ascii(type === 'date' || type === 'datetime' ? excelSerial(text) : text);
+        out.ascii(VALUE_CELL_END);
       }
-      this.buffer += xml + '</row>';
+      out.ascii('</row>');
       this.rowCount++;
       this.cutCells += cut;
       cutCells += cut;
-      if (this.buffer.length >= FLUSH_CHARS) return this.flush();
+      if (out.ready()) return this.flush();
     }
 
     private flush(): void | Promise<void> {
       if (this.waiting) return this.waiting;
-      const chunk = Buffer.from(this.buffer, 'utf8');
-      this.buffer = '';
-      return this.wait(this.entry!.write(chunk));
+      return this.wait(this.entry!.write(this.bytes.take()));
     }
 
     /** Ends the sheet's XML and its ZIP entry; runs in the zip order, after the entry was opened. */
@@ -643,14 +698,13 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
       }
       const lastColumn = this.letters[this.letters.length - 1]!;
       const filterRange = this.options.autoFilter === false ? undefined : `$A$1:$${lastColumn}$${this.rowCount + 1}`;
-      this.buffer +=
+      this.text(
         '</sheetData>' +
-        (filterRange === undefined ? '' : `<autoFilter ref="A1:${lastColumn}${this.rowCount + 1}"/>`) +
-        PRINT_SETUP +
-        '</worksheet>';
-      const chunk = Buffer.from(this.buffer, 'utf8');
-      this.buffer = '';
-      await this.entry!.write(chunk);
+          (filterRange === undefined ? '' : `<autoFilter ref="A1:${lastColumn}${this.rowCount + 1}"/>`) +
+          PRINT_SETUP +
+          '</worksheet>',
+      );
+      await this.entry!.write(this.bytes.takeAll());
       await this.entry!.end();
       return { name: this.name, part: this.index + 1, filterRange };
     }

@@ -63,6 +63,8 @@ interface DateState {
   /** Bumped when the API's pages turn out shorter than asked: answers to older guesses are dropped. */
   generation: number;
   inflight: number;
+  /** The requests out, by offset: those past a last page are called off when it comes back. */
+  requests: Map<number, AbortController>;
   waiting: Map<number, SettlementPage>;
   ingest: DateIngest | null;
   records: number;
@@ -132,14 +134,23 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
     const stale = () => signal.aborted || s.status !== 'active' || generation !== s.generation;
     s.fetchAt += step;
     s.inflight++;
+    const request = new AbortController();
+    s.requests.set(offset, request);
     const task = api.settlements
-      .page({ date: s.date, pg: pg ?? undefined, offset, limit: pageSize }, { signal })
+      .page(
+        { date: s.date, pg: pg ?? undefined, offset, limit: pageSize },
+        { signal: AbortSignal.any([signal, request.signal]) },
+      )
       .then(
         (page) =>
           guarded(() => {
             if (stale()) return;
-            // Nothing past a last page is asked for (a later pass starts over with no end).
-            if (page.is_last_page || page.data.length === 0) s.end = Math.min(s.end, offset + 1);
+            if (page.is_last_page || page.data.length === 0) {
+              // Nothing past a last page is asked for (a later pass starts over with no end), and what was asked
+              // ahead is called off: over a slow network each would hold a slot for a whole round trip.
+              s.end = Math.min(s.end, offset + 1);
+              for (const [at, pending] of s.requests) if (at >= s.end) pending.abort();
+            }
             pages.receive(s, offset, page);
           }),
         (error: unknown) =>
@@ -153,6 +164,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
       )
       .finally(() => {
         s.inflight--;
+        if (s.requests.get(offset) === request) s.requests.delete(offset);
         inflight.delete(task);
       });
     inflight.add(task);
@@ -324,6 +336,7 @@ function dateState(d: ReturnType<Cache['syncRuns']['claim']>['dates'][number], p
     ahead: false,
     generation: 0,
     inflight: 0,
+    requests: new Map<number, AbortController>(),
     waiting: new Map<number, SettlementPage>(),
     ingest: null,
     records: d.records,

@@ -173,6 +173,20 @@ describe('on a profile of our own', () => {
     expect(sb.sandbox.fixtures().beneficiaries).toHaveLength(before);
   });
 
+  it('syncs with the pages at once it is given, and refuses a number the client cannot keep open', async () => {
+    const day = addDays(TEST_TODAY, -2);
+    // The built-in sandbox profile, in a data folder of its own.
+    const own = cliRunner(join(dir, 'sync-concurrency'));
+    const sync = (concurrency: string) =>
+      own.run('sync', 'settlements', '--from', day, '--to', day, '--concurrency', concurrency);
+    for (const bad of ['0', '9', '2.5', 'many']) {
+      const r = await sync(bad);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain(`--concurrency must be a whole number of pages from 1 to 8, got ${bad}`);
+    }
+    expect((await sync('2')).code).toBe(0);
+  });
+
   it('a create whose answer is lost exits 3 and says what to check', async () => {
     const path = OPERATIONS['beneficiary.create'].path;
     await sb.fault({ path, kind: 'drop', count: 1 });

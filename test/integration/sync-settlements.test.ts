@@ -387,6 +387,46 @@ describe('paging edge cases (a scripted API)', () => {
     const summary = await syncSettlements({ api, cache, from: '2025-05-03', to: '2025-05-03', concurrency: 4 });
     expect(summary).toMatchObject({ status: 'completed', records: 1500 });
   });
+
+  it('requests asked ahead of a last page are called off when it comes back, not waited for', async () => {
+    const cache = freshCache();
+    const all = records('2025-05-04', 2500);
+    let calledOff = 0;
+    const api = {
+      settlements: {
+        page: async ({ offset = 0 }: { offset?: number }, options?: { signal?: AbortSignal }) => {
+          if (offset >= all.length) {
+            // A slow network's answer, which only a cancel ends: a sync waiting for it would never finish.
+            await new Promise((_, reject) =>
+              options?.signal?.addEventListener('abort', () => {
+                calledOff++;
+                reject(
+                  new ApiError({
+                    kind: 'cancelled',
+                    operation: 'settlement.fetch',
+                    message: 'cancelled',
+                    userMessage: 'Cancelled.',
+                  }),
+                );
+              }),
+            );
+          }
+          const data = all.slice(offset, offset + 500);
+          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+        },
+      },
+    };
+    const summary = await syncSettlements({
+      api,
+      cache,
+      from: '2025-05-04',
+      to: '2025-05-04',
+      pageSize: 500,
+      concurrency: 4,
+    });
+    expect(summary).toMatchObject({ status: 'completed', records: 2500 });
+    expect(calledOff).toBeGreaterThan(0);
+  });
 });
 
 describe('offline and secrets', () => {

@@ -86,6 +86,20 @@ describe('integerMinor, formatMinor, sumMinor', () => {
     expect(parseDecimalToMinor(text)).toBe(minor);
   });
 
+  it('formats every safe integer exactly, at any scale, as decimal arithmetic on the digits does', () => {
+    // The reference: the digits of the BigInt, the point put in by position.
+    const exact = (minor: number, scale: number) => {
+      const digits = (minor < 0 ? -BigInt(minor) : BigInt(minor)).toString().padStart(scale + 1, '0');
+      const point = digits.length - scale;
+      return `${minor < 0 ? '-' : ''}${digits.slice(0, point)}${scale > 0 ? '.' + digits.slice(point) : ''}`;
+    };
+    const edges = [0, 1, 9, 10, 99, 100, 101, 999_999_999_999_999, Number.MAX_SAFE_INTEGER];
+    for (let p = 1; p < 2 ** 53; p *= 7) edges.push(p, p - 1, p + 1);
+    for (const scale of [0, 2, 3, 6])
+      for (const minor of edges.flatMap((e) => [e, -e])) expect(formatMinor(minor, scale)).toBe(exact(minor, scale));
+    expect(formatMinor(-0)).toBe('0.00');
+  });
+
   it('sums exactly and refuses overflow', () => {
     expect(sumMinor([10, 20, -5])).toBe(25);
     expect(sumMinor(Array.from({ length: 1000 }, () => 1))).toBe(1000);

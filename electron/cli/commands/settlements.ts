@@ -90,12 +90,31 @@ export function cancelOnInterrupt(
   };
 }
 
+/**
+ * Pages asked at once. The interface document states no rate limit, so the default is what latency asks for
+ * (docs/performance/sync-concurrency.md); a deployment that limits requests can ask for fewer, and at most the
+ * client's connections per host (8) are ever open.
+ */
+const MAX_SYNC_CONCURRENCY = 8;
+
+function parseConcurrency(value: Values[string]): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || n < 1 || n > MAX_SYNC_CONCURRENCY) {
+    throw new UsageError(
+      `--concurrency must be a whole number of pages from 1 to ${MAX_SYNC_CONCURRENCY}, got ${String(value)}`,
+    );
+  }
+  return n;
+}
+
 const sync: Command = {
   words: ['sync', 'settlements'],
-  usage: 'sync settlements --from YYYY-MM-DD --to YYYY-MM-DD [--pg CODE]',
-  options: range,
+  usage: 'sync settlements --from YYYY-MM-DD --to YYYY-MM-DD [--pg CODE] [--concurrency N]',
+  options: { ...range, concurrency: { type: 'string' } },
   async run({ ctx, values, io }) {
     const request = parseRange(values);
+    const concurrency = parseConcurrency(values.concurrency);
     const future = futureDatesProblem(request, epochMsToIstDate(ctx.now()));
     if (future) throw new UsageError(future);
     const api = ctx.core.credentials.api(ctx.profile.id);
@@ -110,6 +129,7 @@ const sync: Command = {
           api,
           cache,
           ...request,
+          concurrency,
           signal: interrupt.signal,
           onProgress: (p) => line.update(describeProgress(p)),
         });
