@@ -77,6 +77,15 @@ export function createSearchPlanner(db: Database) {
   }
   return {
     walked,
+    /**
+     * Matches of the search up to `cap`: a key counted per field it matches in the keyed dates, a record once in the
+     * others. At least one per record whose UTR starts with the text, so a count equal to the UTR batches' records
+     * says those records are every match (settlements.ts reads their totals from the batches).
+     */
+    matchesUpTo(params: FilterParams, cap: number): number {
+      count ??= db.prepare(COUNT_SQL).pluck();
+      return count.get({ ...params, cap }) as number;
+    },
     /** How any read of `asked` takes its rows: by the keys, or walking only the dates that may hold a match. */
     forRead(asked: FilterParams): { keyed: boolean; params: FilterParams } {
       const byKeys = keyed(asked);

@@ -62,6 +62,8 @@ const SQL = {
                  ${EXCEPTIONS_SQL} GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
   ruleCounts: `SELECT ${RULE_COUNTS} FROM settlements WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL}`,
   totalsFromRollup: `SELECT ${ROLLUP_SUMS} FROM settlement_rollup WHERE ${ROLLUP_WHERE}`,
+  totalsFromBatches: `SELECT sum(records), sum(amount), sum(fees), sum(taxes), sum(settled) FROM settlement_batches
+                      WHERE date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg) AND utr LIKE :search ESCAPE '\\'`,
   totals: `SELECT ${SUMS} FROM settlements WHERE ${RECORDS_WHERE}`,
   totalsOfExceptions: `SELECT ${SUMS} FROM settlements WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL}`,
   totalsOfMatches: `${SEARCH_WITH} SELECT ${SUMS} FROM ${SEARCHED_ROWS} WHERE ${RECORDS_WHERE}`,
@@ -129,7 +131,9 @@ function sums(row: SumRow): SettlementSums {
 
 export function createSettlementsRepository(db: Database, now: () => Date, options: { nativeBinding?: string } = {}) {
   const sql = prepareAll(db, SQL);
-  for (const s of [sql.totalsFromRollup, sql.totals, sql.totalsOfExceptions]) s.raw().safeIntegers();
+  for (const s of [sql.totalsFromRollup, sql.totalsFromBatches, sql.totals, sql.totalsOfExceptions]) {
+    s.raw().safeIntegers();
+  }
   for (const s of [sql.totalsOfMatches, sql.totalsOfMatchedExceptions]) s.raw().safeIntegers();
   for (const s of [sql.aggregateFromRollup, sql.aggregate, sql.aggregateOfExceptions]) s.raw().safeIntegers();
   for (const s of [sql.aggregateOfMatches, sql.aggregateOfMatchedExceptions]) s.raw().safeIntegers();
@@ -210,6 +214,9 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
         asked,
       };
     }
+    if (read === 'totals' && batchesCover(q, asked, exceptionsOnly)) {
+      return { statement: sql.totalsFromBatches, params: asked, asked, walks: false };
+    }
     const [fromRollup, fromRecords, fromExceptions] = keyed
       ? read === 'totals'
         ? [null, sql.totalsOfMatches, sql.totalsOfMatchedExceptions]
@@ -221,6 +228,20 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
       ? { statement: fromRollup, params: { ...params, exceptionsOnly: Number(exceptionsOnly) }, asked, walks: false }
       : // The matches' statements read the dates of :from to :to (settlement-search.ts): only a walk is sliced.
         { statement: exceptionsOnly ? fromExceptions : fromRecords, params, asked, walks: !keyed };
+  }
+
+  /**
+   * Whether a search's totals are its UTR batches' (settlement-rollup.ts) instead of a walk of its records (a UTR of
+   * a 250,000-record batch: 560-720 ms summed from the records, issue 33): current records, no filter the batches do
+   * not hold, and every match one of those batches' records, which holds when the matches counted by the keys
+   * (at least one per such record) are no more than the batches' records.
+   */
+  function batchesCover(q: z.output<typeof settlementFilter>, asked: FilterParams, exceptionsOnly: boolean): boolean {
+    if (asked.search === null || asked.state !== 'current' || exceptionsOnly) return false;
+    if (q.paymentMode || q.orderStatus || q.pgStatus || asked.ruleBit !== null) return false;
+    const [records] = sql.totalsFromBatches.all(asked)[0] as SumRow;
+    const inBatches = Number(records ?? 0n);
+    return search.matchesUpTo(asked, inBatches + 1) === inBatches;
   }
 
   /** Totals and aggregates a step at a time: a walk of the records a slice of ids a step (walk-slices.ts). */

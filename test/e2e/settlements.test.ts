@@ -275,6 +275,54 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     await expectTotals(sqlSums());
   });
 
+  it('never shows the previous filter’s figures beside a new search’s rows: they say “counting…” until theirs are in', async () => {
+    const all = sqlSums();
+    await expectTotals(all);
+    const { utr } = db()
+      .prepare(
+        `SELECT utr FROM settlements WHERE date = ? AND utr <> '' AND vanished_at IS NULL ORDER BY id LIMIT 1 OFFSET 1234`,
+      )
+      .get(FROM) as { utr: string };
+    const searched = sqlSums(
+      "utr LIKE ? || '%' OR order_id LIKE ? || '%' OR pg_transaction_id LIKE ? || '%'",
+      utr,
+      utr,
+      utr,
+    );
+    expect(searched.count).not.toBe(all.count);
+    // Every state the page commits, recorded as it is made: a MutationObserver's callback runs before the frame that
+    // would paint it, so no state the person could see is missed.
+    await page.evaluate(() => {
+      const states: { utr: string; records: string; footer: string }[] = [];
+      (window as unknown as { states: typeof states }).states = states;
+      new MutationObserver(() => {
+        const g = document.querySelector('[role=grid]');
+        const heads = [...(g?.querySelectorAll('[role=columnheader]') ?? [])].map((h) => h.textContent);
+        const row = g?.querySelector('[role=row][data-id]');
+        states.push({
+          utr:
+            row?.querySelectorAll('[role=gridcell]')[heads.findIndex((h) => h?.startsWith('UTR'))]?.textContent ?? '',
+          records: document.querySelector('[aria-label=Totals] dd')?.textContent ?? '',
+          footer: document.querySelector('.stl-grid-status')?.textContent ?? '',
+        });
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    await page.getByRole('searchbox', { name: 'Search order ID, gateway transaction ID or UTR' }).fill(utr);
+    await expectTotals(searched);
+    const states = await page.evaluate(
+      () => (window as unknown as { states: { utr: string; records: string; footer: string }[] }).states,
+    );
+    const withNewRows = states.filter((s) => s.utr.startsWith(utr));
+    expect(withNewRows.length).toBeGreaterThan(0);
+    for (const state of withNewRows) {
+      expect([count.format(searched.count), 'counting…']).toContain(state.records);
+      expect(state.footer).toMatch(new RegExp(`of (${count.format(searched.count)}|counting…)$`));
+    }
+    expect(withNewRows.at(-1)).toMatchObject({ records: count.format(searched.count) });
+    await page.getByRole('searchbox', { name: 'Search order ID, gateway transaction ID or UTR' }).fill('');
+    await expectTotals(all);
+  });
+
   it('shows only exceptions with the rules each row broke, and every detail of one', async () => {
     await page.getByRole('checkbox', { name: 'Exceptions only' }).check();
     await expectTotals(sqlSums('exception_flags <> 0'));

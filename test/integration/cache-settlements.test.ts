@@ -277,10 +277,26 @@ describe('query plans', () => {
         expect(p).not.toMatch(/settlements /);
       }
     }
-    // A search seeks its matches in the keys of each date, then reads each matching record by its id.
-    expect(plan('totals', { ...range, search: 'x' })).toMatch(
+    // A search seeks its matches in the keys of each date, then reads each matching record by its id: an order id's
+    // start is no UTR's, so its totals cannot come from the batches.
+    expect(plan('totals', { ...range, search: 'ord_' })).toMatch(
       /SEARCH k USING PRIMARY KEY \(date=\? AND key>\? AND key<\?\).*SEARCH settlements USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
     );
+  });
+
+  it('a search only UTRs match sums its UTR batches, not its records, to the same figures (issue 33)', () => {
+    const utr = allRows().find((r) => r.utr)!.utr!;
+    for (const search of [utr, utr.slice(0, 6)]) {
+      const matches = allRows({ search });
+      // Every match is by its UTR: the case the batches answer.
+      expect(matches.every((r) => r.utr?.startsWith(search))).toBe(true);
+      const p = plan('totals', { ...range, search });
+      expect(p).toMatch(/settlement_batches/);
+      expect(p).not.toMatch(/settlements /);
+      expect(cache.settlements.totals({ ...range, search })).toMatchObject(jsSums(matches));
+    }
+    // Narrowed by what a batch does not hold (a payment mode), the records are read again.
+    expect(plan('totals', { ...range, search: utr, paymentMode: 'UPI' })).not.toMatch(/settlement_batches/);
   });
 });
 

@@ -351,7 +351,9 @@ function GridStatus({ source, first, last, rows }: { source: PagedRows; first: n
   if (source.error) return <ErrorNotice error={source.error} onRetry={() => source.retry()} />;
   return (
     <p className="stl-grid-status muted">
-      {rows > 0 && `Rows ${formatCount(first + 1)}–${formatCount(last + 1)} of ${formatCount(rows)}`}
+      {rows > 0 && `Rows ${formatCount(first + 1)}–${formatCount(last + 1)} of `}
+      {/* Until the filter's total is in, the rows laid out so far are not its count ("of 500"): said in words. */}
+      {rows > 0 && (source.total === null ? <span className="stl-counting">counting…</span> : formatCount(rows))}
     </p>
   );
 }

@@ -30,6 +30,7 @@ import { BatchesView, ViewSwitch } from './BatchesView';
 import { SettledChart } from './SettledChart';
 import { SettlementDetail } from './SettlementDetail';
 import { SettlementsGrid } from './SettlementsGrid';
+import { searchPause } from './search-pause';
 import {
   useSettlementAggregate,
   useSettlementFacets,
@@ -43,8 +44,6 @@ import { currentViewName, useSavedViews, type ViewBinding } from '../ui/saved-vi
 import { shownQuery, useShowWhenRead, useShownFilter, useShownSort } from './shown-query';
 import { useSettlementsView } from './view-store';
 import './settlements.css';
-
-const SEARCH_DELAY_MS = 250;
 
 const RECORD_STATES: readonly [RecordState, string][] = [
   ['current', 'Current'],
@@ -223,6 +222,8 @@ function SearchBox() {
   const applied = useSettlements((s) => s.filters.search);
   const setFilters = useSettlements((s) => s.setFilters);
   const [text, setText] = useState(applied);
+  // The pause of the last change (search-pause.ts): none for a pasted or complete identifier.
+  const [pause, setPause] = useState(0);
   const [seen, setSeen] = useState(applied);
   const ref = useRef<HTMLInputElement>(null);
   const id = useId();
@@ -236,9 +237,13 @@ function SearchBox() {
 
   useEffect(() => {
     if (text.trim() === applied) return;
-    const timer = setTimeout(() => setFilters({ search: text.trim() }), SEARCH_DELAY_MS);
+    if (pause === 0) {
+      setFilters({ search: text.trim() });
+      return;
+    }
+    const timer = setTimeout(() => setFilters({ search: text.trim() }), pause);
     return () => clearTimeout(timer);
-  }, [text, applied, setFilters]);
+  }, [text, pause, applied, setFilters]);
 
   return (
     <div className="stl-field stl-search">
@@ -254,7 +259,10 @@ function SearchBox() {
         data-search
         maxLength={64}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setPause(searchPause(text, e.target.value));
+          setText(e.target.value);
+        }}
         onKeyDown={(e) => {
           if (e.key === 'Enter') setFilters({ search: text.trim() });
         }}
@@ -349,15 +357,26 @@ const TOTALS = [
   ['Settled', 'settled'],
 ] as const;
 
+/** A figure of another filter is never shown for this one: until its own is in, it says so. */
+const COUNTING = 'counting…';
+
 function TotalsBar() {
   const query = useSettlementTotals(useShownFilter());
   const t = loadableOf(query);
-  const busy = query.isPlaceholderData || query.isFetching;
+  // The previous filter's answer, kept by the query while this one's is read: not this filter's figure.
+  const counting = query.isPlaceholderData;
+  const busy = counting || query.isFetching;
   if (t.status === 'failed') return <ErrorNotice error={t.error} onRetry={() => void query.refetch()} />;
   const value = (text: () => string) =>
-    t.status === 'ready' ? text() : <span className="skeleton-line stl-figure-loading" aria-label="Loading" />;
+    counting ? (
+      <span className="stl-counting">{COUNTING}</span>
+    ) : t.status === 'ready' ? (
+      text()
+    ) : (
+      <span className="skeleton-line stl-figure-loading" aria-label="Loading" />
+    );
   return (
-    <section aria-label="Totals" aria-busy={busy} className={`stl-totals${busy ? ' stl-stale' : ''}`}>
+    <section aria-label="Totals" aria-busy={busy} className={`stl-totals${busy && !counting ? ' stl-stale' : ''}`}>
       <dl>
         <div>
           <dt>Records</dt>
@@ -401,6 +420,16 @@ function Chart() {
   const busy = query.isPlaceholderData || query.isFetching;
   if (a.status === 'failed') return <ErrorNotice error={a.error} onRetry={() => void query.refetch()} />;
   if (a.status === 'loading') return <Skeleton rows={2} label="Loading the chart" />;
+  // The previous filter's bars are not this filter's: the chart says it is counting until its own are in.
+  if (query.isPlaceholderData) {
+    return (
+      <div id="stl-chart" className="stl-chart-counting" aria-busy="true">
+        <p className="stl-counting" role="status">
+          Chart {COUNTING}
+        </p>
+      </div>
+    );
+  }
   if (a.value.byDate.length === 0) return null;
   return (
     <div id="stl-chart" className={busy ? 'stl-stale' : undefined} aria-busy={busy}>

@@ -1,7 +1,8 @@
 /**
  * What the cache holds for the filter on screen: the rows (a PagedRows keyset source), the totals, the chart's
- * aggregates and the filter menus, each a query keyed by profile and filter. A new filter keeps the previous
- * answer on screen, marked busy, until its own is in; a finished sync makes all of them stale (main-events.ts).
+ * aggregates and the filter menus, each a query keyed by profile and filter. A new filter keeps the previous rows
+ * on screen, marked busy, until its own are in; the totals and the chart say they are counting instead (the
+ * Settlements screen); a finished sync makes all of them stale (main-events.ts).
  *
  * The rows' source keeps its own position-addressed page cache (paged-rows.ts); the query owns its creation,
  * its first page (loading and errors the same as every other read) and its disposal.
@@ -77,50 +78,40 @@ export function useSettlementRows(filter: SettlementFilter, sort: SettlementSort
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
- * Resolves once no first page of the grid is being read. The cache answers one read at a time (one connection, in
- * main), and the totals of a wide filter, or of a UTR a large settlement batch shares, sum far more rows than a page
- * shows: asked together, the grid's first page waited behind them (the UI bench's search figure). The rows' read
- * starts in the same commit as the totals', so it is looked for after a turn of the event loop; once it is in, the
- * rest of its page goes out a task later (paged-rows.ts), and the totals a task after that, behind it.
+ * A filter's totals or chart. Asked at the same time as its rows, not after them: the totals, the footer's "of N"
+ * and the chart are what a person reads next, and waiting for the grid's first page put their read behind the rest
+ * of that page on main (the UI bench's `final_ms`, issue 33). A turn of the event loop first, so the rows' read
+ * that starts in the same commit (or the same store change, shown-query.ts) goes out ahead of them.
  */
-async function afterTheRows(client: QueryClient, profileId: string | null): Promise<void> {
-  await nextTask();
-  const cache = client.getQueryCache();
-  const reading = () =>
-    cache.findAll({ queryKey: ['profile', profileId, 'settlements.query'], fetchStatus: 'fetching' }).length > 0;
-  if (reading()) {
-    await new Promise<void>((resolve) => {
-      const stop = cache.subscribe(() => {
-        if (reading()) return;
-        stop();
-        resolve();
-      });
-    });
-  }
-  await nextTask();
-}
-
-/** A read of the filter's figures that waits for the grid's first page (afterTheRows). */
-function useAfterTheRows<T>(
+export function figuresQuery(
+  profileId: string | null,
   channel: 'settlements.totals' | 'settlements.aggregate',
   filter: SettlementFilter,
-  read: () => Promise<T>,
 ) {
-  const client = useQueryClient();
-  const profileId = useActiveProfileId();
-  return useQuery<T, IpcFailure>({
+  return {
     queryKey: ipcKey(profileId, channel, filter),
     queryFn: async () => {
-      await afterTheRows(client, profileId);
-      return read();
+      await nextTask();
+      return ask(channel, filter);
     },
+    // Held like the rows they describe (both read again after a sync): a screen switched to a filter whose figures
+    // were asked with its rows (shown-query.ts) shows that answer instead of asking again.
+    staleTime: Infinity,
+  };
+}
+
+function useFigures<C extends 'settlements.totals' | 'settlements.aggregate'>(channel: C, filter: SettlementFilter) {
+  const profileId = useActiveProfileId();
+  return useQuery<IpcOutput<C>, IpcFailure>({
+    ...(figuresQuery(profileId, channel, filter) as ReturnType<typeof figuresQuery> & {
+      queryFn: () => Promise<IpcOutput<C>>;
+    }),
     enabled: profileId !== null,
     placeholderData: keepPreviousData,
   });
 }
 
-export const useSettlementTotals = (filter: SettlementFilter) =>
-  useAfterTheRows('settlements.totals', filter, () => ask('settlements.totals', filter));
+export const useSettlementTotals = (filter: SettlementFilter) => useFigures('settlements.totals', filter);
 
 /**
  * The table's row count is the totals' count for the same filter (one aggregate read instead of walking every
@@ -136,8 +127,7 @@ export function useRowCountFromTotals(filter: SettlementFilter, sort: Settlement
   }, [source, count]);
 }
 
-export const useSettlementAggregate = (filter: SettlementFilter) =>
-  useAfterTheRows('settlements.aggregate', filter, () => ask('settlements.aggregate', filter));
+export const useSettlementAggregate = (filter: SettlementFilter) => useFigures('settlements.aggregate', filter);
 
 export const useSettlementFacets = (from: string, to: string) =>
   useIpcQuery('settlements.facets', { from, to }, { placeholderData: keepPreviousData });

@@ -17,7 +17,7 @@ import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { SettlementFilter, SettlementSort } from '../../../shared/settlement-query';
 import { useActiveProfileId } from '../query/ipc-query';
-import { rowsQuery } from './settlements-queries';
+import { figuresQuery, rowsQuery } from './settlements-queries';
 import { filterOf, useSettlements } from './settlements-store';
 
 /** How long a new filter may wait for its first rows before the screen shows it as loading. */
@@ -69,6 +69,11 @@ export function useShowWhenRead(): void {
         clearTimeout(timer);
         show();
       });
+      // The figures beside the rows are asked now too, behind them: shown with the rows, they are then in or nearly.
+      void client.prefetchQuery(figuresQuery(profileId, 'settlements.totals', wanted.filter));
+      if (!useSettlements.getState().chartCollapsed) {
+        void client.prefetchQuery(figuresQuery(profileId, 'settlements.aggregate', wanted.filter));
+      }
     };
     return () => {
       readFirst = null;
