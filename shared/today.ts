@@ -64,6 +64,10 @@ export const exceptionsPanel = z.object({
   oldestDays: z.number().int().nullable(),
 });
 
+/** The exception queue's own figures for the panel (treasury/exception-queue.ts `summary`). */
+export const queueSummary = exceptionsPanel.omit({ oldestDays: true });
+export type QueueSummary = z.output<typeof queueSummary>;
+
 export const approvalsPanel = z.object({
   waiting: count,
   mine: count,

@@ -6,7 +6,6 @@
  * panel reads the cache (and the desk in desk mode): no request to the service, so it works offline, dated.
  */
 import { randomUUID } from 'node:crypto';
-import { RULE_IDS } from '../../shared/reconciliation';
 import { addDays, epochMsToIstDate } from '../../shared/time';
 import {
   DEFAULT_REFRESH_DAYS,
@@ -147,28 +146,9 @@ export function createToday(deps: TodayDeps) {
   }
 
   async function exceptions(profileId: string, syncedAt: string | null) {
-    const q = deps.exceptionQueue;
-    const one = { offset: 0, limit: 1 };
-    const open = await q.queue(profileId, { state: 'open' }, one);
-    // The queue is newest first: its last row is the oldest open exception.
-    const last =
-      open.total === 0
-        ? null
-        : (await q.queue(profileId, { state: 'open' }, { offset: open.total - 1, limit: 1 })).rows[0];
-    const byRule = [];
-    for (const rule of RULE_IDS) {
-      const page = await q.queue(profileId, { state: 'open', rule }, one);
-      if (page.total > 0) byRule.push({ rule, count: page.total, amount: page.amountAtRisk });
-    }
-    const mine = await q.queue(profileId, { state: 'unresolved', assignedTo: 'me' }, one);
+    const q = await deps.exceptionQueue.summary(profileId);
     return {
-      data: {
-        open: { count: open.total, amount: open.amountAtRisk },
-        byRule,
-        assignedToMe: { count: mine.total, amount: mine.amountAtRisk },
-        oldestDate: last?.date ?? null,
-        oldestDays: last ? daysBetween(last.date, today()) : null,
-      },
+      data: { ...q, oldestDays: q.oldestDate === null ? null : daysBetween(q.oldestDate, today()) },
       // On a desk the queue is read live; alone it is the cache's, as of the last sync.
       asOf: deps.desks.joined(profileId) ? nowIso() : syncedAt,
     };
