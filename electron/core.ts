@@ -37,6 +37,8 @@ import { createOrderHandlers } from './ipc/orders';
 import { createPayoutHandlers } from './ipc/payouts';
 import { createProfileHandlers } from './ipc/profiles';
 import { createViewHandlers } from './ipc/views';
+import { createTodayHandlers } from './ipc/today';
+import { createToday } from './today/today';
 import { createReconHandlers } from './ipc/reconciliation';
 import { createSettlementHandlers } from './ipc/settlements';
 import { createSubscriptionHandlers } from './ipc/subscriptions';
@@ -277,6 +279,20 @@ export function createCore(options: CoreOptions) {
     appVersion: options.appVersion,
     now,
   });
+  const today = createToday({
+    cacheFor,
+    hasCache: (profileId) => caches.sizeOf(profiles.get(profileId).id) > 0,
+    accounts: treasury.accounts,
+    reconciliation,
+    exceptionQueue,
+    approvals,
+    payoutWatch,
+    journals,
+    desks,
+    syncJobs,
+    events,
+    now,
+  });
   const busyReason = (profileId: string): string | null =>
     syncJobs.isRunning(profileId)
       ? 'a settlement sync is running'
@@ -313,6 +329,7 @@ export function createCore(options: CoreOptions) {
     ...createApprovalHandlers(approvals, profiles),
     ...createViewHandlers(profiles),
     ...createExceptionHandlers(exceptionQueue, desks, profiles, osUser),
+    ...createTodayHandlers(today, profiles),
   });
   return {
     events,
@@ -350,6 +367,8 @@ export function createCore(options: CoreOptions) {
     reconciliation,
     /** The payout watch list's rounds (started on its timer when `payoutWatch` is set). */
     payoutWatch,
+    /** The Today screen's summary and "Refresh all": the CLI's `today` prints the same summary. */
+    today,
     exports: exportJobs,
     /** Closes the SQLite files at once; resolves when running exports have stopped and removed their partial files. */
     close(): Promise<void> {

@@ -25,6 +25,7 @@ import { createMerchantRepository } from './merchant';
 import { migrate } from './migrations';
 import { createPayoutChecksRepository } from './payout-checks';
 import { createPayoutSettingsRepository } from './payout-settings';
+import { createTodaySettingsRepository } from './today-settings';
 import { createPayoutsRepository } from './payouts';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { CacheCorruptError, isCorruption, moveAside, type Recovery } from './recovery';
@@ -98,6 +99,8 @@ export function openCache(file: string, options: CacheOptions = {}) {
     payouts,
     payoutChecks: createPayoutChecksRepository(db, now, payouts),
     payoutSettings: createPayoutSettingsRepository(db),
+    /** The Today screen's "Refresh all" window. */
+    today: createTodaySettingsRepository(db),
     accounts: createAccountsRepository(db, now),
     /** Orders and subscriptions looked up, for offline review. */
     merchant: createMerchantRepository(db, now),

@@ -2,6 +2,7 @@
  * `payout-console` (and `npm run cli --`): the console's core on the command line.
  * Exit codes: 0 done, 1 failed or refused (one line on stderr says why), 2 bad usage or input, 3 outcome unknown.
  */
+import { todayCommands } from './commands/today';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -54,6 +55,7 @@ export const COMMANDS: Command[] = [
   ...classifyCommands,
   ...deskCommands,
   ...exceptionCommands,
+  ...todayCommands,
 ];
 
 const GLOBAL_OPTIONS: Options = {

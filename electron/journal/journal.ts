@@ -16,10 +16,12 @@ import {
   type JournalKind,
   type JournalOutcome,
   type JsonValue,
+  type VerifyResult,
 } from '../../shared/journal';
 import { epochMsToIst, istToIsoUtc, addDays } from '../../shared/time';
 import { canonicalEntry, canonicalJson, chainHash } from './canonical';
 import { verifyJournal, type VerifyOptions } from './verify';
+import type { LastVerification } from '../../shared/today';
 
 export interface JournalHead {
   seq: number;
@@ -140,6 +142,16 @@ export function createJournal(options: JournalOptions) {
   const insert = db.prepare(`INSERT INTO journal (${COLUMNS}) VALUES (${COLUMNS.replace(/\w+/g, '?')})`);
   const bySeq = db.prepare<[number], Row>(`SELECT ${COLUMNS} FROM journal WHERE seq = ?`);
   const queue = db.prepare<[number]>('INSERT INTO journal_desk_outbox (seq) VALUES (?)');
+  const verifications = {
+    record: db.prepare<[string, number, number, string | null]>(
+      `INSERT INTO journal_verifications (id, at, ok, entries, problem) VALUES (1, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET at = excluded.at, ok = excluded.ok, entries = excluded.entries,
+         problem = excluded.problem`,
+    ),
+    last: db.prepare<[], { at: string; ok: number; entries: number; problem: string | null }>(
+      'SELECT at, ok, entries, problem FROM journal_verifications WHERE id = 1',
+    ),
+  };
   // Whether the current write put an entry in the outbox, so its commit tells the mirror.
   let queued = false;
 
@@ -323,9 +335,24 @@ export function createJournal(options: JournalOptions) {
       return tail ? { seq: tail.seq, hash: tail.hash } : { seq: 0, hash: GENESIS_HASH };
     },
 
-    /** The chain checked from the first entry to the head in the settings (verify.ts). */
-    verify: (verifyOptions: VerifyOptions = {}) =>
-      verifyJournal(db, heads.journalHead(profileId), { ...verifyOptions, nativeBinding: options.nativeBinding }),
+    /**
+     * The chain checked from the first entry to the head in the settings (verify.ts). Its answer is kept as the last
+     * verification, which the Today screen dates (whichever process verified: the app or the CLI).
+     */
+    async verify(verifyOptions: VerifyOptions = {}): Promise<VerifyResult> {
+      const r = await verifyJournal(db, heads.journalHead(profileId), {
+        ...verifyOptions,
+        nativeBinding: options.nativeBinding,
+      });
+      verifications.record.run(options.now().toISOString(), r.ok ? 1 : 0, r.entries, r.problem?.message ?? null);
+      return r;
+    },
+
+    /** The last verification's time and answer; null before the first. */
+    lastVerification(): LastVerification | null {
+      const row = verifications.last.get();
+      return row ? { at: row.at, ok: row.ok === 1, entries: row.entries, problem: row.problem } : null;
+    },
   };
 }
 export type Journal = ReturnType<typeof createJournal>;

@@ -40,7 +40,8 @@ import type { PublishedException } from '../desk/exceptions';
 import type { Journals } from '../journal/registry';
 import type { Logger } from '../log';
 import type { SyncSummary } from '../../shared/sync';
-import type { RuleId } from '../../shared/reconciliation';
+import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
+import type { QueueSummary } from '../../shared/today';
 
 /** What a record that breaks a rule puts at stake: the larger of its amount and its settled amount, in paise. */
 export const amountAtRisk = (r: Pick<CachedSettlement, 'amount' | 'settled_amount'>) =>
@@ -152,6 +153,61 @@ function localRows(cache: Cache, filter: QueueFilter, me: string): LocalRow[] {
       },
     };
   });
+}
+
+/**
+ * The queue's figures Today shows, from the local cache in one grouped pass: the queue's own page reads and parses
+ * every row of the set (seconds at 30,000 open), where the figures need only their counts and sums. The same rows and
+ * states as `localRows` (records that break a rule, not vanished, with their workflow state); the amount at risk is
+ * `amountAtRisk`'s, in SQL.
+ */
+function localSummary(cache: Cache, me: string): QueueSummary {
+  const groups = cache.db
+    .prepare(
+      `SELECT s.exception_flags AS flags, coalesce(st.state, 'open') AS state, coalesce(st.assignee = ?, 0) AS mine,
+              count(*) AS n, sum(max(abs(s.amount), abs(s.settled_amount))) AS risk, min(s.date) AS oldest
+         FROM settlements s LEFT JOIN settlement_exception_states st
+           ON st.date = s.date AND st.pg = s.pg AND st.pg_transaction_id = s.pg_transaction_id
+          AND st.settlement_date = s.settlement_date
+        WHERE s.exception_flags <> 0 AND s.vanished_at IS NULL
+        GROUP BY 1, 2, 3`,
+    )
+    .all(me) as { flags: number; state: string; mine: number; n: number; risk: number; oldest: string }[];
+  const total = (rows: typeof groups) => ({
+    count: rows.reduce((t, g) => t + g.n, 0),
+    amount: rows.reduce((t, g) => t + g.risk, 0),
+  });
+  const open = groups.filter((g) => g.state === 'open');
+  return {
+    open: total(open),
+    byRule: RULE_IDS.map((rule) => ({ rule, ...total(open.filter((g) => (g.flags & ruleBit(rule)) !== 0)) })).filter(
+      (r) => r.count > 0,
+    ),
+    assignedToMe: total(groups.filter((g) => g.state !== 'resolved' && g.mine === 1)),
+    oldestDate: open.map((g) => g.oldest).sort()[0] ?? null,
+  };
+}
+
+/** The same figures from a desk's queue: its aggregate answers each read at once (docs/performance). */
+async function deskSummary(
+  queue: (filter: QueueFilter, page: { offset: number; limit: number }) => Promise<QueuePage>,
+) {
+  const one = { offset: 0, limit: 1 };
+  const [open, mine, ...rules] = await Promise.all([
+    queue({ state: 'open' }, one),
+    queue({ state: 'unresolved', assignedTo: 'me' }, one),
+    ...RULE_IDS.map((rule) => queue({ state: 'open', rule }, one)),
+  ]);
+  // The queue is newest first: its last row is the oldest open exception.
+  const last = open.total === 0 ? null : (await queue({ state: 'open' }, { offset: open.total - 1, limit: 1 })).rows[0];
+  return {
+    open: { count: open.total, amount: open.amountAtRisk },
+    byRule: RULE_IDS.map((rule, i) => ({ rule, count: rules[i]!.total, amount: rules[i]!.amountAtRisk })).filter(
+      (r) => r.count > 0,
+    ),
+    assignedToMe: { count: mine.total, amount: mine.amountAtRisk },
+    oldestDate: last?.date ?? null,
+  };
 }
 
 /** Totals and groups of a whole filtered set, as the desk's queue computes them. */
@@ -345,6 +401,13 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
         localRows(deps.cacheFor(profileId), filter, deps.osUser).map((r) => r.row),
         page,
       );
+    },
+
+    /** The open set's count, amount at risk, oldest date and rules, and this person's unresolved: Today's panel. */
+    async summary(profileId: string): Promise<QueueSummary> {
+      const desk = await deps.desks.for(profileId);
+      if (desk) return deskSummary((filter, page) => desk.exceptions.queue(filter, page));
+      return localSummary(deps.cacheFor(profileId), deps.osUser);
     },
 
     /** A selection or a whole filtered set, all or none, with one journal entry. */

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { readLastScreen, rememberScreen } from './navigation/last-screen';
 import { useNavigation } from './navigation/navigation-store';
-import { screenById, type Screen } from './navigation/screens';
+import { HOME_SCREEN, screenById, type Screen } from './navigation/screens';
 import { ShortcutsDialog } from './navigation/ShortcutsDialog';
 import { Sidebar } from './navigation/Sidebar';
 import { useShortcuts } from './navigation/use-shortcuts';
@@ -9,11 +9,10 @@ import { useMainEvents } from './query/main-events';
 import { MovedAsideNotices } from './notices/MovedAsideNotices';
 import { ProductionStrip } from './ProductionStrip';
 import { StatusBar } from './StatusBar';
-import { WelcomePanel } from './WelcomePanel';
 
 export function App() {
   useMainEvents();
-  const [screen, setScreen] = useState<Screen | null>(readLastScreen);
+  const [screen, setScreen] = useState<Screen>(() => readLastScreen() ?? HOME_SCREEN);
   const [help, setHelp] = useState(false);
 
   const actions = useMemo(
@@ -33,14 +32,14 @@ export function App() {
     if (next) actions.open(next);
   }, [request, actions]);
 
-  const Current = screen?.component;
+  const Current = screen.component;
   return (
     <div className="frame">
       <Sidebar current={screen} onOpen={actions.open} />
       <main className="content">
         <ProductionStrip />
         <MovedAsideNotices />
-        {Current ? <Current key={screen.id} /> : <WelcomePanel onOpen={actions.open} />}
+        <Current key={screen.id} />
       </main>
       <StatusBar />
       {help && <ShortcutsDialog onClose={() => setHelp(false)} />}

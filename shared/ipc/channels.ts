@@ -130,6 +130,10 @@ export const IPC_CHANNELS = [
   'approvals.withdraw',
   'approvals.checkStatus',
   'approvals.settle',
+  'today.summary',
+  'today.refresh',
+  'today.cancelRefresh',
+  'today.setRefreshDays',
 ] as const satisfies readonly `${string}.${string}`[];
 
 export type IpcChannel = (typeof IPC_CHANNELS)[number];
@@ -145,6 +149,7 @@ export const IPC_EVENTS = [
   'payoutWatch',
   'importProgress',
   'desk',
+  'todayRefresh',
 ] as const;
 export type IpcEvent = (typeof IPC_EVENTS)[number];
 

@@ -30,6 +30,8 @@ import { exceptionsChannels } from './exceptions';
 import { deskChannels } from './desk';
 import { approvalsChannels } from './approvals';
 import { deskEvent } from '../desk';
+import { todayChannels } from './today';
+import { refreshState } from '../today';
 
 export interface IpcChannelSchemas {
   input: z.ZodType;
@@ -66,6 +68,7 @@ export const ipcContract = {
   ...exceptionsChannels,
   ...deskChannels,
   ...approvalsChannels,
+  ...todayChannels,
 } satisfies { [C in IpcChannel]: IpcChannelSchemas };
 
 /** Payload schemas of the events main pushes to the renderer. */
@@ -80,6 +83,8 @@ export const ipcEvents = {
   payoutWatch: watchState,
   importProgress: importProgressEvent,
   desk: deskEvent,
+  /** "Refresh all" on the Today screen: each part's state as it changes, and the end. */
+  todayRefresh: refreshState,
 } satisfies { [E in IpcEvent]: z.ZodType };
 
 export type IpcEventPayload<E extends IpcEvent> = z.output<(typeof ipcEvents)[E]>;

@@ -24,6 +24,7 @@ import { queryBenches } from './query';
 import { reconBenches } from './recon';
 import { sandboxBenches } from './sandbox';
 import { syncBenches } from './sync';
+import { todayBenches } from './today';
 import { uiBenches } from './ui';
 
 export interface BenchResult {
@@ -53,6 +54,7 @@ const BENCHES: Bench[] = [
   journalBenches,
   reconBenches,
   deskBenches,
+  todayBenches,
 ];
 
 async function main() {

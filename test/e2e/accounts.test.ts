@@ -198,10 +198,9 @@ describe.runIf(ready)('Accounts & balances', () => {
         );
       }
     }
-    // The threshold is kept for this profile, exactly as parsed (beside the screen the console reopens on).
+    // The threshold is kept for this profile, exactly as parsed (the screen a reload reopens is the session's).
     expect(await page.evaluate(() => ({ ...localStorage }))).toEqual({
       [`payout-console:low-balance-threshold:${profileId}`]: String(threshold),
-      'payout-console.last-screen': 'accounts',
     });
 
     await page.reload();

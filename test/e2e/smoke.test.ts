@@ -375,6 +375,13 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           counts: await unwrap(api.approvals.counts({})),
           steps: (await Promise.all(approvalSteps)).map((r) => (r.ok ? 'done' : r.error.code)),
         };
+        // Today: its summary, its setting, and a "Refresh all" started and stopped.
+        const refresh = await unwrap(api.today.refresh({}));
+        const today = {
+          cancelled: await unwrap(api.today.cancelRefresh({ jobId: refresh.jobId })),
+          days: await unwrap(api.today.setRefreshDays({ days: 2 })),
+          summary: await unwrap(api.today.summary({})),
+        };
         return {
           stored,
           status,
@@ -400,6 +407,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
           processRefused,
           views,
           approvals,
+          today,
         };
       },
       {
@@ -419,6 +427,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
     expect(new Set(harness.calls.slice(before))).toEqual(new Set(IPC_CHANNELS));
     expect(outcome).toMatchObject({
       approvals: { policy: { mode: 'local' }, counts: null, steps: Array(8).fill('DESK_REFUSED') },
+      today: { cancelled: { cancelled: true }, days: { days: 2 }, summary: { mode: 'local', refreshDays: 2 } },
       views: { views: [{ name: 'Smoke' }], defaultName: 'Smoke' },
       stored: { hasSecret: true, keychainAvailable: true },
       synced: { summary: { status: 'completed', dates: [{ status: 'completed' }, { status: 'completed' }] } },

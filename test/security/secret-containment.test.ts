@@ -427,6 +427,11 @@ describe.runIf(available)('secret containment', () => {
     for (const [channel, input] of DESK_STEPS) {
       expect(await call(core, channel, input)).toMatchObject({ ok: false, error: { code: 'DESK_REFUSED' } });
     }
+    // Today: the summary (every panel's text is searched with the rest), its setting, a refresh started and stopped.
+    const refresh = await okCall<{ jobId: string }>('today.refresh', {});
+    await okCall('today.cancelRefresh', { jobId: refresh.jobId });
+    await okCall('today.setRefreshDays', { days: 2 });
+    await okCall('today.summary', {});
     expect(await okCall('cache.clear', { profileId: spare.id })).toEqual({ cleared: true, freedBytes: 0 });
 
     // The spare profile: the same secret set, deleted, set again, then removed with its profile.

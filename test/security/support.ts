@@ -230,6 +230,10 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'approvals.withdraw': { id: 'proposal-1' },
     'approvals.checkStatus': { id: 'proposal-1' },
     'approvals.settle': { id: 'proposal-1', succeeded: true, note: 'Seen at the gateway' },
+    'today.summary': {},
+    'today.refresh': {},
+    'today.cancelRefresh': { jobId: 'refresh-1' },
+    'today.setRefreshDays': { days: 5 },
   };
   return inputs;
 }

@@ -25,6 +25,7 @@ import { migration as m019 } from './019-desk-exception-states';
 import { migration as m020 } from './020-match-difference-reason';
 import { migration as m021 } from './021-statement-proof';
 import { migration as m022 } from './022-desk-unpublished-dates';
+import { migration as m023 } from './023-journal-verifications-and-today';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m020,
   m021,
   m022,
+  m023,
 ];

@@ -1,6 +1,7 @@
 /**
- * The screen the desk was on, kept in the renderer's own storage (Electron keeps it with the app's data), so the
- * console reopens where it was left. An id that names no screen any more (an older build's) opens Welcome.
+ * The screen the desk was on, kept for this window's session only (sessionStorage): a reload of the window reopens
+ * it, while each start of the console opens on Today, the home screen, which answers what needs a person now
+ * (docs/guide/screens.md, "Where the console opens"). An id that names no screen (an older build's) opens Today.
  */
 import { screenById, type Screen } from './screens';
 
@@ -8,7 +9,7 @@ const KEY = 'payout-console.last-screen';
 
 export function readLastScreen(): Screen | null {
   try {
-    return screenById(localStorage.getItem(KEY));
+    return screenById(sessionStorage.getItem(KEY));
   } catch {
     return null;
   }
@@ -16,8 +17,8 @@ export function readLastScreen(): Screen | null {
 
 export function rememberScreen(screen: Screen): void {
   try {
-    localStorage.setItem(KEY, screen.id);
+    sessionStorage.setItem(KEY, screen.id);
   } catch {
-    // Storage refused (full, disabled): the console still works, it just reopens on Welcome.
+    // Storage refused (full, disabled): the console still works, a reload just opens Today.
   }
 }

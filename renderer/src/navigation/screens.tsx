@@ -17,6 +17,7 @@ import { ReconciliationScreen } from '../reconciliation/ReconciliationScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
 import { SettlementsScreen } from '../settlements/SettlementsScreen';
 import { SubscriptionsScreen } from '../subscriptions/SubscriptionsScreen';
+import { TodayScreen } from '../today/TodayScreen';
 import { ToolsScreen } from '../tools/ToolsScreen';
 import { WebhooksScreen } from '../webhooks/WebhooksScreen';
 
@@ -37,6 +38,7 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
   {
     label: 'Treasury',
     screens: [
+      { id: 'today', label: 'Today', key: 'h', component: TodayScreen },
       { id: 'accounts', label: 'Accounts & balances', key: 'a', component: AccountsScreen },
       { id: 'beneficiaries', label: 'Beneficiaries', key: 'b', component: BeneficiariesScreen },
       { id: 'payouts', label: 'Payouts', key: 'p', component: PayoutsScreen },
@@ -67,3 +69,6 @@ export const SCREEN_GROUPS: readonly ScreenGroup[] = [
 export const SCREENS: readonly Screen[] = SCREEN_GROUPS.flatMap((g) => g.screens);
 
 export const screenById = (id: string | null): Screen | null => SCREENS.find((s) => s.id === id) ?? null;
+
+/** The home screen: the console opens on it (docs/guide/screens.md, "Where the console opens"). */
+export const HOME_SCREEN: Screen = screenById('today')!;

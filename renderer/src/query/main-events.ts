@@ -22,6 +22,7 @@ export const SYNC_CHANGES = [
   'cache.integrity',
   'journal.',
   'exceptions.',
+  'today.',
 ] as const;
 
 /** What an exception's workflow state shows in: its detail, and the Settlements grid's rows and totals. */
@@ -61,14 +62,19 @@ export function useMainEvents(): void {
         if (p.finished) void invalidateChannels(client, ['payouts.']);
       }),
       // A watch round checked payouts (and may have noticed changes): its state and the lists it changed.
-      api.on.payoutWatch(() => void invalidateChannels(client, ['payouts.'])),
+      api.on.payoutWatch(() => void invalidateChannels(client, ['payouts.', 'today.'])),
+      // "Refresh all" moved on: Today shows each part's state; once it ended, balances were refreshed too.
+      api.on.todayRefresh(
+        (r) => void invalidateChannels(client, r.running ? ['today.'] : ['today.', 'accounts.', 'cache.status']),
+      ),
       // Someone on the desk (this console or another) changed shared state, or the desk was lost or found again. The
       // Settlements grid shows the desk's exception states too (its State column, "Exceptions only").
+      // Today shows the desk's queue, statements and approvals too.
       api.on.desk(
         ({ topic }) =>
-          void invalidateChannels(
-            client,
-            topic === 'exceptions'
+          void invalidateChannels(client, [
+            'today.',
+            ...(topic === 'exceptions'
               ? ['exceptions.', ...GRID_STATES]
               : topic === 'journal'
                 ? ['journal.']
@@ -76,8 +82,8 @@ export function useMainEvents(): void {
                   ? ['recon.']
                   : topic === 'proposals' || topic === 'approval_policy'
                     ? ['approvals.']
-                    : ['exceptions.', ...GRID_STATES, 'recon.', 'journal.', 'desk.'],
-          ),
+                    : ['exceptions.', ...GRID_STATES, 'recon.', 'journal.', 'desk.']),
+          ]),
       ),
     ];
     return () => stops.forEach((stop) => stop());
