@@ -23,6 +23,7 @@ export interface StatementProof {
   holds: boolean | null;
   sentence: string;
 }
+import { tallyLedgers, type TallyLedgers } from '../../shared/tally';
 import { idRange } from './settlement-ids';
 import { exactNumber, prepareAll } from './statements';
 
@@ -39,6 +40,10 @@ const SQL = {
                  WHERE id BETWEEN :lo AND :hi AND vanished_at IS NULL AND pg = :pg
                    AND coalesce(utr, '') = :utr AND settlement_date = :settlementDate
                  ORDER BY id LIMIT :limit OFFSET :offset`,
+  gstOfBatches: `SELECT date, pg, coalesce(utr, '') AS utr, settlement_date AS settlementDate, sum(cgst) AS cgst,
+                         sum(sgst) AS sgst, sum(igst) AS igst
+                  FROM settlements WHERE id BETWEEN :lo AND :hi AND vanished_at IS NULL
+                  GROUP BY date, pg, coalesce(utr, ''), settlement_date`,
   accountByName: `SELECT id, name, gateways, mapping FROM bank_accounts WHERE name = ?`,
   accountById: `SELECT id, name, gateways, mapping FROM bank_accounts WHERE id = ?`,
   accounts: `SELECT id, name, gateways, mapping FROM bank_accounts ORDER BY name`,
@@ -85,6 +90,9 @@ const SQL = {
   getSettings: `SELECT value FROM recon_settings WHERE key = 'matching'`,
   putSettings: `INSERT INTO recon_settings (key, value) VALUES ('matching', ?)
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  getTallyLedgers: `SELECT value FROM recon_settings WHERE key = 'tally'`,
+  putTallyLedgers: `INSERT INTO recon_settings (key, value) VALUES ('tally', ?)
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
   gateways: `SELECT DISTINCT pg FROM settlement_rollup`,
   creditsOfBatches: `SELECT m.batch_date AS date, m.pg, m.utr, m.settlement_date AS settlementDate, m.how,
                             a.name AS account, count(l.id) AS lines, coalesce(sum(l.amount), 0) AS credited,
@@ -189,6 +197,7 @@ export function withLineKeys<L extends StatementLineIn>(lines: readonly L[]): (L
 export function createReconciliationRepository(db: Database, now: () => Date) {
   const sql = prepareAll(db, SQL);
   sql.batches.safeIntegers();
+  sql.gstOfBatches.safeIntegers();
   const num = (v: number | bigint | null, what: string) => exactNumber(v, what);
 
   function batches(from: string, to: string, pg: string | null = null): BatchRow[] {
@@ -231,6 +240,19 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
         settled: number;
         exceptionFlags: number;
       }[];
+    },
+    /**
+     * Each batch's CGST, SGST and IGST (paise) by batchKeyText, summed from its records: the batches table keeps
+     * only their total, and a Tally voucher debits each component to its own ledger.
+     */
+    gstOfBatches(from: string, to: string): Map<string, { cgst: number; sgst: number; igst: number }> {
+      const rows = sql.gstOfBatches.all(idRange(from, to)) as (BatchKey & Record<'cgst' | 'sgst' | 'igst', bigint>)[];
+      return new Map(
+        rows.map((r) => [
+          batchKeyText(r),
+          { cgst: num(r.cgst, 'cgst'), sgst: num(r.sgst, 'sgst'), igst: num(r.igst, 'igst') },
+        ]),
+      );
     },
     gateways: () => (sql.gateways.all() as { pg: string }[]).map((r) => r.pg),
     /** Every match of the period's batches with its account and credited sum, by batch (batchKeyText). */
@@ -380,6 +402,20 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
     putSettings(settings: ReconSettings): ReconSettings {
       const checked = reconSettings.parse(settings);
       sql.putSettings.run(JSON.stringify(checked));
+      return checked;
+    },
+    tallyLedgers(): TallyLedgers {
+      const row = sql.getTallyLedgers.get() as { value: string } | undefined;
+      return (
+        parseJson(row?.value ?? null, (v) => {
+          const p = tallyLedgers.safeParse(v);
+          return p.success ? p.data : null;
+        }) ?? {}
+      );
+    },
+    putTallyLedgers(ledgers: TallyLedgers): TallyLedgers {
+      const checked = tallyLedgers.parse(ledgers);
+      sql.putTallyLedgers.run(JSON.stringify(checked));
       return checked;
     },
   };

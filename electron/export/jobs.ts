@@ -104,6 +104,11 @@ export function reconciliationName(profileName: string, accountName: string, fro
   return exportFileName(profileName, `reconciliation-${from}-to-${to}-${fileNamePart(accountName, 'account')}`, 'xlsx');
 }
 
+/** The Tally import file's default name, made as the reconciliation workbook's is. */
+export function tallyName(profileName: string, accountName: string, from: string, to: string): string {
+  return exportFileName(profileName, `tally-${from}-to-${to}-${fileNamePart(accountName, 'account')}`, 'xml');
+}
+
 function exportFileName(profileName: string, what: string, extension: string): string {
   // Most file systems stop at 255 bytes; the dates and the extension come first, so a long filter is what is cut.
   return `${fileNamePart(profileName, 'profile')}-${what}`.slice(0, 200).replace(/-$/, '') + `.${extension}`;

@@ -53,7 +53,14 @@ import {
   type DetailSheet,
   type Totals,
 } from './settlement-sheets';
-import { XLSX_MAX_ROWS, createXlsxWriter, type ColumnSpec, type RowValues, type XlsxWriter } from './xlsx-writer';
+import {
+  XLSX_MAX_ROWS,
+  createXlsxWriter,
+  type ColumnSpec,
+  type RowValues,
+  type SheetOptions,
+  type XlsxWriter,
+} from './xlsx-writer';
 
 export interface ExportJob {
   request: ExportRequest;
@@ -447,6 +454,7 @@ async function writeSettlements(
           ? null
           : { today: job.context.generatedAtIst.slice(0, 10), settings: recon.settings() },
       ),
+      { print: 'page' },
     );
     progress({ phase: 'finishing', rowsWritten: written.count, rowsTotal }, true);
     // Checked before the file is completed: a workbook whose Summary disagrees with its rows is never handed over.
@@ -455,6 +463,7 @@ async function writeSettlements(
     const cutCells = book.cutCells;
     await addSheetRows(book, 'Summary', SUMMARY_COLUMNS, summaryRows(summary, sheets, cutCells), {
       autoFilter: false,
+      print: 'page',
     });
     const detailNames = sheets.map((s) => s.name).join(', ');
     await addSheetRows(
@@ -489,7 +498,7 @@ async function addSheetRows(
   name: string,
   columns: readonly ColumnSpec[],
   rows: readonly RowValues[],
-  options: { autoFilter?: boolean } = {},
+  options: Pick<SheetOptions, 'autoFilter' | 'print'> = {},
 ): Promise<void> {
   const sheet = book.addSheet(name, columns, { ...options, rows: rows.length });
   for (const row of rows) {

@@ -2,7 +2,7 @@
  * Streaming XLSX (SpreadsheetML) writer. Rows become XML bytes in chunks (byte-chunks.ts) handed to the ZIP writer at
  * ~64 KB, so memory does not grow with the row count (exceljs's WorkbookWriter keeps a sheet's rows until it
  * is committed). Only what exports need: typed columns, a bold frozen header with an autofilter, widths, the
- * sheet's declared size, and print setup (landscape, one page wide, the header repeated, a footer).
+ * sheet's declared size, and print setup (landscape, one page wide, the header repeated, a footer; `PrintLayout`).
  *
  * Cell values follow the column's type (shared with the CSV writer):
  *  - text: a string, written as an inline string; empty text writes no cell, which Excel shows the same way. Text
@@ -376,15 +376,24 @@ function workbookXml(sheets: readonly FinishedSheet[]): string {
 }
 
 /**
- * Print setup, the same on every sheet: A4 landscape, as many columns as there are fitted to one page wide (and as
- * many pages down as the rows need), narrow margins, the header row repeated (`_xlnm.Print_Titles` in the workbook),
- * and a footer naming the sheet and the page. `fitToPage` in sheetPr is what makes Excel honour fitToWidth.
+ * Print setup: A4 landscape, as many columns as there are fitted to one page wide, narrow margins, the header row
+ * repeated (`_xlnm.Print_Titles` in the workbook), and a footer naming the sheet and the page. `fitToPage` in
+ * sheetPr is what makes Excel honour fitToWidth. `page` (a short overview sheet): one page tall as well, when its
+ * rows are few enough to stay readable so (`ONE_PAGE_ROWS`); `wide`: as many pages down as the rows need.
  */
-const PRINT_SETUP =
-  '<printOptions gridLines="1"/>' +
-  '<pageMargins left="0.4" right="0.4" top="0.5" bottom="0.6" header="0.3" footer="0.3"/>' +
-  '<pageSetup paperSize="9" orientation="landscape" fitToWidth="1" fitToHeight="0"/>' +
-  '<headerFooter><oddFooter>&amp;L&amp;A&amp;RPage &amp;P of &amp;N</oddFooter></headerFooter>';
+export type PrintLayout = 'wide' | 'page';
+/** Rows of 15 pt under the header that fit one A4 landscape page between these margins at 8 pt type or more. */
+export const ONE_PAGE_ROWS = 40;
+
+function printSetup(layout: PrintLayout, rows: number): string {
+  const tall = layout === 'page' && rows <= ONE_PAGE_ROWS ? 1 : 0;
+  return (
+    '<printOptions gridLines="1"/>' +
+    '<pageMargins left="0.4" right="0.4" top="0.5" bottom="0.6" header="0.3" footer="0.3"/>' +
+    `<pageSetup paperSize="9" orientation="landscape" fitToWidth="1" fitToHeight="${tall}"/>` +
+    '<headerFooter><oddFooter>&amp;L&amp;A&amp;RPage &amp;P of &amp;N</oddFooter></headerFooter>'
+  );
+}
 
 function workbookRelsXml(count: number): string {
   let rels = '';
@@ -454,6 +463,8 @@ export interface SheetOptions {
   autoFilter?: boolean;
   /** Default 'bold'. */
   headerStyle?: 'bold' | 'plain';
+  /** How it prints (`PrintLayout`). Default 'wide'. */
+  print?: PrintLayout;
 }
 
 export interface SheetWriter {
@@ -701,7 +712,7 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
       this.text(
         '</sheetData>' +
           (filterRange === undefined ? '' : `<autoFilter ref="A1:${lastColumn}${this.rowCount + 1}"/>`) +
-          PRINT_SETUP +
+          printSetup(this.options.print ?? 'wide', this.rowCount) +
           '</worksheet>',
       );
       await this.entry!.write(this.bytes.takeAll());

@@ -3,10 +3,11 @@
  * reconciliation (its cache's or its desk's, reconciliation/service.ts).
  */
 import type { Cache } from '../cache/database';
-import { reconciliationName } from '../export/jobs';
+import { reconciliationName, tallyName } from '../export/jobs';
+import { tallyXml, writeTally } from '../export/tally';
 import { bytesOfContent } from '../import/sheet-reader';
 import { writeReconciliation } from '../export/reconciliation-sheets';
-import { journalReconExport } from '../journal/exports';
+import { journalReconExport, journalTallyExport } from '../journal/exports';
 import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { Reconciliation } from '../reconciliation/service';
@@ -23,7 +24,9 @@ type Handled =
   | 'recon.matchByHand'
   | 'recon.unmatch'
   | 'recon.saveSettings'
-  | 'recon.export';
+  | 'recon.export'
+  | 'recon.saveTallyLedgers'
+  | 'recon.exportTally';
 
 export function createReconHandlers(
   cacheFor: (profileId: string) => Cache,
@@ -43,7 +46,10 @@ export function createReconHandlers(
     'recon.batchRecords': ({ batch, offset, limit }) => ({
       records: cache().reconciliation.batchRecords(batch, offset, limit),
     }),
-    'recon.accounts': () => recon.accounts(id()),
+    'recon.accounts': async () => ({
+      ...(await recon.accounts(id())),
+      tallyLedgers: cache().reconciliation.tallyLedgers(),
+    }),
     'recon.previewStatement': ({ fileName, content, account, password }) =>
       recon.preview(id(), {
         fileName,
@@ -76,6 +82,20 @@ export function createReconHandlers(
         await journalReconExport(deps.journals.for(id()).journal, file, r);
       }
       return { file };
+    },
+    'recon.saveTallyLedgers': (ledgers) => cache().reconciliation.putTallyLedgers(ledgers),
+    async 'recon.exportTally'(input) {
+      const plan = await recon.tallyPlan(id(), input);
+      const ledgers = cache().reconciliation.tallyLedgers();
+      // Refused before the dialog opens: a ledger without a name is the person's to fix in Settings first.
+      tallyXml(plan, ledgers);
+      const result = { vouchers: plan.vouchers.length, leftOut: plan.leftOut };
+      const file = await deps.chooseFile(tallyName(profiles.active().name, input.account, input.from, input.to));
+      if (file) {
+        await writeTally(file, plan, ledgers);
+        await journalTallyExport(deps.journals.for(id()).journal, file, input, plan);
+      }
+      return { file, ...result };
     },
   };
 }

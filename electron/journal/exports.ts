@@ -107,3 +107,32 @@ export async function journalReconExport(journal: Journal, file: string, report:
     },
   });
 }
+
+/** A Tally import file written: its vouchers, the batches left out, and the file's digest. */
+export async function journalTallyExport(
+  journal: Journal,
+  file: string,
+  period: { account: string; from: string; to: string },
+  plan: { vouchers: readonly unknown[]; leftOut: readonly unknown[] },
+): Promise<JournalEntry> {
+  const sha256 = await fileSha256(file);
+  const fileName = basename(file);
+  return journal.append({
+    kind: 'export',
+    event: 'export.tally',
+    outcome: 'completed',
+    summary:
+      `Exported ${period.account}'s credits of ${period.from} to ${period.to} for Tally: ` +
+      `${plan.vouchers.length.toLocaleString('en-IN')} vouchers (${plan.leftOut.length.toLocaleString('en-IN')} batches left out) to ${fileName}.`,
+    data: {
+      kind: 'tally',
+      format: 'xml',
+      filter: period,
+      rows: plan.vouchers.length,
+      file,
+      fileName,
+      sha256,
+      files: [{ fileName, sha256 }],
+    },
+  });
+}

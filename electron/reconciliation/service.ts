@@ -5,7 +5,7 @@
  * every import, match, unmatch and settings change is journaled, naming the person, and a match or unmatch on a
  * batch of a closed period is refused with when it was closed (and, on a desk, by whom).
  */
-import type { BatchKey, ProposedMatch, ReconSettings } from '../../shared/bank-matching';
+import { batchKeyText, type BatchKey, type ProposedMatch, type ReconSettings } from '../../shared/bank-matching';
 import type { ColumnMapping } from '../../shared/bank-statement';
 import { epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
@@ -15,6 +15,7 @@ import { DeskError } from '../desk/errors';
 import type { DeskRegistry } from '../desk/registry';
 import type { Journal } from '../journal/journal';
 import type { Journals } from '../journal/registry';
+import { planTally, type TallyPlan } from '../export/tally';
 import { deskReconView } from './desk-view';
 import {
   ReconInputError,
@@ -98,6 +99,11 @@ export function createReconciliation(deps: ReconciliationDeps) {
     return reportOf(view, { ...q, today: today() });
   }
 
+  async function periodReport(profileId: string, q: Period) {
+    const desk = await deps.desks.for(profileId);
+    return desk ? deskReport(profileId, desk, q) : report(deps.cacheFor(profileId), { ...q, today: today() });
+  }
+
   return {
     async accounts(profileId: string) {
       const desk = await deps.desks.for(profileId);
@@ -158,9 +164,17 @@ export function createReconciliation(deps: ReconciliationDeps) {
       return desk ? deskReport(profileId, desk, q) : matchPeriod(deps.cacheFor(profileId), { ...q, today: today() });
     },
 
-    async report(profileId: string, q: Period) {
-      const desk = await deps.desks.for(profileId);
-      return desk ? deskReport(profileId, desk, q) : report(deps.cacheFor(profileId), { ...q, today: today() });
+    report: periodReport,
+
+    /**
+     * The period's Tally vouchers for the account's credits: its report (the desk's matches on a desk) over this
+     * console's batch figures and GST components (export/tally.ts).
+     */
+    async tallyPlan(profileId: string, q: Period): Promise<TallyPlan> {
+      const r = await periodReport(profileId, q);
+      const repo = deps.cacheFor(profileId).reconciliation;
+      const figures = new Map(repo.batches(q.from, q.to).map((b) => [batchKeyText(b), b]));
+      return planTally(r, figures, repo.gstOfBatches(q.from, q.to));
     },
 
     async matchByHand(

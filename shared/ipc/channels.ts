@@ -37,6 +37,8 @@ export const IPC_CHANNELS = [
   'recon.unmatch',
   'recon.saveSettings',
   'recon.export',
+  'recon.saveTallyLedgers',
+  'recon.exportTally',
   'settlements.changes',
   'settlements.changesSummary',
   'settlements.completeness',

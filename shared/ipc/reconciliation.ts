@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { BATCH_STATES, CREDIT_STATES, reconSettings, reconSettingsChange } from '../bank-matching';
 import { columnMapping } from '../bank-statement';
 import { cacheDate, filterText } from '../settlement-query';
+import { tallyLedgers } from '../tally';
 import type { DomainSchemas } from './contract';
 
 const paise = z.number().int();
@@ -157,6 +158,7 @@ export const reconChannels = {
     output: z.object({
       accounts: z.array(z.object({ id: z.number().int(), name: z.string(), mapping: columnMapping.nullable() })),
       settings: reconSettings,
+      tallyLedgers,
     }),
   },
   /** A statement file's first rows and the mapping an import would use (saved for the account, or recognised). */
@@ -213,4 +215,18 @@ export const reconChannels = {
   'recon.saveSettings': { input: reconSettingsChange, output: reconSettings },
   /** The report as XLSX where the user chooses; `file` is null when the dialog was dismissed. */
   'recon.export': { input: withAccount, output: z.object({ file: z.string().nullable() }) },
+  /** The profile's Tally ledger names, replaced as a whole (a name left out is cleared). */
+  'recon.saveTallyLedgers': { input: tallyLedgers, output: tallyLedgers },
+  /**
+   * The period's credits as Tally import XML where the user chooses (`file` null when the dialog was dismissed):
+   * how many vouchers it holds and each batch left out with its reason. Refused naming any ledger without a name.
+   */
+  'recon.exportTally': {
+    input: withAccount,
+    output: z.object({
+      file: z.string().nullable(),
+      vouchers: count,
+      leftOut: z.array(z.object({ batch: batchKey, reason: z.string() })),
+    }),
+  },
 } satisfies DomainSchemas<'recon'>;

@@ -207,6 +207,9 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         await unwrap(api.recon.report({ account: bank, ...range }));
         await unwrap(api.recon.saveSettings({ windowDays: 2, overdueDays: 1 }));
         await unwrap(api.recon.export({ account: bank, ...range }));
+        await unwrap(api.recon.saveTallyLedgers({ bank: 'Smoke bank', receivable: 'Smoke receivable', fees: 'Fees' }));
+        // Refused or written, it is answered: a period with GST or subvention needs those ledgers named too.
+        await api.recon.exportTally({ account: bank, ...range });
         const noBatch = { date: from, pg: 'payu', utr: 'none', settlementDate: `${from} 00:00:00` };
         const byHand = await api.recon.matchByHand({ account: bank, batch: noBatch, lineIds: [1], note: 'smoke' });
         const apart = await api.recon.unmatch({ account: bank, matchId: 999_999, note: 'smoke' });

@@ -395,6 +395,16 @@ describe.runIf(available)('secret containment', () => {
     await okCall('recon.report', { account: bank, ...range });
     await okCall('recon.saveSettings', { windowDays: 2, overdueDays: 1 });
     const reconFile = (await okCall<{ file: string }>('recon.export', { account: bank, ...range })).file;
+    await okCall('recon.saveTallyLedgers', {
+      bank: 'Containment bank',
+      receivable: 'Containment receivable',
+      fees: 'Containment fees',
+      cgst: 'CGST',
+      sgst: 'SGST',
+      igst: 'IGST',
+      subvention: 'Subvention',
+    });
+    const tallyFile = (await okCall<{ file: string }>('recon.exportTally', { account: bank, ...range })).file;
     // A vendor file of two payees, previewed, created, and its results and the template written out.
     const vendorFile = {
       fileName: 'vendors.csv',
@@ -543,6 +553,7 @@ describe.runIf(available)('secret containment', () => {
         `exports/Beneficiary import results ${TEST_TODAY}.xlsx`,
         'exports/Beneficiary import template.xlsx',
         relative(dataDir, reconFile),
+        relative(dataDir, tallyFile),
         'logs/main.1.log',
         'settings.json',
       ].sort(),

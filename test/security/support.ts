@@ -107,6 +107,8 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'recon.unmatch': { account: 'Security suite bank', matchId: 1, note: 'security suite' },
     'recon.saveSettings': { windowDays: 2, overdueDays: 1 },
     'recon.export': { account: 'Security suite bank', from: '2026-11-01', to: '2026-11-02' },
+    'recon.saveTallyLedgers': { bank: 'HDFC Bank A/c', receivable: 'PayU receivable' },
+    'recon.exportTally': { account: 'Security suite bank', from: '2026-11-01', to: '2026-11-02' },
     'settlements.changes': { from: '2026-11-01', to: '2026-11-02', kind: 'changed', limit: 50 },
     'settlements.changesSummary': { from: '2026-11-01', to: '2026-11-02' },
     'settlements.completeness': { from: '2026-11-01', to: '2026-11-02', pg: 'payu' },

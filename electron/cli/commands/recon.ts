@@ -1,15 +1,18 @@
 /**
  * Bank reconciliation on the command line: `recon statement import`, `recon match`, `recon report`,
- * `recon settings`, and `settlements batches`. Batches are the local cache's (offline); accounts, statements,
+ * `recon settings`, `settlements batches`, and `export tally` (the credits as Tally import XML). Batches are the local cache's (offline); accounts, statements,
  * matches by hand and settings are the cache's, or the desk's on a profile joined to one. Money in --json is
  * integer paise.
  */
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { BATCH_STATE_LABELS, reconSettings, stateLabel, type ReconReport } from '../../../shared/bank-matching';
 import { STATEMENT_ROLES, columnMapping, type ColumnMapping } from '../../../shared/bank-statement';
 import { describeIssues } from '../../../shared/api/operations';
 import { formatMoney, sumMinor } from '../../../shared/money';
+import { TALLY_LEDGER_ROLES, tallyLedgers, type TallyLedgerRole } from '../../../shared/tally';
+import { TallyLedgerError, writeTally } from '../../export/tally';
 import { SheetReadError, StatementPasswordError } from '../../import/sheet-reader';
+import { journalTallyExport } from '../../journal/exports';
 import { ReconInputError } from '../../reconciliation/reconcile';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
@@ -296,4 +299,60 @@ const batchesCommand: Command = {
   },
 };
 
-export const reconCommands = [importCommand, matchCommand, reportCommand, settingsCommand, batchesCommand];
+const LEDGER_FLAGS = Object.fromEntries(
+  TALLY_LEDGER_ROLES.map((r) => [`ledger-${r}`, { type: 'string' as const }]),
+) as Record<`ledger-${TallyLedgerRole}`, { type: 'string' }>;
+
+const tallyCommand: Command = {
+  words: ['export', 'tally'],
+  usage:
+    'export tally --from YYYY-MM-DD --to YYYY-MM-DD --out FILE.xml [--account NAME] [--ledger-bank NAME] [--ledger-receivable NAME] [--ledger-fees NAME] [--ledger-cgst NAME] [--ledger-sgst NAME] [--ledger-igst NAME] [--ledger-subvention NAME] [--save-ledgers]   (Tally Prime import XML; a flag names a ledger for this export, --save-ledgers keeps them as Settings does)',
+  options: { ...accountOption, out: { type: 'string' }, ...LEDGER_FLAGS, 'save-ledgers': { type: 'boolean' } },
+  async run({ ctx, values, io }) {
+    if (typeof values.out !== 'string' || !/\.xml$/i.test(values.out)) {
+      throw new UsageError('--out FILE.xml is required: Tally imports XML');
+    }
+    const file = resolve(values.out);
+    const cache = openProfileCache(ctx, io);
+    const given = Object.fromEntries(
+      TALLY_LEDGER_ROLES.flatMap((r) =>
+        typeof values[`ledger-${r}`] === 'string' ? [[r, values[`ledger-${r}`]]] : [],
+      ),
+    );
+    const parsed = tallyLedgers.safeParse({ ...cache.reconciliation.tallyLedgers(), ...given });
+    if (!parsed.success) throw new InputError(`Ledger names: ${describeIssues(parsed.error)}`);
+    const ledgers = parsed.data;
+    if (values['save-ledgers'] === true) cache.reconciliation.putTallyLedgers(ledgers);
+    const { from, to } = parseRange(values);
+    const account = await asInput(() =>
+      ctx.core.reconciliation.defaultAccount(ctx.profile.id, values.account as string | undefined),
+    );
+    const period = { account, from, to };
+    const plan = await ctx.core.reconciliation.tallyPlan(ctx.profile.id, period);
+    try {
+      await writeTally(file, plan, ledgers);
+    } catch (e) {
+      if (e instanceof TallyLedgerError) throw new InputError(e.message);
+      throw e;
+    }
+    await journalTallyExport(ctx.core.journals.for(ctx.profile.id).journal, file, period, plan);
+    const out = { file, vouchers: plan.vouchers.length, leftOut: plan.leftOut };
+    result(io, out, () =>
+      [
+        `Wrote ${out.vouchers.toLocaleString('en-IN')} Tally vouchers to ${file}.`,
+        ...plan.leftOut.map(
+          (l) => `Left out ${l.batch.pg} batch of ${l.batch.date} (UTR ${l.batch.utr || 'none'}): ${l.reason}`,
+        ),
+      ].join('\n'),
+    );
+  },
+};
+
+export const reconCommands = [
+  importCommand,
+  matchCommand,
+  reportCommand,
+  settingsCommand,
+  batchesCommand,
+  tallyCommand,
+];
