@@ -3,7 +3,7 @@
  * reconciliation (its cache's or its desk's, reconciliation/service.ts).
  */
 import type { Cache } from '../cache/database';
-import { reconciliationName } from '../export/jobs';
+import { reconciliationName, type ExportJobs } from '../export/jobs';
 import { bytesOfContent } from '../import/sheet-reader';
 import { writeReconciliation } from '../export/reconciliation-sheets';
 import { journalReconExport } from '../journal/exports';
@@ -30,7 +30,8 @@ export function createReconHandlers(
   profiles: ProfileStore,
   deps: {
     reconciliation: Reconciliation;
-    chooseFile(name: string): Promise<string | null>;
+    saveFile: ExportJobs['saveFile'];
+    context: ExportJobs['context'];
     now: () => Date;
     journals: Journals;
   },
@@ -67,15 +68,17 @@ export function createReconHandlers(
       return { unmatched: true as const };
     },
     'recon.saveSettings': (changed) => recon.saveSettings(id(), changed),
-    async 'recon.export'(input) {
-      const r = await recon.report(id(), input);
-      const name = reconciliationName(profiles.active().name, r.account.name, input.from, input.to);
-      const file = await deps.chooseFile(name);
-      if (file) {
-        await writeReconciliation(file, deps.now(), r);
-        await journalReconExport(deps.journals.for(id()).journal, file, r);
-      }
-      return { file };
+    async 'recon.export'({ format = 'xlsx', csv, ...period }) {
+      const r = await recon.report(id(), period);
+      const profileId = id();
+      const name = reconciliationName(profiles.active().name, r.account.name, period.from, period.to, format);
+      let files: string[] = [];
+      const saved = await deps.saveFile(name, async (file) => {
+        const context = deps.context(profileId);
+        files = await writeReconciliation(file, deps.now(), r, { format, context, ids: csv?.ids });
+        await journalReconExport(deps.journals.for(profileId).journal, files, r, format);
+      });
+      return { ...saved, files };
     },
   };
 }

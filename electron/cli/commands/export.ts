@@ -7,7 +7,7 @@
  */
 import { extname, resolve } from 'node:path';
 import { EXPORT_FORMATS, type CsvExportOptions, type ExportFormat, type ExportRequest } from '../../../shared/exports';
-import { epochMsToIst } from '../../../shared/time';
+import { exportContext } from '../../export/jobs';
 import { runExport } from '../../export/run-export';
 import { failedExport, journalExport } from '../../journal/exports';
 import type { Command, Values } from '../command';
@@ -51,14 +51,7 @@ export async function exportTo(ctx: Context, io: Io, request: ExportRequest, fil
         request,
         cacheFile: cache.file,
         file,
-        context: {
-          profileName: ctx.profile.name,
-          environment: ctx.profile.environment,
-          baseUrl: ctx.profile.baseUrl,
-          generatedAtIst: epochMsToIst(ctx.now()),
-          journalHead: journal.head().hash,
-          appVersion: ctx.appVersion,
-        },
+        context: exportContext(ctx.profile, journal.head().hash, ctx.appVersion, ctx.now()),
       },
       {
         signal: interrupt.signal,
