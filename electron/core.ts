@@ -307,14 +307,15 @@ export function createCore(options: CoreOptions) {
     ...createSettlementHandlers(cacheFor, profiles, (id) => credentials.api(id), exceptionQueue),
     ...createReconHandlers(cacheFor, profiles, {
       reconciliation,
-      chooseFile: exportJobs.chooseFile,
+      saveFile: exportJobs.saveFile,
+      context: exportJobs.context,
       now: nowDate,
       journals,
     }),
     ...createBeneficiaryHandlers(treasury.beneficiaries, approvals, profiles, {
       service: treasury.beneficiaryImport,
       events,
-      chooseFile: exportJobs.chooseFile,
+      saveFile: exportJobs.saveFile,
       now: nowDate,
     }),
     ...createPayoutHandlers(treasury.payouts, treasury.payoutChecks, payoutWatch, cacheFor, profiles),

@@ -148,8 +148,9 @@ async function start(): Promise<void> {
       show: (n) => new Notification(n).show(),
     },
     exportTargets: {
-      async choose(suggestedName) {
-        const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
+      // Opened on the data folder's exports/ with a name no running export holds; the person may go anywhere.
+      async choose(suggestedName, defaultDir) {
+        const options = { defaultPath: join(defaultDir, suggestedName) };
         const answer = mainWindow
           ? await dialog.showSaveDialog(mainWindow, options)
           : await dialog.showSaveDialog(options);

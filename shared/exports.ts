@@ -26,16 +26,26 @@ export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 const format = z.enum(EXPORT_FORMATS);
 
+/**
+ * How a CSV writes identifiers (UTRs, ids, account numbers): `plain`, exactly the service's text (for systems);
+ * `tab`, after a tab, which every spreadsheet keeps as text but which stays in the cell (a VLOOKUP needs CLEAN());
+ * `formula`, as `="…"`, which Excel and LibreOffice show as exactly the text (no tab), but which other systems read
+ * as those characters.
+ */
+export const CSV_ID_FORMS = ['plain', 'tab', 'formula'] as const;
+export type CsvIdForm = (typeof CSV_ID_FORMS)[number];
+
 /** Rows a spreadsheet shows below a header row (Excel's and LibreOffice's sheet limit is 1,048,576 rows). */
 export const SPREADSHEET_DATA_ROWS = 1_048_575;
 
 /**
  * CSV is for systems, XLSX for people; these options shape a CSV for a person who will open it anyway.
- *  - excelSafe: identifier columns are written so spreadsheets keep them as text (leading zeros, 16-digit accounts);
+ *  - ids: how identifier columns are written (`CSV_ID_FORMS`), so spreadsheets keep them as text (leading zeros,
+ *    16-digit accounts); without it, plain;
  *  - oneFile: past `SPREADSHEET_DATA_ROWS` rows the CSV is split into numbered files, each with the header, unless
  *    this asks for one file (which spreadsheets will truncate; the result carries a warning saying so).
  */
-export const csvOptions = z.object({ excelSafe: z.boolean().optional(), oneFile: z.boolean().optional() }).strict();
+export const csvOptions = z.object({ ids: z.enum(CSV_ID_FORMS).optional(), oneFile: z.boolean().optional() }).strict();
 export type CsvExportOptions = z.output<typeof csvOptions>;
 
 const csv = csvOptions.optional();

@@ -12,13 +12,16 @@
  * field and break tools that read one, so they are removed; an unpaired surrogate, which UTF-8 cannot carry,
  * becomes U+FFFD.
  *
- * Excel-safe CSV (`excelSafe`): a spreadsheet opening a CSV guesses each field's type, so a UTR or account number
- * made of digits becomes a number (leading zeros lost, past 15 digits rounded). In this variant every identifier
- * column's value starts with a tab, which Excel and LibreOffice keep as text (CLEAN() removes it) and which is
- * no formula; the value is guarded first, so a tool that strips the tab still sees no formula. Systems should read
- * the plain CSV, whose identifiers are exactly the service's.
+ * Excel-safe CSV (`ids`): a spreadsheet opening a CSV guesses each field's type, so a UTR or account number made
+ * of digits becomes a number (leading zeros lost, past 15 digits rounded). With `tab` every identifier column's
+ * value starts with a tab, which Excel and LibreOffice keep as text and which is no formula, but which stays in the
+ * cell (a VLOOKUP against it needs CLEAN()). With `formula` it is written `="…"`: Excel and LibreOffice show
+ * exactly the identifier, and the formula is a string constant that can run nothing. Either way the value is
+ * guarded first, so a tool that strips the tab or the formula still sees no formula. Systems should read the plain
+ * CSV, whose identifiers are exactly the service's.
  */
 import { finished, type Writable } from 'node:stream';
+import type { CsvIdForm } from '../../shared/exports';
 import { createFailureLatch } from './failure-latch';
 import { guardCsvText } from './injection';
 import { cellText, invalidValue, isTypedCell, type ColumnSpec, type ColumnType, type RowValues } from './xlsx-writer';
@@ -34,15 +37,16 @@ const CONTROL =
   // eslint-disable-next-line no-control-regex -- control characters are exactly what this must find
   /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-function textField(text: string, excelSafe = false): string {
+function textField(text: string, ids: CsvIdForm = 'plain'): string {
   const clean = text.replace(CONTROL, (c) => (c.length === 1 && c.charCodeAt(0) >= 0xd800 ? '\ufffd' : ''));
   const guarded = guardCsvText(clean);
-  return field(excelSafe && guarded !== '' ? `\t${guarded}` : guarded);
+  if (guarded === '' || ids === 'plain') return field(guarded);
+  return field(ids === 'tab' ? `\t${guarded}` : `="${guarded.replace(/"/g, '""')}"`);
 }
 
 export interface CsvOptions {
-  /** Identifier columns start with a tab, so spreadsheets keep them as text. Default false. */
-  excelSafe?: boolean;
+  /** How identifier columns are written for a spreadsheet (shared/exports.ts `CSV_ID_FORMS`). Default plain. */
+  ids?: CsvIdForm;
 }
 
 export interface CsvWriter {
@@ -63,7 +67,7 @@ export interface CsvWriter {
 export function createCsvWriter(out: Writable, columns: readonly ColumnSpec[], options: CsvOptions = {}): CsvWriter {
   if (columns.length === 0) throw new RangeError('a CSV export needs at least one column');
   const types: ColumnType[] = columns.map((c) => c.type);
-  const excelSafe = columns.map((c) => options.excelSafe === true && c.identifier === true);
+  const idForms = columns.map((c): CsvIdForm => (c.identifier === true ? (options.ids ?? 'plain') : 'plain'));
   let buffer = '\ufeff' + columns.map((c) => textField(c.header)).join(',') + '\r\n';
   let rowCount = 0;
   let state: 'open' | 'finishing' | 'done' = 'open';
@@ -122,7 +126,7 @@ export function createCsvWriter(out: Writable, columns: readonly ColumnSpec[], o
         }
         const text = cellText(type, value);
         if (text === undefined) throw invalidValue(undefined, r, columns[i]!.header, type, value);
-        line += type === 'text' ? textField(text, excelSafe[i]) : text;
+        line += type === 'text' ? textField(text, idForms[i]) : text;
       }
       buffer += line + '\r\n';
       rowCount++;

@@ -4,7 +4,10 @@
  * as its "Audit" sheet; a CSV as a sidecar text file beside the data (`<name>.about.txt`), so the data file stays a
  * plain table any system can read.
  */
+import { once } from 'node:events';
+import type { CsvIdForm } from '../../shared/exports';
 import { formatMinor } from '../../shared/money';
+import type { Outputs } from './atomic-file';
 import { textColumn } from './column-specs';
 import type { ColumnSpec, RowValues } from './xlsx-writer';
 
@@ -75,4 +78,36 @@ export function sidecarText(ctx: ExportContext, p: Provenance): string {
 /** `report.csv` → `report.about.txt`: not `.csv`, so a folder of CSV files read by a system never takes it for data. */
 export function sidecarPath(csvPath: string): string {
   return csvPath.replace(/(\.csv)?$/i, '.about.txt');
+}
+
+/** How the CSV wrote its identifiers, in words for whoever opens it, and what that means for a lookup. */
+const CSV_IDS: Readonly<Record<CsvIdForm, string>> = {
+  plain:
+    'exactly as the service gave them; a spreadsheet may turn a long number into a number, so for a spreadsheet ' +
+    'export with identifiers as text.',
+  tab:
+    'each starts with a tab, so spreadsheets keep it as text; the tab stays in the cell, so a VLOOKUP or MATCH ' +
+    'against another sheet needs CLEAN() around it (or export with identifiers as ="…" for Excel).',
+  formula:
+    'each written as ="…", which Excel and LibreOffice show as exactly the identifier; a system reading this file ' +
+    'sees the =" and " around it, so give systems the plain CSV.',
+};
+
+/** A CSV's provenance with the form of its identifiers, for its `.about.txt`. */
+export function csvProvenance(p: Provenance, ids: CsvIdForm = 'plain'): Provenance {
+  return { ...p, scope: [...p.scope, ['Identifiers', CSV_IDS[ids]]] };
+}
+
+/** Writes the `.about.txt` beside `csvFile`, among the export's other files (committed with them). */
+export async function writeSidecarFile(
+  outputs: Outputs,
+  csvFile: string,
+  ctx: ExportContext,
+  provenance: Provenance,
+): Promise<void> {
+  const out = outputs.open(sidecarPath(csvFile)).stream;
+  const closed = once(out, 'close');
+  out.end(sidecarText(ctx, provenance), 'utf8');
+  await closed;
+  if (out.errored) throw out.errored;
 }

@@ -8,7 +8,6 @@
  * Runs in the export worker (worker.ts) in the app, and directly in tests and benchmarks.
  */
 import { basename, dirname, join, parse } from 'node:path';
-import { once } from 'node:events';
 import {
   SPREADSHEET_DATA_ROWS,
   type ExportProgress,
@@ -25,8 +24,8 @@ import {
   AUDIT_COLUMNS,
   AUDIT_SHEET,
   auditRows,
-  sidecarPath,
-  sidecarText,
+  csvProvenance,
+  writeSidecarFile,
   type ExportContext,
   type Provenance,
 } from './provenance';
@@ -258,11 +257,11 @@ function chunks(total: number, capacity: number): number[] {
 /** `Name`, then `Name (2)`, `Name (3)`, … */
 const sheetName = (name: string, index: number) => (index === 0 ? name : `${name} (${index + 1})`);
 
-/** The data file of part `index` of `count`: the chosen name when there is one part, else `name (2 of 3).csv`. */
+/** The data file of part `index` of `count`: the chosen name when there is one part, else `name-2-of-3.csv`. */
 function partFile(file: string, index: number, count: number): string {
   if (count === 1) return file;
   const { dir, name, ext } = parse(file);
-  return join(dir, `${name} (${index + 1} of ${count})${ext}`);
+  return join(dir, `${name}-${index + 1}-of-${count}${ext}`);
 }
 
 /** The rows each CSV file takes, and the warning for one file that spreadsheets will cut short. */
@@ -293,7 +292,7 @@ async function writeCsv(
     parts,
     (i) => {
       const csv = createCsvWriter(outputs.open(partFile(job.file, i, parts.length)).stream, columns, {
-        excelSafe: job.request.csv?.excelSafe,
+        ids: job.request.csv?.ids,
       });
       writers.push(csv);
       return csv;
@@ -314,11 +313,12 @@ async function writeCsv(
 }
 
 async function writeSidecar(run: Run, provenance: Provenance): Promise<void> {
-  const out = run.outputs.open(sidecarPath(run.job.file)).stream;
-  const closed = once(out, 'close');
-  out.end(sidecarText(run.job.context, provenance), 'utf8');
-  await closed;
-  if (out.errored) throw out.errored;
+  await writeSidecarFile(
+    run.outputs,
+    run.job.file,
+    run.job.context,
+    csvProvenance(provenance, run.job.request.csv?.ids),
+  );
 }
 
 const SETTLEMENT_TOTALS: readonly [string, keyof Totals][] = [

@@ -1,6 +1,7 @@
 /** Handlers of the `beneficiaries.*` channels, for the active profile. */
 import { epochMsToIstDate } from '../../shared/time';
 import { writeImportResults, writeImportTemplate } from '../export/beneficiary-import-sheets';
+import { exportFileName, type ExportJobs } from '../export/jobs';
 import { bytesOfContent, readSheet } from '../import/sheet-reader';
 import type { Approvals } from '../approvals/approvals';
 import type { ProfileStore } from '../profiles/profile-store';
@@ -32,8 +33,8 @@ export function createBeneficiaryHandlers(
   imports: {
     service: BeneficiaryImportService;
     events: EventBus;
-    /** Where to write a file: the save dialog in the app. */
-    chooseFile(name: string): Promise<string | null>;
+    /** Asks where to write a file (the save dialog in the app) and writes it there. */
+    saveFile: ExportJobs['saveFile'];
     now: () => Date;
   },
 ): Pick<IpcHandlers, Handled> {
@@ -73,15 +74,13 @@ export function createBeneficiaryHandlers(
       running?.abort();
       return { cancelled: running !== null };
     },
-    async 'beneficiaries.importTemplate'() {
-      const file = await imports.chooseFile('Beneficiary import template.xlsx');
-      if (file) await writeImportTemplate(file, imports.now());
-      return { file };
-    },
-    async 'beneficiaries.importResults'({ report }) {
-      const file = await imports.chooseFile(`Beneficiary import results ${day()}.xlsx`);
-      if (file) await writeImportResults(file, imports.now(), report);
-      return { file };
-    },
+    'beneficiaries.importTemplate': () =>
+      imports.saveFile(exportFileName(profiles.active().name, 'beneficiary-import-template', 'xlsx'), (file) =>
+        writeImportTemplate(file, imports.now()),
+      ),
+    'beneficiaries.importResults': ({ report }) =>
+      imports.saveFile(exportFileName(profiles.active().name, `beneficiary-import-results-${day()}`, 'xlsx'), (file) =>
+        writeImportResults(file, imports.now(), report),
+      ),
   };
 }

@@ -3,7 +3,7 @@
  * reconciliation (its cache's or its desk's, reconciliation/service.ts).
  */
 import type { Cache } from '../cache/database';
-import { reconciliationName, tallyName } from '../export/jobs';
+import { reconciliationName, tallyName, type ExportJobs } from '../export/jobs';
 import { tallyXml, writeTally } from '../export/tally';
 import { bytesOfContent } from '../import/sheet-reader';
 import { writeReconciliation } from '../export/reconciliation-sheets';
@@ -33,7 +33,8 @@ export function createReconHandlers(
   profiles: ProfileStore,
   deps: {
     reconciliation: Reconciliation;
-    chooseFile(name: string): Promise<string | null>;
+    saveFile: ExportJobs['saveFile'];
+    context: ExportJobs['context'];
     now: () => Date;
     journals: Journals;
   },
@@ -73,15 +74,17 @@ export function createReconHandlers(
       return { unmatched: true as const };
     },
     'recon.saveSettings': (changed) => recon.saveSettings(id(), changed),
-    async 'recon.export'(input) {
-      const r = await recon.report(id(), input);
-      const name = reconciliationName(profiles.active().name, r.account.name, input.from, input.to);
-      const file = await deps.chooseFile(name);
-      if (file) {
-        await writeReconciliation(file, deps.now(), r);
-        await journalReconExport(deps.journals.for(id()).journal, file, r);
-      }
-      return { file };
+    async 'recon.export'({ format = 'xlsx', csv, ...period }) {
+      const r = await recon.report(id(), period);
+      const profileId = id();
+      const name = reconciliationName(profiles.active().name, r.account.name, period.from, period.to, format);
+      let files: string[] = [];
+      const saved = await deps.saveFile(name, async (file) => {
+        const context = deps.context(profileId);
+        files = await writeReconciliation(file, deps.now(), r, { format, context, ids: csv?.ids });
+        await journalReconExport(deps.journals.for(profileId).journal, files, r, format);
+      });
+      return { ...saved, files };
     },
     'recon.saveTallyLedgers': (ledgers) => cache().reconciliation.putTallyLedgers(ledgers),
     async 'recon.exportTally'(input) {
@@ -90,12 +93,15 @@ export function createReconHandlers(
       // Refused before the dialog opens: a ledger without a name is the person's to fix in Settings first.
       tallyXml(plan, ledgers);
       const result = { vouchers: plan.vouchers.length, leftOut: plan.leftOut };
-      const file = await deps.chooseFile(tallyName(profiles.active().name, input.account, input.from, input.to));
-      if (file) {
-        await writeTally(file, plan, ledgers);
-        await journalTallyExport(deps.journals.for(id()).journal, file, input, plan);
-      }
-      return { file, ...result };
+      const profileId = id();
+      const saved = await deps.saveFile(
+        tallyName(profiles.active().name, input.account, input.from, input.to),
+        async (file) => {
+          await writeTally(file, plan, ledgers);
+          await journalTallyExport(deps.journals.for(profileId).journal, file, input, plan);
+        },
+      );
+      return { ...saved, ...result };
     },
   };
 }

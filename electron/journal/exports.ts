@@ -86,24 +86,30 @@ export async function verifyFile(journal: Journal, file: string): Promise<FileVe
   };
 }
 
-/** Journals a reconciliation workbook written for an account and period, with its SHA-256 as other exports. */
-export async function journalReconExport(journal: Journal, file: string, report: ReconReport): Promise<JournalEntry> {
-  const sha256 = await fileSha256(file);
-  const fileName = basename(file);
+/** Journals a reconciliation export (its workbook, or its CSV files and sidecar) with each file's SHA-256. */
+export async function journalReconExport(
+  journal: Journal,
+  written: readonly string[],
+  report: ReconReport,
+  format: 'xlsx' | 'csv',
+): Promise<JournalEntry> {
+  const files: { fileName: string; sha256: string }[] = [];
+  for (const file of written) files.push({ fileName: basename(file), sha256: await fileSha256(file) });
+  const names = files.map((f) => f.fileName).join(', ');
   return journal.append({
     kind: 'export',
     event: 'export.reconciliation',
     outcome: 'completed',
-    summary: `Exported the reconciliation of ${report.account.name}, ${report.from} to ${report.to}, as XLSX: ${report.batches.length.toLocaleString('en-IN')} batches and ${report.credits.length.toLocaleString('en-IN')} credits to ${fileName}.`,
+    summary: `Exported the reconciliation of ${report.account.name}, ${report.from} to ${report.to}, as ${format.toUpperCase()}: ${report.batches.length.toLocaleString('en-IN')} batches and ${report.credits.length.toLocaleString('en-IN')} credits to ${names}.`,
     data: {
       kind: 'reconciliation',
-      format: 'xlsx',
+      format,
       filter: { account: report.account.name, from: report.from, to: report.to },
       rows: report.batches.length + report.credits.length,
-      file,
-      fileName,
-      sha256,
-      files: [{ fileName, sha256 }],
+      file: written[0]!,
+      fileName: files[0]!.fileName,
+      sha256: files[0]!.sha256,
+      files,
     },
   });
 }

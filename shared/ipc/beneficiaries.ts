@@ -29,6 +29,9 @@ const importFile = z
   })
   .strict();
 
+/** A file written where the user chose; null when the dialog was dismissed. `jobId` is for `exports.reveal`. */
+const savedFile = z.object({ file: z.string().nullable(), jobId: z.string().nullable() });
+
 export const beneficiariesChannels = {
   'beneficiaries.list': { input: beneficiaryListQuery, output: beneficiaryPage },
   'beneficiaries.create': {
@@ -58,11 +61,11 @@ export const beneficiariesChannels = {
   /** Stops the running import before its next row. */
   'beneficiaries.importCancel': { input: z.undefined(), output: z.object({ cancelled: z.boolean() }) },
   /** Writes the import template where the user chooses; `file` is null when the dialog was dismissed. */
-  'beneficiaries.importTemplate': { input: z.undefined(), output: z.object({ file: z.string().nullable() }) },
+  'beneficiaries.importTemplate': { input: z.undefined(), output: savedFile },
   /** Writes a preview's or a run's per-row results as XLSX where the user chooses. */
   'beneficiaries.importResults': {
     input: z.object({ report: importReport }).strict(),
-    output: z.object({ file: z.string().nullable() }),
+    output: savedFile,
   },
 } satisfies DomainSchemas<'beneficiaries'>;
 

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { BATCH_STATES, CREDIT_STATES, reconSettings, reconSettingsChange } from '../bank-matching';
 import { columnMapping } from '../bank-statement';
+import { EXPORT_FORMATS, csvOptions } from '../exports';
 import { cacheDate, filterText } from '../settlement-query';
 import { tallyLedgers } from '../tally';
 import type { DomainSchemas } from './contract';
@@ -213,8 +214,19 @@ export const reconChannels = {
   },
   /** The settings named are changed; the others stay as they are. */
   'recon.saveSettings': { input: reconSettingsChange, output: reconSettings },
-  /** The report as XLSX where the user chooses; `file` is null when the dialog was dismissed. */
-  'recon.export': { input: withAccount, output: z.object({ file: z.string().nullable() }) },
+  /**
+   * The report as XLSX (the default) or CSV where the user chooses; `file` and `jobId` are null when the dialog was
+   * dismissed. `jobId` is for "Show in folder" (`exports.reveal`); `files` are every file written.
+   */
+  'recon.export': {
+    input: withAccount
+      .extend({ format: z.enum(EXPORT_FORMATS).optional(), csv: csvOptions.pick({ ids: true }).optional() })
+      .refine((r) => r.format === 'csv' || r.csv === undefined, {
+        message: 'CSV options apply to CSV exports only',
+        path: ['csv'],
+      }),
+    output: z.object({ file: z.string().nullable(), files: z.array(z.string()), jobId: z.string().nullable() }),
+  },
   /** The profile's Tally ledger names, replaced as a whole (a name left out is cleared). */
   'recon.saveTallyLedgers': { input: tallyLedgers, output: tallyLedgers },
   /**
@@ -225,6 +237,7 @@ export const reconChannels = {
     input: withAccount,
     output: z.object({
       file: z.string().nullable(),
+      jobId: z.string().nullable(),
       vouchers: count,
       leftOut: z.array(z.object({ batch: batchKey, reason: z.string() })),
     }),

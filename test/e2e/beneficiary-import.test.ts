@@ -53,7 +53,7 @@ describe.runIf(ready)('Beneficiary import', () => {
     const panel = page.getByRole('region', { name: 'Import beneficiaries' });
 
     await panel.getByRole('button', { name: 'Download template' }).click();
-    const savedTemplate = panel.getByRole('status').filter({ hasText: /^Saved .*Beneficiary import template\.xlsx$/ });
+    const savedTemplate = panel.getByRole('status').filter({ hasText: /^Saved .*-beneficiary-import-template\.xlsx$/ });
     await savedTemplate.waitFor();
     expect(existsSync((await savedTemplate.textContent())!.replace(/^Saved /, ''))).toBe(true);
 
@@ -113,7 +113,7 @@ describe.runIf(ready)('Beneficiary import', () => {
     await saveScreenshots(page, 'beneficiary-import');
 
     await panel.getByRole('button', { name: 'Export results (Excel)' }).click();
-    const savedResults = panel.getByRole('status').filter({ hasText: /^Saved .*Beneficiary import results/ });
+    const savedResults = panel.getByRole('status').filter({ hasText: /^Saved .*-beneficiary-import-results-/ });
     await savedResults.waitFor();
     expect(existsSync((await savedResults.textContent())!.replace(/^Saved /, ''))).toBe(true);
 

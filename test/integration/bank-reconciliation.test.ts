@@ -4,9 +4,9 @@
  * imported as CSV and as XLSX; every batch and credit ends in the state the discrepancy means; re-import adds
  * nothing; manual match and unmatch survive a re-sync, and a UTR filled in later moves the match to it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
@@ -30,17 +30,27 @@ import {
 import { syncSettlements } from '../../electron/sync/settlement-sync';
 import { BATCH_STATE_LABELS, type ReconReport } from '../../shared/bank-matching';
 import { runExport, type ExportJob } from '../../electron/export/run-export';
-import { formatMinor, majorNumberToMinor } from '../../shared/money';
+import { formatMinor, majorNumberToMinor, parseDecimalToMinor, sumMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import { TEST_NOW, TEST_TODAY } from '../support/clock';
-import { openpyxlCells } from '../support/export-files';
-import { writeReconciliation } from '../../electron/export/reconciliation-sheets';
+import { openpyxlCells, pythonCsvFields } from '../support/export-files';
+import { reconciliationCsvFiles, writeReconciliation } from '../../electron/export/reconciliation-sheets';
+import type { ExportContext } from '../../electron/export/provenance';
 import { createJournal, type Journal } from '../../electron/journal/journal';
 import { createProfileStore } from '../../electron/profiles/profile-store';
 import { hook } from '../support/sandbox-http';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
 
 const PER_DAY = 800;
+/** What the exports below say about their making (their Audit sheet, their sidecar). */
+const CONTEXT: ExportContext = {
+  profileName: 'Desk',
+  environment: 'sandbox',
+  baseUrl: 'http://127.0.0.1:4010',
+  generatedAtIst: `${TEST_TODAY} 12:00:00`,
+  appVersion: '0.0.0',
+  journalHead: 'ab'.repeat(32),
+};
 let sb: OpenSandbox;
 let dir: string;
 let cache: Cache;
@@ -269,9 +279,25 @@ describe('the reconciliation workbook', () => {
   it('reads back in openpyxl: counts per state, every batch with its UTR as text, money to the paisa', async () => {
     const r = report(cache, { account: ACCOUNT, from, to, today });
     const file = join(dir, 'recon.xlsx');
-    await writeReconciliation(file, new Date(TEST_NOW), r);
+    expect(await writeReconciliation(file, new Date(TEST_NOW), r, { format: 'xlsx', context: CONTEXT })).toEqual([
+      file,
+    ]);
     const cells = openpyxlCells(file);
-    expect(Object.keys(cells)).toEqual(['Summary', 'Batches', 'Credits', 'Statements']);
+    expect(Object.keys(cells)).toEqual(['Summary', 'Batches', 'Credits', 'Statements', 'Audit']);
+    // The Audit sheet, like every workbook's: where the data came from, what was asked, how many rows and money.
+    const audit = new Map(cells['Audit']!.slice(1).map((row) => [row[0]![1], row[1]![1]]));
+    expect(audit.get('Export')).toBe('Reconciliation');
+    expect(audit.get('Profile')).toBe(CONTEXT.profileName);
+    expect(audit.get('Bank account')).toBe(ACCOUNT);
+    expect(audit.get('Period')).toBe(`${from} to ${to} (batch dates, IST)`);
+    expect(audit.get('Rows')).toBe(r.batches.length + r.credits.length);
+    expect(majorNumberToMinor(audit.get('Total credits (INR)') as number)).toBe(
+      sumMinor(r.credits.map((c) => c.amount)),
+    );
+    expect(majorNumberToMinor(audit.get('Total net settled of the batches (INR)') as number)).toBe(
+      sumMinor(r.batches.map((b) => b.settled)),
+    );
+    expect(audit.get('Journal head hash')).toBe(CONTEXT.journalHead);
     expect(cells['Summary']!.slice(1).map((row) => [row[1]![1], row[2]![1]])).toEqual([
       ...r.batchTotals.map((t) => [t.label, t.count]),
       [`Of those matched, credited after T+${r.settings.overdueDays}`, r.late.count],
@@ -283,6 +309,42 @@ describe('the reconciliation workbook', () => {
     const paise = rows.map((row) => majorNumberToMinor(row[5]![1] as number));
     expect(paise).toEqual(r.batches.map((b) => b.settled));
   });
+});
+
+describe('the reconciliation CSV', () => {
+  it.each(['plain', 'tab', 'formula'] as const)(
+    'reads back in Python csv with identifiers %s: batches and credits tie to the report, the sidecar says how',
+    async (ids) => {
+      const r = report(cache, { account: ACCOUNT, from, to, today });
+      const file = join(dir, `recon-${ids}.csv`);
+      const files = await writeReconciliation(file, new Date(TEST_NOW), r, { format: 'csv', context: CONTEXT, ids });
+      const { batches, credits } = reconciliationCsvFiles(file);
+      expect(files).toEqual([batches, credits, join(dir, `recon-${ids}.about.txt`)]);
+      /** The identifier as the CSV wrote it in this form. */
+      const written = (id: string) => (id === '' || ids === 'plain' ? id : ids === 'tab' ? `\t${id}` : `="${id}"`);
+      const [bHead, ...bRows] = pythonCsvFields(batches, ',');
+      const col = (head: string[], h: string) => head.indexOf(h);
+      expect(bRows).toHaveLength(r.batches.length);
+      expect(bRows.map((row) => row[col(bHead!, 'UTR')])).toEqual(
+        r.batches.map((b) => written(b.utr || 'UTR pending')),
+      );
+      expect(bRows.map((row) => parseDecimalToMinor(row[col(bHead!, 'Net settled (INR)')]!))).toEqual(
+        r.batches.map((b) => b.settled),
+      );
+      const [cHead, ...cRows] = pythonCsvFields(credits, ',');
+      expect(cRows).toHaveLength(r.credits.length);
+      expect(cRows.map((row) => row[col(cHead!, 'UTR')])).toEqual(r.credits.map((c) => written(c.utr ?? '')));
+      expect(sumMinor(cRows.map((row) => parseDecimalToMinor(row[col(cHead!, 'Amount (INR)')]!)))).toBe(
+        sumMinor(r.credits.map((c) => c.amount)),
+      );
+      const about = readFileSync(join(dir, `recon-${ids}.about.txt`), 'utf8');
+      expect(about).toContain(`Bank account: ${ACCOUNT}\r\n`);
+      expect(about).toContain(`Rows: ${r.batches.length + r.credits.length}\r\n`);
+      expect(about).toContain(`Batches file: ${basename(batches)} (${r.batches.length.toLocaleString('en-IN')} rows)`);
+      // A tab kept in the cell breaks a VLOOKUP unless it is cleaned: the file says so where it does that.
+      expect(about.includes('needs CLEAN()')).toBe(ids === 'tab');
+    },
+  );
 });
 
 describe('the settlement workbook', () => {
@@ -364,7 +426,7 @@ describe('a late credit', () => {
     const credit = r.credits.find((c) => c.matchId === b.matchId)!;
     expect([credit.date, credit.lateDays]).toEqual([date, 1]);
     const file = join(dir, 'recon-late.xlsx');
-    await writeReconciliation(file, new Date(TEST_NOW), r);
+    await writeReconciliation(file, new Date(TEST_NOW), r, { format: 'xlsx', context: CONTEXT });
     const cells = openpyxlCells(file);
     const row = cells['Batches']!.slice(1).find((x) => x[2]![1] === (b.utr || 'UTR pending') && x[1]![1] === b.pg)!;
     expect(row[7]![1]).toBe('Matched, 1 day late');

@@ -38,6 +38,8 @@ describe('usage', () => {
     [['profiles', 'add', '--name', 'x'], /needs --base-url/],
     [['--secret-env', 'PC_NOT_SET', 'balances'], /PC_NOT_SET: that environment variable is not set/],
     [['export', 'balances', '--out', 'b.xlsx', '--excel-safe'], /apply to a CSV \(--out FILE\.csv\) only/],
+    [['export', 'balances', '--out', 'b.csv', '--csv-ids', 'quoted'], /--csv-ids must be plain \(for systems\)/],
+    [['export', 'payout-checks', '--run', 'x', '--out', 'c.csv'], /--run must be the number of a bulk payout check/],
   ])('%j exits 2 with a one-line reason', async (argv, reason) => {
     const r = await cli.run(...argv);
     expect(r.code).toBe(2);

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../electron/sandbox/server';
@@ -154,6 +154,70 @@ describe('exports over IPC', () => {
       expect(partFiles()).toEqual([]);
       expect(await ok(core, 'exports.cancel', { jobId })).toEqual({ cancelled: false });
       expect(await ok(core, 'exports.reveal', { jobId })).toEqual({ revealed: false });
+    } finally {
+      choose = (name) => join(outDir, name);
+    }
+  });
+
+  it('gives two exports of the same thing started together two files, and both complete', async () => {
+    // The person saves where the dialog opens, under the name it offers, twice before the first has finished.
+    choose = (name, dir) => join(dir, name);
+    const BALANCES: ExportRequest = { kind: 'balances', format: 'xlsx' };
+    try {
+      const [one, two] = await Promise.all([start(BALANCES), start(BALANCES)]);
+      const name = `sandbox-balances-${today}`;
+      expect(asked.slice(-2).map((a) => a.name)).toEqual([`${name}.xlsx`, `${name}-2.xlsx`]);
+      expect([one.file, two.file]).toEqual([
+        join(dataDir, 'exports', `${name}.xlsx`),
+        join(dataDir, 'exports', `${name}-2.xlsx`),
+      ]);
+      for (const { jobId, file } of [one, two]) {
+        expect(await finished(jobId)).toMatchObject({ status: 'completed', file });
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.readFile(file);
+        expect(book.worksheets.map((w) => w.name).at(-1)).toBe('Audit');
+      }
+    } finally {
+      choose = (name) => join(outDir, name);
+    }
+  });
+
+  it('writes two templates asked for together to two files, each shown in its folder by its own job id', async () => {
+    choose = (name, dir) => join(dir, name);
+    try {
+      const saved = await Promise.all([
+        ok(core, 'beneficiaries.importTemplate', undefined),
+        ok(core, 'beneficiaries.importTemplate', undefined),
+      ]);
+      const files = saved.map((s) => s.file!);
+      expect(files.map((f) => basename(f)).sort()).toEqual([
+        'sandbox-beneficiary-import-template-2.xlsx',
+        'sandbox-beneficiary-import-template.xlsx',
+      ]);
+      for (const { file, jobId } of saved) {
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.readFile(file!);
+        expect(book.worksheets.length).toBeGreaterThan(0);
+        expect(await ok(core, 'exports.reveal', { jobId: jobId! })).toEqual({ revealed: true });
+        expect(revealed.at(-1)).toBe(file);
+      }
+    } finally {
+      choose = (name) => join(outDir, name);
+    }
+  });
+
+  it('refuses a file another running export is writing, naming it', async () => {
+    const target = join(outDir, 'same-place.xlsx');
+    choose = () => target;
+    const BALANCES: ExportRequest = { kind: 'balances', format: 'xlsx' };
+    try {
+      const first = await start(BALANCES);
+      const refused = await call(core, 'exports.start', BALANCES);
+      expect(refused).toMatchObject({
+        ok: false,
+        error: { message: `Another export is writing ${target} now; choose another name.` },
+      });
+      expect(await finished(first.jobId)).toMatchObject({ status: 'completed', file: target });
     } finally {
       choose = (name) => join(outDir, name);
     }

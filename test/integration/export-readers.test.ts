@@ -135,7 +135,7 @@ async function exportTo(
   csv?: CsvExportOptions,
   filter: { from: string; to: string } = range,
 ) {
-  const file = join(folder, `${kind}${csv?.excelSafe ? '-excel-safe' : ''}.${format}`);
+  const file = join(folder, `${kind}${csv?.ids ? `-ids-${csv.ids}` : ''}.${format}`);
   const request = (
     kind === 'settlements' ? { kind, format, filter, ...(csv ? { csv } : {}) } : { kind, format }
   ) as ExportJob['request'];
@@ -315,7 +315,7 @@ describe.runIf(ready)('exports as LibreOffice, openpyxl and Python read them', (
     'an Excel-safe CSV keeps identifiers as text in LibreOffice, with exact money and nothing that runs',
     async () => {
       const folder = freshDir();
-      const file = await exportTo('settlements', 'csv', folder, { excelSafe: true });
+      const file = await exportTo('settlements', 'csv', folder, { ids: 'tab' });
       // Comma separated, UTF-8, first line 1; formulas evaluated on import, as Excel does.
       const [opened] = libreofficeConvert(
         [file],
@@ -342,7 +342,7 @@ describe.runIf(ready)('exports as LibreOffice, openpyxl and Python read them', (
       const folder = freshDir();
       const files = [
         await exportTo('settlements', 'csv', folder),
-        await exportTo('settlements', 'csv', folder, { excelSafe: true }),
+        await exportTo('settlements', 'csv', folder, { ids: 'tab' }),
         await exportTo('beneficiaries', 'csv', folder),
       ];
       const looksLikeFormula = (field: string) => /^[=+@]/.test(field) || /^-(?![\d.]+$)/.test(field);

@@ -15,12 +15,15 @@ import type { ReconReport } from '../../shared/bank-matching';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { cliRunner } from '../support/cli';
+import { openpyxlCells, pythonCsvFields } from '../support/export-files';
+import { formatMoney, majorNumberToMinor } from '../../shared/money';
 
 let dir: string;
 let cli: ReturnType<typeof cliRunner>['run'];
 const to = addDays(TEST_TODAY, -3);
 const from = addDays(to, -2);
 const period = ['--from', from, '--to', to];
+const hdfc = ['--account', 'HDFC 5678'];
 let statementFile: string;
 let built: ReturnType<typeof buildStatement>;
 
@@ -153,5 +156,78 @@ describe('recon on the command line', () => {
     for (const bad of ['1.5', 'high', '-0.1']) {
       expect((await cli('recon', 'settings', '--triage-threshold', bad)).code).toBe(2);
     }
+  });
+
+  it('export reconciliation: the workbook with its Audit sheet, or the CSV pair, with a --json summary in paise', async () => {
+    const report = JSON.parse((await cli('recon', 'report', ...period, ...hdfc, '--json')).stdout) as ReconReport;
+    const settled = report.batches.reduce((t, b) => t + b.settled, 0);
+    const xlsx = join(dir, 'recon.xlsx');
+    const book = await cli('export', 'reconciliation', ...period, ...hdfc, '--out', xlsx, '--json');
+    expect(book.code, book.stderr).toBe(0);
+    expect(JSON.parse(book.stdout)).toMatchObject({
+      account: 'HDFC 5678',
+      format: 'xlsx',
+      files: [xlsx],
+      batches: report.batches.length,
+      credits: report.credits.length,
+      settled,
+    });
+    const cells = openpyxlCells(xlsx);
+    expect(Object.keys(cells)).toEqual(['Summary', 'Batches', 'Credits', 'Statements', 'Audit']);
+    expect(cells['Batches']!.slice(1).map((row) => majorNumberToMinor(row[5]![1] as number))).toEqual(
+      report.batches.map((b) => b.settled),
+    );
+
+    // --format csv whatever the name says; identifiers as ="…" for Excel.
+    const named = join(dir, 'recon-for-excel.txt');
+    const csv = await cli(
+      'export',
+      'reconciliation',
+      ...period,
+      ...hdfc,
+      '--out',
+      named,
+      '--format',
+      'csv',
+      '--csv-ids',
+      'formula',
+    );
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toContain(`${report.batches.length} batches`);
+    const [head, ...rows] = pythonCsvFields(join(dir, 'recon-for-excel-batches.csv'), ',');
+    expect(rows.map((r) => r[head!.indexOf('UTR')])).toEqual(report.batches.map((b) => `="${b.utr || 'UTR pending'}"`));
+    const refused = await cli('export', 'reconciliation', ...period, ...hdfc, '--out', xlsx, '--csv-ids', 'tab');
+    expect([refused.code, refused.stderr.split('\n')[0]]).toEqual([
+      2,
+      expect.stringMatching(/apply to a CSV \(--out FILE\.csv\) only/),
+    ]);
+  });
+
+  it('match-by-hand: a difference is refused (exit 2) without --reason, and matched with one', async () => {
+    const report = JSON.parse((await cli('recon', 'report', ...period, ...hdfc, '--json')).stdout) as ReconReport;
+    const differs = report.batches.find((b) => b.state === 'differs')!;
+    const args = [...period, ...hdfc, '--utr', differs.utr, '--pg', differs.pg, '--lines', differs.lineIds.join(',')];
+    const refused = await cli('recon', 'match-by-hand', ...args, '--note', 'short by the bank');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split('\n')[0]).toBe(
+      `payout-console: The credits differ from the batch by ${formatMoney(differs.difference!)}; say why with --reason before matching them.`,
+    );
+    const done = await cli(
+      'recon',
+      'match-by-hand',
+      ...args,
+      '--note',
+      'short by the bank',
+      '--reason',
+      'bank charge',
+      '--json',
+    );
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ lineIds: differs.lineIds, difference: differs.difference });
+    const after = JSON.parse((await cli('recon', 'report', ...period, ...hdfc, '--json')).stdout) as ReconReport;
+    expect(after.batches.find((b) => b.utr === differs.utr && b.pg === differs.pg)).toMatchObject({
+      how: 'manual',
+      reason: 'bank charge',
+    });
   });
 });

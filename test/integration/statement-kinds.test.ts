@@ -360,7 +360,10 @@ describe.skipIf(!office)('workbooks and PDFs (openpyxl, LibreOffice)', () => {
     ]);
     expect(r.statements[0]!.sentence).toContain(`₹${formatMinor(LINES[2].amount)} of credits is missing`);
     const file = join(dir, 'recon.xlsx');
-    await writeReconciliation(file, new Date(TEST_NOW), r);
+    await writeReconciliation(file, new Date(TEST_NOW), r, {
+      format: 'xlsx',
+      context: { profileName: 'Desk', environment: 'sandbox', baseUrl: '', generatedAtIst: '', appVersion: '0.0.0' },
+    });
     const rows = openpyxlCells(file)['Statements']!.slice(1);
     expect(rows.map((row) => [row[0]![1], row[4]![1], row[5]![1]])).toEqual([
       ['axis-cut.csv', 'NO', r.statements[0]!.sentence],

@@ -550,8 +550,8 @@ describe.runIf(available)('secret containment', () => {
         exportFile,
         exportFile.replace(/\.csv$/, '.about.txt'),
         // Written by the import's "Download template" and "Save results": searched unzipped below as well.
-        `exports/Beneficiary import results ${TEST_TODAY}.xlsx`,
-        'exports/Beneficiary import template.xlsx',
+        `exports/containment-renamed-beneficiary-import-results-${TEST_TODAY}.xlsx`,
+        'exports/containment-renamed-beneficiary-import-template.xlsx',
         relative(dataDir, reconFile),
         relative(dataDir, tallyFile),
         'logs/main.1.log',

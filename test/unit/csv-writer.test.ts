@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createCsvWriter } from '../../electron/export/csv-writer';
+import type { CsvIdForm } from '../../shared/exports';
 import { ExportValueError, type ColumnSpec } from '../../electron/export/xlsx-writer';
 
 /** RFC 4180: records end in CRLF; a quoted field may hold commas, CR, LF and doubled quotes. */
@@ -189,34 +190,47 @@ describe('csv writer', () => {
     ]);
   });
 
-  it('writes identifier columns behind a tab in an Excel-safe CSV, and only those', async () => {
+  it('writes identifier columns behind a tab, or as ="…", in an Excel-safe CSV, and only those', async () => {
     const columns: ColumnSpec[] = [
       { header: 'UTR', type: 'text', identifier: true },
       { header: 'Note', type: 'text' },
       { header: 'Amount', type: 'money' },
     ];
-    const write = async (excelSafe: boolean) => {
+    const write = async (ids?: CsvIdForm) => {
       const { out, bytes } = sink();
-      const csv = createCsvWriter(out, columns, { excelSafe });
+      const csv = createCsvWriter(out, columns, ids ? { ids } : {});
       await csv.addRow(['000123', '000123', 100]);
       await csv.addRow(['=1+1', 'n', -5]);
+      await csv.addRow(['a"b', 'a"b', 1]);
       await csv.addRow(['', null, 0]);
       await csv.finish();
       return parseCsv(bytes().toString('utf8').slice(1));
     };
-    expect(await write(true)).toEqual([
+    expect(await write('tab')).toEqual([
       ['UTR', 'Note', 'Amount'],
       ['\t000123', '000123', '1.00'],
       // Guarded first: a reader that strips the tab still finds no formula.
       ["\t'=1+1", 'n', '-0.05'],
+      ['\ta"b', 'a"b', '0.01'],
       ['', '', '0.00'],
     ]);
-    expect(await write(false)).toEqual([
+    // A string constant: Excel shows the identifier itself, and a quote inside stays inside the string.
+    expect(await write('formula')).toEqual([
+      ['UTR', 'Note', 'Amount'],
+      ['="000123"', '000123', '1.00'],
+      ['="\'=1+1"', 'n', '-0.05'],
+      ['="a""b"', 'a"b', '0.01'],
+      ['', '', '0.00'],
+    ]);
+    const plain = [
       ['UTR', 'Note', 'Amount'],
       ['000123', '000123', '1.00'],
       ["'=1+1", 'n', '-0.05'],
+      ['a"b', 'a"b', '0.01'],
       ['', '', '0.00'],
-    ]);
+    ];
+    expect(await write('plain')).toEqual(plain);
+    expect(await write()).toEqual(plain);
   });
 
   it('refuses values that do not fit their column, writing none of the row', async () => {

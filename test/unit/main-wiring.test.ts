@@ -5,7 +5,7 @@
  * IPC channel registered once, the embedded sandbox started and stopped, and the updater only when the build has a
  * feed. Dropping any of these fails a test here.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -36,6 +36,10 @@ const fake = vi.hoisted(() => {
     devicePermission: null as unknown,
     errorBoxes: [] as string[],
     quits: 0,
+    /** The save dialog's options, each time it was opened, and what it answers next. */
+    saveDialogs: [] as { defaultPath?: string }[],
+    saveAnswer: { canceled: true } as { canceled: boolean; filePath?: string },
+    shown: [] as string[],
     sandboxes: [] as { options: unknown; url: string; closed: boolean }[],
     vaultServices: [] as string[],
     updater: {
@@ -57,6 +61,9 @@ const fake = vi.hoisted(() => {
     state.permissionRequest = state.permissionCheck = state.devicePermission = null;
     state.errorBoxes = [];
     state.quits = 0;
+    state.saveDialogs = [];
+    state.saveAnswer = { canceled: true };
+    state.shown = [];
     state.sandboxes = [];
     state.vaultServices = [];
     Object.assign(state.updater, { checks: 0, autoDownload: false, autoInstallOnAppQuit: false, logger: undefined });
@@ -139,9 +146,16 @@ vi.mock('electron', () => {
     },
     dialog: {
       showErrorBox: (_title: string, message: string) => void state.errorBoxes.push(message),
-      showSaveDialog: async () => ({ canceled: true }),
+      // Called with the window first, as main calls it when it has one.
+      showSaveDialog: async (...args: unknown[]) => {
+        state.saveDialogs.push(args.at(-1) as { defaultPath?: string });
+        return state.saveAnswer;
+      },
     },
-    shell: { openExternal: async () => undefined, showItemInFolder: () => undefined },
+    shell: {
+      openExternal: async () => undefined,
+      showItemInFolder: (file: string) => void state.shown.push(file),
+    },
   };
 });
 
@@ -370,6 +384,34 @@ describe('electron/main.ts wiring', () => {
     expect(prevented).toBe(true);
     expect(sandbox!.closed).toBe(true);
     expect(fake.state.quits).toBe(1);
+  });
+
+  it("opens the save dialog on the data folder's exports, writes nothing when it is cancelled, and shows a file written", async () => {
+    await startMain();
+    const fromApp = { senderFrame: { url: APP_ENTRY, parent: null } };
+    const invoke = async (channel: string, input: unknown) => {
+      const reply = (await fake.state.ipc.find((h) => h.channel === channel)!.listener(fromApp, input)) as {
+        ok: boolean;
+        value?: { file: string | null; jobId: string | null };
+      };
+      expect(reply.ok, channel).toBe(true);
+      return reply.value!;
+    };
+    // The stand-in app keeps each of its paths under the test's folder, userData too.
+    const exportsDir = join(fake.state.userData, 'userData', 'exports');
+    expect(await invoke('beneficiaries.importTemplate', undefined)).toEqual({ file: null, jobId: null });
+    expect(fake.state.saveDialogs).toEqual([
+      { defaultPath: join(exportsDir, 'sandbox-beneficiary-import-template.xlsx') },
+    ]);
+    expect(existsSync(exportsDir) ? readdirSync(exportsDir) : []).toEqual([]);
+
+    const chosen = join(folder, 'chosen.xlsx');
+    fake.state.saveAnswer = { canceled: false, filePath: chosen };
+    const saved = await invoke('beneficiaries.importTemplate', undefined);
+    expect(saved.file).toBe(chosen);
+    expect(existsSync(chosen)).toBe(true);
+    expect(await invoke('exports.reveal', { jobId: saved.jobId })).toEqual({ revealed: true });
+    expect(fake.state.shown).toEqual([chosen]);
   });
 
   it('never looks for updates in development', async () => {

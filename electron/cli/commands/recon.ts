@@ -24,7 +24,7 @@ import { openProfileCache, parseRange, range } from './settlements';
 const money = (v: number) => formatMoney(v);
 
 /** The core's refusal of the desk's input is bad input (exit 2), said as the core said it. */
-async function asInput<T>(fn: () => T | Promise<T>): Promise<T> {
+export async function asInput<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
@@ -197,6 +197,78 @@ const reportCommand: Command = {
   },
 };
 
+/** `--lines 12,13`: statement line ids. */
+function lineIds(values: Values): number[] {
+  const given = values.lines;
+  const ids = typeof given === 'string' ? given.split(',').map((t) => t.trim()) : [];
+  if (ids.length === 0 || ids.some((t) => !/^[1-9]\d{0,14}$/.test(t))) {
+    throw new UsageError(
+      '--lines must be the statement line numbers of the credits, separated by commas, such as 12,13',
+    );
+  }
+  return ids.map(Number);
+}
+
+const matchByHandCommand: Command = {
+  words: ['recon', 'match-by-hand'],
+  usage:
+    'recon match-by-hand --from YYYY-MM-DD --to YYYY-MM-DD [--account NAME] --utr UTR [--pg CODE] --lines N,N --note TEXT [--reason TEXT]   (a batch to credits of the period; --reason is needed when they differ)',
+  options: {
+    ...accountOption,
+    utr: { type: 'string' },
+    lines: { type: 'string' },
+    note: { type: 'string' },
+    reason: { type: 'string' },
+  },
+  async run({ ctx, values, io }) {
+    const ids = lineIds(values);
+    const note = typeof values.note === 'string' ? values.note.trim() : '';
+    if (note === '') throw new UsageError('--note is required: say why this batch is matched by hand');
+    const reason = typeof values.reason === 'string' ? values.reason.trim() : '';
+    const r = await asInput(() => accountPeriod(ctx, io, values, (id, q) => ctx.core.reconciliation.report(id, q)));
+    const utr = typeof values.utr === 'string' ? values.utr : '';
+    const batches = r.batches.filter((b) => b.utr === utr && (values.pg === undefined || b.pg === values.pg));
+    if (batches.length !== 1) {
+      throw new InputError(
+        batches.length === 0
+          ? `No batch with UTR "${utr}" in ${r.from} to ${r.to}: see recon report.`
+          : `${batches.length} batches have UTR "${utr}" in ${r.from} to ${r.to}: name the gateway with --pg.`,
+      );
+    }
+    const batch = batches[0]!;
+    const credits = new Map(r.credits.map((c) => [c.id, c.amount]));
+    const missing = ids.filter((id) => !credits.has(id));
+    if (missing.length > 0) {
+      throw new InputError(
+        `Statement line ${missing.join(', ')} is not a credit of "${r.account.name}" in ${r.from} to ${r.to}.`,
+      );
+    }
+    // The rule the screen keeps: a difference is never accepted without a word on why.
+    const difference = sumMinor(ids.map((id) => credits.get(id)!)) - batch.settled;
+    if (difference !== 0 && reason === '') {
+      throw new InputError(
+        `The credits differ from the batch by ${money(difference)}; say why with --reason before matching them.`,
+      );
+    }
+    const key = { date: batch.date, pg: batch.pg, utr: batch.utr, settlementDate: batch.settlementDate };
+    const matchId = await asInput(() =>
+      ctx.core.reconciliation.matchByHand(ctx.profile.id, {
+        account: r.account.name,
+        batch: key,
+        lineIds: ids,
+        note,
+        ...(reason ? { reason } : {}),
+      }),
+    );
+    result(
+      io,
+      { matchId, batch: key, lineIds: ids, difference },
+      () =>
+        `Matched batch ${batch.pg} ${batch.utr} by hand to line ${ids.join(', ')} (difference ${money(difference)}).`,
+    );
+  },
+};
+
 const settingsCommand: Command = {
   words: ['recon', 'settings'],
   usage:
@@ -351,6 +423,7 @@ const tallyCommand: Command = {
 export const reconCommands = [
   importCommand,
   matchCommand,
+  matchByHandCommand,
   reportCommand,
   settingsCommand,
   batchesCommand,

@@ -31,6 +31,7 @@ import {
   useImportRun,
   useImportTemplate,
 } from './beneficiaries-queries';
+import { useExportReveal } from '../exports/exports-queries';
 import { DataTable, type DataColumn, type TableSort } from '../ui/DataTable';
 import { useOfflineReason } from '../ui/offline';
 import { ErrorNotice } from '../ui/states';
@@ -161,7 +162,8 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
   const [confirming, setConfirming] = useState(false);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [error, setError] = useState<IpcError | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  const [saved, setSaved] = useState<{ file: string; jobId: string | null } | null>(null);
+  const reveal = useExportReveal();
   const fileId = useId();
   const titleId = useId();
 
@@ -211,7 +213,10 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
         ? await resultOf(template.mutateAsync(undefined))
         : await resultOf(exportResults.mutateAsync({ report: (done ?? planned)! }));
     if (!result.ok) setError(result.error);
-    else if (result.value.file) setSaved(`Saved ${result.value.file}`);
+    else if (result.value.file) {
+      reveal.reset();
+      setSaved({ file: result.value.file, jobId: result.value.jobId });
+    }
   }
 
   const ready = planned?.counts.ready ?? 0;
@@ -247,9 +252,19 @@ export function ImportPanel({ onClose }: { onClose(): void }) {
         </button>
       </div>
       {saved && (
-        <p className="muted" role="status">
-          {saved}
-        </p>
+        <div className="import-saved">
+          <p className="muted" role="status">
+            Saved {saved.file}
+          </p>
+          {saved.jobId && (
+            <button type="button" className="button" onClick={() => reveal.mutate({ jobId: saved.jobId! })}>
+              Show in folder
+            </button>
+          )}
+          {reveal.data?.revealed === false && (
+            <p className="muted">The file could not be shown: it may have been moved or deleted.</p>
+          )}
+        </div>
       )}
       {error && <ErrorNotice error={error} />}
       <ProposedNotice proposal={proposed} />

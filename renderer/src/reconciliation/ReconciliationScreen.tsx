@@ -41,6 +41,7 @@ import {
   useReconReport,
   useUnmatch,
 } from './recon-queries';
+import { useExportReveal } from '../exports/exports-queries';
 import { StatementMapping, type StatementImported, type StatementPreview } from './StatementMapping';
 import './reconciliation.css';
 
@@ -357,6 +358,7 @@ export function ReconciliationScreen() {
   const [offerMatch, setOfferMatch] = useState(false);
   const match = useMatch();
   const exportRecon = useExportRecon();
+  const reveal = useExportReveal();
   const file = useRef<HTMLInputElement>(null);
   const [batchSort, setBatchSort] = useTableSort(BATCH_TABLE);
   const [creditSort, setCreditSort] = useTableSort(CREDIT_TABLE);
@@ -399,14 +401,20 @@ export function ReconciliationScreen() {
         >
           Match
         </button>
-        <button
-          type="button"
-          className="button"
-          disabled={account === null || exportRecon.isPending}
-          onClick={() => account && exportRecon.mutate({ account, from, to })}
-        >
-          Export XLSX
-        </button>
+        {(['xlsx', 'csv'] as const).map((format) => (
+          <button
+            key={format}
+            type="button"
+            className="button"
+            disabled={account === null || exportRecon.isPending}
+            onClick={() => {
+              reveal.reset();
+              if (account) exportRecon.mutate({ account, from, to, format });
+            }}
+          >
+            {format === 'xlsx' ? 'Export to Excel' : 'Export CSV'}
+          </button>
+        ))}
       </PageHeader>
       <input
         ref={file}
@@ -448,7 +456,20 @@ export function ReconciliationScreen() {
       <div role="status" className="job-line">
         {imported &&
           `${imported.fileName} (${imported.layout}): ${formatCount(imported.lines)} lines, ${formatCount(imported.added)} added, ${formatCount(imported.duplicates)} already imported${imported.bad.length ? `, ${imported.bad.length} rows left out` : ''}.`}
-        {exportRecon.data?.file && ` Saved ${exportRecon.data.file}.`}
+        {exportRecon.data?.file && (
+          <>
+            {' '}
+            Saved {exportRecon.data.files.join(', ')}.{' '}
+            <button
+              type="button"
+              className="button"
+              onClick={() => exportRecon.data?.jobId && reveal.mutate({ jobId: exportRecon.data.jobId })}
+            >
+              Show in folder
+            </button>
+            {reveal.data?.revealed === false && ' The file could not be shown: it may have been moved or deleted.'}
+          </>
+        )}
         {offerMatch && imported?.from && imported.to && account === imported.account.name && (
           <>
             {' '}
