@@ -34,16 +34,18 @@ export const todayBenches: Bench = {
     mkdirSync(join(scratch.dir, 'cache'), { recursive: true });
     datasetCopy(rows, join(scratch.dir, 'cache', `${PROFILE}.sqlite`));
     const redactor = createRedactor();
-    const core = createCore({
-      appVersion: '0.0.0',
-      dataDir: scratch.dir,
-      vault: memoryStore(),
-      // Never asked: the summary reads the cache alone.
-      sandbox: { url: 'http://127.0.0.1:9', key: 'bench', secret: 'bench' },
-      log: createLogger('bench', () => {}, redactor),
-      redactor,
-      now,
-    });
+    const openCore = () =>
+      createCore({
+        appVersion: '0.0.0',
+        dataDir: scratch.dir,
+        vault: memoryStore(),
+        // Never asked: the summary reads the cache alone.
+        sandbox: { url: 'http://127.0.0.1:9', key: 'bench', secret: 'bench' },
+        log: createLogger('bench', () => {}, redactor),
+        redactor,
+        now,
+      });
+    const core = openCore();
     try {
       const cache = core.cacheFor(PROFILE);
       const exceptions = (cache.db
@@ -95,15 +97,7 @@ export const todayBenches: Bench = {
       );
       // A fresh open, as the app opens the profile's cache when it starts.
       await core.close();
-      const fresh = createCore({
-        appVersion: '0.0.0',
-        dataDir: scratch.dir,
-        vault: memoryStore(),
-        sandbox: { url: 'http://127.0.0.1:9', key: 'bench', secret: 'bench' },
-        log: createLogger('bench', () => {}, redactor),
-        redactor,
-        now,
-      });
+      const fresh = openCore();
       try {
         const timedSummary = async () => {
           const start = performance.now();
