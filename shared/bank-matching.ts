@@ -160,7 +160,7 @@ function splitOf(target: number, candidates: readonly MatchCredit[]): number[] |
   return null;
 }
 
-export const BATCH_STATES = ['matched', 'differs', 'manual', 'overdue', 'awaiting'] as const;
+export const BATCH_STATES = ['matched', 'differs', 'manual', 'overdue', 'awaiting', 'net_debit'] as const;
 export type BatchState = (typeof BATCH_STATES)[number];
 export const CREDIT_STATES = ['matched', 'differs', 'manual', 'unmatched'] as const;
 export type CreditState = (typeof CREDIT_STATES)[number];
@@ -171,6 +171,7 @@ export const BATCH_STATE_LABELS: Readonly<Record<BatchState, string>> = {
   manual: 'Matched by hand',
   overdue: 'Batch without a credit (overdue)',
   awaiting: 'Batch without a credit (not yet due)',
+  net_debit: 'Net debit: no credit due',
 };
 export const CREDIT_STATE_LABELS: Readonly<Record<CreditState, string>> = {
   matched: 'Matched',
@@ -179,9 +180,18 @@ export const CREDIT_STATE_LABELS: Readonly<Record<CreditState, string>> = {
   unmatched: 'Credit without a batch',
 };
 
-/** A batch with no credit, by its date, T+n and today (IST). */
-export function unmatchedBatchState(date: string, today: string, settings: ReconSettings): BatchState {
-  return today > addDays(date, settings.overdueDays) ? 'overdue' : 'awaiting';
+/**
+ * A batch with no credit, by its net, date, T+n and today (IST). A batch whose refunds and chargebacks take all of
+ * its sales back nets to zero or less: the gateway pays nothing for it (it recovers the debit from a later batch), so
+ * no credit is due and its absence is no finding.
+ */
+export function unmatchedBatchState(
+  batch: { date: string; settled: number },
+  today: string,
+  settings: ReconSettings,
+): BatchState {
+  if (batch.settled <= 0) return 'net_debit';
+  return today > addDays(batch.date, settings.overdueDays) ? 'overdue' : 'awaiting';
 }
 
 /**

@@ -28,6 +28,11 @@ const isTime = (v: unknown) => typeof v === 'string' && isIstDateTime(v);
 const MAJOR = ['merchant_subvention_amount', 'cgst', 'igst', 'sgst'] as const;
 /** The fields already in paise: whole numbers, kept as they are. */
 const MINOR = ['amount', 'mer_service_fee', 'mer_service_tax', 'settled_amount'] as const;
+/**
+ * The charges (a fee and its GST), never negative; the schema refuses a negative one by name, so such a page is left
+ * to it. Amounts and settled amounts may be negative (refunds, chargebacks).
+ */
+const CHARGES: ReadonlySet<string> = new Set(['mer_service_fee', 'mer_service_tax', 'cgst', 'igst', 'sgst']);
 
 function majorToMinor(v: unknown): number | undefined {
   try {
@@ -101,10 +106,12 @@ export function checkSettlementPage(json: unknown): SettlementPage | undefined {
     ) {
       return undefined;
     }
-    for (const field of MINOR) if (!minorIsExact(r[field])) return undefined;
+    for (const field of MINOR) {
+      if (!minorIsExact(r[field]) || (CHARGES.has(field) && (r[field] as number) < 0)) return undefined;
+    }
     for (let k = 0; k < MAJOR.length; k++) {
       const minor = majorToMinor(r[MAJOR[k]!]);
-      if (minor === undefined) return undefined;
+      if (minor === undefined || (minor < 0 && CHARGES.has(MAJOR[k]!))) return undefined;
       converted[i * MAJOR.length + k] = minor;
     }
     if (!onlyFlatFields(r, REQUIRED_FIELDS + (utr === undefined ? 0 : 1) + (pg === undefined ? 0 : 1))) {

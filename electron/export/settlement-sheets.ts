@@ -210,7 +210,7 @@ export function bankCreditRows(
     const state = c
       ? BATCH_STATE_LABELS[matchedState(c.how, difference!)]
       : reconciled
-        ? BATCH_STATE_LABELS[unmatchedBatchState(b.date, reconciled.today, reconciled.settings)]
+        ? BATCH_STATE_LABELS[unmatchedBatchState(b, reconciled.today, reconciled.settings)]
         : 'No bank statement imported';
     return [
       b.date,

@@ -436,7 +436,7 @@ export function reportOf(view: ReconView, input: { from: string; to: string; tod
       records: b.records,
       settled: b.settled,
       exceptions: b.exceptions,
-      state: m ? matchedState(m.how, difference!) : unmatchedBatchState(b.date, input.today, settings),
+      state: m ? matchedState(m.how, difference!) : unmatchedBatchState(b, input.today, settings),
       how: m?.how ?? null,
       matchId: m?.id ?? null,
       difference,

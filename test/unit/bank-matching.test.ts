@@ -66,9 +66,15 @@ describe('autoMatch', () => {
     expect(autoMatch([b], [credit(1, '2026-01-10', 5000)], settings, new Set([`${batchKeyText(b)}#1`]))).toEqual([]);
   });
 
-  it('names a batch without a credit overdue only after T+n', () => {
-    expect(unmatchedBatchState('2026-01-10', '2026-01-11', settings)).toBe('awaiting');
-    expect(unmatchedBatchState('2026-01-10', '2026-01-12', settings)).toBe('overdue');
+  it('names a batch without a credit overdue only after T+n, and one that nets to a debit never', () => {
+    const batch = { date: '2026-01-10', settled: 100 };
+    expect(unmatchedBatchState(batch, '2026-01-11', settings)).toBe('awaiting');
+    expect(unmatchedBatchState(batch, '2026-01-12', settings)).toBe('overdue');
+    // Refunds and chargebacks that take the whole batch back: nothing is due from the bank, early or late.
+    for (const settled of [0, -2_957_874]) {
+      expect(unmatchedBatchState({ ...batch, settled }, '2026-01-11', settings)).toBe('net_debit');
+      expect(unmatchedBatchState({ ...batch, settled }, '2026-03-01', settings)).toBe('net_debit');
+    }
   });
 
   it('with random noise, never matches one credit to two batches or one batch twice, and every automatic sum holds', () => {
