@@ -43,6 +43,8 @@ export type Gst = { cgst: number; sgst: number; igst: number };
 
 export class TallyLedgerError extends Error {
   override name = 'TallyLedgerError';
+  /** The person's to fix in Settings, not a failure of the console: crosses IPC as its own code. */
+  readonly code = 'TALLY_LEDGER_MISSING';
 }
 
 /** Stable across re-exports (it is the batch's identity), unique per batch, and short enough for Tally's field. */

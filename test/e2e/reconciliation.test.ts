@@ -4,11 +4,12 @@
  * picker, matched; the totals name every discrepancy, a batch opens with its records, a batch is matched by hand
  * with a note. Screenshots in light and dark.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
 import { formatMoney } from '../../shared/money';
+import { TALLY_LEDGER_LABELS, TALLY_LEDGER_ROLES } from '../../shared/tally';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { call, syncedThroughJob } from '../support/core';
@@ -22,10 +23,12 @@ const from = addDays(to, -3);
 describe.runIf(ready)('Reconciliation', () => {
   let app: RunningApp;
   let statement: string;
+  const revealed: string[] = [];
 
   beforeAll(async () => {
     app = await startApp({
       settlementsPerDay: 60,
+      exportTargets: { reveal: (file) => void revealed.push(file) },
       async prepare({ core, sandbox, dataDir }) {
         await syncedThroughJob(core, { from, to });
         const answer = await hook(sandbox.url, 'POST', 'statement', {
@@ -184,6 +187,56 @@ describe.runIf(ready)('Reconciliation', () => {
       await page.getByText(/Matched batch .* by hand to 1 credit .*: bank confirmed by phone/).waitFor();
       // The summary's difference in the console's money format, not a raw decimal.
       expect(journal.ok && journal.value.entries[0]!.summary).toContain(`(difference ${formatMoney(apart)})`);
+    },
+  );
+
+  it(
+    'exports the matched batches for Tally once its ledgers are named in Settings, and shows the file in its folder',
+    { timeout: 60_000 },
+    async () => {
+      const { page } = app;
+      const account = 'Collection account';
+      const period = app.core
+        .cacheFor(app.core.profiles.active().id)
+        .db.prepare('SELECT min(date) AS first, max(date) AS last FROM bank_lines')
+        .get() as { first: string; last: string };
+      await page.getByRole('navigation').getByRole('button', { name: 'Reconciliation' }).click();
+      await page.getByLabel('From').fill(formatDdMmYyyy(period.first));
+      await page.getByLabel('To', { exact: true }).fill(formatDdMmYyyy(period.last));
+      // No ledger named yet: refused with the ledgers to name, and nothing written.
+      await page.getByRole('button', { name: 'Export for Tally' }).click();
+      await page.getByText(/Name the Tally ledgers for Bank \(debited with the net settled\)/).waitFor();
+
+      await page.getByRole('navigation').getByRole('button', { name: 'Settings' }).click();
+      const form = page.getByRole('form', { name: 'Tally ledgers' });
+      const names = Object.fromEntries(TALLY_LEDGER_ROLES.map((r) => [r, `PC ${r} & Co`]));
+      for (const role of TALLY_LEDGER_ROLES) await form.getByLabel(TALLY_LEDGER_LABELS[role]).fill(names[role]!);
+      await form.getByRole('button', { name: 'Save Tally ledgers' }).click();
+      await form.getByRole('status').getByText('Saved.').waitFor();
+
+      await page.getByRole('navigation').getByRole('button', { name: 'Reconciliation' }).click();
+      await page.getByLabel('From').fill(formatDdMmYyyy(period.first));
+      await page.getByLabel('To', { exact: true }).fill(formatDdMmYyyy(period.last));
+      await page.getByRole('button', { name: 'Export for Tally' }).click();
+      const saved = page.getByText(/Saved .*\.xml: \d+ Tally vouchers/);
+      await saved.waitFor();
+      // What the screen says is what the core plans for the period, and what the file holds.
+      const plan = await app.core.reconciliation.tallyPlan(app.core.profiles.active().id, {
+        account,
+        from: period.first,
+        to: period.last,
+      });
+      expect(plan.vouchers.length).toBeGreaterThan(0);
+      const line = (await saved.textContent())!;
+      expect(line).toContain(`${plan.vouchers.length} Tally vouchers`);
+      if (plan.leftOut.length > 0) expect(line).toContain(`${plan.leftOut.length} batches left out`);
+      const file = /Saved (.*\.xml):/.exec(line)![1]!;
+      const xml = readFileSync(file, 'utf8');
+      expect(xml.match(/<VOUCHER /g)?.length).toBe(plan.vouchers.length);
+      // The saved names, escaped as XML: Tally matches a ledger by its exact name.
+      expect(xml).toContain('<LEDGERNAME>PC bank &amp; Co</LEDGERNAME>');
+      await page.getByRole('button', { name: 'Show in folder' }).click();
+      await expect.poll(() => revealed).toContain(file);
     },
   );
 });

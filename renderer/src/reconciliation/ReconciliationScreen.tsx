@@ -33,6 +33,7 @@ import {
   keyOf,
   useBatchRecords,
   useExportRecon,
+  useExportTally,
   useMatch,
   useMatchByHand,
   usePreviewStatement,
@@ -358,6 +359,7 @@ export function ReconciliationScreen() {
   const [offerMatch, setOfferMatch] = useState(false);
   const match = useMatch();
   const exportRecon = useExportRecon();
+  const exportTally = useExportTally();
   const reveal = useExportReveal();
   const file = useRef<HTMLInputElement>(null);
   const [batchSort, setBatchSort] = useTableSort(BATCH_TABLE);
@@ -409,12 +411,25 @@ export function ReconciliationScreen() {
             disabled={account === null || exportRecon.isPending}
             onClick={() => {
               reveal.reset();
+              exportTally.reset();
               if (account) exportRecon.mutate({ account, from, to, format });
             }}
           >
             {format === 'xlsx' ? 'Export to Excel' : 'Export CSV'}
           </button>
         ))}
+        <button
+          type="button"
+          className="button"
+          disabled={account === null || exportTally.isPending}
+          onClick={() => {
+            reveal.reset();
+            exportRecon.reset();
+            if (account) exportTally.mutate({ account, from, to });
+          }}
+        >
+          Export for Tally
+        </button>
       </PageHeader>
       <input
         ref={file}
@@ -470,6 +485,24 @@ export function ReconciliationScreen() {
             {reveal.data?.revealed === false && ' The file could not be shown: it may have been moved or deleted.'}
           </>
         )}
+        {exportTally.data?.file && (
+          <>
+            {' '}
+            Saved {exportTally.data.file}: {formatCount(exportTally.data.vouchers)} Tally vouchers
+            {exportTally.data.leftOut.length > 0 &&
+              `; ${formatCount(exportTally.data.leftOut.length)} batches left out: ${exportTally.data.leftOut
+                .map((l) => `${l.batch.pg} ${formatCalendarDate(l.batch.date)} (${l.reason})`)
+                .join('; ')}`}
+            .{' '}
+            <button
+              type="button"
+              className="button"
+              onClick={() => exportTally.data?.jobId && reveal.mutate({ jobId: exportTally.data.jobId })}
+            >
+              Show in folder
+            </button>
+          </>
+        )}
         {offerMatch && imported?.from && imported.to && account === imported.account.name && (
           <>
             {' '}
@@ -516,6 +549,7 @@ export function ReconciliationScreen() {
         />
       )}
       {match.error && <ErrorNotice error={match.error.error} />}
+      {exportTally.error && <ErrorNotice error={exportTally.error.error} />}
       {account === null ? (
         <EmptyState title="No bank statement yet">
           Import the bank account's statement (CSV or XLSX as the bank exports it), then Match.

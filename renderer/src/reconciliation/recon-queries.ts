@@ -23,3 +23,5 @@ export const useMatchByHand = () => useIpcMutation('recon.matchByHand', { invali
 export const useUnmatch = () => useIpcMutation('recon.unmatch', { invalidates: CHANGES });
 export const useSaveReconSettings = () => useIpcMutation('recon.saveSettings', { invalidates: CHANGES });
 export const useExportRecon = () => useIpcMutation('recon.export');
+export const useExportTally = () => useIpcMutation('recon.exportTally');
+export const useSaveTallyLedgers = () => useIpcMutation('recon.saveTallyLedgers', { invalidates: CHANGES });

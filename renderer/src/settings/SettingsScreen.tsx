@@ -5,6 +5,7 @@ import { PageHeader } from '../ui/PageHeader';
 import { ErrorNotice, Skeleton } from '../ui/states';
 import { CacheSection } from './CacheSection';
 import { ApprovalPolicySection } from '../approvals/ApprovalPolicySection';
+import { TallyLedgersSection } from '../reconciliation/TallyLedgersSection';
 import '../approvals/approvals.css';
 import { ProfileCard } from './ProfileCard';
 import { ProfileForm } from './ProfileForm';
@@ -55,6 +56,7 @@ export function SettingsScreen() {
       </section>
       <CacheSection />
       <PayoutSettingsSection />
+      <TallyLedgersSection />
       <ApprovalPolicySection />
     </div>
   );
