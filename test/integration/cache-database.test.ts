@@ -161,6 +161,11 @@ const SEEDS: Record<number, string[]> = {
   ],
   // A date synced while the desk could not be reached.
   22: [`INSERT INTO desk_unpublished_dates VALUES ('2025-01-03', 't')`],
+  // The journal's last verification and the Today screen's refresh window (issue 35).
+  23: [
+    `INSERT INTO journal_verifications (id, at, ok, entries, problem) VALUES (1, 't', 1, 12, NULL)`,
+    `INSERT INTO today_settings (id, refresh_days) VALUES (1, 5)`,
+  ],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */

@@ -827,7 +827,7 @@ describe("CSV past a spreadsheet's rows", () => {
       .filter((f) => f.endsWith('.csv'))
       .sort();
     expect(names.length).toBeGreaterThan(1);
-    expect(names).toEqual(names.map((_, i) => `big (${i + 1} of ${names.length}).csv`));
+    expect(names).toEqual(names.map((_, i) => `big-${i + 1}-of-${names.length}.csv`));
     expect(result).toMatchObject({ status: 'completed', rows: records.length, sheets: names.length });
     expect(result.files).toEqual([...names.map((n) => join(folder, n)), join(folder, 'big.about.txt')]);
     expect(result.file).toBe(join(folder, names[0]!));

@@ -119,6 +119,8 @@ export interface OpenpyxlPrintSetup {
   print_title_rows: string | null;
   /** The footer's left and right sections. */
   footer: [string | null, string | null];
+  /** Rows under the header row. */
+  rows: number;
 }
 
 /** Each sheet's print setup as openpyxl loads it (workbook-sums.py --print); for small workbooks. */

@@ -6,7 +6,7 @@ back as the same float, so a cell written as "2506.60" adds exactly 2506.6 and t
 The sheets are read as a streaming reader reads them, sized by their <dimension> (no reset_dimensions): "declared"
 is the size the sheet states and "short_rows" counts rows the reader returned shorter than the header.
 
-With --print, each sheet's print setup as openpyxl loads it in full: orientation, fit to width and height, the
+With --print, each sheet's print setup as openpyxl loads it in full (and its rows under the header): orientation, fit to width and height, the
 rows repeated on every page and the footer.
 
 Usage: python3 workbook-sums.py [--print] FILE.xlsx  ->  one JSON object on stdout.
@@ -80,6 +80,7 @@ def print_setup(path):
             "fit_to_page": bool(sheet.sheet_properties.pageSetUpPr and sheet.sheet_properties.pageSetUpPr.fitToPage),
             "print_title_rows": sheet.print_title_rows,
             "footer": [sheet.oddFooter.left.text, sheet.oddFooter.right.text],
+            "rows": sheet.max_row - 1,
         }
     return out
 
