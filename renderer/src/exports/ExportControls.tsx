@@ -2,8 +2,7 @@
  * Export buttons and the export's progress and outcome, for any screen: the screen says what to export, main
  * writes it from the cache in the background.
  */
-import { useState } from 'react';
-import type { CsvIdForm, ExportKind } from '../../../shared/exports';
+import type { ExportKind } from '../../../shared/exports';
 import type { IpcError } from '../../../shared/ipc/contract';
 import { JobOutcome, JobProgress, formatSeconds } from '../ui/JobStatus';
 import { ipcErrorOf } from '../query/ipc-query';
@@ -20,19 +19,9 @@ import { formatCount } from '../ui/format';
 
 type Format = ExportRequest['format'];
 
-/** How the Excel-safe CSV writes identifiers, as the person picks it (shared/exports.ts `CSV_ID_FORMS`). */
-const EXCEL_SAFE_FORMS = [
-  ['tab', 'Ids after a tab (any spreadsheet; CLEAN() for VLOOKUP)'],
-  ['formula', 'Ids as ="…" (Excel)'],
-] as const satisfies readonly (readonly [CsvIdForm, string])[];
-
-/** The form picked last, kept for the session: a desk on Excel picks it once, not on every screen. */
-let lastForm: CsvIdForm = 'tab';
-
 /**
  * "Export to Excel" (for people), "Export CSV" (for systems) and "Excel-safe CSV" (a CSV a person will open in a
- * spreadsheet: identifiers kept as text, after a tab or as ="…"); `request` is asked at the click, so it carries
- * the filter of that moment.
+ * spreadsheet: identifiers kept as text); `request` is asked at the click, so it carries the filter of that moment.
  */
 export function ExportButtons({
   kind,
@@ -44,7 +33,6 @@ export function ExportButtons({
   disabled?: boolean;
 }) {
   const { busy, start } = useExportStart(kind);
-  const [ids, setIds] = useState<CsvIdForm>(lastForm);
   const off = busy || disabled;
   return (
     <>
@@ -70,27 +58,11 @@ export function ExportButtons({
         type="button"
         className="button"
         disabled={off}
-        title="A CSV for a spreadsheet: ids, UTRs and account numbers stay text"
-        onClick={() => start({ ...request('csv'), csv: { ids } })}
+        title="A CSV for a spreadsheet: ids, UTRs and account numbers stay text (each starts with a tab)"
+        onClick={() => start({ ...request('csv'), csv: { ids: 'tab' } })}
       >
         Excel-safe CSV
       </button>
-      <select
-        className="input"
-        aria-label="Excel-safe CSV identifiers"
-        value={ids}
-        disabled={off}
-        onChange={(e) => {
-          lastForm = e.target.value as CsvIdForm;
-          setIds(lastForm);
-        }}
-      >
-        {EXCEL_SAFE_FORMS.map(([form, label]) => (
-          <option key={form} value={form}>
-            {label}
-          </option>
-        ))}
-      </select>
     </>
   );
 }
