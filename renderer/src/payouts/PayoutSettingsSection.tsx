@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { payoutSettings, type PayoutSettings } from '../../../shared/payout-ageing';
 import { ipcErrorOf } from '../query/ipc-query';
 import { FormField } from '../ui/FormField';
+import { SaveActions } from '../ui/SaveActions';
 import { ErrorNotice, Skeleton } from '../ui/states';
 import { usePayoutSettings, useSavePayoutSettings } from './payouts-queries';
 
@@ -123,17 +124,7 @@ function SettingsForm({ stored }: { stored: PayoutSettings }) {
         />
         The watch list uses advance checks (asks the gateways directly; paced)
       </label>
-      <div className="bulk-actions">
-        <button type="submit" className="button button-primary" disabled={save.isPending}>
-          Save payout settings
-        </button>
-        {save.isSuccess && (
-          <span className="muted" role="status">
-            Saved.
-          </span>
-        )}
-      </div>
-      {save.isError && <ErrorNotice error={ipcErrorOf(save.error)} />}
+      <SaveActions label="Save payout settings" save={save} />
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { TALLY_LEDGER_LABELS, TALLY_LEDGER_ROLES, tallyLedgers, type TallyLedgers } from '../../../shared/tally';
 import { ipcErrorOf } from '../query/ipc-query';
 import { FormField } from '../ui/FormField';
+import { SaveActions } from '../ui/SaveActions';
 import { ErrorNotice, Skeleton } from '../ui/states';
 import { useReconAccounts, useSaveTallyLedgers } from './recon-queries';
 
@@ -60,17 +61,7 @@ function LedgersForm({ stored, save }: { stored: TallyLedgers; save: ReturnType<
           )}
         </FormField>
       ))}
-      <div className="bulk-actions">
-        <button type="submit" className="button button-primary" disabled={save.isPending}>
-          Save Tally ledgers
-        </button>
-        {save.isSuccess && (
-          <span className="muted" role="status">
-            Saved.
-          </span>
-        )}
-      </div>
-      {save.isError && <ErrorNotice error={ipcErrorOf(save.error)} />}
+      <SaveActions label="Save Tally ledgers" save={save} />
     </form>
   );
 }
