@@ -228,6 +228,11 @@ export function createCore(options: CoreOptions) {
     journals,
     services: { ...merchant, beneficiaries, beneficiaryImport: treasury.beneficiaryImport },
     log: options.log.child('approvals'),
+    // A keychain that cannot be read says so itself on the request; only a secret known to be absent counts here.
+    holdsSecret: async (profileId) => {
+      const s = await credentials.status(profileId);
+      return s.hasSecret || !s.keychainAvailable;
+    },
   });
   const payoutWatch = createPayoutWatch({
     checks: treasury.payoutChecks,

@@ -11,7 +11,8 @@ import { formatMoney } from '../../shared/money';
 import type { OrderService } from '../merchant/orders';
 import type { PaymentToolService } from '../merchant/payment-tools';
 import type { PlanService } from '../merchant/plans';
-import { checkChargeGuard, type SubscriptionService } from '../merchant/subscriptions';
+import { ChargeReasonError, checkChargeGuard, type SubscriptionService } from '../merchant/subscriptions';
+import { CredentialError } from '../profiles/credentials';
 import type { WebhookService } from '../merchant/webhooks';
 import type { BeneficiaryService } from '../treasury/beneficiaries';
 import type { BeneficiaryImportService } from '../treasury/beneficiary-import';
@@ -39,6 +40,35 @@ export interface Reviewed {
   /** What the sending console records before it sends (a refund's known attempts), for check status. */
   sendContext: Record<string, JsonValue>;
 }
+
+/**
+ * What a console that holds no API secret cannot do for an action: the sentence that says so and who can. Such a
+ * console proposes from what the maker typed and what it read before (the cache's copy of an order or
+ * subscription); the approving console, which holds the secret, checks it all with the service again.
+ */
+export function secretNotHeld(
+  what: string,
+  instead = 'ask an approver or admin, whose console holds it',
+): CredentialError {
+  return new CredentialError(
+    'SECRET_NOT_HELD',
+    `${what} needs a console that holds the API secret; this console holds none for this profile: ${instead}.`,
+  );
+}
+
+/** A proposal's context mark: made on a console without the secret, so nothing in it was checked with the service. */
+const WITHOUT_SECRET = 'withoutSecret';
+
+/** The actions whose description and review read the service: an order, a subscription, the webhooks. */
+const LOOKS_UP: ReadonlySet<ActionRequest['action']> = new Set([
+  'order.refund',
+  'order.capture',
+  'order.process',
+  'subscription.charge',
+  'subscription.cancel',
+  'webhook.update',
+  'webhook.deactivate',
+]);
 
 /** What a proposal is about, for its thresholds and for the people who read it. */
 export interface Described {
@@ -93,10 +123,46 @@ export function createActionCatalogue(
     return blocked;
   }
 
-  async function describe(profileId: string, r: ActionRequest): Promise<Described> {
+  /**
+   * What `describe` reads of the order, subscription or webhook an action is about: the service's answer, or on a
+   * console without the secret the copy it last read (null when it never read one).
+   */
+  function readerFor(profileId: string, online: boolean) {
+    return {
+      order: async (id: string) => (online ? orders.fetch(profileId, id) : orders.cached(profileId, id)),
+      subscription: async (id: string) =>
+        online ? subscriptions.fetch(profileId, id) : subscriptions.cached(profileId, id, 'id'),
+      webhook: async (id: string) =>
+        online ? ((await webhooks.list(profileId)).endpoints.find((e) => e.id === id) ?? null) : null,
+    };
+  }
+
+  /** `online`: this console holds the secret, so what it describes is read from the service now. */
+  async function describe(profileId: string, r: ActionRequest, online = true): Promise<Described> {
+    const described = await describeFrom(readerFor(profileId, online), r);
+    return online || !LOOKS_UP.has(r.action)
+      ? described
+      : { ...described, context: { ...described.context, [WITHOUT_SECRET]: true } };
+  }
+
+  async function describeFrom(read: ReturnType<typeof readerFor>, r: ActionRequest): Promise<Described> {
     switch (r.action) {
       case 'order.refund': {
-        const view = await orders.fetch(profileId, r.orderId);
+        const view = await read.order(r.orderId);
+        if (view === null) {
+          if (r.amount === null) {
+            throw secretNotHeld(
+              `A full refund of ${r.orderId} is what the service says is refundable now, so proposing one`,
+              'type the amount to refund instead (the approving console checks it against what is refundable)',
+            );
+          }
+          return {
+            amount: r.amount,
+            currency: null,
+            summary: `Refund ${money(r.amount, null)} of order ${r.orderId} (the amount as typed).`,
+            context: {},
+          };
+        }
         if (view.balance === null) {
           throw new ApprovalBlockedError(
             `The refund attempts of ${r.orderId} could not be listed (${view.refundsError}), so what is refundable is not known; nothing was proposed.`,
@@ -114,7 +180,13 @@ export function createActionCatalogue(
       case 'order.capture':
       case 'order.process': {
         const orderId = r.action === 'order.capture' ? r.orderId : r.order.order_id;
-        const view = await orders.fetch(profileId, orderId);
+        const view = await read.order(orderId);
+        // The policy's thresholds need the order's amount, which only the service (or a copy read before) holds.
+        if (view === null) {
+          throw secretNotHeld(
+            `${r.action === 'order.capture' ? 'Capturing' : 'Processing'} order ${orderId} (its amount is the service's)`,
+          );
+        }
         const { amount, currency } = view.order;
         const how = r.action === 'order.process' ? ` by ${r.order.method} (${r.order.code})` : '';
         return {
@@ -125,7 +197,15 @@ export function createActionCatalogue(
         };
       }
       case 'subscription.charge': {
-        const view = await subscriptions.fetch(profileId, r.id);
+        const view = await read.subscription(r.id);
+        if (view === null) {
+          return {
+            amount: r.amount,
+            currency: r.currency,
+            summary: `Charge ${money(r.amount, r.currency)} under subscription ${r.id}${r.reason ? `: ${r.reason}` : ''}.`,
+            context: {},
+          };
+        }
         const own = view.subscription.amount;
         return {
           amount: r.amount,
@@ -139,7 +219,9 @@ export function createActionCatalogue(
         };
       }
       case 'subscription.cancel': {
-        const view = await subscriptions.fetch(profileId, r.id);
+        const view = await read.subscription(r.id);
+        if (view === null)
+          return { amount: null, currency: null, summary: `Cancel subscription ${r.id}.`, context: {} };
         const { amount, currency } = view.subscription;
         return {
           amount: null,
@@ -166,11 +248,10 @@ export function createActionCatalogue(
       }
       case 'webhook.update':
       case 'webhook.deactivate': {
-        const { endpoints } = await webhooks.list(profileId);
-        const now = endpoints.find((e) => e.id === r.change.id);
+        const now = await read.webhook(r.change.id);
         const before = now ? { url: now.url, topics: now.topics, status: now.status } : null;
         const change = [
-          r.change.url !== undefined ? `URL ${now?.url ?? '?'} → ${r.change.url}` : null,
+          r.change.url !== undefined ? `URL ${now ? `${now.url} ` : ''}→ ${r.change.url}` : null,
           r.change.topics !== undefined ? `topics ${r.change.topics.join(', ')}` : null,
           r.change.active !== undefined ? (r.change.active ? 'activate' : 'deactivate') : null,
         ].filter(Boolean);
@@ -230,6 +311,11 @@ export function createActionCatalogue(
    */
   async function guard(profileId: string, r: ActionRequest, described: Described): Promise<void> {
     if (r.action !== 'subscription.charge') return;
+    if (described.context['subscriptionAmount'] === undefined && !r.reason?.trim()) {
+      throw new ChargeReasonError(
+        `This console holds no API secret, so it cannot read subscription ${r.id}'s own amount to compare this charge with: type the reason for this charge (the approver sees the subscription's own amount beside it); nothing was proposed.`,
+      );
+    }
     const { chargeReasonAbovePlanTimes } = await policyOf(profileId);
     checkChargeGuard(
       {
@@ -242,11 +328,26 @@ export function createActionCatalogue(
   }
 
   /** What the approver reads beside the frozen request, fetched again now, and what blocks approving it. */
-  async function facts(profileId: string, p: Proposal): Promise<Reviewed> {
+  async function facts(profileId: string, p: Proposal, online = true): Promise<Reviewed> {
     const r = p.request as unknown as ActionRequest;
     const out: ProposalReview['facts'] = [];
     const add = (label: string, value: string) => out.push({ label, value });
     if (p.amount !== null) add('Amount', money(p.amount, p.currency));
+    if (LOOKS_UP.has(r.action)) {
+      if (!online) {
+        add(
+          'Checked with the service',
+          'Not on this console: it holds no API secret. The approving console fetches it again before it sends.',
+        );
+        return { facts: out, blocked: null, sendContext: {} };
+      }
+      if (p.context[WITHOUT_SECRET] === true) {
+        add(
+          'Proposed from',
+          'A console without the API secret: the maker typed the amount and details, and only this review checks them with the service.',
+        );
+      }
+    }
     switch (r.action) {
       case 'order.refund': {
         const view = await orders.fetch(profileId, r.orderId);
@@ -312,7 +413,11 @@ export function createActionCatalogue(
         const { endpoints } = await webhooks.list(profileId);
         const now = endpoints.find((e) => e.id === r.change.id);
         const before = (p.context['before'] ?? null) as { url: string; status: string } | null;
-        add('Webhook URL at the proposal', before?.url ?? '(not listed)');
+        add(
+          'Webhook URL at the proposal',
+          before?.url ??
+            (p.context[WITHOUT_SECRET] === true ? '(not read: proposed without the API secret)' : '(not listed)'),
+        );
         add('Webhook URL now', now?.url ?? '(not listed)');
         if (r.change.url !== undefined) add('New URL', r.change.url);
         const moved = before !== null && now !== undefined && (now.url !== before.url || now.status !== before.status);

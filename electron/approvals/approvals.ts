@@ -33,7 +33,13 @@ import type { Desk } from '../desk/desk';
 import type { DeskRegistry } from '../desk/registry';
 import { DeskError } from '../desk/errors';
 import { withActionContext } from '../journal/action-context';
-import { ApprovalBlockedError, createActionCatalogue, type ApprovalServices, type Described } from './action-catalogue';
+import {
+  ApprovalBlockedError,
+  createActionCatalogue,
+  secretNotHeld,
+  type ApprovalServices,
+  type Described,
+} from './action-catalogue';
 import { createSubmissions, createdNothing } from '../journal/keyed-actions';
 import type { Journals } from '../journal/registry';
 import type { Logger } from '../log';
@@ -96,11 +102,19 @@ const EVENT_OF: Readonly<Record<ApprovalAction, string>> = {
   'order.process': 'order.process',
 };
 
+const APPROVING_NEEDS_SECRET =
+  'Approving checks the request with the service and may send it, which needs a console that holds the API secret; this one holds none.';
+
 export function createApprovals(deps: {
   desks: DeskRegistry;
   journals: Journals;
   services: ApprovalServices;
   log: Logger;
+  /**
+   * Whether this console can call the service for the profile. A desk may keep the API secret on approvers' and
+   * admins' consoles only: an operator's console then proposes and reviews, and sends nothing.
+   */
+  holdsSecret: (profileId: string) => Promise<boolean>;
 }) {
   const { orders, subscriptions, plans, beneficiaryImport: importService } = deps.services;
   const proposeOnce = createSubmissions<PendingApproval>();
@@ -126,12 +140,20 @@ export function createApprovals(deps: {
     const desk = await deskOf(profileId);
     if (!desk) return (await execute(profileId, requestKey, request)) as Results[R['action']];
     const r = request as ActionRequest;
-    const described = await describe(profileId, r);
+    const online = await deps.holdsSecret(profileId);
+    const described = await describe(profileId, r, online);
     const needed = await desk.approvals.needed(r.action, described.amount);
-    if (needed === 0) return (await execute(profileId, requestKey, request)) as Results[R['action']];
+    if (needed === 0) {
+      if (!online) throw sendingNeedsSecret(r.action);
+      return (await execute(profileId, requestKey, request)) as Results[R['action']];
+    }
     await guard(profileId, r, described);
     return propose(profileId, requestKey, desk, r, described);
   }
+
+  /** An action the desk's policy lets through without approval, on a console that cannot send it. */
+  const sendingNeedsSecret = (action: ApprovalAction) =>
+    secretNotHeld(`The desk's policy sends ${ACTION_LABELS[action].toLowerCase()} without approval, and sending it`);
 
   /** The request frozen on the desk with its maker; a double click proposes once, as a direct send is sent once. */
   function propose(
@@ -153,7 +175,11 @@ export function createApprovals(deps: {
   /** An import's ready rows as one proposal where the desk's policy asks, or null to send them now. */
   async function proposeImport(profileId: string, r: BeneficiaryImportRequest): Promise<PendingApproval | null> {
     const desk = await deskOf(profileId);
-    if (!desk || (await desk.approvals.needed(r.action, null)) === 0) return null;
+    if (!desk) return null;
+    if ((await desk.approvals.needed(r.action, null)) === 0) {
+      if (!(await deps.holdsSecret(profileId))) throw sendingNeedsSecret(r.action);
+      return null;
+    }
     return propose(profileId, `import\0${r.digest}`, desk, r, await describe(profileId, r));
   }
 
@@ -177,7 +203,9 @@ export function createApprovals(deps: {
   async function review(profileId: string, id: string): Promise<ProposalReview> {
     const desk = await requireDesk(profileId);
     const p = await proposalOf(desk, id);
-    const { facts: lines, blocked } = p.state === 'pending' ? await facts(profileId, p) : { facts: [], blocked: null };
+    const online = await deps.holdsSecret(profileId);
+    const { facts: lines, blocked } =
+      p.state === 'pending' ? await facts(profileId, p, online) : { facts: [], blocked: null };
     const me = desk.status().person;
     const role = desk.status().role;
     const cannot =
@@ -189,7 +217,9 @@ export function createApprovals(deps: {
             ? 'Approving takes the approver role.'
             : p.approvals.some((a) => a.person === me)
               ? 'You have approved it already.'
-              : null;
+              : !online
+                ? APPROVING_NEEDS_SECRET
+                : null;
     return {
       proposal: p,
       facts: lines,
@@ -238,6 +268,9 @@ export function createApprovals(deps: {
 
   async function approve(profileId: string, id: string): Promise<Proposal> {
     const desk = await requireDesk(profileId);
+    // The last approval sends from this console, and any approval first checks the request with the service.
+    if (!(await deps.holdsSecret(profileId)))
+      throw secretNotHeld('Approving', 'an approver whose console holds it approves it');
     const p = await proposalOf(desk, id);
     // Only a pending one is checked; anything else the desk refuses with who moved it and when.
     const checked = p.state === 'pending' ? await facts(profileId, p) : { blocked: null, sendContext: {} };
@@ -386,10 +419,10 @@ export function createApprovals(deps: {
     /** The policy the forms label their buttons by (the desk decides); local mode has none. */
     async policy(
       profileId: string,
-    ): Promise<{ mode: 'local' } | { mode: 'desk'; policy: ApprovalPolicy; version: number }> {
+    ): Promise<{ mode: 'local' } | { mode: 'desk'; policy: ApprovalPolicy; version: number; holdsSecret: boolean }> {
       const desk = await deskOf(profileId);
       if (!desk) return { mode: 'local' };
-      return { mode: 'desk', ...(await desk.approvals.policy()) };
+      return { mode: 'desk', ...(await desk.approvals.policy()), holdsSecret: await deps.holdsSecret(profileId) };
     },
 
     async setPolicy(profileId: string, policy: ApprovalPolicy): Promise<number> {

@@ -18,7 +18,7 @@ import { ProfileError, type ProfileStore } from './profile-store';
 export class CredentialError extends Error {
   override name = 'CredentialError';
   constructor(
-    readonly code: 'NO_SECRET' | 'SECRET_INVALID',
+    readonly code: 'NO_SECRET' | 'SECRET_INVALID' | 'SECRET_NOT_HELD',
     message: string,
   ) {
     super(message);

@@ -14,7 +14,13 @@ export const approvalsChannels = {
     input: z.object({}).strict(),
     output: z.discriminatedUnion('mode', [
       z.object({ mode: z.literal('local') }),
-      z.object({ mode: z.literal('desk'), policy: approvalPolicy, version: z.number().int() }),
+      z.object({
+        mode: z.literal('desk'),
+        policy: approvalPolicy,
+        version: z.number().int(),
+        /** False on a console kept without the API secret: it proposes and reviews; approving and sending are elsewhere. */
+        holdsSecret: z.boolean(),
+      }),
     ]),
   },
   /** An admin's: the new policy, journaled on the desk. */

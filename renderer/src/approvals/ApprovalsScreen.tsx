@@ -131,7 +131,17 @@ export function ApprovalsScreen() {
           line) to have a second person approve money actions.
         </EmptyState>
       ) : (
-        <Proposals />
+        <>
+          {policy.data?.mode === 'desk' && !policy.data.holdsSecret && (
+            <p className="notice" role="note">
+              This console holds no API secret for this profile, as a desk that keeps the secret on approvers&apos;
+              consoles sets it up: here you propose, review and reconcile from the desk&apos;s data. Approving, sending
+              an action the policy lets through, a full refund without a typed amount, capturing or processing an order,
+              syncing and balances need a console that holds the secret.
+            </p>
+          )}
+          <Proposals />
+        </>
       )}
     </div>
   );
