@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amountInWords } from '../../shared/amount-words';
 import { PROPOSAL_STATE_LABELS } from '../../shared/approvals';
 import { formatMoney } from '../../shared/money';
-import { createTestDesk, joinDesk, type TestDesk } from '../support/desk';
+import { ok } from '../support/core';
+import { createTestDesk, joinDesk, PASSWORD, type TestDesk } from '../support/desk';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { rawCall } from '../support/sandbox-http';
 import {
@@ -44,7 +45,7 @@ describe.runIf(ready)('Approvals on a desk, maker and approver', () => {
 
   beforeAll(async () => {
     cluster = await startCluster();
-    desk = await createTestDesk(cluster, { olga: 'operator', arun: 'admin' });
+    desk = await createTestDesk(cluster, { olga: 'operator', arun: 'admin', sam: 'operator' });
     app = await startApp({ prepare: ({ core }) => joinDesk(core, cluster, desk, 'olga').then(() => undefined) });
     successOrders = app.sandbox
       .fixtures()
@@ -151,6 +152,62 @@ describe.runIf(ready)('Approvals on a desk, maker and approver', () => {
       .getByText('Customer asked for store credit instead')
       .waitFor();
     expect(await attempts(orderId)).toEqual(before);
+  });
+
+  it('a console without the API secret proposes a refund of a typed amount; the approver’s console sends it', async () => {
+    // Sam's profile points at the service with no secret stored, as a desk that keeps it on approvers' consoles.
+    const sam = await secondConsole(app, 'sam', async (core) => {
+      const profile = await ok(core, 'profiles.create', {
+        name: 'Live desk',
+        environment: 'custom',
+        baseUrl: app.sandbox.url,
+        aiUrl: `${app.sandbox.url}/ai`,
+        key: app.merchant.key,
+      });
+      await ok(core, 'profiles.activate', { id: profile.id });
+      await core.desks.join(
+        profile.id,
+        { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who('sam'), tls: 'none' },
+        PASSWORD,
+      );
+    });
+    try {
+      const { page } = sam;
+      const orderId = successOrders[3]!;
+      const before = await attempts(orderId);
+      await openApprovals(page, 'All');
+      await page.getByRole('note').filter({ hasText: 'This console holds no API secret' }).waitFor();
+      await page.getByRole('navigation').getByRole('button', { name: 'Orders & refunds' }).click();
+      await page.getByLabel('Order id', { exact: true }).fill(orderId);
+      await page.getByLabel('Order id', { exact: true }).press('Enter');
+      await page.getByText(`cannot read order ${orderId} from the service`).waitFor();
+      await page.getByLabel('Refund, in rupees').fill('40.10');
+      await page.getByRole('button', { name: 'Propose refund…' }).click();
+      await page
+        .getByRole('dialog', { name: 'Propose this refund?' })
+        .getByRole('button', { name: 'Send for approval' })
+        .click();
+      await page.getByRole('status').filter({ hasText: 'Sent for approval' }).waitFor();
+      await saveScreenshots(page, 'orders-without-secret');
+      expect(await attempts(orderId)).toEqual(before);
+
+      await openApprovals(approver, 'Waiting for me');
+      await row(approver, orderId).click();
+      const review = approver.getByRole('region', { name: /^Proposal / });
+      await review.getByText('Proposed from').waitFor();
+      await review.getByRole('button', { name: 'Approve…' }).click();
+      await approver
+        .getByRole('dialog', { name: 'Approve and send now?' })
+        .getByRole('button', { name: 'Approve and send' })
+        .click();
+      await review.getByText(PROPOSAL_STATE_LABELS.succeeded, { exact: false }).waitFor();
+      const after = await attempts(orderId);
+      expect(after).toHaveLength(before.length + 1);
+      expect(after.at(-1)!.amount).toBe(4_010);
+      expect(sam.consoleErrors).toEqual([]);
+    } finally {
+      await sam.close();
+    }
   });
 
   it('an admin changes the policy in Settings; the maker reads it, and a refund under the threshold is sent at once', async () => {

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { RecentOrder } from '../../../shared/orders';
+import { useApprovalPolicy } from '../approvals/approvals-queries';
 import { ActionJournalPanel } from '../journal/ActionEntries';
 import { loadableOf, useActiveProfileId } from '../query/ipc-query';
 import { AsOf } from '../ui/AsOf';
@@ -10,6 +11,7 @@ import { EmptyState } from '../ui/states';
 import { LookupForm, LookupStates, RecordLayout, RefreshButton, recentColumns, useStatusCheck } from './lookup-parts';
 import { OrderActions } from './OrderActions';
 import { OrderDetail, RefundAttempts } from './OrderDetail';
+import { ProposeRefund } from './ProposeRefund';
 import { useCachedOrder, useFetchOrder, useOrderActions, useOrderCheck, useRecentOrders } from './orders-queries';
 import { useOrdersUi } from './orders-store';
 import { RecentLookups, type RecentKind } from './RecentLookups';
@@ -41,8 +43,12 @@ export function OrdersScreen() {
   const check = useOrderCheck();
   const recentQuery = useRecentOrders();
   const status = useStatusCheck(check);
+  const policy = useApprovalPolicy().data;
+  // A desk console kept without the API secret cannot read orders: it proposes refunds of a typed amount.
+  const secretless = policy?.mode === 'desk' && !policy.holdsSecret;
+  const canAsk = offline === null && !secretless;
 
-  function lookUp(id: string, ask = offline === null) {
+  function lookUp(id: string, ask = canAsk) {
     if (profileId === null) return;
     show(profileId, id);
     fetchOrder.reset();
@@ -56,8 +62,8 @@ export function OrdersScreen() {
   useEffect(() => {
     if (askedFor === null) return;
     lookedUp();
-    if (offline === null) mutateFetch({ id: askedFor });
-  }, [askedFor, offline, lookedUp, mutateFetch]);
+    if (canAsk) mutateFetch({ id: askedFor });
+  }, [askedFor, canAsk, lookedUp, mutateFetch]);
 
   const view = cached.data ?? null;
   const fetchFailed = fetchOrder.isError && fetchOrder.variables?.id === orderId ? loadableOf(fetchOrder) : null;
@@ -73,7 +79,11 @@ export function OrdersScreen() {
         noun="an order id"
         label="Order id"
         placeholder="ord_…"
-        hint="Fetches the order and its refund attempts. / or Ctrl+F (⌘F on a Mac) jumps here."
+        hint={
+          secretless
+            ? 'This console holds no API secret: enter the order id to propose its refund. / or Ctrl+F (⌘F on a Mac) jumps here.'
+            : 'Fetches the order and its refund attempts. / or Ctrl+F (⌘F on a Mac) jumps here.'
+        }
         offlineHint="Offline: shows the order as last read, from the cache."
         busy={fetchOrder.isPending}
         onLookUp={lookUp}
@@ -86,8 +96,18 @@ export function OrdersScreen() {
         failed={fetchFailed}
         onRetry={() => lookUp(orderId!, true)}
         loading={{ rows: 6, label: 'Loading the order' }}
-        notInCache={<>Order {orderId} has not been read on this profile yet. Look it up while the service answers.</>}
+        notInCache={
+          secretless ? (
+            <>
+              This console holds no API secret, so it cannot read order {orderId} from the service. Propose a refund of
+              a typed amount: the approver&apos;s console reads the order before it sends.
+            </>
+          ) : (
+            <>Order {orderId} has not been read on this profile yet. Look it up while the service answers.</>
+          )
+        }
       />
+      {secretless && orderId !== null && view === null && <ProposeRefund key={orderId} orderId={orderId} />}
       {view && (
         <RecordLayout detail={<OrderDetail view={view} />}>
           <OrderActions key={view.order.order_id} view={view} />
