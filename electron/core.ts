@@ -270,7 +270,11 @@ export function createCore(options: CoreOptions) {
     events,
     log: options.log.child('sync'),
     now,
-    afterSync: (profileId, summary) => exceptionQueue.publishSynced(profileId, summary),
+    afterSync: (profileId, summary) => {
+      // The synced dates' exception figures worked out now, so Today does not read their rows on its next open.
+      cacheFor(profileId).exceptionFigures.refresh();
+      return exceptionQueue.publishSynced(profileId, summary);
+    },
   });
   const exportJobs = createExportJobs({
     dataDir: options.dataDir,

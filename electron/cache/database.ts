@@ -13,6 +13,7 @@
  *    from a newer app, or holding a trigger, view or table we did not make), or a link or folder where the file
  *    belongs, is moved aside (recovery.ts), not deleted. The folder is 0700 and the file 0600 (private-files.ts).
  */
+import { createExceptionFigures } from './exception-figures';
 import { closeSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -93,6 +94,8 @@ export function openCache(file: string, options: CacheOptions = {}) {
     manifests: createManifestsRepository(db),
     /** The exception workflow and triage answers, by natural key (settlement-exceptions.ts). */
     exceptions: createExceptionsRepository(db, now),
+    /** Each date's exception groups, for Today (exception-figures.ts). */
+    exceptionFigures: createExceptionFigures(db),
     syncRuns,
     beneficiaries: createBeneficiariesRepository(db, now),
     beneficiaryImports: createBeneficiaryImportsRepository(db, now),
@@ -222,6 +225,7 @@ export function openCacheReader(file: string, options: CacheOptions = {}) {
     changes: createChangesRepository(db),
     manifests: createManifestsRepository(db),
     exceptions: createExceptionsRepository(db, now),
+    exceptionFigures: createExceptionFigures(db),
     beneficiaries: createBeneficiariesRepository(db, now),
     ...readerPayouts(db, now),
     accounts: createAccountsRepository(db, now),

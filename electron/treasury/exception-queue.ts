@@ -162,17 +162,17 @@ function localRows(cache: Cache, filter: QueueFilter, me: string): LocalRow[] {
  * `amountAtRisk`'s, in SQL.
  */
 function localSummary(cache: Cache, me: string): QueueSummary {
-  const groups = cache.db
-    .prepare(
-      `SELECT s.exception_flags AS flags, coalesce(st.state, 'open') AS state, coalesce(st.assignee = ?, 0) AS mine,
-              count(*) AS n, sum(max(abs(s.amount), abs(s.settled_amount))) AS risk, min(s.date) AS oldest
-         FROM settlements s LEFT JOIN settlement_exception_states st
-           ON st.date = s.date AND st.pg = s.pg AND st.pg_transaction_id = s.pg_transaction_id
-          AND st.settlement_date = s.settlement_date
-        WHERE s.exception_flags <> 0 AND s.vanished_at IS NULL
-        GROUP BY 1, 2, 3`,
-    )
-    .all(me) as { flags: number; state: string; mine: number; n: number; risk: number; oldest: string }[];
+  // Each date's groups as the cache keeps them (exception-figures.ts): a few rows a date, not every record.
+  const groups = cache.exceptionFigures
+    .figures()
+    .map((f) => ({
+      flags: f.flags,
+      state: f.state,
+      mine: f.assignee === me,
+      n: f.records,
+      risk: f.risk,
+      oldest: f.date,
+    }));
   const total = (rows: typeof groups) => ({
     count: rows.reduce((t, g) => t + g.n, 0),
     amount: rows.reduce((t, g) => t + g.risk, 0),
@@ -183,7 +183,7 @@ function localSummary(cache: Cache, me: string): QueueSummary {
     byRule: RULE_IDS.map((rule) => ({ rule, ...total(open.filter((g) => (g.flags & ruleBit(rule)) !== 0)) })).filter(
       (r) => r.count > 0,
     ),
-    assignedToMe: total(groups.filter((g) => g.state !== 'resolved' && g.mine === 1)),
+    assignedToMe: total(groups.filter((g) => g.state !== 'resolved' && g.mine)),
     oldestDate: open.map((g) => g.oldest).sort()[0] ?? null,
   };
 }
@@ -338,7 +338,7 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
   ): BulkResult {
     const cache = deps.cacheFor(profileId);
     const digest = keysDigest(keys);
-    return deps.journals.for(profileId).journal.transact((append) => {
+    const result = deps.journals.for(profileId).journal.transact((append) => {
       refuseClosed(profileId, keys);
       const tuples = keys.map((k) => [k.date, k.pg, k.pgTransactionId, k.settlementDate] as const);
       for (const t of tuples) {
@@ -367,6 +367,9 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       });
       return { action: action as BulkResult['action'], count: keys.length, digest, journalSeq: entry.seq };
     });
+    // The touched dates' figures worked out now: a bulk action over the whole queue must not slow Today's next open.
+    cache.exceptionFigures.refresh();
+    return result;
   }
 
   return {

@@ -60,6 +60,8 @@ export const todayBenches: Bench = {
             WHERE exception_flags <> 0 ORDER BY id DESC LIMIT -1 OFFSET ?`,
         )
         .run(new Date(now()).toISOString(), OPEN_EXCEPTIONS);
+      // As the app leaves them: a sync and every exception action work their dates' figures out again at their end.
+      cache.exceptionFigures.refresh();
       const perDay = Math.ceil(rows / DATASET_DAYS);
       const source = new SettlementSource(
         1,
@@ -99,6 +101,10 @@ export const todayBenches: Bench = {
       await core.close();
       const fresh = openCore();
       try {
+        // The cache opened just before, as the app opens it at start (its open is open.first_rows's figure).
+        const openStart = performance.now();
+        fresh.cacheFor(PROFILE);
+        const openMs = performance.now() - openStart;
         const timedSummary = async () => {
           const start = performance.now();
           const s = await fresh.today.summary(PROFILE);
@@ -117,6 +123,7 @@ export const todayBenches: Bench = {
           open_exceptions: s.exceptions.data?.open.count ?? null,
           batches_overdue: s.notArrived.data?.total.overdue.count ?? null,
           ms: round(first.ms),
+          open_ms: round(openMs),
           median_ms: round(more[2]!),
           target_ms: SUMMARY_TARGET_MS,
           pass:

@@ -16,6 +16,7 @@ import { SANDBOX_DEFAULTS, type Sandbox } from '../../electron/sandbox/server';
 import { RULE_IDS } from '../../shared/reconciliation';
 import { addDays } from '../../shared/time';
 import type { TodaySummary } from '../../shared/today';
+import { osUserName } from '../../electron/journal/registry';
 import { TEST_TODAY } from '../support/clock';
 import { EMBEDDED_SECRET, coreOnSandbox, nextEvent, ok, syncedThroughJob } from '../support/core';
 import { createTestDesk, deskConsole, type TestDesk } from '../support/desk';
@@ -160,6 +161,53 @@ describe('Today for a profile alone on its cache', () => {
     const verified = core.journals.for('sandbox').journal.lastVerification()!;
     expect(s.freshness.data!.journalVerify).toEqual({ ...verified, ok: true, problem: null });
     expect(s.freshness.data!.periods.closed).toBe(1);
+  });
+
+  it("keeps each date's exception figures from its rows: actions, writes behind its back and a wrong figure", async () => {
+    const cache = core.cacheFor('sandbox');
+    const figures = cache.exceptionFigures;
+    const stale = () => cache.db.prepare('SELECT date FROM exception_days_stale').pluck().all() as string[];
+    // The sync worked its dates out at its end.
+    expect(stale()).toEqual([]);
+    const openPage = (limit: number) => ok(core, 'exceptions.queue', { filter: { state: 'open' }, offset: 0, limit });
+    const keyOf = (r: { date: string; pg: string; pgTransactionId: string; settlementDate: string }) => ({
+      date: r.date,
+      pg: r.pg,
+      pgTransactionId: r.pgTransactionId,
+      settlementDate: r.settlementDate,
+    });
+    const open = await openPage(3);
+    expect(open.rows).toHaveLength(3);
+    const [first, second, third] = open.rows.map(keyOf);
+    await ok(core, 'exceptions.bulk', { filter: {}, keys: [first!], action: 'assign', text: osUserName() });
+    await ok(core, 'exceptions.bulk', {
+      filter: {},
+      keys: [second!],
+      action: 'resolve',
+      text: 'paid in the next batch',
+    });
+    expect(stale()).toEqual([]);
+    await expectTiesToSources(core, await ok(core, 'today.summary', {}));
+
+    // A state written behind the app's back lists its date stale, and the date is read from its rows until worked out.
+    cache.db
+      .prepare(
+        `INSERT INTO settlement_exception_states (date, pg, pg_transaction_id, settlement_date, state, updated_at)
+         VALUES (?, ?, ?, ?, 'resolved', 't')`,
+      )
+      .run(third!.date, third!.pg, third!.pgTransactionId, third!.settlementDate);
+    expect(stale()).toEqual([third!.date]);
+    await expectTiesToSources(core, await ok(core, 'today.summary', {}));
+
+    // A figure edited in the file is replaced from the rows when its date is worked out again, never carried forward.
+    const date = first!.date;
+    cache.db
+      .prepare('UPDATE exception_day_figures SET records = records + 1000, risk = risk + 99 WHERE date = ?')
+      .run(date);
+    cache.db.prepare('INSERT OR IGNORE INTO exception_days_stale (date) VALUES (?)').run(date);
+    figures.refresh();
+    expect(stale()).toEqual([]);
+    await expectTiesToSources(core, await ok(core, 'today.summary', {}));
   });
 
   it('keeps the refresh window as a setting', async () => {

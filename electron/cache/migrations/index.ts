@@ -26,6 +26,7 @@ import { migration as m020 } from './020-match-difference-reason';
 import { migration as m021 } from './021-statement-proof';
 import { migration as m022 } from './022-desk-unpublished-dates';
 import { migration as m023 } from './023-journal-verifications-and-today';
+import { migration as m024 } from './024-exception-figures';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m021,
   m022,
   m023,
+  m024,
 ];
