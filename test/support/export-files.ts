@@ -75,6 +75,13 @@ export async function readCsv(file: string): Promise<{ bom: boolean; records: st
 const PYTHON = '/usr/bin/python3';
 const SUMS_SCRIPT = fileURLToPath(new URL('./workbook-sums.py', import.meta.url));
 
+/** Null when Python 3 runs (for its csv module), else why not. */
+export function pythonProblem(): string | null {
+  const probe = spawnSync(PYTHON, ['-V'], { encoding: 'utf8' });
+  if (probe.error) return `${PYTHON} cannot be run (${probe.error.message}); install python3`;
+  return probe.status === 0 ? null : `${PYTHON} -V failed: ${probe.stderr.trim()}`;
+}
+
 /** Null when openpyxl can be imported, else why not (for `requireSystem`). */
 export function openpyxlProblem(): string | null {
   const probe = spawnSync(PYTHON, ['-c', 'import openpyxl'], { encoding: 'utf8' });
