@@ -385,8 +385,9 @@ function workbookXml(sheets: readonly FinishedSheet[]): string {
  *    (`ONE_PAGE_ROWS`).
  *  - `{ columnSets }` (a detail sheet too wide for one page at a readable size): the columns in sets of these counts,
  *    each set starting a page width of its own (a manual column break), all printed at one scale chosen so the
- *    widest set fits one page wide (`columnSetScale`). Excel and LibreOffice ignore manual breaks under "fit to",
- *    so this layout sets a scale instead; pages run down the first set, then down the next.
+ *    widest set fits one page wide (`columnSetScale`). "Fit to" leaves the size to the reader, which shrinks the type
+ *    to the page count (two pages wide printed the 23 settlement columns at 6.2 pt in LibreOffice): this layout sets
+ *    the scale itself. Pages run down the first set, then down the next.
  */
 export type PrintLayout = 'wide' | 'page' | { readonly columnSets: readonly number[] };
 /** Rows of 15 pt under the header that fit one A4 landscape page between these margins at 8 pt type or more. */
@@ -669,7 +670,7 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
       this.text(
         XML_DECLARATION +
           `<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
-          // A scaled layout must not say fitToPage: Excel would ignore the scale and the breaks.
+          // A scaled layout must not say fitToPage: it selects "fit to", under which the scale is not used.
           (typeof this.options.print === 'object' ? '' : '<sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>') +
           dimension +
           `<sheetViews><sheetView workbookViewId="0"${selected ? ' tabSelected="1"' : ''}>${pane}</sheetView></sheetViews>` +

@@ -298,7 +298,7 @@ describe.runIf(ready)('exports as LibreOffice, openpyxl and Python read them', (
           const common = { orientation: 'landscape', print_title_rows: '$1:$1', footer: ['&A', 'Page &P of &N'] };
           if (kind === 'settlements' && /^Settlements( |$)/.test(sheet)) {
             detail++;
-            // A scale, not "fit to": Excel and LibreOffice ignore manual breaks under fit to page.
+            // A scale, not "fit to" (which leaves the size to the reader), and a break before each column set.
             expect(s, sheet).toMatchObject({ ...common, fit_to_page: false, column_breaks: breaks });
             // The cells are Calibri 11.
             expect((s.scale! * 11) / 100, sheet).toBeGreaterThanOrEqual(MIN_PRINT_POINTS);
