@@ -33,6 +33,7 @@ import {
   BANK_CREDIT_COLUMNS,
   bankCreditRows,
   DETAIL_COLUMNS,
+  DETAIL_PRINT,
   CHANGE_COLUMNS,
   EXCEPTION_COLUMNS,
   MANIFEST_COLUMNS,
@@ -397,7 +398,7 @@ async function writeSettlements(
       (i) => {
         const name = sheetName('Settlements', i);
         sheets.push({ name, firstDate: null, lastDate: null, totals: zeroTotals() });
-        return book.addSheet(name, DETAIL_COLUMNS, { rows: detailParts[i] });
+        return book.addSheet(name, DETAIL_COLUMNS, { rows: detailParts[i], print: DETAIL_PRINT });
       },
       async () => {},
     );

@@ -31,28 +31,37 @@ import {
   moneyColumn as money,
   textColumn as text,
 } from './column-specs';
-import type { ColumnSpec, RowValues } from './xlsx-writer';
+import type { ColumnSpec, PrintLayout, RowValues } from './xlsx-writer';
 
-/** The detail columns, in the order `detailRow` fills them. */
-export const DETAIL_COLUMNS: readonly ColumnSpec[] = [
+/**
+ * The detail columns in three sets, each printed on a page width of its own at 8 pt or more (`DETAIL_PRINT`; all 23
+ * on one width printed at 3 pt): first what a person ties a row with, its date and ids and the sum
+ * amount − service fee − service tax + subvention = settled amount (`expectedSettledAmount`); then when, where and
+ * how it was paid, with the tax's CGST/SGST/IGST breakdown; then the free text.
+ */
+const RECONCILE_COLUMNS: readonly ColumnSpec[] = [
   { header: 'Date', type: 'date' },
-  text('Gateway'),
-  id('PG transaction id', 24),
-  { header: 'Settled at (IST)', type: 'datetime' },
   id('Order id', 22),
-  { header: 'Ordered at (IST)', type: 'datetime' },
+  id('PG transaction id', 24),
   id('UTR', 22),
-  text('Order status'),
-  text('PG status'),
-  text('Payment mode'),
   money('Amount'),
   money('Service fee'),
   money('Service tax'),
+  money('Subvention'),
+  money('Settled amount'),
+];
+const PAYMENT_COLUMNS: readonly ColumnSpec[] = [
+  text('Gateway'),
+  { header: 'Settled at (IST)', type: 'datetime' },
+  { header: 'Ordered at (IST)', type: 'datetime' },
+  text('Order status'),
+  text('PG status'),
+  text('Payment mode'),
   money('CGST'),
   money('SGST'),
   money('IGST'),
-  money('Subvention'),
-  money('Settled amount'),
+];
+const NOTE_COLUMNS: readonly ColumnSpec[] = [
   id('Dispute id'),
   text('Description', 30),
   text('Exceptions', 30),
@@ -60,26 +69,32 @@ export const DETAIL_COLUMNS: readonly ColumnSpec[] = [
   text('Other fields (JSON)', 30),
 ];
 
+/** The detail columns, in the order `detailRow` fills them. */
+export const DETAIL_COLUMNS: readonly ColumnSpec[] = [...RECONCILE_COLUMNS, ...PAYMENT_COLUMNS, ...NOTE_COLUMNS];
+export const DETAIL_PRINT: PrintLayout = {
+  columnSets: [RECONCILE_COLUMNS.length, PAYMENT_COLUMNS.length, NOTE_COLUMNS.length],
+};
+
 export function detailRow(r: CachedSettlement): RowValues {
   return [
     r.date,
-    r.pg,
-    r.pg_transaction_id,
-    r.settlement_date,
     r.order_id,
-    r.order_date,
+    r.pg_transaction_id,
     r.utr,
-    r.order_status,
-    r.pg_status,
-    r.payment_mode,
     r.amount,
     r.mer_service_fee,
     r.mer_service_tax,
+    r.merchant_subvention_amount,
+    r.settled_amount,
+    r.pg,
+    r.settlement_date,
+    r.order_date,
+    r.order_status,
+    r.pg_status,
+    r.payment_mode,
     r.cgst,
     r.sgst,
     r.igst,
-    r.merchant_subvention_amount,
-    r.settled_amount,
     r.dispute_id,
     r.description,
     r.exceptions.length ? r.exceptions.map((e) => e.rule).join('; ') : null,

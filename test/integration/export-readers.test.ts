@@ -6,9 +6,11 @@
  * (identifiers with leading zeros and 16 digits, formula-looking text in every text column, also after a
  * separator or a line break, control characters, a 40,000-character description), and lists with the same traps. Checked: rows,
  * money totals against SQL, identifiers as text, no cell a spreadsheet would run, print setup, provenance, and a
- * PDF of a small workbook with the header on every page.
+ * PDF of a workbook: the detail in column sets a page wide each, its type at least as tall as 8 pt, the header on
+ * every page.
  *
- * Needs LibreOffice (`libreoffice-calc-nogui`), poppler's `pdftotext` and openpyxl: skipped loudly without them,
+ * Needs LibreOffice (`libreoffice-calc-nogui`), poppler's `pdftotext` and openpyxl (and for the PDF, the Carlito
+ * font): skipped loudly without them,
  * failed in CI. Bounded: a few hundred rows, seven LibreOffice runs, one PDF.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
 import type { ExportContext } from '../../electron/export/provenance';
 import { runExport, type ExportJob } from '../../electron/export/run-export';
-import { ONE_PAGE_ROWS } from '../../electron/export/xlsx-writer';
+import { DETAIL_COLUMNS, DETAIL_PRINT } from '../../electron/export/settlement-sheets';
+import { MIN_PRINT_POINTS, ONE_PAGE_ROWS } from '../../electron/export/xlsx-writer';
 import { syncSettlements } from '../../electron/sync/settlement-sync';
 import type { SettlementRecord } from '../../shared/api/settlements';
 import type { CsvExportOptions, ExportFormat, ExportKind } from '../../shared/exports';
@@ -30,8 +33,10 @@ import {
   openpyxlCells,
   openpyxlPrintSetup,
   openpyxlProblem,
-  pdfPages,
+  carlitoProblem,
+  openpyxlWrite,
   pdftotextProblem,
+  pdfWords,
   pythonCsvFields,
   type TypedValue,
 } from '../support/export-files';
@@ -65,6 +70,21 @@ const ready =
   requireSystem('LibreOffice (soffice, from libreoffice-calc-nogui)', libreofficeProblem()) &&
   requireSystem('pdftotext (poppler-utils)', pdftotextProblem()) &&
   requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)', openpyxlProblem());
+/** The PDF's widths are Excel's only in Calibri's metrics (`carlitoProblem`). */
+const carlito = ready && requireSystem('the Carlito font (fonts-crosextra-carlito)', carlitoProblem());
+
+/** What a person ties a settlement row with, printed on the first page width: the row's ids and its sum. */
+const RECONCILE_HEADERS = [
+  'Date',
+  'Order id',
+  'PG transaction id',
+  'UTR',
+  'Amount (INR)',
+  'Service fee (INR)',
+  'Service tax (INR)',
+  'Subvention (INR)',
+  'Settled amount (INR)',
+];
 
 let sb: OpenSandbox;
 let dir: string;
@@ -264,55 +284,103 @@ describe.runIf(ready)('exports as LibreOffice, openpyxl and Python read them', (
   );
 
   it(
-    'sets every sheet up for print: landscape, one page wide, the header on each page, a footer',
+    'sets every sheet up for print: landscape, one page wide or the detail in column sets, the header on each page, a footer',
     async () => {
       const folder = freshDir();
+      const { columnSets } = DETAIL_PRINT as { columnSets: number[] };
+      const breaks = columnSets.slice(0, -1).map((_, i) => columnSets.slice(0, i + 1).reduce((a, n) => a + n));
       for (const kind of ['settlements', 'beneficiaries'] as const) {
         const setup = openpyxlPrintSetup(await exportTo(kind, 'xlsx', folder));
         expect(Object.keys(setup).length).toBeGreaterThan(1);
         let onePage = 0;
+        let detail = 0;
         for (const [sheet, { rows, ...s }] of Object.entries(setup)) {
+          const common = { orientation: 'landscape', print_title_rows: '$1:$1', footer: ['&A', 'Page &P of &N'] };
+          if (kind === 'settlements' && /^Settlements( |$)/.test(sheet)) {
+            detail++;
+            // A scale, not "fit to" (which leaves the size to the reader), and a break before each column set.
+            expect(s, sheet).toMatchObject({ ...common, fit_to_page: false, column_breaks: breaks });
+            // The cells are Calibri 11.
+            expect((s.scale! * 11) / 100, sheet).toBeGreaterThanOrEqual(MIN_PRINT_POINTS);
+            expect(breaks[0]).toBe(RECONCILE_HEADERS.length);
+            continue;
+          }
           // An overview short enough to stay readable so prints one page tall as well.
           const overview =
             kind === 'settlements' && ['Summary', 'Bank credits'].includes(sheet) && rows <= ONE_PAGE_ROWS;
           if (overview) onePage++;
           expect(s, sheet).toEqual({
-            orientation: 'landscape',
+            ...common,
             fit_to_width: 1,
             fit_to_height: overview ? 1 : 0,
             fit_to_page: true,
-            print_title_rows: '$1:$1',
-            footer: ['&A', 'Page &P of &N'],
+            scale: null,
+            column_breaks: [],
           });
         }
         // This data's Bank credits sheet is short: the one-page layout is exercised, not only skipped.
-        if (kind === 'settlements') expect(onePage).toBeGreaterThan(0);
+        if (kind === 'settlements') expect([onePage > 0, detail]).toEqual([true, 1]);
       }
     },
     LIBREOFFICE_TEST_MS,
   );
 
-  it(
-    'a PDF of a workbook keeps the header on every page of the detail',
+  it.runIf(carlito)(
+    'a PDF of the workbook prints the detail in column sets a page wide each, at 8 pt or more, the header on every page',
     async () => {
       const folder = freshDir();
-      // The sandbox's day alone: a few hundred ordinary rows, several pages.
+      // The sandbox's day alone: a few hundred ordinary rows, several pages down each column set.
       const day = { from: range.to, to: range.to };
-      const [pdf] = libreofficeConvert(
-        [await exportTo('settlements', 'xlsx', folder, undefined, day)],
+      // The same font at 8 pt printed at 100%, written by openpyxl: what "8 pt" measures as in this PDF reader.
+      const reference = join(folder, 'reference-8pt.xlsx');
+      openpyxlWrite(reference, [['Reference 2026-06-14 1,234.56 order_0001']], { points: MIN_PRINT_POINTS });
+      const [pdf, referencePdf] = libreofficeConvert(
+        [await exportTo('settlements', 'xlsx', folder, undefined, day), reference],
         'pdf',
         freshDir(),
       );
-      const pages = pdfPages(pdf!);
-      const detail = pages.filter((p) => /^\s*Settlements\s+Page \d+ of \d+\s*$/m.test(p));
-      expect(detail.length).toBeGreaterThan(1);
-      for (const [i, page] of detail.entries()) {
-        expect(page, `detail page ${i + 1}`).toMatch(/PG transaction id/);
-        expect(page, `detail page ${i + 1}`).toMatch(/Settled amount/);
-      }
+      const eightPoints = Math.min(...pdfWords(referencePdf!)[0]!.map((w) => w.yMax - w.yMin));
+
+      const pages = pdfWords(pdf!).map((words) => {
+        // The header is the page's first line of words, the footer its last.
+        const line = (y: number) =>
+          words
+            .filter((w) => w.yMin === y)
+            .map((w) => w.text)
+            .join(' ');
+        const top = Math.min(...words.map((w) => w.yMin));
+        const bottom = Math.max(...words.map((w) => w.yMin));
+        return { header: line(top), footer: line(bottom), body: words.filter((w) => w.yMin < bottom) };
+      });
+      const detail = pages.filter((p) => /^Settlements Page \d+ of \d+$/.test(p.footer));
+      const { columnSets } = DETAIL_PRINT as { columnSets: number[] };
+      const sets = columnSets.map((n, i) => {
+        const first = columnSets.slice(0, i).reduce((a, m) => a + m, 0);
+        return DETAIL_COLUMNS.slice(first, first + n).map((c) => c.header);
+      });
+      expect(sets[0]).toEqual(RECONCILE_HEADERS);
+      // Pages run down the first set, then down the next. (LibreOffice leaves out a page whose cells are all empty,
+      // as the last set's can be, so the sets need not take the same number of pages.)
+      const setOf = detail.map(({ header }) => sets.findIndex((s) => header.startsWith(`${s[0]!} `)));
+      expect(setOf).toEqual([...setOf].sort((a, b) => a - b));
+      expect(new Set(setOf)).toEqual(new Set(sets.keys()));
+      expect(setOf.filter((k) => k === 0).length).toBeGreaterThan(1);
+      detail.forEach(({ header, body }, i) => {
+        const set = sets[setOf[i]!]!;
+        // Every header of its set, and none of another set's.
+        for (const h of set) expect(header, `detail page ${i + 1}`).toContain(h);
+        for (const h of sets.filter((s) => s !== set).flat()) {
+          if (!set.some((s) => s.includes(h))) expect(header, `detail page ${i + 1}`).not.toContain(h);
+        }
+        // Every word but the footer's prints at least as tall as 8 pt type.
+        expect(body.length).toBeGreaterThan(set.length);
+        expect(Math.min(...body.map((w) => w.yMax - w.yMin)), `detail page ${i + 1}`).toBeGreaterThanOrEqual(
+          eightPoints,
+        );
+      });
       // The Summary fits one page wide: its last column is on its first page.
-      const summary = pages.find((p) => /^\s*Summary\s+Page 1 of \d+\s*$/m.test(p))!;
-      expect(summary).toMatch(/Settled \(INR\)/);
+      const summary = pages.find((p) => /^Summary Page 1 of \d+$/.test(p.footer))!;
+      expect(summary.header).toMatch(/Settled \(INR\)/);
     },
     LIBREOFFICE_TEST_MS,
   );

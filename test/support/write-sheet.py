@@ -2,7 +2,8 @@
 stdin, each null (empty), a string (a text cell, kept as text even when it looks like a number), or
 {"n": number, "fmt": "000000000000"} (a number cell with that number format; "General" when no fmt). The input may
 instead be {"rows": [...], "widths": [characters per column], "fit": true}: column widths, and a landscape page one
-page wide, so that a PDF printed from the workbook shows every cell whole (a statement as banks print it).
+page wide, so that a PDF printed from the workbook shows every cell whole (a statement as banks print it); and
+"points": the type size of every cell, with the page printed at 100% (a reference for the size of printed text).
 
 Usage: python3 write-sheet.py OUT.xlsx < rows.json
 """
@@ -10,6 +11,7 @@ import json
 import sys
 
 from openpyxl import Workbook
+from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 given = json.load(sys.stdin)
@@ -37,4 +39,6 @@ for r, row in enumerate(rows, start=1):
         else:
             target.value = cell["n"]
             target.number_format = cell.get("fmt", "General")
+        if isinstance(given, dict) and "points" in given:
+            target.font = Font(name="Calibri", size=given["points"])
 book.save(sys.argv[1])

@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DETAIL_COLUMNS, DETAIL_PRINT } from '../../electron/export/settlement-sheets';
 import {
+  columnSetScale,
   createXlsxWriter,
   ExportValueError,
+  MIN_PRINT_POINTS,
   XLSX_MAX_ROWS,
   type ColumnSpec,
   type RowValues,
@@ -442,6 +445,51 @@ describe('xlsx writer, read back with exceljs', () => {
     const book = await readWorkbook(path);
     expect(book.worksheets.map((w) => w.name)).toEqual(['Summary', 'Detail']);
     expect(book.getWorksheet('Detail')!.pageSetup).toMatchObject({ orientation: 'landscape', fitToWidth: 1 });
+  });
+
+  it('prints a wide sheet in column sets: a manual break before each, at one scale that fits the widest set', async () => {
+    const path = tempFile('column-sets.xlsx');
+    const writer = createXlsxWriter(createWriteStream(path));
+    const columns: ColumnSpec[] = [
+      { header: 'Id', type: 'text', width: 60 },
+      { header: 'Amount', type: 'money', width: 60 },
+      { header: 'Note', type: 'text', width: 100 },
+      { header: 'More', type: 'text', width: 20 },
+    ];
+    const sheet = writer.addSheet('Detail', columns, { rows: 1, print: { columnSets: [2, 2] } });
+    await sheet.addRow(['a', 1, 'b', 'c']);
+    await writer.finish();
+    const xml = (await zipParts(path)).get('xl/worksheets/sheet1.xml')!;
+    // The widest set (120 width units, 900 px) on a page 1,045.8 px across: 116%, held to 100%.
+    expect(columnSetScale(columns, [2, 2])).toBe(100);
+    expect(columnSetScale(columns, [1, 3])).toBe(77);
+    expect(xml).not.toContain('fitToPage');
+    expect(xml).toContain('<pageSetup paperSize="9" scale="100" pageOrder="downThenOver" orientation="landscape"/>');
+    expect(xml).toContain('<colBreaks count="1" manualBreakCount="1"><brk id="2" max="1048575" man="1"/></colBreaks>');
+    const book = await readWorkbook(path);
+    expect(book.getWorksheet('Detail')!.pageSetup).toMatchObject({ orientation: 'landscape', scale: 100 });
+  });
+
+  it('refuses column sets that do not cover the columns, or one too wide to print at 8 pt', () => {
+    const writer = createXlsxWriter(new Writable({ write: (_c, _e, cb) => cb() }));
+    const columns: ColumnSpec[] = [
+      { header: 'Id', type: 'text', width: 100 },
+      { header: 'Note', type: 'text', width: 100 },
+    ];
+    expect(() => writer.addSheet('A', columns, { print: { columnSets: [1] } })).toThrow(/adding up to the 2 columns/);
+    expect(() => writer.addSheet('B', columns, { print: { columnSets: [0, 2] } })).toThrow(/positive counts/);
+    // 200 width units are 1,500 px: 69% of 11 pt is 7.6 pt.
+    expect(() => writer.addSheet('C', columns, { print: { columnSets: [2] } })).toThrow(
+      'The columns "Id" to "Note" are too wide for one page at 8 pt',
+    );
+    expect(columnSetScale(columns, [1, 1])).toBe(100);
+  });
+
+  it("prints the settlement detail's sets at 78%: 8.6 pt", () => {
+    const { columnSets } = DETAIL_PRINT as { columnSets: number[] };
+    const scale = columnSetScale(DETAIL_COLUMNS, columnSets);
+    expect(scale).toBe(78);
+    expect((scale * 11) / 100).toBeGreaterThanOrEqual(MIN_PRINT_POINTS);
   });
 
   it('refuses a sheet that ends with another row count than it declared', async () => {

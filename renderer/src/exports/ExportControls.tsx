@@ -16,12 +16,14 @@ import {
   type ExportRequest,
 } from './exports-queries';
 import { formatCount } from '../ui/format';
+import { useExcelCsvForm } from './excel-csv-form';
 
 type Format = ExportRequest['format'];
 
 /**
  * "Export to Excel" (for people), "Export CSV" (for systems) and "Excel-safe CSV" (a CSV a person will open in a
- * spreadsheet: identifiers kept as text); `request` is asked at the click, so it carries the filter of that moment.
+ * spreadsheet: identifiers kept as text, in the form chosen in Settings); `request` is asked at the click, so it
+ * carries the filter of that moment.
  */
 export function ExportButtons({
   kind,
@@ -33,6 +35,7 @@ export function ExportButtons({
   disabled?: boolean;
 }) {
   const { busy, start } = useExportStart(kind);
+  const [ids] = useExcelCsvForm();
   const off = busy || disabled;
   return (
     <>
@@ -58,8 +61,10 @@ export function ExportButtons({
         type="button"
         className="button"
         disabled={off}
-        title="A CSV for a spreadsheet: ids, UTRs and account numbers stay text (each starts with a tab)"
-        onClick={() => start({ ...request('csv'), csv: { ids: 'tab' } })}
+        title={`A CSV for a spreadsheet: ids, UTRs and account numbers stay text (${
+          ids === 'formula' ? 'each written ="…", for Excel' : 'each starts with a tab'
+        }; the form is chosen in Settings)`}
+        onClick={() => start({ ...request('csv'), csv: { ids } })}
       >
         Excel-safe CSV
       </button>

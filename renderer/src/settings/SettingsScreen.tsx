@@ -4,6 +4,7 @@ import { PayoutSettingsSection } from '../payouts/PayoutSettingsSection';
 import { PageHeader } from '../ui/PageHeader';
 import { ErrorNotice, Skeleton } from '../ui/states';
 import { CacheSection } from './CacheSection';
+import { ExcelCsvSection } from '../exports/ExcelCsvSection';
 import { ApprovalPolicySection } from '../approvals/ApprovalPolicySection';
 import { TallyLedgersSection } from '../reconciliation/TallyLedgersSection';
 import '../approvals/approvals.css';
@@ -57,6 +58,7 @@ export function SettingsScreen() {
       <CacheSection />
       <PayoutSettingsSection />
       <TallyLedgersSection />
+      <ExcelCsvSection />
       <ApprovalPolicySection />
     </div>
   );
