@@ -4,7 +4,8 @@
  * picker, matched; the totals name every discrepancy, a batch opens with its records, a batch is matched by hand
  * with a note. Screenshots in light and dark.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
@@ -13,6 +14,7 @@ import { TALLY_LEDGER_LABELS, TALLY_LEDGER_ROLES } from '../../shared/tally';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { call, syncedThroughJob } from '../support/core';
+import { libreofficeConvert } from '../support/export-files';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
@@ -237,6 +239,56 @@ describe.runIf(ready)('Reconciliation', () => {
       expect(xml).toContain('<LEDGERNAME>PC bank &amp; Co</LEDGERNAME>');
       await page.getByRole('button', { name: 'Show in folder' }).click();
       await expect.poll(() => revealed).toContain(file);
+    },
+  );
+  it(
+    'asks for the password of a protected PDF e-statement: a wrong one is said so, the right one reads it',
+    { timeout: 90_000 },
+    async () => {
+      const { page } = app;
+      // The statement printed to a PDF with an open password, by independent writers (openpyxl, LibreOffice).
+      const dir = join(app.dataDir, 'pdf');
+      mkdirSync(dir, { recursive: true });
+      const book = join(dir, 'estatement.xlsx');
+      const written = spawnSync(
+        // Debian's python3, which has openpyxl (test/support/export-files.ts).
+        '/usr/bin/python3',
+        [
+          '-c',
+          `import csv, sys, openpyxl
+wb = openpyxl.Workbook(); ws = wb.active
+for row in csv.reader(open(sys.argv[1], newline='')): ws.append(row)
+for col, width in zip('ABCDEFG', (10, 52, 20, 10, 14, 14, 16)): ws.column_dimensions[col].width = width
+ws.page_setup.orientation = 'landscape'; ws.sheet_properties.pageSetUpPr.fitToPage = True
+ws.page_setup.fitToWidth = 1; ws.page_setup.fitToHeight = 0
+wb.save(sys.argv[2])`,
+          statement,
+          book,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(written.stderr).toBe('');
+      const password = 'ACME2611';
+      const options = JSON.stringify({
+        EncryptFile: { type: 'boolean', value: 'true' },
+        DocumentOpenPassword: { type: 'string', value: password },
+      });
+      const [pdf] = libreofficeConvert([book], `pdf:calc_pdf_Export:${options}`, dir);
+
+      await page.getByRole('navigation').getByRole('button', { name: 'Reconciliation' }).click();
+      await page.getByLabel('Bank statement file').setInputFiles(pdf!);
+      const form = page.getByRole('form', { name: 'Password of estatement.pdf' });
+      await form.getByLabel('PDF password').fill('WRONG123');
+      await form.getByRole('button', { name: 'Read the statement' }).click();
+      await page.getByText('The password for estatement.pdf is wrong').waitFor();
+      await form.getByLabel('PDF password').fill(password);
+      await form.getByRole('button', { name: 'Read the statement' }).click();
+      // Read: the mapping step shows the PDF's own rows (its columns are the person's to confirm, as for any file).
+      await page.getByRole('heading', { name: /^Columns of estatement\.pdf for / }).waitFor();
+      expect(await form.count()).toBe(0);
+      const header = page.getByLabel('Header row');
+      expect(await header.textContent()).toContain('Narration');
+      await page.getByRole('button', { name: 'Cancel' }).click();
     },
   );
 });

@@ -29,6 +29,7 @@ import { PageHeader } from '../ui/PageHeader';
 import { base64Of } from '../ui/files';
 import { formatCalendarDate, formatCount, formatIstWallClock, formatMoney } from '../ui/format';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
+import { IpcFailure } from '../query/ipc-query';
 import {
   keyOf,
   useBatchRecords,
@@ -44,6 +45,7 @@ import {
 } from './recon-queries';
 import { useExportReveal } from '../exports/exports-queries';
 import { StatementMapping, type StatementImported, type StatementPreview } from './StatementMapping';
+import { StatementPassword } from './StatementPassword';
 import './reconciliation.css';
 
 /** The account menu's value for "another bank account" (never an account's name: names are not empty). */
@@ -354,7 +356,14 @@ export function ReconciliationScreen() {
   const account = adding ? null : (picked ?? accounts.data?.accounts[0]?.name ?? null);
   const report = useReconReport(account, from, to);
   const previewStatement = usePreviewStatement();
-  const [pending, setPending] = useState<{ preview: StatementPreview; content: string; account: string } | null>(null);
+  const [pending, setPending] = useState<{
+    preview: StatementPreview;
+    content: string;
+    account: string;
+    password?: string;
+  } | null>(null);
+  // A PDF statement that needs its password: the file read, waiting for it (kept only until it is imported or dropped).
+  const [locked, setLocked] = useState<{ fileName: string; content: string; account: string } | null>(null);
   const [imported, setImported] = useState<StatementImported | null>(null);
   const [offerMatch, setOfferMatch] = useState(false);
   const match = useMatch();
@@ -380,13 +389,22 @@ export function ReconciliationScreen() {
     const target = account ?? newName.trim();
     const content = await base64Of(f);
     if (file.current) file.current.value = '';
-    // A file that cannot be read is shown as the mutation's error.
-    const preview = await previewStatement
-      .mutateAsync({ fileName: f.name, content, account: target })
-      .catch(() => null);
-    if (!preview) return;
+    setLocked(null);
+    await preview({ fileName: f.name, content, account: target });
+  };
+
+  const preview = async (read: { fileName: string; content: string; account: string }, password?: string) => {
+    // A file that cannot be read is shown as the mutation's error; one that needs its password asks for it.
+    const shown = await previewStatement
+      .mutateAsync({ ...read, ...(password === undefined ? {} : { password }) })
+      .catch((e: unknown) => {
+        if (e instanceof IpcFailure && e.error.code === 'STATEMENT_PASSWORD') setLocked(read);
+        return null;
+      });
+    if (!shown) return;
+    setLocked(null);
     setImported(null);
-    setPending({ preview, content, account: target });
+    setPending({ preview: shown, ...read, ...(password === undefined ? {} : { password }) });
   };
 
   return (
@@ -530,6 +548,17 @@ export function ReconciliationScreen() {
         </ul>
       )}
       {previewStatement.error && <ErrorNotice error={previewStatement.error.error} />}
+      {locked && (
+        <StatementPassword
+          fileName={locked.fileName}
+          busy={previewStatement.isPending}
+          onRead={(password) => void preview(locked, password)}
+          onCancel={() => {
+            setLocked(null);
+            previewStatement.reset();
+          }}
+        />
+      )}
       {pending && (
         <StatementMapping
           key={`${pending.account}|${pending.preview.fileName}|${pending.content.length}`}

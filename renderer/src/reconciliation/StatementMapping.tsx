@@ -63,12 +63,15 @@ export function StatementMapping({
   preview,
   content,
   account,
+  password,
   onDone,
   onCancel,
 }: {
   preview: StatementPreview;
   content: string;
   account: string;
+  /** A PDF's password, for this import's read only. */
+  password?: string;
   onDone(result: StatementImported): void;
   onCancel(): void;
 }) {
@@ -171,7 +174,13 @@ export function StatementMapping({
           onClick={() => {
             if ('error' in checked) return;
             importStatement.mutate(
-              { fileName: preview.fileName, content, account, mapping: checked.mapping },
+              {
+                fileName: preview.fileName,
+                content,
+                account,
+                mapping: checked.mapping,
+                ...(password === undefined ? {} : { password }),
+              },
               { onSuccess: onDone },
             );
           }}
