@@ -283,6 +283,9 @@ function BatchDetail({ account, batch, report }: { account: string; batch: Recon
             {formatCount(batch.records)} records, net {formatMoney(batch.settled)}
           </p>
         </>
+      ) : records.error ? (
+        // A console without the API secret has the desk's batch totals only; main says where the records are.
+        <ErrorNotice error={records.error.error} />
       ) : (
         <Skeleton label="Loading the batch's records" />
       )}
