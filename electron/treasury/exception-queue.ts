@@ -530,13 +530,12 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       if (!desk) return null;
       const cache = deps.cacheFor(profileId);
       const records = cache.exceptions.exceptionsOfDate(idRange(date, date), null);
-      const published = await desk.exceptions.publish(date, records.map(publishedOf));
       // Batches decide every console's matches, so the desk takes them from operators' syncs only; a viewer's
       // sync still publishes its exceptions, and is not left retrying a publish its role refuses.
       if (desk.status().role !== 'viewer') {
         await desk.reconciliation.publishBatches(date, cache.reconciliation.batches(date, date));
       }
-      return published;
+      return desk.exceptions.publish(date, records.map(publishedOf));
     },
   };
 }
