@@ -4,7 +4,8 @@
  * console B (a profile of its own on the same sandbox, no secret stored) joined to the same desk sees the same
  * batches and the same matches, and is told plainly that a batch's records are on the consoles that sync. A re-sync
  * that changes a date replaces the date's batches on the desk; a date synced while the desk was down is published
- * once it answers; a viewer may not publish, through the console or raw SQL.
+ * once it answers; the CLI's `settlements batches` lists the desk's copy too; a viewer may not publish, through the
+ * console or raw SQL.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,11 +23,16 @@ import { memoryStore } from '../support/memory-store';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { startTestSandbox } from '../support/sandbox';
 import { hook } from '../support/sandbox-http';
+import { cliRunner } from '../support/cli';
+import { requireSystem } from '../support/system';
+import { createKeytarStore } from '../../electron/vault/keytar-store';
 
 const TO = addDays(TEST_TODAY, -3);
 const FROM = addDays(TO, -1);
 const PERIOD = { from: FROM, to: TO };
 const ACCOUNT = 'HDFC current';
+
+const keychain = await createKeytarStore('payout-console-desk-batches-probe').probe();
 
 const net = (batches: readonly { settled: number }[]) => batches.reduce((t, b) => t + b.settled, 0);
 
@@ -209,6 +215,39 @@ describe.runIf(postgresAvailable())("a console without the API secret reconciles
     while (a.cacheFor('sandbox').exceptions.unpublishedDates().length > 0) await sleep(50);
     expect(await onB()).toEqual(onA);
   });
+
+  it.runIf(requireSystem('the OS keychain', keychain.available ? null : keychain.reason))(
+    "lists the desk's batches with `settlements batches` for a profile whose secret is not on this console",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pc-desk-nosecret-cli-'));
+      dirs.push(dir);
+      const cli = cliRunner(dir);
+      const added = await cli.run(
+        'profiles',
+        'add',
+        '--name',
+        'Desk (no secret)',
+        '--base-url',
+        sandbox.url,
+        '--ai-url',
+        `${sandbox.url}/ai`,
+        '--key',
+        'test_key',
+        '--env',
+        'custom',
+      );
+      expect(added.code).toBe(0);
+      expect((await cli.run('profiles', 'use', 'Desk (no secret)')).code).toBe(0);
+      const flags = ['--host', cluster.host, '--port', String(cluster.port), '--database', desk.database, '--no-tls'];
+      const joined = await cli.runWithInput(`${PASSWORD}\n`, 'desk', 'join', ...flags, '--user', desk.who('ravi'));
+      expect(joined).toMatchObject({ code: 0 });
+      const listed = await cli.run('--json', 'settlements', 'batches', '--from', FROM, '--to', TO);
+      expect(listed.code).toBe(0);
+      const onA = (await ok(a, 'recon.batches', PERIOD)).batches;
+      expect(onA.length).toBeGreaterThan(0);
+      expect((JSON.parse(listed.stdout) as { batches: BatchRow[] }).batches).toEqual(onA);
+    },
+  );
 
   it("refuses a viewer's publish through raw SQL, and a viewer's sync publishes its exceptions only", async () => {
     const raw = await desk.rawAs('vera');
