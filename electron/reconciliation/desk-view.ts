@@ -9,7 +9,7 @@
 import { batchKeyText, type ProposedMatch } from '../../shared/bank-matching';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
-import type { BatchRow, StoredMatch } from '../cache/reconciliation';
+import type { StoredMatch } from '../cache/reconciliation';
 import type { Desk } from '../desk/desk';
 import {
   ReconInputError,
@@ -47,7 +47,7 @@ async function deskBatches(desk: Desk, from: string, to: string, dates: readonly
     desk.reconciliation.gateways(),
   ]);
   return {
-    batches: (lo, hi) => rows.filter((b: BatchRow) => b.date >= lo && b.date <= hi),
+    batches: (lo, hi) => rows.filter((b) => b.date >= lo && b.date <= hi),
     gateways: () => gateways,
   };
 }

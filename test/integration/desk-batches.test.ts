@@ -160,6 +160,9 @@ describe.runIf(postgresAvailable())("a console without the API secret reconciles
     };
     expect(await call(b, 'recon.batchRecords', { batch: key, offset: 0, limit: 10 })).toMatchObject(plainly);
     expect(await call(b, 'recon.exportTally', { account: ACCOUNT, ...PERIOD })).toMatchObject(plainly);
+    // The reconciliation workbook is the report's, so B writes it from the desk's batches.
+    const exported = await ok(b, 'recon.export', { account: ACCOUNT, ...PERIOD });
+    expect(exported.files.length).toBeGreaterThan(0);
     // A, which syncs, opens the records.
     const records = (await ok(a, 'recon.batchRecords', { batch: key, offset: 0, limit: 1000 })).records;
     expect(records).toHaveLength(batch.records);
