@@ -5,7 +5,7 @@
  * batches and the same matches, and is told plainly that a batch's records are on the consoles that sync. A re-sync
  * that changes a date replaces the date's batches on the desk; a date synced while the desk was down is published
  * once it answers; the CLI's `settlements batches` lists the desk's copy too; a viewer may not publish, through the
- * console or raw SQL.
+ * console or raw SQL. Migration 10 applies to a desk at version 9.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +26,7 @@ import { hook } from '../support/sandbox-http';
 import { cliRunner } from '../support/cli';
 import { requireSystem } from '../support/system';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
+import { initDesk } from '../../electron/desk/migrate';
 
 const TO = addDays(TEST_TODAY, -3);
 const FROM = addDays(TO, -1);
@@ -100,6 +101,21 @@ describe.runIf(postgresAvailable())("a console without the API secret reconciles
     await sandbox?.close();
     cluster?.destroy();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('applies migration 10 to a desk at version 9, and desk init again changes nothing', async () => {
+    const older = await createTestDesk(cluster, {});
+    const su = await older.superuser();
+    try {
+      // The desk as a console of version 9 left it.
+      await su.query('DROP TABLE desk.settlement_batches');
+      await su.query('DROP FUNCTION desk.publish_batches(date, jsonb, text)');
+      await su.query('DELETE FROM desk.migrations WHERE version = 10');
+      expect((await initDesk(su)).applied).toEqual([{ version: 10, name: 'settlement batches' }]);
+      expect((await initDesk(su)).applied).toEqual([]);
+    } finally {
+      await su.end();
+    }
   });
 
   it("shows B, which cannot sync, A's batches and the same matches, worked out on B and never written", async () => {
