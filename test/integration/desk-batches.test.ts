@@ -236,7 +236,7 @@ describe.runIf(postgresAvailable())("a console without the API secret reconciles
   });
 
   it.runIf(requireSystem('the OS keychain', keychain.available ? null : keychain.reason))(
-    "lists the desk's batches with `settlements batches` for a profile whose secret is not on this console",
+    "lists the desk's batches with `settlements batches` for a profile whose secret is not on this console, and refuses `export tally`",
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'pc-desk-nosecret-cli-'));
       dirs.push(dir);
@@ -265,6 +265,10 @@ describe.runIf(postgresAvailable())("a console without the API secret reconciles
       const onA = (await ok(a, 'recon.batches', PERIOD)).batches;
       expect(onA.length).toBeGreaterThan(0);
       expect((JSON.parse(listed.stdout) as { batches: BatchRow[] }).batches).toEqual(onA);
+      // Tally's GST split is summed from records: refused (exit 1) with where they are.
+      const tally = await cli.run('export', 'tally', '--from', FROM, '--to', TO, '--out', join(dir, 'tally.xml'));
+      expect(tally.code).toBe(1);
+      expect(tally.stderr).toContain("it has the desk's batch totals, not their records");
     },
   );
 
