@@ -35,6 +35,8 @@ DECLARE
   before jsonb;
   after jsonb;
   n integer;
+  net_before bigint;
+  net_after bigint;
 BEGIN
   PERFORM require('operator', 'publish settlement batches');
   IF of_date IS NULL OR jsonb_typeof(in_batches) IS DISTINCT FROM 'array' THEN
@@ -64,15 +66,15 @@ BEGIN
                                             fees bigint, taxes bigint, subvention bigint, settled bigint,
                                             exceptions integer);
   GET DIAGNOSTICS n = ROW_COUNT;
+  -- Each batch's net is its ninth element (index 8), as built above.
+  SELECT coalesce(sum((x->>8)::bigint), 0) INTO net_before FROM jsonb_array_elements(before) x;
+  SELECT coalesce(sum((x->>8)::bigint), 0) INTO net_after FROM jsonb_array_elements(after) x;
   PERFORM journal_write(in_console, 'reconciliation', 'batches.published', 'done',
     format('Published the settlement batches of %s: %s batch%s, net %s (the desk held %s, net %s).',
            to_char(of_date, 'DD/MM/YYYY'), n, CASE WHEN n = 1 THEN '' ELSE 'es' END,
-           ((SELECT coalesce(sum((x->>8)::bigint), 0) FROM jsonb_array_elements(after) x) / 100.0)::numeric(20, 2),
-           jsonb_array_length(before),
-           ((SELECT coalesce(sum((x->>8)::bigint), 0) FROM jsonb_array_elements(before) x) / 100.0)::numeric(20, 2)),
+           (net_after / 100.0)::numeric(20, 2), jsonb_array_length(before), (net_before / 100.0)::numeric(20, 2)),
     jsonb_build_object('date', of_date, 'batches', n, 'before', jsonb_array_length(before),
-      'settled', (SELECT coalesce(sum((x->>8)::bigint), 0) FROM jsonb_array_elements(after) x),
-      'settledBefore', (SELECT coalesce(sum((x->>8)::bigint), 0) FROM jsonb_array_elements(before) x)));
+      'settled', net_after, 'settledBefore', net_before));
   RETURN n;
 END $fn$;
 
