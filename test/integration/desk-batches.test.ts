@@ -224,6 +224,9 @@ describe.runIf(postgresAvailable())("a console without the API secret reconciles
     cluster.stop();
     try {
       await syncedThroughJob(a, { from: later, to: later });
+      // B's batches are the desk's: while it is down B has none to show, and says why.
+      const down = await call(b, 'recon.batches', { from: later, to: later });
+      expect(down).toMatchObject({ ok: false, error: { code: 'DESK_UNREACHABLE' } });
     } finally {
       cluster.start();
     }
