@@ -87,25 +87,8 @@ function journalDeskProof(journal: Journal, input: StatementInput, read: ReadSta
   });
 }
 
-export function createReconciliation(deps: ReconciliationDeps) {
-  const today = () => epochMsToIstDate(deps.now().getTime());
-  /** The automatic matches each desk report showed, by profile and account: what an unmatch of one refers to. */
-  const shown = new Map<string, Map<number, ProposedMatch>>();
-  const shownKey = (profileId: string, account: string) => `${profileId}\u0001${account}`;
-
-  /** A batch in a period closed on this console's cache: refused like an exception action (exception-queue.ts). */
-  function refuseLocallyClosed(profileId: string) {
-    return (batch: BatchKey) => {
-      const [p] = deps.journals.for(profileId).periods.list({ from: batch.date, to: batch.date });
-      if (p) {
-        throw new DeskError(
-          'PERIOD_CLOSED',
-          `The period ${dmy(p.from)} to ${dmy(p.to)} is closed (closed on ${p.closedAtIst}); reopen it before its batches are matched or unmatched.`,
-        );
-      }
-    };
-  }
-
+/** Where a profile's batches come from, and the reads that follow from it: one switch for the whole service. */
+function batchSources(deps: ReconciliationDeps) {
   /**
    * The one switch of where batches come from. A profile on a desk whose API secret is not on this console cannot
    * sync, so its cache has no batches: it reads the totals the syncing consoles published to the desk. Everyone
@@ -130,6 +113,39 @@ export function createReconciliation(deps: ReconciliationDeps) {
     }
   }
 
+  /**
+   * The batches dated from..to (of one gateway or all), from where `batchesFromOf` says: a console that syncs reads
+   * its cache without asking the desk, so its batches stay readable while the desk is down.
+   */
+  async function batchesOf(profileId: string, from: string, to: string, pg: string | null = null): Promise<BatchRow[]> {
+    if ((await batchesFromOf(profileId)) === 'cache')
+      return deps.cacheFor(profileId).reconciliation.batches(from, to, pg);
+    return (await deps.desks.for(profileId))!.reconciliation.batches(from, to, [], pg);
+  }
+
+  return { batchesFromOf, sourceOf, refuseRecords, batchesOf };
+}
+
+export function createReconciliation(deps: ReconciliationDeps) {
+  const { batchesFromOf, sourceOf, refuseRecords, batchesOf } = batchSources(deps);
+  const today = () => epochMsToIstDate(deps.now().getTime());
+  /** The automatic matches each desk report showed, by profile and account: what an unmatch of one refers to. */
+  const shown = new Map<string, Map<number, ProposedMatch>>();
+  const shownKey = (profileId: string, account: string) => `${profileId}\u0001${account}`;
+
+  /** A batch in a period closed on this console's cache: refused like an exception action (exception-queue.ts). */
+  function refuseLocallyClosed(profileId: string) {
+    return (batch: BatchKey) => {
+      const [p] = deps.journals.for(profileId).periods.list({ from: batch.date, to: batch.date });
+      if (p) {
+        throw new DeskError(
+          'PERIOD_CLOSED',
+          `The period ${dmy(p.from)} to ${dmy(p.to)} is closed (closed on ${p.closedAtIst}); reopen it before its batches are matched or unmatched.`,
+        );
+      }
+    };
+  }
+
   async function deskReport(profileId: string, desk: Desk, batchesFrom: BatchesFrom, q: Period) {
     const { view, auto } = await deskReconView(
       desk,
@@ -147,16 +163,6 @@ export function createReconciliation(deps: ReconciliationDeps) {
     return desk
       ? deskReport(profileId, desk, batchesFrom, q)
       : report(deps.cacheFor(profileId), { ...q, today: today() });
-  }
-
-  /**
-   * The batches dated from..to (of one gateway or all), from where `batchesFromOf` says: a console that syncs reads
-   * its cache without asking the desk, so its batches stay readable while the desk is down.
-   */
-  async function batchesOf(profileId: string, from: string, to: string, pg: string | null = null): Promise<BatchRow[]> {
-    if ((await batchesFromOf(profileId)) === 'cache')
-      return deps.cacheFor(profileId).reconciliation.batches(from, to, pg);
-    return (await deps.desks.for(profileId))!.reconciliation.batches(from, to, [], pg);
   }
 
   return {
