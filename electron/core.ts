@@ -191,7 +191,13 @@ export function createCore(options: CoreOptions) {
     log: options.log.child('exceptions'),
   });
   const periods = createPeriodService({ journals, desks });
-  const reconciliation = createReconciliation({ cacheFor, journals, desks, now: nowDate });
+  const reconciliation = createReconciliation({
+    cacheFor,
+    journals,
+    desks,
+    hasSecret: async (profileId) => (await credentials.status(profileId)).hasSecret,
+    now: nowDate,
+  });
   const services = { credentials, cacheFor, journals };
   const payouts = createPayoutService(services);
   const beneficiaries = createBeneficiaryService(services);

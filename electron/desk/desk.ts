@@ -26,6 +26,7 @@ const RECONCILIATION_TABLES = new Set([
   'recon_matches',
   'recon_apart',
   'recon_settings',
+  'settlement_batches',
 ]);
 const topicOf = (table: string): DeskTopic =>
   RECONCILIATION_TABLES.has(table) ? 'reconciliation' : (table as DeskTopic);
@@ -131,6 +132,7 @@ export async function openDesk(options: OpenDeskOptions) {
       matchByHand: writes(reconciliation.matchByHand),
       unmatch: writes(reconciliation.unmatch),
       saveSettings: writes(reconciliation.saveSettings),
+      publishBatches: writes(reconciliation.publishBatches),
     },
 
     /**

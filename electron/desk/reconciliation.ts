@@ -1,8 +1,9 @@
 /**
  * The desk's reconciliation, from a console: its bank accounts, statement lines, matches made by hand, the pairs
  * taken apart and the match settings, read as one snapshot of an account's period; and the four writes, each one
- * call of a function of migrations/007-reconciliation.ts that journals the person. Batches are not here: they are
- * each console's own, from its cache (electron/reconciliation/desk-view.ts puts the two together).
+ * call of a function of migrations/007-reconciliation.ts that journals the person. Batches are each console's own,
+ * from its cache, except on a console whose profile holds no API secret: it reads the batch totals syncing consoles
+ * published (migrations/010-settlement-batches.ts), and electron/reconciliation/desk-view.ts puts the two together.
  */
 import type pg from 'pg';
 import {
@@ -13,7 +14,7 @@ import {
   type ReconSettings,
 } from '../../shared/bank-matching';
 import { columnMapping, type ColumnMapping, type StatementLineIn } from '../../shared/bank-statement';
-import type { BankAccount, StoredLine, StoredMatch } from '../cache/reconciliation';
+import type { BankAccount, BatchRow, StoredLine, StoredMatch } from '../cache/reconciliation';
 import { deskErrorOf } from './errors';
 
 /** An account's lines of a period and every match by hand and apart pair that bears on them, read at one instant. */
@@ -195,6 +196,38 @@ export function createDeskReconciliation(pool: pg.Pool, consoleName: string) {
         consoleName,
       ]);
       return row!.seq;
+    },
+
+    /**
+     * The published batches dated from..to or on one of `dates` (the batches of matches made by hand outside the
+     * period), in the cache's order and shape.
+     */
+    async batches(from: string, to: string, dates: readonly string[] = [], pg: string | null = null) {
+      return query<BatchRow>(
+        `SELECT date, pg, utr, settlement_date AS "settlementDate", records, amount, fees, taxes, subvention, settled,
+                exceptions
+           FROM desk.settlement_batches
+          WHERE (date BETWEEN $1 AND $2 OR date = ANY ($3::date[])) AND ($4::text IS NULL OR pg = $4)
+          ORDER BY date, settlement_date, pg, utr`,
+        [from, to, dates, pg],
+      );
+    },
+
+    /** The gateways of every published batch: the matcher's hints, as the cache's rollup gives them. */
+    async gateways(): Promise<string[]> {
+      return (await query<{ pg: string }>('SELECT DISTINCT pg FROM desk.settlement_batches ORDER BY pg')).map(
+        (r) => r.pg,
+      );
+    },
+
+    /** A synced date's batches, replacing the desk's copy of the date; the number written (0: already these). */
+    async publishBatches(date: string, batches: readonly BatchRow[]): Promise<number> {
+      const [row] = await query<{ n: number }>('SELECT desk.publish_batches($1, $2, $3) AS n', [
+        date,
+        JSON.stringify(batches),
+        consoleName,
+      ]);
+      return row!.n;
     },
 
     /** The journal entry's sequence number, or null when the settings were already these. */

@@ -1,6 +1,7 @@
 /**
- * Handlers of the `recon.*` channels: the active profile's batches (its cache's), bank statements and their
- * reconciliation (its cache's or its desk's, reconciliation/service.ts).
+ * Handlers of the `recon.*` channels: the active profile's batches (its cache's, or its desk's copy where the
+ * profile's API secret is not on this console), bank statements and their reconciliation (its cache's or its
+ * desk's, reconciliation/service.ts).
  */
 import type { Cache } from '../cache/database';
 import { reconciliationName, tallyName, type ExportJobs } from '../export/jobs';
@@ -43,9 +44,9 @@ export function createReconHandlers(
   const id = () => profiles.active().id;
   const recon = deps.reconciliation;
   return {
-    'recon.batches': ({ from, to, pg }) => ({ batches: cache().reconciliation.batches(from, to, pg ?? null) }),
-    'recon.batchRecords': ({ batch, offset, limit }) => ({
-      records: cache().reconciliation.batchRecords(batch, offset, limit),
+    'recon.batches': async ({ from, to, pg }) => ({ batches: await recon.batches(id(), from, to, pg ?? null) }),
+    'recon.batchRecords': async ({ batch, offset, limit }) => ({
+      records: await recon.batchRecords(id(), batch, offset, limit),
     }),
     'recon.accounts': async () => ({
       ...(await recon.accounts(id())),

@@ -1,9 +1,10 @@
 /**
- * A desk account's reconciliation as this console sees it: the desk's lines, matches by hand and apart pairs, this
- * console's batches, and the automatic matches worked out here on every read. Automatic matches are not desk state:
- * they follow from what is (the batches each console synced, the lines and decisions everyone shares), so each
- * console makes them again rather than writing them for others. An automatic match's id is minus its first credit's
- * id (a credit is in one match at most), the same on every read while the match stands.
+ * A desk account's reconciliation as this console sees it: the desk's lines, matches by hand and apart pairs, the
+ * batches (this console's, or the desk's published copy on a console that holds no API secret), and the automatic
+ * matches worked out here on every read. Automatic matches are not desk state: they follow from what is (the
+ * batches, the lines and decisions everyone shares), so each console makes them again rather than writing them for
+ * others. An automatic match's id is minus its first credit's id (a credit is in one match at most), the same on
+ * every read while the match stands.
  */
 import { batchKeyText, type ProposedMatch } from '../../shared/bank-matching';
 import { addDays } from '../../shared/time';
@@ -25,6 +26,32 @@ const MAX_WINDOW_DAYS = 10;
 /** What a desk report says of each statement's completeness proof. */
 export const DESK_PROOF_NOT_KEPT = 'Its completeness proof was shown when it was imported; the desk does not keep it.';
 
+/** Where a view's batches come from: the cache's rollup, or the desk's published totals (service.ts decides). */
+export type BatchesFrom = 'cache' | 'desk';
+
+/** The batches and gateways a view reads. */
+type BatchSource = Pick<ReconView, 'batches' | 'gateways'>;
+
+const cacheBatches = (cache: Cache): BatchSource => ({
+  batches: (from, to) => cache.reconciliation.batches(from, to),
+  gateways: () => cache.reconciliation.gateways(),
+});
+
+/**
+ * The desk's published batches of the dates a report can read (the matcher reads synchronously): the period with
+ * the widest window either side, and the dates of the matches made by hand.
+ */
+async function deskBatches(desk: Desk, from: string, to: string, dates: readonly string[]): Promise<BatchSource> {
+  const [rows, gateways] = await Promise.all([
+    desk.reconciliation.batches(from, to, [...new Set(dates)]),
+    desk.reconciliation.gateways(),
+  ]);
+  return {
+    batches: (lo, hi) => rows.filter((b) => b.date >= lo && b.date <= hi),
+    gateways: () => gateways,
+  };
+}
+
 export interface DeskReconView {
   view: ReconView;
   /** The automatic matches made on this read, by their (negative) id. */
@@ -36,6 +63,7 @@ export async function deskReconView(
   cache: Cache,
   input: { account: string; from: string; to: string },
   at: string,
+  batchesFrom: BatchesFrom,
 ): Promise<DeskReconView> {
   const account = await desk.reconciliation.account(input.account);
   if (!account) {
@@ -44,11 +72,18 @@ export async function deskReconView(
       `No bank account "${input.account}" on the desk: import a statement into it first${known.length ? ` (accounts: ${known.join(', ')})` : ''}.`,
     );
   }
-  const snap = await desk.reconciliation.snapshot(
-    account.id,
-    addDays(input.from, -MAX_WINDOW_DAYS),
-    addDays(input.to, MAX_WINDOW_DAYS),
-  );
+  const wideFrom = addDays(input.from, -MAX_WINDOW_DAYS);
+  const wideTo = addDays(input.to, MAX_WINDOW_DAYS);
+  const snap = await desk.reconciliation.snapshot(account.id, wideFrom, wideTo);
+  const source =
+    batchesFrom === 'desk'
+      ? await deskBatches(
+          desk,
+          wideFrom,
+          wideTo,
+          snap.matches.map((m) => m.date),
+        )
+      : cacheBatches(cache);
   // Copies: rebinding a match onto its batch's filled UTR is this read's, not a write to the desk.
   const manual: StoredMatch[] = snap.matches.map((m) => ({
     id: m.id,
@@ -72,7 +107,7 @@ export async function deskReconView(
   const view: ReconView = {
     account,
     settings: snap.settings,
-    batches: (from, to) => cache.reconciliation.batches(from, to),
+    batches: source.batches,
     lines: (from, to) =>
       snap.lines
         .filter((l) => l.date >= from && l.date <= to)
@@ -87,7 +122,7 @@ export async function deskReconView(
       byBatch.set(batchKeyText(m), { id });
     },
     apart: () => snap.apart,
-    gateways: () => cache.reconciliation.gateways(),
+    gateways: source.gateways,
     // The desk keeps no statement's completeness proof: the import showed it, and the report says it was not kept.
     statements: (from, to) =>
       snap.statements

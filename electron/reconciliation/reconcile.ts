@@ -530,15 +530,20 @@ export function batchWords(b: BatchKey): string {
 
 const batchData = (b: BatchKey) => ({ date: b.date, pg: b.pg, utr: b.utr, settlementDate: b.settlementDate });
 
-/** A match by hand's batch, from the cache, and its note; refused without credits or a note. */
-export function handMatchOf(cache: Cache, input: { batch: BatchKey; lineIds: number[]; note: string }) {
+/**
+ * A match by hand's batch, found among the batches of its date (`ofDate`, from the cache or the desk's copy, named by
+ * `where`), and its note; refused without credits or a note.
+ */
+export function handMatchOf(
+  ofDate: readonly BatchRow[],
+  input: { batch: BatchKey; lineIds: number[]; note: string },
+  where = 'in the cache',
+) {
   if (input.lineIds.length === 0) throw new ReconInputError('Choose at least one credit to match the batch to.');
   const note = input.note.trim();
   if (note === '') throw new ReconInputError('A match by hand needs a note saying why.');
-  const batch = cache.reconciliation
-    .batches(input.batch.date, input.batch.date)
-    .find((b) => batchKeyText(b) === batchKeyText(input.batch));
-  if (!batch) throw new ReconInputError(`No batch ${batchKeyText(input.batch)} in the cache.`);
+  const batch = ofDate.find((b) => batchKeyText(b) === batchKeyText(input.batch));
+  if (!batch) throw new ReconInputError(`No batch ${batchKeyText(input.batch)} ${where}.`);
   return { batch, note };
 }
 
@@ -555,7 +560,7 @@ export function matchByHand(
 ): number {
   const repo = cache.reconciliation;
   const account = accountOf(cache, input.account);
-  const { batch, note } = handMatchOf(cache, input);
+  const { batch, note } = handMatchOf(repo.batches(input.batch.date, input.batch.date), input);
   const lines = new Map(repo.lines(account.id, '0000-01-01', '9999-12-31').map((l) => [l.id, l]));
   return journal.transact((append) => {
     refuseClosed(batch);

@@ -1,7 +1,8 @@
 /**
  * Bank reconciliation for one person or a desk, one code path: the IPC handlers and the CLI call this, and it
  * works on the profile's cache alone (local mode) or, for a profile joined to a desk, on the desk's accounts,
- * statement lines, matches by hand and match settings with this console's batches (desk-view.ts). In both modes
+ * statement lines, matches by hand and match settings with this console's batches (desk-view.ts), or the desk's
+ * published batch totals where this console's profile holds no API secret and so cannot sync. In both modes
  * every import, match, unmatch and settings change is journaled, naming the person, and a match or unmatch on a
  * batch of a closed period is refused with when it was closed (and, on a desk, by whom).
  */
@@ -16,7 +17,8 @@ import type { DeskRegistry } from '../desk/registry';
 import type { Journal } from '../journal/journal';
 import type { Journals } from '../journal/registry';
 import { planTally, type TallyPlan } from '../export/tally';
-import { deskReconView } from './desk-view';
+import type { BatchRow } from '../cache/reconciliation';
+import { deskReconView, type BatchesFrom } from './desk-view';
 import {
   ReconInputError,
   handMatchOf,
@@ -38,7 +40,18 @@ export interface ReconciliationDeps {
   cacheFor(profileId: string): Cache;
   journals: Journals;
   desks: DeskRegistry;
+  /** Whether the profile's API secret is on this console (credentials.status): without it, it cannot sync. */
+  hasSecret(profileId: string): Promise<boolean>;
   now: () => Date;
+}
+
+/**
+ * Refused where a read needs a batch's records (its drill-down, its GST split): a console without the secret has
+ * the desk's batch totals only. Crosses IPC as this code with the message (ipc/router.ts).
+ */
+export class RecordsNotHeldError extends Error {
+  override name = 'RecordsNotHeldError';
+  readonly code = 'RECORDS_NOT_HELD';
 }
 
 type Period = { account: string; from: string; to: string };
@@ -74,7 +87,47 @@ function journalDeskProof(journal: Journal, input: StatementInput, read: ReadSta
   });
 }
 
+/** Where a profile's batches come from, and the reads that follow from it: one switch for the whole service. */
+function batchSources(deps: ReconciliationDeps) {
+  /**
+   * The one switch of where batches come from. A profile on a desk whose API secret is not on this console cannot
+   * sync, so its cache has no batches: it reads the totals the syncing consoles published to the desk. Everyone
+   * else reads their own cache's, rolled up from the records they synced.
+   */
+  async function batchesFromOf(profileId: string): Promise<BatchesFrom> {
+    return deps.desks.joined(profileId) && !(await deps.hasSecret(profileId)) ? 'desk' : 'cache';
+  }
+
+  /** The profile's desk (null in local mode) and where its batches come from. */
+  async function sourceOf(profileId: string): Promise<{ desk: Desk | null; batchesFrom: BatchesFrom }> {
+    const desk = await deps.desks.for(profileId);
+    return { desk, batchesFrom: desk ? await batchesFromOf(profileId) : 'cache' };
+  }
+
+  /** A batch's records are on the consoles that sync; this one says so rather than showing none. */
+  function refuseRecords(batchesFrom: BatchesFrom, what: string): void {
+    if (batchesFrom === 'desk') {
+      throw new RecordsNotHeldError(
+        `This console holds no API secret, so it has the desk's batch totals, not their records: ${what} on a console that syncs.`,
+      );
+    }
+  }
+
+  /**
+   * The batches dated from..to (of one gateway or all), from where `batchesFromOf` says: a console that syncs reads
+   * its cache without asking the desk, so its batches stay readable while the desk is down.
+   */
+  async function batchesOf(profileId: string, from: string, to: string, pg: string | null = null): Promise<BatchRow[]> {
+    if ((await batchesFromOf(profileId)) === 'cache')
+      return deps.cacheFor(profileId).reconciliation.batches(from, to, pg);
+    return (await deps.desks.for(profileId))!.reconciliation.batches(from, to, [], pg);
+  }
+
+  return { batchesFromOf, sourceOf, refuseRecords, batchesOf };
+}
+
 export function createReconciliation(deps: ReconciliationDeps) {
+  const { batchesFromOf, sourceOf, refuseRecords, batchesOf } = batchSources(deps);
   const today = () => epochMsToIstDate(deps.now().getTime());
   /** The automatic matches each desk report showed, by profile and account: what an unmatch of one refers to. */
   const shown = new Map<string, Map<number, ProposedMatch>>();
@@ -93,18 +146,35 @@ export function createReconciliation(deps: ReconciliationDeps) {
     };
   }
 
-  async function deskReport(profileId: string, desk: Desk, q: Period) {
-    const { view, auto } = await deskReconView(desk, deps.cacheFor(profileId), q, deps.now().toISOString());
+  async function deskReport(profileId: string, desk: Desk, batchesFrom: BatchesFrom, q: Period) {
+    const { view, auto } = await deskReconView(
+      desk,
+      deps.cacheFor(profileId),
+      q,
+      deps.now().toISOString(),
+      batchesFrom,
+    );
     shown.set(shownKey(profileId, q.account), auto);
     return reportOf(view, { ...q, today: today() });
   }
 
   async function periodReport(profileId: string, q: Period) {
-    const desk = await deps.desks.for(profileId);
-    return desk ? deskReport(profileId, desk, q) : report(deps.cacheFor(profileId), { ...q, today: today() });
+    const { desk, batchesFrom } = await sourceOf(profileId);
+    return desk
+      ? deskReport(profileId, desk, batchesFrom, q)
+      : report(deps.cacheFor(profileId), { ...q, today: today() });
   }
 
   return {
+    /** The batches of a period for the Reconciliation screen and the CLI: the cache's, or the desk's copy. */
+    batches: batchesOf,
+
+    /** A page of one batch's records, from the cache; refused plainly where this console has totals only. */
+    async batchRecords(profileId: string, batch: BatchKey, offset: number, limit: number) {
+      refuseRecords(await batchesFromOf(profileId), "open a batch's records");
+      return deps.cacheFor(profileId).reconciliation.batchRecords(batch, offset, limit);
+    },
+
     async accounts(profileId: string) {
       const desk = await deps.desks.for(profileId);
       const repo = deps.cacheFor(profileId).reconciliation;
@@ -160,8 +230,10 @@ export function createReconciliation(deps: ReconciliationDeps) {
 
     /** Local mode: the period's automatic matches made again and stored. On a desk they are made on every read. */
     async match(profileId: string, q: Period) {
-      const desk = await deps.desks.for(profileId);
-      return desk ? deskReport(profileId, desk, q) : matchPeriod(deps.cacheFor(profileId), { ...q, today: today() });
+      const { desk, batchesFrom } = await sourceOf(profileId);
+      return desk
+        ? deskReport(profileId, desk, batchesFrom, q)
+        : matchPeriod(deps.cacheFor(profileId), { ...q, today: today() });
     },
 
     report: periodReport,
@@ -171,6 +243,8 @@ export function createReconciliation(deps: ReconciliationDeps) {
      * console's batch figures and GST components (export/tally.ts).
      */
     async tallyPlan(profileId: string, q: Period): Promise<TallyPlan> {
+      // A voucher debits each GST component, summed from the batch's records.
+      refuseRecords(await batchesFromOf(profileId), 'export for Tally');
       const r = await periodReport(profileId, q);
       const repo = deps.cacheFor(profileId).reconciliation;
       const figures = new Map(repo.batches(q.from, q.to).map((b) => [batchKeyText(b), b]));
@@ -181,12 +255,17 @@ export function createReconciliation(deps: ReconciliationDeps) {
       profileId: string,
       input: { account: string; batch: BatchKey; lineIds: number[]; note: string; reason?: string },
     ) {
-      const desk = await deps.desks.for(profileId);
+      const { desk, batchesFrom } = await sourceOf(profileId);
       const cache = deps.cacheFor(profileId);
       if (!desk) {
         return matchByHand(cache, deps.journals.for(profileId).journal, input, refuseLocallyClosed(profileId));
       }
-      const { batch, note } = handMatchOf(cache, input);
+      const d = input.batch.date;
+      const { batch, note } = handMatchOf(
+        await batchesOf(profileId, d, d),
+        input,
+        batchesFrom === 'desk' ? 'on the desk' : 'in the cache',
+      );
       const key = { date: batch.date, pg: batch.pg, utr: batch.utr, settlementDate: batch.settlementDate };
       // The desk's match keeps one text: a difference's reason goes with the note, so every console reads it.
       const said = input.reason ? `${note} (why the difference: ${input.reason})` : note;

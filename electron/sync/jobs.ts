@@ -36,7 +36,7 @@ export function createSyncJobs(deps: {
   log: Logger;
   /** The clock (epoch ms): what "today" is, in IST. */
   now: () => number;
-  /** After a sync has stored its dates: a desk profile publishes their exceptions. */
+  /** After a sync has stored its dates: a desk profile publishes their exceptions and batches. */
   afterSync?: (profileId: string, summary: SyncSummary) => Promise<unknown>;
 }) {
   const jobs = new Map<string, Job>();

@@ -3,7 +3,7 @@
  * whether a profile works alone on its SQLite cache (local mode) or is joined to a desk (its PostgreSQL database).
  * In both modes every action is journaled — one entry for a bulk action, holding its count, filter and a digest of
  * the records' natural keys — and refused whole on a closed period. After a sync, a desk profile publishes the
- * date's exceptions, so everyone on the desk sees them.
+ * date's exceptions and settlement batches, so everyone on the desk sees them.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -490,8 +490,8 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
     },
 
     /**
-     * After a sync, on a desk: each stored date's records that break a rule, for everyone. A desk that cannot be
-     * reached is logged and left: the sync itself stands, and the next sync of those dates publishes them.
+     * After a sync, on a desk: each stored date's records that break a rule and its batches, for everyone. A desk
+     * that cannot be reached is logged and left: the sync itself stands, and the dates wait for it (`publishDates`).
      */
     async publishSynced(profileId: string, summary: SyncSummary): Promise<string[]> {
       const dates = summary.dates.filter((d) => d.status === 'completed').map((d) => d.date);
@@ -511,7 +511,7 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
           exceptions.markPublished(date);
           published.push(date);
         } catch (e) {
-          deps.log.warn('exceptions not published to the desk', { profileId, date, error: e });
+          deps.log.warn('exceptions and batches not published to the desk', { profileId, date, error: e });
           for (const later of dates.slice(i)) exceptions.markUnpublished(later);
           return published;
         }
@@ -524,11 +524,20 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       return this.publishDates(profileId, deps.cacheFor(profileId).exceptions.unpublishedDates());
     },
 
-    /** After a sync of a date, on a desk: its records that break a rule, for everyone. Null in local mode. */
+    /**
+     * After a sync of a date, on a desk: its records that break a rule and its settlement batches, for everyone (a
+     * console without the API secret reconciles against those batches). The exceptions' count; null in local mode.
+     */
     async publishDate(profileId: string, date: string): Promise<number | null> {
       const desk = await deps.desks.for(profileId);
       if (!desk) return null;
-      const records = deps.cacheFor(profileId).exceptions.exceptionsOfDate(idRange(date, date), null);
+      const cache = deps.cacheFor(profileId);
+      const records = cache.exceptions.exceptionsOfDate(idRange(date, date), null);
+      // Batches decide every console's matches, so the desk takes them from operators' syncs only; a viewer's
+      // sync still publishes its exceptions, and is not left retrying a publish its role refuses.
+      if (desk.status().role !== 'viewer') {
+        await desk.reconciliation.publishBatches(date, cache.reconciliation.batches(date, date));
+      }
       return desk.exceptions.publish(date, records.map(publishedOf));
     },
   };

@@ -319,7 +319,9 @@ const batchesCommand: Command = {
   options: range,
   async run({ ctx, values, io }) {
     const { from, to, pg } = parseRange(values);
-    const batches = openProfileCache(ctx, io).reconciliation.batches(from, to, pg ?? null);
+    openProfileCache(ctx, io);
+    // The cache's batches, or the desk's published copy on a console whose profile holds no API secret.
+    const batches = await ctx.core.reconciliation.batches(ctx.profile.id, from, to, pg ?? null);
     const total = (k: 'records' | 'amount' | 'fees' | 'taxes' | 'subvention' | 'settled' | 'exceptions') =>
       sumMinor(batches.map((b) => b[k]));
     result(io, { from, to, pg: pg ?? null, batches }, () =>

@@ -285,6 +285,14 @@ function BatchDetail({ account, batch, report }: { account: string; batch: Recon
             {formatCount(batch.records)} records, net {formatMoney(batch.settled)}
           </p>
         </>
+      ) : records.error?.error.code === 'RECORDS_NOT_HELD' ? (
+        // Not a fault: a console without the API secret has the desk's batch totals only, and main says where the
+        // records are.
+        <p className="notice" role="status">
+          {records.error.error.message}
+        </p>
+      ) : records.error ? (
+        <ErrorNotice error={records.error.error} onRetry={() => void records.refetch()} />
       ) : (
         <Skeleton label="Loading the batch's records" />
       )}
