@@ -191,11 +191,19 @@ export function createCore(options: CoreOptions) {
     log: options.log.child('exceptions'),
   });
   const periods = createPeriodService({ journals, desks });
+  /**
+   * Whether this console can call the service for a profile. A desk may keep the API secret on approvers' consoles
+   * only; a keychain that cannot be read is not counted as holding none, so its own error reaches the person.
+   */
+  const holdsSecret = async (profileId: string) => {
+    const s = await credentials.status(profileId);
+    return s.hasSecret || !s.keychainAvailable;
+  };
   const reconciliation = createReconciliation({
     cacheFor,
     journals,
     desks,
-    hasSecret: async (profileId) => (await credentials.status(profileId)).hasSecret,
+    holdsSecret,
     now: nowDate,
   });
   const services = { credentials, cacheFor, journals };
@@ -234,11 +242,7 @@ export function createCore(options: CoreOptions) {
     journals,
     services: { ...merchant, beneficiaries, beneficiaryImport: treasury.beneficiaryImport },
     log: options.log.child('approvals'),
-    // A keychain that cannot be read says so itself on the request; only a secret known to be absent counts here.
-    holdsSecret: async (profileId) => {
-      const s = await credentials.status(profileId);
-      return s.hasSecret || !s.keychainAvailable;
-    },
+    holdsSecret,
   });
   const payoutWatch = createPayoutWatch({
     checks: treasury.payoutChecks,

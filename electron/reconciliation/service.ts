@@ -40,8 +40,8 @@ export interface ReconciliationDeps {
   cacheFor(profileId: string): Cache;
   journals: Journals;
   desks: DeskRegistry;
-  /** Whether the profile's API secret is on this console (credentials.status): without it, it cannot sync. */
-  hasSecret(profileId: string): Promise<boolean>;
+  /** Whether the profile's API secret is on this console: without it, it cannot sync. */
+  holdsSecret(profileId: string): Promise<boolean>;
   now: () => Date;
 }
 
@@ -95,7 +95,7 @@ function batchSources(deps: ReconciliationDeps) {
    * else reads their own cache's, rolled up from the records they synced.
    */
   async function batchesFromOf(profileId: string): Promise<BatchesFrom> {
-    return deps.desks.joined(profileId) && !(await deps.hasSecret(profileId)) ? 'desk' : 'cache';
+    return deps.desks.joined(profileId) && !(await deps.holdsSecret(profileId)) ? 'desk' : 'cache';
   }
 
   /** The profile's desk (null in local mode) and where its batches come from. */
