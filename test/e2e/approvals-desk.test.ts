@@ -13,8 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amountInWords } from '../../shared/amount-words';
 import { PROPOSAL_STATE_LABELS } from '../../shared/approvals';
 import { formatMoney } from '../../shared/money';
-import { ok } from '../support/core';
-import { createTestDesk, joinDesk, PASSWORD, type TestDesk } from '../support/desk';
+import { createTestDesk, joinDesk, joinWithoutSecret, type TestDesk } from '../support/desk';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { rawCall } from '../support/sandbox-http';
 import {
@@ -157,19 +156,7 @@ describe.runIf(ready)('Approvals on a desk, maker and approver', () => {
   it('a console without the API secret proposes a refund of a typed amount; the approver’s console sends it', async () => {
     // Sam's profile points at the service with no secret stored, as a desk that keeps it on approvers' consoles.
     const sam = await secondConsole(app, 'sam', async (core) => {
-      const profile = await ok(core, 'profiles.create', {
-        name: 'Live desk',
-        environment: 'custom',
-        baseUrl: app.sandbox.url,
-        aiUrl: `${app.sandbox.url}/ai`,
-        key: app.merchant.key,
-      });
-      await ok(core, 'profiles.activate', { id: profile.id });
-      await core.desks.join(
-        profile.id,
-        { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who('sam'), tls: 'none' },
-        PASSWORD,
-      );
+      await joinWithoutSecret(core, cluster, desk, 'sam', { url: app.sandbox.url, key: app.merchant.key });
     });
     try {
       const { page } = sam;

@@ -8,7 +8,7 @@ import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { ok, syncedThroughJob } from '../support/core';
-import { PASSWORD, createTestDesk, joinDesk, type TestDesk } from '../support/desk';
+import { createTestDesk, joinDesk, joinWithoutSecret, type TestDesk } from '../support/desk';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, secondConsole, startApp, type RunningApp, type SecondConsole } from './support';
@@ -42,19 +42,7 @@ describe.runIf(ready)('Reconciliation on a console without the API secret', () =
       },
     });
     b = await secondConsole(app, 'ravi', async (core) => {
-      const profile = core.profiles.create({
-        name: 'Desk (no secret)',
-        environment: 'custom',
-        baseUrl: app.sandbox.url,
-        aiUrl: `${app.sandbox.url}/ai`,
-        key: app.merchant.key,
-      });
-      core.profiles.activate(profile.id);
-      await core.desks.join(
-        profile.id,
-        { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who('ravi'), tls: 'none' },
-        PASSWORD,
-      );
+      await joinWithoutSecret(core, cluster, desk, 'ravi', { url: app.sandbox.url, key: app.merchant.key });
     });
   }, 120_000);
   afterAll(async () => {

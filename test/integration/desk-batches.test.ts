@@ -18,7 +18,7 @@ import type { Sandbox } from '../../electron/sandbox/server';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { EMBEDDED_SECRET, call, coreOnSandbox, ok, syncedThroughJob } from '../support/core';
-import { PASSWORD, createTestDesk, deskConsole, type TestDesk } from '../support/desk';
+import { PASSWORD, createTestDesk, deskConsole, joinWithoutSecret, type TestDesk } from '../support/desk';
 import { memoryStore } from '../support/memory-store';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { startTestSandbox } from '../support/sandbox';
@@ -81,20 +81,7 @@ describe.runIf(postgresAvailable())("a console without the API secret reconciles
     dirs.push(dir);
     b = coreOnSandbox(sandbox, { dataDir: dir, vault: memoryStore(), consoleName: 'ravi-laptop' });
     cores.push(b);
-    const profile = b.profiles.create({
-      name: 'Desk (no secret)',
-      environment: 'custom',
-      baseUrl: sandbox.url,
-      aiUrl: `${sandbox.url}/ai`,
-      key: 'test_key',
-    });
-    bProfile = profile.id;
-    b.profiles.activate(bProfile);
-    await b.desks.join(
-      bProfile,
-      { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who('ravi'), tls: 'none' },
-      PASSWORD,
-    );
+    bProfile = await joinWithoutSecret(b, cluster, desk, 'ravi', { url: sandbox.url, key: 'test_key' });
   });
   afterAll(async () => {
     await Promise.all(cores.map((c) => c.close()));

@@ -12,7 +12,7 @@ import type { Core } from '../../electron/core';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { DEFAULT_POLICY, DEFAULT_RULE, type Proposal } from '../../shared/approvals';
 import { EMBEDDED_SECRET, call, coreOnSandbox, ok } from '../support/core';
-import { createTestDesk, deskConsole, PASSWORD, type TestDesk } from '../support/desk';
+import { createTestDesk, deskConsole, joinWithoutSecret, type TestDesk } from '../support/desk';
 import { memoryStore } from '../support/memory-store';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { rawCall } from '../support/sandbox-http';
@@ -38,19 +38,7 @@ describe.runIf(postgresAvailable())('a console without the API secret on a desk'
     dirs.push(dir);
     const core = coreOnSandbox(sandbox, { dataDir: dir, vault: memoryStore(), consoleName: `${name}-laptop` });
     cores.push(core);
-    const profile = await ok(core, 'profiles.create', {
-      name: 'Live desk',
-      environment: 'custom',
-      baseUrl: sandbox.url,
-      aiUrl: `${sandbox.url}/ai`,
-      key: 'test_key',
-    });
-    await ok(core, 'profiles.activate', { id: profile.id });
-    await core.desks.join(
-      profile.id,
-      { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who(name), tls: 'none' },
-      PASSWORD,
-    );
+    await joinWithoutSecret(core, cluster, desk, name, { url: sandbox.url, key: 'test_key' });
     return core;
   }
   const refunds = async (orderId: string) =>

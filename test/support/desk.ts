@@ -142,3 +142,30 @@ export const joinDesk = (core: Core, cluster: TestCluster, desk: TestDesk, name:
     { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who(name), tls: 'none' },
     PASSWORD,
   );
+
+/**
+ * Joins a console to the desk as `name` through a profile of its own on `serviceUrl` whose API secret is not stored
+ * on it, as a desk that keeps the secret on approvers' consoles sets up an operator's; the profile's id.
+ */
+export async function joinWithoutSecret(
+  core: Core,
+  cluster: TestCluster,
+  desk: TestDesk,
+  name: string,
+  service: { url: string; key: string },
+): Promise<string> {
+  const profile = core.profiles.create({
+    name: 'Desk (no secret)',
+    environment: 'custom',
+    baseUrl: service.url,
+    aiUrl: `${service.url}/ai`,
+    key: service.key,
+  });
+  core.profiles.activate(profile.id);
+  await core.desks.join(
+    profile.id,
+    { host: cluster.host, port: cluster.port, database: desk.database, user: desk.who(name), tls: 'none' },
+    PASSWORD,
+  );
+  return profile.id;
+}

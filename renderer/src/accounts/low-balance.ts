@@ -2,43 +2,17 @@
  * The desk's own low-balance alert: an amount in rupees, kept per profile in localStorage (a sandbox threshold
  * must not alarm on production balances, nor the other way round) as exact paise.
  */
-import { useCallback, useSyncExternalStore } from 'react';
 import { MoneyError, parseDecimalToMinor, type Minor } from '../../../shared/money';
+import { useStoredSetting } from '../ui/stored-setting';
 import type { OverviewAccount } from './accounts-queries';
 
 const storageKey = (profileId: string) => `payout-console:low-balance-threshold:${profileId}`;
-const listeners = new Set<() => void>();
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  // Another window of the console changing it.
-  window.addEventListener('storage', listener);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', listener);
-  };
-}
-
-function readStored(profileId: string | null): Minor | null {
-  if (profileId === null) return null;
-  const text = localStorage.getItem(storageKey(profileId));
-  if (text === null || !/^\d{1,15}$/.test(text)) return null;
-  return Number(text);
-}
+const read = (text: string | null): Minor | null => (text === null || !/^\d{1,15}$/.test(text) ? null : Number(text));
+const write = (minor: Minor | null) => (minor === null ? null : String(minor));
 
 /** The threshold in paise (null for none) and the function that changes it. */
 export function useLowBalanceThreshold(profileId: string | null): [Minor | null, (minor: Minor | null) => void] {
-  const threshold = useSyncExternalStore(subscribe, () => readStored(profileId));
-  const save = useCallback(
-    (minor: Minor | null) => {
-      if (profileId === null) return;
-      if (minor === null) localStorage.removeItem(storageKey(profileId));
-      else localStorage.setItem(storageKey(profileId), String(minor));
-      for (const listener of listeners) listener();
-    },
-    [profileId],
-  );
-  return [threshold, save];
+  return useStoredSetting(profileId === null ? null : storageKey(profileId), read, write);
 }
 
 // Grouped the Indian way (1,00,000) or the international way (100,000); any other comma is a typo.
