@@ -74,7 +74,7 @@ async function panelOf<T>(read: () => Promise<{ data: T; asOf: string | null }> 
 const EMPTY = { data: null, asOf: null, error: null };
 
 export function createToday(deps: TodayDeps) {
-  const refreshes = new Map<string, { state: RefreshState; cancel: () => void }>();
+  const refreshes = new Map<string, { state: RefreshState; cancel: () => void; ended: Promise<RefreshState> }>();
   const today = () => epochMsToIstDate(deps.now());
   const nowIso = () => new Date(deps.now()).toISOString();
 
@@ -271,14 +271,10 @@ export function createToday(deps: TodayDeps) {
     };
     let cancelled = false;
     let syncJobId: string | null = null;
-    const entry = {
-      state,
-      cancel: () => {
-        cancelled = true;
-        if (syncJobId) deps.syncJobs.cancel(syncJobId);
-      },
+    const cancel = () => {
+      cancelled = true;
+      if (syncJobId) deps.syncJobs.cancel(syncJobId);
     };
-    refreshes.set(profileId, entry);
     const set = (part: RefreshPart, s: RefreshState['parts'][number]['state'], error: string | null = null) => {
       const i = state.parts.findIndex((p) => p.part === part);
       state.parts[i] = { part, state: s, error };
@@ -292,7 +288,7 @@ export function createToday(deps: TodayDeps) {
         if (w.paused) throw new Error(w.paused);
       },
     };
-    void (async () => {
+    const ended = (async () => {
       for (const part of REFRESH_PARTS) {
         if (cancelled) {
           set(part, 'cancelled');
@@ -309,13 +305,31 @@ export function createToday(deps: TodayDeps) {
       state.running = false;
       state.finishedAt = nowIso();
       deps.events.emit('todayRefresh', state);
+      return state;
     })();
+    refreshes.set(profileId, { state, cancel, ended });
     return state;
   }
 
   return {
     summary,
     refresh,
+    /**
+     * "Refresh all" waited for (the CLI's `today --refresh`): starts one, or joins the one running, and resolves with
+     * each part's outcome once the last has ended; `signal` cancels it as the screen's Cancel does. No part throws out
+     * of it: a failure is its part's `error`.
+     */
+    async refreshAndWait(profileId: string, signal?: AbortSignal): Promise<RefreshState> {
+      refresh(profileId);
+      const running = refreshes.get(profileId)!;
+      const cancel = () => running.cancel();
+      signal?.addEventListener('abort', cancel, { once: true });
+      try {
+        return await running.ended;
+      } finally {
+        signal?.removeEventListener('abort', cancel);
+      }
+    },
     /** Stops "Refresh all": the part running stops (a sync where it is), the rest are not started. */
     cancelRefresh(profileId: string, jobId: string): boolean {
       const r = refreshes.get(profileId);
