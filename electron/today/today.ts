@@ -169,6 +169,8 @@ export function createToday(deps: TodayDeps) {
     return {
       data: {
         settlementsSyncedAt: syncedAt,
+        from,
+        to,
         incomplete,
         changes: cache.changes.summary({ from, to }).byKind,
         balancesAt: cache.accounts.overview().asOf,

@@ -1,16 +1,21 @@
 /**
  * The Today screen end to end, against the real core and sandbox: the console opens on it, a profile never synced
- * sees the first-run card as its first panel; once synced, with balances refreshed and the sandbox's bank statement
- * (a missing credit, a short one, an orphan) imported and matched, each Today figure equals its source screen's (the
- * row opens that screen) and the cache's. `g h` comes home. With the service gone, "Refresh all" shows each part's
- * failure on its panel, the panels stay, dated, and the button says why it is disabled. Screenshots light and dark.
+ * sees the first-run card as its first panel; once synced, with balances refreshed, the sandbox's bank statement
+ * (a missing credit, a short one, an orphan) imported and matched, pending payouts looked up (one past its expected
+ * time), a period closed and the journal verified, every Today figure equals its source screen's (the row opens that
+ * screen: Accounts, Reconciliation, Exceptions, Payouts' watch list, Settlements' changes and completeness, Journal)
+ * and `today --json`'s, run on the same data folder. `g h` comes home. With the service gone, "Refresh all" shows each
+ * part's failure on its panel, the panels stay, dated, and the button says why it is disabled. On a desk (a real
+ * PostgreSQL), the Approvals panel's counts are the Approvals screen's and the CLI's. Screenshots light and dark.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../shared/money';
 import { addDays } from '../../shared/time';
-import { formatCount } from '../../renderer/src/ui/format';
+import { formatCalendarDate, formatCount, formatIstInstant } from '../../renderer/src/ui/format';
+import type { TodaySummary } from '../../shared/today';
 import { TEST_TODAY } from '../support/clock';
-import { syncedThroughJob } from '../support/core';
+import { cliRunner } from '../support/cli';
+import { ok, syncedThroughJob } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
@@ -30,6 +35,12 @@ describe.runIf(ready)('Today', () => {
 
   const profileId = () => app.core.profiles.active().id;
   const value = (testId: string) => app.page.getByTestId(testId).first().textContent();
+  /** `today --json` on the app's own data folder: the CLI's summary of the same cache and journal. */
+  const cliToday = async () => {
+    const r = await cliRunner(app.dataDir).run('--json', 'today');
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as TodaySummary;
+  };
   const home = async () => {
     await app.page.keyboard.press('g');
     await app.page.keyboard.press('h');
@@ -60,6 +71,19 @@ describe.runIf(ready)('Today', () => {
     });
     const period = { account: ACCOUNT, from: addDays(TEST_TODAY, -7), to: addDays(TEST_TODAY, -1) };
     await core.reconciliation.match(profileId(), period);
+    // Pending payouts on the watch list, the first seen three hours ago: past any method's expected time.
+    const pending = sandbox
+      .fixtures()
+      .payouts.filter((p) => p.status === 'pending')
+      .slice(0, 2)
+      .map((p) => p.id);
+    for (const payoutId of pending) await ok(core, 'payouts.lookup', { payoutId, mode: 'normal' });
+    const seen = core.cacheFor(profileId()).payouts.history(pending[0]!)[0]!.lookedUpAt;
+    core
+      .cacheFor(profileId())
+      .db.prepare('UPDATE payout_first_seen SET first_seen_at = ? WHERE payout_id = ?')
+      .run(new Date(Date.parse(seen) - 3 * 3_600_000).toISOString(), pending[0]);
+    await ok(core, 'journal.closePeriod', { from, to: addDays(from, 1) });
     await core.journals.for(profileId()).journal.verify();
     await page.reload();
     await app.harness.eventStreamOpen();
@@ -86,6 +110,48 @@ describe.runIf(ready)('Today', () => {
     const open = await value('today-open');
     expect(open).toMatch(new RegExp(`^${formatCount(openRows.n)} · `));
     expect(await value('today-verified')).toMatch(/holds$/);
+
+    // `today --json` on the same data folder: every panel's figures are the screen's. The watch list's last round is
+    // the app's own (kept in memory), so of it the figures from the cache are compared.
+    const cli = await cliToday();
+    const shown = await core.today.summary(profileId());
+    for (const panel of ['payable', 'notArrived', 'exceptions', 'freshness'] as const) {
+      expect(cli[panel], panel).toEqual(shown[panel]);
+    }
+    expect({ ...cli.watch.data, lastCheckedAt: null }).toEqual({ ...shown.watch.data, lastCheckedAt: null });
+    expect(cli).toMatchObject({ today: TEST_TODAY, mode: 'local', firstRun: false, approvals: { data: null } });
+    const d = cli.freshness.data!;
+    const w = cli.watch.data!;
+    expect(await value('today-payable-total')).toBe(formatMoney(cli.payable.data!.total.afterPending));
+    for (const g of cli.payable.data!.gateways) {
+      expect(await value(`today-payable-${g.pg}`)).toBe(
+        g.afterPending === null ? 'No figure yet' : formatMoney(g.afterPending),
+      );
+    }
+    const na = cli.notArrived.data!.accounts[0]!;
+    expect(await value('today-overdue')).toBe(both(na.overdue));
+    expect(await value('today-differs')).toBe(both(na.differs));
+    expect(await value('today-unmatched')).toBe(both(na.unmatched));
+    const ex = cli.exceptions.data!;
+    expect(await value('today-open')).toBe(both(ex.open));
+    expect(await value('today-mine')).toBe(both(ex.assignedToMe));
+    for (const r of ex.byRule) expect(await value(`today-rule-${r.rule}`)).toBe(both(r));
+    expect(await value('today-watch-overdue')).toBe(formatCount(w.overdue));
+    expect(await value('today-watch-pending')).toBe(formatCount(w.watching));
+    expect(w).toMatchObject({ watching: pending.length, overdue: 1 });
+    const at = (iso: string | null) => (iso === null ? 'Never' : formatIstInstant(iso));
+    expect(await value('today-synced')).toBe(at(d.settlementsSyncedAt));
+    const incomplete =
+      d.incomplete.length === 0 ? 'None' : d.incomplete.map((x) => formatCalendarDate(x.date)).join(', ');
+    expect(await value('today-incomplete')).toBe(incomplete);
+    const changed = d.changes.new + d.changes.changed + d.changes.vanished + d.changes.returned;
+    expect(await value('today-changes')).toBe(formatCount(changed));
+    expect(await value('today-balances-at')).toBe(at(d.balancesAt));
+    expect(await value('today-verified')).toBe(`${at(d.journalVerify!.at)}, holds`);
+    expect(await value('today-periods')).toBe(
+      `${formatCount(d.periods.closed)} · ${formatCount(d.periods.changed.length)}`,
+    );
+    expect(d.periods.closed).toBe(1);
 
     await saveScreenshots(page, 'today');
 
@@ -120,6 +186,66 @@ describe.runIf(ready)('Today', () => {
     await expect.poll(() => totals.textContent()).toMatch(/at risk/);
     const [count, risk] = open!.split(' · ');
     await expect.poll(() => totals.textContent()).toBe(`${count} exceptions · ${risk} at risk`);
+
+    // Payouts to watch: the watch list's pending and overdue counts.
+    await home();
+    await page.getByTestId('today-watch-overdue').click();
+    await page.getByRole('heading', { name: 'Payouts', level: 1 }).waitFor();
+    const watch = page.locator('section[aria-labelledby="payout-watch-title"] .payout-panel-head > .muted').first();
+    await expect
+      .poll(() => watch.textContent())
+      .toBe(`${formatCount(w.watching)} pending, ${formatCount(w.overdue)} overdue`);
+
+    // Freshness: the Settlements screen opens on the same dates with their changes and completeness.
+    await home();
+    await page.getByTestId('today-incomplete').click();
+    const dialog = page.getByRole('dialog', {
+      name: `Changes and completeness, ${formatCalendarDate(d.from)} to ${formatCalendarDate(d.to)}`,
+    });
+    await dialog.waitFor();
+    const perDate = dialog.getByRole('list', { name: 'Completeness per date' }).getByRole('listitem');
+    await expect.poll(() => perDate.count()).toBeGreaterThan(0);
+    const complete = new Set<string>();
+    for (const item of await perDate.allTextContents()) {
+      if (/ complete( ·|$)/.test(item)) complete.add(item.slice(0, formatCalendarDate(d.from).length));
+    }
+    const notComplete: string[] = [];
+    for (let day = d.from; day <= d.to; day = addDays(day, 1)) {
+      if (!complete.has(formatCalendarDate(day))) notComplete.push(formatCalendarDate(day));
+    }
+    expect(notComplete.join(', ') || 'None').toBe(incomplete);
+    const counts = (await dialog.getByTestId('changes-counts').textContent())!
+      .match(/[\d,]+/g)!
+      .map((n) => Number(n.replace(/,/g, '')));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(changed);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('heading', { name: 'Settlements', level: 1 }).waitFor();
+    expect(await page.locator('.stl-screen').getByTestId('as-of').first().textContent()).toBe(
+      `Synced ${at(d.settlementsSyncedAt)}`,
+    );
+
+    // Balances refreshed: the Accounts screen's own time.
+    await home();
+    await page.getByTestId('today-balances-at').click();
+    await page.getByRole('heading', { name: 'Accounts & balances', level: 1 }).waitFor();
+    // The screen refreshed the balances when it first opened (above): Today and the CLI read that refresh's time.
+    const accountsAsOf = await page.getByTestId('as-of').first().textContent();
+    await home();
+    await expect.poll(async () => `As of ${await value('today-balances-at')}`).toBe(accountsAsOf);
+    expect(`As of ${at((await cliToday()).freshness.data!.balancesAt)}`).toBe(accountsAsOf);
+
+    // Journal verified, periods closed: the Journal screen's last verification and its closed periods.
+    await home();
+    await page.getByTestId('today-verified').click();
+    await page.getByRole('heading', { name: 'Journal', level: 1 }).waitFor();
+    await expect
+      .poll(() => page.getByTestId('journal-last-verified').textContent())
+      .toBe(`Last verified ${at(d.journalVerify!.at)}: holds ${formatCount(d.journalVerify!.entries)} entries.`);
+    await home();
+    await page.getByTestId('today-periods').click();
+    const periods = page.getByRole('table', { name: 'Closed periods' }).locator('tbody tr');
+    await expect.poll(() => periods.count()).toBe(d.periods.closed);
+    expect(await periods.filter({ hasText: 'Changed after close' }).count()).toBe(d.periods.changed.length);
     await home();
   });
 
@@ -131,22 +257,29 @@ describe.runIf(ready)('Today', () => {
       const before = await value('today-payable-total');
       await sandbox.close();
       await page.getByRole('button', { name: 'Refresh all' }).click();
-      await page.getByTestId('today-progress').getByText('Watch list: done').waitFor();
-      await page
-        .getByTestId('today-payable')
-        .getByText(/^Refresh failed: /)
-        .waitFor();
-      await page
-        .getByTestId('today-freshness')
-        .getByText(/^Refresh failed: /)
-        .waitFor();
-      expect(await page.getByTestId('today-progress').textContent()).toContain('Balances: failed');
-      // The cached figures stay, dated; the action that needs the service says why it is disabled.
+      const progress = page.getByTestId('today-progress');
+      // The watch list is the last part: once it has ended, so has the refresh.
+      await progress.getByText(/^Watch list: (done|failed|cancelled)$/).waitFor();
+      // Every part needs the service; the watch list's round too, as it has pending payouts to check.
+      expect((await progress.getByRole('listitem').allTextContents()).join(' | ')).toBe(
+        'Balances: failed | Settlement sync: failed | Watch list: failed',
+      );
+      for (const panel of ['today-payable', 'today-not-arrived', 'today-watch', 'today-freshness']) {
+        await page
+          .getByTestId(panel)
+          .getByText(/^Refresh failed: /)
+          .waitFor();
+      }
+      // The cached figures stay, each panel dated by its source; the action that needs the service says why it is
+      // disabled, on the button and in the banner above.
       expect(await value('today-payable-total')).toBe(before);
-      expect(await page.getByTestId('today-payable').getByTestId('as-of').count()).toBe(1);
+      for (const panel of ['today-payable', 'today-not-arrived', 'today-exceptions', 'today-watch']) {
+        expect(await page.getByTestId(panel).getByTestId('as-of').textContent(), panel).toMatch(/^As of .* IST$/);
+      }
       const refresh = page.getByRole('button', { name: 'Refresh all' });
       await expect.poll(() => refresh.isDisabled()).toBe(true);
       expect(await refresh.getAttribute('title')).toMatch(/^Needs the service/);
+      await page.getByText('Actions that need the service are paused until it answers again.').waitFor();
       await saveScreenshots(page, 'today-offline', { schemes: ['dark'] });
     },
   );

@@ -10,6 +10,8 @@ import { RULES, type RuleId } from '../../../shared/reconciliation';
 import type { RefreshPart } from '../../../shared/today';
 import { useNavigation } from '../navigation/navigation-store';
 import type { Screen } from '../navigation/screens';
+import { useChangesDialog } from '../settlements/changes-store';
+import { useSettlements } from '../settlements/settlements-store';
 import { AsOf } from '../ui/AsOf';
 import { formatCalendarDate, formatCount, formatIstInstant, formatMoney } from '../ui/format';
 import { OfflineBanner } from '../ui/OfflineBanner';
@@ -31,22 +33,31 @@ const PART_LABELS: Record<RefreshPart, string> = {
   watch: 'Watch list',
 };
 
-/** A row that opens the screen acting on it, as the sidebar would. */
+/** A row that opens the screen acting on it, as the sidebar would; `prepare` first sets that screen to the figure's view. */
 function Row({
   screen,
   label,
   value,
   testId,
+  prepare,
 }: {
   screen: string;
   label: ReactNode;
   value: ReactNode;
   testId?: string;
+  prepare?: () => void;
 }) {
   const open = useNavigation((s) => s.open);
   return (
     <li className="today-row">
-      <button type="button" className="today-link" onClick={() => open(screen)}>
+      <button
+        type="button"
+        className="today-link"
+        onClick={() => {
+          prepare?.();
+          open(screen);
+        }}
+      >
         <span className="today-label">{label}</span>
         <span className="today-value" data-testid={testId}>
           {value}
@@ -234,7 +245,12 @@ function ApprovalsAndWatch({ s, failure }: { s: Summary; failure: string | null 
               value={formatCount(w.overdue)}
               testId="today-watch-overdue"
             />
-            <Row screen="payouts" label="Pending, watched" value={formatCount(w.watching)} />
+            <Row
+              screen="payouts"
+              label="Pending, watched"
+              value={formatCount(w.watching)}
+              testId="today-watch-pending"
+            />
             {w.paused && <li className="muted">{w.paused}</li>}
           </>
         )}
@@ -248,6 +264,14 @@ const at = (iso: string | null) => (iso === null ? 'Never' : formatIstInstant(is
 function FreshnessPanel({ p, failure }: { p: PanelOf<'freshness'>; failure: string | null }) {
   const d = p.data;
   const changed = d ? d.changes.new + d.changes.changed + d.changes.vanished + d.changes.returned : 0;
+  const setRange = useSettlements((s) => s.setRange);
+  const showChanges = useChangesDialog((s) => s.show);
+  // Settlements opens on these same dates, every gateway, with its changes and completeness shown: the figures here.
+  const changesOfPeriod = () => {
+    if (!d) return;
+    setRange({ from: d.from, to: d.to, pg: null });
+    showChanges(null);
+  };
   return (
     <Panel id="freshness" title="Freshness" panel={p} failure={failure} empty="Nothing synced yet.">
       {d && (
@@ -260,12 +284,14 @@ function FreshnessPanel({ p, failure }: { p: PanelOf<'freshness'>; failure: stri
           />
           <Row
             screen="settlements"
+            prepare={changesOfPeriod}
             label="Recent dates not complete"
             value={d.incomplete.length === 0 ? 'None' : d.incomplete.map((x) => formatCalendarDate(x.date)).join(', ')}
             testId="today-incomplete"
           />
           <Row
             screen="settlements"
+            prepare={changesOfPeriod}
             label="Records changed since first synced"
             value={formatCount(changed)}
             testId="today-changes"
