@@ -8,14 +8,21 @@
  * part's failure on its panel, the panels stay, dated, and the button says why it is disabled. On a desk (a real
  * PostgreSQL), the Approvals panel's counts are the Approvals screen's and the CLI's. Screenshots light and dark.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../electron/core';
 import { formatMoney } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import { formatCalendarDate, formatCount, formatIstInstant } from '../../renderer/src/ui/format';
 import type { TodaySummary } from '../../shared/today';
 import { TEST_TODAY } from '../support/clock';
 import { cliRunner } from '../support/cli';
-import { ok, syncedThroughJob } from '../support/core';
+import { coreOnSandbox, ok, syncedThroughJob } from '../support/core';
+import { createTestDesk, joinDesk, type TestDesk } from '../support/desk';
+import { memoryStore } from '../support/memory-store';
+import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
@@ -281,6 +288,98 @@ describe.runIf(ready)('Today', () => {
       expect(await refresh.getAttribute('title')).toMatch(/^Needs the service/);
       await page.getByText('Actions that need the service are paused until it answers again.').waitFor();
       await saveScreenshots(page, 'today-offline', { schemes: ['dark'] });
+    },
+  );
+});
+
+describe.runIf(ready && postgresAvailable())('Today on a desk', () => {
+  let cluster: TestCluster;
+  let desk: TestDesk;
+  let app: RunningApp;
+  let olga: Core;
+  const dirs: string[] = [];
+  let keys = 0;
+  /** A partial refund of a seeded order through `core`: on a desk it becomes a proposal, nothing is sent. */
+  const propose = async (core: Core, orderId: string) => {
+    const r = await ok(core, 'orders.refund', { requestKey: `today-desk-${++keys}`, orderId, amount: 100 });
+    if (!('pendingApproval' in r)) throw new Error('The refund was sent without approval.');
+  };
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    desk = await createTestDesk(cluster, { olga: 'operator', arun: 'admin' });
+    app = await startApp({ prepare: ({ core }) => joinDesk(core, cluster, desk, 'arun').then(() => undefined) });
+    // Olga's console on the app's sandbox, with its merchant's key and secret.
+    dirs.push(mkdtempSync(join(tmpdir(), 'today-desk-olga-')));
+    olga = coreOnSandbox(app.sandbox, {
+      dataDir: dirs[0]!,
+      vault: memoryStore(),
+      consoleName: 'olga-laptop',
+      sandbox: { url: app.sandbox.url, ...app.merchant },
+    });
+    await joinDesk(olga, cluster, desk, 'olga');
+    const orders = app.sandbox
+      .fixtures()
+      .orders.filter((o) => o.status === 'success')
+      .map((o) => o.id);
+    // Two of olga's for arun to approve, one of arun's own waiting for someone else.
+    await propose(olga, orders[0]!);
+    await propose(olga, orders[1]!);
+    await propose(app.core, orders[2]!);
+  }, 120_000);
+  afterAll(async () => {
+    await olga?.close();
+    await app?.close();
+    cluster?.destroy();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it(
+    'counts the approvals as the Approvals screen lists them, and as the CLI’s summary does',
+    { timeout: 120_000 },
+    async () => {
+      const { page, core } = app;
+      await page.reload();
+      await app.harness.eventStreamOpen();
+      const panel = page.getByTestId('today-approvals');
+      await panel.getByTestId('today-waiting').waitFor();
+      // The summary `today --json` prints (the CLI calls the same core function), and the desk's own lists.
+      const s = await core.today.summary(core.profiles.active().id);
+      expect(s.mode).toBe('desk');
+      const a = s.approvals.data!;
+      const list = async (scope: 'waiting' | 'mine' | 'open') => ok(core, 'approvals.list', { scope });
+      const open = await list('open');
+      const expiring = open.filter(
+        (p) => p.state === 'pending' && Date.parse(p.expiresAt) <= Date.parse(p.madeAt) + 24 * 3_600_000,
+      ).length;
+      expect(a).toMatchObject({
+        waiting: (await list('waiting')).length,
+        mine: (await list('mine')).filter((p) => p.state === 'pending').length,
+        expiringToday: expiring,
+      });
+      expect(a.waiting).toBe(2);
+      expect(await panel.getByTestId('today-waiting').textContent()).toBe(formatCount(a.waiting));
+      expect(await panel.getByTestId('today-approvals-mine').textContent()).toBe(formatCount(a.mine));
+      expect(await panel.getByTestId('today-expiring').textContent()).toBe(formatCount(a.expiringToday));
+      expect(await panel.getByTestId('as-of').textContent()).toMatch(/^As of .* IST$/);
+      await saveScreenshots(page, 'today-desk');
+
+      // Each count opens the Approvals screen on the proposals it counts.
+      const rows = page.getByRole('table', { name: 'Proposals' }).locator('tbody tr');
+      const opens = async (testId: string, scope: string, count: number) => {
+        await page.keyboard.press('g');
+        await page.keyboard.press('h');
+        await page.getByRole('heading', { name: 'Today', level: 1 }).waitFor();
+        await page.getByTestId(testId).click();
+        await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor();
+        const pressed = page.getByRole('group', { name: 'Which proposals' }).getByRole('button', { pressed: true });
+        expect(await pressed.textContent()).toBe(scope);
+        await expect.poll(() => rows.count()).toBe(count);
+      };
+      await opens('today-waiting', 'Waiting for me', a.waiting);
+      await opens('today-approvals-mine', 'Mine', a.mine);
+      await opens('today-expiring', 'Open', open.length);
+      expect(open.length).toBe(a.expiringToday);
     },
   );
 });

@@ -84,7 +84,10 @@ function otherText(s: TodaySummary): string[] {
   const a = s.approvals.data;
   if (s.mode === 'desk') {
     lines.push(heading('Approvals', s.approvals));
-    if (a) lines.push(`  ${a.waiting} waiting for me, ${a.mine} of mine waiting, ${a.expiringToday} expiring today`);
+    if (a)
+      lines.push(
+        `  ${a.waiting} waiting for me, ${a.mine} of mine waiting, ${a.expiringToday} expiring within 24 hours`,
+      );
   }
   const w = s.watch.data;
   lines.push(heading('Payouts to watch', s.watch));

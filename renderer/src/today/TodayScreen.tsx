@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import type { IpcOutput } from '../../../shared/ipc/contract';
 import { RULES, type RuleId } from '../../../shared/reconciliation';
 import type { RefreshPart } from '../../../shared/today';
+import { useApprovalsUi } from '../approvals/approvals-store';
 import { useNavigation } from '../navigation/navigation-store';
 import type { Screen } from '../navigation/screens';
 import { useChangesDialog } from '../settlements/changes-store';
@@ -221,6 +222,8 @@ function ExceptionsPanel({ p }: { p: PanelOf<'exceptions'> }) {
 }
 
 function ApprovalsAndWatch({ s, failure }: { s: Summary; failure: string | null }) {
+  // Each count opens the Approvals screen on the proposals it counts.
+  const setScope = useApprovalsUi((u) => u.setScope);
   const a = s.approvals.data;
   const w = s.watch.data;
   return (
@@ -229,9 +232,27 @@ function ApprovalsAndWatch({ s, failure }: { s: Summary; failure: string | null 
         <Panel id="approvals" title="Approvals" panel={s.approvals} empty="">
           {a && (
             <>
-              <Row screen="approvals" label="Waiting for me" value={formatCount(a.waiting)} testId="today-waiting" />
-              <Row screen="approvals" label="Mine, waiting for someone" value={formatCount(a.mine)} />
-              <Row screen="approvals" label="Expiring today" value={formatCount(a.expiringToday)} />
+              <Row
+                screen="approvals"
+                prepare={() => setScope('waiting')}
+                label="Waiting for me"
+                value={formatCount(a.waiting)}
+                testId="today-waiting"
+              />
+              <Row
+                screen="approvals"
+                prepare={() => setScope('mine')}
+                label="Mine, waiting for someone"
+                value={formatCount(a.mine)}
+                testId="today-approvals-mine"
+              />
+              <Row
+                screen="approvals"
+                prepare={() => setScope('open')}
+                label="Expiring within 24 hours"
+                value={formatCount(a.expiringToday)}
+                testId="today-expiring"
+              />
             </>
           )}
         </Panel>
