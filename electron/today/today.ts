@@ -85,6 +85,8 @@ export function createToday(deps: TodayDeps) {
 
   function payable(profileId: string) {
     const r = deps.accounts.headroom(profileId);
+    // No balance ever refreshed is no figure, not "₹0.00 payable": the panel says to refresh them.
+    if (r.gateways.length === 0) return { data: null, asOf: null };
     return {
       data: {
         gateways: r.gateways,

@@ -287,6 +287,13 @@ describe.runIf(ready)('Today', () => {
       await expect.poll(() => refresh.isDisabled()).toBe(true);
       expect(await refresh.getAttribute('title')).toMatch(/^Needs the service/);
       await page.getByText('Actions that need the service are paused until it answers again.').waitFor();
+      // The watch round's pause is said once, as its part's failure.
+      const paused = app.core.payoutWatch.state(profileId()).paused!;
+      expect(await page.getByTestId('today-watch').getByText(paused).count()).toBe(1);
+      // What waits for a person stands out: the payout past its expected time, the batch without its credit.
+      for (const testId of ['today-watch-overdue', 'today-overdue']) {
+        expect(await page.getByTestId(testId).getAttribute('class')).toContain('today-value-attention');
+      }
       await saveScreenshots(page, 'today-offline', { schemes: ['dark'] });
     },
   );
@@ -362,6 +369,10 @@ describe.runIf(ready && postgresAvailable())('Today on a desk', () => {
       expect(await panel.getByTestId('today-approvals-mine').textContent()).toBe(formatCount(a.mine));
       expect(await panel.getByTestId('today-expiring').textContent()).toBe(formatCount(a.expiringToday));
       expect(await panel.getByTestId('as-of').textContent()).toMatch(/^As of .* IST$/);
+      // No balance refreshed on this console yet: no figure, rather than ₹0.00 payable.
+      expect(core.treasury.accounts.headroom(core.profiles.active().id).gateways).toEqual([]);
+      await page.getByTestId('today-payable').getByText('No balances yet: refresh them.').waitFor();
+      expect(await page.getByTestId('today-payable-total').count()).toBe(0);
       await saveScreenshots(page, 'today-desk');
 
       // Each count opens the Approvals screen on the proposals it counts.

@@ -41,12 +41,18 @@ function Row({
   value,
   testId,
   prepare,
+  wrap = false,
+  attention = false,
 }: {
   screen: string;
   label: ReactNode;
   value: ReactNode;
   testId?: string;
   prepare?: () => void;
+  /** A list (of dates) that may take more than one line; a figure never breaks. */
+  wrap?: boolean;
+  /** Something waits for a person (a count above zero of what should be none): the figure stands out. */
+  attention?: boolean;
 }) {
   const open = useNavigation((s) => s.open);
   return (
@@ -60,7 +66,12 @@ function Row({
         }}
       >
         <span className="today-label">{label}</span>
-        <span className="today-value" data-testid={testId}>
+        <span
+          className={['today-value', wrap && 'today-value-list', attention && 'today-value-attention']
+            .filter(Boolean)
+            .join(' ')}
+          data-testid={testId}
+        >
           {value}
         </span>
       </button>
@@ -172,13 +183,21 @@ function NotArrivedPanel({ p, failure }: { p: PanelOf<'notArrived'>; failure: st
               screen="reconciliation"
               label="Batches without a credit (overdue)"
               value={countMoney(a.overdue)}
+              attention={a.overdue.count > 0}
               testId="today-overdue"
             />
-            <Row screen="reconciliation" label="Amount differs" value={countMoney(a.differs)} testId="today-differs" />
+            <Row
+              screen="reconciliation"
+              label="Amount differs"
+              value={countMoney(a.differs)}
+              testId="today-differs"
+              attention={a.differs.count > 0}
+            />
             <Row
               screen="reconciliation"
               label="Credits without a batch"
               value={countMoney(a.unmatched)}
+              attention={a.unmatched.count > 0}
               testId="today-unmatched"
             />
           </ul>
@@ -237,6 +256,7 @@ function ApprovalsAndWatch({ s, failure }: { s: Summary; failure: string | null 
                 prepare={() => setScope('waiting')}
                 label="Waiting for me"
                 value={formatCount(a.waiting)}
+                attention={a.waiting > 0}
                 testId="today-waiting"
               />
               <Row
@@ -264,6 +284,7 @@ function ApprovalsAndWatch({ s, failure }: { s: Summary; failure: string | null 
               screen="payouts"
               label="Pending past their expected time"
               value={formatCount(w.overdue)}
+              attention={w.overdue > 0}
               testId="today-watch-overdue"
             />
             <Row
@@ -272,7 +293,8 @@ function ApprovalsAndWatch({ s, failure }: { s: Summary; failure: string | null 
               value={formatCount(w.watching)}
               testId="today-watch-pending"
             />
-            {w.paused && <li className="muted">{w.paused}</li>}
+            {/* The paused round's sentence, unless "Refresh all" already shows it as its watch part's failure. */}
+            {w.paused && w.paused !== failure && <li className="muted">{w.paused}</li>}
           </>
         )}
       </Panel>
@@ -306,6 +328,7 @@ function FreshnessPanel({ p, failure }: { p: PanelOf<'freshness'>; failure: stri
           <Row
             screen="settlements"
             prepare={changesOfPeriod}
+            wrap
             label="Recent dates not complete"
             value={d.incomplete.length === 0 ? 'None' : d.incomplete.map((x) => formatCalendarDate(x.date)).join(', ')}
             testId="today-incomplete"
@@ -332,6 +355,7 @@ function FreshnessPanel({ p, failure }: { p: PanelOf<'freshness'>; failure: stri
             screen="journal"
             label="Periods closed · changed after close"
             value={`${formatCount(d.periods.closed)} · ${formatCount(d.periods.changed.length)}`}
+            attention={d.periods.changed.length > 0}
             testId="today-periods"
           />
         </>
@@ -405,12 +429,17 @@ export function TodayScreen() {
         <>
           {s.refresh && <RefreshProgress r={s.refresh} />}
           {s.firstRun && <WelcomePanel onOpen={(screen: Screen) => open(screen.id)} />}
+          {/* Two columns of about equal height, so every panel fits 1280×800 without a gap beside a short one. */}
           <div className="today-grid">
-            <PayablePanel p={s.payable} failure={failure('balances')} />
-            <NotArrivedPanel p={s.notArrived} failure={failure('sync')} />
-            <ExceptionsPanel p={s.exceptions} />
-            <ApprovalsAndWatch s={s} failure={failure('watch')} />
-            <FreshnessPanel p={s.freshness} failure={failure('sync')} />
+            <div className="today-column">
+              <PayablePanel p={s.payable} failure={failure('balances')} />
+              <ExceptionsPanel p={s.exceptions} />
+            </div>
+            <div className="today-column">
+              <NotArrivedPanel p={s.notArrived} failure={failure('sync')} />
+              <ApprovalsAndWatch s={s} failure={failure('watch')} />
+              <FreshnessPanel p={s.freshness} failure={failure('sync')} />
+            </div>
           </div>
         </>
       )}
