@@ -11,6 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import { formatMoney } from '../../shared/money';
@@ -42,6 +43,9 @@ describe.runIf(ready)('Today', () => {
 
   const profileId = () => app.core.profiles.active().id;
   const value = (testId: string) => app.page.getByTestId(testId).first().textContent();
+  /** Waits until `locator` reads `text` exactly: the screen's own answer, however long its read takes. */
+  const shows = (locator: Locator, text: string) =>
+    locator.filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).waitFor();
   /** `today --json` on the app's own data folder: the CLI's summary of the same cache and journal. */
   const cliToday = async () => {
     const r = await cliRunner(app.dataDir).run('--json', 'today');
@@ -188,20 +192,26 @@ describe.runIf(ready)('Today', () => {
     await home();
     await page.getByTestId('today-open').click();
     await page.getByRole('heading', { name: 'Exceptions', level: 1 }).waitFor();
-    await page.getByRole('search', { name: 'Filter the exceptions' }).getByLabel('State').selectOption('open');
+    // The row opens the queue on the open ones; each rule's row on that rule's.
+    const state = page.getByRole('search', { name: 'Filter the exceptions' }).getByLabel('State');
+    expect(await state.inputValue()).toBe('open');
     const totals = page.getByRole('status', { name: 'Filtered set' });
-    await expect.poll(() => totals.textContent()).toMatch(/at risk/);
-    const [count, risk] = open!.split(' · ');
-    await expect.poll(() => totals.textContent()).toBe(`${count} exceptions · ${risk} at risk`);
+    const set = (t: { count: number; amount: number }) =>
+      `${formatCount(t.count)} exception${t.count === 1 ? '' : 's'} · ${formatMoney(t.amount)} at risk`;
+    await shows(totals, set(ex.open));
+    for (const r of ex.byRule) {
+      await home();
+      await page.getByTestId(`today-rule-${r.rule}`).click();
+      await page.getByRole('heading', { name: 'Exceptions', level: 1 }).waitFor();
+      await shows(totals, set(r));
+    }
 
     // Payouts to watch: the watch list's pending and overdue counts.
     await home();
     await page.getByTestId('today-watch-overdue').click();
     await page.getByRole('heading', { name: 'Payouts', level: 1 }).waitFor();
     const watch = page.locator('section[aria-labelledby="payout-watch-title"] .payout-panel-head > .muted').first();
-    await expect
-      .poll(() => watch.textContent())
-      .toBe(`${formatCount(w.watching)} pending, ${formatCount(w.overdue)} overdue`);
+    await shows(watch, `${formatCount(w.watching)} pending, ${formatCount(w.overdue)} overdue`);
 
     // Freshness: the Settlements screen opens on the same dates with their changes and completeness.
     await home();
@@ -211,7 +221,7 @@ describe.runIf(ready)('Today', () => {
     });
     await dialog.waitFor();
     const perDate = dialog.getByRole('list', { name: 'Completeness per date' }).getByRole('listitem');
-    await expect.poll(() => perDate.count()).toBeGreaterThan(0);
+    await perDate.first().waitFor();
     const complete = new Set<string>();
     for (const item of await perDate.allTextContents()) {
       if (/ complete( ·|$)/.test(item)) complete.add(item.slice(0, formatCalendarDate(d.from).length));
@@ -235,23 +245,27 @@ describe.runIf(ready)('Today', () => {
     await home();
     await page.getByTestId('today-balances-at').click();
     await page.getByRole('heading', { name: 'Accounts & balances', level: 1 }).waitFor();
-    // The screen refreshed the balances when it first opened (above): Today and the CLI read that refresh's time.
-    const accountsAsOf = await page.getByTestId('as-of').first().textContent();
+    // The screen refreshed the balances when it first opened (above): once that has ended, Today and the CLI read
+    // that refresh's time.
+    await page.getByRole('button', { name: 'Refresh balances' }).waitFor();
+    const balancesAt = at((await cliToday()).freshness.data!.balancesAt);
+    await shows(page.getByTestId('as-of').first(), `As of ${balancesAt}`);
     await home();
-    await expect.poll(async () => `As of ${await value('today-balances-at')}`).toBe(accountsAsOf);
-    expect(`As of ${at((await cliToday()).freshness.data!.balancesAt)}`).toBe(accountsAsOf);
+    await shows(page.getByTestId('today-balances-at'), balancesAt);
 
     // Journal verified, periods closed: the Journal screen's last verification and its closed periods.
     await home();
     await page.getByTestId('today-verified').click();
     await page.getByRole('heading', { name: 'Journal', level: 1 }).waitFor();
-    await expect
-      .poll(() => page.getByTestId('journal-last-verified').textContent())
-      .toBe(`Last verified ${at(d.journalVerify!.at)}: holds ${formatCount(d.journalVerify!.entries)} entries.`);
+    await shows(
+      page.getByTestId('journal-last-verified'),
+      `Last verified ${at(d.journalVerify!.at)}: holds ${formatCount(d.journalVerify!.entries)} entries.`,
+    );
     await home();
     await page.getByTestId('today-periods').click();
     const periods = page.getByRole('table', { name: 'Closed periods' }).locator('tbody tr');
-    await expect.poll(() => periods.count()).toBe(d.periods.closed);
+    await periods.nth(d.periods.closed - 1).waitFor();
+    expect(await periods.count()).toBe(d.periods.closed);
     expect(await periods.filter({ hasText: 'Changed after close' }).count()).toBe(d.periods.changed.length);
     await home();
   });
@@ -385,7 +399,8 @@ describe.runIf(ready && postgresAvailable())('Today on a desk', () => {
         await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor();
         const pressed = page.getByRole('group', { name: 'Which proposals' }).getByRole('button', { pressed: true });
         expect(await pressed.textContent()).toBe(scope);
-        await expect.poll(() => rows.count()).toBe(count);
+        await rows.nth(count - 1).waitFor();
+        expect(await rows.count()).toBe(count);
       };
       await opens('today-waiting', 'Waiting for me', a.waiting);
       await opens('today-approvals-mine', 'Mine', a.mine);

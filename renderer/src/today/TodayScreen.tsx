@@ -9,6 +9,7 @@ import type { IpcOutput } from '../../../shared/ipc/contract';
 import { RULES, type RuleId } from '../../../shared/reconciliation';
 import type { RefreshPart } from '../../../shared/today';
 import { useApprovalsUi } from '../approvals/approvals-store';
+import { useExceptionsUi } from '../exceptions/exceptions-store';
 import { useNavigation } from '../navigation/navigation-store';
 import type { Screen } from '../navigation/screens';
 import { useChangesDialog } from '../settlements/changes-store';
@@ -209,14 +210,29 @@ function NotArrivedPanel({ p, failure }: { p: PanelOf<'notArrived'>; failure: st
 
 function ExceptionsPanel({ p }: { p: PanelOf<'exceptions'> }) {
   const d = p.data;
+  // Each row opens the queue filtered to the exceptions it counts.
+  const show = useExceptionsUi((u) => u.replaceFilter);
   return (
     <Panel id="exceptions" title="Exceptions" panel={p} empty="Nothing synced yet.">
       {d && (
         <>
-          <Row screen="exceptions" label="Open, amount at risk" value={countMoney(d.open)} testId="today-open" />
-          <Row screen="exceptions" label="Assigned to me" value={countMoney(d.assignedToMe)} testId="today-mine" />
           <Row
             screen="exceptions"
+            prepare={() => show({ state: 'open' })}
+            label="Open, amount at risk"
+            value={countMoney(d.open)}
+            testId="today-open"
+          />
+          <Row
+            screen="exceptions"
+            prepare={() => show({ state: 'unresolved', assignedTo: 'me' })}
+            label="Assigned to me"
+            value={countMoney(d.assignedToMe)}
+            testId="today-mine"
+          />
+          <Row
+            screen="exceptions"
+            prepare={() => show({ state: 'open' })}
             label="Oldest open"
             value={
               d.oldestDate === null
@@ -229,6 +245,7 @@ function ExceptionsPanel({ p }: { p: PanelOf<'exceptions'> }) {
             <Row
               key={r.rule}
               screen="exceptions"
+              prepare={() => show({ state: 'open', rule: r.rule as RuleId })}
               label={RULES[r.rule as RuleId] ?? r.rule}
               value={countMoney(r)}
               testId={`today-rule-${r.rule}`}
