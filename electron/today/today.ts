@@ -275,10 +275,16 @@ export function createToday(deps: TodayDeps) {
     };
     let cancelled = false;
     let syncJobId: string | null = null;
-    const cancel = () => {
-      cancelled = true;
-      if (syncJobId) deps.syncJobs.cancel(syncJobId);
+    // Kept before the first part starts, so its events already find this refresh (and Cancel reaches it).
+    const entry = {
+      state,
+      cancel: () => {
+        cancelled = true;
+        if (syncJobId) deps.syncJobs.cancel(syncJobId);
+      },
+      ended: Promise.resolve(state),
     };
+    refreshes.set(profileId, entry);
     const set = (part: RefreshPart, s: RefreshState['parts'][number]['state'], error: string | null = null) => {
       const i = state.parts.findIndex((p) => p.part === part);
       state.parts[i] = { part, state: s, error };
@@ -292,7 +298,7 @@ export function createToday(deps: TodayDeps) {
         if (w.paused) throw new Error(w.paused);
       },
     };
-    const ended = (async () => {
+    entry.ended = (async () => {
       for (const part of REFRESH_PARTS) {
         if (cancelled) {
           set(part, 'cancelled');
@@ -311,7 +317,6 @@ export function createToday(deps: TodayDeps) {
       deps.events.emit('todayRefresh', state);
       return state;
     })();
-    refreshes.set(profileId, { state, cancel, ended });
     return state;
   }
 
