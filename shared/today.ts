@@ -92,6 +92,9 @@ export type LastVerification = z.output<typeof lastVerification>;
 
 export const freshnessPanel = z.object({
   settlementsSyncedAt: z.string().nullable(),
+  /** The recent dates the completeness and the changes are of: Reconciliation's period, the seven days before today. */
+  from: calendarDate,
+  to: calendarDate,
   /**
    * The recent dates (Reconciliation's period) not known complete: the last sync saw the list move (`unstable`), was
    * made before completeness was kept (`unknown`), or there was none (`never`).

@@ -20,6 +20,7 @@ export function createJournalHandlers(deps: {
       return { entries: journal.list(filter), head: journal.head() };
     },
     'journal.verify': () => active().journal.verify(),
+    'journal.lastVerification': () => active().journal.lastVerification(),
     'journal.unresolved': () => active().journal.unresolved(),
     'journal.checkStatus': ({ attemptSeq, beneficiaryId }) =>
       deps.beneficiaries.checkStatus(deps.profiles.active().id, attemptSeq, beneficiaryId),

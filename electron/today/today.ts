@@ -74,7 +74,7 @@ async function panelOf<T>(read: () => Promise<{ data: T; asOf: string | null }> 
 const EMPTY = { data: null, asOf: null, error: null };
 
 export function createToday(deps: TodayDeps) {
-  const refreshes = new Map<string, { state: RefreshState; cancel: () => void }>();
+  const refreshes = new Map<string, { state: RefreshState; cancel: () => void; ended: Promise<RefreshState> }>();
   const today = () => epochMsToIstDate(deps.now());
   const nowIso = () => new Date(deps.now()).toISOString();
 
@@ -85,6 +85,8 @@ export function createToday(deps: TodayDeps) {
 
   function payable(profileId: string) {
     const r = deps.accounts.headroom(profileId);
+    // No balance ever refreshed is no figure, not "₹0.00 payable": the panel says to refresh them.
+    if (r.gateways.length === 0) return { data: null, asOf: null };
     return {
       data: {
         gateways: r.gateways,
@@ -169,6 +171,8 @@ export function createToday(deps: TodayDeps) {
     return {
       data: {
         settlementsSyncedAt: syncedAt,
+        from,
+        to,
         incomplete,
         changes: cache.changes.summary({ from, to }).byKind,
         balancesAt: cache.accounts.overview().asOf,
@@ -271,12 +275,14 @@ export function createToday(deps: TodayDeps) {
     };
     let cancelled = false;
     let syncJobId: string | null = null;
+    // Kept before the first part starts, so its events already find this refresh (and Cancel reaches it).
     const entry = {
       state,
       cancel: () => {
         cancelled = true;
         if (syncJobId) deps.syncJobs.cancel(syncJobId);
       },
+      ended: Promise.resolve(state),
     };
     refreshes.set(profileId, entry);
     const set = (part: RefreshPart, s: RefreshState['parts'][number]['state'], error: string | null = null) => {
@@ -292,7 +298,7 @@ export function createToday(deps: TodayDeps) {
         if (w.paused) throw new Error(w.paused);
       },
     };
-    void (async () => {
+    entry.ended = (async () => {
       for (const part of REFRESH_PARTS) {
         if (cancelled) {
           set(part, 'cancelled');
@@ -309,6 +315,7 @@ export function createToday(deps: TodayDeps) {
       state.running = false;
       state.finishedAt = nowIso();
       deps.events.emit('todayRefresh', state);
+      return state;
     })();
     return state;
   }
@@ -316,6 +323,22 @@ export function createToday(deps: TodayDeps) {
   return {
     summary,
     refresh,
+    /**
+     * "Refresh all" waited for (the CLI's `today --refresh`): starts one, or joins the one running, and resolves with
+     * each part's outcome once the last has ended; `signal` cancels it as the screen's Cancel does. No part throws out
+     * of it: a failure is its part's `error`.
+     */
+    async refreshAndWait(profileId: string, signal?: AbortSignal): Promise<RefreshState> {
+      refresh(profileId);
+      const running = refreshes.get(profileId)!;
+      const cancel = () => running.cancel();
+      signal?.addEventListener('abort', cancel, { once: true });
+      try {
+        return await running.ended;
+      } finally {
+        signal?.removeEventListener('abort', cancel);
+      }
+    },
     /** Stops "Refresh all": the part running stops (a sync where it is), the rest are not started. */
     cancelRefresh(profileId: string, jobId: string): boolean {
       const r = refreshes.get(profileId);

@@ -84,6 +84,7 @@ export const IPC_CHANNELS = [
   'notices.dismiss',
   'journal.list',
   'journal.verify',
+  'journal.lastVerification',
   'journal.unresolved',
   'journal.checkStatus',
   'journal.periods',

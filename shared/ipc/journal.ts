@@ -14,6 +14,7 @@ import {
   verifyResult,
 } from '../journal';
 import { calendarDate } from '../api/common';
+import { lastVerification } from '../today';
 import type { DomainSchemas } from './contract';
 
 const periodId = z.object({ id: z.number().int().positive() }).strict();
@@ -29,6 +30,8 @@ export const journalChannels = {
   },
   /** Recomputes the whole chain against the head in the settings. */
   'journal.verify': { input: z.undefined(), output: verifyResult },
+  /** When the journal was last verified (by the app or `journal verify`) and what that found; null before the first. */
+  'journal.lastVerification': { input: z.undefined(), output: lastVerification.nullable() },
   /** Actions at the service whose outcome is not known, newest first. */
   'journal.unresolved': { input: z.undefined(), output: z.array(unresolvedAction) },
   /**

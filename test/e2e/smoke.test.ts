@@ -261,6 +261,7 @@ describe.runIf(ready)('the renderer in Chromium through the harness', () => {
         );
         await unwrap(api.journal.unresolved());
         const verified = await unwrap(api.journal.verify());
+        await unwrap(api.journal.lastVerification());
         const closed = await unwrap(api.journal.closePeriod(range));
         await unwrap(api.journal.periods(range));
         await unwrap(api.journal.periodDiff({ id: closed.id }));

@@ -1,7 +1,9 @@
 /**
  * `today` on the CLI's built-in sandbox profile: the same summary as the screen's channel in --json (integer paise),
  * the human panels, and `--fail-on` for a scheduled job: exit 0 while the named figures are zero, 1 once one is not,
- * 2 for a name it does not know.
+ * 2 for a name it does not know. `today --refresh` on a profile of its own sandbox: every part done and exit 0 while
+ * the service answers, the refreshed figures in the summary; with the service gone, each part's failure in its words,
+ * the cached panels kept, and exit 1 (never 3: nothing it runs moves money).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,9 +15,10 @@ import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { SANDBOX_DEFAULTS } from '../../electron/sandbox/server';
 import type { ReconReport } from '../../shared/bank-matching';
 import { addDays } from '../../shared/time';
-import type { TodaySummary } from '../../shared/today';
+import { DEFAULT_REFRESH_DAYS, type TodaySummary } from '../../shared/today';
 import { TEST_TODAY } from '../support/clock';
 import { cliRunner } from '../support/cli';
+import { openSandbox } from '../support/sandbox';
 
 let dir: string;
 let cli: ReturnType<typeof cliRunner>['run'];
@@ -80,5 +83,80 @@ describe('today on the command line', () => {
     const r = await cli('today', '--fail-on', 'overdue,late');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('not late');
+  });
+});
+
+describe('today --refresh', () => {
+  let sb: Awaited<ReturnType<typeof openSandbox>>;
+  let run: ReturnType<typeof cliRunner>['run'];
+  let refreshDir: string;
+  beforeAll(async () => {
+    refreshDir = mkdtempSync(join(tmpdir(), 'today-refresh-cli-'));
+    sb = await openSandbox({ settlementsPerDay: 30 });
+    const own = cliRunner(refreshDir, { PC_TEST_SECRET: sb.secret });
+    const add = await own.run(
+      'profiles',
+      'add',
+      '--name',
+      'Local',
+      '--base-url',
+      sb.profile.baseUrl,
+      '--ai-url',
+      sb.profile.aiUrl,
+      '--key',
+      sb.key,
+    );
+    expect(add.code, add.stderr).toBe(0);
+    run = (...argv) => own.run('--profile', 'Local', '--secret-env', 'PC_TEST_SECRET', ...argv);
+  });
+  afterAll(async () => {
+    await sb?.close();
+    rmSync(refreshDir, { recursive: true, force: true });
+  });
+
+  it('runs balances, the last N days’ sync and a watch round, each done, and exits 0', async () => {
+    const r = await run('--json', 'today', '--refresh');
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as TodayJson;
+    const to = addDays(TEST_TODAY, -1);
+    expect(s.refresh).toMatchObject({ running: false, from: addDays(to, -(DEFAULT_REFRESH_DAYS - 1)), to });
+    expect(s.refresh!.parts).toEqual([
+      { part: 'balances', state: 'done', error: null },
+      { part: 'sync', state: 'done', error: null },
+      { part: 'watch', state: 'done', error: null },
+    ]);
+    // The refreshed figures are the summary's: the synced dates are the cache's, the balances dated.
+    const synced = JSON.parse(
+      (await run('--json', 'settlements', 'summary', '--from', s.refresh!.from, '--to', s.refresh!.to)).stdout,
+    ) as { byDate: { date: string; count: number }[] };
+    expect([...new Set(synced.byDate.map((d) => d.date))].sort()).toEqual(
+      Array.from({ length: DEFAULT_REFRESH_DAYS }, (_, i) => addDays(s.refresh!.from, i)),
+    );
+    expect(s.freshness.data!.incomplete.map((d) => d.date)).not.toContain(s.refresh!.to);
+    expect(s.freshness.data!.balancesAt).not.toBeNull();
+    expect(s.payable).toMatchObject({ error: null, asOf: s.freshness.data!.balancesAt });
+    const human = await run('today', '--refresh');
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain(`Settlement sync, ${s.refresh!.from} to ${s.refresh!.to}: done`);
+  });
+
+  it('with the service gone, says which parts failed and why, keeps the cached panels, and exits 1', async () => {
+    const before = JSON.parse((await run('--json', 'today')).stdout) as TodayJson;
+    await sb.close();
+    const r = await run('--json', 'today', '--refresh');
+    expect(r.code).toBe(1);
+    const s = JSON.parse(r.stdout) as TodayJson;
+    const part = (name: string) => s.refresh!.parts.find((p) => p.part === name)!;
+    for (const name of ['balances', 'sync']) {
+      expect(part(name).state).toBe('failed');
+      expect(part(name).error).toMatch(/Nothing is answering at the profile address/);
+    }
+    expect(r.stderr).toMatch(/^Refresh all: balances failed, sync failed/m);
+    // What the cache held before still shows, with its age.
+    expect(s.payable).toEqual(before.payable);
+    expect(s.freshness.data!.settlementsSyncedAt).toBe(before.freshness.data!.settlementsSyncedAt);
+    const human = await run('today', '--refresh');
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/^ {2}Balances: failed \(Nothing is answering/m);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The Today summary over the real core: each panel's figures equal to its source module's own on the same data (the
  * channel each source screen reads), alone on the cache and on a desk on a real PostgreSQL; a profile never synced
- * gets the first-run panel and no cache; "Refresh all" runs its three parts, stops when cancelled, and a part that
- * fails says so on its own panel while the others still show.
+ * gets the first-run panel and no cache; "Refresh all" runs its three parts (waited for, as `today --refresh` does),
+ * stops when cancelled, and a part that fails says so on its own panel while the others still show.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -237,6 +237,22 @@ describe('Today for a profile alone on its cache', () => {
     const end = await ended;
     expect(end.parts.map((p) => p.state)).toEqual(['cancelled', 'cancelled', 'cancelled']);
     expect(await ok(core, 'today.cancelRefresh', { jobId: started.jobId })).toEqual({ cancelled: false });
+  });
+
+  it('waits for "Refresh all" (today --refresh), joining one running; its signal cancels it as Cancel does', async () => {
+    const started = await ok(core, 'today.refresh', {});
+    const profileId = core.profiles.active().id;
+    // A second caller joins the refresh already running rather than starting another.
+    const joined = await core.today.refreshAndWait(profileId);
+    expect(joined).toMatchObject({ jobId: started.jobId, running: false });
+    expect(joined.parts.map((p) => p.state)).toEqual(['done', 'done', 'done']);
+
+    const abort = new AbortController();
+    const waiting = core.today.refreshAndWait(profileId, abort.signal);
+    abort.abort();
+    const cancelled = await waiting;
+    expect(cancelled.jobId).not.toBe(started.jobId);
+    expect(cancelled.parts.map((p) => p.state)).toEqual(['cancelled', 'cancelled', 'cancelled']);
   });
 
   it("shows each part's failure on its own, the cached panels still dated, when the service is away", async () => {

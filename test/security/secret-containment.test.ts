@@ -227,6 +227,7 @@ describe.runIf(available)('secret containment', () => {
     // acknowledged and reopened; an action whose answer was lost, settled by a status check.
     await okCall('journal.list', {});
     expect(await okCall('journal.verify', undefined)).toMatchObject({ ok: true });
+    expect(await okCall('journal.lastVerification', undefined)).toMatchObject({ ok: true });
     const period = await okCall<{ id: number }>('journal.closePeriod', range);
     await hook(merchant.url, 'POST', 'settlements/mutate', { date: range.to, count: 1, remove: 0 });
     const resynced = nextEvent(core, 'syncFinished');

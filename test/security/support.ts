@@ -168,6 +168,7 @@ export function validInputs(profileId: string, serviceUrl = 'https://payouts.exa
     'notices.dismiss': { id: 'notice-that-does-not-exist' },
     'journal.list': { kind: 'action', text: 'beneficiary' },
     'journal.verify': undefined,
+    'journal.lastVerification': undefined,
     'journal.unresolved': undefined,
     'journal.checkStatus': { attemptSeq: 1, beneficiaryId: 'BEN-0001' },
     'journal.periods': { from: '2026-11-01', to: '2026-11-02' },

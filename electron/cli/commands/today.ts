@@ -1,13 +1,18 @@
 /**
- * `today [--fail-on overdue,differs,approvals]`: the Today screen's panels, from the cache (and the desk), each dated by
- * its source; `--json` gives the same summary as the screen, in integer paise. With `--fail-on`, a scheduled job exits 1
- * when any named figure is not zero (what each counts: `failOnCounts` in shared/today.ts).
+ * `today [--refresh] [--fail-on overdue,differs,approvals]`: the Today screen's panels, from the cache (and the desk),
+ * each dated by its source; `--json` gives the same summary as the screen, in integer paise. `--refresh` first runs
+ * the screen's "Refresh all" (balances, a sync of the last N days, a watch round) and waits for it, each part's
+ * outcome in the summary's `refresh`; it exits 1 when a part did not succeed. Nothing it runs moves money, so no
+ * outcome is unknown (never exit 3). With `--fail-on`, a scheduled job exits 1 when any named figure is not zero (what
+ * each counts: `failOnCounts` in shared/today.ts).
  */
 import { formatMoney } from '../../../shared/money';
 import { RULES, type RuleId } from '../../../shared/reconciliation';
-import { FAIL_ON, failOnCounts, type FailOn, type TodaySummary } from '../../../shared/today';
+import { FAIL_ON, failOnCounts, type FailOn, type RefreshState, type TodaySummary } from '../../../shared/today';
 import type { Command } from '../command';
-import { EXIT, UsageError, istText, result, table } from '../io';
+import type { Context } from '../context';
+import { EXIT, UsageError, istText, result, table, type Io } from '../io';
+import { cancelOnInterrupt } from './settlements';
 
 const money = (v: number | null) => (v === null ? '-' : formatMoney(v));
 const dated = (asOf: string | null) => (asOf === null ? '' : ` (as of ${istText(asOf)})`);
@@ -79,7 +84,10 @@ function otherText(s: TodaySummary): string[] {
   const a = s.approvals.data;
   if (s.mode === 'desk') {
     lines.push(heading('Approvals', s.approvals));
-    if (a) lines.push(`  ${a.waiting} waiting for me, ${a.mine} of mine waiting, ${a.expiringToday} expiring today`);
+    if (a)
+      lines.push(
+        `  ${a.waiting} waiting for me, ${a.mine} of mine waiting, ${a.expiringToday} expiring within 24 hours`,
+      );
   }
   const w = s.watch.data;
   lines.push(heading('Payouts to watch', s.watch));
@@ -100,11 +108,34 @@ function otherText(s: TodaySummary): string[] {
   return lines;
 }
 
-function human(s: TodaySummary): string {
+const PART_TEXT: Record<RefreshState['parts'][number]['part'], (r: RefreshState) => string> = {
+  balances: () => 'Balances',
+  sync: (r) => `Settlement sync, ${r.from} to ${r.to}`,
+  watch: () => 'Watch list',
+};
+
+/** "Refresh all"'s outcome, a line a part: done, or why not. */
+function refreshText(r: RefreshState): string[] {
+  return [
+    'Refresh all',
+    ...r.parts.map((p) => `  ${PART_TEXT[p.part](r)}: ${p.state}${p.error === null ? '' : ` (${p.error})`}`),
+    '',
+  ];
+}
+
+function human(s: TodaySummary, refreshed: RefreshState | null): string {
   const first = s.firstRun
     ? ['Never synced: sync settlements first (sync settlements --from DATE --to DATE).', '']
     : [];
-  return [...first, ...payableText(s), '', ...notArrivedText(s), '', ...otherText(s)].join('\n');
+  return [
+    ...(refreshed ? refreshText(refreshed) : []),
+    ...first,
+    ...payableText(s),
+    '',
+    ...notArrivedText(s),
+    '',
+    ...otherText(s),
+  ].join('\n');
 }
 
 function failOnOf(text: unknown): FailOn[] {
@@ -122,20 +153,34 @@ function failOnOf(text: unknown): FailOn[] {
   return names as FailOn[];
 }
 
+/** Ctrl-C cancels "Refresh all" as the screen's Cancel does: the part running stops, what already refreshed stays. */
+async function refreshAll(ctx: Context, io: Io): Promise<RefreshState> {
+  const interrupt = cancelOnInterrupt(io, 'what already refreshed is kept; run it again for the rest');
+  try {
+    return await ctx.core.today.refreshAndWait(ctx.profile.id, interrupt.signal);
+  } finally {
+    interrupt.dispose();
+  }
+}
+
 const today: Command = {
   words: ['today'],
   usage:
-    'today [--fail-on overdue,differs,approvals]   (the Today panels from the cache; exit 1 when a named figure is not 0)',
-  options: { 'fail-on': { type: 'string' } },
+    'today [--refresh] [--fail-on overdue,differs,approvals]   (the Today panels from the cache; --refresh runs "Refresh all" first; exit 1 when a part failed or a named figure is not 0)',
+  options: { refresh: { type: 'boolean' }, 'fail-on': { type: 'string' } },
   async run({ ctx, values, io }) {
     const failOn = failOnOf(values['fail-on']);
+    const refreshed = values.refresh === true ? await refreshAll(ctx, io) : null;
     const summary = await ctx.core.today.summary(ctx.profile.id);
     const counts = failOnCounts(summary);
     const failing = failOn.filter((n) => counts[n] > 0);
-    result(io, { ...summary, failOn: { named: failOn, counts, failing } }, () => human(summary));
-    if (failing.length === 0) return EXIT.done;
-    io.err(`Not zero: ${failing.map((n) => `${n} ${counts[n]}`).join(', ')}.`);
-    return EXIT.refused;
+    result(io, { ...summary, failOn: { named: failOn, counts, failing } }, () => human(summary, refreshed));
+    const notDone = refreshed?.parts.filter((p) => p.state !== 'done') ?? [];
+    if (notDone.length > 0) {
+      io.err(`Refresh all: ${notDone.map((p) => `${p.part} ${p.state}`).join(', ')}.`);
+    }
+    if (failing.length > 0) io.err(`Not zero: ${failing.map((n) => `${n} ${counts[n]}`).join(', ')}.`);
+    return notDone.length === 0 && failing.length === 0 ? EXIT.done : EXIT.refused;
   },
 };
 

@@ -30,6 +30,7 @@ import {
   useClosedPeriods,
   useJournalEntries,
   useJournalVerify,
+  useLastVerification,
   useLastJournalAction,
   usePeriodDiff,
   useReopenPeriod,
@@ -127,8 +128,12 @@ function Filters() {
   );
 }
 
+const entriesText = (n: number) => `${formatCount(n)} ${n === 1 ? 'entry' : 'entries'}`;
+
 function Verification() {
   const verify = useJournalVerify();
+  // The last verification, also one made before this screen opened or by `journal verify`: Today's row opens here.
+  const last = useLastVerification().data;
   return (
     <div className="journal-toolbar">
       <button type="button" className="button" onClick={() => verify.mutate(undefined)} disabled={verify.isPending}>
@@ -138,9 +143,16 @@ function Verification() {
         {verify.isPending && 'Recomputing every hash…'}
         {verify.isSuccess &&
           (verify.data.ok
-            ? `The journal holds ${formatCount(verify.data.entries)} ${verify.data.entries === 1 ? 'entry' : 'entries'}, every hash and link as written.`
+            ? `The journal holds ${entriesText(verify.data.entries)}, every hash and link as written.`
             : `The journal does not hold at entry ${verify.data.problem!.seq}: ${verify.data.problem!.message}`)}
       </p>
+      {last !== undefined && (
+        <p className="muted" data-testid="journal-last-verified">
+          {last === null
+            ? 'Never verified.'
+            : `Last verified ${formatIstInstant(last.at)}: ${last.ok ? `holds ${entriesText(last.entries)}` : `does not hold (${last.problem})`}.`}
+        </p>
+      )}
       {verify.isError && <ErrorNotice error={ipcErrorOf(verify.error)} />}
     </div>
   );

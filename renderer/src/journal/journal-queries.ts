@@ -22,7 +22,10 @@ export const usePeriodDiff = (id: number | null) =>
   useIpcQuery('journal.periodDiff', { id: id ?? 1 }, { enabled: id !== null });
 
 /** Recomputing every hash is asked for, not kept on screen: a mutation, so it runs only when pressed. */
-export const useJournalVerify = () => useIpcMutation('journal.verify');
+export const useJournalVerify = () =>
+  useIpcMutation('journal.verify', { invalidates: ['journal.lastVerification', 'today.'] });
+/** The last verification, whoever ran it (this app, another session, `journal verify`): what Today's row shows. */
+export const useLastVerification = () => useIpcQuery('journal.lastVerification');
 
 /** The key every journal action shares, so the screen can say how the last one went (`useLastJournalAction`). */
 const ACTION = ['journal.action'] as const;

@@ -8,8 +8,12 @@ import type { ReactNode } from 'react';
 import type { IpcOutput } from '../../../shared/ipc/contract';
 import { RULES, type RuleId } from '../../../shared/reconciliation';
 import type { RefreshPart } from '../../../shared/today';
+import { useApprovalsUi } from '../approvals/approvals-store';
+import { useExceptionsUi } from '../exceptions/exceptions-store';
 import { useNavigation } from '../navigation/navigation-store';
 import type { Screen } from '../navigation/screens';
+import { useChangesDialog } from '../settlements/changes-store';
+import { useSettlements } from '../settlements/settlements-store';
 import { AsOf } from '../ui/AsOf';
 import { formatCalendarDate, formatCount, formatIstInstant, formatMoney } from '../ui/format';
 import { OfflineBanner } from '../ui/OfflineBanner';
@@ -31,24 +35,44 @@ const PART_LABELS: Record<RefreshPart, string> = {
   watch: 'Watch list',
 };
 
-/** A row that opens the screen acting on it, as the sidebar would. */
+/** A row that opens the screen acting on it, as the sidebar would; `prepare` first sets that screen to the figure's view. */
 function Row({
   screen,
   label,
   value,
   testId,
+  prepare,
+  wrap = false,
+  attention = false,
 }: {
   screen: string;
   label: ReactNode;
   value: ReactNode;
   testId?: string;
+  prepare?: () => void;
+  /** A list (of dates) that may take more than one line; a figure never breaks. */
+  wrap?: boolean;
+  /** Something waits for a person (a count above zero of what should be none): the figure stands out. */
+  attention?: boolean;
 }) {
   const open = useNavigation((s) => s.open);
   return (
     <li className="today-row">
-      <button type="button" className="today-link" onClick={() => open(screen)}>
+      <button
+        type="button"
+        className="today-link"
+        onClick={() => {
+          prepare?.();
+          open(screen);
+        }}
+      >
         <span className="today-label">{label}</span>
-        <span className="today-value" data-testid={testId}>
+        <span
+          className={['today-value', wrap && 'today-value-list', attention && 'today-value-attention']
+            .filter(Boolean)
+            .join(' ')}
+          data-testid={testId}
+        >
           {value}
         </span>
       </button>
@@ -160,13 +184,21 @@ function NotArrivedPanel({ p, failure }: { p: PanelOf<'notArrived'>; failure: st
               screen="reconciliation"
               label="Batches without a credit (overdue)"
               value={countMoney(a.overdue)}
+              attention={a.overdue.count > 0}
               testId="today-overdue"
             />
-            <Row screen="reconciliation" label="Amount differs" value={countMoney(a.differs)} testId="today-differs" />
+            <Row
+              screen="reconciliation"
+              label="Amount differs"
+              value={countMoney(a.differs)}
+              testId="today-differs"
+              attention={a.differs.count > 0}
+            />
             <Row
               screen="reconciliation"
               label="Credits without a batch"
               value={countMoney(a.unmatched)}
+              attention={a.unmatched.count > 0}
               testId="today-unmatched"
             />
           </ul>
@@ -178,14 +210,29 @@ function NotArrivedPanel({ p, failure }: { p: PanelOf<'notArrived'>; failure: st
 
 function ExceptionsPanel({ p }: { p: PanelOf<'exceptions'> }) {
   const d = p.data;
+  // Each row opens the queue filtered to the exceptions it counts.
+  const show = useExceptionsUi((u) => u.replaceFilter);
   return (
     <Panel id="exceptions" title="Exceptions" panel={p} empty="Nothing synced yet.">
       {d && (
         <>
-          <Row screen="exceptions" label="Open, amount at risk" value={countMoney(d.open)} testId="today-open" />
-          <Row screen="exceptions" label="Assigned to me" value={countMoney(d.assignedToMe)} testId="today-mine" />
           <Row
             screen="exceptions"
+            prepare={() => show({ state: 'open' })}
+            label="Open, amount at risk"
+            value={countMoney(d.open)}
+            testId="today-open"
+          />
+          <Row
+            screen="exceptions"
+            prepare={() => show({ state: 'unresolved', assignedTo: 'me' })}
+            label="Assigned to me"
+            value={countMoney(d.assignedToMe)}
+            testId="today-mine"
+          />
+          <Row
+            screen="exceptions"
+            prepare={() => show({ state: 'open' })}
             label="Oldest open"
             value={
               d.oldestDate === null
@@ -198,6 +245,7 @@ function ExceptionsPanel({ p }: { p: PanelOf<'exceptions'> }) {
             <Row
               key={r.rule}
               screen="exceptions"
+              prepare={() => show({ state: 'open', rule: r.rule as RuleId })}
               label={RULES[r.rule as RuleId] ?? r.rule}
               value={countMoney(r)}
               testId={`today-rule-${r.rule}`}
@@ -210,6 +258,8 @@ function ExceptionsPanel({ p }: { p: PanelOf<'exceptions'> }) {
 }
 
 function ApprovalsAndWatch({ s, failure }: { s: Summary; failure: string | null }) {
+  // Each count opens the Approvals screen on the proposals it counts.
+  const setScope = useApprovalsUi((u) => u.setScope);
   const a = s.approvals.data;
   const w = s.watch.data;
   return (
@@ -218,9 +268,28 @@ function ApprovalsAndWatch({ s, failure }: { s: Summary; failure: string | null 
         <Panel id="approvals" title="Approvals" panel={s.approvals} empty="">
           {a && (
             <>
-              <Row screen="approvals" label="Waiting for me" value={formatCount(a.waiting)} testId="today-waiting" />
-              <Row screen="approvals" label="Mine, waiting for someone" value={formatCount(a.mine)} />
-              <Row screen="approvals" label="Expiring today" value={formatCount(a.expiringToday)} />
+              <Row
+                screen="approvals"
+                prepare={() => setScope('waiting')}
+                label="Waiting for me"
+                value={formatCount(a.waiting)}
+                attention={a.waiting > 0}
+                testId="today-waiting"
+              />
+              <Row
+                screen="approvals"
+                prepare={() => setScope('mine')}
+                label="Mine, waiting for someone"
+                value={formatCount(a.mine)}
+                testId="today-approvals-mine"
+              />
+              <Row
+                screen="approvals"
+                prepare={() => setScope('open')}
+                label="Expiring within 24 hours"
+                value={formatCount(a.expiringToday)}
+                testId="today-expiring"
+              />
             </>
           )}
         </Panel>
@@ -232,10 +301,17 @@ function ApprovalsAndWatch({ s, failure }: { s: Summary; failure: string | null 
               screen="payouts"
               label="Pending past their expected time"
               value={formatCount(w.overdue)}
+              attention={w.overdue > 0}
               testId="today-watch-overdue"
             />
-            <Row screen="payouts" label="Pending, watched" value={formatCount(w.watching)} />
-            {w.paused && <li className="muted">{w.paused}</li>}
+            <Row
+              screen="payouts"
+              label="Pending, watched"
+              value={formatCount(w.watching)}
+              testId="today-watch-pending"
+            />
+            {/* The paused round's sentence, unless "Refresh all" already shows it as its watch part's failure. */}
+            {w.paused && w.paused !== failure && <li className="muted">{w.paused}</li>}
           </>
         )}
       </Panel>
@@ -248,6 +324,14 @@ const at = (iso: string | null) => (iso === null ? 'Never' : formatIstInstant(is
 function FreshnessPanel({ p, failure }: { p: PanelOf<'freshness'>; failure: string | null }) {
   const d = p.data;
   const changed = d ? d.changes.new + d.changes.changed + d.changes.vanished + d.changes.returned : 0;
+  const setRange = useSettlements((s) => s.setRange);
+  const showChanges = useChangesDialog((s) => s.show);
+  // Settlements opens on these same dates, every gateway, with its changes and completeness shown: the figures here.
+  const changesOfPeriod = () => {
+    if (!d) return;
+    setRange({ from: d.from, to: d.to, pg: null });
+    showChanges(null);
+  };
   return (
     <Panel id="freshness" title="Freshness" panel={p} failure={failure} empty="Nothing synced yet.">
       {d && (
@@ -260,12 +344,15 @@ function FreshnessPanel({ p, failure }: { p: PanelOf<'freshness'>; failure: stri
           />
           <Row
             screen="settlements"
+            prepare={changesOfPeriod}
+            wrap
             label="Recent dates not complete"
             value={d.incomplete.length === 0 ? 'None' : d.incomplete.map((x) => formatCalendarDate(x.date)).join(', ')}
             testId="today-incomplete"
           />
           <Row
             screen="settlements"
+            prepare={changesOfPeriod}
             label="Records changed since first synced"
             value={formatCount(changed)}
             testId="today-changes"
@@ -285,6 +372,7 @@ function FreshnessPanel({ p, failure }: { p: PanelOf<'freshness'>; failure: stri
             screen="journal"
             label="Periods closed · changed after close"
             value={`${formatCount(d.periods.closed)} · ${formatCount(d.periods.changed.length)}`}
+            attention={d.periods.changed.length > 0}
             testId="today-periods"
           />
         </>
@@ -358,12 +446,17 @@ export function TodayScreen() {
         <>
           {s.refresh && <RefreshProgress r={s.refresh} />}
           {s.firstRun && <WelcomePanel onOpen={(screen: Screen) => open(screen.id)} />}
+          {/* Two columns of about equal height, so every panel fits 1280×800 without a gap beside a short one. */}
           <div className="today-grid">
-            <PayablePanel p={s.payable} failure={failure('balances')} />
-            <NotArrivedPanel p={s.notArrived} failure={failure('sync')} />
-            <ExceptionsPanel p={s.exceptions} />
-            <ApprovalsAndWatch s={s} failure={failure('watch')} />
-            <FreshnessPanel p={s.freshness} failure={failure('sync')} />
+            <div className="today-column">
+              <PayablePanel p={s.payable} failure={failure('balances')} />
+              <ExceptionsPanel p={s.exceptions} />
+            </div>
+            <div className="today-column">
+              <NotArrivedPanel p={s.notArrived} failure={failure('sync')} />
+              <ApprovalsAndWatch s={s} failure={failure('watch')} />
+              <FreshnessPanel p={s.freshness} failure={failure('sync')} />
+            </div>
           </div>
         </>
       )}
