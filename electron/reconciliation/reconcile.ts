@@ -543,6 +543,20 @@ export function handMatchOf(cache: Cache, input: { batch: BatchKey; lineIds: num
 }
 
 /**
+ * The reason a match by hand keeps for its difference, or null. A difference is never accepted without a word on
+ * why: the rule is here, in the core, so the screen, the command line and a desk's match all meet the same refusal.
+ */
+export function reasonForDifference(difference: number, reason: string | undefined): string | null {
+  const why = reason?.trim() ?? '';
+  if (difference !== 0 && why === '') {
+    throw new ReconInputError(
+      `The credits differ from the batch by ${formatMoney(difference)}; give the reason for the difference before matching them.`,
+    );
+  }
+  return why === '' ? null : why;
+}
+
+/**
  * Matches a batch to credits by hand, with a note; the credits leave any automatic match they were in. The match
  * and its journal entry (who, the batch, the credits, the amounts and the note) are written in one transaction,
  * which `refuseClosed` refuses for a batch of a closed period.
@@ -567,11 +581,11 @@ export function matchByHand(
       const m = repo.matchOfLine(id);
       if (m !== null) replaced.add(m);
     }
+    const credited = sumMinor(input.lineIds.map((id) => lines.get(id)!.amount));
+    const reason = reasonForDifference(credited - batch.settled, input.reason);
     const old = repo.matchOfBatch(batch);
     if (old) replaced.add(old.id);
     for (const m of replaced) repo.dropMatch(m);
-    const credited = sumMinor(input.lineIds.map((id) => lines.get(id)!.amount));
-    const reason = input.reason?.trim() || null;
     const matchId = repo.addMatch(account.id, batch, 'manual', input.lineIds, note, reason);
     append({
       kind: 'action',

@@ -7,6 +7,7 @@
  */
 import { batchKeyText, type BatchKey, type ProposedMatch, type ReconSettings } from '../../shared/bank-matching';
 import type { ColumnMapping } from '../../shared/bank-statement';
+import { sumMinor } from '../../shared/money';
 import { epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import { withLineKeys } from '../cache/reconciliation';
@@ -28,6 +29,7 @@ import {
   proofData,
   readStatement,
   type ReadStatement,
+  reasonForDifference,
   report,
   reportOf,
   saveMatchSettings,
@@ -52,6 +54,20 @@ type StatementInput = {
 };
 
 const dmy = (date: string) => date.split('-').reverse().join('/');
+
+/**
+ * A desk match's reason for its difference: the desk's credits against this console's batch. A line that is not a
+ * credit of the account is the desk's to refuse, by its number (desk.match_by_hand).
+ */
+async function deskReason(
+  desk: Desk,
+  input: { account: string; lineIds: number[]; reason?: string },
+  settled: number,
+): Promise<string | null> {
+  const credits = await desk.reconciliation.credits(input.account, input.lineIds);
+  if (credits.size !== new Set(input.lineIds).size) return null;
+  return reasonForDifference(sumMinor(credits.values()) - settled, input.reason);
+}
 
 /**
  * The desk's statement tables (desk migration 7) have no place for a statement's completeness proof: the importing
@@ -188,8 +204,9 @@ export function createReconciliation(deps: ReconciliationDeps) {
       }
       const { batch, note } = handMatchOf(cache, input);
       const key = { date: batch.date, pg: batch.pg, utr: batch.utr, settlementDate: batch.settlementDate };
+      const reason = await deskReason(desk, input, batch.settled);
       // The desk's match keeps one text: a difference's reason goes with the note, so every console reads it.
-      const said = input.reason ? `${note} (why the difference: ${input.reason})` : note;
+      const said = reason ? `${note} (why the difference: ${reason})` : note;
       return desk.reconciliation.matchByHand(input.account, { ...key, settled: batch.settled }, input.lineIds, said);
     },
 
