@@ -36,6 +36,7 @@ import {
   type CompletenessProof,
   type StatementLineIn,
 } from '../../shared/bank-statement';
+import { formatCalendarDate, formatIstWallClock } from '../../shared/format';
 import { formatMoney, sumMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
@@ -523,9 +524,14 @@ function totalOf<T>(
   };
 }
 
-/** The batch as one line of the journal: its gateway, UTR (or "UTR pending") and settlement time. */
+/**
+ * The batch as one line of the journal, in the screens' formats: its gateway, UTR (or "UTR pending"), settlement
+ * time and the date it was synced for ("cashfree UTR123 settled 12/06/2026, 12:12:26 pm IST (12/06/2026)"). The
+ * desk words it the same way (desk.batch_words, desk migration 11).
+ */
 export function batchWords(b: BatchKey): string {
-  return `${b.pg} ${b.utr === '' ? 'UTR pending' : b.utr} settled ${b.settlementDate} (${b.date})`;
+  const utr = b.utr === '' ? 'UTR pending' : b.utr;
+  return `${b.pg} ${utr} settled ${formatIstWallClock(b.settlementDate)} (${formatCalendarDate(b.date)})`;
 }
 
 const batchData = (b: BatchKey) => ({ date: b.date, pg: b.pg, utr: b.utr, settlementDate: b.settlementDate });

@@ -15,6 +15,7 @@ import type { Desk } from '../desk/desk';
 import { DeskError } from '../desk/errors';
 import type { DeskRegistry } from '../desk/registry';
 import type { Journal } from '../journal/journal';
+import { closedPeriodWords } from '../journal/period-close';
 import type { Journals } from '../journal/registry';
 import { planTally, type TallyPlan } from '../export/tally';
 import { deskReconView } from './desk-view';
@@ -52,8 +53,6 @@ type StatementInput = {
   /** A PDF's password, for this read only: kept nowhere. */
   password?: string;
 };
-
-const dmy = (date: string) => date.split('-').reverse().join('/');
 
 /**
  * A desk match's reason for its difference: the desk's credits against this console's batch. A line that is not a
@@ -103,7 +102,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
       if (p) {
         throw new DeskError(
           'PERIOD_CLOSED',
-          `The period ${dmy(p.from)} to ${dmy(p.to)} is closed (closed on ${p.closedAtIst}); reopen it before its batches are matched or unmatched.`,
+          `${closedPeriodWords(p)}; reopen it before its batches are matched or unmatched.`,
         );
       }
     };

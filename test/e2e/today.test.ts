@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../shared/money';
 import { addDays } from '../../shared/time';
-import { formatCount } from '../../renderer/src/ui/format';
+import { formatCount } from '../../shared/format';
 import { TEST_TODAY } from '../support/clock';
 import { syncedThroughJob } from '../support/core';
 import { hook } from '../support/sandbox-http';

@@ -32,6 +32,7 @@ import { syncSettlements } from '../../electron/sync/settlement-sync';
 import { BATCH_STATE_LABELS, type ReconReport } from '../../shared/bank-matching';
 import { runExport, type ExportJob } from '../../electron/export/run-export';
 import { formatMinor, formatMoney, majorNumberToMinor, parseDecimalToMinor, sumMinor } from '../../shared/money';
+import { formatCalendarDate, formatIstWallClock } from '../../shared/format';
 import { addDays } from '../../shared/time';
 import { TEST_NOW, TEST_TODAY } from '../support/clock';
 import { openpyxlCells, pythonCsvFields } from '../support/export-files';
@@ -277,6 +278,17 @@ describe('a sandbox statement with known discrepancies', () => {
     ]);
     expect(matched!.data['difference']).toBe(short.difference);
     expect(matched!.data['reason']).toBe('gateway deducted a fee');
+    // The journal's sentence in the screens' formats: the settlement time in IST, dates dd/mm/yyyy, ₹ en-IN.
+    expect(matched!.summary).toBe(
+      `Matched batch ${short.pg} ${short.utr} settled ${formatIstWallClock(short.settlementDate)} ` +
+        `(${formatCalendarDate(short.date)}) by hand to 1 credit in "${ACCOUNT}" ` +
+        `(difference ${formatMoney(short.difference!)}): gateway confirmed a Rs short deduction ` +
+        'The difference, because: gateway deducted a fee',
+    );
+    expect(matched!.summary).toMatch(
+      / settled \d{2}\/\d{2}\/\d{4}, \d{1,2}:\d{2}:\d{2} [ap]m IST \(\d{2}\/\d{2}\/\d{4}\) /,
+    );
+    expect(apart!.summary).toContain(`settled ${formatIstWallClock(short.settlementDate)}`);
     expect((await journal.verify()).ok).toBe(true);
     for (const date of new Set(truth.batches.filter((t) => t.pending).map((t) => t.date))) {
       expect((await hook(sb.sandbox.url, 'POST', 'settlements/fill-utrs', { date })).http).toBe(200);

@@ -11,7 +11,8 @@ import { useActiveProfileId } from '../query/ipc-query';
 import { ExceptionWorkflow } from './ExceptionWorkflow';
 import { RULES, MONEY_VALUE_NAMES } from '../../../shared/reconciliation';
 import type { CachedSettlement } from '../../../shared/settlement-query';
-import { formatCalendarDate, formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
+import { formatCalendarDate, formatIstInstant, formatIstWallClock } from '../../../shared/format';
+import { formatMoney } from '../../../shared/money';
 
 /** Names of record fields, also used for the values an exception names. */
 const LABELS = {
