@@ -11,6 +11,7 @@ import live from './006-live';
 import reconciliation from './007-reconciliation';
 import journalMirror from './008-journal-mirror';
 import approvals from './009-approvals';
+import formats from './011-formats';
 
 export interface DeskMigration {
   version: number;
@@ -28,6 +29,7 @@ export const DESK_MIGRATIONS: readonly DeskMigration[] = [
   { version: 7, name: 'reconciliation', sql: reconciliation },
   { version: 8, name: 'journal mirror', sql: journalMirror },
   { version: 9, name: 'approvals', sql: approvals },
+  { version: 11, name: 'formats', sql: formats },
 ];
 
 /** The newest schema this console knows; a desk at a later version is read-only for it. */
