@@ -32,7 +32,7 @@ import { syncSettlements } from '../../electron/sync/settlement-sync';
 import { BATCH_STATE_LABELS, type ReconReport } from '../../shared/bank-matching';
 import { runExport, type ExportJob } from '../../electron/export/run-export';
 import { formatMinor, formatMoney, majorNumberToMinor, parseDecimalToMinor, sumMinor } from '../../shared/money';
-import { formatCalendarDate, formatIstWallClock } from '../../shared/format';
+import { formatCalendarDate, formatDateRange, formatIstWallClock } from '../../shared/format';
 import { addDays } from '../../shared/time';
 import { TEST_NOW, TEST_TODAY } from '../support/clock';
 import { openpyxlCells, pythonCsvFields } from '../support/export-files';
@@ -323,7 +323,7 @@ describe('the reconciliation workbook', () => {
     expect(audit.get('Export')).toBe('Reconciliation');
     expect(audit.get('Profile')).toBe(CONTEXT.profileName);
     expect(audit.get('Bank account')).toBe(ACCOUNT);
-    expect(audit.get('Period')).toBe(`${from} to ${to} (batch dates, IST)`);
+    expect(audit.get('Period')).toBe(`${formatDateRange(from, to)} (batch dates, IST)`);
     expect(audit.get('Rows')).toBe(r.batches.length + r.credits.length);
     expect(majorNumberToMinor(audit.get('Total credits (INR)') as number)).toBe(
       sumMinor(r.credits.map((c) => c.amount)),
