@@ -23,6 +23,52 @@ export const FIELD_CHANGE_MEANINGS = [
 ] as const;
 export type FieldChangeMeaning = (typeof FIELD_CHANGE_MEANINGS)[number];
 
+/** What a field's change means, in the desk's words ("UTR (UTR replaced)"). */
+export const FIELD_CHANGE_MEANING_LABELS: Readonly<Record<FieldChangeMeaning, string>> = {
+  status: 'status',
+  amount: 'amount',
+  utr_filled: 'UTR filled in',
+  utr_replaced: 'UTR replaced',
+  utr_removed: 'UTR removed',
+  dispute_opened: 'dispute opened',
+  dispute_closed: 'dispute closed',
+  other: 'changed',
+};
+
+/** Names of record fields as the grid and the record's detail name them, also for the values an exception names. */
+export const FIELD_LABELS = {
+  date: 'Date asked for',
+  pg: 'Gateway',
+  pg_transaction_id: 'Gateway transaction ID',
+  order_id: 'Order ID',
+  utr: 'UTR',
+  settlement_date: 'Settled at',
+  settlement_dates: 'Settled at',
+  order_date: 'Ordered at',
+  order_status: 'Order status',
+  pg_status: 'Gateway status',
+  payment_mode: 'Payment mode',
+  amount: 'Amount',
+  mer_service_fee: 'Service fee',
+  mer_service_tax: 'Service tax',
+  cgst: 'CGST',
+  sgst: 'SGST',
+  igst: 'IGST',
+  merchant_subvention_amount: 'Merchant subvention',
+  settled_amount: 'Settled amount',
+  expected: 'Expected settled amount',
+  difference: 'Difference',
+  times_settled: 'Times settled',
+  dispute_id: 'Dispute ID',
+  description: 'Description',
+} as const;
+
+/**
+ * A record field's name as the desk reads it ("UTR", "Dispute ID"), on the record's detail, the Changes view and
+ * the Changes export; a field the console does not know, as named.
+ */
+export const fieldLabel = (key: string): string => (FIELD_LABELS as Readonly<Record<string, string>>)[key] ?? key;
+
 const fieldValue = z.union([z.string(), z.number(), z.null()]);
 
 export const fieldChange = z.object({

@@ -21,6 +21,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { CacheMismatch, CacheVerifyProgress, CacheVerifyResult } from '../../shared/cache-verify';
+import { formatCalendarDate, formatCount } from '../../shared/format';
 import { formatMoney } from '../../shared/money';
 import { EMPTY_DIGEST, createPassDigest } from './record-digest';
 import { idRange } from './settlement-ids';
@@ -98,7 +99,7 @@ export function createSettlementVerifier(db: Database) {
     return { records: sum(recordsAt), amount: sum(recordsAt + 1), settled: sum(settledAt) };
   };
   const describe = (t: ReturnType<typeof totals>) =>
-    `${t.records} records, ${formatMoney(t.amount)} amount, ${formatMoney(t.settled)} settled`;
+    `${formatCount(t.records)} records, ${formatMoney(t.amount)} amount, ${formatMoney(t.settled)} settled`;
   const sameRows = (a: SumRow[], b: SumRow[]) => JSON.stringify(a) === JSON.stringify(b);
 
   /** The date's rollup and batches against sums of its rows. */
@@ -116,8 +117,8 @@ export function createSettlementVerifier(db: Database) {
         kind,
         message:
           s === r
-            ? `The ${what} of ${date} are grouped or summed otherwise than its records (${s} either way).`
-            : `The ${what} of ${date} count ${s}; its records add up to ${r}.`,
+            ? `The ${what} of ${formatCalendarDate(date)} are grouped or summed otherwise than its records (${s} either way).`
+            : `The ${what} of ${formatCalendarDate(date)} count ${s}; its records add up to ${r}.`,
       });
     };
     compare('rollup', rows('rollupStored', { date }), rows('rollupOfRows', { lo, hi }), 5);
@@ -147,8 +148,8 @@ export function createSettlementVerifier(db: Database) {
         pg,
         kind: 'records',
         message:
-          `The records of ${date} (${pg || 'no gateway'}) are not the ones its last sync stored: ` +
-          `${found.records} now against ${storedRecords} then` +
+          `The records of ${formatCalendarDate(date)} (${pg || 'no gateway'}) are not the ones its last sync stored: ` +
+          `${formatCount(found.records)} now against ${formatCount(storedRecords)} then` +
           (found.records === storedRecords ? ', with values changed since.' : '.'),
       });
     }

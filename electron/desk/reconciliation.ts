@@ -167,6 +167,16 @@ export function createDeskReconciliation(pool: pg.Pool, consoleName: string) {
       return row!.r;
     },
 
+    /** The credits among these statement lines of the account, by id: a match's difference, known before it is asked. */
+    async credits(account: string, lineIds: readonly number[]): Promise<Map<number, number>> {
+      const rows = await query<{ id: number; amount: number }>(
+        `SELECT l.id, l.amount FROM desk.bank_lines l JOIN desk.bank_accounts a ON a.id = l.account_id
+          WHERE a.name = $1 AND l.id = ANY ($2) AND l.amount > 0`,
+        [account, lineIds],
+      );
+      return new Map(rows.map((r) => [r.id, r.amount]));
+    },
+
     async matchByHand(
       account: string,
       batch: BatchKey & { settled: number },

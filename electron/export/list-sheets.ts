@@ -4,6 +4,7 @@
  * leading zeros survive; money is exact rupees; times are IST date-times.
  */
 import { RECENT_LOOKUPS, destinationText, payoutDestination, payoutListMatches } from '../../shared/payouts';
+import { formatDateRange } from '../../shared/format';
 import type { ExportRequest, LIST_EXPORT_SORTS, ListSort, ListSortKind } from '../../shared/exports';
 import type { CacheReader } from '../cache/database';
 import {
@@ -279,7 +280,7 @@ export const LIST_EXPORTS = {
 /** The Changes view's filter in words, for the Audit sheet and the sidecar. */
 export function describeChangesFilter(f: ChangesFilter): string {
   return [
-    `${f.from} to ${f.to} (settlement dates, IST)`,
+    `${formatDateRange(f.from, f.to)} (settlement dates, IST)`,
     f.pg ? `gateway ${f.pg}` : 'every gateway',
     f.runId ? `sync run ${f.runId} only` : 'every sync run',
     f.kind ? `${f.kind} records only` : 'every kind of change',

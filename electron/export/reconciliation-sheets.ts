@@ -11,6 +11,7 @@
 import { join, parse } from 'node:path';
 import { BATCH_STATE_LABELS, CREDIT_STATE_LABELS, stateLabel, type ReconReport } from '../../shared/bank-matching';
 import type { CsvIdForm } from '../../shared/exports';
+import { formatDateRange } from '../../shared/format';
 import { sumMinor } from '../../shared/money';
 import { openOutputs } from './atomic-file';
 import { createCsvWriter } from './csv-writer';
@@ -99,7 +100,7 @@ function provenance(report: ReconReport, parts: Provenance['parts']): Provenance
     what: 'Reconciliation',
     scope: [
       ['Bank account', report.account.name],
-      ['Period', `${report.from} to ${report.to} (batch dates, IST)`],
+      ['Period', `${formatDateRange(report.from, report.to)} (batch dates, IST)`],
       [
         'Matching',
         `credits up to ${settings.windowDays} days after a batch; a batch without one is overdue after T+${settings.overdueDays}`,

@@ -14,6 +14,7 @@ import {
   type ExportRequest,
   type ExportResult,
 } from '../../shared/exports';
+import { formatDateRange } from '../../shared/format';
 import type { SettlementFilter, SettlementSort, SettlementSortColumn } from '../../shared/settlement-query';
 import { openCacheReader, type CacheReader } from '../cache/database';
 import { openOutputs, removeStaleParts, type Outputs } from './atomic-file';
@@ -352,7 +353,7 @@ async function writeSettlements(
   const provenance = (parts: Provenance['parts'], cutCells?: number): Provenance => ({
     what: 'Settlements',
     scope: [
-      ['Date range', `${filter.from} to ${filter.to} (settlement dates, IST)`],
+      ['Date range', `${formatDateRange(filter.from, filter.to)} (settlement dates, IST)`],
       ['Filters', describeFilter(filter)],
       ...(view ? [['Saved view', view] as [string, string]] : []),
       ['Order', describeSort(sort)],

@@ -22,7 +22,13 @@ import {
 import type { CachedSettlement, SettlementFilter } from '../../shared/settlement-query';
 import type { BatchCredit, BatchRow } from '../cache/reconciliation';
 import type { WorkbookFigure, WorkbookGroup, WorkbookSummary } from '../cache/settlements';
-import type { DateCompleteness, ExceptionStateRow, SettlementChange } from '../../shared/settlement-changes';
+import {
+  FIELD_CHANGE_MEANING_LABELS,
+  fieldLabel,
+  type DateCompleteness,
+  type ExceptionStateRow,
+  type SettlementChange,
+} from '../../shared/settlement-changes';
 import {
   idColumn as id,
   istColumn,
@@ -258,7 +264,14 @@ function changeValue(field: string, v: string | number | null): string | null {
 export function changeRows(c: SettlementChange): RowValues[] {
   const head = [c.date, c.runId, istOfIso(c.at), c.kind, c.pg, c.pgTransactionId, c.settlementDate];
   if (c.fields.length === 0) return [[...head, null, null, null, null]];
-  return c.fields.map((f) => [...head, f.field, f.meaning, changeValue(f.field, f.old), changeValue(f.field, f.new)]);
+  // The field and its meaning in the desk's words, as the Changes view names them ("UTR", "UTR replaced").
+  return c.fields.map((f) => [
+    ...head,
+    fieldLabel(f.field),
+    FIELD_CHANGE_MEANING_LABELS[f.meaning],
+    changeValue(f.field, f.old),
+    changeValue(f.field, f.new),
+  ]);
 }
 
 export function describeValues(values: ReconciliationException['values']): string {

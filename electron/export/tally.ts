@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { batchKeyText, type BatchKey, type ReconReport } from '../../shared/bank-matching';
+import { formatCalendarDate, formatCount } from '../../shared/format';
 import { formatMinor, formatMoney } from '../../shared/money';
 import { TALLY_LEDGER_LABELS, type TallyLedgerRole, type TallyLedgers } from '../../shared/tally';
 import type { BatchRow } from '../cache/reconciliation';
@@ -91,8 +92,8 @@ export function planTally(report: ReconReport, figures: Map<string, BatchRow>, g
         number: voucherNumber(batch),
         date,
         narration:
-          `${b.pg} settlement, UTR ${b.utr === '' ? '(none given)' : b.utr}, batch of ${b.date}, ` +
-          `${row.records.toLocaleString('en-IN')} records, credited ${[...new Set(dates)].sort().join(', ')}`,
+          `${b.pg} settlement, UTR ${b.utr === '' ? '(none given)' : b.utr}, batch of ${formatCalendarDate(b.date)}, ` +
+          `${formatCount(row.records)} records, credited ${[...new Set(dates)].sort().map(formatCalendarDate).join(', ')}`,
         lines: linesOf(row, parts),
       });
     }

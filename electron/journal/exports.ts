@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { ReconReport } from '../../shared/bank-matching';
 import type { ExportRequest, ExportResult } from '../../shared/exports';
+import { formatCount, formatDateRange } from '../../shared/format';
 import type { FileVerdict, JournalEntry } from '../../shared/journal';
 import type { Journal } from './journal';
 
@@ -47,7 +48,7 @@ export async function journalExport(
   const sha256 = files[0]?.sha256 ?? null;
   const what =
     request.kind === 'settlements' || request.kind === 'changes'
-      ? `${request.kind} ${request.filter.from} to ${request.filter.to}`
+      ? `${request.kind} ${formatDateRange(request.filter.from, request.filter.to)}`
       : request.kind;
   return journal.append({
     kind: 'export',
@@ -55,7 +56,7 @@ export async function journalExport(
     outcome: result.status,
     summary:
       result.status === 'completed'
-        ? `Exported ${what} as ${request.format.toUpperCase()}: ${result.rows.toLocaleString('en-IN')} rows to ${basename(result.file!)}.`
+        ? `Exported ${what} as ${request.format.toUpperCase()}: ${formatCount(result.rows)} rows to ${basename(result.file!)}.`
         : `The export of ${what} ${result.status === 'cancelled' ? 'was cancelled' : 'failed'}; no file was written.`,
     data: {
       kind: request.kind,
@@ -100,7 +101,7 @@ export async function journalReconExport(
     kind: 'export',
     event: 'export.reconciliation',
     outcome: 'completed',
-    summary: `Exported the reconciliation of ${report.account.name}, ${report.from} to ${report.to}, as ${format.toUpperCase()}: ${report.batches.length.toLocaleString('en-IN')} batches and ${report.credits.length.toLocaleString('en-IN')} credits to ${names}.`,
+    summary: `Exported the reconciliation of ${report.account.name}, ${formatDateRange(report.from, report.to)}, as ${format.toUpperCase()}: ${formatCount(report.batches.length)} batches and ${formatCount(report.credits.length)} credits to ${names}.`,
     data: {
       kind: 'reconciliation',
       format,
@@ -128,8 +129,8 @@ export async function journalTallyExport(
     event: 'export.tally',
     outcome: 'completed',
     summary:
-      `Exported ${period.account}'s credits of ${period.from} to ${period.to} for Tally: ` +
-      `${plan.vouchers.length.toLocaleString('en-IN')} vouchers (${plan.leftOut.length.toLocaleString('en-IN')} batches left out) to ${fileName}.`,
+      `Exported ${period.account}'s credits of ${formatDateRange(period.from, period.to)} for Tally: ` +
+      `${formatCount(plan.vouchers.length)} vouchers (${formatCount(plan.leftOut.length)} batches left out) to ${fileName}.`,
     data: {
       kind: 'tally',
       format: 'xml',

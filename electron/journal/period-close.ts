@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import { closeRange, type ClosedPeriod, type PeriodDiff, type PeriodTotals } from '../../shared/journal';
+import { formatCount, formatDateRange, formatIstInstant } from '../../shared/format';
 import { epochMsToIst } from '../../shared/time';
 import { idRange } from '../cache/settlement-ids';
 import { FIELD_COLUMNS } from '../cache/settlement-rows';
@@ -79,6 +80,11 @@ interface PeriodRow {
   added: number;
   vanished: number;
   modified: number;
+}
+
+/** A closed period as a refusal names it: "The period 01/06/2026 to 05/06/2026 is closed (closed on …)". */
+export function closedPeriodWords(p: ClosedPeriod): string {
+  return `The period ${formatDateRange(p.from, p.to)} is closed (closed on ${formatIstInstant(p.closedAt)})`;
 }
 
 function toPeriod(r: PeriodRow): ClosedPeriod {
@@ -213,7 +219,7 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
         if (other) {
           throw new PeriodError(
             'PERIOD_OVERLAP',
-            `${from} to ${to} overlaps the closed period ${other.range_from} to ${other.range_to}; reopen that one first.`,
+            `${formatDateRange(from, to)} overlaps the closed period ${formatDateRange(other.range_from, other.range_to)}; reopen that one first.`,
           );
         }
         const snapshot = snapshotOf(db, from, to);
@@ -237,7 +243,7 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
           event: same ? 'period.reclose' : 'period.close',
           outcome: 'done',
           deskJournals: onDesk,
-          summary: `${same ? 'Closed again' : 'Closed'} settlements ${from} to ${to}: ${snapshot.hashes.size.toLocaleString('en-IN')} records.`,
+          summary: `${same ? 'Closed again' : 'Closed'} settlements ${formatDateRange(from, to)}: ${formatCount(snapshot.hashes.size)} records.`,
           data: {
             periodId: id,
             from,
@@ -271,7 +277,7 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
           outcome: 'done',
           deskJournals: onDesk,
           refersTo: p.close_seq,
-          summary: `Reopened settlements ${p.range_from} to ${p.range_to}${reason ? `: ${reason}` : '.'}`,
+          summary: `Reopened settlements ${formatDateRange(p.range_from, p.range_to)}${reason ? `: ${reason}` : '.'}`,
           data: { periodId: id, from: p.range_from, to: p.range_to, digest: p.digest, state: p.state, reason },
         });
       });
@@ -284,7 +290,7 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
         if (p.state !== 'changed') {
           throw new PeriodError(
             'PERIOD_NOT_CHANGED',
-            `${p.range_from} to ${p.range_to} has not changed since it was closed.`,
+            `${formatDateRange(p.range_from, p.range_to)} has not changed since it was closed.`,
           );
         }
         db.prepare(`UPDATE period_closes SET state = 'closed', acknowledged_digest = seen_digest WHERE id = ?`).run(id);
@@ -293,7 +299,7 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
           event: 'period.acknowledge',
           outcome: 'done',
           refersTo: p.close_seq,
-          summary: `Acknowledged the changes to ${p.range_from} to ${p.range_to} since it was closed: ${p.added} added, ${p.vanished} vanished, ${p.modified} changed.`,
+          summary: `Acknowledged the changes to ${formatDateRange(p.range_from, p.range_to)} since it was closed: ${p.added} added, ${p.vanished} vanished, ${p.modified} changed.`,
           data: {
             periodId: id,
             from: p.range_from,
@@ -350,7 +356,7 @@ export function createPeriodCloses(deps: { db: Database; journal: Journal; now: 
             outcome: 'done',
             refersTo: p.close_seq,
             summary:
-              `Settlements ${p.range_from} to ${p.range_to} changed after close: ${diff.added.length} added, ` +
+              `Settlements ${formatDateRange(p.range_from, p.range_to)} changed after close: ${diff.added.length} added, ` +
               `${diff.vanished.length} vanished, ${diff.modified.length} changed.`,
             data: {
               periodId: p.id,

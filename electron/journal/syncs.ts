@@ -4,6 +4,7 @@
  * sync that changed a closed period turns it "changed after close" at once. (Settlement syncs have no manifest
  * digest: the API sends none; the period snapshots hold the digests.)
  */
+import { formatCount, formatDateRange } from '../../shared/format';
 import type { ClosedPeriod } from '../../shared/journal';
 import type { SyncRequest, SyncSummary } from '../../shared/sync';
 import type { ProfileJournal } from './registry';
@@ -13,7 +14,7 @@ export function journalSync(
   request: SyncRequest,
   ended: { summary: SyncSummary } | { error: string },
 ): ClosedPeriod[] {
-  const range = `${request.from} to ${request.to}${request.pg ? ` (${request.pg})` : ''}`;
+  const range = `${formatDateRange(request.from, request.to)}${request.pg ? ` (${request.pg})` : ''}`;
   if ('error' in ended) {
     journal.append({
       kind: 'sync',
@@ -30,8 +31,8 @@ export function journalSync(
     event: 'sync.settlements',
     outcome: s.status,
     summary:
-      `Settlement sync ${range} ${s.status}: ${s.records.toLocaleString('en-IN')} records stored, ` +
-      `${s.updated.toLocaleString('en-IN')} changed, ${s.vanished.toLocaleString('en-IN')} vanished.`,
+      `Settlement sync ${range} ${s.status}: ${formatCount(s.records)} records stored, ` +
+      `${formatCount(s.updated)} changed, ${formatCount(s.vanished)} vanished.`,
     data: {
       runId: s.runId,
       resumed: s.resumed,

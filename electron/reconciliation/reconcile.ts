@@ -36,6 +36,7 @@ import {
   type CompletenessProof,
   type StatementLineIn,
 } from '../../shared/bank-statement';
+import { formatCalendarDate, formatIstWallClock } from '../../shared/format';
 import { formatMoney, sumMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
@@ -523,9 +524,14 @@ function totalOf<T>(
   };
 }
 
-/** The batch as one line of the journal: its gateway, UTR (or "UTR pending") and settlement time. */
+/**
+ * The batch as one line of the journal, in the screens' formats: its gateway, UTR (or "UTR pending"), settlement
+ * time and the date it was synced for ("cashfree UTR123 settled 12/06/2026, 12:12:26 pm IST (12/06/2026)"). The
+ * desk words it the same way (desk.batch_words, desk migration 11).
+ */
 export function batchWords(b: BatchKey): string {
-  return `${b.pg} ${b.utr === '' ? 'UTR pending' : b.utr} settled ${b.settlementDate} (${b.date})`;
+  const utr = b.utr === '' ? 'UTR pending' : b.utr;
+  return `${b.pg} ${utr} settled ${formatIstWallClock(b.settlementDate)} (${formatCalendarDate(b.date)})`;
 }
 
 const batchData = (b: BatchKey) => ({ date: b.date, pg: b.pg, utr: b.utr, settlementDate: b.settlementDate });
@@ -545,6 +551,20 @@ export function handMatchOf(
   const batch = ofDate.find((b) => batchKeyText(b) === batchKeyText(input.batch));
   if (!batch) throw new ReconInputError(`No batch ${batchKeyText(input.batch)} ${where}.`);
   return { batch, note };
+}
+
+/**
+ * The reason a match by hand keeps for its difference, or null. A difference is never accepted without a word on
+ * why: the rule is here, in the core, so the screen, the command line and a desk's match all meet the same refusal.
+ */
+export function reasonForDifference(difference: number, reason: string | undefined): string | null {
+  const why = reason?.trim() ?? '';
+  if (difference !== 0 && why === '') {
+    throw new ReconInputError(
+      `The credits differ from the batch by ${formatMoney(difference)}; give the reason for the difference before matching them.`,
+    );
+  }
+  return why === '' ? null : why;
 }
 
 /**
@@ -572,11 +592,11 @@ export function matchByHand(
       const m = repo.matchOfLine(id);
       if (m !== null) replaced.add(m);
     }
+    const credited = sumMinor(input.lineIds.map((id) => lines.get(id)!.amount));
+    const reason = reasonForDifference(credited - batch.settled, input.reason);
     const old = repo.matchOfBatch(batch);
     if (old) replaced.add(old.id);
     for (const m of replaced) repo.dropMatch(m);
-    const credited = sumMinor(input.lineIds.map((id) => lines.get(id)!.amount));
-    const reason = input.reason?.trim() || null;
     const matchId = repo.addMatch(account.id, batch, 'manual', input.lineIds, note, reason);
     append({
       kind: 'action',

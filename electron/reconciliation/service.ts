@@ -8,6 +8,7 @@
  */
 import { batchKeyText, type BatchKey, type ProposedMatch, type ReconSettings } from '../../shared/bank-matching';
 import type { ColumnMapping } from '../../shared/bank-statement';
+import { sumMinor } from '../../shared/money';
 import { epochMsToIstDate } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import { withLineKeys } from '../cache/reconciliation';
@@ -15,6 +16,7 @@ import type { Desk } from '../desk/desk';
 import { DeskError } from '../desk/errors';
 import type { DeskRegistry } from '../desk/registry';
 import type { Journal } from '../journal/journal';
+import { closedPeriodWords } from '../journal/period-close';
 import type { Journals } from '../journal/registry';
 import { planTally, type TallyPlan } from '../export/tally';
 import type { BatchRow } from '../cache/reconciliation';
@@ -30,6 +32,7 @@ import {
   proofData,
   readStatement,
   type ReadStatement,
+  reasonForDifference,
   report,
   reportOf,
   saveMatchSettings,
@@ -64,7 +67,19 @@ type StatementInput = {
   password?: string;
 };
 
-const dmy = (date: string) => date.split('-').reverse().join('/');
+/**
+ * A desk match's reason for its difference: the desk's credits against this console's batch. A line that is not a
+ * credit of the account is the desk's to refuse, by its number (desk.match_by_hand).
+ */
+async function deskReason(
+  desk: Desk,
+  input: { account: string; lineIds: number[]; reason?: string },
+  settled: number,
+): Promise<string | null> {
+  const credits = await desk.reconciliation.credits(input.account, input.lineIds);
+  if (credits.size !== new Set(input.lineIds).size) return null;
+  return reasonForDifference(sumMinor(credits.values()) - settled, input.reason);
+}
 
 /**
  * The desk's statement tables (desk migration 7) have no place for a statement's completeness proof: the importing
@@ -140,7 +155,7 @@ export function createReconciliation(deps: ReconciliationDeps) {
       if (p) {
         throw new DeskError(
           'PERIOD_CLOSED',
-          `The period ${dmy(p.from)} to ${dmy(p.to)} is closed (closed on ${p.closedAtIst}); reopen it before its batches are matched or unmatched.`,
+          `${closedPeriodWords(p)}; reopen it before its batches are matched or unmatched.`,
         );
       }
     };
@@ -267,8 +282,9 @@ export function createReconciliation(deps: ReconciliationDeps) {
         batchesFrom === 'desk' ? 'on the desk' : 'in the cache',
       );
       const key = { date: batch.date, pg: batch.pg, utr: batch.utr, settlementDate: batch.settlementDate };
+      const reason = await deskReason(desk, input, batch.settled);
       // The desk's match keeps one text: a difference's reason goes with the note, so every console reads it.
-      const said = input.reason ? `${note} (why the difference: ${input.reason})` : note;
+      const said = reason ? `${note} (why the difference: ${reason})` : note;
       return desk.reconciliation.matchByHand(input.account, { ...key, settled: batch.settled }, input.lineIds, said);
     },
 

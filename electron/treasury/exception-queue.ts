@@ -37,8 +37,10 @@ import { ExceptionWorkflowError } from '../cache/settlement-exceptions';
 import type { DeskRegistry } from '../desk/registry';
 import { DeskError } from '../desk/errors';
 import type { PublishedException } from '../desk/exceptions';
+import { closedPeriodWords } from '../journal/period-close';
 import type { Journals } from '../journal/registry';
 import type { Logger } from '../log';
+import { formatCalendarDate } from '../../shared/format';
 import type { SyncSummary } from '../../shared/sync';
 import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
 import type { QueueSummary } from '../../shared/today';
@@ -50,9 +52,6 @@ export const amountAtRisk = (r: Pick<CachedSettlement, 'amount' | 'settled_amoun
 export function keyOfRecord(r: CachedSettlement): ExceptionKey {
   return { date: r.date, pg: r.pg, pgTransactionId: r.pg_transaction_id, settlementDate: r.settlement_date };
 }
-
-/** A calendar date as the console writes one for a person (the desk's own sentences do the same). */
-const dmy = (date: string) => date.split('-').reverse().join('/');
 
 const keyText = (k: ExceptionKey) => [k.date, k.pg, k.pgTransactionId, k.settlementDate].join('\u0001');
 
@@ -320,10 +319,7 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
     const periods = deps.journals.for(profileId).periods.list({ from: dates[0]!, to: dates[dates.length - 1]! });
     for (const p of periods) {
       if (keys.some((k) => k.date >= p.from && k.date <= p.to)) {
-        throw new DeskError(
-          'PERIOD_CLOSED',
-          `The period ${dmy(p.from)} to ${dmy(p.to)} is closed (closed on ${p.closedAtIst}); reopen it before acting on its exceptions.`,
-        );
+        throw new DeskError('PERIOD_CLOSED', `${closedPeriodWords(p)}; reopen it before acting on its exceptions.`);
       }
     }
   }
@@ -343,7 +339,7 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       const tuples = keys.map((k) => [k.date, k.pg, k.pgTransactionId, k.settlementDate] as const);
       for (const t of tuples) {
         const refused = cache.exceptions.refusal(action, cache.exceptions.stateOfKey(t));
-        if (refused) throw new ExceptionWorkflowError(`${refused} (${t[1]} ${t[2]} of ${dmy(t[0])})`);
+        if (refused) throw new ExceptionWorkflowError(`${refused} (${t[1]} ${t[2]} of ${formatCalendarDate(t[0])})`);
       }
       const at = deps.now().toISOString();
       for (const t of tuples) cache.exceptions.write(t, action, text, at);
@@ -354,7 +350,7 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
         event: single ? `exception.${action}` : 'exception.bulk',
         outcome: 'done',
         summary: single
-          ? `${VERB[action]} the exception on ${k.pg} ${k.pgTransactionId} (${dmy(k.date)})${text ? `: ${text}` : '.'}`
+          ? `${VERB[action]} the exception on ${k.pg} ${k.pgTransactionId} (${formatCalendarDate(k.date)})${text ? `: ${text}` : '.'}`
           : `${VERB[action]} ${keys.length} exceptions${text ? `: ${text}` : '.'}`,
         data: {
           action,

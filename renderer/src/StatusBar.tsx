@@ -6,7 +6,7 @@ import { EnvironmentBadge } from './EnvironmentBadge';
 import { DeskIndicator } from './exceptions/DeskLine';
 import { useWatchAlert } from './payouts/watch-alert';
 import { useAppInfo, useCacheStatus, useConnectivity } from './query/app-queries';
-import { formatIstInstant } from './ui/format';
+import { formatIstInstant } from '../../shared/format';
 import { asSentence } from '../../shared/messages';
 import './status-bar.css';
 

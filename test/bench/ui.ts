@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { PAGE_SIZE } from '../../renderer/src/settlements/paged-rows';
-import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
+import { formatDdMmYyyy } from '../../shared/format';
 import { memoryStore } from '../support/memory-store';
 import { startApp } from '../e2e/support';
 import { datasetCopy, fullDays, syncDays, SYNC_DAYS, SYNC_PER_DAY, type DatasetShape } from './dataset';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { majorNumberToMinor, formatMinor, formatMoney, sumMinor } from '../../shared/money';
 import { formatRupeesTyped } from '../../shared/rupees';
 import { hook, rawCall } from '../support/sandbox-http';
-import { formatIstInstant } from '../../renderer/src/ui/format';
+import { formatIstInstant } from '../../shared/format';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
 
 const ready = await e2eSystemReady();

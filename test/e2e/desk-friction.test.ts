@@ -6,7 +6,7 @@
  * marked on every screen. Each screen is saved in light and dark at 1280×800.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
+import { formatDdMmYyyy } from '../../shared/format';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';

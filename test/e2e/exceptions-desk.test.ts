@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import { addDays } from '../../shared/time';
-import { formatCount } from '../../renderer/src/ui/format';
+import { formatCount } from '../../shared/format';
 import { TEST_TODAY } from '../support/clock';
 import { ok, syncedThroughJob } from '../support/core';
 import { createTestDesk, joinDesk, type TestDesk } from '../support/desk';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../shared/time';
-import { formatCount } from '../../renderer/src/ui/format';
+import { formatCount } from '../../shared/format';
 import { TEST_TODAY } from '../support/clock';
 import { ok, syncedThroughJob } from '../support/core';
 import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';

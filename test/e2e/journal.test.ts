@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatCalendarDate } from '../../shared/format';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { call, nextEvent, ok, syncedThroughJob } from '../support/core';
@@ -133,7 +134,9 @@ describe.runIf(ready)('Journal', () => {
     await page.getByRole('navigation').getByRole('button', { name: 'Settlements' }).click();
     await page
       .getByRole('list', { name: 'Closed periods in these dates' })
-      .getByText(`${day} closed, changed after close: 0 added, 1 vanished, 2 changed`, { exact: false })
+      .getByText(`${formatCalendarDate(day)} closed, changed after close: 0 added, 1 vanished, 2 changed`, {
+        exact: false,
+      })
       .waitFor();
     await openJournal();
 

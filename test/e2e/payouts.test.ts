@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMinor, formatMoney, majorNumberToMinor } from '../../shared/money';
-import { formatIstWallClock } from '../../renderer/src/ui/format';
+import { formatIstWallClock } from '../../shared/format';
 import { CHECK_FAILED, RECENT_LOOKUPS, payoutListMatches } from '../../shared/payouts';
 import { rawCall } from '../support/sandbox-http';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';

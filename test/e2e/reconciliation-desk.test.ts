@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
-import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
+import { formatDdMmYyyy } from '../../shared/format';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { ok, syncedThroughJob } from '../support/core';

@@ -4,7 +4,7 @@
  * screen shows the same batches from the desk's copy, and a batch's records say plainly where they are.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
+import { formatDdMmYyyy } from '../../shared/format';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { ok, syncedThroughJob } from '../support/core';

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
+import { formatDdMmYyyy } from '../../shared/format';
 import { formatMoney } from '../../shared/money';
 import { TALLY_LEDGER_LABELS, TALLY_LEDGER_ROLES } from '../../shared/tally';
 import { addDays } from '../../shared/time';

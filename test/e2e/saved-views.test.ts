@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfileStore } from '../../electron/profiles/profile-store';
-import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
+import { formatDdMmYyyy } from '../../shared/format';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { ok } from '../support/core';

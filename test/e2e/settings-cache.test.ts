@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcEventPayload } from '../../shared/ipc/contract';
 import { addDays } from '../../shared/time';
 import { formatBytes, formatExactBytes } from '../../renderer/src/settings/bytes';
-import { formatIstInstant } from '../../renderer/src/ui/format';
+import { formatIstInstant } from '../../shared/format';
 import { call, nextEvent, ok } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';

@@ -5,12 +5,11 @@
  * the detail panel; the virtual table reading pages as it scrolls while the page holds a bounded number of rows;
  * the cached view offline; an Excel export offered in its folder; screenshots in light and dark.
  */
-import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
+import { formatDdMmYyyy, formatIstInstant, formatIstWallClock } from '../../shared/format';
 import { existsSync, statSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULE_SHORT } from '../../renderer/src/settlements/columns';
-import { formatIstInstant, formatIstWallClock } from '../../renderer/src/ui/format';
 import { formatMoney } from '../../shared/money';
 import { RULES, type RuleId } from '../../shared/reconciliation';
 import { addDays } from '../../shared/time';

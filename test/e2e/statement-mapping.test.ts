@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDdMmYyyy } from '../../renderer/src/ui/dates';
+import { formatDdMmYyyy } from '../../shared/format';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { syncedThroughJob } from '../support/core';

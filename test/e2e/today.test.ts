@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import { formatMoney } from '../../shared/money';
 import { addDays } from '../../shared/time';
-import { formatCalendarDate, formatCount, formatIstInstant } from '../../renderer/src/ui/format';
+import { formatCalendarDate, formatCount, formatIstInstant } from '../../shared/format';
 import type { TodaySummary } from '../../shared/today';
 import { TEST_TODAY } from '../support/clock';
 import { cliRunner } from '../support/cli';

@@ -19,6 +19,7 @@ import {
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import {
   PREVIEW_ROWS,
+  ReconInputError,
   importStatement,
   matchByHand,
   matchPeriod,
@@ -30,7 +31,8 @@ import {
 import { syncSettlements } from '../../electron/sync/settlement-sync';
 import { BATCH_STATE_LABELS, type ReconReport } from '../../shared/bank-matching';
 import { runExport, type ExportJob } from '../../electron/export/run-export';
-import { formatMinor, majorNumberToMinor, parseDecimalToMinor, sumMinor } from '../../shared/money';
+import { formatMinor, formatMoney, majorNumberToMinor, parseDecimalToMinor, sumMinor } from '../../shared/money';
+import { formatCalendarDate, formatDateRange, formatIstWallClock } from '../../shared/format';
 import { addDays } from '../../shared/time';
 import { TEST_NOW, TEST_TODAY } from '../support/clock';
 import { openpyxlCells, pythonCsvFields } from '../support/export-files';
@@ -235,12 +237,23 @@ describe('a sandbox statement with known discrepancies', () => {
     const creditId = short.lineIds[0]!;
     expect(again.credits.find((c) => c.id === creditId)!.state).toBe('unmatched');
 
-    const byHand = matchByHand(cache, journal, {
+    const asked = {
       account: ACCOUNT,
       batch: short,
       lineIds: [creditId],
       note: 'gateway confirmed a Rs short deduction',
-    });
+    };
+    // The core refuses the short credit without a word on the difference, and nothing is matched or journaled.
+    expect(() => matchByHand(cache, journal, asked)).toThrow(
+      new ReconInputError(
+        `The credits differ from the batch by ${formatMoney(short.difference!)}; give the reason for the difference before matching them.`,
+      ),
+    );
+    expect(journal.list({ kind: 'action' }).map((e) => e.event)).toEqual(['recon.unmatch']);
+    expect(report(cache, { account: ACCOUNT, from, to, today }).credits.find((c) => c.id === creditId)!.state).toBe(
+      'unmatched',
+    );
+    const byHand = matchByHand(cache, journal, { ...asked, reason: 'gateway deducted a fee' });
     // Both are in the audit journal with their notes, batch, credits and amounts, and the chain holds.
     const [matched, apart] = journal.list({ kind: 'action' });
     expect([apart!.event, apart!.outcome, apart!.data]).toEqual([
@@ -264,6 +277,18 @@ describe('a sandbox statement with known discrepancies', () => {
       'gateway confirmed a Rs short deduction',
     ]);
     expect(matched!.data['difference']).toBe(short.difference);
+    expect(matched!.data['reason']).toBe('gateway deducted a fee');
+    // The journal's sentence in the screens' formats: the settlement time in IST, dates dd/mm/yyyy, ₹ en-IN.
+    expect(matched!.summary).toBe(
+      `Matched batch ${short.pg} ${short.utr} settled ${formatIstWallClock(short.settlementDate)} ` +
+        `(${formatCalendarDate(short.date)}) by hand to 1 credit in "${ACCOUNT}" ` +
+        `(difference ${formatMoney(short.difference!)}): gateway confirmed a Rs short deduction ` +
+        'The difference, because: gateway deducted a fee',
+    );
+    expect(matched!.summary).toMatch(
+      / settled \d{2}\/\d{2}\/\d{4}, \d{1,2}:\d{2}:\d{2} [ap]m IST \(\d{2}\/\d{2}\/\d{4}\) /,
+    );
+    expect(apart!.summary).toContain(`settled ${formatIstWallClock(short.settlementDate)}`);
     expect((await journal.verify()).ok).toBe(true);
     for (const date of new Set(truth.batches.filter((t) => t.pending).map((t) => t.date))) {
       expect((await hook(sb.sandbox.url, 'POST', 'settlements/fill-utrs', { date })).http).toBe(200);
@@ -298,7 +323,7 @@ describe('the reconciliation workbook', () => {
     expect(audit.get('Export')).toBe('Reconciliation');
     expect(audit.get('Profile')).toBe(CONTEXT.profileName);
     expect(audit.get('Bank account')).toBe(ACCOUNT);
-    expect(audit.get('Period')).toBe(`${from} to ${to} (batch dates, IST)`);
+    expect(audit.get('Period')).toBe(`${formatDateRange(from, to)} (batch dates, IST)`);
     expect(audit.get('Rows')).toBe(r.batches.length + r.credits.length);
     expect(majorNumberToMinor(audit.get('Total credits (INR)') as number)).toBe(
       sumMinor(r.credits.map((c) => c.amount)),

@@ -13,6 +13,7 @@ import { idRange } from '../../electron/cache/settlement-ids';
 import { syncSettlements } from '../../electron/sync/settlement-sync';
 import type { SettlementRecord } from '../../shared/api/settlements';
 import type { CacheVerifyResult } from '../../shared/cache-verify';
+import { formatCalendarDate, formatCount } from '../../shared/format';
 import { cliRunner } from '../support/cli';
 import { sandboxProfile } from '../support/sandbox';
 import { syncTestFile } from '../support/sync-test-file';
@@ -123,7 +124,10 @@ describe('money edited in the cache', () => {
       ['rollup', null],
       ['batches', null],
     ]);
-    expect(found.mismatches[0]!.message).toContain(`${ofGateway - 1} now against ${ofGateway} then.`);
+    expect(found.mismatches[0]!.message).toContain(
+      `The records of ${formatCalendarDate(date!)} (${deleted!.pg}) are not the ones its last sync stored: ` +
+        `${formatCount(ofGateway - 1)} now against ${formatCount(ofGateway)} then.`,
+    );
 
     await sync(cache, date!, date!);
     expect(totals(cache, date!)).toEqual(truth);
@@ -144,7 +148,9 @@ describe('money edited in the cache', () => {
     expect(totals(cache, date!)).toEqual({ ...truth, count: truth.count + 1, settled: truth.settled + BILLION });
     const found = await verifyAll(cache);
     expect(found.mismatches.map((m) => m.kind)).toEqual(['rollup']);
-    expect(found.mismatches[0]!.message).toContain(`count ${truth.count + 1} records`);
+    expect(found.mismatches[0]!.message).toContain(
+      `of ${formatCalendarDate(date!)} count ${formatCount(truth.count + 1)} records`,
+    );
 
     const summary = await sync(cache, date!, date!);
     expect(summary.updated).toBe(0);

@@ -14,6 +14,7 @@ import { DESK_PROOF_NOT_KEPT } from '../../electron/reconciliation/desk-view';
 import type { Statement } from '../../electron/sandbox/data/bank-statement';
 import type { Sandbox } from '../../electron/sandbox/server';
 import type { ReconReport } from '../../shared/bank-matching';
+import { formatMoney } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok, syncedThroughJob } from '../support/core';
@@ -39,14 +40,27 @@ async function statementOf(sandbox: Sandbox): Promise<string> {
 
 const report = (core: Core) => ok(core, 'recon.report', { account: ACCOUNT, ...PERIOD });
 
-/** A batch no credit pays and a credit no batch has: a pair to match by hand. */
+/** A batch no credit pays and a credit no batch has: a pair to match by hand, and what they differ by. */
 function looseEnds(r: ReconReport) {
   const batch = r.batches.find((b) => b.matchId === null)!;
   const credit = r.credits.find((c) => c.state === 'unmatched')!;
   expect(batch).toBeDefined();
   expect(credit).toBeDefined();
-  return { batch: { date: batch.date, pg: batch.pg, utr: batch.utr, settlementDate: batch.settlementDate }, credit };
+  return {
+    batch: { date: batch.date, pg: batch.pg, utr: batch.utr, settlementDate: batch.settlementDate },
+    credit,
+    difference: credit.amount - batch.settled,
+  };
 }
+
+/** The core's refusal of a match by hand whose credits differ from the batch and say nothing on why. */
+const unexplained = (difference: number) => ({
+  ok: false,
+  error: {
+    code: 'RECON_INPUT',
+    message: `The credits differ from the batch by ${formatMoney(difference)}; give the reason for the difference before matching them.`,
+  },
+});
 
 describe.runIf(postgresAvailable())('reconciliation shared by two consoles on one desk', () => {
   let cluster: TestCluster;
@@ -121,17 +135,21 @@ describe.runIf(postgresAvailable())('reconciliation shared by two consoles on on
       expect.objectContaining({ fileName: 'hdfc.csv', holds: null, sentence: DESK_PROOF_NOT_KEPT }),
     ]);
 
-    const { batch, credit } = looseEnds(onA);
+    const { batch, credit, difference } = looseEnds(onA);
+    expect(difference).not.toBe(0);
+    const asked = { account: ACCOUNT, batch, lineIds: [credit.id], note: 'bank merged two credits' };
+    expect(await call(a, 'recon.matchByHand', asked)).toMatchObject(unexplained(difference));
+    expect(await journal('recon.match_by_hand')).toEqual([]);
     const matchedLive = nextEvent(b, 'desk', (e) => e.topic === 'reconciliation');
-    const { matchId } = await ok(a, 'recon.matchByHand', {
-      account: ACCOUNT,
-      batch,
-      lineIds: [credit.id],
-      note: 'bank merged two credits',
-    });
+    const { matchId } = await ok(a, 'recon.matchByHand', { ...asked, reason: 'two credits for one batch' });
     await matchedLive;
     const seen = (await report(b)).batches.find((x) => x.matchId === matchId)!;
-    expect(seen).toMatchObject({ ...batch, state: 'manual', note: 'bank merged two credits', lineIds: [credit.id] });
+    expect(seen).toMatchObject({
+      ...batch,
+      state: 'manual',
+      note: 'bank merged two credits (why the difference: two credits for one batch)',
+      lineIds: [credit.id],
+    });
 
     // The same file from B adds nothing.
     const again = await ok(b, 'recon.importStatement', { fileName: 'hdfc.csv', content: csv, account: ACCOUNT });
@@ -146,7 +164,12 @@ describe.runIf(postgresAvailable())('reconciliation shared by two consoles on on
     expect(matches).toHaveLength(1);
     expect(matches[0]).toMatchObject({
       person: desk.who('asha'),
-      data: { matchId, lineIds: [credit.id], credited: credit.amount, note: 'bank merged two credits' },
+      data: {
+        matchId,
+        lineIds: [credit.id],
+        credited: credit.amount,
+        note: 'bank merged two credits (why the difference: two credits for one batch)',
+      },
     });
   });
 
@@ -204,20 +227,21 @@ describe.runIf(postgresAvailable())('reconciliation shared by two consoles on on
     const { batch, credit } = looseEnds(await report(a));
     const approver = cores[2]!;
     const closed = await ok(approver, 'journal.closePeriod', { from: batch.date, to: batch.date });
-    const refused = await call(a, 'recon.matchByHand', { account: ACCOUNT, batch, lineIds: [credit.id], note: 'x' });
+    const asked = { account: ACCOUNT, batch, lineIds: [credit.id], reason: 'a bank charge' };
+    const refused = await call(a, 'recon.matchByHand', { ...asked, note: 'x' });
     expect(refused).toMatchObject({
       ok: false,
       error: { code: 'PERIOD_CLOSED', message: expect.stringContaining(desk.who('arun')) },
     });
     expect(await journal('recon.match_by_hand')).toHaveLength(1);
     await ok(approver, 'journal.reopenPeriod', { id: closed.id, reason: 'a late credit' });
-    await ok(a, 'recon.matchByHand', { account: ACCOUNT, batch, lineIds: [credit.id], note: 'after the reopen' });
+    await ok(a, 'recon.matchByHand', { ...asked, note: 'after the reopen' });
   });
 
   it('queues two matches by hand of one batch made at once: the later replaces the earlier, both journaled', async () => {
     const held = (await report(a)).batches.find((x) => x.state === 'manual')!;
     const batch = { date: held.date, pg: held.pg, utr: held.utr, settlementDate: held.settlementDate };
-    const input = { account: ACCOUNT, batch, lineIds: held.lineIds };
+    const input = { account: ACCOUNT, batch, lineIds: held.lineIds, reason: 'a bank charge' };
     // Both arrive while the match they replace is held, so they meet inside the desk rather than one after the other.
     const su = await desk.superuser();
     let both: Promise<[{ matchId: number }, { matchId: number }]>;
@@ -282,6 +306,15 @@ describe('reconciliation of a profile alone on its cache', () => {
     await core?.close();
     await sandbox?.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a match by hand whose credits differ from the batch without a reason, and journals nothing', async () => {
+    const { batch, credit, difference } = looseEnds(await ok(core, 'recon.match', { account: ACCOUNT, ...PERIOD }));
+    expect(difference).not.toBe(0);
+    const asked = { account: ACCOUNT, batch, lineIds: [credit.id], note: 'bank merged two credits' };
+    expect(await call(core, 'recon.matchByHand', asked)).toMatchObject(unexplained(difference));
+    expect(core.journals.for('sandbox').journal.list({ kind: 'action' })).toEqual([]);
+    expect((await report(core)).batches.some((x) => x.state === 'manual')).toBe(false);
   });
 
   it('refuses a match by hand and an unmatch on a batch of a closed period, and journals neither', async () => {

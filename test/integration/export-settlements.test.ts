@@ -28,6 +28,7 @@ import { syncSettlements } from '../../electron/sync/settlement-sync';
 import type { Payout } from '../../shared/api/payouts';
 import type { SettlementRecord } from '../../shared/api/settlements';
 import type { ExportFormat } from '../../shared/exports';
+import { formatDateRange } from '../../shared/format';
 import { formatMinor } from '../../shared/money';
 import { RULES, RULE_IDS, type ReconciliationException } from '../../shared/reconciliation';
 import type { SettlementFilter } from '../../shared/settlement-query';
@@ -617,7 +618,7 @@ describe('settlement workbook', () => {
       Profile: text('Treasury desk'),
       Environment: text('sandbox'),
       'Base URL': text('http://127.0.0.1:4010'),
-      'Date range': text(`${range.from} to ${range.to} (settlement dates, IST)`),
+      'Date range': text(`${formatDateRange(range.from, range.to)} (settlement dates, IST)`),
       Filters: text('none (every cached record of the range)'),
       'Generated at (IST)': text('2026-01-15 12:00:00'),
       'Cells cut to fit': integer(0),

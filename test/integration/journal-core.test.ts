@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../electron/core';
 import { verifyFile } from '../../electron/journal/exports';
 import type { Sandbox } from '../../electron/sandbox/server';
+import { formatCalendarDate, formatCount } from '../../shared/format';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { EMBEDDED_SECRET, call, coreOnSandbox, nextEvent, ok, sentOk, syncedThroughJob } from '../support/core';
@@ -141,14 +142,36 @@ describe('period close', () => {
     expect((await ok(core, 'journal.periods', range))[0]).toMatchObject({ state: 'changed', modified: 2 });
 
     const overlap = await call(core, 'journal.closePeriod', { from: range.to, to: addDays(range.to, 1) });
-    expect(overlap).toMatchObject({ ok: false, error: { code: 'PERIOD_OVERLAP' } });
+    const dates = `${formatCalendarDate(range.from)} to ${formatCalendarDate(range.to)}`;
+    expect(overlap).toMatchObject({
+      ok: false,
+      error: {
+        code: 'PERIOD_OVERLAP',
+        message: `${formatCalendarDate(range.to)} to ${formatCalendarDate(addDays(range.to, 1))} overlaps the closed period ${dates}; reopen that one first.`,
+      },
+    });
     await ok(core, 'journal.reopenPeriod', { id: period!.id });
     expect(await ok(core, 'journal.periods', range)).toEqual([]);
-    expect(
-      journal()
-        .list({ kind: 'period', limit: 3 })
-        .map((e) => e.event),
-    ).toEqual(['period.reopen', 'period.changed', 'period.acknowledge']);
+    const [reopened, changedEntry, acknowledgedEntry] = journal().list({ kind: 'period', limit: 3 });
+    expect([reopened, changedEntry, acknowledgedEntry].map((e) => e!.event)).toEqual([
+      'period.reopen',
+      'period.changed',
+      'period.acknowledge',
+    ]);
+    // The journal's sentences in the screens' formats (dd/mm/yyyy, en-IN counts), whatever the machine's zone.
+    const counts = (e: typeof reopened) =>
+      `${e!.data['added']} added, ${e!.data['vanished']} vanished, ${e!.data['modified']} changed`;
+    expect([reopened, changedEntry, acknowledgedEntry].map((e) => e!.summary)).toEqual([
+      `Reopened settlements ${dates}.`,
+      `Settlements ${dates} changed after close: ${counts(changedEntry)}.`,
+      `Acknowledged the changes to ${dates} since it was closed: ${counts(acknowledgedEntry)}.`,
+    ]);
+    const synced = journal().list({ kind: 'sync', limit: 1 })[0]!;
+    expect(synced.summary).toBe(
+      `Settlement sync ${dates} completed: ${formatCount(synced.data['records'] as number)} records stored, ` +
+        `${formatCount(synced.data['updated'] as number)} changed, ${formatCount(synced.data['vanished'] as number)} vanished.`,
+    );
+    for (const e of journal().list({})) expect(e.summary).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     expect((await journal().verify()).ok).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProfileStore } from '../../electron/profiles/profile-store';
+import { formatDateRange } from '../../shared/format';
 import { cliRunner } from '../support/cli';
 import { openpyxlCells, pythonCsvFields } from '../support/export-files';
 import { hook } from '../support/sandbox-http';
@@ -105,7 +106,9 @@ describe('settlements changes and manifest', () => {
     );
     expect(rows.every((r) => r[column('PG transaction id')]![0] === 's')).toBe(true);
     const audit = book['Audit']!.map((r) => r.map(([, v]) => v).join(' ')).join('\n');
-    expect(audit).toContain(`what the syncs changed: ${from} to ${to} (settlement dates, IST), every gateway`);
+    expect(audit).toContain(
+      `what the syncs changed: ${formatDateRange(from, to)} (settlement dates, IST), every gateway`,
+    );
     // A narrower filter: only the vanished, as CSV; the file's name says so when the app names it.
     const csv = join(dir, 'vanished.csv');
     expect((await run('export', 'changes', '--from', from, '--to', to, '--kind', 'vanished', '--out', csv)).code).toBe(

@@ -18,6 +18,7 @@ import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { voucherNumber } from '../../electron/export/tally';
 import { SANDBOX_DEFAULTS } from '../../electron/sandbox/server';
 import { batchKeyText, type ReconReport } from '../../shared/bank-matching';
+import { formatCalendarDate } from '../../shared/format';
 import { parseDecimalToMinor } from '../../shared/money';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
@@ -144,10 +145,11 @@ describe('export tally', () => {
       expect(v, `a voucher for batch ${batchKeyText(b)}`).toBeDefined();
       expect(v.narration).toContain(`UTR ${b.utr === '' ? '(none given)' : b.utr},`);
       expect([v.vchtype, v.action, v.type, v.party]).toEqual(['Receipt', 'Create', 'Receipt', LEDGERS.receivable]);
-      const last = b.lineIds
-        .map((id) => creditDate.get(id)!)
-        .sort()
-        .at(-1)!;
+      const credited = [...new Set(b.lineIds.map((id) => creditDate.get(id)!))].sort();
+      const last = credited.at(-1)!;
+      // The narration an accountant reads in Tally: dates dd/mm/yyyy, as the console shows them.
+      expect(v.narration).toContain(`batch of ${formatCalendarDate(b.date)}, `);
+      expect(v.narration).toMatch(new RegExp(`credited ${credited.map(formatCalendarDate).join(', ')}$`));
       expect(v.date).toBe(last.replaceAll('-', ''));
       const paise = v.lines.map((l) => ({ ...l, paise: parseDecimalToMinor(l.amount) }));
       for (const l of paise) {

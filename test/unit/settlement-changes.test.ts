@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createPassDigest, EMPTY_DIGEST } from '../../electron/cache/record-digest';
 import { diffFields, meaningOf } from '../../electron/cache/settlement-changes';
 import { FIELD_COLUMNS, fieldValues, type StoredRow } from '../../electron/cache/settlement-rows';
+import { changeRows } from '../../electron/export/settlement-sheets';
 import { keyOf, overlapHolds } from '../../electron/sync/paging-check';
+import type { SettlementChange } from '../../shared/settlement-changes';
 import { craftedRecord } from '../support/crafted-records';
 
 const DAY = '2028-02-20';
@@ -107,5 +109,31 @@ describe('createPassDigest', () => {
     expect(fromRows.digest()).toBe(fromRecords.digest());
     expect(createPassDigest(null).gateways().size).toBe(0);
     expect(EMPTY_DIGEST).toMatch(/^0-/);
+  });
+});
+
+describe('the Changes export', () => {
+  it('names each changed field and what it means in the words of the Changes view, not by its column', () => {
+    const change: SettlementChange = {
+      id: 1,
+      runId: 2,
+      recordId: 3,
+      date: DAY,
+      pg: 'cashfree',
+      pgTransactionId: 'TXN1',
+      settlementDate: `${DAY} 12:12:26`,
+      kind: 'changed',
+      at: `${DAY}T06:42:26.000Z`,
+      fields: [
+        { field: 'utr', old: 'UTR1', new: 'UTR2', meaning: 'utr_replaced' },
+        { field: 'dispute_id', old: null, new: 'dsp_1', meaning: 'dispute_opened' },
+        { field: 'settled_amount', old: 260621, new: 260000, meaning: 'amount' },
+      ],
+    };
+    expect(changeRows(change).map((r) => r.slice(7))).toEqual([
+      ['UTR', 'UTR replaced', 'UTR1', 'UTR2'],
+      ['Dispute ID', 'dispute opened', null, 'dsp_1'],
+      ['Settled amount', 'amount', '2606.21', '2600.00'],
+    ]);
   });
 });

@@ -243,13 +243,8 @@ const matchByHandCommand: Command = {
         `Statement line ${missing.join(', ')} is not a credit of "${r.account.name}" in ${r.from} to ${r.to}.`,
       );
     }
-    // The rule the screen keeps: a difference is never accepted without a word on why.
+    // A difference without --reason is the core's to refuse (reasonForDifference): bad input, exit 2.
     const difference = sumMinor(ids.map((id) => credits.get(id)!)) - batch.settled;
-    if (difference !== 0 && reason === '') {
-      throw new InputError(
-        `The credits differ from the batch by ${money(difference)}; say why with --reason before matching them.`,
-      );
-    }
     const key = { date: batch.date, pg: batch.pg, utr: batch.utr, settlementDate: batch.settlementDate };
     const matchId = await asInput(() =>
       ctx.core.reconciliation.matchByHand(ctx.profile.id, {

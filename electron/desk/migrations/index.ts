@@ -12,6 +12,7 @@ import reconciliation from './007-reconciliation';
 import journalMirror from './008-journal-mirror';
 import approvals from './009-approvals';
 import settlementBatches from './010-settlement-batches';
+import formats from './011-formats';
 
 export interface DeskMigration {
   version: number;
@@ -30,6 +31,7 @@ export const DESK_MIGRATIONS: readonly DeskMigration[] = [
   { version: 8, name: 'journal mirror', sql: journalMirror },
   { version: 9, name: 'approvals', sql: approvals },
   { version: 10, name: 'settlement batches', sql: settlementBatches },
+  { version: 11, name: 'formats', sql: formats },
 ];
 
 /** The newest schema this console knows; a desk at a later version is read-only for it. */

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { BalanceSnapshot } from '../../../shared/accounts';
-import { formatIstInstant, formatMoney } from '../ui/format';
+import { formatIstInstant } from '../../../shared/format';
+import { formatMoney } from '../../../shared/money';
 
 const WIDTH = 180;
 const HEIGHT = 40;

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { Minor } from '../../../shared/money';
 import { formatRupeesTyped } from '../../../shared/rupees';
-import { formatMoney } from '../ui/format';
+import { formatMoney } from '../../../shared/money';
 import { RupeesField } from '../ui/RupeesField';
 import { parseThreshold } from './low-balance';
 

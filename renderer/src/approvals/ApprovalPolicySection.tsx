@@ -15,7 +15,7 @@ import {
 import { checkRupees } from '../../../shared/rupees';
 import { useDeskStatus } from '../exceptions/exceptions-queries';
 import { ipcErrorOf } from '../query/ipc-query';
-import { formatMoney } from '../ui/format';
+import { formatMoney } from '../../../shared/money';
 import { ErrorNotice } from '../ui/states';
 import { useApprovalPolicy, useSetPolicy } from './approvals-queries';
 

@@ -12,7 +12,8 @@ import {
 import { DeskLine } from '../exceptions/DeskLine';
 import { loadableOf } from '../query/ipc-query';
 import { DataTable, type DataColumn, type TableState } from '../ui/DataTable';
-import { formatIstInstant, formatMoney } from '../ui/format';
+import { formatIstInstant } from '../../../shared/format';
+import { formatMoney } from '../../../shared/money';
 import { PageHeader } from '../ui/PageHeader';
 import { EmptyState } from '../ui/states';
 import { useTableSort } from '../ui/table-sorts';

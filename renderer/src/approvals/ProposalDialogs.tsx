@@ -5,7 +5,7 @@ import { typedReason, type Proposal } from '../../../shared/approvals';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { ipcErrorOf } from '../query/ipc-query';
 import { FormField } from '../ui/FormField';
-import { formatMoney } from '../ui/format';
+import { formatMoney } from '../../../shared/money';
 import { ErrorNotice } from '../ui/states';
 import { useApprove, useReject, useSettleProposal } from './approvals-queries';
 

@@ -9,7 +9,7 @@ import { requestLines } from '../../../shared/approval-request';
 import { ACTION_LABELS, PROPOSAL_STATE_LABELS, type Proposal } from '../../../shared/approvals';
 import { ipcErrorOf, loadableOf } from '../query/ipc-query';
 import { useDeskStatus } from '../exceptions/exceptions-queries';
-import { formatIstInstant } from '../ui/format';
+import { formatIstInstant } from '../../../shared/format';
 import { ErrorNotice, Skeleton } from '../ui/states';
 import { useCheckProposal, useProposalReview, useWithdraw } from './approvals-queries';
 import { ApproveDialog, RejectDialog, SettleDialog } from './ProposalDialogs';

@@ -7,7 +7,7 @@ import { present } from './beneficiary-form';
 import { resultOf } from '../query/ipc-query';
 import { useOfflineReason } from '../ui/offline';
 import { useBankDetailChanges, useBeneficiaryFetch } from './beneficiaries-queries';
-import { formatIstInstant } from '../ui/format';
+import { formatIstInstant } from '../../../shared/format';
 
 /** Fields the API sent beyond the contract, as sent: text as is, anything else as JSON. */
 function extraText(value: unknown): string {

@@ -1,7 +1,7 @@
 import type { CachedBeneficiary } from '../../../shared/beneficiaries';
 import { DataTable, type DataColumn } from '../ui/DataTable';
 import { useTableSort } from '../ui/table-sorts';
-import { formatIstInstant } from '../ui/format';
+import { formatIstInstant } from '../../../shared/format';
 import { MaskedAccount } from '../ui/MaskedAccount';
 import { present, targetsOf } from './beneficiary-form';
 

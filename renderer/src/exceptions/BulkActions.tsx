@@ -10,7 +10,7 @@ import type { IpcError } from '../../../shared/ipc/contract';
 import { asClause } from '../../../shared/messages';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { ipcErrorOf } from '../query/ipc-query';
-import { formatCalendarDate, formatCount } from '../ui/format';
+import { formatCalendarDate, formatCount } from '../../../shared/format';
 import { FormField } from '../ui/FormField';
 import { useBulkAction } from './exceptions-queries';
 import { describeFilter } from './exceptions-store';

@@ -15,7 +15,7 @@ import {
   useExportStart,
   type ExportRequest,
 } from './exports-queries';
-import { formatCount } from '../ui/format';
+import { formatCount } from '../../../shared/format';
 import { useExcelCsvForm } from './excel-csv-form';
 
 type Format = ExportRequest['format'];

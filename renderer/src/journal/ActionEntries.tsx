@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import type { JournalEntry } from '../../../shared/journal';
-import { formatIstInstant } from '../ui/format';
+import { formatIstInstant } from '../../../shared/format';
 
 const OUTCOME_WORDS: Partial<Record<JournalEntry['outcome'], string>> = {
   attempted: 'Sent',

@@ -3,7 +3,7 @@
  * loud mark on any that changed after close (the Journal screen shows the difference). A query, made stale by the
  * end of each sync (query/main-events.ts).
  */
-import { formatIstInstant } from '../ui/format';
+import { formatDateRange, formatIstInstant } from '../../../shared/format';
 import { useClosedPeriods } from './journal-queries';
 import './journal.css';
 
@@ -14,7 +14,7 @@ export function ClosedPeriodsNote({ from, to }: { from: string; to: string }) {
     <ul className="closed-periods" aria-label="Closed periods in these dates">
       {periods.map((p) => (
         <li key={p.id} className={p.state === 'changed' ? 'notice notice-warning' : 'notice'}>
-          {p.from === p.to ? p.from : `${p.from} to ${p.to}`}{' '}
+          {formatDateRange(p.from, p.to)}{' '}
           {p.state === 'changed'
             ? `closed, changed after close: ${p.added} added, ${p.vanished} vanished, ${p.modified} changed (see Journal)`
             : `closed on ${formatIstInstant(p.closedAt)}`}

@@ -20,7 +20,14 @@ import { PageHeader } from '../ui/PageHeader';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { useSavedViews, type ViewBinding } from '../ui/saved-views';
 import { ErrorNotice, Skeleton } from '../ui/states';
-import { formatCount, formatIstInstant, formatMoney } from '../ui/format';
+import {
+  formatCalendarDate,
+  formatCount,
+  formatDateRange,
+  formatIstInstant,
+  formatIstWallClock,
+} from '../../../shared/format';
+import { formatMoney } from '../../../shared/money';
 import { tableSortOf, useTableSort, useTableSorts } from '../ui/table-sorts';
 import { useTableViews } from '../ui/table-views';
 import {
@@ -372,7 +379,7 @@ function PeriodActions({ period }: { period: ClosedPeriod }) {
     return (
       <form
         className="reopen-reason"
-        aria-label={`Reopen ${period.from} to ${period.to}`}
+        aria-label={`Reopen ${formatDateRange(period.from, period.to)}`}
         onSubmit={(e) => {
           e.preventDefault();
           reopen.mutate({ id: period.id, ...(reason.trim() ? { reason: reason.trim() } : {}) });
@@ -413,7 +420,7 @@ const PERIOD_COLUMNS: DataColumn<ClosedPeriod>[] = [
   {
     id: 'dates',
     label: 'Dates',
-    cell: (p) => `${p.from} to ${p.to}`,
+    cell: (p) => formatDateRange(p.from, p.to),
     sortValue: (p) => `${p.from} ${p.to}`,
   },
   {
@@ -447,7 +454,7 @@ const PERIOD_COLUMNS: DataColumn<ClosedPeriod>[] = [
 type DiffTotal = IpcOutput<'journal.periodDiff'>['totals'][number];
 
 const DIFF_COLUMNS: DataColumn<DiffTotal>[] = [
-  { id: 'date', label: 'Date', cell: (t) => t.date, sortValue: (t) => t.date },
+  { id: 'date', label: 'Date', cell: (t) => formatCalendarDate(t.date), sortValue: (t) => t.date },
   { id: 'pg', label: 'Gateway', cell: (t) => t.pg, sortValue: (t) => t.pg },
   ...(
     [
@@ -484,7 +491,7 @@ function Diff() {
         <ul>
           {refs.map((r) => (
             <li key={`${r.date} ${r.pg} ${r.pgTransactionId} ${r.settlementDate}`} className="mono">
-              {r.date} {r.pg} {r.pgTransactionId} {r.settlementDate}
+              {formatCalendarDate(r.date)} {r.pg} {r.pgTransactionId} {formatIstWallClock(r.settlementDate)}
             </li>
           ))}
         </ul>
@@ -492,9 +499,7 @@ function Diff() {
     );
   return (
     <section aria-label="Difference since close" className="panel journal-detail">
-      <h3>
-        {d.period.from} to {d.period.to} since its close
-      </h3>
+      <h3>{formatDateRange(d.period.from, d.period.to)} since its close</h3>
       {list('Added', d.added)}
       {list('Vanished', d.vanished)}
       {list('Changed', d.modified)}

@@ -4,7 +4,7 @@ import { refundProblem, type OrderView } from '../../../shared/orders';
 import { confirmWord, useApprovalNeeded } from '../approvals/approvals-queries';
 import { useConfirmedAction } from '../query/journaled-action';
 import { useAppInfo } from '../query/app-queries';
-import { formatMoney } from '../ui/format';
+import { formatMoney } from '../../../shared/money';
 import { MoneyConfirmDialog } from '../ui/MoneyConfirmDialog';
 import { RupeesField } from '../ui/RupeesField';
 import { useOfflineReason } from '../ui/offline';

@@ -6,7 +6,8 @@ import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { ErrorNotice } from '../ui/states';
 import { useTableSort } from '../ui/table-sorts';
 import { useTableViews } from '../ui/table-views';
-import { formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
+import { formatIstInstant, formatIstWallClock } from '../../../shared/format';
+import { formatMoney } from '../../../shared/money';
 
 const LABELS: Record<(typeof ORDER_FIELDS)[number], string> = {
   order_id: 'Order id',

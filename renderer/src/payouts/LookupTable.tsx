@@ -3,7 +3,8 @@ import { DEFAULT_TURNAROUND, formatAge, payoutAge, type PayoutAge } from '../../
 import type { PayoutLookup } from '../../../shared/payouts';
 import { DataTable, type DataColumn } from '../ui/DataTable';
 import { useTableSort } from '../ui/table-sorts';
-import { formatIstInstant, formatMoney } from '../ui/format';
+import { formatIstInstant } from '../../../shared/format';
+import { formatMoney } from '../../../shared/money';
 import { usePayoutSettings } from './payouts-queries';
 import { TransferStatus } from './TransferStatus';
 

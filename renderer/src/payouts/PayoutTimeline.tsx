@@ -1,6 +1,6 @@
 import type { PayoutLookup } from '../../../shared/payouts';
 import type { Loadable } from '../loadable';
-import { formatIstInstant } from '../ui/format';
+import { formatIstInstant } from '../../../shared/format';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import { statusWords, TransferStatus } from './TransferStatus';
 

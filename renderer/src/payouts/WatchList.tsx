@@ -1,6 +1,6 @@
 import { listStatusOf, payoutListFilter, payoutListMatches, type PayoutLookup } from '../../../shared/payouts';
 import { FilterSelect, optionsOf } from '../ui/FilterSelect';
-import { formatIstInstant } from '../ui/format';
+import { formatIstInstant } from '../../../shared/format';
 import { useOfflineReason } from '../ui/offline';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { EmptyState, ErrorNotice } from '../ui/states';

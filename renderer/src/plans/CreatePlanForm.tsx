@@ -10,7 +10,7 @@ import { OnActiveProfile } from '../EnvironmentBadge';
 import { ask, resultOf } from '../query/ipc-query';
 import { errorsFromIpc, errorsFromIssues, zodIssues, type FormErrors } from '../ui/form-errors';
 import { FormField } from '../ui/FormField';
-import { formatMoney } from '../ui/format';
+import { formatMoney } from '../../../shared/money';
 import { useOfflineReason } from '../ui/offline';
 import { SubmitButton } from '../ui/SubmitButton';
 import { ErrorNotice } from '../ui/states';

@@ -1,6 +1,6 @@
 import { Fragment } from 'react';
 import type { PlanRecord } from '../../../shared/plans';
-import { formatMoney } from '../ui/format';
+import { formatMoney } from '../../../shared/money';
 
 /** Every field the plan answer carries; what it left out is marked. */
 export function PlanDetail({ plan }: { plan: PlanRecord }) {

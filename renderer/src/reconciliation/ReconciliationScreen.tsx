@@ -27,7 +27,8 @@ import { DateInput } from '../ui/DateInput';
 import { WholeNumberField } from '../ui/WholeNumberField';
 import { PageHeader } from '../ui/PageHeader';
 import { base64Of } from '../ui/files';
-import { formatCalendarDate, formatCount, formatIstWallClock, formatMoney } from '../ui/format';
+import { formatCalendarDate, formatCount, formatIstWallClock } from '../../../shared/format';
+import { formatMoney } from '../../../shared/money';
 import { EmptyState, ErrorNotice, Skeleton } from '../ui/states';
 import { IpcFailure } from '../query/ipc-query';
 import {

@@ -2,7 +2,7 @@
  * File sizes for people. Decimal units (1 MB = 1,000,000 bytes), as file managers on Linux and macOS show them,
  * so the figure here matches the one the user sees next to the file on disk.
  */
-import { formatCount } from '../ui/format';
+import { formatCount } from '../../../shared/format';
 
 const UNITS = ['kB', 'MB', 'GB', 'TB'] as const;
 

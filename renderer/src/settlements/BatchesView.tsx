@@ -5,13 +5,13 @@
  * the gateway's records of that date that have none).
  */
 import { useMemo } from 'react';
-import { sumMinor } from '../../../shared/money';
+import { formatMoney, sumMinor } from '../../../shared/money';
 import { loadableOf } from '../query/ipc-query';
 import { DataTable, type DataColumn } from '../ui/DataTable';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { useTableSort } from '../ui/table-sorts';
 import { useTableViews } from '../ui/table-views';
-import { formatCalendarDate, formatCount, formatIstWallClock, formatMoney } from '../ui/format';
+import { formatCalendarDate, formatCount, formatIstWallClock } from '../../../shared/format';
 import { useBatches, type Batch } from './settlements-queries';
 import { NO_FILTERS, hasFilters, useSettlements } from './settlements-store';
 import { useSettlementsView } from './view-store';

@@ -6,10 +6,11 @@
  */
 import { SETTLEMENT_MONEY_FIELDS } from '../../../shared/reconciliation';
 import { useId } from 'react';
-import { labelOf } from './SettlementDetail';
 import { z } from 'zod';
 import {
   CHANGE_KINDS,
+  FIELD_CHANGE_MEANING_LABELS,
+  fieldLabel,
   type ChangeKind,
   type FieldChange,
   type SettlementChange,
@@ -18,7 +19,8 @@ import { DataTable, type DataColumn } from '../ui/DataTable';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { useTableSort } from '../ui/table-sorts';
 import { useTableViews } from '../ui/table-views';
-import { formatCalendarDate, formatCount, formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
+import { formatCalendarDate, formatCount, formatIstInstant, formatIstWallClock } from '../../../shared/format';
+import { formatMoney } from '../../../shared/money';
 import { ErrorNotice } from '../ui/states';
 import { useModalDialog } from '../ui/use-modal-dialog';
 import { ExportButtons, ExportStatus } from '../exports/ExportControls';
@@ -31,17 +33,6 @@ const SHOWN = 500;
 /** The changes' table: its columns, sort, kind filter and saved views (a sync run is of the moment: not in a view). */
 const TABLE = 'settlement-changes';
 const FILTERS = { kind: z.enum(CHANGE_KINDS) };
-
-const MEANING: Record<FieldChange['meaning'], string> = {
-  status: 'status',
-  amount: 'amount',
-  utr_filled: 'UTR filled in',
-  utr_replaced: 'UTR replaced',
-  utr_removed: 'UTR removed',
-  dispute_opened: 'dispute opened',
-  dispute_closed: 'dispute closed',
-  other: 'changed',
-};
 
 const KIND_LABEL: Record<ChangeKind, string> = {
   new: 'New',
@@ -58,7 +49,7 @@ export function fieldText(f: FieldChange): string {
       : typeof v === 'number' && SETTLEMENT_MONEY_FIELDS.has(f.field)
         ? formatMoney(v)
         : String(v);
-  return `${labelOf(f.field)} (${MEANING[f.meaning]}): ${show(f.old)} → ${show(f.new)}`;
+  return `${fieldLabel(f.field)} (${FIELD_CHANGE_MEANING_LABELS[f.meaning]}): ${show(f.old)} → ${show(f.new)}`;
 }
 
 const COLUMNS: readonly DataColumn<SettlementChange>[] = [

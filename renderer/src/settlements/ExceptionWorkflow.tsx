@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import type { ExceptionAction } from '../../../shared/settlement-changes';
 import { useReconAccounts, useSaveReconSettings } from '../reconciliation/recon-queries';
-import { formatCalendarDate, formatIstInstant } from '../ui/format';
+import { formatCalendarDate, formatIstInstant } from '../../../shared/format';
 import { useOfflineReason } from '../ui/offline';
 import { ErrorNotice } from '../ui/states';
 import { WholeNumberField } from '../ui/WholeNumberField';

@@ -4,7 +4,7 @@
  * from the service, which is the repair. Nothing is fixed from the cache's own data, and the banner stays until a
  * check after the re-fetch finds the dates whole.
  */
-import { formatDdMmYyyy } from '../ui/dates';
+import { formatDdMmYyyy } from '../../../shared/format';
 import { useOfflineReason } from '../ui/offline';
 import { useCacheIntegrity } from './settlements-queries';
 import { useRefetchDates } from './sync-queries';

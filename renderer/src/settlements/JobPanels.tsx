@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { addDays } from '../../../shared/time';
-import { formatCalendarDate, formatCount } from '../ui/format';
+import { formatCalendarDate, formatCount } from '../../../shared/format';
 import { JobOutcome as Outcome, JobProgress, formatSeconds as seconds } from '../ui/JobStatus';
 import { ErrorNotice } from '../ui/states';
 import { ipcErrorOf } from '../query/ipc-query';

@@ -5,10 +5,10 @@
  * who wants the numbers.
  */
 import { useId } from 'react';
-import { sumMinor } from '../../../shared/money';
+import { formatMoney, sumMinor } from '../../../shared/money';
 import type { SettlementAggregate } from '../../../shared/settlement-query';
 import { addDays } from '../../../shared/time';
-import { formatCalendarDate, formatMoney } from '../ui/format';
+import { formatCalendarDate } from '../../../shared/format';
 import type { ChartSplit } from './settlements-store';
 
 const HEIGHT = 132;

@@ -11,38 +11,9 @@ import { useActiveProfileId } from '../query/ipc-query';
 import { ExceptionWorkflow } from './ExceptionWorkflow';
 import { RULES, MONEY_VALUE_NAMES } from '../../../shared/reconciliation';
 import type { CachedSettlement } from '../../../shared/settlement-query';
-import { formatCalendarDate, formatIstInstant, formatIstWallClock, formatMoney } from '../ui/format';
-
-/** Names of record fields, also used for the values an exception names. */
-const LABELS = {
-  date: 'Date asked for',
-  pg: 'Gateway',
-  pg_transaction_id: 'Gateway transaction ID',
-  order_id: 'Order ID',
-  utr: 'UTR',
-  settlement_date: 'Settled at',
-  settlement_dates: 'Settled at',
-  order_date: 'Ordered at',
-  order_status: 'Order status',
-  pg_status: 'Gateway status',
-  payment_mode: 'Payment mode',
-  amount: 'Amount',
-  mer_service_fee: 'Service fee',
-  mer_service_tax: 'Service tax',
-  cgst: 'CGST',
-  sgst: 'SGST',
-  igst: 'IGST',
-  merchant_subvention_amount: 'Merchant subvention',
-  settled_amount: 'Settled amount',
-  expected: 'Expected settled amount',
-  difference: 'Difference',
-  times_settled: 'Times settled',
-  dispute_id: 'Dispute ID',
-  description: 'Description',
-} as const;
-
-/** A record field's name as the desk reads it ("UTR", "Dispute ID"); a field the console does not know, as named. */
-export const labelOf = (key: string): string => (LABELS as Readonly<Record<string, string>>)[key] ?? key;
+import { FIELD_LABELS, fieldLabel } from '../../../shared/settlement-changes';
+import { formatCalendarDate, formatIstInstant, formatIstWallClock } from '../../../shared/format';
+import { formatMoney } from '../../../shared/money';
 
 function exceptionValue(key: string, value: number | string | null): ReactNode {
   if (value === null) return <span className="muted">none</span>;
@@ -126,7 +97,7 @@ export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onCl
               <p className="stl-exception-rule">{RULES[e.rule]}</p>
               <Facts
                 items={Object.entries(e.values).map(([k, v]): [string, ReactNode] => [
-                  labelOf(k),
+                  fieldLabel(k),
                   exceptionValue(k, v),
                 ])}
               />
@@ -140,18 +111,18 @@ export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onCl
         <h3>Record</h3>
         <Facts
           items={[
-            [LABELS.date, formatCalendarDate(row.date)],
-            [LABELS.pg, row.pg],
-            [LABELS.payment_mode, row.payment_mode],
-            [LABELS.pg_transaction_id, mono(row.pg_transaction_id)],
-            [LABELS.order_id, orderLink(row.order_id)],
-            [LABELS.utr, mono(row.utr)],
-            [LABELS.settlement_date, formatIstWallClock(row.settlement_date)],
-            [LABELS.order_date, formatIstWallClock(row.order_date)],
-            [LABELS.order_status, row.order_status],
-            [LABELS.pg_status, row.pg_status],
-            [LABELS.dispute_id, mono(row.dispute_id)],
-            [LABELS.description, row.description],
+            [FIELD_LABELS.date, formatCalendarDate(row.date)],
+            [FIELD_LABELS.pg, row.pg],
+            [FIELD_LABELS.payment_mode, row.payment_mode],
+            [FIELD_LABELS.pg_transaction_id, mono(row.pg_transaction_id)],
+            [FIELD_LABELS.order_id, orderLink(row.order_id)],
+            [FIELD_LABELS.utr, mono(row.utr)],
+            [FIELD_LABELS.settlement_date, formatIstWallClock(row.settlement_date)],
+            [FIELD_LABELS.order_date, formatIstWallClock(row.order_date)],
+            [FIELD_LABELS.order_status, row.order_status],
+            [FIELD_LABELS.pg_status, row.pg_status],
+            [FIELD_LABELS.dispute_id, mono(row.dispute_id)],
+            [FIELD_LABELS.description, row.description],
           ]}
         />
       </section>
@@ -170,7 +141,7 @@ export function SettlementDetail({ row, onClose }: { row: CachedSettlement; onCl
               'merchant_subvention_amount',
               'settled_amount',
             ] as const
-          ).map((k) => [LABELS[k], <span className="money">{formatMoney(row[k])}</span>])}
+          ).map((k) => [FIELD_LABELS[k], <span className="money">{formatMoney(row[k])}</span>])}
         />
       </section>
 

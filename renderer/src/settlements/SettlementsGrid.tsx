@@ -26,7 +26,7 @@ import type { CachedSettlement, SettlementSort } from '../../../shared/settlemen
 import { ErrorNotice } from '../ui/states';
 import { firstDirection, type Column } from './columns';
 import type { PagedRows } from './paged-rows';
-import { formatCount } from '../ui/format';
+import { formatCount } from '../../../shared/format';
 import type { Density } from '../ui/table-prefs';
 import { rowKeyTarget } from '../ui/use-roving-rows';
 

@@ -5,7 +5,8 @@
 import type { ReactNode } from 'react';
 import { RULES, type RuleId } from '../../../shared/reconciliation';
 import type { CachedSettlement, SettlementSortColumn } from '../../../shared/settlement-query';
-import { formatCalendarDate, formatIstWallClock, formatMoney } from '../ui/format';
+import { formatCalendarDate, formatIstWallClock } from '../../../shared/format';
+import { formatMoney } from '../../../shared/money';
 
 /** Table-width names of the rules; the filter menu and the detail panel use the full sentences of RULES. */
 export const RULE_SHORT: Readonly<Record<RuleId, string>> = {

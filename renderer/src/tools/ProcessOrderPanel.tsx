@@ -21,7 +21,7 @@ import { ErrorNotice } from '../ui/states';
 import { QrCode } from './QrCode';
 import { confirmWord, useApprovalNeeded } from '../approvals/approvals-queries';
 import { amountInWords } from '../../../shared/amount-words';
-import { formatMoney } from '../ui/format';
+import { formatMoney } from '../../../shared/money';
 import { useOrderToProcess, useProcessOrder } from './tools-queries';
 
 type Field = 'order_id' | 'method' | 'code' | 'vpa' | 'device';

@@ -1,4 +1,4 @@
-import { formatIstInstant } from './format';
+import { formatIstInstant } from '../../../shared/format';
 
 /** Every data view says how fresh it is; null means the cache holds nothing for it yet. */
 export function AsOf({ at, label = 'As of' }: { at: string | null; label?: string }) {

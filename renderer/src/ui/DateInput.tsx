@@ -1,5 +1,5 @@
 import { useState, type InputHTMLAttributes } from 'react';
-import { formatDdMmYyyy, parseDdMmYyyy } from './dates';
+import { formatDdMmYyyy, parseDdMmYyyy } from '../../../shared/format';
 
 type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'type'> & {
   /** `YYYY-MM-DD`. */

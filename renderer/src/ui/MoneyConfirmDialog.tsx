@@ -4,7 +4,7 @@ import { checkRupees, RETYPE_ABOVE_MINOR } from '../../../shared/rupees';
 import type { Environment } from '../../../shared/profiles';
 import { EnvironmentBadge } from '../EnvironmentBadge';
 import { ConfirmDialog } from '../ConfirmDialog';
-import { formatMoney } from './format';
+import { formatMoney } from '../../../shared/money';
 import { RupeesField } from './RupeesField';
 
 /**

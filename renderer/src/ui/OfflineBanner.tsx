@@ -1,5 +1,5 @@
 import { useAppInfo, useCheckConnection, useConnectivity } from '../query/app-queries';
-import { formatIstInstant } from './format';
+import { formatIstInstant } from '../../../shared/format';
 
 /**
  * Shown on every data view while the service cannot be reached: what the screen shows is the cache, and the

@@ -7,7 +7,7 @@ import { OfflineBanner } from '../ui/OfflineBanner';
 import { useOfflineReason } from '../ui/offline';
 import { PageHeader } from '../ui/PageHeader';
 import { SavedViewsMenu } from '../ui/SavedViewsMenu';
-import { formatIstInstant } from '../ui/format';
+import { formatIstInstant } from '../../../shared/format';
 import { useTableSort } from '../ui/table-sorts';
 import { useTableViews } from '../ui/table-views';
 import { WebhookEditor } from './WebhookEditor';
