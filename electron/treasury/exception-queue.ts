@@ -162,16 +162,14 @@ function localRows(cache: Cache, filter: QueueFilter, me: string): LocalRow[] {
  */
 function localSummary(cache: Cache, me: string): QueueSummary {
   // Each date's groups as the cache keeps them (exception-figures.ts): a few rows a date, not every record.
-  const groups = cache.exceptionFigures
-    .figures()
-    .map((f) => ({
-      flags: f.flags,
-      state: f.state,
-      mine: f.assignee === me,
-      n: f.records,
-      risk: f.risk,
-      oldest: f.date,
-    }));
+  const groups = cache.exceptionFigures.figures().map((f) => ({
+    flags: f.flags,
+    state: f.state,
+    mine: f.assignee === me,
+    n: f.records,
+    risk: f.risk,
+    oldest: f.date,
+  }));
   const total = (rows: typeof groups) => ({
     count: rows.reduce((t, g) => t + g.n, 0),
     amount: rows.reduce((t, g) => t + g.risk, 0),
