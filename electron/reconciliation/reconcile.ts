@@ -561,7 +561,7 @@ export function reasonForDifference(difference: number, reason: string | undefin
   const why = reason?.trim() ?? '';
   if (difference !== 0 && why === '') {
     throw new ReconInputError(
-      `The credits differ from the batch by ${formatMoney(difference)}; give the reason for the difference before matching them.`,
+      `The credits are ${formatMoney(Math.abs(difference))} ${difference > 0 ? 'more' : 'less'} than the batch; give the reason for the difference before matching them.`,
     );
   }
   return why === '' ? null : why;

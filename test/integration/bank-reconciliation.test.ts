@@ -246,7 +246,7 @@ describe('a sandbox statement with known discrepancies', () => {
     // The core refuses the short credit without a word on the difference, and nothing is matched or journaled.
     expect(() => matchByHand(cache, journal, asked)).toThrow(
       new ReconInputError(
-        `The credits differ from the batch by ${formatMoney(short.difference!)}; give the reason for the difference before matching them.`,
+        `The credits are ${formatMoney(Math.abs(short.difference!))} ${short.difference! > 0 ? 'more' : 'less'} than the batch; give the reason for the difference before matching them.`,
       ),
     );
     expect(journal.list({ kind: 'action' }).map((e) => e.event)).toEqual(['recon.unmatch']);

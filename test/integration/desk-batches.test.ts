@@ -150,6 +150,7 @@ describe.runIf(postgresAvailable())("a console without the API secret reconciles
       batch: key,
       lineIds: [credit.id],
       note: 'bank merged two credits',
+      reason: 'the rest came in a second credit',
     });
     expect((await report(a)).batches.find((x) => x.matchId === matchId)).toMatchObject({ ...key, state: 'manual' });
     const [entry] = await asSuperuser<{ data: string }>(

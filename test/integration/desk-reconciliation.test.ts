@@ -58,7 +58,7 @@ const unexplained = (difference: number) => ({
   ok: false,
   error: {
     code: 'RECON_INPUT',
-    message: `The credits differ from the batch by ${formatMoney(difference)}; give the reason for the difference before matching them.`,
+    message: `The credits are ${formatMoney(Math.abs(difference))} ${difference > 0 ? 'more' : 'less'} than the batch; give the reason for the difference before matching them.`,
   },
 });
 

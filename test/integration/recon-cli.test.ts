@@ -210,7 +210,7 @@ describe('recon on the command line', () => {
     const refused = await cli('recon', 'match-by-hand', ...args, '--note', 'short by the bank');
     expect(refused.code).toBe(2);
     expect(refused.stderr.split('\n')[0]).toBe(
-      `payout-console: The credits differ from the batch by ${formatMoney(differs.difference!)}; give the reason for the difference before matching them.`,
+      `payout-console: The credits are ${formatMoney(Math.abs(differs.difference!))} ${differs.difference! > 0 ? 'more' : 'less'} than the batch; give the reason for the difference before matching them.`,
     );
     const done = await cli(
       'recon',
