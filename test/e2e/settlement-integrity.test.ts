@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idRange } from '../../electron/cache/settlement-ids';
+import { formatCalendarDate } from '../../shared/format';
 import { addDays } from '../../shared/time';
 import { TEST_TODAY } from '../support/clock';
 import { nextEvent, syncedThroughJob } from '../support/core';
@@ -18,7 +19,6 @@ const TO = TEST_TODAY;
 const FROM = addDays(TO, -2);
 const EDITED = addDays(TO, -1);
 const BILLION = 1_000_000_000;
-const ddmmyyyy = (date: string) => date.split('-').reverse().join('/');
 
 describe.runIf(ready)('Settlements: records edited in the cache', () => {
   let app: RunningApp;
@@ -68,8 +68,8 @@ describe.runIf(ready)('Settlements: records edited in the cache', () => {
     await page.getByRole('navigation').getByRole('button', { name: 'Settlements' }).click();
     const banner = page.getByRole('alert').filter({ hasText: 'The cache was changed outside the app' });
     await banner.waitFor();
-    expect(await banner.textContent()).toContain(`on ${ddmmyyyy(EDITED)}:`);
-    expect(await banner.textContent()).toContain(`The records of ${EDITED}`);
+    expect(await banner.textContent()).toContain(`on ${formatCalendarDate(EDITED)}:`);
+    expect(await banner.textContent()).toContain(`The records of ${formatCalendarDate(EDITED)}`);
     await saveScreenshots(page, 'settlements-integrity');
 
     const finished = nextEvent(app.core, 'syncFinished', () => true);
