@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import { OPERATIONS } from '../../shared/api/operations';
 import { addDays } from '../../shared/time';
-import { cliRunner } from '../support/cli';
+import { addLocalProfile, cliRunner } from '../support/cli';
 import { TEST_TODAY } from '../support/clock';
 import { filePathsUnder } from '../support/files';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
@@ -92,18 +92,7 @@ describe('on the built-in sandbox profile (no secret needed)', () => {
 
 describe('on a profile of our own', () => {
   it('adds a profile, uses --secret-env, and reaches the sandbox', async () => {
-    const add = await cli.run(
-      'profiles',
-      'add',
-      '--name',
-      'Local',
-      '--base-url',
-      sb.profile.baseUrl,
-      '--ai-url',
-      sb.profile.aiUrl,
-      '--key',
-      sb.key,
-    );
+    const add = await addLocalProfile(cli.run, sb);
     expect(add.code).toBe(0);
     const fx = sb.sandbox.fixtures();
     const failed = fx.payouts.find((p) => p.status === 'failed')!;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../shared/api/operations';
-import { cliRunner } from '../support/cli';
+import { addLocalProfile, cliRunner } from '../support/cli';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
 import { rawCall } from '../support/sandbox-http';
 
@@ -30,18 +30,7 @@ beforeAll(async () => {
   sb = await openSandbox({ settlementsPerDay: 0 });
   orders = sb.sandbox.fixtures().orders;
   cli = cliRunner(dir, { PC_TEST_SECRET: sb.secret });
-  const add = await cli.run(
-    'profiles',
-    'add',
-    '--name',
-    'Local',
-    '--base-url',
-    sb.profile.baseUrl,
-    '--ai-url',
-    sb.profile.aiUrl,
-    '--key',
-    sb.key,
-  );
+  const add = await addLocalProfile(cli.run, sb);
   expect(add.code, add.stderr).toBe(0);
 });
 afterAll(async () => {

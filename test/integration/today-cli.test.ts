@@ -17,7 +17,7 @@ import type { ReconReport } from '../../shared/bank-matching';
 import { addDays } from '../../shared/time';
 import { DEFAULT_REFRESH_DAYS, type TodaySummary } from '../../shared/today';
 import { TEST_TODAY } from '../support/clock';
-import { cliRunner } from '../support/cli';
+import { addLocalProfile, cliRunner } from '../support/cli';
 import { openSandbox } from '../support/sandbox';
 
 let dir: string;
@@ -94,18 +94,7 @@ describe('today --refresh', () => {
     refreshDir = mkdtempSync(join(tmpdir(), 'today-refresh-cli-'));
     sb = await openSandbox({ settlementsPerDay: 30 });
     const own = cliRunner(refreshDir, { PC_TEST_SECRET: sb.secret });
-    const add = await own.run(
-      'profiles',
-      'add',
-      '--name',
-      'Local',
-      '--base-url',
-      sb.profile.baseUrl,
-      '--ai-url',
-      sb.profile.aiUrl,
-      '--key',
-      sb.key,
-    );
+    const add = await addLocalProfile(own.run, sb);
     expect(add.code, add.stderr).toBe(0);
     run = (...argv) => own.run('--profile', 'Local', '--secret-env', 'PC_TEST_SECRET', ...argv);
   });

@@ -37,3 +37,21 @@ export function cliRunner(dataDir: string, env: NodeJS.ProcessEnv = {}, now?: ()
   const runWithInput = (input: string, ...argv: string[]) => runWith(input, argv);
   return { run, runWithInput, keychainService };
 }
+
+/** Adds the profile "Local" on an opened sandbox (support/sandbox.ts `openSandbox`) through the CLI, as a person does. */
+export const addLocalProfile = (
+  run: (...argv: string[]) => Promise<CliRun>,
+  sb: { profile: { baseUrl: string; aiUrl: string }; key: string },
+) =>
+  run(
+    'profiles',
+    'add',
+    '--name',
+    'Local',
+    '--base-url',
+    sb.profile.baseUrl,
+    '--ai-url',
+    sb.profile.aiUrl,
+    '--key',
+    sb.key,
+  );
