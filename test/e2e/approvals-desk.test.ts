@@ -15,7 +15,7 @@ import { PROPOSAL_STATE_LABELS } from '../../shared/approvals';
 import { formatMoney } from '../../shared/money';
 import { createTestDesk, joinDesk, joinWithoutSecret, type TestDesk } from '../support/desk';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
-import { rawCall } from '../support/sandbox-http';
+import { refundAttempts } from '../support/sandbox-http';
 import {
   e2eSystemReady,
   saveScreenshots,
@@ -35,12 +35,7 @@ describe.runIf(ready)('Approvals on a desk, maker and approver', () => {
   let approver: Page;
   let successOrders: string[];
 
-  const attempts = async (orderId: string) =>
-    (
-      (await rawCall(app.sandbox.url, 'order.refundAttempts', { order_id: orderId }, app.merchant)).body as {
-        data: { refund_id: string; amount: number }[];
-      }
-    ).data;
+  const attempts = (orderId: string) => refundAttempts(app.sandbox.url, orderId, app.merchant);
 
   beforeAll(async () => {
     cluster = await startCluster();

@@ -15,7 +15,7 @@ import { EMBEDDED_SECRET, call, coreOnSandbox, ok } from '../support/core';
 import { createTestDesk, type TestDesk, deskConsole } from '../support/desk';
 import { memoryStore } from '../support/memory-store';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
-import { hook, rawCall } from '../support/sandbox-http';
+import { hook, refundAttempts } from '../support/sandbox-http';
 import { startTestSandbox } from '../support/sandbox';
 
 describe.runIf(postgresAvailable())('approvals on a desk', () => {
@@ -41,12 +41,7 @@ describe.runIf(postgresAvailable())('approvals on a desk', () => {
     cores.push(core);
     return core;
   };
-  const refunds = async (orderId: string) =>
-    (
-      (await rawCall(sandbox.url, 'order.refundAttempts', { order_id: orderId }, { secret: EMBEDDED_SECRET })).body as {
-        data: { refund_id: string; amount: number }[];
-      }
-    ).data;
+  const refunds = (orderId: string) => refundAttempts(sandbox.url, orderId, { secret: EMBEDDED_SECRET });
   /** The seeded orders that could be refunded at the start: few, so each test takes its own or sends nothing. */
   let refundable: { id: string }[];
   const successOrders = () => refundable;

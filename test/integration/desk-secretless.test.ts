@@ -15,7 +15,7 @@ import { EMBEDDED_SECRET, call, coreOnSandbox, ok } from '../support/core';
 import { createTestDesk, deskConsole, joinWithoutSecret, type TestDesk } from '../support/desk';
 import { memoryStore } from '../support/memory-store';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
-import { rawCall } from '../support/sandbox-http';
+import { refundAttempts } from '../support/sandbox-http';
 import { startTestSandbox } from '../support/sandbox';
 
 describe.runIf(postgresAvailable())('a console without the API secret on a desk', () => {
@@ -41,12 +41,7 @@ describe.runIf(postgresAvailable())('a console without the API secret on a desk'
     await joinWithoutSecret(core, cluster, desk, name, { url: sandbox.url, key: 'test_key' });
     return core;
   }
-  const refunds = async (orderId: string) =>
-    (
-      (await rawCall(sandbox.url, 'order.refundAttempts', { order_id: orderId }, { secret: EMBEDDED_SECRET })).body as {
-        data: { refund_id: string; amount: number }[];
-      }
-    ).data;
+  const refunds = (orderId: string) => refundAttempts(sandbox.url, orderId, { secret: EMBEDDED_SECRET });
   const proposals = async () => {
     const su = await desk.superuser();
     try {

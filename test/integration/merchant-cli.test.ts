@@ -11,18 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../shared/api/operations';
 import { addLocalProfile, cliRunner } from '../support/cli';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
-import { rawCall } from '../support/sandbox-http';
+import { refundAttempts } from '../support/sandbox-http';
 
 let dir: string;
 let sb: OpenSandbox;
 let cli: ReturnType<typeof cliRunner>;
 let orders: { id: string; status: string }[];
 const run = (...argv: string[]) => cli.run('--profile', 'Local', '--secret-env', 'PC_TEST_SECRET', ...argv);
-const attempts = async (orderId: string) =>
-  (
-    (await rawCall(sb.sandbox.url, 'order.refundAttempts', { order_id: orderId }, { key: sb.key, secret: sb.secret }))
-      .body as { data: { refund_id: string; amount: number }[] }
-  ).data;
+const attempts = (orderId: string) => refundAttempts(sb.sandbox.url, orderId, { key: sb.key, secret: sb.secret });
 const orderWith = (status: string, n = 0) => orders.filter((o) => o.status === status)[n]!.id;
 
 beforeAll(async () => {

@@ -93,3 +93,13 @@ export async function hook<T = Record<string, unknown>>(
   });
   return { http: res.status, body: (await res.json()) as T };
 }
+
+/** An order's refund attempts as the sandbox holds them: what was really sent, never the console's word for it. */
+export async function refundAttempts(
+  baseUrl: string,
+  orderId: string,
+  opts: RawCallOptions = {},
+): Promise<{ refund_id: string; amount: number }[]> {
+  const answer = await rawCall(baseUrl, 'order.refundAttempts', { order_id: orderId }, opts);
+  return (answer.body as { data: { refund_id: string; amount: number }[] }).data;
+}
