@@ -18,6 +18,7 @@ import { clientBenches } from './client';
 import { exportBenches } from './export';
 import { DATASETS_ENV } from './dataset';
 import { findBenches } from './find';
+import { indexBenches } from './indexes';
 import { openBenches } from './open';
 import { journalBenches } from './journal';
 import { queryBenches } from './query';
@@ -48,6 +49,7 @@ const BENCHES: Bench[] = [
   syncBenches,
   queryBenches,
   findBenches,
+  indexBenches,
   openBenches,
   uiBenches,
   exportBenches,
