@@ -80,6 +80,7 @@ const SQL = {
                        WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL} GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
   syncedDays: `SELECT date, scope, synced_at FROM settlement_days WHERE date BETWEEN ? AND ?`,
   lastSynced: `SELECT max(synced_at) AS at FROM settlement_days`,
+  scopes: `SELECT scope FROM settlement_days WHERE date = ? ORDER BY scope`,
   facets: `SELECT DISTINCT 'pg', pg FROM settlement_rollup WHERE date BETWEEN :from AND :to AND count > 0
            UNION SELECT DISTINCT 'paymentModes', payment_mode FROM settlement_rollup WHERE ${FACET_WHERE}
            UNION SELECT DISTINCT 'orderStatuses', order_status FROM settlement_rollup WHERE ${FACET_WHERE}
@@ -372,6 +373,15 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
         out[field === 'pg' ? 'pgs' : (field as keyof SettlementFacets)].push(value);
       }
       return out;
+    },
+
+    /**
+     * The gateways whose records of `date` this cache holds whole, from the syncs it ran: null when one synced every
+     * gateway of the date; else the gateways synced alone (`sync settlements --pg`), which may be none.
+     */
+    gatewaysHeldWhole(date: string): string[] | null {
+      const scopes = sql.scopes.pluck().all(date) as string[];
+      return scopes.includes('') ? null : scopes;
     },
 
     /** When any date was last synced: the status bar's "last synced". */

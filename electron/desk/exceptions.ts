@@ -167,15 +167,22 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
 
   return {
     /**
-     * A date's records that break a rule. `wholeDate` (a sync's whole date): the date's other rows break no rule any
-     * more; otherwise only these records are added or updated.
+     * A date's records that break a rule. `wholeDate` (a sync's whole date): the date's other rows (of `gateways`
+     * only, when given: the ones this console holds whole for the date) break no rule any more; otherwise only these
+     * records are added or updated.
      */
-    async publish(date: string, records: PublishedException[], wholeDate = true): Promise<number> {
+    async publish(
+      date: string,
+      records: PublishedException[],
+      wholeDate = true,
+      gateways: readonly string[] | null = null,
+    ): Promise<number> {
       try {
-        const { rows } = await pool.query<{ n: number }>('SELECT desk.publish_exceptions($1, $2, $3) AS n', [
+        const { rows } = await pool.query<{ n: number }>('SELECT desk.publish_exceptions($1, $2, $3, $4) AS n', [
           date,
           JSON.stringify(records),
           wholeDate,
+          gateways,
         ]);
         return rows[0]!.n;
       } catch (e) {

@@ -230,12 +230,20 @@ export function createDeskReconciliation(pool: pg.Pool, consoleName: string) {
       );
     },
 
-    /** A synced date's batches, replacing the desk's copy of the date; the number written (0: already these). */
-    async publishBatches(date: string, batches: readonly BatchRow[]): Promise<number> {
-      const [row] = await query<{ n: number }>('SELECT desk.publish_batches($1, $2, $3) AS n', [
+    /**
+     * A synced date's batches, replacing the desk's copy of the date, or of `gateways` only (the ones this console
+     * holds whole for the date; null: every gateway); the number written (0: already these).
+     */
+    async publishBatches(
+      date: string,
+      batches: readonly BatchRow[],
+      gateways: readonly string[] | null,
+    ): Promise<number> {
+      const [row] = await query<{ n: number }>('SELECT desk.publish_batches($1, $2, $3, $4) AS n', [
         date,
         JSON.stringify(batches),
         consoleName,
+        gateways,
       ]);
       return row!.n;
     },

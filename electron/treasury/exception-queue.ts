@@ -526,13 +526,17 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
       const desk = await deps.desks.for(profileId);
       if (!desk) return null;
       const cache = deps.cacheFor(profileId);
-      const records = cache.exceptions.exceptionsOfDate(idRange(date, date), null);
+      // Only what this cache holds whole: a console that synced one gateway of the date must not replace the others'.
+      const gateways = cache.settlements.gatewaysHeldWhole(date);
+      const held = <T extends { pg: string }>(rows: T[]) =>
+        gateways ? rows.filter((r) => gateways.includes(r.pg)) : rows;
+      const records = held(cache.exceptions.exceptionsOfDate(idRange(date, date), null));
       // Batches decide every console's matches, so the desk takes them from operators' syncs only; a viewer's
       // sync still publishes its exceptions, and is not left retrying a publish its role refuses.
       if (desk.status().role !== 'viewer') {
-        await desk.reconciliation.publishBatches(date, cache.reconciliation.batches(date, date));
+        await desk.reconciliation.publishBatches(date, held(cache.reconciliation.batches(date, date)), gateways);
       }
-      return desk.exceptions.publish(date, records.map(publishedOf));
+      return desk.exceptions.publish(date, records.map(publishedOf), true, gateways);
     },
   };
 }

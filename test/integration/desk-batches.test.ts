@@ -60,7 +60,7 @@ describe.runIf(postgresAvailable())("a console without the API secret reconciles
 
   beforeAll(async () => {
     cluster = await startCluster();
-    desk = await createTestDesk(cluster, { asha: 'operator', ravi: 'operator', vera: 'viewer' });
+    desk = await createTestDesk(cluster, { asha: 'operator', ravi: 'operator', omar: 'operator', vera: 'viewer' });
     sandbox = await startTestSandbox({ secret: EMBEDDED_SECRET });
     a = await deskConsole(sandbox, cluster, desk, 'asha', dirs);
     cores.push(a);
@@ -90,15 +90,18 @@ describe.runIf(postgresAvailable())("a console without the API secret reconciles
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('applies migration 10 to a desk at version 9, and desk init again changes nothing', async () => {
+  it('applies migrations 10 and 12 to a desk without them, and desk init again changes nothing', async () => {
     const older = await createTestDesk(cluster, {});
     const su = await older.superuser();
     try {
       // The desk as a console of version 9 left it.
       await su.query('DROP TABLE desk.settlement_batches');
-      await su.query('DROP FUNCTION desk.publish_batches(date, jsonb, text)');
-      await su.query('DELETE FROM desk.migrations WHERE version = 10');
-      expect((await initDesk(su)).applied).toEqual([{ version: 10, name: 'settlement batches' }]);
+      await su.query('DROP FUNCTION desk.publish_batches(date, jsonb, text, text[])');
+      await su.query('DELETE FROM desk.migrations WHERE version IN (10, 12)');
+      expect((await initDesk(su)).applied).toEqual([
+        { version: 10, name: 'settlement batches' },
+        { version: 12, name: 'gateway-scoped publish' },
+      ]);
       expect((await initDesk(su)).applied).toEqual([]);
     } finally {
       await su.end();
@@ -262,6 +265,48 @@ describe.runIf(postgresAvailable())("a console without the API secret reconciles
       expect(tally.stderr).toContain("it has the desk's batch totals, not their records");
     },
   );
+
+  it("a console that synced one gateway of a date publishes that gateway's batches and exceptions, not the others'", async () => {
+    const onA: BatchRow[] = (await ok(a, 'recon.batches', { from: FROM, to: FROM })).batches;
+    const gateways = [...new Set(onA.map((b) => b.pg))];
+    expect(gateways.length).toBeGreaterThan(1);
+    const [one] = gateways;
+    const exceptionsByGateway = () =>
+      asSuperuser<{ pg: string; n: number }>(
+        'SELECT pg, count(*)::int AS n FROM desk.exceptions WHERE date = $1 AND cardinality(rules) > 0 GROUP BY pg ORDER BY pg',
+        [FROM],
+      );
+    const exceptionsBefore = await exceptionsByGateway();
+    expect(exceptionsBefore.length).toBeGreaterThan(1);
+
+    // O has the secret and a cache of its own, and syncs the one gateway of the date, never the others.
+    const o = await deskConsole(sandbox, cluster, desk, 'omar', dirs);
+    cores.push(o);
+    await syncedThroughJob(o, { from: FROM, to: FROM, pg: one });
+    expect(o.cacheFor('sandbox').settlements.gatewaysHeldWhole(FROM)).toEqual([one]);
+
+    const onDesk = await asSuperuser<{ pg: string; n: number; settled: string }>(
+      'SELECT pg, count(*)::int AS n, sum(settled)::text AS settled FROM desk.settlement_batches WHERE date = $1 GROUP BY pg ORDER BY pg',
+      [FROM],
+    );
+    const fromA = gateways.sort().map((pg) => {
+      const of = onA.filter((b) => b.pg === pg);
+      return { pg, n: of.length, settled: String(net(of)) };
+    });
+    expect(onDesk).toEqual(fromA);
+    expect(await exceptionsByGateway()).toEqual(exceptionsBefore);
+
+    // The function refuses a batch of a gateway the call does not name, so a partial copy cannot slip through.
+    const raw = await desk.rawAs('omar');
+    try {
+      const other = onA.find((b) => b.pg !== one)!;
+      await expect(
+        raw.query('SELECT desk.publish_batches($1, $2, $3, $4)', [FROM, JSON.stringify([other]), 'psql', [one]]),
+      ).rejects.toThrow(`A batch of ${other.pg} was sent with the batches of ${one} only.`);
+    } finally {
+      await raw.end();
+    }
+  });
 
   it("refuses a viewer's publish through raw SQL, and a viewer's sync publishes its exceptions only", async () => {
     const raw = await desk.rawAs('vera');

@@ -13,6 +13,7 @@ import journalMirror from './008-journal-mirror';
 import approvals from './009-approvals';
 import settlementBatches from './010-settlement-batches';
 import formats from './011-formats';
+import gatewayScopedPublish from './012-gateway-scoped-publish';
 
 export interface DeskMigration {
   version: number;
@@ -32,6 +33,7 @@ export const DESK_MIGRATIONS: readonly DeskMigration[] = [
   { version: 9, name: 'approvals', sql: approvals },
   { version: 10, name: 'settlement batches', sql: settlementBatches },
   { version: 11, name: 'formats', sql: formats },
+  { version: 12, name: 'gateway-scoped publish', sql: gatewayScopedPublish },
 ];
 
 /** The newest schema this console knows; a desk at a later version is read-only for it. */
