@@ -1,5 +1,5 @@
 /**
- * A period's bank credits as Tally Prime import XML (docs/design/tally.md): one Receipt voucher per batch whose
+ * A period's bank credits as Tally Prime import XML (docs/design/not-shown.md, "Tally vouchers"): one Receipt voucher per batch whose
  * credit reached the bank account and equals its net, with the bank debited the net settled, the gateway's fees
  * and each GST component debited, subvention credited and the gateway's receivable credited the gross. Amounts are
  * integer paise until they are written, as decimal text with two places; Tally's sign convention is a debit as a
@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { batchKeyText, type BatchKey, type ReconReport } from '../../shared/bank-matching';
 import { formatCalendarDate, formatCount } from '../../shared/format';
 import { formatMinor, formatMoney } from '../../shared/money';
-import { TALLY_LEDGER_LABELS, type TallyLedgerRole, type TallyLedgers } from '../../shared/tally';
+import { TALLY_LEDGER_LABELS, TALLY_ROUNDING_LIMIT, type TallyLedgerRole, type TallyLedgers } from '../../shared/tally';
 import type { BatchRow } from '../cache/reconciliation';
 import { openAtomicFile } from './atomic-file';
 
@@ -56,9 +56,17 @@ export function voucherNumber(batch: BatchKey): string {
 /**
  * The vouchers of the report's batches, from the cache's batch figures (`figures`, `gst`, by batchKeyText). A batch
  * without a credit, or whose credits differ from its net, is left out with its reason: a receipt records money the
- * bank statement shows, and a difference is the desk's to explain before it is posted.
+ * bank statement shows, and a difference is the desk's to explain before it is posted. A batch whose own figures do
+ * not add up (net against gross, fees, tax and subvention; tax against its GST parts) is posted with the difference
+ * on the rounding-off ledger when the person named one (`rounding`) and it is within TALLY_ROUNDING_LIMIT, and is
+ * left out otherwise.
  */
-export function planTally(report: ReconReport, figures: Map<string, BatchRow>, gst: Map<string, Gst>): TallyPlan {
+export function planTally(
+  report: ReconReport,
+  figures: Map<string, BatchRow>,
+  gst: Map<string, Gst>,
+  rounding = false,
+): TallyPlan {
   const creditDates = new Map(report.credits.map((c) => [c.id, c.date]));
   const vouchers: TallyVoucher[] = [];
   const leftOut: TallyLeftOut[] = [];
@@ -74,15 +82,18 @@ export function planTally(report: ReconReport, figures: Map<string, BatchRow>, g
       leave(`Its credits differ from its net by ${formatMoney(b.difference ?? 0)}; post it by hand with the reason.`);
     } else if (!row) {
       leave('Its records are not in this cache; sync the period first.');
-    } else if (row.amount - row.fees - row.taxes + row.subvention !== row.settled) {
+    } else if (!rounds(row, parts, rounding)) {
+      const net = row.amount - row.fees - row.taxes + row.subvention;
+      const hint =
+        Math.abs(outBy(row, parts)) <= TALLY_ROUNDING_LIMIT && !rounding
+          ? ` Or name a rounding-off ledger in Settings (--ledger-rounding) to post up to ${formatMoney(TALLY_ROUNDING_LIMIT)} there.`
+          : '';
       leave(
-        `Its net (${formatMoney(row.settled)}) is not its gross less fees and tax plus subvention ` +
-          `(${formatMoney(row.amount - row.fees - row.taxes + row.subvention)}); the gateway's records need correcting first.`,
-      );
-    } else if (parts.cgst + parts.sgst + parts.igst !== row.taxes) {
-      leave(
-        `Its service tax (${formatMoney(row.taxes)}) differs from CGST + SGST + IGST ` +
-          `(${formatMoney(parts.cgst + parts.sgst + parts.igst)}); the gateway's records need correcting first.`,
+        (net !== row.settled
+          ? `Its net (${formatMoney(row.settled)}) is not its gross less fees and tax plus subvention (${formatMoney(net)})`
+          : `Its service tax (${formatMoney(row.taxes)}) differs from CGST + SGST + IGST ` +
+            `(${formatMoney(parts.cgst + parts.sgst + parts.igst)})`) +
+          `; the gateway's records need correcting first.${hint}`,
       );
     } else {
       const dates = b.lineIds.map((id) => creditDates.get(id)).filter((d): d is string => d !== undefined);
@@ -101,7 +112,10 @@ export function planTally(report: ReconReport, figures: Map<string, BatchRow>, g
   return { vouchers, leftOut };
 }
 
-/** Gross = net + fees + taxes − subvention (the interface's formula), so these debits and credits sum to zero. */
+/**
+ * Gross = net + fees + taxes − subvention (the interface's formula), so these debits and credits sum to zero when the
+ * batch's figures add up; where they miss by a few paise the rounding-off line takes the difference.
+ */
 function linesOf(row: BatchRow, gst: Gst): TallyLine[] {
   const lines: TallyLine[] = [
     { role: 'bank', debit: row.settled },
@@ -112,8 +126,19 @@ function linesOf(row: BatchRow, gst: Gst): TallyLine[] {
     { role: 'subvention', debit: -row.subvention },
     { role: 'receivable', debit: -row.amount },
   ];
-  return lines.filter((l) => l.debit !== 0);
+  const off = lines.reduce((sum, l) => sum + l.debit, 0);
+  return [...lines, { role: 'rounding' as const, debit: -off }].filter((l) => l.debit !== 0);
 }
+
+/** By how much the batch's lines would not balance without a rounding-off line (debits over credits, paise). */
+const outBy = (row: BatchRow, gst: Gst) =>
+  row.settled + row.fees + gst.cgst + gst.sgst + gst.igst - row.subvention - row.amount;
+
+/** Whether the batch can be posted: its figures add up, or miss by no more than rounding may take. */
+const rounds = (row: BatchRow, gst: Gst, rounding: boolean) =>
+  (row.amount - row.fees - row.taxes + row.subvention === row.settled &&
+    gst.cgst + gst.sgst + gst.igst === row.taxes) ||
+  (rounding && Math.abs(outBy(row, gst)) <= TALLY_ROUNDING_LIMIT);
 
 /** The ledgers the vouchers post to that have no name: the export is refused naming each. */
 export function missingLedgers(plan: TallyPlan, ledgers: TallyLedgers): TallyLedgerRole[] {

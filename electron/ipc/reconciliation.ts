@@ -89,8 +89,8 @@ export function createReconHandlers(
     },
     'recon.saveTallyLedgers': (ledgers) => cache().reconciliation.putTallyLedgers(ledgers),
     async 'recon.exportTally'(input) {
-      const plan = await recon.tallyPlan(id(), input);
       const ledgers = cache().reconciliation.tallyLedgers();
+      const plan = await recon.tallyPlan(id(), input, ledgers.rounding !== undefined);
       // Refused before the dialog opens: a ledger without a name is the person's to fix in Settings first.
       tallyXml(plan, ledgers);
       const result = { vouchers: plan.vouchers.length, leftOut: plan.leftOut };

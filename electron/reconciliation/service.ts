@@ -255,15 +255,15 @@ export function createReconciliation(deps: ReconciliationDeps) {
 
     /**
      * The period's Tally vouchers for the account's credits: its report (the desk's matches on a desk) over this
-     * console's batch figures and GST components (export/tally.ts).
+     * console's batch figures and GST components (export/tally.ts); `rounding`: a rounding-off ledger is named.
      */
-    async tallyPlan(profileId: string, q: Period): Promise<TallyPlan> {
+    async tallyPlan(profileId: string, q: Period, rounding = false): Promise<TallyPlan> {
       // A voucher debits each GST component, summed from the batch's records.
       refuseRecords(await batchesFromOf(profileId), 'export for Tally');
       const r = await periodReport(profileId, q);
       const repo = deps.cacheFor(profileId).reconciliation;
       const figures = new Map(repo.batches(q.from, q.to).map((b) => [batchKeyText(b), b]));
-      return planTally(r, figures, repo.gstOfBatches(q.from, q.to));
+      return planTally(r, figures, repo.gstOfBatches(q.from, q.to), rounding);
     },
 
     async matchByHand(

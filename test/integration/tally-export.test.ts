@@ -16,6 +16,7 @@ import { buildStatement, statementCsv } from '../../electron/sandbox/data/bank-s
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { voucherNumber } from '../../electron/export/tally';
+import { TALLY_ROUNDING_LIMIT } from '../../shared/tally';
 import { SANDBOX_DEFAULTS } from '../../electron/sandbox/server';
 import { batchKeyText, type ReconReport } from '../../shared/bank-matching';
 import { formatCalendarDate } from '../../shared/format';
@@ -89,6 +90,27 @@ let report: ReconReport;
 
 const read = (file: string) => JSON.parse(execFileSync(PYTHON, ['-c', READER, file], { encoding: 'utf8' })) as Parsed[];
 
+/** Each batch's figures summed by SQL straight from the cache's records, by batchKeyText. */
+function cacheSums(): Map<string, Figures> {
+  const db = new Database(join(dir, 'data', 'cache', 'sandbox.sqlite'), { readonly: true });
+  try {
+    return new Map(
+      (
+        db
+          .prepare(
+            `SELECT date, pg, coalesce(utr, '') AS utr, settlement_date AS settlementDate, sum(amount) AS amount,
+                    sum(mer_service_fee) AS fees, sum(mer_service_tax) AS taxes, sum(cgst) + sum(sgst) + sum(igst) AS gst,
+                    sum(merchant_subvention_amount) AS subvention, sum(settled_amount) AS settled
+             FROM settlements WHERE vanished_at IS NULL GROUP BY 1, 2, 3, 4`,
+          )
+          .all() as Figures[]
+      ).map((f) => [batchKeyText(f), f]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tally-'));
   cli = cliRunner(join(dir, 'data')).run;
@@ -116,20 +138,7 @@ describe('export tally', () => {
     const summary = JSON.parse(run.stdout) as { vouchers: number; leftOut: { batch: { utr: string } }[] };
     const vouchers = read(file);
     // Straight from the cache's records: a batch is posted when its credit equals its net and its figures tie.
-    const db = new Database(join(dir, 'data', 'cache', 'sandbox.sqlite'), { readonly: true });
-    const sums = new Map(
-      (
-        db
-          .prepare(
-            `SELECT date, pg, coalesce(utr, '') AS utr, settlement_date AS settlementDate, sum(amount) AS amount,
-                    sum(mer_service_fee) AS fees, sum(mer_service_tax) AS taxes, sum(cgst) + sum(sgst) + sum(igst) AS gst,
-                    sum(merchant_subvention_amount) AS subvention, sum(settled_amount) AS settled
-             FROM settlements WHERE vanished_at IS NULL GROUP BY 1, 2, 3, 4`,
-          )
-          .all() as Figures[]
-      ).map((f) => [batchKeyText(f), f]),
-    );
-    db.close();
+    const sums = cacheSums();
     const ties = (f: Figures) => f.amount - f.fees - f.taxes + f.subvention === f.settled && f.gst === f.taxes;
     const posted = report.batches.filter(
       (b) => b.matchId !== null && b.difference === 0 && ties(sums.get(batchKeyText(b))!),
@@ -170,6 +179,57 @@ describe('export tally', () => {
     expect((await cli('export', 'tally', ...period, '--out', again, ...flags)).code).toBe(0);
     expect(read(again).map((v) => v.number)).toEqual(vouchers.map((v) => v.number));
     expect(readFileSync(file, 'utf8')).toContain('Razorpay &amp; Co &quot;receivable&quot;');
+  });
+
+  it('posts a batch whose figures are out by a few paise with the difference on the rounding-off ledger, once named', async () => {
+    const sums = cacheSums();
+    /** Debits over credits of the batch's lines without rounding: what the rounding-off line must take. */
+    const outBy = (f: Figures) => f.settled + f.fees + f.gst - f.subvention - f.amount;
+    const ties = (f: Figures) => f.amount - f.fees - f.taxes + f.subvention === f.settled && f.gst === f.taxes;
+    const credited = report.batches.filter((b) => b.matchId !== null && b.difference === 0);
+    const rounded = credited.filter((b) => {
+      const f = sums.get(batchKeyText(b))!;
+      return !ties(f) && Math.abs(outBy(f)) <= TALLY_ROUNDING_LIMIT;
+    });
+    expect(rounded.length, 'the period holds batches a few paise out').toBeGreaterThan(0);
+
+    // Without the ledger they are left out, and the reason says how to post them.
+    const without = await cli('export', 'tally', ...period, '--out', join(dir, 'plain.xml'), ...flags, '--json');
+    const plain = JSON.parse(without.stdout) as { leftOut: { batch: { utr: string }; reason: string }[] };
+    for (const b of rounded) {
+      const left = plain.leftOut.find((l) => l.batch.utr === b.utr);
+      expect(left?.reason).toContain('name a rounding-off ledger in Settings (--ledger-rounding)');
+    }
+
+    const file = join(dir, 'rounded.xml');
+    const run = await cli(
+      'export',
+      'tally',
+      ...period,
+      '--out',
+      file,
+      ...flags,
+      '--ledger-rounding',
+      'Rounding Off',
+      '--json',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const byNumber = new Map(read(file).map((v) => [v.number, v]));
+    const posted = credited.filter((b) => ties(sums.get(batchKeyText(b))!));
+    expect(byNumber.size).toBe(posted.length + rounded.length);
+    for (const b of rounded) {
+      const v = byNumber.get(voucherNumber(b))!;
+      expect(v, `a voucher for batch ${batchKeyText(b)}`).toBeDefined();
+      const paise = v.lines.map((l) => ({ ledger: l.ledger, paise: parseDecimalToMinor(l.amount) }));
+      expect(paise.reduce((t, l) => t + l.paise, 0)).toBe(0);
+      // Tally's AMOUNT is a debit negated: the rounding line is the batch's lines' excess, taken back.
+      expect(paise.filter((l) => l.ledger === 'Rounding Off')).toEqual([
+        { ledger: 'Rounding Off', paise: outBy(sums.get(batchKeyText(b))!) },
+      ]);
+    }
+    // A batch whose figures tie gets no rounding line.
+    for (const b of posted)
+      expect(byNumber.get(voucherNumber(b))!.lines.map((l) => l.ledger)).not.toContain('Rounding Off');
   });
 
   it('names a missing ledger and exits 2; saved ledgers serve the next export', async () => {

@@ -375,7 +375,7 @@ const LEDGER_FLAGS = Object.fromEntries(
 const tallyCommand: Command = {
   words: ['export', 'tally'],
   usage:
-    'export tally --from YYYY-MM-DD --to YYYY-MM-DD --out FILE.xml [--account NAME] [--ledger-bank NAME] [--ledger-receivable NAME] [--ledger-fees NAME] [--ledger-cgst NAME] [--ledger-sgst NAME] [--ledger-igst NAME] [--ledger-subvention NAME] [--save-ledgers]   (Tally Prime import XML; a flag names a ledger for this export, --save-ledgers keeps them as Settings does)',
+    'export tally --from YYYY-MM-DD --to YYYY-MM-DD --out FILE.xml [--account NAME] [--ledger-bank NAME] [--ledger-receivable NAME] [--ledger-fees NAME] [--ledger-cgst NAME] [--ledger-sgst NAME] [--ledger-igst NAME] [--ledger-subvention NAME] [--ledger-rounding NAME] [--save-ledgers]   (Tally Prime import XML; a flag names a ledger for this export, --save-ledgers keeps them as Settings does)',
   options: { ...accountOption, out: { type: 'string' }, ...LEDGER_FLAGS, 'save-ledgers': { type: 'boolean' } },
   async run({ ctx, values, io }) {
     if (typeof values.out !== 'string' || !/\.xml$/i.test(values.out)) {
@@ -397,7 +397,7 @@ const tallyCommand: Command = {
       ctx.core.reconciliation.defaultAccount(ctx.profile.id, values.account as string | undefined),
     );
     const period = { account, from, to };
-    const plan = await ctx.core.reconciliation.tallyPlan(ctx.profile.id, period);
+    const plan = await ctx.core.reconciliation.tallyPlan(ctx.profile.id, period, ledgers.rounding !== undefined);
     try {
       await writeTally(file, plan, ledgers);
     } catch (e) {
