@@ -367,11 +367,14 @@ describe('paging edge cases (a scripted API)', () => {
   it('a failed request past a last page that came back is not an error', async () => {
     const cache = freshCache();
     const all = records('2025-05-03', 1500);
+    // The requests past the end fail once the last page has been handed back: the event itself, not a pause.
+    let lastServed!: () => void;
+    const served = new Promise<void>((resolve) => (lastServed = resolve));
     const api = {
       settlements: {
         page: async ({ offset = 0 }: { offset?: number }) => {
           if (offset >= 2000) {
-            await new Promise((resolve) => setTimeout(resolve, 20));
+            await served;
             throw new ApiError({
               kind: 'unavailable',
               operation: 'settlement.fetch',
@@ -380,7 +383,9 @@ describe('paging edge cases (a scripted API)', () => {
             });
           }
           const data = all.slice(offset, offset + 1000);
-          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+          const last = offset + data.length >= all.length;
+          if (last) queueMicrotask(lastServed);
+          return { data, is_last_page: last, request_id: 'r' };
         },
       },
     };
