@@ -25,7 +25,7 @@ export const TALLY_LEDGER_LABELS: Readonly<Record<TallyLedgerRole, string>> = {
   sgst: 'SGST on fees (debited)',
   igst: 'IGST on fees (debited)',
   subvention: 'Subvention (credited)',
-  rounding: "Rounding off (the paise a gateway's figures are out by, up to ₹1.00; optional)",
+  rounding: 'Rounding off (up to ₹1.00 a batch; optional)',
 };
 
 /**

@@ -10,6 +10,7 @@ import { FormField } from '../ui/FormField';
 import { SaveActions } from '../ui/SaveActions';
 import { ErrorNotice, Skeleton } from '../ui/states';
 import { useReconAccounts, useSaveTallyLedgers } from './recon-queries';
+import './reconciliation.css';
 
 export function TallyLedgersSection() {
   const accounts = useReconAccounts();
@@ -48,7 +49,7 @@ function LedgersForm({ stored, save }: { stored: TallyLedgers; save: ReturnType<
   }
 
   return (
-    <form className="payout-settings-form" onSubmit={submit} noValidate aria-label="Tally ledgers">
+    <form className="tally-ledgers-form" onSubmit={submit} noValidate aria-label="Tally ledgers">
       {TALLY_LEDGER_ROLES.map((role) => (
         <FormField key={role} label={TALLY_LEDGER_LABELS[role]} error={errors[role]}>
           {(control) => (
