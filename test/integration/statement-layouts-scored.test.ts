@@ -39,6 +39,7 @@ import {
   type SheetInput,
 } from '../support/export-files';
 import { openSandbox, type OpenSandbox } from '../support/sandbox';
+import { csvCell, dMonY, ddMonYyyy, ddmmyy, indian, num } from '../support/statement-text';
 import { requireSystem } from '../support/system';
 
 const PER_DAY = 300;
@@ -166,23 +167,11 @@ function statementOf(batches: readonly BatchRow[], overdueDays: number) {
   return { lines, expected };
 }
 
-/** `1,24,835.83`: Indian grouping, as the banks print. */
-const indian = (paise: number) => {
-  const [whole, frac] = formatMinor(Math.abs(paise)).split('.');
-  const w = whole!.length > 3 ? `${whole!.slice(0, -3).replace(/\B(?=(\d{2})+$)/g, ',')},${whole!.slice(-3)}` : whole!;
-  return `${w}.${frac}`;
-};
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const ddmmyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(2, 4)}`;
 const ddmmyyyy = (iso: string, sep: string) => `${iso.slice(8, 10)}${sep}${iso.slice(5, 7)}${sep}${iso.slice(0, 4)}`;
-const dMonY = (iso: string) => `${Number(iso.slice(8, 10))} ${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
-const ddMonYyyy = (iso: string) => `${iso.slice(8, 10)}-${MONTHS[Number(iso.slice(5, 7)) - 1]}-${iso.slice(0, 4)}`;
-const num = (paise: number): SheetInput => ({ n: paise / 100, fmt: '#,##0.00' });
 /** A number cell, or an empty one for no amount. */
 const amountCell = (paise: number | null): SheetInput => (paise === null ? null : num(paise));
 const debit = (l: Line) => (l.amount < 0 ? -l.amount : null);
 const credit = (l: Line) => (l.amount > 0 ? l.amount : null);
-const csvCell = (s: string) => (/[",]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 const csv = (rows: string[][]) => rows.map((r) => r.map(csvCell).join(',')).join('\r\n');
 const text = (paise: number | null) => (paise === null ? '' : indian(paise));
 
