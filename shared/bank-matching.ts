@@ -109,20 +109,51 @@ export function autoMatch(
     if (ids.length > 0) take(b, 'utr', ids);
   }
 
-  const inWindow = (b: MatchBatch, c: MatchCredit) =>
-    c.date >= b.date && c.date <= addDays(b.date, settings.windowDays);
+  // Steps 2 and 3 look only at the credits a batch could take (its amount; its window), never at every credit for
+  // every batch: a busy account's statement holds tens of thousands of credits that pay no batch.
+  const lastDay = new Map<string, string>();
+  const windowEnd = (b: MatchBatch) => {
+    let end = lastDay.get(b.date);
+    if (end === undefined) lastDay.set(b.date, (end = addDays(b.date, settings.windowDays)));
+    return end;
+  };
+  const dayOf = new Map(credits.map((c) => [c.id, Date.parse(c.date) / 86_400_000]));
   const rank = (b: MatchBatch, c: MatchCredit) =>
-    (c.pgHint === null || c.pgHint === b.pg ? 0 : 1000) + (Date.parse(c.date) - Date.parse(b.date)) / 86_400_000;
+    (c.pgHint === null || c.pgHint === b.pg ? 0 : 1000) + dayOf.get(c.id)! - Date.parse(b.date) / 86_400_000;
   const nameOk = (b: MatchBatch, c: MatchCredit) => c.pgHint === null || c.pgHint === b.pg;
+  /** Free for amount and split matching: in no match yet, and not paying another batch by its UTR. */
+  const offered = (c: MatchCredit) => freeCredits.has(c.id) && !utrElsewhere(c);
+  const byAmount = new Map<number, MatchCredit[]>();
+  for (const c of credits) {
+    const same = byAmount.get(c.amount);
+    if (same) same.push(c);
+    else byAmount.set(c.amount, [c]);
+  }
+  const byDate = [...credits].sort((x, y) => (x.date < y.date ? -1 : x.date > y.date ? 1 : 0));
+  /** The credits dated within the batch's window, from a binary search of the credits in date order. */
+  function inWindowOf(b: MatchBatch): MatchCredit[] {
+    let lo = 0;
+    let hi = byDate.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byDate[mid]!.date < b.date) lo = mid + 1;
+      else hi = mid;
+    }
+    const end = windowEnd(b);
+    const out: MatchCredit[] = [];
+    for (let i = lo; i < byDate.length && byDate[i]!.date <= end; i++) out.push(byDate[i]!);
+    return out;
+  }
+  /** The lesser by rank, then id: a total order, so the choice never depends on the order credits are looked at. */
+  const before = (b: MatchBatch, x: MatchCredit, y: MatchCredit) => rank(b, x) - rank(b, y) || x.id - y.id;
 
   // 2. Exact amount within the window, batches in date order so an earlier batch takes the earlier credit.
   const ordered = [...freeBatches.values()].sort((a, b) => (batchKeyText(a) < batchKeyText(b) ? -1 : 1));
   for (const b of ordered) {
     let best: MatchCredit | null = null;
-    for (const c of freeCredits.values()) {
-      if (c.amount !== b.settled || !inWindow(b, c) || !nameOk(b, c) || isApart(b, c.id)) continue;
-      if (utrElsewhere(c)) continue;
-      if (best === null || rank(b, c) < rank(b, best) || (rank(b, c) === rank(b, best) && c.id < best.id)) best = c;
+    for (const c of byAmount.get(b.settled) ?? []) {
+      if (!offered(c) || c.date < b.date || c.date > windowEnd(b) || !nameOk(b, c) || isApart(b, c.id)) continue;
+      if (best === null || before(b, c, best) < 0) best = c;
     }
     if (best) take(b, 'amount', [best.id]);
   }
@@ -130,10 +161,9 @@ export function autoMatch(
   // 3. Split credits: pairs by a hash of amounts, then triples among a bounded number of candidates.
   for (const b of ordered) {
     if (!freeBatches.has(batchKeyText(b)) || b.settled <= 0) continue;
-    const candidates = [...freeCredits.values()]
-      .filter((c) => c.amount < b.settled && inWindow(b, c) && nameOk(b, c) && !isApart(b, c.id))
-      .filter((c) => !utrElsewhere(c))
-      .sort((x, y) => rank(b, x) - rank(b, y) || x.id - y.id)
+    const candidates = inWindowOf(b)
+      .filter((c) => offered(c) && c.amount < b.settled && nameOk(b, c) && !isApart(b, c.id))
+      .sort((x, y) => before(b, x, y))
       .slice(0, SPLIT_MAX_CANDIDATES);
     const found = splitOf(b.settled, candidates);
     if (found) take(b, 'split', found);

@@ -145,6 +145,32 @@ export const LAYOUTS: readonly Layout[] = [
     },
   },
   {
+    // Named so the import says whose statement it read, and so its reference column is read for a UTR: the generic
+    // layout knows no "Cheque No/Reference No".
+    name: 'Yes Bank',
+    synonyms: {
+      date: ['transactiondate'],
+      valueDate: ['valuedate'],
+      narration: ['description'],
+      reference: ['chequenoreferenceno'],
+      debit: ['withdrawals'],
+      credit: ['deposits'],
+      balance: ['runningbalance'],
+    },
+  },
+  {
+    name: 'IDFC FIRST Bank',
+    synonyms: {
+      date: ['transactiondate'],
+      valueDate: ['valuedate'],
+      narration: ['particulars'],
+      reference: ['chequeno'],
+      debit: ['debit'],
+      credit: ['credit'],
+      balance: ['balance'],
+    },
+  },
+  {
     name: 'Generic',
     synonyms: {
       date: ['date', 'transactiondate', 'txndate', 'postingdate', 'trandate'],

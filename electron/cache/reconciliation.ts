@@ -27,6 +27,12 @@ import { tallyLedgers, type TallyLedgers } from '../../shared/tally';
 import { idRange } from './settlement-ids';
 import { exactNumber, prepareAll } from './statements';
 
+/** An account's lines dated in [from, to], each with its match if any. */
+const LINES_OF_PERIOD = `SELECT l.id, l.date, l.value_date AS valueDate, l.narration, l.reference, l.amount, l.balance,
+                 l.rail, l.utr, l.row_number AS rowNumber, m.id AS matchId
+          FROM bank_lines l LEFT JOIN recon_match_lines ml ON ml.line_id = l.id LEFT JOIN recon_matches m ON m.id = ml.match_id
+          WHERE l.account_id = :account AND l.date BETWEEN :from AND :to`;
+
 const SQL = {
   batches: `SELECT date, pg, utr, settlement_date AS settlementDate, records, amount, fees, taxes, subvention,
                    settled, exceptions
@@ -63,10 +69,8 @@ const SQL = {
   addLine: `INSERT INTO bank_lines (account_id, line_key, date, value_date, narration, reference, amount, balance,
                                     rail, utr, import_id, row_number)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, line_key) DO NOTHING`,
-  lines: `SELECT l.id, l.date, l.value_date AS valueDate, l.narration, l.reference, l.amount, l.balance, l.rail, l.utr,
-                 l.row_number AS rowNumber, m.id AS matchId
-          FROM bank_lines l LEFT JOIN recon_match_lines ml ON ml.line_id = l.id LEFT JOIN recon_matches m ON m.id = ml.match_id
-          WHERE l.account_id = :account AND l.date BETWEEN :from AND :to ORDER BY l.date, l.id`,
+  lines: `${LINES_OF_PERIOD} ORDER BY l.date, l.id`,
+  credits: `${LINES_OF_PERIOD} AND l.amount > 0 ORDER BY l.date, l.id`,
   linesOfMatch: `SELECT l.id, l.date, l.amount FROM recon_match_lines ml JOIN bank_lines l ON l.id = ml.line_id
                  WHERE ml.match_id = ? ORDER BY l.id`,
   matches: `SELECT id, batch_date AS date, pg, utr, settlement_date AS settlementDate, how, note, reason,
@@ -326,6 +330,9 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
     },
     lines: (accountId: number, from: string, to: string) =>
       sql.lines.all({ account: accountId, from, to }) as StoredLine[],
+    /** The credits alone: what matching and the report read (a busy account's statement is mostly debits). */
+    credits: (accountId: number, from: string, to: string) =>
+      sql.credits.all({ account: accountId, from, to }) as StoredLine[],
 
     matches: (accountId: number) => sql.matches.all(accountId) as StoredMatch[],
     linesOfMatch: (matchId: number) => sql.linesOfMatch.all(matchId) as { id: number; date: string; amount: number }[],

@@ -108,9 +108,9 @@ export async function deskReconView(
     account,
     settings: snap.settings,
     batches: source.batches,
-    lines: (from, to) =>
+    credits: (from, to) =>
       snap.lines
-        .filter((l) => l.date >= from && l.date <= to)
+        .filter((l) => l.amount > 0 && l.date >= from && l.date <= to)
         .map((l) => (l.matchId === null && autoOfLine.has(l.id) ? { ...l, matchId: autoOfLine.get(l.id)! } : l)),
     matches: () => [...manual, ...automatic],
     linesOfMatch: (id) => matchLines.get(id) ?? [],

@@ -292,7 +292,8 @@ export interface ReconView {
   account: BankAccount;
   settings: ReconSettings;
   batches(from: string, to: string): BatchRow[];
-  lines(from: string, to: string): StoredLine[];
+  /** The account's credits dated in [from, to]: the only lines a match holds (a debit is never matched). */
+  credits(from: string, to: string): StoredLine[];
   matches(): StoredMatch[];
   linesOfMatch(matchId: number): MatchedLine[];
   /** A batch matched in this account or another: it is not offered again. */
@@ -311,7 +312,7 @@ function localView(cache: Cache, account: BankAccount): ReconView {
     account,
     settings: repo.settings(),
     batches: (from, to) => repo.batches(from, to),
-    lines: (from, to) => repo.lines(account.id, from, to),
+    credits: (from, to) => repo.credits(account.id, from, to),
     matches: () => repo.matches(account.id),
     linesOfMatch: (id) => repo.linesOfMatch(id),
     matchOfBatch: (key) => repo.matchOfBatch(key),
@@ -341,8 +342,8 @@ function gatewayHint(narration: string, gateways: readonly string[]): string | n
 export function proposeMatches(view: ReconView, batches: readonly BatchRow[], from: string, to: string) {
   const gateways = view.gateways();
   const credits: MatchCredit[] = view
-    .lines(from, addDays(to, view.settings.windowDays))
-    .filter((l) => l.amount > 0 && l.matchId === null)
+    .credits(from, addDays(to, view.settings.windowDays))
+    .filter((l) => l.matchId === null)
     .map((l) => ({
       id: l.id,
       date: l.date,
@@ -402,7 +403,7 @@ export function reportOf(view: ReconView, input: { from: string; to: string; tod
   const byKey = new Map(batches.map((b) => [batchKeyText(b), b]));
   const matches = view.matches();
   const lines = new Map<number, StoredLine>();
-  for (const l of view.lines(input.from, addDays(input.to, settings.windowDays))) lines.set(l.id, l);
+  for (const l of view.credits(input.from, addDays(input.to, settings.windowDays))) lines.set(l.id, l);
   const outBatches: ReconBatch[] = [];
   const creditState = new Map<
     number,
@@ -453,7 +454,6 @@ export function reportOf(view: ReconView, input: { from: string; to: string; tod
   }
   const credits: ReconCredit[] = [];
   for (const l of lines.values()) {
-    if (l.amount <= 0) continue;
     const s = creditState.get(l.id);
     // A credit after the period belongs to it only when it pays one of its batches.
     if (!s && l.date > input.to) continue;

@@ -27,6 +27,7 @@ import {
   openpyxlWrite,
   type SheetInput,
 } from '../support/export-files';
+import { csvCell, dMonY, ddmmyy, indian, num } from '../support/statement-text';
 import { requireSystem } from '../support/system';
 
 /** The statement every file is written from: opening balance, then lines (paise, credit +), with the UTR in each. */
@@ -54,17 +55,6 @@ const CLOSING = balances.at(-1)!;
 const credits = LINES.filter((l) => l.amount > 0);
 const debits = LINES.filter((l) => l.amount < 0);
 const sum = (ls: readonly Line[]) => ls.reduce((s, l) => s + Math.abs(l.amount), 0);
-
-/** `1,24,835.83`: Indian grouping, as the banks print. */
-const indian = (paise: number) => {
-  const [whole, frac] = formatMinor(Math.abs(paise)).split('.');
-  const w = whole!.length > 3 ? `${whole!.slice(0, -3).replace(/\B(?=(\d{2})+$)/g, ',')},${whole!.slice(-3)}` : whole!;
-  return `${w}.${frac}`;
-};
-const num = (paise: number): SheetInput => ({ n: paise / 100, fmt: '#,##0.00' });
-const ddmmyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(2, 4)}`;
-const dMonY = (iso: string) =>
-  `${Number(iso.slice(8, 10))} ${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
 
 const HDFC_HEADER = [
   'Date',
@@ -154,7 +144,6 @@ const sbiText = () =>
     '**This is a computer generated statement and does not require a signature',
   ].join('\r\n');
 
-const csvCell = (s: string) => (/[",]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 /** Axis's CSV, with its balance and total rows around the lines; `drop` leaves a line out (a file cut short). */
 const axisCsv = (drop: number | null) =>
   [

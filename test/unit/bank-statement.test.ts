@@ -81,7 +81,7 @@ describe('UTRs', () => {
 });
 
 describe('layouts', () => {
-  it('recognises HDFC, ICICI, SBI and Axis by their headers, and a generic signed-amount layout', () => {
+  it('recognises HDFC, ICICI, SBI, Axis, Yes Bank and IDFC FIRST by their headers, and a generic signed-amount layout', () => {
     expect(
       detectLayout([
         'Date',
@@ -110,6 +110,33 @@ describe('layouts', () => {
         ?.layout,
     ).toBe('State Bank of India');
     expect(detectLayout(['Tran Date', 'CHQNO', 'PARTICULARS', 'DR', 'CR', 'BAL', 'SOL'])?.layout).toBe('Axis Bank');
+    // Yes Bank's reference column is mapped (the generic layout would leave it out); IDFC FIRST's is its own.
+    expect(
+      detectLayout([
+        'Transaction Date',
+        'Value Date',
+        'Cheque No/Reference No',
+        'Description',
+        'Withdrawals',
+        'Deposits',
+        'Running Balance',
+      ]),
+    ).toEqual({
+      layout: 'Yes Bank',
+      mapping: {
+        date: 'Transaction Date',
+        valueDate: 'Value Date',
+        narration: 'Description',
+        reference: 'Cheque No/Reference No',
+        debit: 'Withdrawals',
+        credit: 'Deposits',
+        balance: 'Running Balance',
+      },
+    });
+    expect(
+      detectLayout(['Transaction Date', 'Value Date', 'Particulars', 'Cheque No.', 'Debit', 'Credit', 'Balance'])
+        ?.layout,
+    ).toBe('IDFC FIRST Bank');
     const generic = detectLayout(['Posting Date', 'Details', 'Amount', 'Dr / Cr', 'Balance']);
     expect(generic).toEqual({
       layout: 'Generic',
