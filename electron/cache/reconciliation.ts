@@ -29,7 +29,7 @@ import { exactNumber, prepareAll } from './statements';
 
 const SQL = {
   batches: `SELECT date, pg, utr, settlement_date AS settlementDate, records, amount, fees, taxes, subvention,
-                   settled, exceptions, refunds, chargebacks
+                   settled, exceptions
             FROM settlement_batches WHERE date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg)
             ORDER BY date, settlement_date, pg, utr`,
   batchRecords: `SELECT id, pg_transaction_id AS pgTransactionId, order_id AS orderId, payment_mode AS paymentMode,
@@ -111,12 +111,6 @@ export interface BatchRow extends BatchKey {
   subvention: number;
   settled: number;
   exceptions: number;
-  /**
-   * The signed sums of the batch's refunds and chargebacks (settlement-rollup.ts): the cache's batches carry them; the
-   * desk's copy of the batches keeps none, so a console that reads the desk's has none to show.
-   */
-  refunds?: number;
-  chargebacks?: number;
 }
 
 /** The bank credit a batch was matched to (in whichever account), as the settlement workbook shows it. */
@@ -219,8 +213,6 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
       subvention: num(r['subvention'] as bigint, 'subvention'),
       settled: num(r['settled'] as bigint, 'settled'),
       exceptions: num(r['exceptions'] as bigint, 'exceptions'),
-      refunds: num(r['refunds'] as bigint, 'refunds'),
-      chargebacks: num(r['chargebacks'] as bigint, 'chargebacks'),
     }));
   }
 

@@ -31,9 +31,6 @@ export const batchRow = batchKey.extend({
   subvention: paise,
   settled: paise,
   exceptions: count,
-  /** Signed; absent where the batches are the desk's copy, which keeps no split (electron/cache/reconciliation.ts). */
-  refunds: paise.optional(),
-  chargebacks: paise.optional(),
 });
 
 const batchRecord = z.object({

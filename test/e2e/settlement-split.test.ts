@@ -113,19 +113,6 @@ describe.runIf(ready)('Settlements: sales, refunds and chargebacks in the totals
       await expect.poll(onScreen, { timeout: 10_000 }).toEqual(shown(sqlSplit(pg)));
       expect((await rows()).split).toBe(1);
       expect((await rows()).bar).toBeLessThanOrEqual(2);
-
-      // The Batches view: the same split for the same dates and gateway, from the batches the cache keeps.
-      await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: 'Batches' }).click();
-      const batchSplit = async () => {
-        const box = page.getByRole('region', { name: 'Batches' }).getByLabel('Amount by kind');
-        const part = async (key: string) => (await box.locator(`[data-figure=${key}] .money`).textContent()) ?? '';
-        return { Sales: await part('sales'), Refunds: await part('refunds'), Chargebacks: await part('chargebacks') };
-      };
-      const one = shown(sqlSplit(pg));
-      await expect
-        .poll(batchSplit, { timeout: 10_000 })
-        .toEqual({ Sales: one.Sales, Refunds: one.Refunds, Chargebacks: one.Chargebacks });
-      await saveScreenshots(page, 'settlement-batches-split');
       expect(app.consoleErrors).toEqual([]);
     },
   );

@@ -12,7 +12,6 @@ import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { useTableSort } from '../ui/table-sorts';
 import { useTableViews } from '../ui/table-views';
 import { formatCalendarDate, formatCount, formatIstWallClock } from '../../../shared/format';
-import { AmountSplit } from './AmountSplit';
 import { useBatches, type Batch } from './settlements-queries';
 import { NO_FILTERS, hasFilters, useSettlements } from './settlements-store';
 import { useSettlementsView } from './view-store';
@@ -86,17 +85,6 @@ const FIGURES = [
   ['Settled', 'settled'],
 ] as const;
 
-/**
- * Sales, refunds and chargebacks of the batches, or null when any batch comes without them (the desk's copy of the
- * batches keeps no split): a split of some batches would not add up to the amount beside it.
- */
-function splitOf(rows: readonly Batch[]) {
-  if (rows.some((b) => b.refunds === undefined || b.chargebacks === undefined)) return null;
-  const refunds = sumMinor(rows.map((b) => b.refunds!));
-  const chargebacks = sumMinor(rows.map((b) => b.chargebacks!));
-  return { sales: sumMinor([...rows.map((b) => b.amount), -refunds, -chargebacks]), refunds, chargebacks };
-}
-
 export function BatchesView() {
   const range = useSettlements((s) => s.range);
   const filters = useSettlements((s) => s.filters);
@@ -120,7 +108,6 @@ export function BatchesView() {
     }),
     [rows],
   );
-  const split = useMemo(() => splitOf(rows), [rows]);
   // The batches are whole bank credits: only the dates and the gateway narrow them.
   const recordFilters = hasFilters(filters);
 
@@ -155,7 +142,6 @@ export function BatchesView() {
           ))}
         </dl>
       )}
-      {batches.status === 'ready' && split && <AmountSplit sums={split} />}
       <DataTable
         id={BATCHES_TABLE}
         label="Batches"
