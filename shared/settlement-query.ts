@@ -157,12 +157,16 @@ export const settlementPage = z.object({
 });
 export type SettlementPageResult = z.output<typeof settlementPage>;
 
+/** Sums of records; the amount split by line kind (`lineKind`, shared/reconciliation.ts): sales + refunds + chargebacks = amount, refunds and chargebacks signed (0 or less). */
 export const settlementSums = z.object({
   count: z.number().int().nonnegative(),
   amount: minor,
   fees: minor,
   taxes: minor,
   settled: minor,
+  sales: minor,
+  refunds: minor,
+  chargebacks: minor,
 });
 export type SettlementSums = z.output<typeof settlementSums>;
 

@@ -11,8 +11,8 @@
  *    key (date asked for, gateway, gateway transaction id, settlement time) is kept unique by the one
  *    writer, which holds an in-memory hash of the date being synced, and the cross-date rule "settled
  *    twice" reads per-date sorted digests (`settlement_digests`) instead.
- *  - `settlement_rollup` holds count and sums per date x gateway x payment mode x statuses x exception
- *    flags, kept in step with the records in the same transactions, so totals and aggregates with any
+ *  - `settlement_rollup` holds count and sums (refunds and chargebacks apart, migration 25) per date x gateway x
+ *    payment mode x statuses x exception flags, kept in step with the records in the same transactions, so totals and aggregates with any
  *    filter but text search do not scan a million rows (settlement-rollup.ts).
  *  - `settlement_keys` holds the search keys (UTR, gateway transaction id, order id) of each date, ordered by date
  *    then key without case, and is written when a date closes, all its keys at once in key order: appends,

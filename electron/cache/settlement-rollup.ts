@@ -1,6 +1,7 @@
 /**
  * The rollup: count and sums of current (not vanished) records per date x gateway x payment mode x order
- * status x gateway status x exception flags. Totals and aggregates with any filter but text search read it
+ * status x gateway status x exception flags, refunds and chargebacks summed apart from the amount (sales are the
+ * amount less both). Totals and aggregates with any filter but text search read it
  * instead of the records: a few hundred rows a day, however many records the day has.
  *
  * Writers add and remove rows as they change them and flush the deltas in the same transaction, so the
@@ -12,10 +13,12 @@
  * upserts and a read of 90 days is a few hundred rows.
  */
 import type { Database } from 'better-sqlite3';
+import { lineKind } from '../../shared/reconciliation';
 
 /** What the rollup reads of a record; a record from the API carries all but the first three. */
 export interface RollupFields {
   utr: string | null;
+  dispute_id: string | null;
   settlement_date: string;
   merchant_subvention_amount: number;
   payment_mode: string;
@@ -36,7 +39,14 @@ export interface RollupRow extends RollupFields {
 /** The columns of a settlements row that the rollup reads, for statements that fetch them. */
 export const ROLLUP_COLUMNS =
   'date, pg, utr, settlement_date, payment_mode, order_status, pg_status, exception_flags, amount, mer_service_fee, ' +
-  'mer_service_tax, merchant_subvention_amount, settled_amount';
+  'mer_service_tax, merchant_subvention_amount, settled_amount, dispute_id';
+
+/**
+ * The signed sums of a set of rows' refunds and chargebacks: `lineKind` (shared/reconciliation.ts) in SQL, 0 where
+ * there are none, as the rollup and the batches store them.
+ */
+export const DEBIT_SUMS = `sum(CASE WHEN amount < 0 AND trim(ifnull(dispute_id, ''), ' ' || char(9, 10, 13)) = '' THEN amount ELSE 0 END),
+  sum(CASE WHEN amount < 0 AND trim(ifnull(dispute_id, ''), ' ' || char(9, 10, 13)) <> '' THEN amount ELSE 0 END)`;
 
 /** The rollup rows of a filter (settlement-filter.ts) it answers, `:exceptionsOnly` as 0 or 1. */
 export const ROLLUP_WHERE = `date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg) AND (:mode IS NULL OR payment_mode = :mode)
@@ -44,25 +54,29 @@ export const ROLLUP_WHERE = `date BETWEEN :from AND :to AND (:pg IS NULL OR pg =
   AND (:ruleBit IS NULL OR exception_flags & :ruleBit <> 0) AND (:exceptionsOnly = 0 OR exception_flags <> 0)`;
 
 const UPSERT = `
-  INSERT INTO settlement_rollup (date, pg, payment_mode, order_status, pg_status, exception_flags, count, amount, fees, taxes, settled)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  INSERT INTO settlement_rollup (date, pg, payment_mode, order_status, pg_status, exception_flags, count, amount, fees, taxes, settled,
+    refunds, chargebacks)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (date, pg, payment_mode, order_status, pg_status, exception_flags) DO UPDATE SET
     count = count + excluded.count, amount = amount + excluded.amount, fees = fees + excluded.fees,
-    taxes = taxes + excluded.taxes, settled = settled + excluded.settled`;
+    taxes = taxes + excluded.taxes, settled = settled + excluded.settled, refunds = refunds + excluded.refunds,
+    chargebacks = chargebacks + excluded.chargebacks`;
 
 const BATCH_UPSERT = `
-  INSERT INTO settlement_batches (date, pg, utr, settlement_date, records, amount, fees, taxes, subvention, settled, exceptions)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  INSERT INTO settlement_batches (date, pg, utr, settlement_date, records, amount, fees, taxes, subvention, settled, exceptions,
+    refunds, chargebacks)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (date, pg, utr, settlement_date) DO UPDATE SET
     records = records + excluded.records, amount = amount + excluded.amount, fees = fees + excluded.fees,
     taxes = taxes + excluded.taxes, subvention = subvention + excluded.subvention, settled = settled + excluded.settled,
-    exceptions = exceptions + excluded.exceptions`;
+    exceptions = exceptions + excluded.exceptions, refunds = refunds + excluded.refunds,
+    chargebacks = chargebacks + excluded.chargebacks`;
 /** A batch whose records all moved (a UTR filled in) or vanished is no batch any more. */
 const BATCH_DROP_EMPTY = `DELETE FROM settlement_batches
   WHERE date = ? AND pg = ? AND utr = ? AND settlement_date = ? AND records = 0`;
 
-type Sums = [number, number, number, number, number];
-type BatchSums = [number, number, number, number, number, number, number];
+type Sums = [number, number, number, number, number, number, number];
+type BatchSums = [number, number, number, number, number, number, number, number, number];
 type BatchKeyParts = [date: string, pg: string, utr: string, settlementDate: string];
 type BatchLevel = Map<string | number, BatchLevel | { key: BatchKeyParts; sums: BatchSums }>;
 type Group = [date: string, pg: string, mode: string, orderStatus: string, pgStatus: string, flags: number];
@@ -83,12 +97,24 @@ export function createRollup(db: Database) {
   const batchDropEmpty = db.prepare(BATCH_DROP_EMPTY);
   let deltas: Level = new Map();
   let batchDeltas: BatchLevel = new Map();
-  const addToBatch = (r: RollupFields, date: string, pg: string, flags: number, sign: 1 | -1): void => {
+  /** Where a record's amount adds beside the amount: 0 for a sale, else the offset of its refunds or chargebacks. */
+  const debitAt = (r: RollupFields): 0 | 1 | 2 => (r.amount >= 0 ? 0 : lineKind(r) === 'refund' ? 1 : 2);
+  const addToBatch = (
+    r: RollupFields,
+    date: string,
+    pg: string,
+    flags: number,
+    sign: 1 | -1,
+    debit: 0 | 1 | 2,
+  ): void => {
     const utr = r.utr ?? '';
     const level = child(child(child(batchDeltas, date), pg), utr);
     let d = level.get(r.settlement_date) as { key: BatchKeyParts; sums: BatchSums } | undefined;
     if (!d)
-      level.set(r.settlement_date, (d = { key: [date, pg, utr, r.settlement_date], sums: [0, 0, 0, 0, 0, 0, 0] }));
+      level.set(
+        r.settlement_date,
+        (d = { key: [date, pg, utr, r.settlement_date], sums: [0, 0, 0, 0, 0, 0, 0, 0, 0] }),
+      );
     d.sums[0] += sign;
     d.sums[1] += sign * r.amount;
     d.sums[2] += sign * r.mer_service_fee;
@@ -96,6 +122,7 @@ export function createRollup(db: Database) {
     d.sums[4] += sign * r.merchant_subvention_amount;
     d.sums[5] += sign * r.settled_amount;
     if (flags !== 0) d.sums[6] += sign;
+    if (debit !== 0) d.sums[6 + debit]! += sign * r.amount;
   };
   const writeBatches = (level: BatchLevel, depth: number): void => {
     for (const node of level.values()) {
@@ -109,18 +136,20 @@ export function createRollup(db: Database) {
     }
   };
   const addRecord = (r: RollupFields, date: string, pg: string, flags: number, sign: 1 | -1): void => {
-    addToBatch(r, date, pg, flags, sign);
+    const debit = debitAt(r);
+    addToBatch(r, date, pg, flags, sign, debit);
     const level = child(child(child(child(child(deltas, date), pg), r.payment_mode), r.order_status), r.pg_status);
     let d = level.get(flags) as { group: Group; sums: Sums } | undefined;
     if (!d) {
       const group: Group = [date, pg, r.payment_mode, r.order_status, r.pg_status, flags];
-      level.set(flags, (d = { group, sums: [0, 0, 0, 0, 0] }));
+      level.set(flags, (d = { group, sums: [0, 0, 0, 0, 0, 0, 0] }));
     }
     d.sums[0] += sign;
     d.sums[1] += sign * r.amount;
     d.sums[2] += sign * r.mer_service_fee;
     d.sums[3] += sign * r.mer_service_tax;
     d.sums[4] += sign * r.settled_amount;
+    if (debit !== 0) d.sums[4 + debit]! += sign * r.amount;
   };
   const write = (level: Level, depth: number): void => {
     for (const node of level.values()) {

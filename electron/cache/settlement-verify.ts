@@ -25,6 +25,7 @@ import { formatCalendarDate, formatCount } from '../../shared/format';
 import { formatMoney } from '../../shared/money';
 import { EMPTY_DIGEST, createPassDigest } from './record-digest';
 import { idRange } from './settlement-ids';
+import { DEBIT_SUMS } from './settlement-rollup';
 import { FIELD_COLUMNS, type FieldValues } from './settlement-rows';
 import { prepareAll } from './statements';
 
@@ -32,28 +33,32 @@ const CURRENT = 'FROM settlements WHERE id BETWEEN :lo AND :hi AND vanished_at I
 const ROLLUP_GROUP = 'pg, payment_mode, order_status, pg_status, exception_flags';
 const BATCH_GROUP = "pg, coalesce(utr, ''), settlement_date";
 const ROLLUP_OF_ROWS = `SELECT ${ROLLUP_GROUP}, count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax),
-    sum(settled_amount) ${CURRENT} GROUP BY ${ROLLUP_GROUP}`;
+    sum(settled_amount), ${DEBIT_SUMS} ${CURRENT} GROUP BY ${ROLLUP_GROUP}`;
 const BATCHES_OF_ROWS = `SELECT ${BATCH_GROUP}, count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax),
-    sum(merchant_subvention_amount), sum(settled_amount), sum(exception_flags <> 0) ${CURRENT} GROUP BY ${BATCH_GROUP}`;
+    sum(merchant_subvention_amount), sum(settled_amount), sum(exception_flags <> 0), ${DEBIT_SUMS} ${CURRENT}
+    GROUP BY ${BATCH_GROUP}`;
 
 const SQL = {
   dropRollup: `DELETE FROM settlement_rollup WHERE date = :date`,
   fillRollup: `INSERT INTO settlement_rollup
-                 (date, ${ROLLUP_GROUP}, count, amount, fees, taxes, settled)
+                 (date, ${ROLLUP_GROUP}, count, amount, fees, taxes, settled, refunds, chargebacks)
                SELECT :date, * FROM (${ROLLUP_OF_ROWS})`,
   dropBatches: `DELETE FROM settlement_batches WHERE date = :date`,
   fillBatches: `INSERT INTO settlement_batches
-                  (date, pg, utr, settlement_date, records, amount, fees, taxes, subvention, settled, exceptions)
+                  (date, pg, utr, settlement_date, records, amount, fees, taxes, subvention, settled, exceptions,
+                   refunds, chargebacks)
                 SELECT :date, * FROM (${BATCHES_OF_ROWS})`,
   rollupOfRows: `${ROLLUP_OF_ROWS} ORDER BY ${ROLLUP_GROUP}`,
-  rollupStored: `SELECT ${ROLLUP_GROUP}, count, amount, fees, taxes, settled FROM settlement_rollup
-                 WHERE date = :date AND NOT (count = 0 AND amount = 0 AND fees = 0 AND taxes = 0 AND settled = 0)
+  rollupStored: `SELECT ${ROLLUP_GROUP}, count, amount, fees, taxes, settled, refunds, chargebacks FROM settlement_rollup
+                 WHERE date = :date AND NOT (count = 0 AND amount = 0 AND fees = 0 AND taxes = 0 AND settled = 0
+                                             AND refunds = 0 AND chargebacks = 0)
                  ORDER BY ${ROLLUP_GROUP}`,
   batchesOfRows: `${BATCHES_OF_ROWS} ORDER BY ${BATCH_GROUP}`,
-  batchesStored: `SELECT pg, utr, settlement_date, records, amount, fees, taxes, subvention, settled, exceptions
+  batchesStored: `SELECT pg, utr, settlement_date, records, amount, fees, taxes, subvention, settled, exceptions,
+                    refunds, chargebacks
                   FROM settlement_batches WHERE date = :date
                     AND NOT (records = 0 AND amount = 0 AND fees = 0 AND taxes = 0 AND subvention = 0 AND settled = 0
-                             AND exceptions = 0)
+                             AND exceptions = 0 AND refunds = 0 AND chargebacks = 0)
                   ORDER BY pg, utr, settlement_date`,
   currentRows: `SELECT pg, pg_transaction_id, settlement_date, settled_amount, ${FIELD_COLUMNS.join(', ')} ${CURRENT}`,
   /** The latest manifest of each gateway of the date, with the latest run that stored a page of it for that gateway. */
@@ -107,7 +112,7 @@ export function createSettlementVerifier(db: Database) {
     const out: CacheMismatch[] = [];
     const compare = (kind: 'rollup' | 'batches', stored: SumRow[], ofRows: SumRow[], recordsAt: number) => {
       if (sameRows(stored, ofRows)) return;
-      // The settled sum is the last but one of a batch row (exceptions follow it), the last of a rollup row.
+      // The settled sum is the fifth figure of a rollup row, the sixth of a batch row (subvention precedes it).
       const settledAt = kind === 'rollup' ? recordsAt + 4 : recordsAt + 5;
       const [s, r] = [describe(totals(stored, recordsAt, settledAt)), describe(totals(ofRows, recordsAt, settledAt))];
       const what = kind === 'rollup' ? 'totals' : 'bank batches';

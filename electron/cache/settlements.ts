@@ -31,7 +31,7 @@ import { createSchemaGuard } from './schema-check';
 import { DEFAULT_SORT, createSettlementPages } from './settlement-pages';
 import { createFilingOrder } from './settlement-filing-order';
 import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
-import { ROLLUP_WHERE } from './settlement-rollup';
+import { DEBIT_SUMS, ROLLUP_WHERE } from './settlement-rollup';
 import { ruleBit } from './settlement-rows';
 import { createSearchKeys } from './search-keys';
 import { createSortKeys } from './sort-keys';
@@ -39,14 +39,12 @@ import { SEARCHED_ROWS, SEARCH_WITH, createSearchPlanner } from './settlement-se
 import { exactNumber, prepareAll } from './statements';
 import { allSteps, createWalkSlices, inTurns, type Steps } from './walk-slices';
 
-const SUMS = 'count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(settled_amount)';
-const ROLLUP_SUMS = 'sum(count), sum(amount), sum(fees), sum(taxes), sum(settled)';
+const SUMS = `count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(settled_amount), ${DEBIT_SUMS}`;
+const ROLLUP_SUMS = 'sum(count), sum(amount), sum(fees), sum(taxes), sum(settled), sum(refunds), sum(chargebacks)';
 const RECORDS_WHERE = `id BETWEEN :lo AND :hi AND ${FILTER_SQL}`;
 
 /** Sales, refunds and chargebacks: `lineKind` (shared/reconciliation.ts) in SQL, summed apart. */
-const LINE_KIND_SUMS = `sum(CASE WHEN amount >= 0 THEN amount END),
-  sum(CASE WHEN amount < 0 AND trim(ifnull(dispute_id, ''), ' ' || char(9, 10, 13)) = '' THEN amount END),
-  sum(CASE WHEN amount < 0 AND trim(ifnull(dispute_id, ''), ' ' || char(9, 10, 13)) <> '' THEN amount END)`;
+const LINE_KIND_SUMS = `sum(CASE WHEN amount >= 0 THEN amount END), ${DEBIT_SUMS}`;
 /** Every sum a workbook's Summary sheet shows, per date x gateway x payment mode. */
 const WORKBOOK_SUMS = `count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(cgst), sum(igst), sum(sgst),
   sum(merchant_subvention_amount), sum(settled_amount), ${LINE_KIND_SUMS}`;
@@ -62,7 +60,8 @@ const SQL = {
                  ${EXCEPTIONS_SQL} GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
   ruleCounts: `SELECT ${RULE_COUNTS} FROM settlements WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL}`,
   totalsFromRollup: `SELECT ${ROLLUP_SUMS} FROM settlement_rollup WHERE ${ROLLUP_WHERE}`,
-  totalsFromBatches: `SELECT sum(records), sum(amount), sum(fees), sum(taxes), sum(settled) FROM settlement_batches
+  totalsFromBatches: `SELECT sum(records), sum(amount), sum(fees), sum(taxes), sum(settled), sum(refunds), sum(chargebacks)
+                      FROM settlement_batches
                       WHERE date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg) AND utr LIKE :search ESCAPE '\\'`,
   totals: `SELECT ${SUMS} FROM settlements WHERE ${RECORDS_WHERE}`,
   totalsOfExceptions: `SELECT ${SUMS} FROM settlements WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL}`,
@@ -112,21 +111,27 @@ export interface WorkbookSummary {
   ruleCounts: Record<RuleId, number>;
 }
 
-type SumRow = [bigint | null, bigint | null, bigint | null, bigint | null, bigint | null];
+/** Count, amount, fees, taxes, settled, refunds and chargebacks: what every totals and aggregate statement reads. */
+type SumRow = [bigint | null, bigint | null, bigint | null, bigint | null, bigint | null, bigint | null, bigint | null];
+const NO_SUMS = (): bigint[] => [0n, 0n, 0n, 0n, 0n, 0n, 0n];
 
 /** Adds a row of sums to `total`, an empty sum (NULL) as nothing. */
 function addSums(total: bigint[], row: SumRow): void {
   row.forEach((v, i) => (total[i]! += v ?? 0n));
 }
 
+/** The figures of a row of sums; sales are the amount less the refunds and chargebacks, so the three add up to it. */
 function sums(row: SumRow): SettlementSums {
-  const [count, amount, fees, taxes, settled] = row;
+  const [count, amount, fees, taxes, settled, refunds, chargebacks] = row;
   return {
     count: exactNumber(count, 'count'),
     amount: exactNumber(amount, 'total amount'),
     fees: exactNumber(fees, 'total fees'),
     taxes: exactNumber(taxes, 'total taxes'),
     settled: exactNumber(settled, 'total settled'),
+    sales: exactNumber((amount ?? 0n) - (refunds ?? 0n) - (chargebacks ?? 0n), 'total sales'),
+    refunds: exactNumber(refunds, 'total refunds'),
+    chargebacks: exactNumber(chargebacks, 'total chargebacks'),
   };
 }
 
@@ -254,7 +259,7 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
 
   function* totalsSteps(input: SettlementFilter, resolved: ResolvedSource = null): Steps<SettlementTotals> {
     const { rows, asOf } = yield* rowsOf<SumRow>('totals', input, resolved);
-    const total = [0n, 0n, 0n, 0n, 0n];
+    const total = NO_SUMS();
     for (const row of rows) addSums(total, row);
     return { ...sums(total as SumRow), asOf };
   }
@@ -263,10 +268,10 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
     const { rows, asOf } = yield* rowsOf<[string, string, string, ...SumRow]>('aggregate', input, resolved);
     // A date's groups come from each of its slices: added up by group, in the statement's order.
     const groups = new Map<string, { date: string; pg: string; paymentMode: string; sums: bigint[] }>();
-    const total = [0n, 0n, 0n, 0n, 0n];
+    const total = NO_SUMS();
     for (const [date, pg, paymentMode, ...values] of rows) {
       const key = `${date}\0${pg}\0${paymentMode}`;
-      const group = groups.get(key) ?? groups.set(key, { date, pg, paymentMode, sums: [0n, 0n, 0n, 0n, 0n] }).get(key)!;
+      const group = groups.get(key) ?? groups.set(key, { date, pg, paymentMode, sums: NO_SUMS() }).get(key)!;
       addSums(group.sums, values);
       addSums(total, values);
     }

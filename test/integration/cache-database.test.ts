@@ -170,6 +170,12 @@ const SEEDS: Record<number, string[]> = {
   24: [
     `INSERT INTO exception_day_figures (date, flags, state, assignee, records, risk) VALUES ('2025-01-02', 1, 'open', '', 3, 900)`,
   ],
+  // Refunds and chargebacks kept apart in the rollup and the batches (issue 31 #5).
+  25: [
+    `INSERT INTO settlement_rollup (date, pg, payment_mode, order_status, pg_status, exception_flags, count, amount, fees,
+       taxes, settled, refunds, chargebacks)
+     VALUES ('2025-01-02', 'payu', 'UPI', 'refunded', 'refunded', 0, 1, -500, 0, 0, -500, -500, 0)`,
+  ],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */
@@ -313,6 +319,38 @@ describe('migrations', () => {
     expect(statusKeys()).toBe(2 * 600);
     expect(byStatus()).toEqual(plain);
     cache.close();
+  });
+
+  it('25: the rollup and batches of a file at 24 get their refunds and chargebacks from their current rows', () => {
+    const db = new Database(join(dir, 'before-25.sqlite'));
+    migrate(db, now, 24);
+    const insert = db.prepare(
+      `INSERT INTO settlements (id, date, pg, pg_transaction_id, settlement_date, order_date, order_status, pg_status,
+         payment_mode, amount, mer_service_fee, mer_service_tax, merchant_subvention_amount, cgst, igst, sgst,
+         settled_amount, seen_run, utr, dispute_id, vanished_at)
+       VALUES (?, '2025-01-01', 'payu', ?, '2025-01-01 11:00:00', '2024-12-31 09:00:00', 'success', 'success', 'UPI',
+         ?, 0, 0, 0, 0, 0, 0, ?, 1, 'UTR1', ?, ?)`,
+    );
+    // A sale, a refund, a refund whose dispute id is blanks, a chargeback, and a refund that vanished.
+    const rows: [number, string, number, string | null, string | null][] = [
+      [1, 'sale', 10_000, null, null],
+      [2, 'refund', -700, null, null],
+      [3, 'blank', -300, ' \t', null],
+      [4, 'chargeback', -2_000, 'dsp_1', null],
+      [5, 'gone', -50, null, 't'],
+    ];
+    for (const [id, txn, amount, dispute, vanished] of rows) insert.run(id, txn, amount, amount, dispute, vanished);
+    db.exec(
+      `INSERT INTO settlement_rollup VALUES ('2025-01-01', 'payu', 'UPI', 'success', 'success', 0, 4, 7000, 0, 0, 7000)`,
+    );
+    db.exec(
+      `INSERT INTO settlement_batches VALUES ('2025-01-01', 'payu', 'UTR1', '2025-01-01 11:00:00', 4, 7000, 0, 0, 0, 7000, 0)`,
+    );
+    migrate(db, now, 25);
+    const split = { refunds: -1_000, chargebacks: -2_000 };
+    expect(db.prepare('SELECT refunds, chargebacks FROM settlement_rollup').all()).toEqual([split]);
+    expect(db.prepare('SELECT refunds, chargebacks FROM settlement_batches').all()).toEqual([split]);
+    db.close();
   });
 
   it('a failing migration leaves the file at the last version that completed', () => {

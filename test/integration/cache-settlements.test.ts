@@ -13,7 +13,7 @@ import { CursorError } from '../../electron/cache/cursor';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { settlementRecord, type SettlementRecord } from '../../shared/api/settlements';
-import { RULE_IDS, checkRecord, type RuleId } from '../../shared/reconciliation';
+import { RULE_IDS, checkRecord, lineKind, type LineKind, type RuleId } from '../../shared/reconciliation';
 import {
   SETTLEMENT_SORT_COLUMNS,
   type CachedSettlement,
@@ -45,14 +45,24 @@ const syncRun = (dates: Record<string, SettlementRecord[]>, pageSize = 500) => s
 const allRows = (filter: Partial<SettlementQuery> = {}) => allCachedRows(cache, range, filter);
 
 function jsSums(
-  rows: readonly { amount: number; mer_service_fee: number; mer_service_tax: number; settled_amount: number }[],
+  rows: readonly {
+    amount: number;
+    mer_service_fee: number;
+    mer_service_tax: number;
+    settled_amount: number;
+    dispute_id: string | null;
+  }[],
 ) {
+  const ofKind = (kind: LineKind) => rows.filter((r) => lineKind(r) === kind).reduce((s, r) => s + r.amount, 0);
   return {
     count: rows.length,
     amount: rows.reduce((s, r) => s + r.amount, 0),
     fees: rows.reduce((s, r) => s + r.mer_service_fee, 0),
     taxes: rows.reduce((s, r) => s + r.mer_service_tax, 0),
     settled: rows.reduce((s, r) => s + r.settled_amount, 0),
+    sales: ofKind('sale'),
+    refunds: ofKind('refund'),
+    chargebacks: ofKind('chargeback'),
   };
 }
 
@@ -166,12 +176,12 @@ describe('totals and aggregates', () => {
     const huge = 2 ** 52;
     cache.db
       .prepare(
-        `INSERT INTO settlement_rollup VALUES ('2030-01-01', 'payu', 'UPI', 'success', 'success', 0, 3, ?, 0, 0, 0)`,
+        `INSERT INTO settlement_rollup VALUES ('2030-01-01', 'payu', 'UPI', 'success', 'success', 0, 3, ?, 0, 0, 0, 0, 0)`,
       )
       .run(huge);
     cache.db
       .prepare(
-        `INSERT INTO settlement_rollup VALUES ('2030-01-01', 'payu', 'CC', 'success', 'success', 0, 3, ?, 0, 0, 0)`,
+        `INSERT INTO settlement_rollup VALUES ('2030-01-01', 'payu', 'CC', 'success', 'success', 0, 3, ?, 0, 0, 0, 0, 0)`,
       )
       .run(huge);
     expect(() => cache.settlements.totals({ from: '2030-01-01', to: '2030-01-01' })).toThrow(

@@ -13,6 +13,7 @@ import { WALK_SLICE_IDS, allSteps, inTurns } from '../../electron/cache/walk-sli
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { settlementRecord } from '../../shared/api/settlements';
+import { lineKind } from '../../shared/reconciliation';
 import type { CachedSettlement, SettlementFilter } from '../../shared/settlement-query';
 import { allCachedRows } from '../support/cache-rows';
 import { TEST_NOW } from '../support/clock';
@@ -47,6 +48,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const SPLIT_OF = { sale: 'sales', refund: 'refunds', chargeback: 'chargebacks' } as const;
+
 /** The sums the totals and every chart group should hold, from the rows themselves. */
 function expectedOf(rows: CachedSettlement[]) {
   const add = (into: Record<string, number>, r: CachedSettlement) => {
@@ -55,8 +58,9 @@ function expectedOf(rows: CachedSettlement[]) {
     into.fees! += r.mer_service_fee;
     into.taxes! += r.mer_service_tax;
     into.settled! += r.settled_amount;
+    into[SPLIT_OF[lineKind(r)]]! += r.amount;
   };
-  const zero = () => ({ count: 0, amount: 0, fees: 0, taxes: 0, settled: 0 });
+  const zero = () => ({ count: 0, amount: 0, fees: 0, taxes: 0, settled: 0, sales: 0, refunds: 0, chargebacks: 0 });
   const total = zero();
   const groups = new Map<string, Record<string, number | string>>();
   for (const r of rows) {

@@ -17,6 +17,7 @@ import { TEST_TODAY } from '../support/clock';
 import { cliRunner } from '../support/cli';
 import { openpyxlCells, pythonCsvFields } from '../support/export-files';
 import { formatMoney, majorNumberToMinor } from '../../shared/money';
+import { lineKind } from '../../shared/reconciliation';
 
 let dir: string;
 let cli: ReturnType<typeof cliRunner>['run'];
@@ -87,6 +88,35 @@ describe('recon on the command line', () => {
       const e = expected.get(`${b.date}|${b.pg}|${b.settlementDate}`)!;
       expect([b.amount, b.settled]).toEqual([e.amount, e.settled]);
     }
+  });
+
+  it('settlements summary --json: sales, refunds and chargebacks apart, signed integer paise adding up to the amount', async () => {
+    const source = new SettlementSource(
+      SANDBOX_DEFAULTS.seed,
+      SANDBOX_DEFAULTS.settlementsPerDay,
+      GATEWAYS.map((g) => g.code),
+    );
+    // Summed here from the sandbox's own records by the rule of `lineKind`.
+    const expected = { amount: 0, sales: 0, refunds: 0, chargebacks: 0 };
+    const figure = { sale: 'sales', refund: 'refunds', chargeback: 'chargebacks' } as const;
+    for (let d = from; d <= to; d = addDays(d, 1)) {
+      for (const r of source.page(d, undefined, 0, SANDBOX_DEFAULTS.settlementsPerDay).data) {
+        expected.amount += r.amount;
+        expected[figure[lineKind(r)]] += r.amount;
+      }
+    }
+    expect(expected.refunds).toBeLessThan(0);
+    const out = await cli('settlements', 'summary', ...period, '--json');
+    expect(out.code, out.stderr).toBe(0);
+    type Split = { amount: number; sales: number; refunds: number; chargebacks: number };
+    const { total, byDate } = JSON.parse(out.stdout) as { total: Split; byDate: Split[] };
+    expect({
+      amount: total.amount,
+      sales: total.sales,
+      refunds: total.refunds,
+      chargebacks: total.chargebacks,
+    }).toEqual(expected);
+    for (const g of byDate) expect(g.sales + g.refunds + g.chargebacks).toBe(g.amount);
   });
 
   it('statement import: lines added once, the layout named', async () => {

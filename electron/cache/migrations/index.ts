@@ -27,6 +27,7 @@ import { migration as m021 } from './021-statement-proof';
 import { migration as m022 } from './022-desk-unpublished-dates';
 import { migration as m023 } from './023-journal-verifications-and-today';
 import { migration as m024 } from './024-exception-figures';
+import { migration as m025 } from './025-rollup-line-kinds';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -53,4 +54,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m022,
   m023,
   m024,
+  m025,
 ];

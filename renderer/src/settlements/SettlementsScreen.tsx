@@ -27,6 +27,7 @@ import { ChangesDialog } from './ChangesDialog';
 import { useChangesDialog } from './changes-store';
 import { useSyncStart } from './sync-queries';
 import { BatchesView, ViewSwitch } from './BatchesView';
+import { AmountSplit } from './AmountSplit';
 import { SettledChart } from './SettledChart';
 import { SettlementDetail } from './SettlementDetail';
 import { SettlementsGrid } from './SettlementsGrid';
@@ -377,18 +378,22 @@ function TotalsBar() {
     );
   return (
     <section aria-label="Totals" aria-busy={busy} className={`stl-totals${busy && !counting ? ' stl-stale' : ''}`}>
-      <dl>
-        <div>
-          <dt>Records</dt>
-          <dd>{value(() => formatCount(t.status === 'ready' ? t.value.count : 0))}</dd>
-        </div>
-        {TOTALS.map(([label, key]) => (
-          <div key={key}>
-            <dt>{label}</dt>
-            <dd className="money">{value(() => formatMoney(t.status === 'ready' ? t.value[key] : 0))}</dd>
+      <div className="stl-figures">
+        <dl>
+          <div>
+            <dt>Records</dt>
+            <dd>{value(() => formatCount(t.status === 'ready' ? t.value.count : 0))}</dd>
           </div>
-        ))}
-      </dl>
+          {TOTALS.map(([label, key]) => (
+            <div key={key}>
+              <dt>{label}</dt>
+              <dd className="money">{value(() => formatMoney(t.status === 'ready' ? t.value[key] : 0))}</dd>
+            </div>
+          ))}
+        </dl>
+        {/* In the figures' own flow (settlements.css): a box of its own beside them wrapped them onto three rows. */}
+        {t.status === 'ready' && !counting && <AmountSplit sums={t.value} />}
+      </div>
       <ChartToggle />
     </section>
   );
