@@ -35,7 +35,7 @@ const LINES_OF_PERIOD = `SELECT l.id, l.date, l.value_date AS valueDate, l.narra
 
 const SQL = {
   batches: `SELECT date, pg, utr, settlement_date AS settlementDate, records, amount, fees, taxes, subvention,
-                   settled, exceptions
+                   settled, exceptions, refunds, chargebacks
             FROM settlement_batches WHERE date BETWEEN :from AND :to AND (:pg IS NULL OR pg = :pg)
             ORDER BY date, settlement_date, pg, utr`,
   batchRecords: `SELECT id, pg_transaction_id AS pgTransactionId, order_id AS orderId, payment_mode AS paymentMode,
@@ -115,6 +115,12 @@ export interface BatchRow extends BatchKey {
   subvention: number;
   settled: number;
   exceptions: number;
+  /**
+   * The refunds and the chargebacks netted out of `amount` (signed, `lineKind`); sales are the amount less both.
+   * Null on a desk's copy published by a console before desk migration 12, until the date is published again.
+   */
+  refunds: number | null;
+  chargebacks: number | null;
 }
 
 /** The bank credit a batch was matched to (in whichever account), as the settlement workbook shows it. */
@@ -217,6 +223,8 @@ export function createReconciliationRepository(db: Database, now: () => Date) {
       subvention: num(r['subvention'] as bigint, 'subvention'),
       settled: num(r['settled'] as bigint, 'settled'),
       exceptions: num(r['exceptions'] as bigint, 'exceptions'),
+      refunds: num(r['refunds'] as bigint, 'refunds'),
+      chargebacks: num(r['chargebacks'] as bigint, 'chargebacks'),
     }));
   }
 

@@ -215,7 +215,7 @@ export function createDeskReconciliation(pool: pg.Pool, consoleName: string) {
     async batches(from: string, to: string, dates: readonly string[] = [], pg: string | null = null) {
       return query<BatchRow>(
         `SELECT date, pg, utr, settlement_date AS "settlementDate", records, amount, fees, taxes, subvention, settled,
-                exceptions
+                exceptions, refunds, chargebacks
            FROM desk.settlement_batches
           WHERE (date BETWEEN $1 AND $2 OR date = ANY ($3::date[])) AND ($4::text IS NULL OR pg = $4)
           ORDER BY date, settlement_date, pg, utr`,

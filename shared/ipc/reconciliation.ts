@@ -31,6 +31,9 @@ export const batchRow = batchKey.extend({
   subvention: paise,
   settled: paise,
   exceptions: count,
+  /** Signed parts of `amount` (sales are the rest); null on a desk's copy published before they were kept. */
+  refunds: paise.nullable(),
+  chargebacks: paise.nullable(),
 });
 
 const batchRecord = z.object({

@@ -125,6 +125,27 @@ describe('the totals split sales, refunds and chargebacks', () => {
     expectSplitsTie();
   });
 
+  it("gives each batch's refunds and chargebacks as the Batches view reads them, equal to SQL over its records", () => {
+    const batches = cache.reconciliation.batches(FROM, TO);
+    const withRefunds = batches.filter((b) => b.refunds !== 0 || b.chargebacks !== 0);
+    expect(withRefunds.length).toBeGreaterThan(0);
+    for (const b of batches) {
+      const expected = sqlSplit(
+        "date = ? AND pg = ? AND coalesce(utr, '') = ? AND settlement_date = ?",
+        b.date,
+        b.pg,
+        b.utr,
+        b.settlementDate,
+      );
+      expect({ batch: b.utr, refunds: b.refunds, chargebacks: b.chargebacks, amount: b.amount }).toEqual({
+        batch: b.utr,
+        refunds: expected.refunds,
+        chargebacks: expected.chargebacks,
+        amount: expected.amount,
+      });
+    }
+  });
+
   it('a rollup and batches edited behind the app are found by verify, and repaired to the rows by a re-sync', async () => {
     const tampered = addDays(TO, -3);
     cache.db

@@ -5,10 +5,14 @@
  * exceptions. Both take the gateways the console holds whole for the date (`in_gateways`, NULL for every gateway,
  * which is what a console of an earlier version means by calling them with three arguments) and touch those only. A
  * batch or record of another gateway in the same call is refused: it would be published from a partial copy.
+ * The batches also keep their refunds and chargebacks (signed paise; the Batches view splits a batch's amount into
+ * sales, refunds and chargebacks as the cache does): null on the rows already published, which no console can work
+ * out on the server, until their date is published again.
  * The functions are dropped and made again with the new argument, so their grants are given again below; written
  * to apply again over itself (`IF EXISTS`, `OR REPLACE`), as a desk put back to an earlier version in a test is.
  */
 export default `
+ALTER TABLE desk.settlement_batches ADD COLUMN IF NOT EXISTS refunds bigint, ADD COLUMN IF NOT EXISTS chargebacks bigint;
 DROP FUNCTION IF EXISTS desk.publish_batches(date, jsonb, text);
 CREATE OR REPLACE FUNCTION desk.publish_batches(of_date date, in_batches jsonb, in_console text, in_gateways text[] DEFAULT NULL)
 RETURNS integer
@@ -34,27 +38,28 @@ BEGIN
   -- Two consoles publishing one date queue here, so the later one's figures are the date's.
   PERFORM pg_advisory_xact_lock(hashtext('desk.publish_batches'), (of_date - date '2000-01-01'));
   SELECT coalesce(jsonb_agg(jsonb_build_array(pg, utr, settlement_date, records, amount, fees, taxes, subvention,
-                                              settled, exceptions) ORDER BY pg, utr, settlement_date), '[]')
+                                              settled, exceptions, refunds, chargebacks)
+                            ORDER BY pg, utr, settlement_date), '[]')
     INTO before FROM desk.settlement_batches
    WHERE date = of_date AND (in_gateways IS NULL OR pg = ANY (in_gateways));
   SELECT coalesce(jsonb_agg(jsonb_build_array(b.pg, b.utr, b."settlementDate", b.records, b.amount, b.fees, b.taxes,
-                                              b.subvention, b.settled, b.exceptions)
+                                              b.subvention, b.settled, b.exceptions, b.refunds, b.chargebacks)
                             ORDER BY b.pg, b.utr, b."settlementDate"), '[]')
     INTO after
     FROM jsonb_to_recordset(in_batches) AS b(pg text, utr text, "settlementDate" text, records integer, amount bigint,
                                             fees bigint, taxes bigint, subvention bigint, settled bigint,
-                                            exceptions integer);
+                                            exceptions integer, refunds bigint, chargebacks bigint);
   IF before = after THEN
     RETURN 0;
   END IF;
   DELETE FROM desk.settlement_batches WHERE date = of_date AND (in_gateways IS NULL OR pg = ANY (in_gateways));
   INSERT INTO desk.settlement_batches (date, pg, utr, settlement_date, records, amount, fees, taxes, subvention,
-                                       settled, exceptions, published_from)
+                                       settled, exceptions, refunds, chargebacks, published_from)
   SELECT of_date, b.pg, b.utr, b."settlementDate", b.records, b.amount, b.fees, b.taxes, b.subvention, b.settled,
-         b.exceptions, in_console
+         b.exceptions, b.refunds, b.chargebacks, in_console
     FROM jsonb_to_recordset(in_batches) AS b(pg text, utr text, "settlementDate" text, records integer, amount bigint,
                                             fees bigint, taxes bigint, subvention bigint, settled bigint,
-                                            exceptions integer);
+                                            exceptions integer, refunds bigint, chargebacks bigint);
   GET DIAGNOSTICS n = ROW_COUNT;
   -- Each batch's net is its ninth element (index 8), as built above.
   SELECT coalesce(sum((x->>8)::bigint), 0) INTO net_before FROM jsonb_array_elements(before) x;

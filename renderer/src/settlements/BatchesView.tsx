@@ -12,6 +12,7 @@ import { SavedViewsMenu } from '../ui/SavedViewsMenu';
 import { useTableSort } from '../ui/table-sorts';
 import { useTableViews } from '../ui/table-views';
 import { formatCalendarDate, formatCount, formatIstWallClock } from '../../../shared/format';
+import { AmountSplit } from './AmountSplit';
 import { useBatches, type Batch } from './settlements-queries';
 import { NO_FILTERS, hasFilters, useSettlements } from './settlements-store';
 import { useSettlementsView } from './view-store';
@@ -59,6 +60,24 @@ const COLUMNS: DataColumn<Batch>[] = [
     optional: true,
   },
   {
+    id: 'refunds',
+    label: 'Refunds',
+    numeric: true,
+    cell: (b) => (b.refunds === null ? '—' : formatMoney(b.refunds)),
+    sortValue: (b) => b.refunds ?? 0,
+    optional: true,
+    hiddenByDefault: true,
+  },
+  {
+    id: 'chargebacks',
+    label: 'Chargebacks',
+    numeric: true,
+    cell: (b) => (b.chargebacks === null ? '—' : formatMoney(b.chargebacks)),
+    sortValue: (b) => b.chargebacks ?? 0,
+    optional: true,
+    hiddenByDefault: true,
+  },
+  {
     id: 'subvention',
     label: 'Subvention',
     numeric: true,
@@ -77,6 +96,17 @@ const COLUMNS: DataColumn<Batch>[] = [
     optional: true,
   },
 ];
+
+/**
+ * The batches' amount as sales, refunds and chargebacks; null when a batch of the desk's copy was published before
+ * the desk kept them, so no partial figure is shown as the whole.
+ */
+function split(rows: readonly Batch[]) {
+  if (rows.some((b) => b.refunds === null || b.chargebacks === null)) return null;
+  const refunds = sumMinor(rows.map((b) => b.refunds!));
+  const chargebacks = sumMinor(rows.map((b) => b.chargebacks!));
+  return { sales: sumMinor(rows.map((b) => b.amount)) - refunds - chargebacks, refunds, chargebacks };
+}
 
 const FIGURES = [
   ['Amount', 'amount'],
@@ -105,6 +135,7 @@ export function BatchesView() {
       fees: sumMinor(rows.map((b) => b.fees)),
       taxes: sumMinor(rows.map((b) => b.taxes)),
       settled: sumMinor(rows.map((b) => b.settled)),
+      split: split(rows),
     }),
     [rows],
   );
@@ -142,6 +173,16 @@ export function BatchesView() {
           ))}
         </dl>
       )}
+      {batches.status === 'ready' &&
+        rows.length > 0 &&
+        (totals.split ? (
+          <AmountSplit sums={totals.split} />
+        ) : (
+          <p className="muted stl-split">
+            Sales, refunds and chargebacks: not on the desk&apos;s copy of some of these batches yet (published by an
+            earlier version); they show once a console that syncs publishes those dates again.
+          </p>
+        ))}
       <DataTable
         id={BATCHES_TABLE}
         label="Batches"
