@@ -57,12 +57,16 @@ class SettlementReadFailedError extends Error {
   }
 }
 
+/**
+ * This module's own URL, through a name: Vite rewrites `new URL('…', import.meta.url)` written out into a web
+ * address when it runs this module in a page's environment (the renderer's tests, jsdom, over the real core).
+ */
+const here = import.meta.url;
+
 export function startSettlementReadWorker(data: SettlementReadWorkerData): Worker {
-  return startModuleWorker(
-    new URL('./settlement-read-worker.js', import.meta.url),
-    new URL('./settlement-read-worker.ts', import.meta.url),
-    { workerData: data },
-  );
+  return startModuleWorker(new URL('./settlement-read-worker.js', here), new URL('./settlement-read-worker.ts', here), {
+    workerData: data,
+  });
 }
 
 interface Waiting {
