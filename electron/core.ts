@@ -390,13 +390,16 @@ export function createCore(options: CoreOptions) {
     /** The Today screen's summary and "Refresh all": the CLI's `today` prints the same summary. */
     today,
     exports: exportJobs,
-    /** Closes the SQLite files at once; resolves when running exports have stopped and removed their partial files. */
+    /**
+     * Closes the SQLite files at once; resolves when running exports have stopped and removed their partial files, and
+     * the caches' read workers have stopped.
+     */
     close(): Promise<void> {
       payoutWatch.stop();
       syncJobs.cancelAll();
       const exportsStopped = exportJobs.cancelAll();
-      caches.closeAll();
-      return Promise.all([exportsStopped, desks.closeAll()]).then(() => undefined);
+      const cachesClosed = caches.closeAll();
+      return Promise.all([exportsStopped, desks.closeAll(), cachesClosed]).then(() => undefined);
     },
   };
 }

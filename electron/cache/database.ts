@@ -35,6 +35,7 @@ import { createReconciliationRepository } from './reconciliation';
 import { createChangesRepository } from './settlement-changes';
 import { createExceptionsRepository } from './settlement-exceptions';
 import { createManifestsRepository } from './settlement-manifests';
+import { createSettlementReader } from './settlement-reader';
 import { createSettlementsRepository } from './settlements';
 import { SYNC_LOCK_SUFFIX } from './sync-lock';
 import { createSyncRunsRepository } from './sync-runs';
@@ -82,12 +83,18 @@ export function openCache(file: string, options: CacheOptions = {}) {
   let afterOpen: ReturnType<typeof checkAfterOpen> | undefined;
   const syncRuns = createSyncRunsRepository(db, now, { nativeBinding: options.nativeBinding });
   const payouts = createPayoutsRepository(db, now);
+  const settlementReads = createSettlementReader(file, { nativeBinding: options.nativeBinding });
   return {
     file,
     db,
     /** Set when the file was unreadable and was moved aside at this open. */
     recovered,
     settlements: createSettlementsRepository(db, now, { nativeBinding: options.nativeBinding }),
+    /**
+     * The Settlements grid's pages, totals and chart, read in a worker thread started on the first of them
+     * (settlement-reader.ts); the CLI and exports read `settlements` directly.
+     */
+    settlementReads,
     /** What each sync changed, per record (settlement-changes.ts). */
     changes: createChangesRepository(db),
     /** What each date's paging saw, per gateway (settlement-manifests.ts). */
@@ -118,12 +125,19 @@ export function openCache(file: string, options: CacheOptions = {}) {
       afterOpen ??= checkAfterOpen(file, options.nativeBinding, now);
       return afterOpen.result;
     },
-    close(): void {
+    /**
+     * Closes main's connection at once; resolves when the settlement-read worker has stopped and let go of the file
+     * (which must happen before the file is moved, on Windows).
+     */
+    close(): Promise<void> {
       void afterOpen?.stop();
-      if (!db.open) return;
-      syncRuns.releaseAll();
-      db.pragma('optimize');
-      db.close();
+      const readsStopped = settlementReads.close();
+      if (db.open) {
+        syncRuns.releaseAll();
+        db.pragma('optimize');
+        db.close();
+      }
+      return readsStopped;
     },
   };
 }

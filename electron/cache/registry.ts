@@ -57,14 +57,19 @@ export function createCacheRegistry(options: {
      * fresh file, since a journal that a "clear cache" could erase would prove nothing. `busyReason` says what is
      * using it (a sync, an export) and refuses. Returns the bytes freed.
      */
-    clear(profileId: string, busyReason: string | null): number {
+    async clear(profileId: string, busyReason: string | null): Promise<number> {
       if (busyReason !== null) throw new CacheBusyError(`The cache cannot be cleared while ${busyReason}.`);
       const file = fileFor(profileId);
       const before = cacheFileSize(file);
       if (before === 0) return 0;
       // Opened (and so migrated) first, so the old file is sure to have the tables that are carried over.
-      cacheFor(profileId).close();
-      caches.delete(profileId);
+      cacheFor(profileId);
+      // Closed with its grid's read worker, which must let go of the file first (Windows renames no file another
+      // thread holds open); a read asked meanwhile may open it again, so until no connection is left.
+      for (let open = caches.get(profileId); open; open = caches.get(profileId)) {
+        caches.delete(profileId);
+        await open.close();
+      }
       const kept = `${file}.clearing`;
       for (const s of CACHE_FILE_SUFFIXES) if (existsSync(file + s)) renameSync(file + s, kept + s);
       const fresh = cacheFor(profileId);
@@ -79,9 +84,11 @@ export function createCacheRegistry(options: {
       for (const s of CACHE_FILE_SUFFIXES) rmSync(kept + s, { force: true });
       return Math.max(0, before - cacheFileSize(file));
     },
-    closeAll(): void {
-      for (const cache of caches.values()) cache.close();
+    /** Closes every connection at once; resolves when their settlement-read workers have stopped. */
+    closeAll(): Promise<void> {
+      const closed = [...caches.values()].map((cache) => cache.close());
       caches.clear();
+      return Promise.all(closed).then(() => undefined);
     },
   };
 }

@@ -37,7 +37,6 @@ import { createSearchKeys } from './search-keys';
 import { createSortKeys } from './sort-keys';
 import { SEARCHED_ROWS, SEARCH_WITH, createSearchPlanner } from './settlement-search';
 import { exactNumber, prepareAll } from './statements';
-import { allSteps, createWalkSlices, inTurns, type Steps } from './walk-slices';
 
 const SUMS = `count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(settled_amount), ${DEBIT_SUMS}`;
 const ROLLUP_SUMS = 'sum(count), sum(amount), sum(fees), sum(taxes), sum(settled), sum(refunds), sum(chargebacks)';
@@ -157,7 +156,6 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
   const search = createSearchPlanner(db);
   const pages = createSettlementPages(db, search);
   const filingOrder = createFilingOrder(db);
-  const walk = createWalkSlices(db);
 
   /** When the range was last synced: the oldest of its synced dates, null when none was. */
   function asOf(params: Pick<FilterParams, 'from' | 'to' | 'pg'>): string | null {
@@ -221,7 +219,7 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
       };
     }
     if (read === 'totals' && batchesCover(q, asked, exceptionsOnly)) {
-      return { statement: sql.totalsFromBatches, params: asked, asked, walks: false };
+      return { statement: sql.totalsFromBatches, params: asked, asked };
     }
     const [fromRollup, fromRecords, fromExceptions] = keyed
       ? read === 'totals'
@@ -231,9 +229,8 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
         ? [sql.totalsFromRollup, sql.totals, sql.totalsOfExceptions]
         : [sql.aggregateFromRollup, sql.aggregate, sql.aggregateOfExceptions];
     return rollupCovers && fromRollup
-      ? { statement: fromRollup, params: { ...params, exceptionsOnly: Number(exceptionsOnly) }, asked, walks: false }
-      : // The matches' statements read the dates of :from to :to (settlement-search.ts): only a walk is sliced.
-        { statement: exceptionsOnly ? fromExceptions : fromRecords, params, asked, walks: !keyed };
+      ? { statement: fromRollup, params: { ...params, exceptionsOnly: Number(exceptionsOnly) }, asked }
+      : { statement: exceptionsOnly ? fromExceptions : fromRecords, params, asked };
   }
 
   /**
@@ -250,37 +247,26 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
     return search.matchesUpTo(asked, inBatches + 1) === inBatches;
   }
 
-  /** Totals and aggregates a step at a time: a walk of the records a slice of ids a step (walk-slices.ts). */
-  function* rowsOf<R>(read: 'totals' | 'aggregate', input: SettlementFilter, resolved: ResolvedSource) {
-    const { statement, params, asked, walks } = plan(read, settlementFilter.parse(input), resolved);
-    const all = (p: FilterParams) => statement.all(p) as R[];
-    return { rows: walks ? yield* walk.sliced(params, all) : all(params), asOf: asOf(asked) };
+  function rowsOf<R>(read: 'totals' | 'aggregate', input: SettlementFilter, resolved: ResolvedSource) {
+    const { statement, params, asked } = plan(read, settlementFilter.parse(input), resolved);
+    return { rows: statement.all(params) as R[], asOf: asOf(asked) };
   }
 
-  function* totalsSteps(input: SettlementFilter, resolved: ResolvedSource = null): Steps<SettlementTotals> {
-    const { rows, asOf } = yield* rowsOf<SumRow>('totals', input, resolved);
+  function totals(input: SettlementFilter, resolved: ResolvedSource = null): SettlementTotals {
+    const { rows, asOf } = rowsOf<SumRow>('totals', input, resolved);
     const total = NO_SUMS();
     for (const row of rows) addSums(total, row);
     return { ...sums(total as SumRow), asOf };
   }
 
-  function* aggregateSteps(input: SettlementFilter, resolved: ResolvedSource = null): Steps<SettlementAggregate> {
-    const { rows, asOf } = yield* rowsOf<[string, string, string, ...SumRow]>('aggregate', input, resolved);
-    // A date's groups come from each of its slices: added up by group, in the statement's order.
-    const groups = new Map<string, { date: string; pg: string; paymentMode: string; sums: bigint[] }>();
+  function aggregate(input: SettlementFilter, resolved: ResolvedSource = null): SettlementAggregate {
+    const { rows, asOf } = rowsOf<[string, string, string, ...SumRow]>('aggregate', input, resolved);
+    // One row per group, in the statement's order (date, gateway, payment mode).
     const total = NO_SUMS();
-    for (const [date, pg, paymentMode, ...values] of rows) {
-      const key = `${date}\0${pg}\0${paymentMode}`;
-      const group = groups.get(key) ?? groups.set(key, { date, pg, paymentMode, sums: NO_SUMS() }).get(key)!;
-      addSums(group.sums, values);
+    const byDate = rows.map(([date, pg, paymentMode, ...values]) => {
       addSums(total, values);
-    }
-    const byDate = [...groups.keys()]
-      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-      .map((key) => {
-        const { sums: values, ...group } = groups.get(key)!;
-        return { ...group, ...sums(values as SumRow) };
-      });
+      return { date, pg, paymentMode, ...sums(values) };
+    });
     return { byDate, total: sums(total as SumRow), asOf };
   }
 
@@ -317,20 +303,15 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
       return filingOrder.pages(params, exceptionsOnly, pageRows);
     },
 
-    totals: (input: SettlementFilter): SettlementTotals => allSteps(totalsSteps(input)),
-
     /**
-     * `totals`, with turns of main's event loop given up during a long walk (walk-slices.ts): what the window asks,
-     * `resolved` saying whose states leave resolved exceptions out (settlement-filter.ts).
+     * The totals bar's sums, `resolved` saying whose states leave resolved exceptions out (settlement-filter.ts). A
+     * walk of a million records reads for about 200 ms: the window's reads run in a worker thread
+     * (settlement-read-worker.ts), so main's event loop never waits on one; the CLI and exports read here directly.
      */
-    totalsInTurns: (input: SettlementFilter, resolved: ResolvedSource = null): Promise<SettlementTotals> =>
-      inTurns(totalsSteps(input, resolved)),
+    totals,
 
-    aggregate: (input: SettlementFilter): SettlementAggregate => allSteps(aggregateSteps(input)),
-
-    /** `aggregate` as `totalsInTurns` reads. */
-    aggregateInTurns: (input: SettlementFilter, resolved: ResolvedSource = null): Promise<SettlementAggregate> =>
-      inTurns(aggregateSteps(input, resolved)),
+    /** The chart's sums per date x gateway x payment mode, read as `totals` is. */
+    aggregate,
 
     /**
      * The Summary sheet of a workbook: every sum per date x gateway x payment mode, read from the records

@@ -36,9 +36,9 @@ export function createCacheHandlers(deps: {
         balancesAt: cache.accounts.overview().asOf,
       };
     },
-    'cache.clear': ({ profileId }) => {
+    'cache.clear': async ({ profileId }) => {
       const id = deps.profiles.get(profileId).id;
-      const freedBytes = deps.caches.clear(id, deps.busyReason(id));
+      const freedBytes = await deps.caches.clear(id, deps.busyReason(id));
       deps.journals.for(id).journal.append({
         kind: 'cache',
         event: 'cache.cleared',

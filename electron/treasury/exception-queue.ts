@@ -370,24 +370,25 @@ export function createExceptionQueue(deps: ExceptionQueueDeps) {
     /** The desk announced a change to its exceptions (or came back): the grid's copy of its states is read again. */
     deskChanged,
 
-    /** A page of the Settlements grid, each exception with its workflow state; resolved ones as the filter says. */
+    /**
+     * A page of the Settlements grid, each exception with its workflow state; resolved ones as the filter says. Read
+     * in the cache's worker thread (settlement-reader.ts), like the grid's totals and chart.
+     */
     async gridPage(profileId: string, query: SettlementQuery): Promise<SettlementPageResult> {
       const source = await gridSource(profileId);
-      const cache = deps.cacheFor(profileId);
-      const page = cache.settlements.query(query, source);
-      return { ...page, rows: cache.exceptions.labelled(page.rows, source) };
+      return deps.cacheFor(profileId).settlementReads.page(query, source);
     },
 
     /** The grid's totals, with the same resolved exceptions left out as its pages. */
     async gridTotals(profileId: string, filter: SettlementFilter): Promise<SettlementTotals> {
       const source = await gridSource(profileId);
-      return deps.cacheFor(profileId).settlements.totalsInTurns(filter, source);
+      return deps.cacheFor(profileId).settlementReads.totals(filter, source);
     },
 
     /** The grid's aggregate, likewise. */
     async gridAggregate(profileId: string, filter: SettlementFilter): Promise<SettlementAggregate> {
       const source = await gridSource(profileId);
-      return deps.cacheFor(profileId).settlements.aggregateInTurns(filter, source);
+      return deps.cacheFor(profileId).settlementReads.aggregate(filter, source);
     },
 
     async queue(profileId: string, filterInput: QueueFilter, page: { offset: number; limit: number }) {

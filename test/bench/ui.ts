@@ -14,10 +14,12 @@
  * last character, the search box's pause counted.
  *
  * Each action's series runs twice: on an idle machine, then with both cores loaded by a fixed background job the
- * bench starts and stops itself (ui-load.ts); the targets are for the idle one. Beside each, the longest block of
- * the main process's event loop during the action (`perf_hooks.monitorEventLoopDelay` in this process, which runs
- * the core under the harness): a figure without a target yet. Frames: requestAnimationFrame intervals while the
- * table scrolls at a steady pace.
+ * bench starts and stops itself (ui-load.ts); the targets are for the idle one. Beside each, `main_block_max_ms`:
+ * the longest block of the main process's event loop during the action (`perf_hooks.monitorEventLoopDelay` in this
+ * process, which runs the core under the harness), under 16 ms (issue 33 item 5: a frame's time, so IPC for other
+ * screens is never held; the grid's reads run in a worker thread, electron/cache/settlement-reader.ts). This
+ * process also runs the harness's HTTP bridge and Playwright's client, so the figure is an upper bound on the
+ * core's own blocks. Frames: requestAnimationFrame intervals while the table scrolls at a steady pace.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -32,7 +34,10 @@ import { startLoad } from './ui-load';
 import { armProbe, probeResult, type ProbeSpec, type RowCheck } from './ui-probe';
 import type { Bench, BenchResult } from './run';
 
-/** Issue 33 item 2, on `final_ms` (the slowest of each action's inputs), for both data sets, on an idle machine. */
+/**
+ * Issue 33 item 2, on `final_ms` (the slowest of each action's inputs), for both data sets, on an idle machine; item 5,
+ * `main_block_ms`, on each action's `main_block_max_ms` (below it).
+ */
 const TARGETS = {
   search_ms: 100,
   filter_ms: 100,
@@ -42,6 +47,7 @@ const TARGETS = {
   detail_ms: 50,
   frame_p95_ms: 20,
   frame_p99_ms: 34,
+  main_block_ms: 16,
 } as const;
 const TARGET_OF: Record<string, number> = {
   utr_exact: TARGETS.search_ms,
@@ -446,11 +452,14 @@ async function* onDataset(shape: DatasetShape, rows: number): AsyncGenerator<Ben
       frame_p99_ms: round(p99),
       frames: frames.length,
       targets: TARGETS,
-      over_target: Object.entries(actions)
-        .filter(([action, a]) => a.final_max_ms > TARGET_OF[action]!)
-        .map(([action]) => action),
+      over_target: Object.entries(actions).flatMap(([action, a]) => [
+        ...(a.final_max_ms > TARGET_OF[action]! ? [action] : []),
+        ...(a.main_block_max_ms >= TARGETS.main_block_ms ? [`${action}.main_block`] : []),
+      ]),
       pass:
-        Object.entries(actions).every(([action, a]) => a.final_max_ms <= TARGET_OF[action]!) &&
+        Object.entries(actions).every(
+          ([action, a]) => a.final_max_ms <= TARGET_OF[action]! && a.main_block_max_ms < TARGETS.main_block_ms,
+        ) &&
         p95 <= TARGETS.frame_p95_ms &&
         p99 <= TARGETS.frame_p99_ms,
     };

@@ -1,0 +1,43 @@
+/**
+ * The worker thread of one cache file's grid reads (settlement-reader.ts): its pages with their exceptions' states,
+ * its totals and its chart, on a read-only connection, one request at a time in the order they came.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openCacheReader } from './database';
+import type {
+  SettlementRead,
+  SettlementReadAnswer,
+  SettlementReadRequest,
+  SettlementReadWorkerData,
+} from './settlement-reader';
+
+const { file, nativeBinding } = workerData as SettlementReadWorkerData;
+const reader = openCacheReader(file, { nativeBinding });
+const port = parentPort!;
+
+// Async, so that a read that throws answers with its error like one that rejects.
+async function answer(request: SettlementRead): Promise<unknown> {
+  switch (request.read) {
+    case 'page':
+      // The rows and their states in one read transaction, so a page never shows a state newer than its rows.
+      return reader.snapshot(async () => {
+        const page = reader.settlements.query(request.query, request.source);
+        return { ...page, rows: reader.exceptions.labelled(page.rows, request.source) };
+      });
+    case 'totals':
+      return reader.settlements.totals(request.filter, request.source);
+    case 'aggregate':
+      return reader.settlements.aggregate(request.filter, request.source);
+  }
+}
+
+port.on('message', (request: SettlementReadRequest) => {
+  answer(request).then(
+    (value) => port.postMessage({ id: request.id, value } satisfies SettlementReadAnswer),
+    (e: unknown) => {
+      const code = e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+      const message = e instanceof Error ? e.message : String(e);
+      port.postMessage({ id: request.id, error: { message, code } } satisfies SettlementReadAnswer);
+    },
+  );
+});
