@@ -25,15 +25,16 @@ export default defineConfig({
       // Every package in `dependencies` (native addons, zod, the logger) loads from node_modules at run time, where
       // electron-builder ships it; test/unit/builder-config.test.ts checks that shipped code imports each one.
       externalizeDeps: true,
-      // The CLI rides in the same bundle: it is the same core, run under Node by bin/payout-console.mjs. The export
-      // and journal-verify workers are entries of their own: electron/module-worker.ts starts each from beside the main
-      // bundle.
+      // The CLI rides in the same bundle: it is the same core, run under Node by bin/payout-console.mjs. The export,
+      // journal-verify and statement-PDF workers are entries of their own: electron/module-worker.ts starts each from
+      // beside the main bundle.
       rolldownOptions: {
         input: {
           main: fromRoot('electron/main.ts'),
           cli: fromRoot('electron/cli/main.ts'),
           'export-worker': fromRoot('electron/export/worker.ts'),
           'journal-verify-worker': fromRoot('electron/journal/verify-worker.ts'),
+          'statement-pdf-worker': fromRoot('electron/import/pdf-worker.ts'),
         },
         // Shared chunks beside the entries, so `./export-worker.js` means the same file from any of them.
         output: { chunkFileNames: '[name]-[hash].js' },
