@@ -27,7 +27,7 @@ export interface PdfLimits {
 
 /**
  * The most a statement's streams may inflate to, all together: 5,000 lines (IMPORT_MAX_ROWS) printed by LibreOffice,
- * 191 pages, inflate to 4.3 MB: this is about 15 times that. PDF.js runs a content stream's operators at one to
+ * 190 pages, inflate to 4.3 MB: this is about 15 times that. PDF.js runs a content stream's operators at one to
  * three megabytes a second, so this also bounds how long a hostile file holds the reading thread (minutes at worst:
  * docs/design/security.md).
  */
