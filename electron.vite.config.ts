@@ -26,8 +26,8 @@ export default defineConfig({
       // electron-builder ships it; test/unit/builder-config.test.ts checks that shipped code imports each one.
       externalizeDeps: true,
       // The CLI rides in the same bundle: it is the same core, run under Node by bin/payout-console.mjs. The export,
-      // journal-verify and settlement-read workers are entries of their own: electron/module-worker.ts starts each from
-      // beside the main bundle.
+      // journal-verify, settlement-read and statement-PDF workers are entries of their own: electron/module-worker.ts
+      // starts each from beside the main bundle.
       rolldownOptions: {
         input: {
           main: fromRoot('electron/main.ts'),
@@ -35,6 +35,7 @@ export default defineConfig({
           'export-worker': fromRoot('electron/export/worker.ts'),
           'journal-verify-worker': fromRoot('electron/journal/verify-worker.ts'),
           'settlement-read-worker': fromRoot('electron/cache/settlement-read-worker.ts'),
+          'statement-pdf-worker': fromRoot('electron/import/pdf-worker.ts'),
         },
         // Shared chunks beside the entries, so `./export-worker.js` means the same file from any of them.
         output: { chunkFileNames: '[name]-[hash].js' },

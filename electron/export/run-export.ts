@@ -37,6 +37,7 @@ import {
   DETAIL_PRINT,
   CHANGE_COLUMNS,
   EXCEPTION_COLUMNS,
+  EXCEPTION_PRINT,
   MANIFEST_COLUMNS,
   changeRows,
   manifestRows,
@@ -418,7 +419,11 @@ async function writeSettlements(
     const exceptionParts = chunks(exceptionLines, maxRows - 1);
     const exceptions = partedSink(
       exceptionParts,
-      (i) => book.addSheet(sheetName('Exceptions', i), EXCEPTION_COLUMNS, { rows: exceptionParts[i] }),
+      (i) =>
+        book.addSheet(sheetName('Exceptions', i), EXCEPTION_COLUMNS, {
+          rows: exceptionParts[i],
+          print: EXCEPTION_PRINT,
+        }),
       async () => {},
     );
     for await (const rows of settlementPages(reader, filter, true)) {

@@ -109,21 +109,32 @@ export function detailRow(r: CachedSettlement): RowValues {
   ];
 }
 
-export const EXCEPTION_COLUMNS: readonly ColumnSpec[] = [
+/**
+ * The Exceptions columns in three sets, each printed on a page width of its own at 8 pt or more
+ * (`EXCEPTION_PRINT`; all 21 on one width printed at 3 pt): first what a reviewer works the queue by, the record's
+ * date, gateway and ids to find it, the rule it broke, the money at risk to rank it, and whose it is; then why, the
+ * rule's check with the amounts it compared and the values that broke it; then the workflow's note and tag and the
+ * triage.
+ */
+const EXCEPTION_REVIEW_COLUMNS: readonly ColumnSpec[] = [
   { header: 'Date', type: 'date' },
   text('Gateway'),
-  id('PG transaction id', 24),
   id('Order id', 22),
+  id('PG transaction id', 24),
   id('UTR', 22),
   text('Rule', 26),
+  money('Amount at risk'),
+  text('Workflow state', 14),
+  text('Assigned to', 18),
+];
+const EXCEPTION_WHY_COLUMNS: readonly ColumnSpec[] = [
   text('What the rule checks', 48),
   money('Expected'),
   money('Actual'),
   money('Difference'),
-  money('Amount at risk'),
   text('Values that broke it', 60),
-  text('Workflow state', 14),
-  text('Assigned to', 18),
+];
+const EXCEPTION_TRIAGE_COLUMNS: readonly ColumnSpec[] = [
   text('Note', 40),
   text('Tag', 22),
   text('Likely cause (triage)', 22),
@@ -132,6 +143,16 @@ export const EXCEPTION_COLUMNS: readonly ColumnSpec[] = [
   { header: 'Needs escalation (%)', type: 'integer' },
   text('Triage model', 20),
 ];
+
+/** The Exceptions columns, in the order `exceptionRows` fills them. */
+export const EXCEPTION_COLUMNS: readonly ColumnSpec[] = [
+  ...EXCEPTION_REVIEW_COLUMNS,
+  ...EXCEPTION_WHY_COLUMNS,
+  ...EXCEPTION_TRIAGE_COLUMNS,
+];
+export const EXCEPTION_PRINT: PrintLayout = {
+  columnSets: [EXCEPTION_REVIEW_COLUMNS.length, EXCEPTION_WHY_COLUMNS.length, EXCEPTION_TRIAGE_COLUMNS.length],
+};
 
 /** The Changes sheet: a line per changed field (one line for a record new, vanished or back), oldest first. */
 export const CHANGE_COLUMNS: readonly ColumnSpec[] = [
@@ -331,9 +352,7 @@ const percent = (p: number) => Math.round(p * 100);
 /** One row per exception of the record: a record that breaks two rules has two lines, each with its workflow. */
 export function exceptionRows(r: CachedSettlement, state: ExceptionStateRow): RowValues[] {
   const t = state.triage;
-  const workflow = [
-    state.state,
-    state.assignee,
+  const triage = [
     state.note,
     state.tag,
     t?.cause ?? null,
@@ -347,17 +366,19 @@ export function exceptionRows(r: CachedSettlement, state: ExceptionStateRow): Ro
     return [
       r.date,
       r.pg,
-      r.pg_transaction_id,
       r.order_id,
+      r.pg_transaction_id,
       r.utr,
       e.rule,
+      a.atRisk,
+      state.state,
+      state.assignee,
       RULES[e.rule],
       a.expected,
       a.actual,
       a.difference,
-      a.atRisk,
       describeValues(e.values),
-      ...workflow,
+      ...triage,
     ];
   });
 }

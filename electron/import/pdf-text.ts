@@ -1,13 +1,14 @@
 /**
- * The rows of a PDF e-statement read from its text layer with pdfjs-dist (Mozilla's PDF.js, legacy build for
- * Node): each page's text items are grouped into lines by their baseline, and the pieces of a line into cells by
+ * The rows of a PDF e-statement read from its text layer: pdf-worker.ts reads each page's text pieces with PDF.js in
+ * a worker thread, and here they are grouped into lines by their baseline, and the pieces of a line into cells by
  * the gaps between them. Once a line is a statement's header (`isHeader`), later lines put each cell under the
  * header cell it overlaps most, so an empty withdrawal cell stays empty instead of shifting the deposit left.
  * A repeated header on a later page and a "Page n of m" line are dropped. The password, when the file has one,
- * is handed to PDF.js and kept nowhere else.
+ * is handed to the worker for PDF.js and kept nowhere else.
  */
-import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { SheetCell } from '../../shared/beneficiary-import';
+import { startModuleWorker } from '../module-worker';
+import type { Piece, PdfWorkerData, PdfWorkerMessage } from './pdf-worker';
 
 export class PdfPasswordError extends Error {
   override name = 'PdfPasswordError';
@@ -24,12 +25,27 @@ export interface PdfLimits {
   rowsSentence: string;
 }
 
-interface Piece {
-  x: number;
-  end: number;
-  y: number;
-  text: string;
-}
+/**
+ * The most a statement's streams may inflate to, all together: 5,000 lines (IMPORT_MAX_ROWS) printed by LibreOffice,
+ * 190 pages, inflate to 4.3 MB: this is about 15 times that. PDF.js runs a content stream's operators at one to
+ * three megabytes a second, so this also bounds how long a hostile file holds the reading thread (minutes at worst:
+ * docs/design/security.md).
+ */
+export const PDF_MAX_INFLATED_MB = 64;
+
+/** The most text a statement's PDF may hold, in characters: the same 5,000 lines held 488,321. */
+export const PDF_MAX_TEXT_CHARS = 2_000_000;
+
+/**
+ * The reading thread's heap (V8's old generation). PDF.js holds the file's parsed objects, its fonts and one page's
+ * text, all bounded above; a quarter of a gigabyte is room for those several times over, and a file that still
+ * needs more (an encrypted one, whose streams the count cannot inflate) ends the thread, not the main process,
+ * which shares the machine with the window and a sync.
+ */
+export const PDF_WORKER_HEAP_MB = 256;
+
+const notAStatement = (size: string) =>
+  `expands to more than ${size} when read; it is not a bank statement this console can read.`;
 
 /** Text pieces closer than this (in PDF points) belong to one cell: a word space is about 2.5 at 10 pt. */
 const CELL_GAP = 4;
@@ -44,45 +60,65 @@ export async function readPdfRows(
   isHeader: (cells: string[]) => boolean,
   limits: PdfLimits,
 ): Promise<SheetCell[][] | null> {
-  // Loaded when a PDF is first read, not when the app starts: PDF.js is a megabyte of JavaScript.
-  const pdfjs: typeof PdfJs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const task = pdfjs.getDocument({
-    data: new Uint8Array(bytes),
+  // A copy of the file's own size, moved (not copied again) into the worker.
+  const data: PdfWorkerData = {
+    bytes: new Uint8Array(bytes),
     password,
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    stopAtErrors: false,
-    verbosity: 0,
-  });
-  let doc;
+    maxInflatedBytes: PDF_MAX_INFLATED_MB * 1024 * 1024,
+    maxChars: PDF_MAX_TEXT_CHARS,
+  };
+  const worker = startModuleWorker(
+    new URL('./statement-pdf-worker.js', import.meta.url),
+    new URL('./pdf-worker.ts', import.meta.url),
+    {
+      workerData: data,
+      transferList: [data.bytes.buffer as ArrayBuffer],
+      resourceLimits: { maxOldGenerationSizeMb: PDF_WORKER_HEAP_MB },
+    },
+  );
+  const rows = pdfRowGrouper(isHeader, limits);
   try {
-    doc = await task.promise;
-  } catch (e) {
-    await task.destroy();
-    if (e instanceof Error && e.name === 'PasswordException') {
-      const code = (e as Error & { code?: number }).code;
-      throw new PdfPasswordError(code === pdfjs.PasswordResponses.INCORRECT_PASSWORD ? 'wrong' : 'needed');
-    }
-    throw e;
+    return await new Promise<SheetCell[][] | null>((resolve, reject) => {
+      // Each message is handled whole; a limit passed rejects, and the thread is stopped below.
+      const settle = (step: () => void) => {
+        try {
+          step();
+        } catch (e) {
+          reject(e);
+        }
+      };
+      worker.on('message', (m: PdfWorkerMessage) =>
+        settle(() => {
+          if (m.type === 'pages' && m.count > limits.maxPages) {
+            limits.tooBig(`has ${m.count} pages; the console reads at most ${limits.maxPages}.`);
+          } else if (m.type === 'page') rows.add(m.pieces);
+          else if (m.type === 'done') resolve(rows.result());
+          else if (m.type === 'password') reject(new PdfPasswordError(m.reason));
+          else if (m.type === 'inflates-too-far') limits.tooBig(notAStatement(`${PDF_MAX_INFLATED_MB} MB`));
+          else if (m.type === 'too-much-text') {
+            limits.tooBig(notAStatement(`${PDF_MAX_TEXT_CHARS.toLocaleString('en-IN')} characters of text`));
+          } else if (m.type === 'failed') reject(new Error(m.error));
+        }),
+      );
+      worker.once('error', (e: Error & { code?: string }) =>
+        settle(() =>
+          e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? limits.tooBig(notAStatement(`${PDF_WORKER_HEAP_MB} MB`)) : reject(e),
+        ),
+      );
+      worker.once('exit', () => reject(new Error('the PDF reader stopped before it finished')));
+    });
+  } finally {
+    await worker.terminate();
   }
-  try {
-    if (doc.numPages > limits.maxPages) {
-      limits.tooBig(`has ${doc.numPages} pages; the console reads at most ${limits.maxPages}.`);
-    }
-    const rows: SheetCell[][] = [];
-    let header: { texts: string[]; spans: [number, number][] } | null = null;
-    let anyText = false;
-    for (let p = 1; p <= doc.numPages; p++) {
-      const page = await doc.getPage(p);
-      const content = await page.getTextContent();
-      page.cleanup();
-      const pieces: Piece[] = [];
-      for (const item of content.items) {
-        if (!('str' in item) || item.str.trim() === '') continue;
-        const x = item.transform[4] as number;
-        pieces.push({ x, end: x + item.width, y: item.transform[5] as number, text: item.str });
-      }
+}
+
+/** The rows of a PDF's pages, given page by page in order. */
+function pdfRowGrouper(isHeader: (cells: string[]) => boolean, limits: PdfLimits) {
+  const rows: SheetCell[][] = [];
+  let header: { texts: string[]; spans: [number, number][] } | null = null;
+  let anyText = false;
+  return {
+    add(pieces: Piece[]) {
       if (pieces.length > 0) anyText = true;
       for (const line of linesOf(pieces)) {
         const cells = cellsOf(line);
@@ -98,11 +134,9 @@ export async function readPdfRows(
         }
         if (rows.length > limits.maxRows) limits.tooBig(limits.rowsSentence);
       }
-    }
-    return anyText ? rows : null;
-  } finally {
-    await doc.destroy();
-  }
+    },
+    result: () => (anyText ? rows : null),
+  };
 }
 
 function linesOf(pieces: Piece[]): Piece[][] {

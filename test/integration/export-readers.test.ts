@@ -6,8 +6,8 @@
  * (identifiers with leading zeros and 16 digits, formula-looking text in every text column, also after a
  * separator or a line break, control characters, a 40,000-character description), and lists with the same traps. Checked: rows,
  * money totals against SQL, identifiers as text, no cell a spreadsheet would run, print setup, provenance, and a
- * PDF of a workbook: the detail in column sets a page wide each, its type at least as tall as 8 pt, the header on
- * every page.
+ * PDF of a workbook: the detail and the exceptions in column sets a page wide each, their type at least as tall as
+ * 8 pt, the header on every page.
  *
  * Needs LibreOffice (`libreoffice-calc-nogui`), poppler's `pdftotext` and openpyxl (and for the PDF, the Carlito
  * font): skipped loudly without them,
@@ -21,8 +21,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
 import type { ExportContext } from '../../electron/export/provenance';
 import { runExport, type ExportJob } from '../../electron/export/run-export';
-import { DETAIL_COLUMNS, DETAIL_PRINT } from '../../electron/export/settlement-sheets';
-import { MIN_PRINT_POINTS, ONE_PAGE_ROWS } from '../../electron/export/xlsx-writer';
+import {
+  DETAIL_COLUMNS,
+  DETAIL_PRINT,
+  EXCEPTION_COLUMNS,
+  EXCEPTION_PRINT,
+} from '../../electron/export/settlement-sheets';
+import { MIN_PRINT_POINTS, ONE_PAGE_ROWS, type ColumnSpec, type PrintLayout } from '../../electron/export/xlsx-writer';
 import { syncSettlements } from '../../electron/sync/settlement-sync';
 import type { SettlementRecord } from '../../shared/api/settlements';
 import type { CsvExportOptions, ExportFormat, ExportKind } from '../../shared/exports';
@@ -85,6 +90,34 @@ const RECONCILE_HEADERS = [
   'Subvention (INR)',
   'Settled amount (INR)',
 ];
+
+/** What an exception reviewer works the queue by, printed on the first page width of the Exceptions sheet. */
+const REVIEW_HEADERS = [
+  'Date',
+  'Gateway',
+  'Order id',
+  'PG transaction id',
+  'UTR',
+  'Rule',
+  'Amount at risk (INR)',
+  'Workflow state',
+  'Assigned to',
+];
+
+/** The sheets printed in column sets (the rest print one page wide): the sheet, its columns and its sets. */
+const COLUMN_SET_SHEETS = [
+  { sheet: 'Settlements', columns: DETAIL_COLUMNS, print: DETAIL_PRINT, first: RECONCILE_HEADERS },
+  { sheet: 'Exceptions', columns: EXCEPTION_COLUMNS, print: EXCEPTION_PRINT, first: REVIEW_HEADERS },
+];
+
+/** Each column set's headers. */
+function setHeaders(columns: readonly ColumnSpec[], print: PrintLayout): string[][] {
+  const { columnSets } = print as { columnSets: number[] };
+  return columnSets.map((n, i) => {
+    const first = columnSets.slice(0, i).reduce((a, m) => a + m, 0);
+    return columns.slice(first, first + n).map((c) => c.header);
+  });
+}
 
 let sb: OpenSandbox;
 let dir: string;
@@ -284,25 +317,28 @@ describe.runIf(ready)('exports as LibreOffice, openpyxl and Python read them', (
   );
 
   it(
-    'sets every sheet up for print: landscape, one page wide or the detail in column sets, the header on each page, a footer',
+    'sets every sheet up for print: landscape, one page wide or the detail and exceptions in column sets, the header on each page, a footer',
     async () => {
       const folder = freshDir();
-      const { columnSets } = DETAIL_PRINT as { columnSets: number[] };
-      const breaks = columnSets.slice(0, -1).map((_, i) => columnSets.slice(0, i + 1).reduce((a, n) => a + n));
       for (const kind of ['settlements', 'beneficiaries'] as const) {
         const setup = openpyxlPrintSetup(await exportTo(kind, 'xlsx', folder));
         expect(Object.keys(setup).length).toBeGreaterThan(1);
         let onePage = 0;
-        let detail = 0;
+        const inSets = new Set<string>();
         for (const [sheet, { rows, ...s }] of Object.entries(setup)) {
           const common = { orientation: 'landscape', print_title_rows: '$1:$1', footer: ['&A', 'Page &P of &N'] };
-          if (kind === 'settlements' && /^Settlements( |$)/.test(sheet)) {
-            detail++;
+          const sets = COLUMN_SET_SHEETS.find(
+            (c) => kind === 'settlements' && new RegExp(`^${c.sheet}( |$)`).test(sheet),
+          );
+          if (sets) {
+            inSets.add(sets.sheet);
+            const headers = setHeaders(sets.columns, sets.print);
+            const breaks = headers.slice(0, -1).map((_, i) => headers.slice(0, i + 1).flat().length);
             // A scale, not "fit to" (which leaves the size to the reader), and a break before each column set.
             expect(s, sheet).toMatchObject({ ...common, fit_to_page: false, column_breaks: breaks });
             // The cells are Calibri 11.
             expect((s.scale! * 11) / 100, sheet).toBeGreaterThanOrEqual(MIN_PRINT_POINTS);
-            expect(breaks[0]).toBe(RECONCILE_HEADERS.length);
+            expect(headers[0], sheet).toEqual(sets.first);
             continue;
           }
           // An overview short enough to stay readable so prints one page tall as well.
@@ -319,14 +355,16 @@ describe.runIf(ready)('exports as LibreOffice, openpyxl and Python read them', (
           });
         }
         // This data's Bank credits sheet is short: the one-page layout is exercised, not only skipped.
-        if (kind === 'settlements') expect([onePage > 0, detail]).toEqual([true, 1]);
+        if (kind === 'settlements') {
+          expect([onePage > 0, [...inSets]]).toEqual([true, COLUMN_SET_SHEETS.map((c) => c.sheet)]);
+        }
       }
     },
     LIBREOFFICE_TEST_MS,
   );
 
   it.runIf(carlito)(
-    'a PDF of the workbook prints the detail in column sets a page wide each, at 8 pt or more, the header on every page',
+    'a PDF of the workbook prints the detail and the exceptions in column sets a page wide each, at 8 pt or more, the header on every page',
     async () => {
       const folder = freshDir();
       // The sandbox's day alone: a few hundred ordinary rows, several pages down each column set.
@@ -352,32 +390,32 @@ describe.runIf(ready)('exports as LibreOffice, openpyxl and Python read them', (
         const bottom = Math.max(...words.map((w) => w.yMin));
         return { header: line(top), footer: line(bottom), body: words.filter((w) => w.yMin < bottom) };
       });
-      const detail = pages.filter((p) => /^Settlements Page \d+ of \d+$/.test(p.footer));
-      const { columnSets } = DETAIL_PRINT as { columnSets: number[] };
-      const sets = columnSets.map((n, i) => {
-        const first = columnSets.slice(0, i).reduce((a, m) => a + m, 0);
-        return DETAIL_COLUMNS.slice(first, first + n).map((c) => c.header);
-      });
-      expect(sets[0]).toEqual(RECONCILE_HEADERS);
-      // Pages run down the first set, then down the next. (LibreOffice leaves out a page whose cells are all empty,
-      // as the last set's can be, so the sets need not take the same number of pages.)
-      const setOf = detail.map(({ header }) => sets.findIndex((s) => header.startsWith(`${s[0]!} `)));
-      expect(setOf).toEqual([...setOf].sort((a, b) => a - b));
-      expect(new Set(setOf)).toEqual(new Set(sets.keys()));
-      expect(setOf.filter((k) => k === 0).length).toBeGreaterThan(1);
-      detail.forEach(({ header, body }, i) => {
-        const set = sets[setOf[i]!]!;
-        // Every header of its set, and none of another set's.
-        for (const h of set) expect(header, `detail page ${i + 1}`).toContain(h);
-        for (const h of sets.filter((s) => s !== set).flat()) {
-          if (!set.some((s) => s.includes(h))) expect(header, `detail page ${i + 1}`).not.toContain(h);
-        }
-        // Every word but the footer's prints at least as tall as 8 pt type.
-        expect(body.length).toBeGreaterThan(set.length);
-        expect(Math.min(...body.map((w) => w.yMax - w.yMin)), `detail page ${i + 1}`).toBeGreaterThanOrEqual(
-          eightPoints,
-        );
-      });
+      for (const { sheet, columns, print, first } of COLUMN_SET_SHEETS) {
+        const printed = pages.filter((p) => new RegExp(`^${sheet} Page \\d+ of \\d+$`).test(p.footer));
+        const sets = setHeaders(columns, print);
+        expect(sets[0]).toEqual(first);
+        // Pages run down the first set, then down the next. (LibreOffice leaves out a page whose cells are all
+        // empty, as the last set's can be, so the sets need not take the same number of pages.)
+        const setOf = printed.map(({ header }) => sets.findIndex((s) => header.startsWith(`${s[0]!} `)));
+        expect(setOf, sheet).toEqual([...setOf].sort((a, b) => a - b));
+        expect(setOf.filter((k) => k === 0).length, sheet).toBeGreaterThan(sheet === 'Settlements' ? 1 : 0);
+        // Every set prints but the last, whose triage cells this day's open exceptions leave empty.
+        const written = sheet === 'Settlements' ? sets.length : sets.length - 1;
+        expect(new Set(setOf.filter((k) => k < written)), sheet).toEqual(new Set([...sets.keys()].slice(0, written)));
+        printed.forEach(({ header, body }, i) => {
+          const set = sets[setOf[i]!]!;
+          // Every header of its set, and none of another set's.
+          for (const h of set) expect(header, `${sheet} page ${i + 1}`).toContain(h);
+          for (const h of sets.filter((s) => s !== set).flat()) {
+            if (!set.some((s) => s.includes(h))) expect(header, `${sheet} page ${i + 1}`).not.toContain(h);
+          }
+          // Every word but the footer's prints at least as tall as 8 pt type.
+          expect(body.length).toBeGreaterThan(set.length);
+          expect(Math.min(...body.map((w) => w.yMax - w.yMin)), `${sheet} page ${i + 1}`).toBeGreaterThanOrEqual(
+            eightPoints,
+          );
+        });
+      }
       // The Summary fits one page wide: its last column is on its first page.
       const summary = pages.find((p) => /^Summary Page 1 of \d+$/.test(p.footer))!;
       expect(summary.header).toMatch(/Settled \(INR\)/);

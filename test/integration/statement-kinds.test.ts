@@ -15,6 +15,8 @@ import { openCache, type Cache } from '../../electron/cache/database';
 import { createJournal } from '../../electron/journal/journal';
 import { createProfileStore } from '../../electron/profiles/profile-store';
 import { writeReconciliation } from '../../electron/export/reconciliation-sheets';
+import { PDF_MAX_INFLATED_MB, PDF_MAX_TEXT_CHARS, PDF_WORKER_HEAP_MB } from '../../electron/import/pdf-text';
+import { SHEET_MAX_BYTES } from '../../electron/import/sheet-reader';
 import { importStatement, report } from '../../electron/reconciliation/reconcile';
 import { formatMinor } from '../../shared/money';
 import { cliRunner } from '../support/cli';
@@ -27,6 +29,7 @@ import {
   openpyxlWrite,
   type SheetInput,
 } from '../support/export-files';
+import { contentBombPdf, pdfOf } from '../support/pdf-files';
 import { csvCell, dMonY, ddmmyy, indian, num } from '../support/statement-text';
 import { requireSystem } from '../support/system';
 
@@ -234,24 +237,13 @@ const mt940 = () => {
 function imageOnlyPdf(): Buffer {
   const pixels = Buffer.alloc(4 * 4 * 3, 0x80).toString('latin1');
   const content = 'q 400 0 0 400 100 200 cm /Im0 Do Q';
-  const objects = [
+  return pdfOf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>',
     `<< /Type /XObject /Subtype /Image /Width 4 /Height 4 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length ${pixels.length} >>\nstream\n${pixels}\nendstream`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-  ];
-  let pdf = '%PDF-1.4\n';
-  const offsets = objects.map((o, i) => {
-    const at = pdf.length;
-    pdf += `${i + 1} 0 obj\n${o}\nendobj\n`;
-    return at;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  pdf += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(pdf, 'latin1');
+  ]);
 }
 
 let dir: string;
@@ -450,6 +442,35 @@ describe.skipIf(!office)('workbooks and PDFs (openpyxl, LibreOffice)', () => {
     expect(JSON.stringify(journalOf().list({}))).not.toContain(password);
     cache.db.pragma('wal_checkpoint(TRUNCATE)');
     expect(readFileSync(join(dir, 'cache.sqlite')).includes(password)).toBe(false);
+  }, 300_000);
+
+  it('a content-stream bomb is refused in one sentence, nothing imported, and a statement PDF imports after it', async () => {
+    // 1 GB of text operators, a couple of megabytes on disk: refused by the count of what its streams inflate to.
+    const bomb = await contentBombPdf('BT /F1 10 Tf 12 TL ', '(NEFT CR-RAZORPAY SETTLEMENT) Tj T* ', 1024 ** 3);
+    expect(bomb.length).toBeLessThan(SHEET_MAX_BYTES);
+    await expect(importFile('bomb.pdf', bomb, 'HDFC after bomb')).rejects.toThrow(
+      `bomb.pdf expands to more than ${PDF_MAX_INFLATED_MB} MB when read; it is not a bank statement this console can read.`,
+    );
+    // A stream that inflates within the count but builds objects without end (an array of dictionaries): PDF.js's
+    // thread dies of its heap limit and the app goes on.
+    const heapBomb = await contentBombPdf('[', '<<>>', (PDF_MAX_INFLATED_MB / 2) * 1024 * 1024);
+    await expect(importFile('heap.pdf', heapBomb, 'HDFC after bomb')).rejects.toThrow(
+      `heap.pdf expands to more than ${PDF_WORKER_HEAP_MB} MB when read; it is not a bank statement this console can read.`,
+    );
+    // Text operators that inflate within the count, 200 characters each: the read stops at the text bound.
+    const textBomb = await contentBombPdf('', `BT /F1 1 Tf 10 400 Td (${'x'.repeat(200)}) Tj ET\n`, 3 * 1024 * 1024);
+    await expect(importFile('text.pdf', textBomb, 'HDFC after bomb')).rejects.toThrow(
+      `text.pdf expands to more than ${PDF_MAX_TEXT_CHARS.toLocaleString('en-IN')} characters of text when read; it is not a bank statement this console can read.`,
+    );
+    expect(cache.reconciliation.account('HDFC after bomb')).toBeFalsy();
+
+    const out = join(dir, 'after-bomb');
+    mkdirSync(out, { recursive: true });
+    openpyxlWrite(join(out, 'hdfc-print.xlsx'), hdfcRows(LINES), { widths: [18, 62, 20, 12, 18, 18, 18] });
+    const [plain] = libreofficeConvert([join(out, 'hdfc-print.xlsx')], 'pdf', out);
+    const r = await importFile('statement.pdf', readFileSync(plain!), 'HDFC after bomb');
+    expect([r.kind, r.layout, r.bad]).toEqual(['pdf', 'HDFC Bank', []]);
+    expectEveryLine(r.account.id);
   }, 300_000);
 
   it('an image-only (scanned) PDF is refused in one sentence saying it has no text', async () => {

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DETAIL_COLUMNS, DETAIL_PRINT } from '../../electron/export/settlement-sheets';
+import {
+  DETAIL_COLUMNS,
+  DETAIL_PRINT,
+  EXCEPTION_COLUMNS,
+  EXCEPTION_PRINT,
+} from '../../electron/export/settlement-sheets';
 import {
   columnSetScale,
   createXlsxWriter,
@@ -489,6 +494,13 @@ describe('xlsx writer, read back with exceljs', () => {
     const { columnSets } = DETAIL_PRINT as { columnSets: number[] };
     const scale = columnSetScale(DETAIL_COLUMNS, columnSets);
     expect(scale).toBe(78);
+    expect((scale * 11) / 100).toBeGreaterThanOrEqual(MIN_PRINT_POINTS);
+  });
+
+  it("prints the Exceptions sheet's sets at 77%: 8.5 pt", () => {
+    const { columnSets } = EXCEPTION_PRINT as { columnSets: number[] };
+    const scale = columnSetScale(EXCEPTION_COLUMNS, columnSets);
+    expect(scale).toBe(77);
     expect((scale * 11) / 100).toBeGreaterThanOrEqual(MIN_PRINT_POINTS);
   });
 
