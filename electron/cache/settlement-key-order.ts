@@ -72,9 +72,14 @@ const SQL = {
  */
 function chunkSql(direction: 'asc' | 'desc', searched: boolean, exceptionsOnly: boolean, resumed: boolean): string {
   const [dir, past] = direction === 'desc' ? ['DESC', '<'] : ['ASC', '>'];
-  const records = searched ? `CROSS JOIN settlements ON settlements.id = k.id AND ${FILTER_SQL}` : '';
-  return `SELECT k.value, k.id FROM settlement_sort_keys AS k ${records}
-    WHERE k.day = :day AND k.col = :col AND k.pg_code = :pgCode ${resumed ? `AND (k.value, k.id) ${past} (:kValue, :kId)` : ''}
+  // The record in a subquery of its own: the filter names its columns bare, and the keys have an `id` and an
+  // `exception_flags` too, which a join would make ambiguous.
+  const records = searched
+    ? `AND EXISTS (SELECT 1 FROM settlements WHERE settlements.id = k.id AND ${FILTER_SQL})`
+    : '';
+  return `SELECT k.value, k.id FROM settlement_sort_keys AS k
+    WHERE k.day = :day AND k.col = :col AND k.pg_code = :pgCode ${records}
+      ${resumed ? `AND (k.value, k.id) ${past} (:kValue, :kId)` : ''}
       AND ${KEY_FILTER_SQL} ${exceptionsOnly ? 'AND k.exception_flags <> 0' : ''}
     ORDER BY k.value ${dir}, k.id ${dir} LIMIT :n`;
 }
