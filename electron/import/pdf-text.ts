@@ -23,6 +23,8 @@ export interface PdfLimits {
   /** Thrown (by the caller's sentence) when a limit is passed. */
   tooBig: (sentence: string) => never;
   rowsSentence: string;
+  /** How long the reading thread may take, in milliseconds (PDF_MAX_READ_MS unless a test says otherwise). */
+  maxReadMs?: number;
 }
 
 /**
@@ -44,8 +46,23 @@ export const PDF_MAX_TEXT_CHARS = 2_000_000;
  */
 export const PDF_WORKER_HEAP_MB = 256;
 
+/**
+ * How long the reading thread may read one file. The bounds above cap what a file can inflate to and hold, not how
+ * long PDF.js runs its operators: 50 MB of operators that draw nothing still ran after five minutes. A real
+ * statement of 190 pages read in 4.4 s; a file still reading after two minutes is stopped, so the next import
+ * does not wait behind it.
+ */
+export const PDF_MAX_READ_MS = 120_000;
+
 const notAStatement = (size: string) =>
   `expands to more than ${size} when read; it is not a bank statement this console can read.`;
+
+/** "2 minutes", "1 second", "500 ms": a time limit as the refusal names it. */
+function formatDuration(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
+  if (ms % 1000 === 0) return `${ms / 1000} second${ms === 1000 ? '' : 's'}`;
+  return `${ms} ms`;
+}
 
 /** Text pieces closer than this (in PDF points) belong to one cell: a word space is about 2.5 at 10 pt. */
 const CELL_GAP = 4;
@@ -77,6 +94,7 @@ export async function readPdfRows(
     },
   );
   const rows = pdfRowGrouper(isHeader, limits);
+  let timer: NodeJS.Timeout | undefined;
   try {
     return await new Promise<SheetCell[][] | null>((resolve, reject) => {
       // Each message is handled whole; a limit passed rejects, and the thread is stopped below.
@@ -106,8 +124,19 @@ export async function readPdfRows(
         ),
       );
       worker.once('exit', () => reject(new Error('the PDF reader stopped before it finished')));
+      const maxReadMs = limits.maxReadMs ?? PDF_MAX_READ_MS;
+      timer = setTimeout(
+        () =>
+          settle(() =>
+            limits.tooBig(
+              `takes more than ${formatDuration(maxReadMs)} to read; it is not a bank statement this console can read.`,
+            ),
+          ),
+        maxReadMs,
+      );
     });
   } finally {
+    clearTimeout(timer);
     await worker.terminate();
   }
 }
