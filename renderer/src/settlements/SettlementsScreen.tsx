@@ -513,6 +513,8 @@ function SyncedAsOf() {
   const filter = useShownFilter();
   const rows = useSettlementRows(filter, useShownSort()).data;
   const totals = useSettlementTotals(filter).data;
+  // Until either answer has come, nothing is known of the cache: "Not fetched yet" would be a claim, not a wait.
+  if (rows === undefined && totals === undefined) return null;
   return <AsOf at={rows?.asOf ?? totals?.asOf ?? null} label="Synced" />;
 }
 
