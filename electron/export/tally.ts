@@ -126,8 +126,7 @@ function linesOf(row: BatchRow, gst: Gst): TallyLine[] {
     { role: 'subvention', debit: -row.subvention },
     { role: 'receivable', debit: -row.amount },
   ];
-  const off = lines.reduce((sum, l) => sum + l.debit, 0);
-  return [...lines, { role: 'rounding' as const, debit: -off }].filter((l) => l.debit !== 0);
+  return [...lines, { role: 'rounding' as const, debit: -outBy(row, gst) }].filter((l) => l.debit !== 0);
 }
 
 /** By how much the batch's lines would not balance without a rounding-off line (debits over credits, paise). */
