@@ -4,7 +4,7 @@
  * spacer as tall as every row the filter matches. Rows come from a PagedRows source, which reads the pages
  * around what is in view; a row not read yet shows as a placeholder.
  *
- * Past MAX_SCROLL_PX the spacer stops growing (browsers cap an element's height) and the scroll position
+ * Past MAX_SCROLL_PX (grid-geometry.ts) the spacer stops growing (browsers cap an element's height) and the scroll position
  * maps onto the rows proportionally, so a scrollbar still reaches every row.
  *
  * Keyboard: the grid takes focus as one stop and marks its active row with aria-activedescendant. Up, Down,
@@ -29,6 +29,7 @@ import type { PagedRows } from './paged-rows';
 import { formatCount } from '../../../shared/format';
 import type { Density } from '../ui/table-prefs';
 import { rowKeyTarget } from '../ui/use-roving-rows';
+import { geometryOf, scrollPxFor } from './grid-geometry';
 
 /** Row and header heights (px, with the header's border) per density; settlements.css draws the same. */
 const HEIGHTS: Readonly<Record<Density, { row: number; head: number }>> = {
@@ -37,20 +38,7 @@ const HEIGHTS: Readonly<Record<Density, { row: number; head: number }>> = {
 };
 /** Rows rendered beyond each edge of the view, so a small scroll shows rows already laid out. */
 const OVERSCAN = 8;
-const MAX_SCROLL_PX = 16_000_000;
 const ANCHOR_ROWS = 4096;
-
-interface Geometry {
-  spacer: number;
-  /** Content pixels per scrolled pixel: 1 until the spacer hits its cap. */
-  scale: number;
-}
-
-function geometryOf(rows: number, view: number, rowHeight: number): Geometry {
-  const content = rows * rowHeight;
-  const spacer = Math.min(content, MAX_SCROLL_PX);
-  return { spacer, scale: content > spacer && spacer > view ? (content - view) / (spacer - view) : 1 };
-}
 
 interface RowProps {
   index: number;
@@ -241,7 +229,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
       let nextOffset = seen;
       if (toTop || top < seen) nextOffset = top;
       else if (top + rowHeight > seen + view) nextOffset = top + rowHeight - view;
-      if (nextOffset !== seen) el.scrollTop = nextOffset / scale;
+      if (nextOffset !== seen) el.scrollTop = scrollPxFor(nextOffset, scale);
     },
     [rows, scale, view, rowHeight],
   );
