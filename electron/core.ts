@@ -276,6 +276,7 @@ export function createCore(options: CoreOptions) {
   const syncJobs = createSyncJobs({
     credentials,
     cacheFor,
+    concurrencyOf: (profileId) => profiles.get(profileId).syncConcurrency,
     journals,
     events,
     log: options.log.child('sync'),

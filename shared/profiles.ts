@@ -66,6 +66,14 @@ export function hasPunycodeHost(url: string): boolean {
 const VISIBLE_TEXT = /^[^\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*$/u;
 const INVISIBLE_MESSAGE = 'must not contain control characters or invisible formatting characters';
 
+/**
+ * Settlement pages a sync asks at once (docs/performance/sync-concurrency.md). The interface states no rate limit, so
+ * the default is what latency asks for; a deployment that limits requests sets fewer on its profile, and never more
+ * than the client's connections per host are open.
+ */
+export const SYNC_CONCURRENCY = { default: 4, max: 8 } as const;
+const SYNC_CONCURRENCY_MESSAGE = `must be a whole number of pages from 1 to ${SYNC_CONCURRENCY.max}`;
+
 export const profileFields = z.object({
   name: z
     .string()
@@ -83,6 +91,12 @@ export const profileFields = z.object({
     .max(200, 'must be at most 200 characters')
     .regex(VISIBLE_TEXT, INVISIBLE_MESSAGE),
   hashScheme: z.enum(HASH_SCHEMES).default('sha512'),
+  syncConcurrency: z
+    .number({ message: SYNC_CONCURRENCY_MESSAGE })
+    .int(SYNC_CONCURRENCY_MESSAGE)
+    .min(1, SYNC_CONCURRENCY_MESSAGE)
+    .max(SYNC_CONCURRENCY.max, SYNC_CONCURRENCY_MESSAGE)
+    .default(SYNC_CONCURRENCY.default),
 });
 export type ProfileFields = z.input<typeof profileFields>;
 

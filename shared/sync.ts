@@ -70,6 +70,8 @@ export const syncSummary = z.object({
   runId: z.number().int().positive(),
   /** True when this call continued an unfinished run of the same range instead of starting over. */
   resumed: z.boolean(),
+  /** Pages asked at once: the profile's setting, or the CLI's `--concurrency`. */
+  concurrency: z.number().int().positive(),
   status: z.enum(SYNC_STATUSES),
   from: calendarDate,
   to: calendarDate,

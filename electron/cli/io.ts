@@ -3,6 +3,7 @@
  * and errors to stderr. A redrawn progress line on a terminal, plain lines otherwise (logs, CI).
  */
 import { isPendingApproval, sentForApprovalText, type PendingApproval } from '../../shared/approvals';
+import { SYNC_CONCURRENCY } from '../../shared/profiles';
 import { epochMsToIst } from '../../shared/time';
 
 export class UsageError extends Error {
@@ -105,4 +106,15 @@ export function progressLine(io: Io): { update(text: string): void; done(): void
  */
 export function requireYes(values: Record<string, unknown>, what: string): void {
   if (values['yes'] !== true) throw new InputError(`This would ${what}. Add --yes to do it.`);
+}
+
+/** A number of settlement pages at once (`--concurrency`, `--sync-concurrency`), or undefined when not given. */
+export function pagesAtOnce(option: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > SYNC_CONCURRENCY.max) {
+    throw new UsageError(
+      `--${option} must be a whole number of pages from 1 to ${SYNC_CONCURRENCY.max}, got ${String(value)}`,
+    );
+  }
+  return Number(value);
 }

@@ -9,7 +9,13 @@ import { copyFileSync, readFileSync, renameSync, writeFileSync, existsSync } fro
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../../shared/api/operations';
-import { SANDBOX_PROFILE_ID, profileFields, type Profile, type ProfileFields } from '../../shared/profiles';
+import {
+  SANDBOX_PROFILE_ID,
+  SYNC_CONCURRENCY,
+  profileFields,
+  type Profile,
+  type ProfileFields,
+} from '../../shared/profiles';
 import {
   MAX_VIEWS_PER_TABLE,
   NO_VIEWS,
@@ -241,6 +247,7 @@ export function createProfileStore({ dataDir, sandbox, onEvent, now = () => new 
         aiUrl: `${sandbox.url}/ai`,
         key: sandbox.key,
         hashScheme: 'sha512',
+        syncConcurrency: SYNC_CONCURRENCY.default,
       },
     ];
   }

@@ -31,6 +31,8 @@ interface Job {
 export function createSyncJobs(deps: {
   credentials: Credentials;
   cacheFor: (profileId: string) => Cache;
+  /** The profile's pages at once: a deployment that limits requests sets fewer. */
+  concurrencyOf: (profileId: string) => number;
   journals: Journals;
   events: EventBus;
   log: Logger;
@@ -48,6 +50,7 @@ export function createSyncJobs(deps: {
         api,
         cache: deps.cacheFor(profileId),
         ...request,
+        concurrency: deps.concurrencyOf(profileId),
         signal,
         onProgress: (p) => deps.events.emit('syncProgress', { ...p, jobId, profileId }),
       });

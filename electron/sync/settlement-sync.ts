@@ -22,6 +22,7 @@ import { ApiError, type MerchantApi } from '../api';
 import type { SettlementPage } from '../../shared/api/settlements';
 import { SETTLEMENT_PAGE } from '../../shared/api/settlements';
 import { groupFailures, syncRequest, type SyncProgress, type SyncSummary } from '../../shared/sync';
+import { SYNC_CONCURRENCY } from '../../shared/profiles';
 import { addDays } from '../../shared/time';
 import type { Cache } from '../cache/database';
 import type { DateIngest } from '../cache/settlement-ingest';
@@ -45,7 +46,6 @@ export interface SyncSettlementsOptions {
   clock?: () => number;
 }
 
-export const DEFAULT_CONCURRENCY = 4;
 /** Passes over one date before it is recorded as not stable (the service kept changing while we paged it). */
 export const MAX_PASSES = 5;
 
@@ -89,10 +89,10 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   // Each page repeats the previous page's last record; a page of one record cannot.
   const overlap = pageSize > 1 ? 1 : 0;
   const step = pageSize - overlap;
-  const concurrency = checkedCount('concurrency', options.concurrency ?? DEFAULT_CONCURRENCY, 16);
+  const { cache, api, concurrency: pagesAtOnce = SYNC_CONCURRENCY.default } = options;
+  const concurrency = checkedCount('concurrency', pagesAtOnce, SYNC_CONCURRENCY.max);
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
-  const { cache, api } = options;
 
   // Oldest first: ids grow with the date, so every date is appended at the end of the table.
   const days: string[] = [];
@@ -213,7 +213,8 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
   cache.syncRuns.finish(runId, status);
   // The search and sort keys are the caller's to write once the sync has answered (writeKeysAfter).
   progress.report(null, true);
-  return summarize(options.cache, runId, claimed.resumed, request, status, states, Math.round(clock() - started));
+  const ms = Math.round(clock() - started);
+  return summarize(options.cache, { runId, resumed: claimed.resumed, concurrency }, request, status, states, ms);
 }
 
 interface PagesContext {
@@ -391,8 +392,7 @@ function failRun(cache: SyncSettlementsOptions['cache'], runId: number, error: u
 
 function summarize(
   cache: SyncSettlementsOptions['cache'],
-  runId: number,
-  resumed: boolean,
+  { runId, resumed, concurrency }: Pick<SyncSummary, 'runId' | 'resumed' | 'concurrency'>,
   request: { from: string; to: string; pg?: string },
   status: SyncSummary['status'],
   states: readonly DateState[],
@@ -420,6 +420,7 @@ function summarize(
   return {
     runId,
     resumed,
+    concurrency,
     status,
     from: request.from,
     to: request.to,

@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SETTLEMENT_PAGE } from '../../shared/api/settlements';
-import { DEFAULT_CONCURRENCY } from '../../electron/sync/settlement-sync';
+import { SYNC_CONCURRENCY } from '../../shared/profiles';
 import { firstLine } from '../support/child-process';
 import { basicHeader } from '../support/sandbox-http';
 import { scratchDir, sqliteCeiling } from './cache';
@@ -148,7 +148,7 @@ async function* endToEnd(rows: number) {
     };
     await bare(0);
     const httpBefore = await fetchAll(1);
-    const httpConcurrentRate = await fetchAll(DEFAULT_CONCURRENCY);
+    const httpConcurrentRate = await fetchAll(SYNC_CONCURRENCY.default);
 
     const sqliteRate = sqliteCeiling(rows);
     const { summary, peak_rss_mb, search_keys_ms, sort_keys_ms, peak_rss_mb_with_keys } = await syncInChild(
@@ -168,7 +168,7 @@ async function* endToEnd(rows: number) {
       before_rows_per_s: Math.round(httpBefore),
       after_rows_per_s: Math.round(httpAfter),
       concurrent_rows_per_s: Math.round(httpConcurrentRate),
-      concurrency: DEFAULT_CONCURRENCY,
+      concurrency: SYNC_CONCURRENCY.default,
       sandbox: 'separate process',
     };
     const rate = summary.records / (summary.ms / 1000);
@@ -187,7 +187,7 @@ async function* endToEnd(rows: number) {
       ratio: Number((rate / ceiling).toFixed(3)),
       target_ratio: TARGET_RATIO,
       rss_target_mb: RSS_TARGET_MB,
-      concurrency: DEFAULT_CONCURRENCY,
+      concurrency: SYNC_CONCURRENCY.default,
       // Written after the sync has answered (not targeted; see find.search and find.sort for what they buy), and
       // the ratio had the sync waited for the search keys, as it did before they moved after the answer.
       search_keys_s: Number((search_keys_ms / 1000).toFixed(1)),
@@ -235,7 +235,7 @@ async function* overLatency() {
       const roundTripMs = trips.sort((a, b) => a - b)[ROUND_TRIPS >> 1]!;
       const ceilingAt = (concurrency: number) => (concurrency * limit) / (roundTripMs / 1000);
       const byConcurrency: Record<string, { rows_per_s: number; ceiling_rows_per_s: number; ratio: number }> = {};
-      for (const concurrency of new Set([...SWEEP, DEFAULT_CONCURRENCY])) {
+      for (const concurrency of new Set([...SWEEP, SYNC_CONCURRENCY.default])) {
         const { summary } = await syncInChild(
           url,
           secret,
@@ -255,14 +255,14 @@ async function* overLatency() {
           ratio: Number((rate / ceilingAt(concurrency)).toFixed(3)),
         };
       }
-      const chosen = byConcurrency[DEFAULT_CONCURRENCY]!;
+      const chosen = byConcurrency[SYNC_CONCURRENCY.default]!;
       yield {
         bench: `sync.latency_${delayMs}ms`,
         rows: LATENCY_ROWS,
         delay_ms: delayMs,
         round_trip_ms: Number(roundTripMs.toFixed(1)),
         page_size: limit,
-        concurrency: DEFAULT_CONCURRENCY,
+        concurrency: SYNC_CONCURRENCY.default,
         rows_per_s: chosen.rows_per_s,
         ceiling: 'concurrency × page size ÷ round trip',
         ceiling_rows_per_s: chosen.ceiling_rows_per_s,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filePathsUnder } from '../support/files';
-import { e2eSystemReady, startApp, type RunningApp } from './support';
+import { e2eSystemReady, saveScreenshots, startApp, type RunningApp } from './support';
 
 // The keychain round trip: secrets go to the real OS keychain here, not to memory.
 const ready = await e2eSystemReady({ keychain: true });
@@ -48,19 +48,22 @@ describe.runIf(ready)('Settings: profiles and credentials', () => {
       'Base URL': 'http://api.payments.example.in',
       'AI URL': PRODUCTION.aiUrl,
       'Merchant key': PRODUCTION.key,
+      'Pages at once': '12',
     });
 
     const sentBefore = harness.calls.length;
     await form.getByRole('button', { name: 'Save profile' }).click();
     await form.getByText('Base URL must be an https:// address').waitFor();
+    await form.getByText('Pages at once must be a whole number of pages from 1 to 8').waitFor();
     const baseUrl = form.getByLabel('Base URL', { exact: true });
     expect(await baseUrl.getAttribute('aria-invalid')).toBe('true');
     expect(await baseUrl.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(harness.calls.slice(sentBefore)).toEqual([]);
     expect(core.profiles.list().map((p) => p.name)).toEqual(['Sandbox']);
+    await saveScreenshots(page, 'settings-profile-form-refused');
 
     // A name clash only main can see comes back as an error on the same field.
-    await fillProfile(form, { Name: 'sandbox', 'Base URL': PRODUCTION.baseUrl });
+    await fillProfile(form, { Name: 'sandbox', 'Base URL': PRODUCTION.baseUrl, 'Pages at once': '2' });
     await form.getByRole('button', { name: 'Save profile' }).click();
     await form.getByText('A profile named "sandbox" already exists.').waitFor();
     expect(await form.getByLabel('Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
@@ -74,9 +77,11 @@ describe.runIf(ready)('Settings: profiles and credentials', () => {
     await form.waitFor({ state: 'detached' });
     expect(await card.textContent()).toContain('Production');
     expect(await card.textContent()).toContain(PRODUCTION.baseUrl);
+    expect(await card.textContent()).toContain('Pages at once2');
     expect(core.profiles.list().find((p) => p.name === PRODUCTION.name)).toMatchObject({
       ...PRODUCTION,
       environment: 'production',
+      syncConcurrency: 2,
     });
   });
 

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import { OPERATIONS } from '../../shared/api/operations';
+import { SYNC_CONCURRENCY, type Profile } from '../../shared/profiles';
 import { addDays } from '../../shared/time';
 import { addLocalProfile, cliRunner } from '../support/cli';
 import { TEST_TODAY } from '../support/clock';
@@ -120,6 +121,46 @@ describe('on a profile of our own', () => {
     expect(got.stdout).toMatch(/Kiran Shah/);
   });
 
+  it('syncs with the pages at once its profile sets, and refuses a number the client cannot keep open', async () => {
+    const day = addDays(TEST_TODAY, -2);
+    const addSlow = (pages: string) =>
+      cli.run(
+        'profiles',
+        'add',
+        '--name',
+        `One page ${pages}`,
+        '--base-url',
+        sb.profile.baseUrl,
+        '--ai-url',
+        sb.profile.aiUrl,
+        '--key',
+        sb.key,
+        '--sync-concurrency',
+        pages,
+      );
+    const refused = await addSlow('9');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--sync-concurrency must be a whole number of pages from 1 to 8, got 9');
+    expect((await addSlow('1')).code).toBe(0);
+    const listed = JSON.parse((await cli.run('--json', 'profiles', 'list')).stdout) as Profile[];
+    expect(listed.find((p) => p.name === 'One page 1')).toMatchObject({ syncConcurrency: 1 });
+    const r = await cli.run(
+      '--profile',
+      'One page 1',
+      '--secret-env',
+      'PC_TEST_SECRET',
+      '--json',
+      'sync',
+      'settlements',
+      '--from',
+      day,
+      '--to',
+      day,
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'completed', concurrency: 1 });
+  });
+
   it('without a secret, says how to set one (exit 1)', async () => {
     const r = await cli.run('--profile', 'Local', 'balances');
     expect(r.code).toBe(1);
@@ -175,7 +216,12 @@ describe('on a profile of our own', () => {
       expect(r.code, bad).toBe(2);
       expect(r.stderr).toContain(`--concurrency must be a whole number of pages from 1 to 8, got ${bad}`);
     }
-    expect((await sync('2')).code).toBe(0);
+    const two = await own.run('--json', 'sync', 'settlements', '--from', day, '--to', day, '--concurrency', '2');
+    expect(two.code).toBe(0);
+    expect(JSON.parse(two.stdout)).toMatchObject({ status: 'completed', concurrency: 2 });
+    // Without the option, the profile's own setting: the built-in profile keeps the default.
+    const plain = await own.run('sync', 'settlements', '--from', day, '--to', day);
+    expect(plain.stdout).toContain(`, ${SYNC_CONCURRENCY.default} pages at once.`);
   });
 
   it('a create whose answer is lost exits 3 and says what to check', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileError, createProfileStore } from '../../electron/profiles/profile-store';
+import { SYNC_CONCURRENCY } from '../../shared/profiles';
 
 let dir: string;
 beforeEach(() => {
@@ -90,6 +91,27 @@ describe('profile store', () => {
     expect(e.code).toBe('PROFILE_INVALID');
     expect(e.message).toMatch(message);
     expect(store.list()).toHaveLength(1);
+  });
+
+  it("keeps a profile's pages at once, reads one stored before the setting as the default, refuses what the client cannot keep open", () => {
+    const store = createProfileStore({ dataDir: dir, sandbox });
+    expect(store.active().syncConcurrency).toBe(SYNC_CONCURRENCY.default);
+    const p = store.create({ ...prod, syncConcurrency: 2 });
+    expect(createProfileStore({ dataDir: dir, sandbox }).get(p.id).syncConcurrency).toBe(2);
+    for (const bad of [0, 9, 2.5, Number.NaN]) {
+      expect(() => store.update(p.id, { ...prod, syncConcurrency: bad }), String(bad)).toThrow(
+        'syncConcurrency: must be a whole number of pages from 1 to 8',
+      );
+    }
+    // A settings file written before the setting existed: its profiles sync at the default.
+    const file = join(
+      dir,
+      readdirSync(dir).find((f) => f.endsWith('.json'))!,
+    );
+    const outline = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, unknown>[] };
+    for (const stored of outline.profiles) delete stored['syncConcurrency'];
+    writeFileSync(file, JSON.stringify(outline));
+    expect(createProfileStore({ dataDir: dir, sandbox }).get(p.id).syncConcurrency).toBe(SYNC_CONCURRENCY.default);
   });
 
   it('allows plain http only to this machine', () => {

@@ -2,7 +2,7 @@
 import { ENVIRONMENTS, HASH_SCHEMES, type Environment, type HashScheme, type Profile } from '../../../shared/profiles';
 import type { Command } from '../command';
 import { findProfile } from '../context';
-import { UsageError, result, table } from '../io';
+import { UsageError, pagesAtOnce, result, table } from '../io';
 import { readSecret } from '../read-secret';
 
 const list: Command = {
@@ -18,7 +18,7 @@ const list: Command = {
     }
     result(io, rows, () =>
       table(
-        ['', 'NAME', 'ENV', 'BASE URL', 'KEY', 'HASH', 'SECRET'],
+        ['', 'NAME', 'ENV', 'BASE URL', 'KEY', 'HASH', 'PAGES AT ONCE', 'SECRET'],
         rows.map((p) => [
           p.active ? '*' : '',
           p.name,
@@ -26,6 +26,7 @@ const list: Command = {
           p.baseUrl,
           p.key,
           p.hashScheme,
+          String(p.syncConcurrency),
           p.hasSecret ? 'stored' : 'none',
         ]),
       ),
@@ -42,7 +43,7 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
 const add: Command = {
   words: ['profiles', 'add'],
   usage:
-    'profiles add --name N --base-url URL --ai-url URL --key K [--env sandbox|production|custom] [--hash-scheme sha512|hmac-sha256]',
+    'profiles add --name N --base-url URL --ai-url URL --key K [--env sandbox|production|custom] [--hash-scheme sha512|hmac-sha256] [--sync-concurrency N]',
   options: {
     name: { type: 'string' },
     'base-url': { type: 'string' },
@@ -50,6 +51,7 @@ const add: Command = {
     key: { type: 'string' },
     env: { type: 'string' },
     'hash-scheme': { type: 'string' },
+    'sync-concurrency': { type: 'string' },
   },
   async run({ ctx, values, io }) {
     for (const required of ['name', 'base-url', 'ai-url', 'key']) {
@@ -62,6 +64,7 @@ const add: Command = {
       key: values.key as string,
       environment: oneOf<Environment>('env', values.env, ENVIRONMENTS, 'custom'),
       hashScheme: oneOf<HashScheme>('hash-scheme', values['hash-scheme'], HASH_SCHEMES, 'sha512'),
+      syncConcurrency: pagesAtOnce('sync-concurrency', values['sync-concurrency']),
     });
     result(
       io,

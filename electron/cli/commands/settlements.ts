@@ -7,7 +7,7 @@ import { journalSync } from '../../journal/syncs';
 import { syncSettlements, writeKeysAfter } from '../../sync/settlement-sync';
 import type { Command, Values } from '../command';
 import type { Context } from '../context';
-import { EXIT, UsageError, progressLine, result, table, type Io } from '../io';
+import { EXIT, UsageError, pagesAtOnce, progressLine, result, table, type Io } from '../io';
 
 /** The profile's cache; if its file was unreadable and moved aside just now, the user hears where it went. */
 export function openProfileCache(ctx: Context, io: Io) {
@@ -48,7 +48,7 @@ function describeSummary(s: SyncSummary): string {
     String(d.vanished),
     d.error ?? '',
   ]);
-  const head = `Sync ${s.status} for ${s.from} to ${s.to}${s.pg ? ` (${s.pg})` : ''}${s.resumed ? ', resumed' : ''}: ${s.records.toLocaleString('en-IN')} records in ${(s.ms / 1000).toFixed(1)} s.`;
+  const head = `Sync ${s.status} for ${s.from} to ${s.to}${s.pg ? ` (${s.pg})` : ''}${s.resumed ? ', resumed' : ''}: ${s.records.toLocaleString('en-IN')} records in ${(s.ms / 1000).toFixed(1)} s, ${s.concurrency} ${s.concurrency === 1 ? 'page' : 'pages'} at once.`;
   return [
     head,
     table(['DATE', 'STATUS', 'PAGES', 'RECORDS', 'UPDATED', 'VANISHED', 'ERROR'], rows, [
@@ -90,31 +90,13 @@ export function cancelOnInterrupt(
   };
 }
 
-/**
- * Pages asked at once. The interface document states no rate limit, so the default is what latency asks for
- * (docs/performance/sync-concurrency.md); a deployment that limits requests can ask for fewer, and at most the
- * client's connections per host (8) are ever open.
- */
-const MAX_SYNC_CONCURRENCY = 8;
-
-function parseConcurrency(value: Values[string]): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || n < 1 || n > MAX_SYNC_CONCURRENCY) {
-    throw new UsageError(
-      `--concurrency must be a whole number of pages from 1 to ${MAX_SYNC_CONCURRENCY}, got ${String(value)}`,
-    );
-  }
-  return n;
-}
-
 const sync: Command = {
   words: ['sync', 'settlements'],
   usage: 'sync settlements --from YYYY-MM-DD --to YYYY-MM-DD [--pg CODE] [--concurrency N]',
   options: { ...range, concurrency: { type: 'string' } },
   async run({ ctx, values, io }) {
     const request = parseRange(values);
-    const concurrency = parseConcurrency(values.concurrency);
+    const concurrency = pagesAtOnce('concurrency', values.concurrency) ?? ctx.profile.syncConcurrency;
     const future = futureDatesProblem(request, epochMsToIstDate(ctx.now()));
     if (future) throw new UsageError(future);
     const api = ctx.core.credentials.api(ctx.profile.id);

@@ -20,6 +20,8 @@ function ProfileFacts({ profile }: { profile: Profile }) {
       <dd className="mono">{profile.key}</dd>
       <dt className="fact-label">Hash scheme</dt>
       <dd>{HASH_SCHEME_LABELS[profile.hashScheme]}</dd>
+      <dt className="fact-label">Pages at once</dt>
+      <dd>{profile.syncConcurrency}</dd>
     </dl>
   );
 }

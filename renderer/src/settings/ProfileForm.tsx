@@ -13,6 +13,7 @@ import {
   type FormValues,
 } from './profile-form';
 import { addressWarning } from './address-warning';
+import { SYNC_CONCURRENCY } from '../../../shared/profiles';
 import { resultOf } from '../query/ipc-query';
 import { useProfileChange, type Profile } from './settings-queries';
 
@@ -26,6 +27,7 @@ const CONTROLS: [FieldName, Control][] = [
   ['aiUrl', { kind: 'text', placeholder: 'https://ai.example.in' }],
   ['key', { kind: 'text', placeholder: 'Merchant key from the gateway' }],
   ['hashScheme', { kind: 'select', choices: HASH_SCHEME_CHOICES }],
+  ['syncConcurrency', { kind: 'text', placeholder: String(SYNC_CONCURRENCY.default) }],
 ];
 
 function hintFor(name: FieldName, values: FormValues, profile: Profile | undefined): string | undefined {
@@ -37,6 +39,9 @@ function hintFor(name: FieldName, values: FormValues, profile: Profile | undefin
     if (warning) return warning;
   }
   if (name === 'baseUrl') return 'https:// only; plain http:// is allowed for this machine.';
+  if (name === 'syncConcurrency') {
+    return `Settlement pages a sync asks for at once, 1 to ${SYNC_CONCURRENCY.max}; fewer if the service limits requests.`;
+  }
   return undefined;
 }
 
@@ -86,6 +91,7 @@ export function ProfileForm({ profile, onDone }: { profile?: Profile; onDone(): 
                   className={`input${name === 'name' ? '' : ' mono'}`}
                   value={values[name]}
                   placeholder={control.placeholder}
+                  inputMode={name === 'syncConcurrency' ? 'numeric' : undefined}
                   spellCheck={false}
                   autoComplete="off"
                   autoFocus={name === 'name'}

@@ -10,7 +10,14 @@ import {
   zodIssues,
   type FormErrors as FormErrorsOf,
 } from '../ui/form-errors';
-import { HASH_SCHEMES, profileFields, secretInput, type Environment, type HashScheme } from '../../../shared/profiles';
+import {
+  HASH_SCHEMES,
+  SYNC_CONCURRENCY,
+  profileFields,
+  secretInput,
+  type Environment,
+  type HashScheme,
+} from '../../../shared/profiles';
 import type { Profile, ProfileFields } from './settings-queries';
 
 export const FIELD_LABELS = {
@@ -20,6 +27,7 @@ export const FIELD_LABELS = {
   aiUrl: 'AI URL',
   key: 'Merchant key',
   hashScheme: 'Hash scheme',
+  syncConcurrency: 'Pages at once',
 } as const;
 
 export type FieldName = keyof typeof FIELD_LABELS;
@@ -46,17 +54,20 @@ export const EMPTY_VALUES: FormValues = {
   aiUrl: '',
   key: '',
   hashScheme: 'sha512',
+  syncConcurrency: String(SYNC_CONCURRENCY.default),
 };
 
 export function valuesOf(profile: Profile): FormValues {
-  const { name, environment, baseUrl, aiUrl, key, hashScheme } = profile;
-  return { name, environment, baseUrl, aiUrl, key, hashScheme };
+  const { name, environment, baseUrl, aiUrl, key, hashScheme, syncConcurrency } = profile;
+  return { name, environment, baseUrl, aiUrl, key, hashScheme, syncConcurrency: String(syncConcurrency) };
 }
 
 export function checkProfile(
   values: FormValues,
 ): { ok: true; fields: ProfileFields } | { ok: false; errors: FormErrors } {
-  const parsed = profileFields.safeParse(values);
+  // The box holds text; the schema checks the number it reads as (empty is no number, not 0).
+  const pages = values.syncConcurrency.trim();
+  const parsed = profileFields.safeParse({ ...values, syncConcurrency: pages === '' ? Number.NaN : Number(pages) });
   if (parsed.success) return { ok: true, fields: parsed.data };
   return { ok: false, errors: errorsFromIssues(FIELD_LABELS, zodIssues(parsed.error.issues)) };
 }
