@@ -9,10 +9,12 @@
  * those of the earlier `.<final name>.<random>.part` form, which no running version writes). Files of a process that
  * is alive are left alone: that may be another export running now — unless the file has not been written for an
  * hour. A running export writes continuously, and a process id is reused after its process dies, so a live id alone
- * does not keep a crashed export's file forever.
+ * does not keep a crashed export's file forever. That hour is read on the file system's own clock, from a file made
+ * there for the purpose: a network share stamps files with its server's time, and a clock set apart from it (or the
+ * tests' faketime) made a second export remove the first one's file as it was being written.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, readdirSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, readdirSync, renameSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { PRIVATE_FILE_MODE, makeDirs } from '../private-files';
 
@@ -41,7 +43,27 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Compared with the file system's own clock (the wall clock), since that is what stamps the file. */
+/** A temporary name of ours for `finalName` in `dir`. */
+const partPath = (dir: string, finalName: string) =>
+  join(dir, `.${finalName}.${process.pid}-${randomBytes(4).toString('hex')}.part`);
+
+/**
+ * What the file system's clock says now, in `dir`: the time it stamps on a file made there (of our temporary form, so
+ * that a crash between the two calls leaves nothing the next export does not remove). Null when nothing can be made
+ * there; no file is then old enough to remove on its time alone.
+ */
+function fileSystemNow(dir: string): number | null {
+  const probe = partPath(dir, 'clock');
+  try {
+    writeFileSync(probe, '', { flag: 'wx', mode: PRIVATE_FILE_MODE });
+    return statSync(probe).mtimeMs;
+  } catch {
+    return null;
+  } finally {
+    rmSync(probe, { force: true });
+  }
+}
+
 function untouchedSince(path: string, since: number): boolean {
   try {
     return statSync(path).mtimeMs < since;
@@ -51,10 +73,10 @@ function untouchedSince(path: string, since: number): boolean {
 }
 
 /**
- * Removes the temporary files of exports that can no longer finish; returns their names. `now` is on the wall clock
- * that stamps files (a test pins both).
+ * Removes the temporary files of exports that can no longer finish; returns their names. `now` is on the file
+ * system's clock (fileSystemNow; a test pins it).
  */
-export function removeStaleParts(dir: string, now = Date.now()): string[] {
+export function removeStaleParts(dir: string, now: number | null = fileSystemNow(dir)): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -66,7 +88,8 @@ export function removeStaleParts(dir: string, now = Date.now()): string[] {
     const match = OUR_PART.exec(name);
     if (!match) continue;
     const path = join(dir, name);
-    if (match[1] !== undefined && isAlive(Number(match[1])) && !untouchedSince(path, now - ABANDONED_PART_MS)) continue;
+    const abandoned = now !== null && untouchedSince(path, now - ABANDONED_PART_MS);
+    if (match[1] !== undefined && isAlive(Number(match[1])) && !abandoned) continue;
     try {
       rmSync(path, { force: true });
       removed.push(name);
@@ -81,7 +104,7 @@ export function openAtomicFile(finalPath: string): AtomicFile {
   const dir = dirname(finalPath);
   // A folder made here is private; one the user chose keeps its own mode. The file is the user's alone (0600).
   makeDirs(dir);
-  const tempPath = join(dir, `.${basename(finalPath)}.${process.pid}-${randomBytes(4).toString('hex')}.part`);
+  const tempPath = partPath(dir, basename(finalPath));
   const stream = createWriteStream(tempPath, { flags: 'wx', mode: PRIVATE_FILE_MODE });
   // An open that fails is reported by the writer through its own listener; this one only keeps it from crashing
   // the process when the file is discarded before a writer was attached.

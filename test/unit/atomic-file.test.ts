@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ABANDONED_PART_MS, openAtomicFile, openOutputs, removeStaleParts } from '../../electron/export/atomic-file';
 import { TEST_NOW } from '../support/clock';
 
@@ -76,5 +76,23 @@ describe('atomic export files', () => {
     expect(removeStaleParts(dir, now).sort()).toEqual([names.dead, names.legacy, names.abandoned].sort());
     expect(readdirSync(dir).sort()).toEqual([names.alive, names.parent, names.user, names.data].sort());
     expect(removeStaleParts(join(dir, 'missing'))).toEqual([]);
+  });
+
+  it("keeps another export's file being written when this process's clock is years from the file system's", () => {
+    // A network share stamps files on its server's clock; faketime moves only the process's.
+    const dir = freshDir();
+    const writing = `.balances.xlsx.${process.pid}-0badc0de.part`;
+    writeFileSync(join(dir, writing), 'rows so far');
+    const stampedAt = statSync(join(dir, writing)).mtimeMs;
+    try {
+      for (const years of [-3, 3]) {
+        vi.useFakeTimers({ now: stampedAt + years * 365 * 24 * 60 * 60 * 1000, toFake: ['Date'] });
+        expect(removeStaleParts(dir)).toEqual([]);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    // Only the file being written: the clock's own probe is gone.
+    expect(readdirSync(dir)).toEqual([writing]);
   });
 });
