@@ -1,4 +1,15 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The unit files that share one process (project `unit`): all of test/unit but those that replace modules with
+ * stand-ins (`vi.mock`), whose stand-ins must not meet another file's real modules; those run in `node`.
+ */
+const UNIT = fileURLToPath(new URL('./test/unit/', import.meta.url));
+const sharedUnitFiles = readdirSync(UNIT, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.test.ts') && !/\bvi\.mock\(/.test(readFileSync(UNIT + f, 'utf8')))
+  .map((f) => `test/unit/${f}`);
 
 export default defineConfig({
   test: {
@@ -7,11 +18,24 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       {
+        // Pure logic, no servers or child processes left behind: one process runs the files in turn, so the modules
+        // they share are imported once, not once per file (a fresh process per file cost these files most of
+        // their time). Each file still gets fresh test state; module state is the modules' own.
+        extends: true,
+        test: {
+          name: 'unit',
+          include: sharedUnitFiles,
+          environment: 'node',
+          pool: 'forks',
+          isolate: false,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/renderer/**'],
+          exclude: ['test/renderer/**', ...sharedUnitFiles],
           environment: 'node',
           // Integration tests start real servers and child processes; forks isolate them cleanly.
           pool: 'forks',

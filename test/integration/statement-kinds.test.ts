@@ -333,6 +333,20 @@ const office =
   requireSystem('openpyxl (/usr/bin/python3 with python3-openpyxl)', openpyxlProblem()) &&
   requireSystem('LibreOffice (soffice, from libreoffice-calc-nogui)', libreofficeProblem());
 
+/** The HDFC statement as openpyxl writes it for print: the source of the PDFs LibreOffice prints. */
+const hdfcPrintBook = () => join(dir, 'hdfc-print.xlsx');
+let hdfcPrinted: string | undefined;
+/** That statement printed to PDF by LibreOffice: once, for every test that imports it (each run takes seconds). */
+function hdfcPdf(): string {
+  if (hdfcPrinted === undefined) {
+    const out = join(dir, 'pdf');
+    mkdirSync(out, { recursive: true });
+    openpyxlWrite(hdfcPrintBook(), hdfcRows(LINES), { widths: [18, 62, 20, 12, 18, 18, 18] });
+    hdfcPrinted = libreofficeConvert([hdfcPrintBook()], 'pdf', out)[0]!;
+  }
+  return hdfcPrinted;
+}
+
 describe.skipIf(!office)('workbooks and PDFs (openpyxl, LibreOffice)', () => {
   it("the reconciliation report and its workbook show each statement's proof, the gap named", async () => {
     const r = report(cache, { account: 'Axis cut', from: '2026-11-01', to: '2026-11-30', today: '2026-11-30' });
@@ -396,12 +410,7 @@ describe.skipIf(!office)('workbooks and PDFs (openpyxl, LibreOffice)', () => {
   }, 300_000);
 
   it('a PDF e-statement with a text layer, and one protected by a password: none, wrong, right', async () => {
-    const out = join(dir, 'pdf');
-    mkdirSync(out, { recursive: true });
-    const widths = { widths: [18, 62, 20, 12, 18, 18, 18] };
-    openpyxlWrite(join(dir, 'hdfc-print.xlsx'), hdfcRows(LINES), widths);
-    const [plain] = libreofficeConvert([join(dir, 'hdfc-print.xlsx')], 'pdf', out);
-    const r = await importFile('statement.pdf', readFileSync(plain!), 'HDFC pdf');
+    const r = await importFile('statement.pdf', readFileSync(hdfcPdf()), 'HDFC pdf');
     expect([r.kind, r.layout, r.bad]).toEqual(['pdf', 'HDFC Bank', []]);
     expectEveryLine(r.account.id);
     expect(r.proof).toMatchObject(fullProof);
@@ -413,7 +422,7 @@ describe.skipIf(!office)('workbooks and PDFs (openpyxl, LibreOffice)', () => {
       EncryptFile: { type: 'boolean', value: 'true' },
       DocumentOpenPassword: { type: 'string', value: password },
     });
-    const [enc] = libreofficeConvert([join(dir, 'hdfc-print.xlsx')], `pdf:calc_pdf_Export:${options}`, locked);
+    const [enc] = libreofficeConvert([hdfcPrintBook()], `pdf:calc_pdf_Export:${options}`, locked);
     const bytes = readFileSync(enc!);
     expect(bytes.includes('/Encrypt')).toBe(true);
     await expect(importFile('estatement.pdf', bytes, 'HDFC locked')).rejects.toMatchObject({
@@ -464,11 +473,7 @@ describe.skipIf(!office)('workbooks and PDFs (openpyxl, LibreOffice)', () => {
     );
     expect(cache.reconciliation.account('HDFC after bomb')).toBeFalsy();
 
-    const out = join(dir, 'after-bomb');
-    mkdirSync(out, { recursive: true });
-    openpyxlWrite(join(out, 'hdfc-print.xlsx'), hdfcRows(LINES), { widths: [18, 62, 20, 12, 18, 18, 18] });
-    const [plain] = libreofficeConvert([join(out, 'hdfc-print.xlsx')], 'pdf', out);
-    const r = await importFile('statement.pdf', readFileSync(plain!), 'HDFC after bomb');
+    const r = await importFile('statement.pdf', readFileSync(hdfcPdf()), 'HDFC after bomb');
     expect([r.kind, r.layout, r.bad]).toEqual(['pdf', 'HDFC Bank', []]);
     expectEveryLine(r.account.id);
   }, 300_000);

@@ -14,7 +14,6 @@
  *   orphan   a gateway credit with a UTR no batch has
  * `truth` says which is which, so a test can expect every state exactly.
  */
-import ExcelJS from 'exceljs';
 import { formatMinor } from '../../../shared/money';
 import { addDays } from '../../../shared/time';
 import { Rng, dayNumber, hash32 } from '../random';
@@ -352,7 +351,9 @@ export function statementCsv(s: Statement): string {
  * has), dates as text, amounts as numbers in rupees.
  */
 export async function statementXlsx(s: Statement): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
+  // Loaded here, not with the module: every sandbox loads this module and few ask for a workbook (sheet-reader.ts).
+  const { default: Excel } = await import('exceljs');
+  const book = new Excel.Workbook();
   const sheet = book.addWorksheet('Statement');
   sheet.addRow(['HDFC BANK Ltd.']);
   sheet.addRow([`Account Name : ${s.account.name}`]);
