@@ -222,7 +222,12 @@ export const cacheBenches: Bench = {
       // Search keys (migration 7) and sort keys (migration 26's blocks) with their marks (migration 16).
       const searchBytes = tableBytes(cache, ['settlement_keys', 'settlement_keyed_days']);
       const markBytes = tableBytes(cache, ['settlement_sort_mark_lists', 'settlement_sort_classes']);
-      const sortBytes = tableBytes(cache, ['settlement_sort_blocks', 'settlement_sorted_days']) + markBytes;
+      const sortBytes =
+        tableBytes(cache, [
+          'settlement_sort_blocks',
+          'sqlite_autoindex_settlement_sort_blocks_1',
+          'settlement_sorted_days',
+        ]) + markBytes;
       const perMillion = (b: number) => Number(((b / 1e6) * (1e6 / rows)).toFixed(1));
       yield {
         bench: 'cache.ingest',
