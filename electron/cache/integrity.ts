@@ -24,7 +24,7 @@ import { PRIVATE_FILE_MODE } from '../private-files';
 export const CHECKED_AFTER_OPEN = [
   'settlements',
   'settlement_keys',
-  'settlement_sort_keys',
+  'settlement_sort_blocks',
   'settlement_sort_mark_lists',
   'settlement_digests',
 ] as const;

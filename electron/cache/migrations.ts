@@ -20,11 +20,12 @@
  *    ingest to a sixth of a bare insert; per-date indexes still nearly doubled the cost of a page).
  *    `settlement_keyed_days` lists the dates whose keys are current; a page that changes a date's records
  *    takes it off, and a search walks the records of such a date instead (settlement-search.ts).
- *  - `settlement_sort_keys` holds, per day, sort column of many values (amounts, times, ids) and gateway, every
- *    record's value and id in order with its ordinal, written like the search keys when a sync ends; `settlement_sorted_days`
- *    lists the dates whose sort keys are current (sort-keys.ts, settlement-key-order.ts); `settlement_sort_mark_lists`
- *    holds each list's marks, every 256 keys the key there and the keys before it per class of record, so a jump
- *    ranks a key under any filter the keys carry (settlement-key-rank.ts).
+ *  - `settlement_sort_blocks` holds, per day, sort column of many values (amounts, times, ids, statuses) and gateway,
+ *    every current record's id in the column's order with its class of record, packed in blocks of 256 (migration 26),
+ *    written like the search keys when a sync ends; `settlement_sorted_days` lists the dates whose sort keys are
+ *    current (sort-keys.ts, settlement-key-order.ts); `settlement_sort_mark_lists` holds each list's marks, each
+ *    block's first key and the keys before it per class of record, so a seek picks a block and a jump ranks a key
+ *    under any filter the classes carry (settlement-key-rank.ts).
  *  - `settlement_days` records when each date was last synced, per gateway scope ('' = every gateway):
  *    the "as of" time of every read.
  */

@@ -1,51 +1,25 @@
 /**
- * Sorting by a column of many values (amounts, times, ids) through the sort keys (sort-keys.ts): per day, column and
- * gateway, a list of every record's value and id in order with its ordinal and payment mode.
+ * Sorting by a column of many values (amounts, times, ids, statuses) through the sort keys (sort-keys.ts): per day,
+ * column and gateway, a list of every record's id in order with its class of record, in blocks.
  *
  * A page merges the lists of the range (every gateway's, or the filter's one): each list is read from the cursor on,
- * a few keys at a time, in its order (a seek, the filter checked on the keys, a text search on their records), and
- * the smallest head wins, so a page reads about its own rows plus a few keys a list, never the range. Where a page
- * stopped is kept for the next one, which takes the merge up there unless the file was written in between (`pageIds`).
- * A jump (a position) finds the key at that rank by the lists' marks (settlement-key-rank.ts), then pages from it.
+ * a few keys at a time, in its order (a seek by the marks and a block's values, the filter checked on the classes,
+ * a text search on the records, whose values the merge compares), and the smallest head wins, so a page reads about
+ * its own rows plus a few keys a list, never the range. Where a page stopped is kept for the next one, which takes
+ * the merge up there unless the file was written in between (`pageIds`). A jump (a position) finds the key at that
+ * rank by the lists' marks (settlement-key-rank.ts), then pages from it.
  *
  * Dates whose keys are not current (a sync writing them, one cancelled) make a read fall back to scanning the range,
  * so an answer is never missing a record, only slower until the keys are written.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { createDataGeneration } from './data-generation';
-import { FILTER_SQL, type FilterParams } from './settlement-filter';
+import type { FilterParams } from './settlement-filter';
 import { PER_DAY, dayNumber } from './settlement-ids';
 import { DAYS } from './settlement-search';
+import { compareKeys, compareValues, createSortLists, type SortList } from './settlement-sort-lists';
+import type { SortKey } from './sort-keys';
 import { KEYED_SORT_COLUMNS, type KeyedSortColumn } from '../../shared/settlement-query';
-
-type Value = string | number;
-type Key = [value: Value, id: number];
-
-/** Text in SQLite's BINARY order (UTF-8 bytes, which is code point order); numbers by value; ties by id. */
-function compareValues(a: Value, b: Value): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const x = String(a);
-  const y = String(b);
-  if (x === y) return 0;
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) {
-    const cx = x.charCodeAt(i);
-    const cy = y.charCodeAt(i);
-    if (cx === cy) continue;
-    // A surrogate (a code point past U+FFFF) is above every other UTF-16 unit in code point order.
-    const sx = cx >= 0xd800 && cx <= 0xdfff;
-    const sy = cy >= 0xd800 && cy <= 0xdfff;
-    return sx === sy ? cx - cy : sx ? 1 : -1;
-  }
-  return x.length - y.length;
-}
-export const compareKeys = (a: Key, b: Key): number => compareValues(a[0], b[0]) || a[1] - b[1];
-
-/** The filters but the dates, a gateway and a text search, checked on a key's own fields. */
-export const KEY_FILTER_SQL = `(:modeCode IS NULL OR k.mode_code = :modeCode)
-      AND (:orderStatusCode IS NULL OR k.order_status_code = :orderStatusCode)
-      AND (:pgStatusCode IS NULL OR k.pg_status_code = :pgStatusCode)
-      AND (:ruleBit IS NULL OR k.exception_flags & :ruleBit <> 0)`;
 
 const SQL = {
   /** Dates of the range holding records whose sort keys are not current. */
@@ -56,42 +30,17 @@ const SQL = {
   /** The gateways with keys (or the filter's one), and a filter's payment mode or status, by their numbers. */
   pgCodes: `SELECT code FROM settlement_sort_codes WHERE kind = 'pg' AND (:pg IS NULL OR value = :pg)`,
   code: `SELECT code FROM settlement_sort_codes WHERE kind = :kind AND value = :value`,
-  /** A list's size: its last key's ordinal and one. */
-  listCount: `SELECT n + 1 FROM settlement_sort_keys WHERE day = :day AND col = :col AND pg_code = :pg
-    ORDER BY value DESC, id DESC LIMIT 1`,
-  /** A day's keys of one gateway in id order, from the first column's list (every list holds every record). */
-  dayIdsAsc: `SELECT k.id FROM settlement_sort_keys AS k WHERE k.day = :day AND k.col = 0 AND k.pg_code = :pgCode
-    AND k.id > :kId AND ${KEY_FILTER_SQL} ORDER BY k.id LIMIT :n`,
-  dayIdsDesc: `SELECT k.id FROM settlement_sort_keys AS k WHERE k.day = :day AND k.col = 0 AND k.pg_code = :pgCode
-    AND k.id < :kId AND ${KEY_FILTER_SQL} ORDER BY k.id DESC LIMIT :n`,
 } as const;
-
-/**
- * A list's keys from a cursor on, in the read's direction, whose records pass the filter: checked on the keys, which
- * carry every field a filter names but the text a search looks for; a search reads each key's record.
- */
-function chunkSql(direction: 'asc' | 'desc', searched: boolean, exceptionsOnly: boolean, resumed: boolean): string {
-  const [dir, past] = direction === 'desc' ? ['DESC', '<'] : ['ASC', '>'];
-  // The record in a subquery of its own: the filter names its columns bare, and the keys have an `id` and an
-  // `exception_flags` too, which a join would make ambiguous.
-  const records = searched
-    ? `AND EXISTS (SELECT 1 FROM settlements WHERE settlements.id = k.id AND ${FILTER_SQL})`
-    : '';
-  return `SELECT k.value, k.id FROM settlement_sort_keys AS k
-    WHERE k.day = :day AND k.col = :col AND k.pg_code = :pgCode ${records}
-      ${resumed ? `AND (k.value, k.id) ${past} (:kValue, :kId)` : ''}
-      AND ${KEY_FILTER_SQL} ${exceptionsOnly ? 'AND k.exception_flags <> 0' : ''}
-    ORDER BY k.value ${dir}, k.id ${dir} LIMIT :n`;
-}
 
 /** A list in a page's merge: its keys read and not yet taken (`keys` from `at`), and how many the next read asks. */
 interface Head {
-  day: number;
-  pg: number;
+  list: SortList;
   /** Never changed once read (a read replaces it), so a kept merge and the one continuing it share it. */
-  keys: readonly Key[];
+  keys: readonly SortKey[];
   at: number;
   size: number;
+  /** The ordinal of the list's next key to read, in the read's direction. */
+  next: number;
   done: boolean;
 }
 
@@ -112,7 +61,7 @@ const KEPT_LISTS = 32;
 interface Merge {
   generation: string;
   /** The page's last key's value, which the next page's cursor carries. */
-  value: Value;
+  value: string | number;
   heap: Head[];
   held: number;
 }
@@ -125,17 +74,7 @@ export function createKeyOrder(db: Database) {
     keyof typeof SQL,
     Statement
   >;
-  const chunks = new Map<string, Statement>();
-  const chunk = (direction: 'asc' | 'desc', searched: boolean, exceptionsOnly: boolean, resumed: boolean) => {
-    const name = `${direction}:${searched}:${exceptionsOnly}:${resumed}`;
-    let s = chunks.get(name);
-    if (!s) {
-      s = db.prepare(chunkSql(direction, searched, exceptionsOnly, resumed)).raw(true);
-      chunks.set(name, s);
-    }
-    return s;
-  };
-
+  const sortLists = createSortLists(db);
   const generation = createDataGeneration(db);
   const listsKept = new Map<string, ReturnType<typeof readLists>>();
   let listsGeneration = '';
@@ -170,6 +109,7 @@ export function createKeyOrder(db: Database) {
   function lists(filter: FilterParams) {
     if (filter.state !== 'current') return null;
     const now = generation();
+    sortLists.renew(now);
     if (now !== listsGeneration || listsKept.size >= KEPT_LISTS) {
       listsKept.clear();
       listsGeneration = now;
@@ -219,7 +159,7 @@ export function createKeyOrder(db: Database) {
     direction: 'asc' | 'desc',
     filter: FilterParams,
     exceptionsOnly: boolean,
-    cursor: { value: Value; id: number } | null,
+    cursor: { value: string | number; id: number } | null,
     limit: number,
   ): number[] | null {
     const now = generation();
@@ -234,18 +174,31 @@ export function createKeyOrder(db: Database) {
     const col = KEYED_SORT_COLUMNS.indexOf(column);
     const sign = direction === 'desc' ? -1 : 1;
     const mergeName = (id: number) => `${col}:${direction}:${Number(exceptionsOnly)}:${filterName(filter)}:${id}`;
-    const params: Record<string, unknown> = { ...filter, ...found.codes, col };
-    const fill = (h: Head, after: { value: Value; id: number } | null): boolean => {
-      params.day = h.day;
-      params.pgCode = h.pg;
-      params.kValue = after?.value ?? null;
-      params.kId = after?.id ?? null;
-      params.n = h.size;
-      h.keys = chunk(direction, filter.search !== null, exceptionsOnly, after !== null).all(params) as Key[];
+    const wanted = sortLists.wanted({ ...found.codes, ruleBit: filter.ruleBit, exceptionsOnly });
+    const searched = filter.search === null ? null : filter;
+    /** A list's next keys that pass the filter, from its `next` ordinal on: false when there are none. */
+    const fill = (h: Head): boolean => {
+      const keys: SortKey[] = [];
+      const end = sign === 1 ? h.list.n.at(-1)! : -1;
+      // With a text search a record may fail it: read on until enough pass or the list ends.
+      while (keys.length < h.size && h.next !== end) {
+        const { ids, next } = sortLists.scan(h.list, h.next, sign, wanted, h.size - keys.length);
+        h.next = next;
+        for (const key of sortLists.keys(col, ids, searched)) keys.push(key);
+      }
+      h.keys = keys;
       h.at = 0;
-      h.done = h.keys.length < h.size;
+      h.done = h.next === end;
       h.size = Math.min(2 * h.size, MOST_READ);
-      return h.keys.length > 0;
+      return keys.length > 0;
+    };
+    /** The ordinal of a list's first key after the cursor in the read's order. */
+    const start = (l: SortList): number => {
+      if (cursor === null) return sign === 1 ? 0 : l.n.at(-1)! - 1;
+      // Ids are whole numbers: the first key above (value, id) is the first at or above (value, id + 1).
+      return sign === 1
+        ? sortLists.seek(l, [cursor.value, cursor.id + 1]).n
+        : sortLists.seek(l, [cursor.value, cursor.id]).n - 1;
     };
     // A binary heap of the lists by their next key, in the read's order.
     const before = (a: Head, b: Head) => sign * compareKeys(a.keys[a.at]!, b.keys[b.at]!) < 0;
@@ -269,18 +222,20 @@ export function createKeyOrder(db: Database) {
     } else {
       const first = Math.max(4, Math.ceil((2 * (limit + 1)) / Math.max(1, found.lists.length)));
       for (const { day, pg } of found.lists) {
-        const h: Head = { day, pg, keys: [], at: 0, size: first, done: false };
-        if (fill(h, cursor)) heap.push(h);
+        const list = sortLists.list(col, day, pg);
+        if (list === null) continue;
+        const h: Head = { list, keys: [], at: 0, size: first, next: start(list), done: false };
+        if (fill(h)) heap.push(h);
       }
       for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
     }
     const ids: number[] = [];
-    let last: Key | null = null;
+    let last: SortKey | null = null;
     while (ids.length < limit && heap.length > 0) {
       const h = heap[0]!;
       last = h.keys[h.at++]!;
       ids.push(last[1]);
-      if (h.at === h.keys.length && (h.done || !fill(h, { value: last[0], id: last[1] }))) {
+      if (h.at === h.keys.length && (h.done || !fill(h))) {
         heap[0] = heap.at(-1)!;
         heap.pop();
       }
@@ -315,25 +270,22 @@ export function createKeyOrder(db: Database) {
     // Exceptions only, the walk reads the index of records with exceptions: a few of the date's.
     const found = filter.search === null && !exceptionsOnly ? lists(filter) : null;
     if (found === null) return null;
-    const dayLists = found.lists.filter((l) => l.day === day);
+    const dayLists = found.lists.flatMap(({ day: d, pg }) => (d === day ? [sortLists.list(0, day, pg)] : []));
     // Every key of the lists is read (they are in value order, not id order), where the walk stops at the group's
     // last row: the keys only for a group of few of them (a status's "failed", 1% of the rows, not its "success").
-    const keys = dayLists.reduce(
-      (sum, l) => sum + ((sql.listCount.pluck().get({ day, col: 0, pg: l.pg }) as number | undefined) ?? 0),
-      0,
-    );
+    const keys = dayLists.reduce((sum, l) => sum + (l?.n.at(-1) ?? 0), 0);
     if (groupCount * SPARSE > keys) return null;
-    const read = direction === 'desc' ? sql.dayIdsDesc : sql.dayIdsAsc;
-    const params = { ...filter, ...found.codes, day, kId: afterId, n: limit };
+    const wanted = sortLists.wanted({ ...found.codes, ruleBit: filter.ruleBit, exceptionsOnly });
+    const past = direction === 'desc' ? (id: number) => id < afterId : (id: number) => id > afterId;
     const ids: number[] = [];
-    for (const list of dayLists) {
-      for (const id of read.pluck().all({ ...params, pgCode: list.pg }) as number[]) ids.push(id);
+    for (const l of dayLists) {
+      if (l === null) continue;
+      for (const id of sortLists.scan(l, 0, 1, wanted, Infinity).ids) if (past(id)) ids.push(id);
     }
-    // Each gateway's ids are in order; together, sorted.
     ids.sort(direction === 'desc' ? (a, b) => b - a : (a, b) => a - b);
     return ids.length > limit ? ids.slice(0, limit) : ids;
   }
 
-  return { pageIds, lists, dayIds };
+  return { pageIds, lists, dayIds, sortLists };
 }
 export type KeyOrder = ReturnType<typeof createKeyOrder>;

@@ -1,73 +1,37 @@
 /**
  * A jump in a column's order through the sort keys (sort-keys.ts): the key at a rank (a position of the result) among a
- * range's lists (day × gateway), with no filter but the dates and a gateway or with any filter the keys carry (payment
- * mode, statuses, a rule, exceptions only), by the lists' marks.
+ * range's lists (day × gateway), with no filter but the dates and a gateway or with any filter the classes carry
+ * (payment mode, statuses, a rule, exceptions only), by the lists' marks.
  *
- * Each list has a mark at its first key and then every MARK_EVERY keys, holding the key there and how many keys of each
- * class of record come before it (migration 16: one row a list). A jump reads the range's marks (about 8,500 in 360
- * rows at two million rows), sums the classes the filter keeps before each mark (and every class: its ordinal), and
- * orders the marks. The count before a mark is bounded by sums of mark counts, which narrow the sought key K to a
- * stretch of marks; an estimate (each list's count rising evenly between its marks) picks a mark to count exactly (a
- * cut) in every list, all lists in one statement: with no filter one seek a list (the ordinal is the count), with one
- * the kept keys from the list's nearer known point (half a mark's stretch at most, none where the points either side
- * hold the same count). The estimate's error at a cut corrects the next pick; two to four cuts leave few keys between
- * the lists' points next to K, which are read and sorted. Every count is exact; the estimate only chooses where.
+ * A list's blocks start at its marks, each holding the block's first key and how many keys of each class of record
+ * come before it (one row a list). A jump reads the range's marks (about 8,500 in 360 lists at two million rows), sums
+ * the classes the filter keeps before each mark (and every class: its ordinal), and orders the marks. The count
+ * before a mark is bounded by sums of mark counts, which narrow the sought key K to a stretch of marks; an estimate
+ * (each list's count rising evenly between its marks) picks a mark to count exactly (a cut) in every list: a seek in
+ * the list's block (a binary search by its records' values), then the marks' count before the block and the kept
+ * classes of the block before the place (none where the points either side hold the same count). The estimate's
+ * error at a cut corrects the next pick; two to four cuts leave few keys between the lists' points next to K, which
+ * are read and sorted. Every count is exact; the estimate only chooses where.
  *
- * Null where the marks cannot count: a date without current keys or marks (settlement-key-order.ts `lists`), or
- * marks whose total is not the rollup's (a date changed since its keys were written). The caller then skips rows.
+ * Null where the marks cannot count: a date without current keys (settlement-key-order.ts `lists`), or marks whose
+ * total is not the rollup's (a date changed since its keys were written). The caller then skips rows.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { FilterParams } from './settlement-filter';
-import { dayNumber } from './settlement-ids';
-import { KEY_FILTER_SQL, compareKeys, type KeyOrder } from './settlement-key-order';
+import type { KeyOrder } from './settlement-key-order';
 import { ROLLUP_WHERE } from './settlement-rollup';
-import { decodeMarkList, type SortKey } from './sort-keys';
+import { compareKeys, type SortList } from './settlement-sort-lists';
+import { decodeMarkCounts, type SortKey } from './sort-keys';
 import { KEYED_SORT_COLUMNS, type KeyedSortColumn } from '../../shared/settlement-query';
-
-/** The filter's keys: checked on each key's own fields. */
-const KEEP_SQL = `${KEY_FILTER_SQL} AND (:exceptionsOnly = 0 OR k.exception_flags <> 0)`;
-
-/**
- * Stretches of lists, one statement for all of them (a statement a list cost more than the keys it read): each a JSON
- * array [day, gateway, from value, from id, to value, to id], the list's keys from the first key (included) up to the
- * second (excluded) or, without one, to the list's end (`x''`, a BLOB, is above every number and text).
- */
-const STRETCH_SQL = `k.day = j.value ->> 0 AND k.col = :col AND k.pg_code = j.value ->> 1
-      AND (k.value, k.id) >= (j.value ->> 2, j.value ->> 3)
-      AND (k.value, k.id) < (coalesce(j.value ->> 4, x''), coalesce(j.value ->> 5, 0))`;
 
 const SQL = {
   /** Rows of the range the filter keeps (the rollup's count). */
   filteredCount: `SELECT coalesce(sum(count), 0) FROM settlement_rollup WHERE ${ROLLUP_WHERE}`,
-  /** The classes of record a filter keeps. */
-  classes: `SELECT code FROM settlement_sort_classes AS k WHERE ${KEY_FILTER_SQL}
-    AND (:exceptionsOnly = 0 OR k.exception_flags <> 0)`,
-  /** A column's mark lists over a range of days (all gateways, or one). */
-  markLists: `SELECT day, pg_code, keys, counts FROM settlement_sort_mark_lists
-    WHERE col = :col AND day BETWEEN :dayFrom AND :dayTo AND (:pgCode IS NULL OR pg_code = :pgCode)`,
-  /**
-   * For each list (JSON [day, gateway]), the keys below a key: the ordinal of its first key at or above it, null when
-   * every key is below.
-   */
-  ordinals: `SELECT (SELECT n FROM settlement_sort_keys AS k
-      WHERE k.day = j.value ->> 0 AND k.col = :col AND k.pg_code = j.value ->> 1 AND (k.value, k.id) >= (:value, :id)
-      ORDER BY k.value, k.id LIMIT 1)
-    FROM json_each(:lists) AS j ORDER BY j.key`,
-  /**
-   * For each stretch, its keys and those the filter keeps, as one number (keys × 2^32 + kept): a subquery a stretch
-   * rather than a join grouped by stretch, which sorted every key counted.
-   */
-  counts: `SELECT (SELECT count(*) * ${2 ** 32} + count(*) FILTER (WHERE ${KEEP_SQL}) FROM settlement_sort_keys AS k
-      WHERE ${STRETCH_SQL})
-    FROM json_each(:stretches) AS j ORDER BY j.key`,
-  /** The keys of the stretches that the filter keeps, in no order. */
-  keys: `SELECT k.value, k.id FROM json_each(:stretches) AS j JOIN settlement_sort_keys AS k ON ${STRETCH_SQL}
-    WHERE ${KEEP_SQL}`,
 } as const;
 
 /**
  * Keys between the lists' points next to the two marks around K, above which a jump counts at another mark rather than
- * read them: a count is a seek a list (or, with a filter, about a quarter of a mark's stretch), all in one statement.
+ * read them: a count is a seek a list, a block read and a binary search by its records' values.
  */
 const READ_FEW = 2048;
 /** Cuts picked by the estimate before a jump halves the stretch instead, should the estimate mislead. */
@@ -87,8 +51,7 @@ interface Point {
 }
 
 interface List {
-  day: number;
-  pg: number;
+  list: SortList;
   /** The marks' keys; for each mark then the whole list, the keys before it and those the filter keeps. */
   keys: SortKey[];
   n: number[];
@@ -124,15 +87,11 @@ function comparatorFor(keys: readonly SortKey[]): (a: SortKey, b: SortKey) => nu
 
 export function createKeyRank(
   db: Database,
-  keyOrder: Pick<KeyOrder, 'lists'>,
+  keyOrder: Pick<KeyOrder, 'lists' | 'sortLists'>,
   { readFew, guidedCuts }: KeyRankTuning = { readFew: READ_FEW, guidedCuts: GUIDED_CUTS },
 ) {
-  const sql = Object.fromEntries(Object.entries(SQL).map(([k, v]) => [k, db.prepare(v)])) as Record<
-    keyof typeof SQL,
-    Statement
-  >;
-  for (const s of [sql.markLists, sql.keys]) s.raw(true);
-  for (const s of [sql.filteredCount, sql.classes, sql.ordinals, sql.counts]) s.pluck(true);
+  const filteredCount = db.prepare(SQL.filteredCount).pluck(true) as Statement;
+  const { sortLists } = keyOrder;
 
   /**
    * The key at `rank` (0 is the smallest) of a column's order among the range's current records the filter keeps,
@@ -147,29 +106,17 @@ export function createKeyRank(
     const found = keyOrder.lists(filter);
     if (found === null) return null;
     const col = KEYED_SORT_COLUMNS.indexOf(column);
-    const params = { ...found.codes, ruleBit: filter.ruleBit, exceptionsOnly: Number(exceptionsOnly), col };
-    // With no filter the keys carry, every class is kept: a list's count below a key is its ordinal, one seek.
-    const everyClass =
-      !exceptionsOnly &&
-      params.modeCode === null &&
-      params.orderStatusCode === null &&
-      params.pgStatusCode === null &&
-      params.ruleBit === null;
-    const wanted = everyClass ? null : new Set(sql.classes.all(params) as number[]);
-    const listedDays = new Set(found.lists.map(({ day }) => day));
+    // With no filter the classes carry, every class is kept: a list's count below a key is its ordinal.
+    const wanted = sortLists.wanted({ ...found.codes, ruleBit: filter.ruleBit, exceptionsOnly });
 
     const all: List[] = [];
-    for (const [day, pg, keys, counts] of sql.markLists.all({
-      col,
-      dayFrom: dayNumber(filter.from),
-      dayTo: dayNumber(filter.to),
-      pgCode: filter.pg === null ? null : (found.lists[0]?.pg ?? -1),
-    }) as [number, number, string, Buffer][]) {
-      if (!listedDays.has(day)) continue;
-      all.push({ day, pg, ...decodeMarkList(keys, counts, wanted), at: [], low: null, high: null });
+    for (const { day, pg } of found.lists) {
+      const list = sortLists.list(col, day, pg);
+      if (list === null) continue;
+      all.push({ list, keys: list.keys, ...decodeMarkCounts(list.counts, wanted), at: [], low: null, high: null });
     }
     const total = all.reduce((sum, l) => sum + l.kept.at(-1)!, 0);
-    if (total !== (sql.filteredCount.get({ ...filter, exceptionsOnly: params.exceptionsOnly }) as number)) return null;
+    if (total !== (filteredCount.get({ ...filter, exceptionsOnly: Number(exceptionsOnly) }) as number)) return null;
     const rank = rankOf(total);
     if (rank < 0 || rank >= total) return { key: null, total };
 
@@ -189,27 +136,19 @@ export function createKeyRank(
 
     /**
      * Counts every list's kept keys below the mark at `p` (a cut): nothing where the list's known points either side
-     * hold the same count, else, in one statement for all lists, the ordinal (with no filter, that is the count) or
-     * the keys from the point nearer by the marks between.
+     * hold the same count, else a seek in the list: its ordinal there, and the marks' count before its block with the
+     * kept keys of the block before it.
      */
     const cut = (p: number) => {
       const key = marks[p]!.key;
-      const points = new Array<Point>(all.length);
-      const seeks: number[] = [];
-      const counted: { i: number; from: Point; up: boolean }[] = [];
-      all.forEach((l, i) => {
+      const points = all.map((l): Point => {
         const [below, above] = around(l, key);
-        if (below === above) points[i] = below;
-        else if (below.count === above.count) {
-          points[i] = { key, count: below.count, nLo: below.nLo, nHi: above.nHi, p };
-        } else if (wanted === null) seeks.push(i);
-        else {
-          // `below` has a key: a list's start is below only a key under its first, where nothing is kept either side.
-          counted.push(p - below.p <= above.p - p ? { i, from: below, up: true } : { i, from: above, up: false });
-        }
+        if (below === above) return below;
+        if (below.count === above.count) return { key, count: below.count, nLo: below.nLo, nHi: above.nHi, p };
+        const { block, at, n } = sortLists.seek(l.list, key);
+        const count = wanted === null ? n : l.kept[block]! + sortLists.keptBefore(l.list, block, at, wanted);
+        return { key, count, nLo: n, nHi: n, p };
       });
-      if (seeks.length > 0) seekOrdinals(sql.ordinals, { col, key, p, all, seeks, points });
-      if (counted.length > 0) countStretches(sql.counts, params, { key, p, all, counted, points });
       const below = points.reduce((sum, point) => sum + point.count, 0);
       if (below <= rank) {
         all.forEach((l, i) => (l.low = points[i]!));
@@ -240,19 +179,16 @@ export function createKeyRank(
         cut(hi);
       } else break;
     }
-    // Every list's kept keys between its two points, read and sorted: K is the one `rank` minus those below them.
+    // Every list's kept keys between its two points, read with their values and sorted: K is the one `rank` minus
+    // those below them. Where a point's ordinal is a range, the keys of that range are none the filter keeps.
     let below = 0;
-    const stretches: unknown[][] = [];
+    const ids: number[] = [];
     bounds().forEach(([from, to], i) => {
       below += from.count;
       if (to.count === from.count) return;
-      const l = all[i]!;
-      const start = from.key ?? l.keys[0]!;
-      stretches.push(
-        to.key === null ? [l.day, l.pg, start[0], start[1]] : [l.day, l.pg, start[0], start[1], to.key[0], to.key[1]],
-      );
+      for (const id of sortLists.scan(all[i]!.list, from.nLo, 1, wanted, Infinity, to.nHi).ids) ids.push(id);
     });
-    const keys = sql.keys.all({ ...params, stretches: JSON.stringify(stretches) }) as SortKey[];
+    const keys = sortLists.keys(col, ids);
     keys.sort(comparatorFor(keys));
     return { key: keys[rank - below] ?? null, total };
   }
@@ -282,60 +218,6 @@ function orderMarks(all: readonly List[]) {
     upper[p] = up;
   });
   return { marks, order, lower, upper };
-}
-
-/** Where a cut's key falls among all marks (`p`), and the lists' points at it, filled in as they are counted. */
-interface Cut {
-  key: SortKey;
-  p: number;
-  all: readonly List[];
-  points: Point[];
-}
-
-/** With no filter, each list's count below the cut is its ordinal there: one seek a list, all in one statement. */
-function seekOrdinals(
-  ordinals: Statement,
-  { col, key, p, all, seeks, points }: Cut & { col: number; seeks: number[] },
-) {
-  const found = ordinals.all({
-    col,
-    value: key[0],
-    id: key[1],
-    lists: JSON.stringify(seeks.map((i) => [all[i]!.day, all[i]!.pg])),
-  }) as (number | null)[];
-  seeks.forEach((i, j) => {
-    const n = found[j] ?? all[i]!.n.at(-1)!;
-    points[i] = { key, count: n, nLo: n, nHi: n, p };
-  });
-}
-
-/**
- * With a filter, each list's keys between the cut and its nearer known point, counted (all of them, and those the
- * filter keeps) in one statement, and added to that point's counts or taken from them.
- */
-function countStretches(
-  counts: Statement,
-  params: Record<string, unknown>,
-  { key, p, all, counted, points }: Cut & { counted: { i: number; from: Point; up: boolean }[] },
-) {
-  const stretches = counted.map(({ i, from, up }) => {
-    const { day, pg } = all[i]!;
-    if (up) return [day, pg, from.key![0], from.key![1], key[0], key[1]];
-    return from.key === null ? [day, pg, key[0], key[1]] : [day, pg, key[0], key[1], from.key[0], from.key[1]];
-  });
-  const rows = counts.all({ ...params, stretches: JSON.stringify(stretches) }) as number[];
-  counted.forEach(({ i, from, up }, j) => {
-    const keys = Math.floor(rows[j]! / 2 ** 32);
-    const kept = rows[j]! % 2 ** 32;
-    const sign = up ? 1 : -1;
-    points[i] = {
-      key,
-      count: from.count + sign * kept,
-      nLo: from.nLo + sign * keys,
-      nHi: from.nHi + sign * keys,
-      p,
-    };
-  });
 }
 
 const START: Point = { key: null, count: 0, nLo: 0, nHi: 0, p: -1 };

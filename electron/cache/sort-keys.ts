@@ -1,25 +1,29 @@
 /**
- * Writing the sort keys (migration 14) of dates whose records changed, after a sync, the way the search keys are
- * written (search-keys.ts): one date per transaction, each column's keys appended in the table's own order. Per day,
- * column and gateway: every record's sort value and id, ordered, with its ordinal in that order (`n`), and what the
- * other filters check (payment mode and statuses by number, exception flags). A read in a column's order then merges the range's days and gateways (a seek each) instead of sorting the
- * range, and counts the rows before any key with one seek a list (settlement-key-order.ts). Split by gateway because
- * batches tie a gateway to its UTRs and settlement times: in one list a gateway's rows come in runs that a gateway
- * filter would have to step over; the filters' fields beside each key let the other filters step over keys, not
+ * Writing the sort keys of dates whose records changed, after a sync, the way the search keys are written
+ * (search-keys.ts): one date per transaction. Per day, column and gateway, a list: every current record's id in the
+ * order of the column's value then the id, as SQLite orders them (one `ORDER BY` a column at the end of a date, as
+ * CREATE INDEX sorts), with each record's class (payment mode, statuses and exception flags together,
+ * `settlement_sort_classes`). A list is stored in blocks (migration 26, one row a block): the ids as offsets from the
+ * date's first id, 3 bytes each (4 when the date needs them), and a class byte each (2 past 255 classes), about 4 bytes
+ * a key where a row of value, id and fields was 40. The values are not stored: a read takes them from the records
+ * by id. A read in a column's order then merges the range's lists (settlement-key-order.ts) instead of sorting the
+ * range. Split by gateway because batches tie a gateway to its UTRs and settlement times: in one list a gateway's rows
+ * come in runs that a gateway filter would have to step over; the classes let the other filters step over keys, not
  * records (the duplicate rule, which changes another date's flags, takes that date off too).
  *
- * Only the columns of many values have keys; gateway, payment mode and statuses are ordered through the rollup's
- * counts (settlement-value-order.ts). Only current records have keys, so the keys count the result without reading
- * a record; a page that changes a date's records, a record that vanishes or comes back takes the date off the
+ * Only the columns of many values and the two statuses have lists; gateway and payment mode are ordered through the
+ * rollup's counts (settlement-value-order.ts). Only current records are listed, so the lists count the result without
+ * reading a record; a page that changes a date's records, a record that vanishes or comes back takes the date off the
  * sorted days (settlement-ingest.ts). Reads of vanished records scan the range.
  *
- * With the keys, each list's marks (migration 16, one row a list): every MARK_EVERY keys the key there and the keys
- * before it per class of record, by which a jump ranks a key under any filter the keys carry (settlement-key-rank.ts).
+ * With the blocks, each list's marks (migration 16, one row a list): each block's first key and the keys before it
+ * per class, by which a seek picks a block and a jump counts a key under any filter the classes carry
+ * (settlement-key-rank.ts).
  */
 import type { Database } from 'better-sqlite3';
 import { KEYED_SORT_COLUMNS, type KeyedSortColumn, type SettlementSortColumn } from '../../shared/settlement-query';
 import { perDateWriter } from './search-keys';
-import { dayNumber, idRange } from './settlement-ids';
+import { PER_DAY, dayNumber, idRange } from './settlement-ids';
 import { prepareAll } from './statements';
 
 /** What each sort column orders by; null ids and UTRs sort as empty text. */
@@ -39,7 +43,7 @@ export const SORT_EXPRESSION: Readonly<Record<Exclude<SettlementSortColumn, 'dat
   utr: "ifnull(utr, '')",
 };
 
-/** A list's keys between two marks (migration 15): a jump counts at most this many keys a list by reading them. */
+/** Keys a block, and between two marks: a jump counts at most this many keys a list by reading them. */
 export const MARK_EVERY = 256;
 
 /** A sort key: the column's value and the record's id. */
@@ -49,43 +53,83 @@ export const hasSortKeys = (column: SettlementSortColumn): column is KeyedSortCo
   (KEYED_SORT_COLUMNS as readonly string[]).includes(column);
 
 /**
- * Where a list's marks fall: its first key, then every MARK_EVERY keys from an offset of its own. Lists that mix
- * values alike (amounts) would otherwise have their marks at the same shares of their values, in clusters with
- * wide stretches between them; staggered, the marks of all lists spread evenly over the values.
+ * Where a list's blocks start after its first: every MARK_EVERY keys from an offset of its own. Lists that mix values
+ * alike (amounts) would otherwise have their marks at the same shares of their values, in clusters with wide
+ * stretches between them; staggered, the marks of all lists spread evenly over the values, which a jump's estimate
+ * of the count below a mark assumes (settlement-key-rank.ts).
  */
-const MARK_OFFSET_SQL = `((day * 97 + col * 29 + pg_code * 61) % ${MARK_EVERY})`;
-/** A key's block: 0 before the list's offset, then one per MARK_EVERY keys. */
-const BLOCK_SQL = `(n + ${MARK_EVERY} - ${MARK_OFFSET_SQL}) / ${MARK_EVERY}`;
+const blockStarts = (day: number, col: number, pg: number, keys: number): number[] => {
+  const starts = [0];
+  for (let n = (day * 97 + col * 29 + pg * 61) % MARK_EVERY || MARK_EVERY; n < keys; n += MARK_EVERY) starts.push(n);
+  return starts;
+};
+
+/** A block as stored: each id's offset from `base` in `idBytes`, each class in `classBytes`, little-endian. */
+export function encodeBlock(
+  ids: readonly number[],
+  classes: readonly number[],
+  base: number,
+  idBytes: number,
+  classBytes: number,
+): [ids: Buffer, classes: Buffer] {
+  const idBlob = Buffer.alloc(ids.length * idBytes);
+  const classBlob = Buffer.alloc(classes.length * classBytes);
+  ids.forEach((id, i) => idBlob.writeUIntLE(id - base, i * idBytes, idBytes));
+  classes.forEach((code, i) => classBlob.writeUIntLE(code, i * classBytes, classBytes));
+  return [idBlob, classBlob];
+}
+
+/** A stored block's ids (from the date's first id, `base`) and classes; the widths follow from the two lengths. */
+export function decodeBlock(idBlob: Uint8Array, classBlob: Uint8Array, base: number) {
+  // Ids take 3 or 4 bytes, classes 1 or 2: the ratio is 3 or 4 with 1-byte classes, 1.5 or 2 with 2-byte ones.
+  const ratio = idBlob.length / classBlob.length;
+  const classBytes = ratio < 3 ? 2 : 1;
+  const idBytes = ratio * classBytes;
+  const count = classBlob.length / classBytes;
+  const ids = new Float64Array(count);
+  for (let i = 0, at = 0; i < count; i++, at += idBytes) {
+    const low = idBlob[at]! | (idBlob[at + 1]! << 8) | (idBlob[at + 2]! << 16);
+    ids[i] = base + low + (idBytes === 4 ? idBlob[at + 3]! * 2 ** 24 : 0);
+  }
+  let classes: Uint8Array | Uint16Array = classBlob;
+  if (classBytes === 2) {
+    classes = new Uint16Array(count);
+    for (let i = 0; i < count; i++) classes[i] = classBlob[2 * i]! | (classBlob[2 * i + 1]! << 8);
+  }
+  return { ids, classes };
+}
+export type Block = ReturnType<typeof decodeBlock>;
+
+/** Records with their gateway's, payment mode's and statuses' numbers. */
+const RECORD_CODES = `FROM settlements AS s
+    JOIN settlement_sort_codes AS p ON p.kind = 'pg' AND p.value = s.pg
+    JOIN settlement_sort_codes AS m ON m.kind = 'mode' AND m.value = s.payment_mode
+    JOIN settlement_sort_codes AS o ON o.kind = 'order_status' AND o.value = s.order_status
+    JOIN settlement_sort_codes AS g ON g.kind = 'pg_status' AND g.value = s.pg_status`;
+const CURRENT = `s.id BETWEEN @lo AND @hi AND s.vanished_at IS NULL`;
 
 const SQL = {
   /** A synced date whose keys are not current. */
   pending: `SELECT date FROM settlement_days WHERE date NOT IN (SELECT date FROM settlement_sorted_days)
             ORDER BY date LIMIT 1`,
-  /** A date whose keys are current but have no marks: written before migration 16 packed them one row a list. */
-  unmarked: `SELECT date FROM settlement_sorted_days AS d
-              WHERE EXISTS (SELECT 1 FROM settlement_sort_keys WHERE day = unixepoch(d.date) / 86400 AND col = 0)
-                AND NOT EXISTS (SELECT 1 FROM settlement_sort_mark_lists WHERE col = 0 AND day = unixepoch(d.date) / 86400)
-            ORDER BY date LIMIT 1`,
-  drop: `DELETE FROM settlement_sort_keys WHERE day = ?`,
+  drop: `DELETE FROM settlement_sort_blocks WHERE col = ? AND day = ?`,
+  dropMarks: `DELETE FROM settlement_sort_mark_lists WHERE col = ? AND day = ?`,
   codes: `INSERT OR IGNORE INTO settlement_sort_codes (kind, value)
             SELECT DISTINCT 'pg', pg FROM settlements WHERE id BETWEEN @lo AND @hi
             UNION SELECT DISTINCT 'mode', payment_mode FROM settlements WHERE id BETWEEN @lo AND @hi
             UNION SELECT DISTINCT 'order_status', order_status FROM settlements WHERE id BETWEEN @lo AND @hi
             UNION SELECT DISTINCT 'pg_status', pg_status FROM settlements WHERE id BETWEEN @lo AND @hi`,
-  sorted: `INSERT OR IGNORE INTO settlement_sorted_days (date) VALUES (?)`,
-  dropMarks: `DELETE FROM settlement_sort_mark_lists WHERE day = ?`,
   classes: `INSERT OR IGNORE INTO settlement_sort_classes (mode_code, order_status_code, pg_status_code, exception_flags)
-            SELECT DISTINCT mode_code, order_status_code, pg_status_code, exception_flags FROM settlement_sort_keys
-            WHERE day = ? AND col = 0`,
-  classCodes: `SELECT code, mode_code, order_status_code, pg_status_code, exception_flags FROM settlement_sort_classes`,
-  /** Each list's keys per block and class, in list and block order. */
-  blockCounts: `SELECT pg_code, ${BLOCK_SQL}, mode_code, order_status_code, pg_status_code, exception_flags, count(*)
-            FROM settlement_sort_keys WHERE day = ? AND col = ?
-            GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2`,
-  /** The key at each block's start, in list and block order (the table's). */
-  blockKeys: `SELECT pg_code, value, id FROM settlement_sort_keys WHERE day = ? AND col = ?
-            AND (n = 0 OR (n - ${MARK_OFFSET_SQL}) % ${MARK_EVERY} = 0)`,
+            SELECT DISTINCT m.code, o.code, g.code, s.exception_flags ${RECORD_CODES} WHERE ${CURRENT}`,
+  /** Each current record's gateway and class. */
+  records: `SELECT s.id, p.code, c.code ${RECORD_CODES}
+            JOIN settlement_sort_classes AS c ON c.mode_code = m.code AND c.order_status_code = o.code
+              AND c.pg_status_code = g.code AND c.exception_flags = s.exception_flags
+            WHERE ${CURRENT}`,
+  lastId: `SELECT max(id) FROM settlements WHERE id BETWEEN @lo AND @hi`,
+  block: `INSERT INTO settlement_sort_blocks (col, day, pg_code, block, ids, classes) VALUES (?, ?, ?, ?, ?, ?)`,
   markList: `INSERT INTO settlement_sort_mark_lists (col, day, pg_code, keys, counts) VALUES (?, ?, ?, ?, ?)`,
+  sorted: `INSERT OR IGNORE INTO settlement_sorted_days (date) VALUES (?)`,
 } as const;
 
 /**
@@ -101,17 +145,16 @@ export function encodeMarkCounts(codes: readonly number[], before: readonly (rea
   return out;
 }
 
-/** A list's marks read back: each mark's key, and before each mark then for the whole list, all keys and those kept. */
-export interface MarkList {
-  keys: SortKey[];
-  /** Keys before each mark (its ordinal), then the list's size. */
+/** A list's marks' counts read back: before each mark (its block) then in the whole list, all keys and those kept. */
+export interface MarkCounts {
+  /** Keys before each mark (its block's first ordinal), then the list's size. */
   n: number[];
   /** Keys of the classes `wanted` keeps before each mark, then in the whole list; `n` itself when it keeps all. */
   kept: number[];
 }
 
-/** A stored list's marks, counting the classes `wanted` says yes to (null: every class). */
-export function decodeMarkList(keys: string, counts: Buffer, wanted: ReadonlySet<number> | null): MarkList {
+/** A stored list's mark counts, counting the classes `wanted` says yes to (null: every class). */
+export function decodeMarkCounts(counts: Uint8Array, wanted: ReadonlySet<number> | null): MarkCounts {
   const view = new DataView(counts.buffer, counts.byteOffset, counts.byteLength);
   const classes = view.getUint32(0, true);
   const picked: number[] = [];
@@ -130,92 +173,99 @@ export function decodeMarkList(keys: string, counts: Buffer, wanted: ReadonlySet
       kept[i] = some;
     }
   }
-  return { keys: JSON.parse(keys) as SortKey[], n, kept };
+  return { n, kept };
 }
-
-/** One column's keys of a day, per gateway, in the table's order so they are appended. */
-const buildSql = (column: KeyedSortColumn) => `INSERT INTO settlement_sort_keys
-    (day, col, pg_code, value, id, n, mode_code, order_status_code, pg_status_code, exception_flags)
-  SELECT @day, ${KEYED_SORT_COLUMNS.indexOf(column)}, p.code, s.v, s.id,
-    row_number() OVER (PARTITION BY p.code ORDER BY s.v, s.id) - 1, m.code, o.code, g.code, s.exception_flags
-  FROM (SELECT ${SORT_EXPRESSION[column]} AS v, id, pg, payment_mode, order_status, pg_status, exception_flags
-    FROM settlements WHERE id BETWEEN @lo AND @hi AND vanished_at IS NULL) AS s
-    JOIN settlement_sort_codes AS p ON p.kind = 'pg' AND p.value = s.pg
-    JOIN settlement_sort_codes AS m ON m.kind = 'mode' AND m.value = s.payment_mode
-    JOIN settlement_sort_codes AS o ON o.kind = 'order_status' AND o.value = s.order_status
-    JOIN settlement_sort_codes AS g ON g.kind = 'pg_status' AND g.value = s.pg_status
-  ORDER BY p.code, s.v, s.id`;
 
 export function createSortKeys(db: Database) {
   const sql = prepareAll(db, SQL);
-  const build = KEYED_SORT_COLUMNS.map((column) => db.prepare(buildSql(column)));
-  sql.blockCounts.raw(true);
-  sql.blockKeys.raw(true);
+  // SQLite sorts each list, so its order is exactly the one a read's ORDER BY and the ranks' tests hold it to.
+  const ordered = KEYED_SORT_COLUMNS.map((column) =>
+    db
+      .prepare(
+        `SELECT id FROM settlements WHERE id BETWEEN ? AND ? AND vanished_at IS NULL
+         ORDER BY ${SORT_EXPRESSION[column]}, id`,
+      )
+      .pluck(),
+  );
+  const valueOf = KEYED_SORT_COLUMNS.map((column) =>
+    db.prepare(`SELECT ${SORT_EXPRESSION[column]} FROM settlements WHERE id = ?`).pluck(),
+  );
 
-  /** Each list's marks from its blocks' counts per class: the counts before each block's first key, then the totals. */
-  function writeMarks(day: number) {
-    sql.classes.run(day);
-    const classOf = new Map<string, number>();
-    for (const c of sql.classCodes.raw(true).all() as number[][]) classOf.set(c.slice(1).join(','), c[0]!);
-    sql.dropMarks.run(day);
+  /** One list's blocks and marks: its block's first keys, and the keys of each class before each block. */
+  function writeList(
+    col: number,
+    day: number,
+    pg: number,
+    ids: number[],
+    classOf: (id: number) => number,
+    widths: number[],
+  ) {
+    const base = day * PER_DAY;
+    const starts = blockStarts(day, col, pg, ids.length);
+    const running = new Map<number, number>();
+    const before: Map<number, number>[] = [];
+    const keys: SortKey[] = [];
+    starts.forEach((start, block) => {
+      const end = starts[block + 1] ?? ids.length;
+      const blockIds = ids.slice(start, end);
+      const classes = blockIds.map(classOf);
+      before.push(new Map(running));
+      for (const code of classes) running.set(code, (running.get(code) ?? 0) + 1);
+      keys.push([valueOf[col]!.get(blockIds[0]) as string | number, blockIds[0]!]);
+      sql.block.run(col, day, pg, block, ...encodeBlock(blockIds, classes, base, widths[0]!, widths[1]!));
+    });
+    before.push(running);
+    const codes = [...running.keys()].sort((x, y) => x - y);
+    const counts = encodeMarkCounts(
+      codes,
+      before.map((row) => codes.map((code) => row.get(code) ?? 0)),
+    );
+    sql.markList.run(col, day, pg, JSON.stringify(keys), counts);
+  }
+
+  /** A date's lists, every column's: the records' gateways and classes read once, each column's order sorted by SQLite. */
+  function writeLists(date: string) {
+    const day = dayNumber(date);
+    const range = idRange(date, date);
     for (let col = 0; col < KEYED_SORT_COLUMNS.length; col++) {
-      const firsts = sql.blockKeys.all(day, col) as [number, string | number, number][];
-      let at = 0;
-      let pg: number | null = null;
-      let block = -1;
-      /** The list's blocks, each its keys per class code. */
-      let blocks: Map<number, number>[] = [];
-      const closeList = () => {
-        if (pg === null) return;
-        const keys = firsts.slice(at, at + blocks.length).map(([kPg, value, id]): SortKey => {
-          if (kPg !== pg) throw new Error('sort keys: a block without its first key');
-          return [value, id];
-        });
-        at += blocks.length;
-        const codes = [...new Set(blocks.flatMap((b) => [...b.keys()]))].sort((x, y) => x - y);
-        let running = codes.map(() => 0);
-        const before = [running];
-        for (const b of blocks) {
-          running = running.map((count, j) => count + (b.get(codes[j]!) ?? 0));
-          before.push(running);
-        }
-        sql.markList.run(col, day, pg, JSON.stringify(keys), encodeMarkCounts(codes, before));
-      };
-      for (const [rowPg, rowBlock, ...rest] of sql.blockCounts.all(day, col) as number[][]) {
-        if (rowPg !== pg) {
-          closeList();
-          pg = rowPg!;
-          block = -1;
-          blocks = [];
-        }
-        if (rowBlock !== block) {
-          blocks.push(new Map());
-          block = rowBlock!;
-        }
-        const count = rest.pop()!;
-        blocks.at(-1)!.set(classOf.get(rest.join(','))!, count);
+      sql.drop.run(col, day);
+      sql.dropMarks.run(col, day);
+    }
+    sql.codes.run(range);
+    sql.classes.run(range);
+    const span = ((sql.lastId.pluck().get(range) as number | null) ?? range.lo) - range.lo + 1;
+    // By offset from the date's first id: a sync numbers a date's records in arrival order, so the offsets are dense.
+    const pgOf = new Uint16Array(span);
+    const classAt = new Uint16Array(span);
+    let topClass = 0;
+    for (const [id, pg, code] of sql.records.raw(true).iterate(range) as Iterable<[number, number, number]>) {
+      if (pg >= 2 ** 16 || code >= 2 ** 16)
+        throw new Error('sort keys: more than 65,535 gateways or classes of record');
+      pgOf[id - range.lo] = pg;
+      classAt[id - range.lo] = code;
+      topClass = Math.max(topClass, code);
+    }
+    // The widths of the whole date: 3 bytes an id up to 2^24 records a date, a class byte up to code 255.
+    const widths = [span <= 2 ** 24 ? 3 : 4, topClass < 2 ** 8 ? 1 : 2];
+    const classOf = (id: number) => classAt[id - range.lo]!;
+    for (let col = 0; col < KEYED_SORT_COLUMNS.length; col++) {
+      const lists = new Map<number, number[]>();
+      for (const id of ordered[col]!.all(range.lo, range.hi) as number[]) {
+        const pg = pgOf[id - range.lo]!;
+        let list = lists.get(pg);
+        if (list === undefined) lists.set(pg, (list = []));
+        list.push(id);
       }
-      closeList();
-      if (at !== firsts.length) throw new Error('sort keys: a block without its counts');
+      for (const [pg, ids] of lists) writeList(col, day, pg, ids, classOf, widths);
     }
   }
 
   const writeDate = db.transaction((): string | null => {
     const pending = sql.pending.pluck().get() as string | undefined;
-    if (pending !== undefined) {
-      const day = dayNumber(pending);
-      sql.drop.run(day);
-      sql.codes.run(idRange(pending, pending));
-      for (const statement of build) statement.run({ day, ...idRange(pending, pending) });
-      writeMarks(day);
-      sql.sorted.run(pending);
-      return pending;
-    }
-    // Keys current but without marks (written before migration 16): the marks alone, from those keys.
-    const unmarked = sql.unmarked.pluck().get() as string | undefined;
-    if (unmarked === undefined) return null;
-    writeMarks(dayNumber(unmarked));
-    return unmarked;
+    if (pending === undefined) return null;
+    writeLists(pending);
+    sql.sorted.run(pending);
+    return pending;
   });
   return perDateWriter(db, writeDate);
 }

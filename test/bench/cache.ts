@@ -219,10 +219,15 @@ export const cacheBenches: Bench = {
       yield { bench: 'ceiling.sqlite_insert', rows, rows_per_s: Math.round(ceiling), rows_per_transaction: 1000 };
       const rate = rows / (ms / 1000);
       const bytes = cache.sizeBytes();
-      // Search keys (migration 7) and sort keys (migration 14) with their marks (migration 15).
+      // Search keys (migration 7) and sort keys (migration 26's blocks) with their marks (migration 16).
       const searchBytes = tableBytes(cache, ['settlement_keys', 'settlement_keyed_days']);
       const markBytes = tableBytes(cache, ['settlement_sort_mark_lists', 'settlement_sort_classes']);
-      const sortBytes = tableBytes(cache, ['settlement_sort_keys', 'settlement_sorted_days']) + markBytes;
+      const sortBytes =
+        tableBytes(cache, [
+          'settlement_sort_blocks',
+          'sqlite_autoindex_settlement_sort_blocks_1',
+          'settlement_sorted_days',
+        ]) + markBytes;
       const perMillion = (b: number) => Number(((b / 1e6) * (1e6 / rows)).toFixed(1));
       yield {
         bench: 'cache.ingest',

@@ -176,12 +176,14 @@ const SEEDS: Record<number, string[]> = {
        taxes, settled, refunds, chargebacks)
      VALUES ('2025-01-02', 'payu', 'UPI', 'refunded', 'refunded', 0, 1, -500, 0, 0, -500, -500, 0)`,
   ],
+  // The sort keys packed in blocks (issue 33): one key, id offset 1 in 3 bytes, class 1 in a byte.
+  26: [`INSERT INTO settlement_sort_blocks VALUES (2, 20089, 1, 0, x'010000', x'01')`],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */
-const DROPPED: Record<string, number> = { settlement_sort_marks: 16 };
-/** Tables a later version empties, with that version: their rows are written again from the records. */
-const EMPTIED: Record<string, number> = { settlement_sorted_days: 17 };
+const DROPPED: Record<string, number> = { settlement_sort_marks: 16, settlement_sort_keys: 26 };
+/** Tables later versions empty, with those versions: their rows are written again from the records. */
+const EMPTIED: Record<string, number[]> = { settlement_sorted_days: [17, 26], settlement_sort_mark_lists: [26] };
 
 const tableOf = (sql: string) => /INSERT INTO (\w+)/.exec(sql)![1]!;
 
@@ -221,11 +223,13 @@ describe('migrations', () => {
     if (version > 1) {
       it(`${version} (${name}) runs on a file at version ${version - 1} with data, and keeps the data`, () => {
         const db = new Database(join(dir, `previous-${version}.sqlite`));
-        migrate(db, now, version - 1);
-        for (let v = 1; v < version; v++)
+        // Each version's seeds at that version: a later one may add columns an earlier seed does not name.
+        for (let v = 1; v < version; v++) {
+          migrate(db, now, v);
           for (const sql of SEEDS[v]!.filter((seed) => seeded(seed, version - 1))) db.exec(sql);
+        }
         const before = rowCounts(db, version - 1, version);
-        for (const [table, emptiedAt] of Object.entries(EMPTIED)) if (emptiedAt === version) before[table] = 0;
+        for (const [table, emptiedAt] of Object.entries(EMPTIED)) if (emptiedAt.includes(version)) before[table] = 0;
         expect(migrate(db, now, version)).toEqual([version]);
         expect(schemaVersion(db)).toBe(version);
         expect(rowCounts(db, version - 1, version)).toEqual(before);
@@ -239,53 +243,17 @@ describe('migrations', () => {
     }
   }
 
-  it('16: dates whose sort keys were written before it get their marks from those keys when a sync next ends', () => {
-    const file = join(dir, 'keyed-before-16.sqlite');
-    const cache = openCache(file, { now });
-    const records = new SettlementSource(5, 600, ['payu', 'cashfree']).page('2025-01-15', undefined, 0, 600);
-    syncRunInto(cache, { '2025-01-15': records.data.map((w) => settlementRecord.parse(w)) }, 1000);
-    const markLists = () =>
-      cache.db.prepare('SELECT * FROM settlement_sort_mark_lists ORDER BY col, day, pg_code').all() as unknown[];
-    const written = markLists();
-    // Two gateways' lists in each of the eleven columns, a row each.
-    expect(written).toHaveLength(KEYED_SORT_COLUMNS.length * 2);
-    // A file that was at version 14 or 15: its keys current, no mark lists (migration 16 creates the table empty).
-    cache.db.exec('DELETE FROM settlement_sort_mark_lists');
-    const keys = cache.db.prepare('SELECT count(*) FROM settlement_sort_keys').pluck().get() as number;
-    const changes = () => cache.db.prepare('SELECT total_changes()').pluck().get() as number;
-    const before = changes();
-    expect(cache.settlements.sortKeys.writeOne()).toBe('2025-01-15');
-    expect(cache.settlements.sortKeys.writeOne()).toBeNull();
-    // The marks alone were written, the same as with the keys: the keys were not deleted and written again.
-    expect(changes() - before).toBeLessThan(keys);
-    expect(cache.db.prepare('SELECT count(*) FROM settlement_sort_keys').pluck().get()).toBe(keys);
-    expect(markLists()).toEqual(written);
-    // A date with no current records has no keys and no marks, and is not taken up again and again.
-    const empty = cache.syncRuns.claim('settlements', { from: '2025-01-16', to: '2025-01-16', pg: null }, [
-      '2025-01-16',
-    ]).run;
-    const ingest = cache.settlements.beginDate({ runId: empty.id, date: '2025-01-16', pg: null });
-    ingest.upsertPage([], 0);
-    ingest.finish();
-    cache.syncRuns.finish(empty.id, 'completed');
-    expect(cache.settlements.sortKeys.writeOne()).toBe('2025-01-16');
-    expect(cache.settlements.sortKeys.writeOne()).toBeNull();
-    cache.close();
-  });
-
-  it('17: dates keyed before it are keyed again, the statuses included, when a sync next ends; reads stay exact', () => {
-    const file = join(dir, 'keyed-before-17.sqlite');
+  it('26: dates keyed before it are keyed again, in blocks, when a sync next ends; reads stay exact meanwhile', () => {
+    const file = join(dir, 'keyed-before-26.sqlite');
     const cache = openCache(file, { now });
     const date = '2025-01-15';
     const records = new SettlementSource(5, 600, ['payu', 'cashfree']).page(date, undefined, 0, 600);
     syncRunInto(cache, { [date]: records.data.map((w) => settlementRecord.parse(w)) }, 1000);
-    const statusCols = [KEYED_SORT_COLUMNS.indexOf('order_status'), KEYED_SORT_COLUMNS.indexOf('pg_status')];
-    const statusKeys = () =>
-      cache.db
-        .prepare(`SELECT count(*) FROM settlement_sort_keys WHERE col IN (${statusCols.join(',')})`)
-        .pluck()
-        .get() as number;
-    expect(statusKeys()).toBe(2 * 600);
+    /** Keys in the blocks: a class byte each. */
+    const keys = () =>
+      cache.db.prepare('SELECT coalesce(sum(length(classes)), 0) FROM settlement_sort_blocks').pluck().get() as number;
+    // Every column's lists together hold every record once.
+    expect(keys()).toBe(KEYED_SORT_COLUMNS.length * 600);
     /** Every record in the order status's order, read in pages of 250, each after the one before's cursor. */
     const byStatus = () => {
       const ids: string[] = [];
@@ -310,14 +278,26 @@ describe('migrations', () => {
       ][]
     ).map(([status, id]) => `${status}/${id}`);
     expect(byStatus()).toEqual(plain);
-    // A file that was at version 16: its dates keyed without the statuses' lists; migration 17 makes them not current.
-    cache.db.exec(`DELETE FROM settlement_sort_keys WHERE col IN (${statusCols.join(',')})`);
-    cache.db.exec(MIGRATIONS.find((m) => m.version === 17)!.sql);
+    // A file that was at version 25, as migration 26 leaves it: no keys, no marks, no date current.
+    cache.db.exec(
+      'DELETE FROM settlement_sort_blocks; DELETE FROM settlement_sort_mark_lists; DELETE FROM settlement_sorted_days',
+    );
     expect(byStatus()).toEqual(plain);
     expect(cache.settlements.sortKeys.writeOne()).toBe(date);
     expect(cache.settlements.sortKeys.writeOne()).toBeNull();
-    expect(statusKeys()).toBe(2 * 600);
+    expect(keys()).toBe(KEYED_SORT_COLUMNS.length * 600);
     expect(byStatus()).toEqual(plain);
+    // A date with no current records has no keys and no marks, and is not taken up again and again.
+    const empty = cache.syncRuns.claim('settlements', { from: '2025-01-16', to: '2025-01-16', pg: null }, [
+      '2025-01-16',
+    ]).run;
+    const ingest = cache.settlements.beginDate({ runId: empty.id, date: '2025-01-16', pg: null });
+    ingest.upsertPage([], 0);
+    ingest.finish();
+    cache.syncRuns.finish(empty.id, 'completed');
+    expect(cache.settlements.sortKeys.writeOne()).toBe('2025-01-16');
+    expect(cache.settlements.sortKeys.writeOne()).toBeNull();
+    expect(keys()).toBe(KEYED_SORT_COLUMNS.length * 600);
     cache.close();
   });
 

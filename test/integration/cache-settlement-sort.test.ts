@@ -12,8 +12,6 @@ import { openCache, type Cache } from '../../electron/cache/database';
 import { createKeyOrder } from '../../electron/cache/settlement-key-order';
 import { createKeyRank, type KeyRankTuning } from '../../electron/cache/settlement-key-rank';
 import { toSqlFilter } from '../../electron/cache/settlement-filter';
-import { dayNumber } from '../../electron/cache/settlement-ids';
-import { ruleBit } from '../../electron/cache/settlement-rows';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { settlementRecord } from '../../shared/api/settlements';
@@ -26,6 +24,7 @@ import {
 } from '../../shared/settlement-query';
 import { TEST_NOW } from '../support/clock';
 import { allCachedRows } from '../support/cache-rows';
+import { plainIds as plainIdsOn } from '../support/plain-order';
 import { syncRunInto } from '../support/settlement-run';
 
 const DATES = ['2025-05-01', '2025-05-02', '2025-05-04', '2025-05-05'];
@@ -59,37 +58,14 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/**
- * The ids of a filter's records (current by default) in a sort's order, by SQLite alone: what every read must equal;
- * `after` a row's sort value and id when given (a keyset page's cursor).
- */
-function plainIds(
+/** The ids of a filter's records in a sort's order by SQLite alone, on the second connection. */
+const plainIds = (
   filter: SettlementFilter,
   sort: SettlementSort,
-  limit = -1,
-  offset = 0,
+  limit?: number,
+  offset?: number,
   after?: { value: string | number; id: number },
-): number[] {
-  const where = ['date BETWEEN @from AND @to'];
-  if (filter.state !== 'all')
-    where.push(filter.state === 'vanished' ? 'vanished_at IS NOT NULL' : 'vanished_at IS NULL');
-  if (filter.pg) where.push('pg = @pg');
-  if (filter.paymentMode) where.push('payment_mode = @paymentMode');
-  if (filter.orderStatus) where.push('order_status = @orderStatus');
-  if (filter.pgStatus) where.push('pg_status = @pgStatus');
-  if (filter.exceptionsOnly) where.push('exception_flags <> 0');
-  if (filter.rule) where.push(`exception_flags & ${ruleBit(filter.rule)} <> 0`);
-  const dir = sort.direction.toUpperCase();
-  const column = sort.column === 'order_id' || sort.column === 'utr' ? `ifnull(${sort.column}, '')` : sort.column;
-  const key = sort.column === 'date' ? '' : `${column} ${dir}, `;
-  if (after) where.push(`(${column}, id) ${sort.direction === 'desc' ? '<' : '>'} (@afterValue, @afterId)`);
-  return plain
-    .prepare(
-      `SELECT id FROM settlements WHERE ${where.join(' AND ')} ORDER BY ${key}id ${dir} LIMIT @limit OFFSET @offset`,
-    )
-    .pluck()
-    .all({ ...filter, limit, offset, afterValue: after?.value, afterId: after?.id }) as number[];
-}
+) => plainIdsOn(plain, filter, sort, limit, offset, after);
 
 /** The page of 40 at `position` and the page after it (by its cursor) equal the plain ORDER BY's at those offsets. */
 function pageAndNextMatch(filter: SettlementFilter, sort: SettlementSort, position: number): void {
@@ -266,27 +242,6 @@ describe('sort keys that are not current', () => {
     }
   };
 
-  it('a date with current keys and no marks (keyed before migration 16): no rank, and jumps skip rows exactly', () => {
-    cache.db.exec('SAVEPOINT unmarked');
-    try {
-      cache.db.prepare('DELETE FROM settlement_sort_mark_lists WHERE day = ?').run(dayNumber(DATES[1]!));
-      marksRank(cache.db, false);
-      for (const filter of MARKS_RANK) {
-        const sort = { column: 'amount', direction: 'desc' } as const;
-        const total = plainIds(filter, sort).length;
-        for (const position of [1, total >> 1, total - 1]) {
-          expect(
-            cache.settlements.query({ ...filter, sort, position, limit: 40 }).rows.map((r) => r.id),
-            `${JSON.stringify(filter)} at ${position}`,
-          ).toEqual(plainIds(filter, sort, 40, position));
-        }
-      }
-    } finally {
-      cache.db.exec('ROLLBACK TO unmarked; RELEASE unmarked');
-    }
-    marksRank(cache.db, true);
-  });
-
   it('answers exactly while a date is re-synced and after, with changed values and vanished records', () => {
     const date = DATES[2]!;
     const records = source.page(date, undefined, 0, PER_DAY).data.map((w) => settlementRecord.parse(w));
@@ -339,12 +294,15 @@ describe('sort keys that are not current', () => {
     expect(cache.settlements.sortKeys.writeOne()).toBeNull();
     marksRank(plain, true);
     // Current keys again, of the current records only: the vanished ones are read by scanning.
-    expect(
-      plain
-        .prepare('SELECT count(*) FROM settlement_sort_keys JOIN settlements USING (id) WHERE vanished_at IS NOT NULL')
-        .pluck()
-        .get(),
-    ).toBe(0);
+    const keyOrder = createKeyOrder(plain);
+    const listed = keyOrder.lists(toSqlFilter(settlementFilter.parse({ from: date, to: date })).params)!.lists;
+    const keyed = listed.flatMap(({ day, pg }) => {
+      const list = keyOrder.sortLists.list(0, day, pg);
+      return list === null ? [] : keyOrder.sortLists.scan(list, 0, 1, null, Infinity).ids;
+    });
+    expect(keyed.sort((a, b) => a - b)).toEqual(
+      plain.prepare('SELECT id FROM settlements WHERE date = ? AND vanished_at IS NULL ORDER BY id').pluck().all(date),
+    );
     check();
     // A vanished record that comes back unchanged is missing from the keys until they are written again.
     const back = cache.syncRuns.claim('settlements', { from: date, to: date, pg: null }, [date]).run;

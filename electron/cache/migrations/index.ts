@@ -28,6 +28,7 @@ import { migration as m022 } from './022-desk-unpublished-dates';
 import { migration as m023 } from './023-journal-verifications-and-today';
 import { migration as m024 } from './024-exception-figures';
 import { migration as m025 } from './025-rollup-line-kinds';
+import { migration as m026 } from './026-packed-sort-keys';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m023,
   m024,
   m025,
+  m026,
 ];

@@ -1,0 +1,265 @@
+/**
+ * The sort keys' lists as reads see them (sort-keys.ts): a list's marks (each block's first key and ordinal), its
+ * blocks decoded, its keys' values read from the records by id, and the classes of record a filter keeps. A key's
+ * place in a list is an ordinal: its block's first ordinal (the marks') and its place in the block.
+ *
+ * Marks and blocks are kept while the file's data stays the same (`renew` with the data's generation): a page and
+ * the next one, or a jump's cuts, read the same few blocks again.
+ */
+import type { Database } from 'better-sqlite3';
+import { FILTER_SQL, type FilterParams } from './settlement-filter';
+import { PER_DAY } from './settlement-ids';
+import { SORT_EXPRESSION, decodeBlock, decodeMarkCounts, type Block, type SortKey } from './sort-keys';
+import { KEYED_SORT_COLUMNS } from '../../shared/settlement-query';
+
+type Value = string | number;
+
+/** Text in SQLite's BINARY order (UTF-8 bytes, which is code point order); numbers by value. */
+export function compareValues(a: Value, b: Value): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a);
+  const y = String(b);
+  if (x === y) return 0;
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const cx = x.charCodeAt(i);
+    const cy = y.charCodeAt(i);
+    if (cx === cy) continue;
+    // A surrogate (a code point past U+FFFF) is above every other UTF-16 unit in code point order.
+    const sx = cx >= 0xd800 && cx <= 0xdfff;
+    const sy = cy >= 0xd800 && cy <= 0xdfff;
+    return sx === sy ? cx - cy : sx ? 1 : -1;
+  }
+  return x.length - y.length;
+}
+/** Keys in a list's order: by value, ties by id. */
+export const compareKeys = (a: SortKey, b: SortKey): number => compareValues(a[0], b[0]) || a[1] - b[1];
+
+/** The filters but the dates, a gateway and a text search, checked on a class of record. */
+const CLASS_FILTER_SQL = `(:modeCode IS NULL OR k.mode_code = :modeCode)
+      AND (:orderStatusCode IS NULL OR k.order_status_code = :orderStatusCode)
+      AND (:pgStatusCode IS NULL OR k.pg_status_code = :pgStatusCode)
+      AND (:ruleBit IS NULL OR k.exception_flags & :ruleBit <> 0)
+      AND (:exceptionsOnly = 0 OR k.exception_flags <> 0)`;
+
+/** One list (column, day, gateway): its marks' keys and counts, and `n`, each block's first ordinal then its size. */
+export interface SortList {
+  col: number;
+  day: number;
+  pg: number;
+  keys: SortKey[];
+  n: number[];
+  counts: Uint8Array;
+}
+
+/** The filter's numbers of payment mode and statuses (-1: a value no record has), its rule and exceptions only. */
+export interface ClassFilter {
+  modeCode: number | null;
+  orderStatusCode: number | null;
+  pgStatusCode: number | null;
+  ruleBit: number | null;
+  exceptionsOnly: boolean;
+}
+
+/** Blocks kept decoded (about 2.3 KB each), lists, and values a seek read: bounds on their memory. */
+const KEPT_BLOCKS = 4096;
+const KEPT_LISTS = 20_000;
+const KEPT_VALUES = 200_000;
+
+export function createSortLists(db: Database) {
+  const markRow = db
+    .prepare(`SELECT keys, counts FROM settlement_sort_mark_lists WHERE col = ? AND day = ? AND pg_code = ?`)
+    .raw(true);
+  const blockRow = db
+    .prepare(`SELECT ids, classes FROM settlement_sort_blocks WHERE col = ? AND day = ? AND pg_code = ? AND block = ?`)
+    .raw(true);
+  const classes = db.prepare(`SELECT code FROM settlement_sort_classes AS k WHERE ${CLASS_FILTER_SQL}`).pluck();
+  const valueOf = KEYED_SORT_COLUMNS.map((column) =>
+    db.prepare(`SELECT ${SORT_EXPRESSION[column]} FROM settlements WHERE id = ?`).pluck(),
+  );
+  const keysOf = (searched: boolean) =>
+    KEYED_SORT_COLUMNS.map((column) =>
+      db
+        .prepare(
+          `SELECT id, ${SORT_EXPRESSION[column]} FROM settlements WHERE id IN (SELECT value FROM json_each(:ids))
+           ${searched ? `AND ${FILTER_SQL}` : ''}`,
+        )
+        .raw(true),
+    );
+  const plainKeys = keysOf(false);
+  const searchedKeys = keysOf(true);
+
+  let generation = '';
+  const lists = new Map<string, SortList | null>();
+  const blocks = new Map<string, Block>();
+  /** Per column, values by id: a jump's cuts seek in the same blocks, whose binary searches read the same records. */
+  const values = KEYED_SORT_COLUMNS.map(() => new Map<number, Value>());
+
+  /** Drops what was kept when the data's generation is not the one it was read under. */
+  function renew(now: string) {
+    if (now === generation && lists.size < KEPT_LISTS) return;
+    generation = now;
+    lists.clear();
+    blocks.clear();
+    for (const kept of values) kept.clear();
+  }
+
+  /** A record's value in a column. */
+  function valueAt(col: number, id: number): Value {
+    const kept = values[col]!;
+    let found = kept.get(id);
+    if (found === undefined) {
+      if (kept.size >= KEPT_VALUES) kept.clear();
+      kept.set(id, (found = valueOf[col]!.get(id) as Value));
+    }
+    return found;
+  }
+
+  /** A list's marks; null for a list with no keys. */
+  function list(col: number, day: number, pg: number): SortList | null {
+    const name = `${col}:${day}:${pg}`;
+    let found = lists.get(name);
+    if (found === undefined) {
+      const row = markRow.get(col, day, pg) as [string, Uint8Array] | undefined;
+      found =
+        row === undefined
+          ? null
+          : {
+              col,
+              day,
+              pg,
+              keys: JSON.parse(row[0]) as SortKey[],
+              n: decodeMarkCounts(row[1], null).n,
+              counts: row[1],
+            };
+      lists.set(name, found);
+    }
+    return found;
+  }
+
+  /** A list's block `b`, decoded. */
+  function block(l: SortList, b: number): Block {
+    const name = `${l.col}:${l.day}:${l.pg}:${b}`;
+    let found = blocks.get(name);
+    if (found === undefined) {
+      if (blocks.size >= KEPT_BLOCKS) blocks.clear();
+      const [ids, codes] = blockRow.get(l.col, l.day, l.pg, b) as [Uint8Array, Uint8Array];
+      found = decodeBlock(ids, codes, l.day * PER_DAY);
+      blocks.set(name, found);
+    }
+    return found;
+  }
+
+  /** The block holding ordinal `n` (its last block for the list's size). */
+  function blockOf(l: SortList, n: number): number {
+    let a = 0;
+    let b = l.n.length - 2;
+    while (a < b) {
+      const m = (a + b + 1) >> 1;
+      if (l.n[m]! <= n) a = m;
+      else b = m - 1;
+    }
+    return a;
+  }
+
+  /**
+   * Where `key` falls in a list: the block and the place in it of the first key at or above it (the block's length
+   * when every key of the block is below), and its ordinal. The block by the marks' keys, the place by the values of
+   * a few of the block's records, a binary search.
+   */
+  function seek(l: SortList, key: SortKey): { block: number; at: number; n: number } {
+    let a = 0;
+    let b = l.keys.length;
+    while (a < b) {
+      const m = (a + b) >> 1;
+      if (compareKeys(l.keys[m]!, key) < 0) a = m + 1;
+      else b = m;
+    }
+    if (a === 0) return { block: 0, at: 0, n: 0 };
+    // The last block whose first key is below `key`: the place sought is past that first key, in it or at its end.
+    const found = a - 1;
+    const { ids } = block(l, found);
+    let lo = 1;
+    let hi = ids.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (compareKeys([valueAt(l.col, ids[m]!), ids[m]!], key) < 0) lo = m + 1;
+      else hi = m;
+    }
+    return { block: found, at: lo, n: l.n[found]! + lo };
+  }
+
+  /**
+   * A list's ids from ordinal `from`, stepping by `step` (1 or -1), up to `to` (excluded; the list's end by default),
+   * those whose class `wanted` keeps (null: all), at most `most`; and the ordinal after the last one looked at.
+   */
+  function scan(
+    l: SortList,
+    from: number,
+    step: 1 | -1,
+    wanted: ReadonlySet<number> | null,
+    most: number,
+    to = step === 1 ? l.n.at(-1)! : -1,
+  ): { ids: number[]; next: number } {
+    const ids: number[] = [];
+    let n = from;
+    while (n !== to && ids.length < most) {
+      const b = blockOf(l, n);
+      const start = l.n[b]!;
+      const { ids: blockIds, classes: blockClasses } = block(l, b);
+      // The block's places from `n` on, this way, to the block's end or `to`.
+      const stop = step === 1 ? Math.min(blockIds.length, to - start) : Math.max(-1, to - start);
+      let i = n - start;
+      for (; i !== stop && ids.length < most; i += step) {
+        if (wanted === null || wanted.has(blockClasses[i]!)) ids.push(blockIds[i]!);
+      }
+      n = start + i;
+    }
+    return { ids, next: n };
+  }
+
+  /** The kept keys (the classes `wanted` keeps) of a block before place `at`. */
+  function keptBefore(l: SortList, b: number, at: number, wanted: ReadonlySet<number>): number {
+    const { classes: blockClasses } = block(l, b);
+    let kept = 0;
+    for (let i = 0; i < at; i++) if (wanted.has(blockClasses[i]!)) kept++;
+    return kept;
+  }
+
+  /**
+   * The keys of `ids` in their order: each record's value in the column; with a text search (`filter`), only the
+   * records that pass it.
+   */
+  function keys(col: number, ids: number[], filter: FilterParams | null = null): SortKey[] {
+    if (ids.length === 0) return [];
+    const params = { ...filter, ids: JSON.stringify(ids) };
+    const byId = new Map<number, Value>();
+    for (const [id, value] of (filter === null ? plainKeys : searchedKeys)[col]!.all(params) as [number, Value][])
+      byId.set(id, value);
+    const out: SortKey[] = [];
+    for (const id of ids) {
+      const value = byId.get(id);
+      if (value !== undefined) out.push([value, id]);
+    }
+    return out;
+  }
+
+  /** The classes of record a filter keeps; null when it keeps every class. */
+  function wanted(filter: ClassFilter): ReadonlySet<number> | null {
+    const { modeCode, orderStatusCode, pgStatusCode, ruleBit, exceptionsOnly } = filter;
+    if (!exceptionsOnly && modeCode === null && orderStatusCode === null && pgStatusCode === null && ruleBit === null)
+      return null;
+    return new Set(
+      classes.all({
+        modeCode,
+        orderStatusCode,
+        pgStatusCode,
+        ruleBit,
+        exceptionsOnly: Number(exceptionsOnly),
+      }) as number[],
+    );
+  }
+
+  return { renew, list, seek, scan, keptBefore, keys, wanted };
+}
+export type SortLists = ReturnType<typeof createSortLists>;
