@@ -66,6 +66,21 @@ function jsSums(
   };
 }
 
+/** The chart's groups (date x gateway x payment mode) of `rows`, with their sums, in the cache's order. */
+function jsGroups(rows: readonly CachedSettlement[]) {
+  const groups = new Map<string, CachedSettlement[]>();
+  for (const r of rows) {
+    const key = `${r.date}|${r.pg}|${r.payment_mode}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, g]) => {
+      const [date, pg, paymentMode] = key.split('|');
+      return { date, pg, paymentMode, ...jsSums(g) };
+    });
+}
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'cache-settlements-'));
   cache = openCache(join(dir, 'cache.sqlite'), { now: () => clock });
@@ -153,17 +168,7 @@ describe('totals and aggregates', () => {
   it('aggregates by date x gateway x payment mode equal a grouping of the records', () => {
     for (const filter of [{}, { exceptionsOnly: true }, { pg: 'cashfree', orderStatus: 'success' }]) {
       const rows = allRows(filter);
-      const groups = new Map<string, CachedSettlement[]>();
-      for (const r of rows) {
-        const key = `${r.date}|${r.pg}|${r.payment_mode}`;
-        groups.set(key, [...(groups.get(key) ?? []), r]);
-      }
-      const expected = [...groups.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : 1))
-        .map(([key, g]) => {
-          const [date, pg, paymentMode] = key.split('|');
-          return { date, pg, paymentMode, ...jsSums(g) };
-        });
+      const expected = jsGroups(rows);
       for (const f of [filter, { ...filter, search: 'ord_' }]) {
         const agg = cache.settlements.aggregate({ ...range, ...f });
         expect(agg.byDate).toEqual(expected);
@@ -273,6 +278,15 @@ describe('query plans', () => {
     );
   });
 
+  it("a search's page in date order reads its matches' rows in id order until the page is full (issue 33)", () => {
+    for (const direction of ['desc', 'asc'] as const) {
+      // The matches' ids sorted alone, then a row read per id: no sort of whole rows after reading every match.
+      expect(plan('query', { ...range, search: 'ord_', sort: { column: 'date', direction } })).toMatch(
+        /SCAN m \| SEARCH settlements USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      );
+    }
+  });
+
   it('another sort reads the range once and keeps the top rows', () => {
     expect(plan('query', { ...range, sort: { column: 'amount', direction: 'desc' } })).toMatch(
       /^SEARCH settlements USING INTEGER PRIMARY KEY .*USE TEMP B-TREE FOR ORDER BY$/,
@@ -307,6 +321,56 @@ describe('query plans', () => {
     }
     // Narrowed by what a batch does not hold (a payment mode), the records are read again.
     expect(plan('totals', { ...range, search: utr, paymentMode: 'UPI' })).not.toMatch(/settlement_batches/);
+  });
+
+  it('the grid\'s "Exceptions only" sums the rollup less its resolved exceptions, not every exception (issue 33)', () => {
+    const exceptions = allRows({ exceptionsOnly: true });
+    // Every exception of one chart group (which then has none left) and every fifth of the rest.
+    const [first] = exceptions;
+    const sameGroup = (r: CachedSettlement) =>
+      r.date === first!.date && r.pg === first!.pg && r.payment_mode === first!.payment_mode;
+    const resolved = exceptions.filter((r, i) => sameGroup(r) || i % 5 === 0);
+    const ids = new Set(resolved.map((r) => r.id));
+    for (const r of resolved) cache.exceptions.act({ recordId: r.id, action: 'resolve', text: 'paid' });
+    cache.exceptions.replaceDeskStates(
+      resolved.map((r) => [r.date, r.pg, r.pg_transaction_id, r.settlement_date, 'resolved', null] as const),
+    );
+    try {
+      const filters: Partial<SettlementQuery>[] = [
+        { exceptionsOnly: true },
+        { exceptionsOnly: true, paymentMode: first!.payment_mode, pg: first!.pg },
+        { rule: first!.exceptions[0]!.rule },
+        { exceptionsOnly: true, orderStatus: 'success', from: DATES[1]! },
+      ];
+      for (const source of ['local', 'desk'] as const) {
+        for (const filter of filters) {
+          const q = { ...range, ...filter };
+          const rows = allRows(filter).filter((r) => !ids.has(r.id));
+          const what = `${source} ${JSON.stringify(filter)}`;
+          expect(cache.settlements.totals(q, source), what).toEqual({ ...jsSums(rows), asOf: clock.toISOString() });
+          const agg = cache.settlements.aggregate(q, source);
+          expect(agg.byDate, what).toEqual(jsGroups(rows));
+          expect(agg.total, what).toEqual(jsSums(rows));
+          for (const read of ['totals', 'aggregate'] as const) {
+            const p = cache.settlements.explain(read, q, source).join(' | ');
+            expect(p).toMatch(/SEARCH settlement_rollup USING PRIMARY KEY \(date>\? AND date<\?\)/);
+            // Each resolved state's record by its key, never a walk of the exceptions or of the records.
+            expect(p).toMatch(
+              /SEARCH s USING INDEX settlements_exception_figures \(exception_flags=\? AND date=\? AND pg=\? AND pg_transaction_id=\? AND settlement_date=\?\)/,
+            );
+            expect(p).not.toMatch(/settlements_exceptions |SCAN settlements|SCAN s\b/);
+          }
+        }
+      }
+      // A group with every exception resolved is no group of the chart.
+      const ofGroup = cache.settlements.aggregate({ ...range, exceptionsOnly: true }, 'local').byDate;
+      expect(
+        ofGroup.some((g) => g.date === first!.date && g.pg === first!.pg && g.paymentMode === first!.payment_mode),
+      ).toBe(false);
+    } finally {
+      cache.db.prepare('DELETE FROM settlement_exception_states').run();
+      cache.exceptions.replaceDeskStates([]);
+    }
   });
 });
 
