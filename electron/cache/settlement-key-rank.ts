@@ -20,7 +20,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { FilterParams } from './settlement-filter';
 import type { KeyOrder } from './settlement-key-order';
 import { ROLLUP_WHERE } from './settlement-rollup';
-import { compareKeys, type SortList } from './settlement-sort-lists';
+import { compareKeys, firstNotBelow, type SortList } from './settlement-sort-lists';
 import { decodeMarkCounts, type SortKey } from './sort-keys';
 import { KEYED_SORT_COLUMNS, type KeyedSortColumn } from '../../shared/settlement-query';
 
@@ -246,13 +246,7 @@ function pointsAround(
   order: (a: SortKey, b: SortKey) => number,
   markCount: number,
 ): [Point, Point] {
-  let a = 0;
-  let b = l.keys.length;
-  while (a < b) {
-    const m = (a + b) >> 1;
-    if (order(l.keys[m]!, key) < 0) a = m + 1;
-    else b = m;
-  }
+  const a = firstNotBelow(l.keys, key, order);
   if (a < l.keys.length && order(l.keys[a]!, key) === 0) {
     const at = markOf(l, a);
     return [at, at];

@@ -35,6 +35,22 @@ export function compareValues(a: Value, b: Value): number {
 /** Keys in a list's order: by value, ties by id. */
 export const compareKeys = (a: SortKey, b: SortKey): number => compareValues(a[0], b[0]) || a[1] - b[1];
 
+/** The place of the first of `keys` (in `order`) not below `key`: `keys.length` when every one is. */
+export function firstNotBelow(
+  keys: readonly SortKey[],
+  key: SortKey,
+  order: (a: SortKey, b: SortKey) => number,
+): number {
+  let a = 0;
+  let b = keys.length;
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if (order(keys[m]!, key) < 0) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
 /** The filters but the dates, a gateway and a text search, checked on a class of record. */
 const CLASS_FILTER_SQL = `(:modeCode IS NULL OR k.mode_code = :modeCode)
       AND (:orderStatusCode IS NULL OR k.order_status_code = :orderStatusCode)
@@ -168,13 +184,7 @@ export function createSortLists(db: Database) {
    * a few of the block's records, a binary search.
    */
   function seek(l: SortList, key: SortKey): { block: number; at: number; n: number } {
-    let a = 0;
-    let b = l.keys.length;
-    while (a < b) {
-      const m = (a + b) >> 1;
-      if (compareKeys(l.keys[m]!, key) < 0) a = m + 1;
-      else b = m;
-    }
+    const a = firstNotBelow(l.keys, key, compareKeys);
     if (a === 0) return { block: 0, at: 0, n: 0 };
     // The last block whose first key is below `key`: the place sought is past that first key, in it or at its end.
     const found = a - 1;

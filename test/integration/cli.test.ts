@@ -123,21 +123,7 @@ describe('on a profile of our own', () => {
 
   it('syncs with the pages at once its profile sets, and refuses a number the client cannot keep open', async () => {
     const day = addDays(TEST_TODAY, -2);
-    const addSlow = (pages: string) =>
-      cli.run(
-        'profiles',
-        'add',
-        '--name',
-        `One page ${pages}`,
-        '--base-url',
-        sb.profile.baseUrl,
-        '--ai-url',
-        sb.profile.aiUrl,
-        '--key',
-        sb.key,
-        '--sync-concurrency',
-        pages,
-      );
+    const addSlow = (pages: string) => addLocalProfile(cli.run, sb, `One page ${pages}`, '--sync-concurrency', pages);
     const refused = await addSlow('9');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--sync-concurrency must be a whole number of pages from 1 to 8, got 9');

@@ -42,16 +42,19 @@ export function cliRunner(dataDir: string, env: NodeJS.ProcessEnv = {}, now?: ()
 export const addLocalProfile = (
   run: (...argv: string[]) => Promise<CliRun>,
   sb: { profile: { baseUrl: string; aiUrl: string }; key: string },
+  name = 'Local',
+  ...options: string[]
 ) =>
   run(
     'profiles',
     'add',
     '--name',
-    'Local',
+    name,
     '--base-url',
     sb.profile.baseUrl,
     '--ai-url',
     sb.profile.aiUrl,
     '--key',
     sb.key,
+    ...options,
   );

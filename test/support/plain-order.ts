@@ -1,7 +1,10 @@
 /** A settlement filter and sort answered by SQLite alone: what every read through the sort keys must equal. */
 import type Database from 'better-sqlite3';
+import { expect } from 'vitest';
+import type { Cache } from '../../electron/cache/database';
 import { ruleBit } from '../../electron/cache/settlement-rows';
 import type { SettlementFilter, SettlementSort } from '../../shared/settlement-query';
+import { allCachedRows } from './cache-rows';
 
 /**
  * The ids of a filter's records (current by default) in a sort's order, `after` a row's sort value and id when given
@@ -34,4 +37,23 @@ export function plainIds(
     )
     .pluck()
     .all({ ...filter, limit, offset, afterValue: after?.value, afterId: after?.id }) as number[];
+}
+
+/** Every page of each filter in each sort, read through `cache`'s keyset cursors, equals the plain order on `plain`. */
+export function expectEveryPagePlain(
+  cache: Cache,
+  plain: Database.Database,
+  filters: readonly SettlementFilter[],
+  sorts: readonly SettlementSort[],
+): void {
+  for (const filter of filters) {
+    for (const sort of sorts) {
+      const expected = plainIds(plain, filter, sort);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(
+        allCachedRows(cache, filter, { ...filter, sort }).map((r) => r.id),
+        `${JSON.stringify(filter)} by ${sort.column} ${sort.direction}`,
+      ).toEqual(expected);
+    }
+  }
 }
