@@ -14,8 +14,8 @@
  *  - `settlement_rollup` holds count and sums (refunds and chargebacks apart, migration 25) per date x gateway x
  *    payment mode x statuses x exception flags, kept in step with the records in the same transactions, so totals and aggregates with any
  *    filter but text search do not scan a million rows (settlement-rollup.ts).
- *  - `settlement_keys` holds the search keys (UTR, gateway transaction id, order id) of each date, ordered by date
- *    then key without case, and is written when a date closes, all its keys at once in key order: appends,
+ *  - `settlement_keys` holds the search keys (UTR, gateway transaction id, order id) of each day, ordered by day
+ *    then key without case, each with its record's offset in the day (migration 27), and is written when a date closes, all its keys at once in key order: appends,
  *    where an index on the keys would take three random B-tree inserts a row (three plain indexes cut the
  *    ingest to a sixth of a bare insert; per-date indexes still nearly doubled the cost of a page).
  *    `settlement_keyed_days` lists the dates whose keys are current; a page that changes a date's records

@@ -9,17 +9,18 @@
  * the keyed dates in its own transaction, so keys are never marked current for records they do not cover.
  */
 import type { Database } from 'better-sqlite3';
-import { idRange } from './settlement-ids';
+import { dayNumber, idRange } from './settlement-ids';
 import { prepareAll } from './statements';
 
 const SQL = {
   pending: `SELECT date FROM settlement_days WHERE date NOT IN (SELECT date FROM settlement_keyed_days)
             ORDER BY date LIMIT 1`,
-  drop: `DELETE FROM settlement_keys WHERE date = ?`,
+  drop: `DELETE FROM settlement_keys WHERE day = ?`,
   // In the table's own order, so the date's keys are appended rather than inserted one by one at random. A row
-  // whose two keys are the same text has one entry.
-  build: `INSERT OR IGNORE INTO settlement_keys (date, key, id)
-            SELECT @date, key, id FROM (
+  // whose two keys are the same text has one entry. Each key holds its day's number and its record's offset from
+  // the day's first id (migration 27).
+  build: `INSERT OR IGNORE INTO settlement_keys (day, key, n)
+            SELECT @day, key, id - @lo FROM (
               SELECT utr AS key, id FROM settlements WHERE id BETWEEN @lo AND @hi AND utr IS NOT NULL
               UNION ALL SELECT pg_transaction_id, id FROM settlements WHERE id BETWEEN @lo AND @hi
               UNION ALL SELECT order_id, id FROM settlements WHERE id BETWEEN @lo AND @hi AND order_id IS NOT NULL)
@@ -32,8 +33,9 @@ export function createSearchKeys(db: Database) {
   const writeDate = db.transaction((): string | null => {
     const date = sql.pending.pluck().get() as string | undefined;
     if (date === undefined) return null;
-    sql.drop.run(date);
-    sql.build.run({ date, ...idRange(date, date) });
+    const day = dayNumber(date);
+    sql.drop.run(day);
+    sql.build.run({ day, ...idRange(date, date) });
     sql.keyed.run(date);
     return date;
   });

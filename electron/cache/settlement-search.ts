@@ -3,7 +3,7 @@
  * any case (ASCII). The row check itself is the filter's `LIKE 'text%'` (settlement-filter.ts); this decides which
  * rows a read visits.
  *
- * The three keys of every record are in `settlement_keys`, ordered by date then key without case (migrations.ts),
+ * The three keys of every record are in `settlement_keys`, ordered by day then key without case (migrations.ts),
  * so a search seeks each date of its range once: 90 seeks for a 90-day range, and only the matching rows are
  * read. A date whose records changed since its keys were written (a sync writing it now, or one that stopped
  * half-way) is not in `settlement_keyed_days`; its records are walked instead, which only that date costs.
@@ -23,8 +23,8 @@ export const MAX_KEYED = 10_000;
 export const DAYS = `days(day, lo) AS (SELECT :from, :lo UNION ALL SELECT date(day, '+1 day'), lo + ${PER_DAY} FROM days WHERE day < :to)`;
 
 /** Matches in the dates whose keys are current, by the keys. */
-const KEYED = `SELECT k.id AS mid FROM days JOIN settlement_keys AS k
-    ON k.date = days.day AND k.key >= :searchLo AND k.key < :searchHi`;
+const KEYED = `SELECT days.lo + k.n AS mid FROM days JOIN settlement_keys AS k
+    ON k.day = days.lo / ${PER_DAY} AND k.key >= :searchLo AND k.key < :searchHi`;
 
 /** Matches in the other dates, by walking their records. */
 const WALKED = `SELECT s.id AS mid FROM days JOIN settlements AS s ON s.id BETWEEN days.lo AND days.lo + ${PER_DAY - 1}
@@ -49,7 +49,8 @@ const COUNT_SQL = `WITH RECURSIVE ${DAYS} SELECT count(*) FROM (${KEYED} UNION A
  * 1,000,000 records cost a search 220 ms). Dates without a match between two with one are still walked.
  */
 const SPAN_SQL = `WITH RECURSIVE ${DAYS} SELECT min(day), max(day) FROM days
-  WHERE EXISTS (SELECT 1 FROM settlement_keys AS k WHERE k.date = days.day AND k.key >= :searchLo AND k.key < :searchHi)
+  WHERE EXISTS (SELECT 1 FROM settlement_keys AS k
+                WHERE k.day = days.lo / ${PER_DAY} AND k.key >= :searchLo AND k.key < :searchHi)
      OR (day NOT IN (SELECT date FROM settlement_keyed_days)
          AND EXISTS (SELECT 1 FROM settlements AS s WHERE s.id BETWEEN days.lo AND days.lo + ${PER_DAY - 1}))`;
 

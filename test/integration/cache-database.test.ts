@@ -178,6 +178,11 @@ const SEEDS: Record<number, string[]> = {
   ],
   // The sort keys packed in blocks (issue 33): one key, id offset 1 in 3 bytes, class 1 in a byte.
   26: [`INSERT INTO settlement_sort_blocks VALUES (2, 20089, 1, 0, x'010000', x'01')`],
+  // Search keys by day number and the record's offset in its day (issue 33).
+  27: [
+    `INSERT INTO settlement_keys VALUES (20089, 'UTR1', 1)`,
+    `INSERT INTO settlement_keyed_days VALUES ('2025-01-01')`,
+  ],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */

@@ -83,7 +83,7 @@ describe('text search', () => {
       const found = allRows({ search: text });
       expect(found.length, text).toBeGreaterThan(0);
       expect(found, text).toEqual(all.filter(matches(text)));
-      expect(plan({ search: text }), text).toMatch(/SEARCH k USING PRIMARY KEY \(date=\? AND key>\? AND key<\?\)/);
+      expect(plan({ search: text }), text).toMatch(/SEARCH k USING PRIMARY KEY \(day=\? AND key>\? AND key<\?\)/);
     }
   });
 

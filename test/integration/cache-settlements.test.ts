@@ -304,7 +304,7 @@ describe('query plans', () => {
     // A search seeks its matches in the keys of each date, then reads each matching record by its id: an order id's
     // start is no UTR's, so its totals cannot come from the batches.
     expect(plan('totals', { ...range, search: 'ord_' })).toMatch(
-      /SEARCH k USING PRIMARY KEY \(date=\? AND key>\? AND key<\?\).*SEARCH settlements USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+      /SEARCH k USING PRIMARY KEY \(day=\? AND key>\? AND key<\?\).*SEARCH settlements USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
     );
   });
 

@@ -29,6 +29,7 @@ import { migration as m023 } from './023-journal-verifications-and-today';
 import { migration as m024 } from './024-exception-figures';
 import { migration as m025 } from './025-rollup-line-kinds';
 import { migration as m026 } from './026-packed-sort-keys';
+import { migration as m027 } from './027-compact-search-keys';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m024,
   m025,
   m026,
+  m027,
 ];
