@@ -2,8 +2,8 @@
  * Writes one export from a read-only cache connection: the settlement workbook (Summary, detail sheets continued
  * past Excel's row limit without splitting a day, Exceptions, Audit) or CSV (split into numbered files past a
  * spreadsheet's rows, with a provenance sidecar), and the beneficiary, payout-lookup and balance lists. Everything
- * is read inside one read transaction, so the Summary describes exactly the detail rows even while a sync writes;
- * the export also adds the detail up as it streams and refuses to finish if the two differ.
+ * is read inside one read transaction, so the sheets describe the same records even while a sync writes; the Summary
+ * is the detail added up as it streams, and the export refuses to finish if that differs from the cache's own sums.
  *
  * Runs in the export worker (worker.ts) in the app, and directly in tests and benchmarks.
  */

@@ -439,7 +439,7 @@ export type Totals = Record<WorkbookFigure, number>;
 /** The Summary's columns and the amounts split by kind of line. */
 const ALL_FIGURES: readonly WorkbookFigure[] = [...FIGURES, 'sales', 'refunds', 'chargebacks'];
 
-/** The figures the cache keeps per date x gateway x payment mode apart from the records (`aggregate`). */
+/** The figures the cache sums per date x gateway x payment mode (`aggregate`), which each line is checked on. */
 const CACHED_FIGURES = ['count', 'amount', 'fees', 'taxes', 'settled', 'sales', 'refunds', 'chargebacks'] as const;
 
 export const zeroTotals = (): Totals => ({
@@ -481,8 +481,8 @@ export function grandTotal(groups: readonly WorkbookGroup[]): Totals {
 
 /**
  * The Summary's lines, added up from the detail rows as they are written. Summing the records again in SQL, grouped
- * and sorted, cost the export a tenth of its CPU at 100,000 rows (docs/performance/export-at-the-floor.md); the
- * figures the cache keeps apart from the records, its rollup, are the check instead (`linesAgainst`).
+ * and sorted, was about a tenth of the CPU the rows of an export cost (docs/performance/export-at-the-floor.md); the
+ * cache's own sums for the filter (`aggregate`: its rollup wherever the filter allows) are the check instead.
  */
 export function createSummaryLines() {
   const byDate = new Map<string, Map<string, Map<string, Totals>>>();
