@@ -64,8 +64,8 @@ export function isFailed(record: Pick<SettlementRecord, 'pg_status'>): boolean {
 /**
  * What a line of a batch is, from the interface's own fields: a sale (amount 0 or more, a failed payment
  * included), or a debit netted out of the batch, a chargeback when it carries a dispute id and a refund when not.
- * The sign and the dispute id, not the status words, which differ between gateways. `LINE_KIND_SUMS` in
- * electron/cache/settlements.ts is the same rule in SQL (a dispute id of spaces, tabs or line breaks is none).
+ * The sign and the dispute id, not the status words, which differ between gateways. `DEBIT_SUMS` in
+ * electron/cache/settlement-rollup.ts is the same rule in SQL (a dispute id of spaces, tabs or line breaks is none).
  */
 export type LineKind = 'sale' | 'refund' | 'chargeback';
 export function lineKind(r: Pick<SettlementRecord, 'amount' | 'dispute_id'>): LineKind {

@@ -30,9 +30,7 @@ import { createSettlementVerifier } from './settlement-verify';
 import { createSchemaGuard } from './schema-check';
 import { DEFAULT_SORT, createSettlementPages } from './settlement-pages';
 import { createFilingOrder } from './settlement-filing-order';
-import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
 import { DEBIT_SUMS, ROLLUP_WHERE } from './settlement-rollup';
-import { ruleBit } from './settlement-rows';
 import { createSearchKeys } from './search-keys';
 import { createSortKeys } from './sort-keys';
 import { SEARCHED_ROWS, SEARCH_WITH, createSearchPlanner } from './settlement-search';
@@ -41,13 +39,6 @@ import { exactNumber, prepareAll } from './statements';
 const SUMS = `count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(settled_amount), ${DEBIT_SUMS}`;
 const ROLLUP_SUMS = 'sum(count), sum(amount), sum(fees), sum(taxes), sum(settled), sum(refunds), sum(chargebacks)';
 const RECORDS_WHERE = `id BETWEEN :lo AND :hi AND ${FILTER_SQL}`;
-
-/** Sales, refunds and chargebacks: `lineKind` (shared/reconciliation.ts) in SQL, summed apart. */
-const LINE_KIND_SUMS = `sum(CASE WHEN amount >= 0 THEN amount END), ${DEBIT_SUMS}`;
-/** Every sum a workbook's Summary sheet shows, per date x gateway x payment mode. */
-const WORKBOOK_SUMS = `count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax), sum(cgst), sum(igst), sum(sgst),
-  sum(merchant_subvention_amount), sum(settled_amount), ${LINE_KIND_SUMS}`;
-const RULE_COUNTS = RULE_IDS.map((id) => `sum(exception_flags & ${ruleBit(id)} <> 0)`).join(', ');
 
 /**
  * The ids of the current exceptions of `:from`-`:to` that the grid leaves out as resolved (`:hideResolved`, as in
@@ -69,11 +60,6 @@ const RESOLVED_WHERE = `id IN (${RESOLVED_OF('settlement_exception_states', 1)}
 const FACET_WHERE = 'date BETWEEN :from AND :to AND count > 0 AND (:pg IS NULL OR pg = :pg)';
 
 const SQL = {
-  workbookSums: `SELECT date, pg, payment_mode, ${WORKBOOK_SUMS} FROM settlements WHERE ${RECORDS_WHERE}
-                 GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
-  workbookSumsOfExceptions: `SELECT date, pg, payment_mode, ${WORKBOOK_SUMS} FROM settlements WHERE ${RECORDS_WHERE}
-                 ${EXCEPTIONS_SQL} GROUP BY date, pg, payment_mode ORDER BY date, pg, payment_mode`,
-  ruleCounts: `SELECT ${RULE_COUNTS} FROM settlements WHERE ${RECORDS_WHERE} ${EXCEPTIONS_SQL}`,
   totalsFromRollup: `SELECT ${ROLLUP_SUMS} FROM settlement_rollup WHERE ${ROLLUP_WHERE}`,
   totalsFromBatches: `SELECT sum(records), sum(amount), sum(fees), sum(taxes), sum(settled), sum(refunds), sum(chargebacks)
                       FROM settlement_batches
@@ -104,30 +90,6 @@ const SQL = {
            UNION SELECT DISTINCT 'pgStatuses', pg_status FROM settlement_rollup WHERE ${FACET_WHERE}
            ORDER BY 1, 2`,
 } as const;
-
-const WORKBOOK_FIGURES = [
-  'count',
-  'amount',
-  'fees',
-  'taxes',
-  'cgst',
-  'igst',
-  'sgst',
-  'subvention',
-  'settled',
-  'sales',
-  'refunds',
-  'chargebacks',
-] as const;
-
-export type WorkbookFigure = (typeof WORKBOOK_FIGURES)[number];
-
-/** One Summary line: integer paise, counts of records. */
-export type WorkbookGroup = { date: string; pg: string; paymentMode: string } & Record<WorkbookFigure, number>;
-export interface WorkbookSummary {
-  groups: WorkbookGroup[];
-  ruleCounts: Record<RuleId, number>;
-}
 
 /** Count, amount, fees, taxes, settled, refunds and chargebacks: what every totals and aggregate statement reads. */
 type SumRow = [bigint | null, bigint | null, bigint | null, bigint | null, bigint | null, bigint | null, bigint | null];
@@ -165,7 +127,6 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
   for (const s of [sql.aggregateFromRollup, sql.aggregate, sql.aggregateOfExceptions]) s.raw().safeIntegers();
   for (const s of [sql.aggregateOfMatches, sql.aggregateOfMatchedExceptions]) s.raw().safeIntegers();
   for (const s of [sql.totalsOfResolved, sql.aggregateOfResolved]) s.raw().safeIntegers();
-  for (const s of [sql.workbookSums, sql.workbookSumsOfExceptions, sql.ruleCounts]) s.raw().safeIntegers();
   const verifier = createSettlementVerifier(db);
   const ingest = {
     db,
@@ -359,45 +320,6 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
 
     /** The chart's sums per date x gateway x payment mode, read as `totals` is. */
     aggregate,
-
-    /**
-     * The Summary sheet of a workbook: every sum per date x gateway x payment mode, read from the records
-     * themselves, and how many records break each rule. Call inside the read transaction the export's
-     * detail rows are read in, so both describe the same records.
-     */
-    workbookSummary(input: SettlementFilter): WorkbookSummary {
-      const { params, exceptionsOnly } = toSqlFilter(settlementFilter.parse(input));
-      const rows = (exceptionsOnly ? sql.workbookSumsOfExceptions : sql.workbookSums).all(params) as [
-        string,
-        string,
-        string,
-        ...(bigint | null)[],
-      ][];
-      const groups = rows.map(([date, pg, paymentMode, ...values]) => {
-        const [count, amount, fees, taxes, cgst, igst, sgst, subvention, settled, sales, refunds, chargebacks] =
-          values.map((v, i) => exactNumber(v ?? 0n, WORKBOOK_FIGURES[i]!)) as number[];
-        return {
-          date,
-          pg,
-          paymentMode,
-          count,
-          amount,
-          fees,
-          taxes,
-          cgst,
-          igst,
-          sgst,
-          subvention,
-          settled,
-          sales,
-          refunds,
-          chargebacks,
-        } as WorkbookGroup;
-      });
-      const counts = (sql.ruleCounts.get(params) as (bigint | null)[]).map((v) => exactNumber(v ?? 0n, 'rule count'));
-      const ruleCounts = Object.fromEntries(RULE_IDS.map((id, i) => [id, counts[i] ?? 0])) as Record<RuleId, number>;
-      return { groups, ruleCounts };
-    },
 
     /** The values the range's current records hold, per filter field, sorted: the filter menus. */
     facets(range: { from: string; to: string; pg?: string }): SettlementFacets {

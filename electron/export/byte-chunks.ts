@@ -11,6 +11,9 @@
  * `rewind` to the position it started at removes it whole.
  */
 
+/** 10^0 to 10^15: the powers below 2^53, for counting a safe integer's digits. */
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
 /** Room past `flushBytes`, so that the row which crosses it usually still fits in the same chunk. */
 const SLACK_BYTES = 16 * 1024;
 
@@ -43,6 +46,55 @@ export class ByteChunks {
     this.pos = p;
   }
 
+  /**
+   * A non-negative safe integer's decimal digits, within reserved room (at most 16). Written digit by digit: a row's
+   * number and amounts as strings were most of the short-lived strings an export made.
+   */
+  digits(n: number): void {
+    let count = 1;
+    while (count < POWERS_OF_TEN.length && n >= POWERS_OF_TEN[count]!) count++;
+    const chunk = this.chunk;
+    let p = this.pos + count;
+    this.pos = p;
+    do {
+      const digit = n % 10;
+      chunk[--p] = 0x30 + digit;
+      n = (n - digit) / 10;
+    } while (n > 0);
+  }
+
+  /** One byte, within reserved room. */
+  byte(c: number): void {
+    this.chunk[this.pos++] = c;
+  }
+
+  /** The bytes from `from` to `to` of the current chunk again, within reserved room: a row's number in each cell. */
+  again(from: number, to: number): void {
+    const chunk = this.chunk;
+    let p = this.pos;
+    for (let i = from; i < to; i++) chunk[p++] = chunk[i]!;
+    this.pos = p;
+  }
+
+  /**
+   * Text that XML element content takes as it is, ASCII with no `&`, `<`, `>`, CR or other control but tab and LF,
+   * and no `_xHHHH_` that Excel would decode: copied byte for byte in one pass, true. Any other text is left to the
+   * caller to escape: false, and nothing written. Nearly every cell is the first kind, checked on the value so a
+   * cell is escaped only when one of its characters needs it.
+   */
+  plainXml(text: string): boolean {
+    const chunk = this.chunk;
+    let p = this.pos;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x20 ? c !== 0x09 && c !== 0x0a : c > 0x7e || c === 0x26 || c === 0x3c || c === 0x3e) return false;
+      if (c === 0x5f && isHexEscapeAt(text, i)) return false;
+      chunk[p++] = c;
+    }
+    this.pos = p;
+    return true;
+  }
+
   /** Any text as UTF-8, within reserved room (at most 3 bytes per UTF-16 code unit). */
   utf8(text: string): void {
     this.pos += this.chunk.write(text, this.pos, 'utf8');
@@ -73,20 +125,6 @@ export class ByteChunks {
     this.chunk = Buffer.allocUnsafe(next);
     this.pos = 0;
   }
-}
-
-/**
- * True when `text` is ASCII that XML element content takes as it is (no `&`, `<`, `>`, CR or other control but tab
- * and LF, no `_xHHHH_` that Excel would decode): what nearly every cell holds, copied byte for byte. Checked on the
- * values, so a cell is escaped only when one of its characters needs it.
- */
-export function isPlainXmlAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 ? c !== 0x09 && c !== 0x0a : c > 0x7e || c === 0x26 || c === 0x3c || c === 0x3e) return false;
-    if (c === 0x5f && isHexEscapeAt(text, i)) return false;
-  }
-  return true;
 }
 
 /** `_xHHHH_` at `i`: Excel's escape of a character, which a literal occurrence must not be read as. */

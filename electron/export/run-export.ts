@@ -2,8 +2,8 @@
  * Writes one export from a read-only cache connection: the settlement workbook (Summary, detail sheets continued
  * past Excel's row limit without splitting a day, Exceptions, Audit) or CSV (split into numbered files past a
  * spreadsheet's rows, with a provenance sidecar), and the beneficiary, payout-lookup and balance lists. Everything
- * is read inside one read transaction, so the Summary describes exactly the detail rows even while a sync writes;
- * the export also adds the detail up as it streams and refuses to finish if the two differ.
+ * is read inside one read transaction, so the sheets describe the same records even while a sync writes; the Summary
+ * is the detail added up as it streams, and the export refuses to finish if that differs from the cache's own sums.
  *
  * Runs in the export worker (worker.ts) in the app, and directly in tests and benchmarks.
  */
@@ -15,6 +15,7 @@ import {
   type ExportResult,
 } from '../../shared/exports';
 import { formatDateRange } from '../../shared/format';
+import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
 import type { SettlementFilter, SettlementSort, SettlementSortColumn } from '../../shared/settlement-query';
 import { openCacheReader, type CacheReader } from '../cache/database';
 import { openOutputs, removeStaleParts, type Outputs } from './atomic-file';
@@ -43,11 +44,10 @@ import {
   manifestRows,
   SUMMARY_COLUMNS,
   addRecord,
+  createSummaryLines,
   describeFilter,
   detailRow,
   exceptionRows,
-  firstDifference,
-  grandTotal,
   planParts,
   recordsPerDate,
   summaryRows,
@@ -346,11 +346,22 @@ async function writeSettlements(
 ): Promise<Written> {
   const { reader, job, outputs, progress, checkCancelled } = run;
   progress({ phase: 'counting', rowsWritten: 0, rowsTotal: null }, true);
-  const summary = reader.settlements.workbookSummary(filter);
-  const expected = grandTotal(summary.groups);
-  const rowsTotal = expected.count;
-  const perDate = recordsPerDate(summary.groups);
+  // The cache's groups (from its rollup where the filter allows): the rows to plan parts by, and the check.
+  const cached = reader.settlements.aggregate(filter);
+  const rowsTotal = cached.total.count;
+  const perDate = recordsPerDate(cached.byDate);
   const written = zeroTotals();
+  const lines = createSummaryLines();
+  /** The Summary's lines, once every row is written; throws when they disagree with the cache's. */
+  const checkedLines = () => {
+    const checked = lines.linesAgainst(cached.byDate);
+    if (!Array.isArray(checked)) {
+      throw new Error(
+        `The exported rows do not add up to the cache's totals (${checked.differs}); the export was stopped. Try again.`,
+      );
+    }
+    return checked;
+  };
   const provenance = (parts: Provenance['parts'], cutCells?: number): Provenance => ({
     what: 'Settlements',
     scope: [
@@ -360,7 +371,8 @@ async function writeSettlements(
       ['Order', describeSort(sort)],
     ],
     rows: rowsTotal,
-    totals: SETTLEMENT_TOTALS.map(([label, figure]) => [label, expected[figure]]),
+    // Called once every row was written and checked.
+    totals: SETTLEMENT_TOTALS.map(([label, figure]) => [label, written[figure]]),
     parts,
     ...(cutCells === undefined ? {} : { cutCells }),
   });
@@ -376,6 +388,7 @@ async function writeSettlements(
         const wait = sink.addRow(detailRow(r));
         if (wait) await wait;
         addRecord(written, r);
+        lines.add(r);
         onRecord?.(r);
       }
       progress({ phase: 'writing', rowsWritten: written.count, rowsTotal });
@@ -385,7 +398,7 @@ async function writeSettlements(
   if (job.request.format === 'csv') {
     const { parts, warning } = csvParts(job, rowsTotal, plan);
     const files = await writeCsv(run, DETAIL_COLUMNS, parts, (sink) => stream(sink));
-    assertAgrees(written, expected);
+    checkedLines();
     await writeSidecar(run, provenance(files));
     return { rows: written.count, sheets: parts.length, totals: written, ...(warning ? { warning } : {}) };
   }
@@ -413,8 +426,12 @@ async function writeSettlements(
     });
     // A record can break several rules, so exception lines can outnumber records: counted first, they continue alike.
     let exceptionLines = 0;
+    const ruleCounts = Object.fromEntries(RULE_IDS.map((id) => [id, 0])) as Record<RuleId, number>;
     for await (const rows of settlementPages(reader, filter, true)) {
-      for (const r of rows) exceptionLines += r.exceptions.length;
+      for (const r of rows) {
+        exceptionLines += r.exceptions.length;
+        for (const e of r.exceptions) ruleCounts[e.rule]++;
+      }
     }
     const exceptionParts = chunks(exceptionLines, maxRows - 1);
     const exceptions = partedSink(
@@ -464,14 +481,20 @@ async function writeSettlements(
       { print: 'page' },
     );
     progress({ phase: 'finishing', rowsWritten: written.count, rowsTotal }, true);
-    // Checked before the file is completed: a workbook whose Summary disagrees with its rows is never handed over.
-    assertAgrees(written, expected);
+    // Checked before the file is completed: a workbook whose rows disagree with the cache is never handed over.
+    const summaryLines = checkedLines();
     // Written last, once the detail is known (subtotals, cut cells); the workbook still shows it first.
     const cutCells = book.cutCells;
-    await addSheetRows(book, 'Summary', SUMMARY_COLUMNS, summaryRows(summary, sheets, cutCells), {
-      autoFilter: false,
-      print: 'page',
-    });
+    await addSheetRows(
+      book,
+      'Summary',
+      SUMMARY_COLUMNS,
+      summaryRows({ groups: summaryLines, ruleCounts }, sheets, cutCells),
+      {
+        autoFilter: false,
+        print: 'page',
+      },
+    );
     const detailNames = sheets.map((s) => s.name).join(', ');
     await addSheetRows(
       book,
@@ -511,15 +534,6 @@ async function addSheetRows(
   for (const row of rows) {
     const wait = sheet.addRow(row);
     if (wait) await wait;
-  }
-}
-
-function assertAgrees(written: Totals, expected: Totals): void {
-  const differs = firstDifference(written, expected);
-  if (differs !== null) {
-    throw new Error(
-      `The exported rows do not add up to the cache's totals (${differs}); the export was stopped. Try again.`,
-    );
   }
 }
 

@@ -11,6 +11,7 @@ import {
   expectedSettledAmount,
   lineKind,
   type ReconciliationException,
+  type RuleId,
 } from '../../shared/reconciliation';
 import {
   BATCH_STATE_LABELS,
@@ -19,9 +20,8 @@ import {
   unmatchedBatchState,
   type ReconSettings,
 } from '../../shared/bank-matching';
-import type { CachedSettlement, SettlementFilter } from '../../shared/settlement-query';
+import type { CachedSettlement, SettlementAggregate, SettlementFilter } from '../../shared/settlement-query';
 import type { BatchCredit, BatchRow } from '../cache/reconciliation';
-import type { WorkbookFigure, WorkbookGroup, WorkbookSummary } from '../cache/settlements';
 import {
   FIELD_CHANGE_MEANING_LABELS,
   fieldLabel,
@@ -383,6 +383,29 @@ export function exceptionRows(r: CachedSettlement, state: ExceptionStateRow): Ro
   });
 }
 
+/** Every figure a Summary line shows or checks: integer paise, counts of records. */
+export type WorkbookFigure =
+  | 'count'
+  | 'amount'
+  | 'fees'
+  | 'taxes'
+  | 'cgst'
+  | 'igst'
+  | 'sgst'
+  | 'subvention'
+  | 'settled'
+  | 'sales'
+  | 'refunds'
+  | 'chargebacks';
+
+/** One Summary line. */
+export type WorkbookGroup = { date: string; pg: string; paymentMode: string } & Record<WorkbookFigure, number>;
+export interface WorkbookSummary {
+  groups: WorkbookGroup[];
+  /** Records breaking each rule. */
+  ruleCounts: Record<RuleId, number>;
+}
+
 /** The Summary's figures in the order its columns show them. */
 const FIGURES: readonly WorkbookFigure[] = [
   'count',
@@ -413,8 +436,11 @@ export const SUMMARY_COLUMNS: readonly ColumnSpec[] = [
 
 export type Totals = Record<WorkbookFigure, number>;
 
-/** The Summary's columns and the amounts split by kind of line, each checked between detail and Summary. */
-const CHECKED: readonly WorkbookFigure[] = [...FIGURES, 'sales', 'refunds', 'chargebacks'];
+/** The Summary's columns and the amounts split by kind of line. */
+const ALL_FIGURES: readonly WorkbookFigure[] = [...FIGURES, 'sales', 'refunds', 'chargebacks'];
+
+/** The figures the cache sums per date x gateway x payment mode (`aggregate`), which each line is checked on. */
+const CACHED_FIGURES = ['count', 'amount', 'fees', 'taxes', 'settled', 'sales', 'refunds', 'chargebacks'] as const;
 
 export const zeroTotals = (): Totals => ({
   count: 0,
@@ -449,13 +475,49 @@ export function addRecord(t: Totals, r: CachedSettlement): void {
 
 export function grandTotal(groups: readonly WorkbookGroup[]): Totals {
   const t = zeroTotals();
-  for (const g of groups) for (const f of CHECKED) t[f] += g[f];
+  for (const g of groups) for (const f of ALL_FIGURES) t[f] += g[f];
   return t;
 }
 
-/** The first figure on which two totals differ, or null: the export's check that detail and Summary agree. */
-export function firstDifference(a: Totals, b: Totals): string | null {
-  return CHECKED.find((f) => a[f] !== b[f]) ?? null;
+/**
+ * The Summary's lines, added up from the detail rows as they are written. Summing the records again in SQL, grouped
+ * and sorted, was about a tenth of the CPU the rows of an export cost (docs/performance/export-at-the-floor.md); the
+ * cache's own sums for the filter (`aggregate`: its rollup wherever the filter allows) are the check instead.
+ */
+export function createSummaryLines() {
+  const byDate = new Map<string, Map<string, Map<string, Totals>>>();
+  let lines = 0;
+  return {
+    add(r: CachedSettlement): void {
+      let byPg = byDate.get(r.date);
+      if (byPg === undefined) byDate.set(r.date, (byPg = new Map()));
+      let byMode = byPg.get(r.pg);
+      if (byMode === undefined) byPg.set(r.pg, (byMode = new Map()));
+      let t = byMode.get(r.payment_mode);
+      if (t === undefined) {
+        byMode.set(r.payment_mode, (t = zeroTotals()));
+        lines++;
+      }
+      addRecord(t, r);
+    },
+    /**
+     * The lines in the order of the cache's groups (date, gateway, payment mode, as SQL sorts them), or the first
+     * figure on which the rows written and the cache differ: a workbook whose Summary disagrees with the cache's
+     * totals is never handed over.
+     */
+    linesAgainst(cached: SettlementAggregate['byDate']): WorkbookGroup[] | { differs: string } {
+      if (cached.length !== lines) return { differs: 'groups' };
+      const groups: WorkbookGroup[] = [];
+      for (const c of cached) {
+        const t = byDate.get(c.date)?.get(c.pg)?.get(c.paymentMode);
+        if (t === undefined) return { differs: 'groups' };
+        const differs = CACHED_FIGURES.find((f) => t[f] !== c[f]);
+        if (differs !== undefined) return { differs };
+        groups.push({ date: c.date, pg: c.pg, paymentMode: c.paymentMode, ...t });
+      }
+      return groups;
+    },
+  };
 }
 
 /** The filter in words, for the Summary sheet: every narrowing the user chose. */
@@ -554,7 +616,7 @@ export function summaryRows(summary: WorkbookSummary, sheets: readonly DetailShe
 }
 
 /** Records per settlement date, in date order, from the Summary's groups. */
-export function recordsPerDate(groups: readonly WorkbookGroup[]): number[] {
+export function recordsPerDate(groups: readonly { date: string; count: number }[]): number[] {
   const byDate = new Map<string, number>();
   for (const g of groups) byDate.set(g.date, (byDate.get(g.date) ?? 0) + g.count);
   return [...byDate.keys()].sort().map((d) => byDate.get(d)!);

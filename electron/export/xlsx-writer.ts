@@ -19,7 +19,7 @@ import type { Writable } from 'node:stream';
 import { formatMinor } from '../../shared/money';
 import { isCalendarDate, isIstDateTime } from '../../shared/time';
 import { needsInjectionGuard } from './injection';
-import { ByteChunks, isPlainXmlAscii } from './byte-chunks';
+import { ByteChunks } from './byte-chunks';
 import { createZipWriter, type ZipEntryWriter } from './zip-writer';
 
 /** Rows in one worksheet, header included. Past it the caller continues on a new sheet. */
@@ -195,8 +195,7 @@ function escapeMarkup(text: string): string {
 function inlineString(out: ByteChunks, text: string): void {
   const preserve = text.charCodeAt(0) <= 0x20 || text.charCodeAt(text.length - 1) <= 0x20;
   out.ascii(preserve ? '<is><t xml:space="preserve">' : '<is><t>');
-  if (isPlainXmlAscii(text)) out.ascii(text);
-  else out.utf8(escapeXml(text));
+  if (!out.plainXml(text)) out.utf8(escapeXml(text));
   out.ascii('</t></is>');
 }
 
@@ -249,6 +248,29 @@ function excelSerial(text: string): string {
   if (text.length === 10) return String(days);
   const seconds = digits(text, 11, 2) * 3600 + digits(text, 14, 2) * 60 + digits(text, 17, 2);
   return String((days * SECONDS_PER_DAY + seconds) / SECONDS_PER_DAY);
+}
+
+/** Not a serial: what `serial` gives for a date before FIRST_EXACT_DATE. */
+const TOO_EARLY = 'too early';
+
+/**
+ * `formatMinor(minor)` written in place: the sign, the whole units, a point and two digits. Eight amounts a detail
+ * row each made five short strings, most of the garbage an export's writing left.
+ */
+export function writeMinor(out: ByteChunks, minor: number): void {
+  if (minor < 0) out.byte(0x2d);
+  const abs = Math.abs(minor);
+  const cents = abs % 100;
+  out.digits((abs - cents) / 100);
+  out.byte(0x2e);
+  out.byte(0x30 + (cents - (cents % 10)) / 10);
+  out.byte(0x30 + (cents % 10));
+}
+
+/** `String(n)` of a safe integer written in place. */
+export function writeInteger(out: ByteChunks, n: number): void {
+  if (n < 0) out.byte(0x2d);
+  out.digits(Math.abs(n));
 }
 
 /**
@@ -618,6 +640,10 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
     private readonly letters: string[];
     /** `<c r="` and each column's letters: the start of its cells. */
     private readonly refs: string[];
+    /** Per column, the last date or datetime text written, its type and its serial (`serial`). */
+    private readonly lastText: (string | undefined)[] = [];
+    private readonly lastType: (ColumnType | undefined)[] = [];
+    private readonly lastSerial: string[] = [];
 
     constructor(
       readonly name: string,
@@ -706,14 +732,11 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
       const out = this.bytes;
       out.reserve(rowBytes(values));
       const rowStart = out.pos;
-      const row = String(r);
-      /** The row is taken back whole before a value that does not fit is reported. */
-      const refuse = (i: number, type: string, value: unknown, kind?: string) => {
-        out.rewind(rowStart);
-        return invalidValue(this.name, r, this.columns[i]!.header, type, value, kind);
-      };
       out.ascii('<row r="');
-      out.ascii(row);
+      // The row's number is written once and copied into each cell's reference.
+      const numberStart = out.pos;
+      out.digits(r);
+      const numberEnd = out.pos;
       out.ascii('">');
       let cut = 0;
       for (let i = 0; i < values.length; i++) {
@@ -721,38 +744,80 @@ export function createXlsxWriter(out: Writable, options: XlsxOptions = {}): Xlsx
         if (value === null || value === undefined) continue;
         let type = this.types[i]!;
         if (typeof value === 'object') {
-          if (!isTypedCell(value)) throw refuse(i, type, value);
+          if (!isTypedCell(value)) throw this.refuse(rowStart, r, i, type, value);
           type = value.type;
           value = value.value;
           if (value === null || value === undefined) continue;
         }
-        const text = cellText(type, value);
-        if (text === undefined) throw refuse(i, type, value);
-        if (type === 'text') {
-          if (text === '') continue;
-          const fitted = text.length > XLSX_MAX_TEXT ? cutToCell(text) : text;
-          if (fitted !== text) cut++;
-          out.ascii(this.refs[i]!);
-          out.ascii(row);
-          out.ascii(needsInjectionGuard(fitted) ? GUARDED_TEXT_CELL : TEXT_CELL);
-          inlineString(out, fitted);
-          out.ascii(TEXT_CELL_END);
-          continue;
+        // Each case checks the value as `cellText` does (the CSV's text) and writes it without making that text.
+        switch (type) {
+          case 'text': {
+            if (typeof value !== 'string') throw this.refuse(rowStart, r, i, type, value);
+            if (value === '') continue;
+            const fitted = value.length > XLSX_MAX_TEXT ? cutToCell(value) : value;
+            if (fitted !== value) cut++;
+            out.ascii(this.refs[i]!);
+            out.again(numberStart, numberEnd);
+            out.ascii(needsInjectionGuard(fitted) ? GUARDED_TEXT_CELL : TEXT_CELL);
+            inlineString(out, fitted);
+            out.ascii(TEXT_CELL_END);
+            continue;
+          }
+          case 'money':
+          case 'integer':
+            if (!Number.isSafeInteger(value)) throw this.refuse(rowStart, r, i, type, value);
+            out.ascii(this.refs[i]!);
+            out.again(numberStart, numberEnd);
+            out.ascii(VALUE_CELL[type]);
+            if (type === 'money') writeMinor(out, value as number);
+            else writeInteger(out, value as number);
+            out.ascii(VALUE_CELL_END);
+            continue;
+          case 'date':
+          case 'datetime': {
+            const serial = this.serial(i, type, value);
+            if (serial === undefined) throw this.refuse(rowStart, r, i, type, value);
+            if (serial === TOO_EARLY) {
+              throw this.refuse(rowStart, r, i, type, value, `a date before ${FIRST_EXACT_DATE}`);
+            }
+            out.ascii(this.refs[i]!);
+            out.again(numberStart, numberEnd);
+            out.ascii(VALUE_CELL[type]);
+            out.ascii(serial);
+            out.ascii(VALUE_CELL_END);
+            continue;
+          }
+          default:
+            throw this.refuse(rowStart, r, i, type, value);
         }
-        if ((type === 'date' || type === 'datetime') && text < FIRST_EXACT_DATE) {
-          throw refuse(i, type, value, `a date before ${FIRST_EXACT_DATE}`);
-        }
-        out.ascii(this.refs[i]!);
-        out.ascii(row);
-        out.ascii(VALUE_CELL[type as Exclude<ColumnType, 'text'>]);
-        out.ascii(type === 'date' || type === 'datetime' ? excelSerial(text) : text);
-        out.ascii(VALUE_CELL_END);
       }
       out.ascii('</row>');
       this.rowCount++;
       this.cutCells += cut;
       cutCells += cut;
       if (out.ready()) return this.flush();
+    }
+
+    /** Takes the row begun at `rowStart` back whole, and gives the error that reports the value. */
+    private refuse(rowStart: number, r: number, i: number, type: string, value: unknown, kind?: string) {
+      this.bytes.rewind(rowStart);
+      return invalidValue(this.name, r, this.columns[i]!.header, type, value, kind);
+    }
+
+    /**
+     * The Excel serial of a date or datetime cell as text, undefined when the value is not one (`cellText`), or
+     * TOO_EARLY. The column's last text and serial are kept: rows in filing order share their date and their batch's
+     * settlement time, which are then checked and converted once a run of rows rather than once a row.
+     */
+    private serial(i: number, type: 'date' | 'datetime', value: string | number): string | undefined {
+      if (value === this.lastText[i] && type === this.lastType[i]) return this.lastSerial[i]!;
+      const text = cellText(type, value);
+      if (text === undefined) return undefined;
+      const serial = text < FIRST_EXACT_DATE ? TOO_EARLY : excelSerial(text);
+      this.lastText[i] = text;
+      this.lastType[i] = type;
+      this.lastSerial[i] = serial;
+      return serial;
     }
 
     private flush(): void | Promise<void> {

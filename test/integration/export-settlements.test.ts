@@ -973,6 +973,33 @@ describe('cancel and failure', () => {
     },
   );
 
+  it("refuses to finish when its rows disagree with the cache's totals, and leaves nothing", async () => {
+    const folder = freshDir();
+    const writer = new Database(cache.file);
+    // One line of the rollup a paisa off: the rows read no longer add up to what the cache keeps beside them.
+    const shift = (paise: number) =>
+      writer
+        .prepare(
+          `UPDATE settlement_rollup SET amount = amount + ?
+           WHERE (date, pg, payment_mode, order_status, pg_status, exception_flags) IN
+             (SELECT date, pg, payment_mode, order_status, pg_status, exception_flags FROM settlement_rollup
+              WHERE date BETWEEN ? AND ? AND count > 0 LIMIT 1)`,
+        )
+        .run(paise, range.from, range.to);
+    expect(shift(1).changes).toBe(1);
+    try {
+      for (const format of ['xlsx', 'csv'] as const) {
+        await expect(runExport(settlementJob(join(folder, `off.${format}`), {}, format))).rejects.toThrow(
+          "The exported rows do not add up to the cache's totals (amount); the export was stopped. Try again.",
+        );
+      }
+    } finally {
+      shift(-1);
+      writer.close();
+    }
+    expect(readdirSync(folder)).toEqual([]);
+  });
+
   it('fails when the folder cannot be created, without leaving anything or keeping the cache open', async () => {
     const folder = freshDir();
     writeFileSync(join(folder, 'not-a-folder'), 'a file where the export wants a folder');

@@ -1,21 +1,60 @@
 import { describe, expect, it } from 'vitest';
-import { ByteChunks, isPlainXmlAscii } from '../../electron/export/byte-chunks';
+import { ByteChunks } from '../../electron/export/byte-chunks';
 
-describe('isPlainXmlAscii', () => {
-  it('passes exactly the ASCII characters XML content takes as they are', () => {
+/** What `plainXml` makes of `text`: the bytes it copied, or false with nothing written. */
+function plain(text: string): string | false {
+  const chunks = new ByteChunks(1024);
+  chunks.reserve(text.length);
+  chunks.ascii('<');
+  const copied = chunks.plainXml(text);
+  const bytes = chunks.takeAll().toString('latin1');
+  if (!copied) {
+    expect(bytes, 'nothing written').toBe('<');
+    return false;
+  }
+  return bytes.slice(1);
+}
+
+describe('plainXml', () => {
+  it('copies exactly the ASCII text XML content takes as it is', () => {
     for (let c = 0; c < 0x100; c++) {
       const char = String.fromCharCode(c);
-      const plain = (c >= 0x20 && c <= 0x7e && !'&<>'.includes(char)) || c === 0x09 || c === 0x0a;
-      expect(isPlainXmlAscii(`a${char}b`), `U+${c.toString(16)}`).toBe(plain);
+      const isPlain = (c >= 0x20 && c <= 0x7e && !'&<>'.includes(char)) || c === 0x09 || c === 0x0a;
+      expect(plain(`a${char}b`), `U+${c.toString(16)}`).toBe(isPlain ? `a${char}b` : false);
     }
-    for (const c of [0x20ac, 0xd83d, 0xdc00, 0xfffe, 0xffff])
-      expect(isPlainXmlAscii(String.fromCharCode(c))).toBe(false);
+    for (const c of [0x20ac, 0xd83d, 0xdc00, 0xfffe, 0xffff]) expect(plain(String.fromCharCode(c))).toBe(false);
   });
 
   it('sends a literal _xHHHH_, which Excel would decode, to escaping, and nothing like it', () => {
-    for (const text of ['_x0041_', 'a _xbeeF_ b', 'end_x00ff_']) expect(isPlainXmlAscii(text), text).toBe(false);
-    for (const text of ['_x0041', '_X0041_', '_x004G_', '_x041_', '__x_', '_'])
-      expect(isPlainXmlAscii(text), text).toBe(true);
+    for (const text of ['_x0041_', 'a _xbeeF_ b', 'end_x00ff_']) expect(plain(text), text).toBe(false);
+    for (const text of ['_x0041', '_X0041_', '_x004G_', '_x041_', '__x_', '_']) expect(plain(text), text).toBe(text);
+  });
+});
+
+describe('digits', () => {
+  it("writes a safe integer's decimal digits as String does", () => {
+    const values = [
+      0,
+      1,
+      9,
+      10,
+      99,
+      100,
+      12_345,
+      2 ** 31,
+      2 ** 32 + 7,
+      10 ** 15 - 1,
+      10 ** 15,
+      Number.MAX_SAFE_INTEGER,
+    ];
+    for (let k = 0; k < 200; k++) values.push(Math.floor(Number.MAX_SAFE_INTEGER / 1.37 ** k));
+    const chunks = new ByteChunks(1 << 16);
+    for (const n of values) {
+      chunks.reserve(17);
+      chunks.digits(n);
+      chunks.byte(0x20);
+    }
+    expect(chunks.takeAll().toString('latin1')).toBe(values.map((n) => `${String(n)} `).join(''));
   });
 });
 

@@ -1,4 +1,4 @@
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -19,7 +19,11 @@ import {
   type ColumnSpec,
   type RowValues,
   type XlsxOptions,
+  writeInteger,
+  writeMinor,
 } from '../../electron/export/xlsx-writer';
+import { ByteChunks } from '../../electron/export/byte-chunks';
+import { formatMinor } from '../../shared/money';
 import { cellStyles, cellXfs, zipParts } from '../support/export-files';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'pc-xlsx-'));
@@ -75,6 +79,29 @@ const HOSTILE = [
   '  spaces kept  ',
   'line\nbreak and\r\nCRLF',
 ];
+
+/** Every kind of cell and the edges of each, dates and times repeated and typed as the other: `EVERY_CELL_XML`. */
+const EVERY_CELL: RowValues[] = [
+  ...HOSTILE.map((text, i): RowValues => [text, -i * 1001, -i, '2024-02-29', '2024-02-29 23:59:59', ` ${text}`]),
+  ['pay_1', 0, 0, '1900-03-01', '1900-03-01 00:00:00', 'a\ud800b'],
+  ['pay_2', -0, -0, '9999-12-31', '9999-12-31 23:59:59', 'pair 🧾 kept'],
+  ['pay_3', 1, 1, '2024-02-29', '2024-02-29 23:59:59', '_x0041_'],
+  ['pay_4', -1, Number.MAX_SAFE_INTEGER, '2024-03-01', '2024-02-29 12:00:00', null],
+  ['pay_5', 99, Number.MIN_SAFE_INTEGER, '2024-03-01', '2024-02-29 12:00:00', ''],
+  ['pay_6', Number.MAX_SAFE_INTEGER, 10, null, undefined, 'trailing '],
+  ['pay_7', Number.MIN_SAFE_INTEGER, 100, '2000-01-01', '2000-01-01 00:00:01'],
+  [
+    { type: 'money', value: 12_345_678_901 },
+    { type: 'text', value: '=1' },
+    { type: 'date', value: '2024-02-29' },
+    { type: 'datetime', value: '2024-03-01 00:00:00' },
+    { type: 'date', value: '2024-02-29' },
+    { type: 'integer', value: -5 },
+  ],
+  [{ type: 'text', value: null }, { type: 'money', value: 5 }, null, '2024-03-01', '2024-02-29 12:00:00'],
+];
+/** The sheet XML EVERY_CELL made before the writer wrote numbers and dates in place (commit 596f224): unchanged. */
+const EVERY_CELL_XML = new URL('./fixtures/xlsx-every-cell.xml', import.meta.url);
 
 describe('xlsx writer, read back with exceljs', () => {
   it('writes sheets, header, views, filters, widths and typed cells that exceljs reads back exactly', async () => {
@@ -194,6 +221,31 @@ describe('xlsx writer, read back with exceljs', () => {
     ]);
   });
 
+  it('writes every kind of cell byte for byte as before', async () => {
+    const path = tempFile('every-cell.xlsx');
+    await writeWorkbook(path, [{ name: 'Cells', columns: SETTLEMENT_COLUMNS, rows: EVERY_CELL }]);
+    const xml = (await zipParts(path)).get('xl/worksheets/sheet1.xml')!;
+    expect(xml).toBe(readFileSync(EVERY_CELL_XML, 'utf8'));
+  });
+
+  it("writes an amount as formatMinor's text and an integer as String's, in place", () => {
+    const values = [0, -0, 1, -1, 9, 10, 99, 100, 101, -1250, 12_345_678_901, Number.MAX_SAFE_INTEGER];
+    values.push(Number.MIN_SAFE_INTEGER);
+    for (let k = 0; k < 120; k++) {
+      const n = Math.floor(Number.MAX_SAFE_INTEGER / 1.37 ** k);
+      values.push(n, -n, n - 1, 7 - n);
+    }
+    const out = new ByteChunks(1 << 16);
+    for (const n of values) {
+      out.reserve(48);
+      writeMinor(out, n);
+      out.byte(0x20);
+      writeInteger(out, n);
+      out.byte(0x20);
+    }
+    expect(out.takeAll().toString('latin1')).toBe(values.map((n) => `${formatMinor(n)} ${String(n)} `).join(''));
+  });
+
   it('keeps hostile text as text: no formula, quote-prefixed when it could start one', async () => {
     const path = tempFile('hostile.xlsx');
     await writeWorkbook(path, [
@@ -296,6 +348,19 @@ describe('xlsx writer, read back with exceljs', () => {
     expect(ws.rowCount).toBe(2);
     expect(ws.getCell('A2').value).toBe('ok');
     expect(ws.getCell('B2').value).toBe(1);
+  });
+
+  it('checks a date or time again when the same text comes as the other type', async () => {
+    const writer = createXlsxWriter(new Writable({ write: (_c, _e, cb) => cb() }));
+    const sheet = writer.addSheet('Times', [{ header: 'When', type: 'datetime' }]);
+    await sheet.addRow(['2024-03-31 10:00:00']);
+    expect(() => sheet.addRow([{ type: 'date', value: '2024-03-31 10:00:00' }])).toThrow(
+      /column "When": expected a YYYY-MM-DD date, got a malformed or impossible date string$/,
+    );
+    await sheet.addRow([{ type: 'date', value: '2024-03-31' }]);
+    expect(() => sheet.addRow(['2024-03-31'])).toThrow(/expected a YYYY-MM-DD HH:MM:SS time/);
+    expect(sheet.rowCount).toBe(2);
+    writer.abort();
   });
 
   it('checks sheet names', () => {
