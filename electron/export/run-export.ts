@@ -14,7 +14,7 @@ import {
   type ExportRequest,
   type ExportResult,
 } from '../../shared/exports';
-import { formatDateRange } from '../../shared/format';
+import { formatDateRange, formatDdMmYyyy } from '../../shared/format';
 import { RULE_IDS, type RuleId } from '../../shared/reconciliation';
 import type { SettlementFilter, SettlementSort, SettlementSortColumn } from '../../shared/settlement-query';
 import { openCacheReader, type CacheReader } from '../cache/database';
@@ -356,8 +356,13 @@ async function writeSettlements(
   const checkedLines = () => {
     const checked = lines.linesAgainst(cached.byDate);
     if (!Array.isArray(checked)) {
+      // The records are what the service sent; a total kept beside them that differs is repaired by syncing the date.
+      const where = checked.group
+        ? ` of ${formatDdMmYyyy(checked.group.date)} (${checked.group.pg}, ${checked.group.paymentMode})`
+        : '';
       throw new Error(
-        `The exported rows do not add up to the cache's totals (${checked.differs}); the export was stopped. Try again.`,
+        `The exported rows${where} do not add up to the cache's totals (${checked.differs}); the export was stopped. ` +
+          'Sync the dates again (`cache verify` names every date that differs), then export.',
       );
     }
     return checked;

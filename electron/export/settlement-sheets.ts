@@ -505,14 +505,16 @@ export function createSummaryLines() {
      * figure on which the rows written and the cache differ: a workbook whose Summary disagrees with the cache's
      * totals is never handed over.
      */
-    linesAgainst(cached: SettlementAggregate['byDate']): WorkbookGroup[] | { differs: string } {
+    linesAgainst(
+      cached: SettlementAggregate['byDate'],
+    ): WorkbookGroup[] | { differs: string; group?: SettlementAggregate['byDate'][number] } {
       if (cached.length !== lines) return { differs: 'groups' };
       const groups: WorkbookGroup[] = [];
       for (const c of cached) {
         const t = byDate.get(c.date)?.get(c.pg)?.get(c.paymentMode);
-        if (t === undefined) return { differs: 'groups' };
+        if (t === undefined) return { differs: 'groups', group: c };
         const differs = CACHED_FIGURES.find((f) => t[f] !== c[f]);
-        if (differs !== undefined) return { differs };
+        if (differs !== undefined) return { differs, group: c };
         groups.push({ date: c.date, pg: c.pg, paymentMode: c.paymentMode, ...t });
       }
       return groups;

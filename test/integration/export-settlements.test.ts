@@ -28,7 +28,7 @@ import { syncSettlements } from '../../electron/sync/settlement-sync';
 import type { Payout } from '../../shared/api/payouts';
 import type { SettlementRecord } from '../../shared/api/settlements';
 import type { ExportFormat } from '../../shared/exports';
-import { formatDateRange } from '../../shared/format';
+import { formatDateRange, formatDdMmYyyy } from '../../shared/format';
 import { formatMinor } from '../../shared/money';
 import { RULES, RULE_IDS, type ReconciliationException } from '../../shared/reconciliation';
 import type { SettlementFilter } from '../../shared/settlement-query';
@@ -987,10 +987,17 @@ describe('cancel and failure', () => {
         )
         .run(paise, range.from, range.to);
     expect(shift(1).changes).toBe(1);
+    const shifted = writer
+      .prepare(
+        `SELECT date, pg, payment_mode AS mode FROM settlement_rollup WHERE date BETWEEN ? AND ? AND count > 0 LIMIT 1`,
+      )
+      .get(range.from, range.to) as { date: string; pg: string; mode: string };
     try {
       for (const format of ['xlsx', 'csv'] as const) {
         await expect(runExport(settlementJob(join(folder, `off.${format}`), {}, format))).rejects.toThrow(
-          "The exported rows do not add up to the cache's totals (amount); the export was stopped. Try again.",
+          `The exported rows of ${formatDdMmYyyy(shifted.date)} (${shifted.pg}, ${shifted.mode}) do not add up to the ` +
+            "cache's totals (amount); the export was stopped. " +
+            'Sync the dates again (`cache verify` names every date that differs), then export.',
         );
       }
     } finally {
