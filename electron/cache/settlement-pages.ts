@@ -58,26 +58,12 @@ type Selected = 'rows' | 'key';
 
 /** One bound each way, both on the rowid: given two upper bounds SQLite would seek by one and filter by the other. */
 function byIdSql(direction: 'asc' | 'desc', exceptions: string, keyed: boolean, selected: Selected): string {
-  const [dir, range] =
-    direction === 'desc'
-      ? ['DESC', (id: string) => `${id} >= :lo AND ${id} < :kId`]
-      : ['ASC', (id: string) => `${id} > :kId AND ${id} <= :hi`];
-  const columns = selected === 'rows' ? COLUMNS : 'NULL, id';
-  const tail = selected === 'rows' ? 'LIMIT :limit' : 'LIMIT 1 OFFSET :skip';
-  if (keyed) {
-    // The matches' ids put in order first (ids alone), then their rows read in that order until the page is full:
-    // ordering the rows themselves read every match's row for a page of 64 (a UTR's 5,000 records, about 40 ms; issue
-    // 33). The subquery's LIMIT keeps SQLite from flattening it into the join, which would lose its order.
-    return `${SEARCH_WITH}
-      SELECT ${columns} FROM (SELECT mid AS id FROM matches WHERE ${range('mid')} ORDER BY mid ${dir} LIMIT -1) AS m
-        CROSS JOIN settlements USING (id)
-      WHERE ${FILTER_SQL} ${exceptions}
-      ORDER BY m.id ${dir} ${tail}`;
-  }
-  return `
-    SELECT ${columns} FROM settlements
-    WHERE ${range('id')} AND ${FILTER_SQL} ${exceptions}
-    ORDER BY id ${dir} ${tail}`;
+  const [dir, range] = direction === 'desc' ? ['DESC', 'id >= :lo AND id < :kId'] : ['ASC', 'id > :kId AND id <= :hi'];
+  const [withClause, from] = source(keyed);
+  return `${withClause}
+    SELECT ${selected === 'rows' ? COLUMNS : 'NULL, id'} FROM ${from}
+    WHERE ${range} AND ${FILTER_SQL} ${exceptions}
+    ORDER BY id ${dir} ${selected === 'rows' ? 'LIMIT :limit' : 'LIMIT 1 OFFSET :skip'}`;
 }
 
 function byColumnSql(
