@@ -278,11 +278,13 @@ describe('query plans', () => {
     );
   });
 
-  it("a search's page in date order reads its matches' rows in id order until the page is full (issue 33)", () => {
+  it("a search's page in date order walks only the dates whose keys are not current, a day at a time", () => {
     for (const direction of ['desc', 'asc'] as const) {
-      // The matches' ids sorted alone, then a row read per id: no sort of whole rows after reading every match.
+      // Each day's records are read by its own rowid range inside the loop over the days: a page's bound on the ids
+      // pushed into the walk once made SQLite read every record of the range by rowid instead (200 ms a search page
+      // at 580,000 records, issue 33).
       expect(plan('query', { ...range, search: 'ord_', sort: { column: 'date', direction } })).toMatch(
-        /SCAN m \| SEARCH settlements USING INTEGER PRIMARY KEY \(rowid=\?\)$/,
+        /\| RIGHT \| SCAN days \| USING INDEX sqlite_autoindex_settlement_keyed_days_1 FOR IN-OPERATOR \| SEARCH s USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\) \|/,
       );
     }
   });
