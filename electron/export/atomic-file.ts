@@ -52,7 +52,7 @@ const partPath = (dir: string, finalName: string) =>
  * that a crash between the two calls leaves nothing the next export does not remove). Null when nothing can be made
  * there; no file is then old enough to remove on its time alone.
  */
-function fileSystemNow(dir: string): number | null {
+export function fileSystemNow(dir: string): number | null {
   const probe = partPath(dir, 'clock');
   try {
     writeFileSync(probe, '', { flag: 'wx', mode: PRIVATE_FILE_MODE });

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { fileSystemNow } from '../../electron/export/atomic-file';
 import { filePathsUnder } from '../support/files';
 import { HARNESS_CACHE, REPO_ROOT } from './paths';
 
@@ -49,12 +50,14 @@ export async function cachedBuild(
   return dir;
 }
 
+/** Other builds of `name`, and stagings, untouched for an hour by the file system's clock (which stamps them). */
 function pruneStale(name: string, keep: string): void {
+  const now = fileSystemNow(HARNESS_CACHE);
+  if (now === null) return;
   for (const entry of readdirSync(HARNESS_CACHE)) {
     const path = join(HARNESS_CACHE, entry);
     const ours = entry.startsWith(`${name}-`) || entry.startsWith('staging-');
-    // eslint-disable-next-line no-restricted-syntax -- compares real file times: old builds go, whatever the tests' day
-    if (path !== keep && ours && Date.now() - statSync(path).mtimeMs > STALE_AFTER_MS) {
+    if (path !== keep && ours && now - statSync(path).mtimeMs > STALE_AFTER_MS) {
       rmSync(path, { recursive: true, force: true });
     }
   }
