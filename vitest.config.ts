@@ -15,6 +15,9 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // expect.poll waits on the event itself; its 1 s default is a timer a busy CI machine loses (a screen's data
+    // took longer than that to replace its skeleton once), so a poll gives up only well inside the test's timeout.
+    expect: { poll: { timeout: 15_000 } },
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       {

@@ -71,7 +71,9 @@ describe.runIf(ready)('every screen, with data, at two window sizes', () => {
         };
         await page.getByRole('heading', { level: 1 }).first().waitFor();
         // Loading skeletons gone: what the picture shows is the screen's data.
-        await expect.poll(() => page.locator('[aria-busy="true"].skeleton, .skeleton').count()).toBe(0);
+        await expect
+          .poll(() => page.locator('[aria-busy="true"].skeleton, .skeleton').count(), { message: screen.id })
+          .toBe(0);
         const scroll = await page.evaluate(() => ({
           window: document.scrollingElement!.scrollHeight - window.innerHeight,
           top: window.scrollY,
