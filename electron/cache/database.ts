@@ -35,8 +35,9 @@ import { createReconciliationRepository } from './reconciliation';
 import { createChangesRepository } from './settlement-changes';
 import { createExceptionsRepository } from './settlement-exceptions';
 import { createManifestsRepository } from './settlement-manifests';
-import { createSettlementReader } from './settlement-reader';
+import { createSettlementReader, type SettlementReader } from './settlement-reader';
 import { createSettlementsRepository } from './settlements';
+import { createSortListBuilder, writeSortKeysBuiltElsewhere } from './sort-keys';
 import { SYNC_LOCK_SUFFIX } from './sync-lock';
 import { createSyncRunsRepository } from './sync-runs';
 
@@ -84,17 +85,47 @@ export function openCache(file: string, options: CacheOptions = {}) {
   const syncRuns = createSyncRunsRepository(db, now, { nativeBinding: options.nativeBinding });
   const payouts = createPayoutsRepository(db, now);
   const settlementReads = createSettlementReader(file, { nativeBinding: options.nativeBinding });
+  const settlements = createSettlementsRepository(db, now, { nativeBinding: options.nativeBinding });
+  let sortKeysRun: { done: Promise<number>; builder: SettlementReader } | null = null;
+  let sortKeysAgain = false;
+  function writeSortKeys(signal?: AbortSignal): Promise<number> {
+    sortKeysAgain = true;
+    if (sortKeysRun) return sortKeysRun.done;
+    const builder = createSettlementReader(file, { nativeBinding: options.nativeBinding });
+    const done = (async () => {
+      let written = 0;
+      try {
+        while (sortKeysAgain && !signal?.aborted) {
+          sortKeysAgain = false;
+          written += await writeSortKeysBuiltElsewhere(settlements.sortKeys, (date) => builder.sortLists(date), signal);
+        }
+        return written;
+      } finally {
+        sortKeysRun = null;
+        await builder.close();
+      }
+    })();
+    sortKeysRun = { done, builder };
+    return done;
+  }
   return {
     file,
     db,
     /** Set when the file was unreadable and was moved aside at this open. */
     recovered,
-    settlements: createSettlementsRepository(db, now, { nativeBinding: options.nativeBinding }),
+    settlements,
     /**
      * The Settlements grid's pages, totals and chart, read in a worker thread started on the first of them
      * (settlement-reader.ts); the CLI and exports read `settlements` directly.
      */
     settlementReads,
+    /**
+     * The sort keys of every date whose keys are not current (sort-keys.ts), each date's lists built in a worker
+     * thread of their own, not the grid's (whose reads would queue behind a date's sorting), and written here; the
+     * dates written. A call while they are being written makes that run go round again and answers with it, so a
+     * sync calls it as each date closes and the lists of the dates before are built while it stores the next.
+     */
+    writeSortKeys,
     /** What each sync changed, per record (settlement-changes.ts). */
     changes: createChangesRepository(db),
     /** What each date's paging saw, per gateway (settlement-manifests.ts). */
@@ -131,7 +162,8 @@ export function openCache(file: string, options: CacheOptions = {}) {
      */
     close(): Promise<void> {
       void afterOpen?.stop();
-      const readsStopped = settlementReads.close();
+      // A sort-key run still going fails at its next step: its builder's worker lets go of the file with the reads'.
+      const readsStopped = Promise.all([settlementReads.close(), sortKeysRun?.builder.close()]).then(() => {});
       if (db.open) {
         syncRuns.releaseAll();
         db.pragma('optimize');
@@ -245,6 +277,8 @@ export function openCacheReader(file: string, options: CacheOptions = {}) {
     accounts: createAccountsRepository(db, now),
     reconciliation: createReconciliationRepository(db, now),
     journal: { every: () => journalEntries(db) },
+    /** A date's sort lists, for main's connection to write (sort-keys.ts); inside `snapshot`. */
+    sortLists: createSortListBuilder(db),
     async snapshot<T>(run: () => Promise<T>): Promise<T> {
       db.exec('BEGIN');
       try {

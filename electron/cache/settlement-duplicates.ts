@@ -16,6 +16,7 @@ import { DigestTable, decodeDigest, repeatedIds, type Digest } from './digest';
 import { idRange } from './settlement-ids';
 import { ROLLUP_COLUMNS, type Rollup, type RollupRow } from './settlement-rollup';
 import { flagsOf, parseExceptions } from './settlement-rows';
+import type { SortedDays } from './sort-keys';
 import { prepareAll, type Statements } from './statements';
 
 /** How long the other dates' digests stay in memory after a date closes: the next date of a sync closes sooner. */
@@ -30,7 +31,6 @@ const SQL = {
         FROM settlements WHERE id = ?`,
   setExceptions: `UPDATE settlements SET exception_flags = ?, exceptions = ? WHERE id = ?`,
   /** The sort keys carry each record's exception flags (sort-keys.ts): its date's are out of date now. */
-  unsortDay: `DELETE FROM settlement_sorted_days WHERE date = ?`,
 } as const;
 
 interface Candidate extends RollupRow {
@@ -93,7 +93,7 @@ function keptDigests(sql: Statements<keyof typeof SQL>) {
   };
 }
 
-export function createDuplicateRule(db: Database) {
+export function createDuplicateRule(db: Database, sortedDays: SortedDays) {
   const sql = prepareAll(db, SQL);
   const digests = keptDigests(sql);
 
@@ -126,7 +126,7 @@ export function createDuplicateRule(db: Database) {
         if (wanted) next.push(wanted);
         const flags = flagsOf(next);
         sql.setExceptions.run(flags, next.length === 0 ? null : JSON.stringify(next), row.id);
-        if (flags !== row.exception_flags) sql.unsortDay.run(row.date);
+        if (flags !== row.exception_flags) sortedDays.takeOff(row.date);
         if (row.vanished_at === null && flags !== row.exception_flags) {
           rollup.add(row, -1);
           rollup.add({ ...row, exception_flags: flags }, 1);

@@ -30,6 +30,7 @@ import { createPassDigest } from './record-digest';
 import { diffFields, type ChangeWriter } from './settlement-changes';
 import { HashIndex, MAX_CODES, SEEN, VANISHED, transactionHash } from './hash-index';
 import type { DuplicateRule } from './settlement-duplicates';
+import type { SortedDays } from './sort-keys';
 import { PER_DAY, idRange } from './settlement-ids';
 import { ROLLUP_COLUMNS, createRollup, type RollupRow } from './settlement-rollup';
 import {
@@ -81,7 +82,6 @@ const SQL = {
             ON CONFLICT (date, scope) DO UPDATE SET
               synced_at = excluded.synced_at, run_id = excluded.run_id, records = excluded.records`,
   unkeyDay: `DELETE FROM settlement_keyed_days WHERE date = ?`,
-  unsortDay: `DELETE FROM settlement_sorted_days WHERE date = ?`,
   dateDone: `UPDATE sync_run_dates SET status = 'completed', vanished = vanished + ?, error = NULL,
                finished_at = ?, started_at = coalesce(started_at, ?)
              WHERE run_id = ? AND date = ?`,
@@ -115,6 +115,8 @@ export interface IngestDeps {
   sql: IngestStatements;
   duplicates: DuplicateRule;
   changes: ChangeWriter;
+  /** Takes a date whose records changed off the dates whose sort keys are current (sort-keys.ts). */
+  sortedDays: SortedDays;
   now: () => Date;
   /** The date's rollup and batches made again from its rows (settlement-verify.ts). */
   recomputeDate(date: string): void;
@@ -138,7 +140,7 @@ export interface DateManifest {
 }
 
 export function beginDate(deps: IngestDeps, scope: DateScope) {
-  const { db, sql, duplicates, changes, now } = deps;
+  const { db, sql, duplicates, changes, now, sortedDays } = deps;
   const { runId, date } = scope;
   const rollup = createRollup(db);
   const pgs: string[] = [];
@@ -170,7 +172,7 @@ export function beginDate(deps: IngestDeps, scope: DateScope) {
   /** The next free id of the date: records are appended in arrival order (settlement-ids.ts). */
   let nextId = ((sql.lastId.pluck().get(lo, hi) as number | null) ?? lo - 1) + 1;
 
-  const w: DateWrites = { sql, index, rollup, changes, runId, date, codeOf };
+  const w: DateWrites = { sql, sortedDays, index, rollup, changes, runId, date, codeOf };
 
   const writePage = (
     records: readonly SettlementRecord[],
@@ -197,7 +199,7 @@ export function beginDate(deps: IngestDeps, scope: DateScope) {
     // Every page that changes records, not only the first: keys may be written between two pages (search-keys.ts).
     if (result.inserted + result.updated > 0) {
       sql.unkeyDay.run(date);
-      sql.unsortDay.run(date);
+      sortedDays.takeOff(date);
     }
     sql.checkpoint.run(nextOffset, lastKey, records.length, result.updated, at, runId, date);
     sql.heartbeat.run(at, runId);
@@ -208,7 +210,7 @@ export function beginDate(deps: IngestDeps, scope: DateScope) {
     const at = now().toISOString();
     const vanished = vanishUnseen(w, at);
     // Sort keys hold current records only: vanished ones are still in them.
-    if (vanished > 0) sql.unsortDay.run(date);
+    if (vanished > 0) sortedDays.takeOff(date);
     if (manifest) {
       const seenBy = manifest.gateways ?? digestOfStored(sql, scope.pg, lo, hi);
       saveManifest(w, manifest, seenBy, scope.pg === null ? pgs : [scope.pg], at);
@@ -272,6 +274,7 @@ export type DateIngest = ReturnType<typeof beginDate>;
 /** What the writes of one date share. */
 interface DateWrites {
   sql: IngestStatements;
+  sortedDays: SortedDays;
   /** The date's cached records by key hash, with whether this run saw each and whether it had vanished. */
   index: HashIndex;
   rollup: ReturnType<typeof createRollup>;
@@ -343,7 +346,7 @@ function refreshRecord(
     if (!counted) {
       w.rollup.add(row as unknown as RollupRow, 1);
       // Sort keys hold current records only: a record back from vanished is missing from them.
-      w.sql.unsortDay.run(w.date);
+      w.sortedDays.takeOff(w.date);
       w.changes({ ...key, settlementDate: r.settlement_date, kind: 'returned' }, at);
     }
     return flags & SEEN ? 'repeated' : 'unchanged';

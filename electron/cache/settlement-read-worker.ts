@@ -28,6 +28,8 @@ async function answer(request: SettlementRead): Promise<unknown> {
       return reader.settlements.totals(request.filter, request.source);
     case 'aggregate':
       return reader.settlements.aggregate(request.filter, request.source);
+    case 'sortLists':
+      return reader.snapshot(async () => reader.sortLists.build(request.date));
   }
 }
 

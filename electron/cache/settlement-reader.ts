@@ -21,6 +21,7 @@ import {
 } from '../../shared/settlement-query';
 import { startModuleWorker } from '../module-worker';
 import type { ResolvedSource } from './settlement-filter';
+import type { DateSortLists } from './sort-keys';
 
 export interface SettlementReadWorkerData {
   file: string;
@@ -33,7 +34,8 @@ export type GridSource = Exclude<ResolvedSource, null>;
 /** Checked by the schemas on main before it is sent, so the worker only ever reads a valid query. */
 export type SettlementRead =
   | { read: 'page'; query: SettlementQuery; source: GridSource }
-  | { read: 'totals' | 'aggregate'; filter: SettlementFilter; source: GridSource };
+  | { read: 'totals' | 'aggregate'; filter: SettlementFilter; source: GridSource }
+  | { read: 'sortLists'; date: string };
 
 export type SettlementReadRequest = SettlementRead & { id: number };
 
@@ -131,6 +133,11 @@ export function createSettlementReader(
       ask<SettlementTotals>({ read: 'totals', filter: settlementFilter.parse(filter), source }),
     aggregate: (filter: SettlementFilter, source: GridSource) =>
       ask<SettlementAggregate>({ read: 'aggregate', filter: settlementFilter.parse(filter), source }),
+    /**
+     * A date's sort lists built from one snapshot (sort-keys.ts), for main to write: the sorting of a sync's
+     * dates, about 0.2 s each at 20,000 records, on this thread instead of main's.
+     */
+    sortLists: (date: string) => ask<DateSortLists>({ read: 'sortLists', date }),
     /** Stops the worker; reads still waiting fail, and later ones are refused. */
     async close(): Promise<void> {
       closed = true;

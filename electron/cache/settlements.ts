@@ -32,7 +32,7 @@ import { DEFAULT_SORT, createSettlementPages } from './settlement-pages';
 import { createFilingOrder } from './settlement-filing-order';
 import { DEBIT_SUMS, ROLLUP_WHERE } from './settlement-rollup';
 import { createSearchKeys } from './search-keys';
-import { createSortKeys } from './sort-keys';
+import { createSortKeys, createSortedDays } from './sort-keys';
 import { SEARCHED_ROWS, SEARCH_WITH, createSearchPlanner } from './settlement-search';
 import { exactNumber, prepareAll } from './statements';
 
@@ -128,10 +128,12 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
   for (const s of [sql.aggregateOfMatches, sql.aggregateOfMatchedExceptions]) s.raw().safeIntegers();
   for (const s of [sql.totalsOfResolved, sql.aggregateOfResolved]) s.raw().safeIntegers();
   const verifier = createSettlementVerifier(db);
+  const sortedDays = createSortedDays(db);
   const ingest = {
     db,
     sql: prepareIngest(db),
-    duplicates: createDuplicateRule(db),
+    sortedDays,
+    duplicates: createDuplicateRule(db, sortedDays),
     changes: createChangeWriter(db),
     now,
     recomputeDate: verifier.recomputeDate,
@@ -289,7 +291,7 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
     searchKeys: createSearchKeys(db),
 
     /** The sort keys of dates whose records changed, written after a sync (sort-keys.ts). */
-    sortKeys: createSortKeys(db),
+    sortKeys: createSortKeys(db, sortedDays),
 
     query,
 

@@ -24,7 +24,7 @@ import type { Database } from 'better-sqlite3';
 import { KEYED_SORT_COLUMNS, type KeyedSortColumn, type SettlementSortColumn } from '../../shared/settlement-query';
 import { perDateWriter } from './search-keys';
 import { PER_DAY, dayNumber, idRange } from './settlement-ids';
-import { prepareAll } from './statements';
+import { prepareAll, type Statements } from './statements';
 
 /** What each sort column orders by; null ids and UTRs sort as empty text. */
 export const SORT_EXPRESSION: Readonly<Record<Exclude<SettlementSortColumn, 'date'>, string>> = {
@@ -100,36 +100,31 @@ export function decodeBlock(idBlob: Uint8Array, classBlob: Uint8Array, base: num
 }
 export type Block = ReturnType<typeof decodeBlock>;
 
-/** Records with their gateway's, payment mode's and statuses' numbers. */
-const RECORD_CODES = `FROM settlements AS s
-    JOIN settlement_sort_codes AS p ON p.kind = 'pg' AND p.value = s.pg
-    JOIN settlement_sort_codes AS m ON m.kind = 'mode' AND m.value = s.payment_mode
-    JOIN settlement_sort_codes AS o ON o.kind = 'order_status' AND o.value = s.order_status
-    JOIN settlement_sort_codes AS g ON g.kind = 'pg_status' AND g.value = s.pg_status`;
-const CURRENT = `s.id BETWEEN @lo AND @hi AND s.vanished_at IS NULL`;
+/** What a date's lists are built from: reads only, so a read-only connection (a worker thread's) builds them too. */
+const READ_SQL = {
+  /** Each current record's gateway and what its class is made of. */
+  records: `SELECT id, pg, payment_mode, order_status, pg_status, exception_flags FROM settlements
+            WHERE id BETWEEN @lo AND @hi AND vanished_at IS NULL`,
+  lastId: `SELECT max(id) FROM settlements WHERE id BETWEEN @lo AND @hi`,
+  codes: `SELECT kind, value, code FROM settlement_sort_codes`,
+  classes: `SELECT mode_code, order_status_code, pg_status_code, exception_flags, code FROM settlement_sort_classes`,
+} as const;
 
-const SQL = {
-  /** A synced date whose keys are not current. */
-  pending: `SELECT date FROM settlement_days WHERE date NOT IN (SELECT date FROM settlement_sorted_days)
+const WRITE_SQL = {
+  /** A synced date whose keys are not current, but those named (dates whose lists were found out of date). */
+  pending: `SELECT date FROM settlement_days
+            WHERE date NOT IN (SELECT date FROM settlement_sorted_days) AND date NOT IN (SELECT value FROM json_each(?))
             ORDER BY date LIMIT 1`,
+  isPending: `SELECT 1 FROM settlement_days WHERE date = ? AND date NOT IN (SELECT date FROM settlement_sorted_days)`,
   drop: `DELETE FROM settlement_sort_blocks WHERE col = ? AND day = ?`,
   dropMarks: `DELETE FROM settlement_sort_mark_lists WHERE col = ? AND day = ?`,
-  codes: `INSERT OR IGNORE INTO settlement_sort_codes (kind, value)
-            SELECT DISTINCT 'pg', pg FROM settlements WHERE id BETWEEN @lo AND @hi
-            UNION SELECT DISTINCT 'mode', payment_mode FROM settlements WHERE id BETWEEN @lo AND @hi
-            UNION SELECT DISTINCT 'order_status', order_status FROM settlements WHERE id BETWEEN @lo AND @hi
-            UNION SELECT DISTINCT 'pg_status', pg_status FROM settlements WHERE id BETWEEN @lo AND @hi`,
-  classes: `INSERT OR IGNORE INTO settlement_sort_classes (mode_code, order_status_code, pg_status_code, exception_flags)
-            SELECT DISTINCT m.code, o.code, g.code, s.exception_flags ${RECORD_CODES} WHERE ${CURRENT}`,
-  /** Each current record's gateway and class. */
-  records: `SELECT s.id, p.code, c.code ${RECORD_CODES}
-            JOIN settlement_sort_classes AS c ON c.mode_code = m.code AND c.order_status_code = o.code
-              AND c.pg_status_code = g.code AND c.exception_flags = s.exception_flags
-            WHERE ${CURRENT}`,
-  lastId: `SELECT max(id) FROM settlements WHERE id BETWEEN @lo AND @hi`,
+  addCode: `INSERT INTO settlement_sort_codes (code, kind, value) VALUES (?, ?, ?)`,
+  addClass: `INSERT INTO settlement_sort_classes (code, mode_code, order_status_code, pg_status_code, exception_flags)
+             VALUES (?, ?, ?, ?, ?)`,
   block: `INSERT INTO settlement_sort_blocks (col, day, pg_code, block, ids, classes) VALUES (?, ?, ?, ?, ?, ?)`,
   markList: `INSERT INTO settlement_sort_mark_lists (col, day, pg_code, keys, counts) VALUES (?, ?, ?, ?, ?)`,
   sorted: `INSERT OR IGNORE INTO settlement_sorted_days (date) VALUES (?)`,
+  unsorted: `DELETE FROM settlement_sorted_days WHERE date = ?`,
 } as const;
 
 /**
@@ -176,8 +171,67 @@ export function decodeMarkCounts(counts: Uint8Array, wanted: ReadonlySet<number>
   return { n, kept };
 }
 
-export function createSortKeys(db: Database) {
-  const sql = prepareAll(db, SQL);
+/**
+ * A date's lists as read from one snapshot, for `SortKeys.commit` to write: their blocks and marks, and the numbers
+ * of the gateways, payment modes, statuses and classes the date met that the file had not numbered yet (numbered
+ * on from the snapshot's highest).
+ */
+export interface DateSortLists {
+  date: string;
+  codes: [code: number, kind: string, value: string][];
+  classes: [code: number, mode: number, orderStatus: number, pgStatus: number, flags: number][];
+  blocks: [col: number, pg: number, block: number, ids: Uint8Array, classes: Uint8Array][];
+  marks: [col: number, pg: number, keys: string, counts: Uint8Array][];
+}
+
+/** The file's numbers of gateways, payment modes, statuses and classes, numbering on those a date brings. */
+function numbering(sql: Statements<keyof typeof READ_SQL>) {
+  const codes = new Map<string, number>();
+  const classes = new Map<string, number>();
+  let topCode = 0;
+  let topClass = 0;
+  for (const [kind, value, code] of sql.codes.raw(true).all() as [string, string, number][]) {
+    codes.set(`${kind}:${value}`, code);
+    topCode = Math.max(topCode, code);
+  }
+  for (const [m, o, g, flags, code] of sql.classes.raw(true).all() as number[][]) {
+    classes.set(`${m}:${o}:${g}:${flags}`, code!);
+    topClass = Math.max(topClass, code!);
+  }
+  const added: Pick<DateSortLists, 'codes' | 'classes'> = { codes: [], classes: [] };
+  const code = (kind: string, value: string): number => {
+    const name = `${kind}:${value}`;
+    let found = codes.get(name);
+    if (found === undefined) {
+      codes.set(name, (found = ++topCode));
+      added.codes.push([found, kind, value]);
+    }
+    return found;
+  };
+  return {
+    added,
+    pg: (value: string) => code('pg', value),
+    classOf(mode: string, orderStatus: string, pgStatus: string, flags: number): number {
+      const parts = [
+        code('mode', mode),
+        code('order_status', orderStatus),
+        code('pg_status', pgStatus),
+        flags,
+      ] as const;
+      const name = parts.join(':');
+      let found = classes.get(name);
+      if (found === undefined) {
+        classes.set(name, (found = ++topClass));
+        added.classes.push([found, ...parts]);
+      }
+      return found;
+    },
+  };
+}
+
+/** Builds a date's lists by reading only; call inside one read transaction, so they are of one snapshot. */
+export function createSortListBuilder(db: Database) {
+  const sql = prepareAll(db, READ_SQL);
   // SQLite sorts each list, so its order is exactly the one a read's ORDER BY and the ranks' tests hold it to.
   const ordered = KEYED_SORT_COLUMNS.map((column) =>
     db
@@ -191,82 +245,188 @@ export function createSortKeys(db: Database) {
     db.prepare(`SELECT ${SORT_EXPRESSION[column]} FROM settlements WHERE id = ?`).pluck(),
   );
 
-  /** One list's blocks and marks: its block's first keys, and the keys of each class before each block. */
-  function writeList(
-    col: number,
-    day: number,
-    pg: number,
-    ids: number[],
-    classOf: (id: number) => number,
-    widths: number[],
+  /**
+   * One list's blocks and marks: its blocks' first keys, and the keys of each class before each block. `ids` are
+   * offsets from the date's first id; `classAt` each offset's class.
+   */
+  function buildList(
+    out: DateSortLists,
+    [col, day, pg]: [number, number, number],
+    ids: Uint32Array,
+    classAt: Uint16Array,
+    [idBytes, classBytes]: [number, number],
   ) {
     const base = day * PER_DAY;
     const starts = blockStarts(day, col, pg, ids.length);
-    const running = new Map<number, number>();
-    const before: Map<number, number>[] = [];
+    // The list's classes, each with its place in the marks' counts.
+    const place = new Map<number, number>();
+    for (const offset of ids) place.set(classAt[offset]!, 0);
+    const codes = [...place.keys()].sort((x, y) => x - y);
+    codes.forEach((code, j) => place.set(code, j));
+    const running = new Array<number>(codes.length).fill(0);
+    const before: number[][] = [];
     const keys: SortKey[] = [];
     starts.forEach((start, block) => {
       const end = starts[block + 1] ?? ids.length;
-      const blockIds = ids.slice(start, end);
-      const classes = blockIds.map(classOf);
-      before.push(new Map(running));
-      for (const code of classes) running.set(code, (running.get(code) ?? 0) + 1);
-      keys.push([valueOf[col]!.get(blockIds[0]) as string | number, blockIds[0]!]);
-      sql.block.run(col, day, pg, block, ...encodeBlock(blockIds, classes, base, widths[0]!, widths[1]!));
+      const idBlob = Buffer.allocUnsafe((end - start) * idBytes);
+      const classBlob = Buffer.allocUnsafe((end - start) * classBytes);
+      before.push([...running]);
+      for (let i = start; i < end; i++) {
+        const code = classAt[ids[i]!]!;
+        running[place.get(code)!]!++;
+        idBlob.writeUIntLE(ids[i]!, (i - start) * idBytes, idBytes);
+        classBlob.writeUIntLE(code, (i - start) * classBytes, classBytes);
+      }
+      keys.push([valueOf[col]!.get(base + ids[start]!) as string | number, base + ids[start]!]);
+      out.blocks.push([col, pg, block, idBlob, classBlob]);
     });
     before.push(running);
-    const codes = [...running.keys()].sort((x, y) => x - y);
-    const counts = encodeMarkCounts(
-      codes,
-      before.map((row) => codes.map((code) => row.get(code) ?? 0)),
-    );
-    sql.markList.run(col, day, pg, JSON.stringify(keys), counts);
+    out.marks.push([col, pg, JSON.stringify(keys), encodeMarkCounts(codes, before)]);
   }
 
-  /** A date's lists, every column's: the records' gateways and classes read once, each column's order sorted by SQLite. */
-  function writeLists(date: string) {
+  /** Every column's lists of `date`: the records' gateways and classes read once, each column's order by SQLite. */
+  function build(date: string): DateSortLists {
     const day = dayNumber(date);
     const range = idRange(date, date);
-    for (let col = 0; col < KEYED_SORT_COLUMNS.length; col++) {
-      sql.drop.run(col, day);
-      sql.dropMarks.run(col, day);
-    }
-    sql.codes.run(range);
-    sql.classes.run(range);
+    const numbers = numbering(sql);
+    const out: DateSortLists = { date, ...numbers.added, blocks: [], marks: [] };
     const span = ((sql.lastId.pluck().get(range) as number | null) ?? range.lo) - range.lo + 1;
     // By offset from the date's first id: a sync numbers a date's records in arrival order, so the offsets are dense.
     const pgOf = new Uint16Array(span);
     const classAt = new Uint16Array(span);
+    const sizes = new Map<number, number>();
     let topClass = 0;
-    for (const [id, pg, code] of sql.records.raw(true).iterate(range) as Iterable<[number, number, number]>) {
-      if (pg >= 2 ** 16 || code >= 2 ** 16)
+    for (const [id, pg, mode, orderStatus, pgStatus, flags] of sql.records.raw(true).iterate(range) as Iterable<
+      [number, string, string, string, string, number]
+    >) {
+      const pgCode = numbers.pg(pg);
+      const code = numbers.classOf(mode, orderStatus, pgStatus, flags);
+      if (pgCode >= 2 ** 16 || code >= 2 ** 16)
         throw new Error('sort keys: more than 65,535 gateways or classes of record');
-      pgOf[id - range.lo] = pg;
+      pgOf[id - range.lo] = pgCode;
       classAt[id - range.lo] = code;
+      sizes.set(pgCode, (sizes.get(pgCode) ?? 0) + 1);
       topClass = Math.max(topClass, code);
     }
     // The widths of the whole date: 3 bytes an id up to 2^24 records a date, a class byte up to code 255.
-    const widths = [span <= 2 ** 24 ? 3 : 4, topClass < 2 ** 8 ? 1 : 2];
-    const classOf = (id: number) => classAt[id - range.lo]!;
+    const widths: [number, number] = [span <= 2 ** 24 ? 3 : 4, topClass < 2 ** 8 ? 1 : 2];
     for (let col = 0; col < KEYED_SORT_COLUMNS.length; col++) {
-      const lists = new Map<number, number[]>();
+      const lists = new Map<number, { ids: Uint32Array; n: number }>();
+      for (const [pg, size] of sizes) lists.set(pg, { ids: new Uint32Array(size), n: 0 });
       for (const id of ordered[col]!.all(range.lo, range.hi) as number[]) {
-        const pg = pgOf[id - range.lo]!;
-        let list = lists.get(pg);
-        if (list === undefined) lists.set(pg, (list = []));
-        list.push(id);
+        const list = lists.get(pgOf[id - range.lo]!)!;
+        list.ids[list.n++] = id - range.lo;
       }
-      for (const [pg, ids] of lists) writeList(col, day, pg, ids, classOf, widths);
+      for (const [pg, { ids }] of lists) buildList(out, [col, day, pg], ids, classAt, widths);
     }
+    return out;
+  }
+  return { build };
+}
+export type SortListBuilder = ReturnType<typeof createSortListBuilder>;
+
+/**
+ * Which dates' sort keys are current (`settlement_sorted_days`), and how many times this connection has taken each
+ * off: one per connection, shared by everything on it that changes records (the ingest, the duplicate rule) and by
+ * the sort keys, whose lists built elsewhere are written only if their date was not taken off meanwhile.
+ */
+export function createSortedDays(db: Database) {
+  const unsorted = db.prepare(WRITE_SQL.unsorted);
+  const takenOff = new Map<string, number>();
+  return {
+    /** The date's records changed: its sort keys are no longer current. */
+    takeOff(date: string): void {
+      unsorted.run(date);
+      takenOff.set(date, (takenOff.get(date) ?? 0) + 1);
+    },
+    timesTakenOff: (date: string): number => takenOff.get(date) ?? 0,
+  };
+}
+export type SortedDays = ReturnType<typeof createSortedDays>;
+
+/** A date whose lists are being built elsewhere, with what must not change before they are written. */
+export interface SortTicket {
+  date: string;
+  timesTakenOff: number;
+  /** SQLite's `data_version`: changes when another connection (a worker's, another process's) commits. */
+  dataVersion: number;
+}
+
+export function createSortKeys(db: Database, sortedDays: SortedDays) {
+  const sql = prepareAll(db, WRITE_SQL);
+  const builder = createSortListBuilder(db);
+  const blob = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+  /** Replaces the date's lists with `lists` and marks its keys current; inside the caller's write transaction. */
+  function write(lists: DateSortLists) {
+    const day = dayNumber(lists.date);
+    for (let col = 0; col < KEYED_SORT_COLUMNS.length; col++) {
+      sql.drop.run(col, day);
+      sql.dropMarks.run(col, day);
+    }
+    for (const code of lists.codes) sql.addCode.run(...code);
+    for (const code of lists.classes) sql.addClass.run(...code);
+    for (const [col, pg, block, ids, classes] of lists.blocks)
+      sql.block.run(col, day, pg, block, blob(ids), blob(classes));
+    for (const [col, pg, keys, counts] of lists.marks) sql.markList.run(col, day, pg, keys, blob(counts));
+    sql.sorted.run(lists.date);
   }
 
+  const pending = (skip: readonly string[] = []) => sql.pending.pluck().get(JSON.stringify(skip)) as string | undefined;
+  const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
+
   const writeDate = db.transaction((): string | null => {
-    const pending = sql.pending.pluck().get() as string | undefined;
-    if (pending === undefined) return null;
-    writeLists(pending);
-    sql.sorted.run(pending);
-    return pending;
+    const date = pending();
+    if (date === undefined) return null;
+    write(builder.build(date));
+    return date;
   });
-  return perDateWriter(db, writeDate);
+  // Immediate: the checks and the writes see the file as no other connection can change it until they are done.
+  const commit = db.transaction((ticket: SortTicket, lists: DateSortLists): boolean => {
+    const current =
+      lists.date === ticket.date &&
+      dataVersion() === ticket.dataVersion &&
+      sortedDays.timesTakenOff(ticket.date) === ticket.timesTakenOff &&
+      sql.isPending.get(ticket.date) !== undefined;
+    if (!current) return false;
+    write(lists);
+    return true;
+  });
+
+  return {
+    ...perDateWriter(db, writeDate),
+    /** The next date whose keys are not current, but those in `skip`, to build elsewhere; null when none is left. */
+    next(skip: readonly string[] = []): SortTicket | null {
+      const date = pending(skip);
+      if (date === undefined) return null;
+      return { date, timesTakenOff: sortedDays.timesTakenOff(date), dataVersion: dataVersion() };
+    },
+    /**
+     * Writes lists built from a snapshot taken after `ticket` (a worker thread's read): false, writing nothing, when
+     * the date's records may have changed since (this connection took it off, or any other connection committed).
+     */
+    commit: (ticket: SortTicket, lists: DateSortLists): boolean => commit.immediate(ticket, lists),
+  };
 }
 export type SortKeys = ReturnType<typeof createSortKeys>;
+
+/**
+ * Writes the sort keys of every date whose keys are not current, each date's lists built by `build` (a worker
+ * thread's read-only connection: the sorting, about 0.2 s a date of 20,000 records, off main's event loop) and only
+ * written by main. A date changed meanwhile is left for the next call. Stops when none is left or `signal` aborts;
+ * the number of dates written.
+ */
+export async function writeSortKeysBuiltElsewhere(
+  keys: Pick<SortKeys, 'next' | 'commit'>,
+  build: (date: string) => Promise<DateSortLists>,
+  signal?: AbortSignal,
+): Promise<number> {
+  let written = 0;
+  const changed: string[] = [];
+  for (let ticket = keys.next(); ticket !== null && !signal?.aborted; ticket = keys.next(changed)) {
+    const lists = await build(ticket.date);
+    if (keys.commit(ticket, lists)) written++;
+    else changed.push(ticket.date);
+  }
+  return written;
+}

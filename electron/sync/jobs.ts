@@ -11,7 +11,7 @@ import type { Journals } from '../journal/registry';
 import { journalSync } from '../journal/syncs';
 import type { Logger } from '../log';
 import type { Credentials } from '../profiles/credentials';
-import { syncSettlements, writeKeysAfter } from './settlement-sync';
+import { sortKeysAsDatesClose, syncSettlements, writeKeysAfter } from './settlement-sync';
 
 export class SyncJobError extends Error {
   override name = 'SyncJobError';
@@ -45,6 +45,8 @@ export function createSyncJobs(deps: {
 
   async function run(jobId: string, profileId: string, request: SyncRequest, signal: AbortSignal) {
     const api = deps.credentials.api(profileId);
+    const keysNotWritten = (e: unknown) => deps.log.warn('sort keys not written', { profileId, error: e });
+    const sortKeys = sortKeysAsDatesClose(deps.cacheFor(profileId), keysNotWritten);
     try {
       const summary = await syncSettlements({
         api,
@@ -52,7 +54,10 @@ export function createSyncJobs(deps: {
         ...request,
         concurrency: deps.concurrencyOf(profileId),
         signal,
-        onProgress: (p) => deps.events.emit('syncProgress', { ...p, jobId, profileId }),
+        onProgress: (p) => {
+          deps.events.emit('syncProgress', { ...p, jobId, profileId });
+          sortKeys(p);
+        },
       });
       journalSync(deps.journals.for(profileId), request, { summary });
       await deps.afterSync?.(profileId, summary);
@@ -72,7 +77,7 @@ export function createSyncJobs(deps: {
       jobs.delete(jobId);
     }
     try {
-      await writeKeysAfter(deps.cacheFor(profileId));
+      await writeKeysAfter(deps.cacheFor(profileId), 'worker');
     } catch (e) {
       // Searching and sorting stay exact without them; the next sync tries again.
       deps.log.warn('search and sort keys not written', { profileId, error: e });

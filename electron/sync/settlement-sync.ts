@@ -444,19 +444,40 @@ function checkedCount(name: string, value: number, max: number): number {
 }
 
 /**
+ * A sync's progress handler (`onProgress`) that starts the sort keys of each date as it closes (Cache.writeSortKeys):
+ * their sorting, in a worker thread, then overlaps the storing of the dates after it, and main writes each date's
+ * lists between pages. `onError` hears why a date's keys were not written; writeKeysAfter writes what is left.
+ */
+export function sortKeysAsDatesClose(
+  cache: Pick<Cache, 'writeSortKeys'>,
+  onError: (e: unknown) => void,
+): (progress: SyncProgress) => void {
+  let closed = 0;
+  return (progress) => {
+    if (progress.datesDone <= closed) return;
+    closed = progress.datesDone;
+    cache.writeSortKeys().catch(onError);
+  };
+}
+
+/**
  * The search and sort keys of the dates a sync changed, written after it has answered: a search or a sort is exact
  * without them (it walks the dates without keys), only slower, and together they take longer than the pages' own
- * writes (docs/performance/search-keys.md, sort-keys-and-marks.md), so the desk is not kept waiting for them. A date per transaction with a turn of
- * the event loop between, so other reads interleave; stopped by `signal`, the rest is written after the next sync.
- * The milliseconds each kind took, for the benchmark.
+ * writes (docs/performance/search-keys.md, sort-keys-and-marks.md), so the desk is not kept waiting for them. A date
+ * per transaction with a turn of the event loop between, so other reads interleave. `sortKeys`: where the sort keys'
+ * sorting runs: the app's `worker` thread (Cache.writeSortKeys), so its event loop, which answers every screen, only
+ * writes each date's lists; the CLI's `main`, whose process answers nobody meanwhile and would only pay a worker's
+ * start. Stopped by `signal`, the rest is written after the next sync. The milliseconds each kind took, for the
+ * benchmark.
  */
 export async function writeKeysAfter(
-  cache: Pick<Cache, 'settlements'>,
+  cache: Pick<Cache, 'settlements' | 'writeSortKeys'>,
+  sortKeys: 'worker' | 'main',
   signal?: AbortSignal,
 ): Promise<{ searchKeysMs: number; sortKeysMs: number }> {
   const started = performance.now();
   await cache.settlements.searchKeys.writeAll(signal);
   const searched = performance.now();
-  await cache.settlements.sortKeys.writeAll(signal);
+  await (sortKeys === 'worker' ? cache.writeSortKeys(signal) : cache.settlements.sortKeys.writeAll(signal));
   return { searchKeysMs: Math.round(searched - started), sortKeysMs: Math.round(performance.now() - searched) };
 }

@@ -48,7 +48,7 @@ try {
   });
   const peak = Math.round(process.resourceUsage().maxRSS / 1024);
   // Written after the sync has answered, as the app and the CLI do: timed on their own, beside the sync.
-  const { searchKeysMs, sortKeysMs } = await writeKeysAfter(cache);
+  const { searchKeysMs, sortKeysMs } = await writeKeysAfter(cache, 'worker');
   const peakAfter = Math.round(process.resourceUsage().maxRSS / 1024);
   process.stdout.write(
     `${JSON.stringify({ summary, peak_rss_mb: peak, search_keys_ms: searchKeysMs, sort_keys_ms: sortKeysMs, peak_rss_mb_with_keys: peakAfter })}\n`,

@@ -131,7 +131,7 @@ const sync: Command = {
         ].join('\n'),
       );
       // After the answer is out, as the app does (an interrupt stops it; the next sync writes the rest).
-      await writeKeysAfter(cache, interrupt.signal);
+      await writeKeysAfter(cache, 'main', interrupt.signal);
       // A partial or cancelled sync stored what it could, but the range is not done.
       if (summary.status !== 'completed') return EXIT.refused;
     } finally {
