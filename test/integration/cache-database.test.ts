@@ -183,6 +183,8 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO settlement_keys VALUES (20089, 'UTR1', 1)`,
     `INSERT INTO settlement_keyed_days VALUES ('2025-01-01')`,
   ],
+  // The chart's sums per UTR batch and payment mode (issue 33): migration 28 fills UTR7's from seed 7's record.
+  28: [`INSERT INTO settlement_batch_modes VALUES ('2025-01-01', 'payu', 'UTR1', 'CC', 1, 2000, 30, 5, 1965, 0, 0)`],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */
