@@ -4,8 +4,8 @@
  *
  * Totals and aggregates of current records with any filter but text search are read from the rollup (a
  * few hundred rows a day, however many records; settlement-rollup.ts); a search only UTRs match, from its UTR
- * batches and their sums by payment mode; another search, or vanished records, sum the records themselves. Both are exact SQL integer sums, read as bigints and refused past 2^53
- * rather than rounded.
+ * batches and their sums by payment mode; another search, or vanished records, sum the records themselves. All are
+ * exact SQL integer sums, read as bigints and refused past 2^53 rather than rounded.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { z } from 'zod';
