@@ -1,6 +1,6 @@
 /**
  * What a check of the cached settlements found (electron/cache/settlement-verify.ts): each date's records against the
- * digest its last sync stored, and its rollup and batches against its rows. A mismatch is shown, never repaired from
+ * digest its last sync stored, and its rollup, batches and batch modes against its rows. A mismatch is shown, never repaired from
  * the cache's own data: re-fetching the date from the API is the repair.
  */
 import { z } from 'zod';
@@ -8,11 +8,11 @@ import { calendarDate } from './api/common';
 
 const count = z.number().int().nonnegative();
 
-export const CACHE_MISMATCH_KINDS = ['records', 'rollup', 'batches'] as const;
+export const CACHE_MISMATCH_KINDS = ['records', 'rollup', 'batches', 'batch_modes'] as const;
 
 export const cacheMismatch = z.object({
   date: calendarDate,
-  /** The gateway whose records differ from their digest; null for the rollup and batches, checked per date. */
+  /** The gateway whose records differ from their digest; null for the sums (rollup, batches, batch modes), per date. */
   pg: z.string().nullable(),
   kind: z.enum(CACHE_MISMATCH_KINDS),
   /** One sentence: what differs, in records and paise. */

@@ -14,6 +14,8 @@
  *  - `settlement_rollup` holds count and sums (refunds and chargebacks apart, migration 25) per date x gateway x
  *    payment mode x statuses x exception flags, kept in step with the records in the same transactions, so totals and aggregates with any
  *    filter but text search do not scan a million rows (settlement-rollup.ts).
+ *  - `settlement_batch_modes` holds the chart's sums per date x gateway x UTR x payment mode, kept like the batches
+ *    (migration 28), so a search whose matches are all UTR batch records draws its chart from a few rows.
  *  - `settlement_keys` holds the search keys (UTR, gateway transaction id, order id) of each day, ordered by day
  *    then key without case, each with its record's offset in the day (migration 27), and is written when a date closes, all its keys at once in key order: appends,
  *    where an index on the keys would take three random B-tree inserts a row (three plain indexes cut the

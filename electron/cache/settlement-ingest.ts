@@ -75,7 +75,8 @@ const SQL = {
   saveDigest: `INSERT INTO settlement_digests (date, pg, hashes, ids) VALUES (?, ?, ?, ?)
                ON CONFLICT (date, pg) DO UPDATE SET hashes = excluded.hashes, ids = excluded.ids`,
   hasSums: `SELECT EXISTS (SELECT 1 FROM settlement_rollup WHERE date = :date)
-             OR EXISTS (SELECT 1 FROM settlement_batches WHERE date = :date)`,
+             OR EXISTS (SELECT 1 FROM settlement_batches WHERE date = :date)
+             OR EXISTS (SELECT 1 FROM settlement_batch_modes WHERE date = :date)`,
   currentCount: `SELECT coalesce(sum(count), 0) FROM settlement_rollup WHERE date = ?`,
   currentCountOfPg: `SELECT coalesce(sum(count), 0) FROM settlement_rollup WHERE date = ? AND pg = ?`,
   markDay: `INSERT INTO settlement_days (date, scope, synced_at, run_id, records) VALUES (?, ?, ?, ?, ?)
@@ -118,7 +119,7 @@ export interface IngestDeps {
   /** Takes a date whose records changed off the dates whose sort keys are current (sort-keys.ts). */
   sortedDays: SortedDays;
   now: () => Date;
-  /** The date's rollup and batches made again from its rows (settlement-verify.ts). */
+  /** The date's rollup, batches and batch modes made again from its rows (settlement-verify.ts). */
   recomputeDate(date: string): void;
   /** Throws, saying why, when the file's schema is not ours (schema-check.ts): run first in every write. */
   checkSchema(): void;

@@ -10,7 +10,9 @@
  * The same deltas keep `settlement_batches`: count and sums per date x gateway x UTR x settlement time, what reaches
  * the bank as one credit (a missing UTR is "", the batch "UTR pending"). Rolling batches up from the records at read
  * time sorts every record of the range (33 s for 1,800,000 on the shared machine); kept here, a page pays a few
- * upserts and a read of 90 days is a few hundred rows.
+ * upserts and a read of 90 days is a few hundred rows. And `settlement_batch_modes`: the chart's sums per date x
+ * gateway x UTR x payment mode, so a search whose matches are all batch records draws its chart from a few rows
+ * (migration 28). A row of either whose count reaches 0 is deleted.
  */
 import type { Database } from 'better-sqlite3';
 import { lineKind } from '../../shared/reconciliation';
@@ -75,10 +77,18 @@ const BATCH_UPSERT = `
 const BATCH_DROP_EMPTY = `DELETE FROM settlement_batches
   WHERE date = ? AND pg = ? AND utr = ? AND settlement_date = ? AND records = 0`;
 
+const MODE_UPSERT = `
+  INSERT INTO settlement_batch_modes (date, pg, utr, payment_mode, count, amount, fees, taxes, settled, refunds, chargebacks)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (date, pg, utr, payment_mode) DO UPDATE SET
+    count = count + excluded.count, amount = amount + excluded.amount, fees = fees + excluded.fees,
+    taxes = taxes + excluded.taxes, settled = settled + excluded.settled, refunds = refunds + excluded.refunds,
+    chargebacks = chargebacks + excluded.chargebacks`;
+const MODE_DROP_EMPTY = `DELETE FROM settlement_batch_modes
+  WHERE date = ? AND pg = ? AND utr = ? AND payment_mode = ? AND count = 0`;
+
+/** Count, amount, fees, taxes, settled, refunds and chargebacks: a rollup group's sums, and a chart group's. */
 type Sums = [number, number, number, number, number, number, number];
-type BatchSums = [number, number, number, number, number, number, number, number, number];
-type BatchKeyParts = [date: string, pg: string, utr: string, settlementDate: string];
-type BatchLevel = Map<string | number, BatchLevel | { key: BatchKeyParts; sums: BatchSums }>;
 type Group = [date: string, pg: string, mode: string, orderStatus: string, pgStatus: string, flags: number];
 
 /** A tree of Maps, one level per group column: several times faster than one composite string key. */
@@ -91,49 +101,76 @@ function child<L extends Map<string | number, unknown>>(level: L, key: string | 
   return next;
 }
 
-export function createRollup(db: Database) {
-  const upsert = db.prepare(UPSERT);
-  const batchUpsert = db.prepare(BATCH_UPSERT);
-  const batchDropEmpty = db.prepare(BATCH_DROP_EMPTY);
-  let deltas: Level = new Map();
-  let batchDeltas: BatchLevel = new Map();
-  /** Where a record's amount adds beside the amount: 0 for a sale, else the offset of its refunds or chargebacks. */
-  const debitAt = (r: RollupFields): 0 | 1 | 2 => (r.amount >= 0 ? 0 : lineKind(r) === 'refund' ? 1 : 2);
-  const addToBatch = (
-    r: RollupFields,
-    date: string,
-    pg: string,
-    flags: number,
-    sign: 1 | -1,
-    debit: 0 | 1 | 2,
-  ): void => {
-    const utr = r.utr ?? '';
-    const level = child(child(child(batchDeltas, date), pg), utr);
-    let d = level.get(r.settlement_date) as { key: BatchKeyParts; sums: BatchSums } | undefined;
-    if (!d)
-      level.set(
-        r.settlement_date,
-        (d = { key: [date, pg, utr, r.settlement_date], sums: [0, 0, 0, 0, 0, 0, 0, 0, 0] }),
-      );
-    d.sums[0] += sign;
-    d.sums[1] += sign * r.amount;
-    d.sums[2] += sign * r.mer_service_fee;
-    d.sums[3] += sign * r.mer_service_tax;
-    d.sums[4] += sign * r.merchant_subvention_amount;
-    d.sums[5] += sign * r.settled_amount;
-    if (flags !== 0) d.sums[6] += sign;
-    if (debit !== 0) d.sums[6 + debit]! += sign * r.amount;
-  };
-  const writeBatches = (level: BatchLevel, depth: number): void => {
+/** Adds a record (sign +1) or takes it away (-1) from a group's Sums; `debit` as `debitAt` answers. */
+function addSums(sums: Sums, r: RollupFields, sign: 1 | -1, debit: 0 | 1 | 2): void {
+  sums[0] += sign;
+  sums[1] += sign * r.amount;
+  sums[2] += sign * r.mer_service_fee;
+  sums[3] += sign * r.mer_service_tax;
+  sums[4] += sign * r.settled_amount;
+  if (debit !== 0) sums[4 + debit]! += sign * r.amount;
+}
+
+type BatchKey = [date: string, pg: string, utr: string, part: string];
+type BatchLevel = Map<string, BatchLevel | { key: BatchKey; sums: number[] }>;
+
+/**
+ * The deltas of a table keyed by date x gateway x UTR x one part more (the batches: the settlement time; the batch
+ * modes: the payment mode), whose first sum is the count: upserted at a flush, and a row whose count a negative delta
+ * brought to 0 deleted.
+ */
+function batchDeltas(db: Database, upsertSql: string, dropSql: string, width: number) {
+  const upsert = db.prepare(upsertSql);
+  const dropEmpty = db.prepare(dropSql);
+  let deltas: BatchLevel = new Map();
+  const write = (level: BatchLevel, depth: number): void => {
     for (const node of level.values()) {
-      if (depth < 3) writeBatches(node as BatchLevel, depth + 1);
+      if (depth < 3) write(node as BatchLevel, depth + 1);
       else {
-        const { key, sums } = node as { key: BatchKeyParts; sums: BatchSums };
+        const { key, sums } = node as { key: BatchKey; sums: number[] };
         if (sums.every((v) => v === 0)) continue;
-        batchUpsert.run(...key, ...sums);
-        if (sums[0] < 0) batchDropEmpty.run(...key);
+        upsert.run(...key, ...sums);
+        if (sums[0]! < 0) dropEmpty.run(...key);
       }
     }
+  };
+  return {
+    /** The deltas of the row `date`, `pg`, `utr`, `part`, zero when new: the caller adds to them. */
+    sumsOf(date: string, pg: string, utr: string, part: string): number[] {
+      const level = child(child(child(deltas, date), pg), utr);
+      let d = level.get(part) as { key: BatchKey; sums: number[] } | undefined;
+      if (!d) level.set(part, (d = { key: [date, pg, utr, part], sums: new Array<number>(width).fill(0) }));
+      return d.sums;
+    },
+    flush(): void {
+      write(deltas, 0);
+      deltas = new Map();
+    },
+    discard(): void {
+      deltas = new Map();
+    },
+  };
+}
+
+export function createRollup(db: Database) {
+  const upsert = db.prepare(UPSERT);
+  const batches = batchDeltas(db, BATCH_UPSERT, BATCH_DROP_EMPTY, 9);
+  const batchModes = batchDeltas(db, MODE_UPSERT, MODE_DROP_EMPTY, 7);
+  let deltas: Level = new Map();
+  /** Where a record's amount adds beside the amount: 0 for a sale, else the offset of its refunds or chargebacks. */
+  const debitAt = (r: RollupFields): 0 | 1 | 2 => (r.amount >= 0 ? 0 : lineKind(r) === 'refund' ? 1 : 2);
+  const addToBatch = (r: RollupFields, date: string, pg: string, flags: number, sign: 1 | -1, debit: 0 | 1 | 2) => {
+    const utr = r.utr ?? '';
+    const b = batches.sumsOf(date, pg, utr, r.settlement_date);
+    b[0]! += sign;
+    b[1]! += sign * r.amount;
+    b[2]! += sign * r.mer_service_fee;
+    b[3]! += sign * r.mer_service_tax;
+    b[4]! += sign * r.merchant_subvention_amount;
+    b[5]! += sign * r.settled_amount;
+    if (flags !== 0) b[6]! += sign;
+    if (debit !== 0) b[6 + debit]! += sign * r.amount;
+    addSums(batchModes.sumsOf(date, pg, utr, r.payment_mode) as Sums, r, sign, debit);
   };
   const addRecord = (r: RollupFields, date: string, pg: string, flags: number, sign: 1 | -1): void => {
     const debit = debitAt(r);
@@ -144,12 +181,7 @@ export function createRollup(db: Database) {
       const group: Group = [date, pg, r.payment_mode, r.order_status, r.pg_status, flags];
       level.set(flags, (d = { group, sums: [0, 0, 0, 0, 0, 0, 0] }));
     }
-    d.sums[0] += sign;
-    d.sums[1] += sign * r.amount;
-    d.sums[2] += sign * r.mer_service_fee;
-    d.sums[3] += sign * r.mer_service_tax;
-    d.sums[4] += sign * r.settled_amount;
-    if (debit !== 0) d.sums[4 + debit]! += sign * r.amount;
+    addSums(d.sums, r, sign, debit);
   };
   const write = (level: Level, depth: number): void => {
     for (const node of level.values()) {
@@ -168,14 +200,15 @@ export function createRollup(db: Database) {
     /** Writes the deltas; call inside the transaction that changed the rows. */
     flush(): void {
       write(deltas, 0);
-      writeBatches(batchDeltas, 0);
+      batches.flush();
+      batchModes.flush();
       deltas = new Map();
-      batchDeltas = new Map();
     },
     /** Drops unwritten deltas, when the transaction that made them rolled back. */
     discard(): void {
       deltas = new Map();
-      batchDeltas = new Map();
+      batches.discard();
+      batchModes.discard();
     },
   };
 }

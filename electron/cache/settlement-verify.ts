@@ -8,12 +8,12 @@
  *    (`settlement_manifests.digest`, record-digest.ts: every field of every record, with the count). Only where that
  *    digest speaks for the rows: the pass was stable (a pass whose list moved may have seen a record twice), and no
  *    later sync wrote pages of the date without finishing it (its rows moved on from the digest honestly);
- *  - its rollup and batches against a sum of its rows.
+ *  - its rollup, batches and batch modes (the chart's sums per batch and payment mode) against sums of its rows.
  * A mismatch is reported, never repaired from the tampered data: re-fetching the date from the API is the repair.
  * The digests are a check that the rows are the ones the sync wrote, not a signature: whoever can write the file can
  * write a matching digest too.
  *
- * The repair the cache does make is the rollup's: the ingest recomputes a date's rollup and batches from its rows
+ * The repair the cache does make is the rollup's: the ingest recomputes a date's rollup, batches and batch modes from its rows
  * when it closes a date it held rows or sums of before (recomputeDate; a first sync's deltas start from nothing). They are kept by deltas page by page (settlement-rollup.ts), and a delta
  * applied to an edited rollup, or to a rollup that still counts a row deleted behind our back, carries the edit
  * forward: a re-sync made totals negative, or counted a deleted row twice. Recomputed at the close, a re-sync leaves
@@ -37,6 +37,9 @@ const ROLLUP_OF_ROWS = `SELECT ${ROLLUP_GROUP}, count(*), sum(amount), sum(mer_s
 const BATCHES_OF_ROWS = `SELECT ${BATCH_GROUP}, count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax),
     sum(merchant_subvention_amount), sum(settled_amount), sum(exception_flags <> 0), ${DEBIT_SUMS} ${CURRENT}
     GROUP BY ${BATCH_GROUP}`;
+const MODE_GROUP = "pg, coalesce(utr, ''), payment_mode";
+const MODES_OF_ROWS = `SELECT ${MODE_GROUP}, count(*), sum(amount), sum(mer_service_fee), sum(mer_service_tax),
+    sum(settled_amount), ${DEBIT_SUMS} ${CURRENT} GROUP BY ${MODE_GROUP}`;
 
 const SQL = {
   dropRollup: `DELETE FROM settlement_rollup WHERE date = :date`,
@@ -48,6 +51,10 @@ const SQL = {
                   (date, pg, utr, settlement_date, records, amount, fees, taxes, subvention, settled, exceptions,
                    refunds, chargebacks)
                 SELECT :date, * FROM (${BATCHES_OF_ROWS})`,
+  dropBatchModes: `DELETE FROM settlement_batch_modes WHERE date = :date`,
+  fillBatchModes: `INSERT INTO settlement_batch_modes
+                     (date, pg, utr, payment_mode, count, amount, fees, taxes, settled, refunds, chargebacks)
+                   SELECT :date, * FROM (${MODES_OF_ROWS})`,
   rollupOfRows: `${ROLLUP_OF_ROWS} ORDER BY ${ROLLUP_GROUP}`,
   rollupStored: `SELECT ${ROLLUP_GROUP}, count, amount, fees, taxes, settled, refunds, chargebacks FROM settlement_rollup
                  WHERE date = :date AND NOT (count = 0 AND amount = 0 AND fees = 0 AND taxes = 0 AND settled = 0
@@ -60,6 +67,12 @@ const SQL = {
                     AND NOT (records = 0 AND amount = 0 AND fees = 0 AND taxes = 0 AND subvention = 0 AND settled = 0
                              AND exceptions = 0 AND refunds = 0 AND chargebacks = 0)
                   ORDER BY pg, utr, settlement_date`,
+  batchModesOfRows: `${MODES_OF_ROWS} ORDER BY ${MODE_GROUP}`,
+  batchModesStored: `SELECT pg, utr, payment_mode, count, amount, fees, taxes, settled, refunds, chargebacks
+                     FROM settlement_batch_modes WHERE date = :date
+                       AND NOT (count = 0 AND amount = 0 AND fees = 0 AND taxes = 0 AND settled = 0 AND refunds = 0
+                                AND chargebacks = 0)
+                     ORDER BY pg, utr, payment_mode`,
   currentRows: `SELECT pg, pg_transaction_id, settlement_date, settled_amount, ${FIELD_COLUMNS.join(', ')} ${CURRENT}`,
   /** The latest manifest of each gateway of the date, with the latest run that stored a page of it for that gateway. */
   manifests: `SELECT m.pg, m.digest, m.records, m.stable,
@@ -69,10 +82,11 @@ const SQL = {
               WHERE m.date = :date
                 AND m.run_id = (SELECT max(run_id) FROM settlement_manifests l WHERE l.date = m.date AND l.pg = m.pg)
               ORDER BY m.pg`,
-  /** Every date the cache holds anything of: synced, or left with a rollup or batches by a sync that did not finish. */
+  /** Every date the cache holds anything of: synced, or left with sums by a sync that did not finish. */
   dates: `SELECT date FROM settlement_days WHERE date BETWEEN :from AND :to
           UNION SELECT date FROM settlement_rollup WHERE date BETWEEN :from AND :to
           UNION SELECT date FROM settlement_batches WHERE date BETWEEN :from AND :to
+          UNION SELECT date FROM settlement_batch_modes WHERE date BETWEEN :from AND :to
           ORDER BY date`,
 } as const;
 
@@ -107,15 +121,19 @@ export function createSettlementVerifier(db: Database) {
     `${formatCount(t.records)} records, ${formatMoney(t.amount)} amount, ${formatMoney(t.settled)} settled`;
   const sameRows = (a: SumRow[], b: SumRow[]) => JSON.stringify(a) === JSON.stringify(b);
 
-  /** The date's rollup and batches against sums of its rows. */
+  /** The date's rollup, batches and batch modes against sums of its rows. */
   function checkSums(date: string, lo: number, hi: number): CacheMismatch[] {
     const out: CacheMismatch[] = [];
-    const compare = (kind: 'rollup' | 'batches', stored: SumRow[], ofRows: SumRow[], recordsAt: number) => {
+    const compare = (kind: Exclude<CacheMismatch['kind'], 'records'>, stored: SumRow[], ofRows: SumRow[]) => {
       if (sameRows(stored, ofRows)) return;
-      // The settled sum is the fifth figure of a rollup row, the sixth of a batch row (subvention precedes it).
-      const settledAt = kind === 'rollup' ? recordsAt + 4 : recordsAt + 5;
+      // The records are the first figure after the group's columns; the settled sum is the fifth figure, but the
+      // sixth of a batch row (subvention precedes it).
+      const recordsAt = kind === 'rollup' ? 5 : 3;
+      const settledAt = kind === 'batches' ? recordsAt + 5 : recordsAt + 4;
       const [s, r] = [describe(totals(stored, recordsAt, settledAt)), describe(totals(ofRows, recordsAt, settledAt))];
-      const what = kind === 'rollup' ? 'totals' : 'bank batches';
+      const what = { rollup: 'totals', batches: 'bank batches', batch_modes: "bank batches' sums by payment mode" }[
+        kind
+      ];
       out.push({
         date,
         pg: null,
@@ -126,8 +144,9 @@ export function createSettlementVerifier(db: Database) {
             : `The ${what} of ${formatCalendarDate(date)} count ${s}; its records add up to ${r}.`,
       });
     };
-    compare('rollup', rows('rollupStored', { date }), rows('rollupOfRows', { lo, hi }), 5);
-    compare('batches', rows('batchesStored', { date }), rows('batchesOfRows', { lo, hi }), 3);
+    compare('rollup', rows('rollupStored', { date }), rows('rollupOfRows', { lo, hi }));
+    compare('batches', rows('batchesStored', { date }), rows('batchesOfRows', { lo, hi }));
+    compare('batch_modes', rows('batchModesStored', { date }), rows('batchModesOfRows', { lo, hi }));
     return out;
   }
 
@@ -174,7 +193,7 @@ export function createSettlementVerifier(db: Database) {
 
   return {
     /**
-     * The date's rollup and batches, recomputed from its current rows; call inside the transaction that closes it
+     * The date's rollup, batches and batch modes, recomputed from its current rows; call inside the transaction that closes it
      * (after its deltas are flushed, which this replaces for the date).
      */
     recomputeDate(date: string): void {
@@ -183,6 +202,8 @@ export function createSettlementVerifier(db: Database) {
       sql.fillRollup.run({ date, lo, hi });
       sql.dropBatches.run({ date });
       sql.fillBatches.run({ date, lo, hi });
+      sql.dropBatchModes.run({ date });
+      sql.fillBatchModes.run({ date, lo, hi });
     },
     /** The dates the cache holds anything of, oldest first. */
     dates(range: { from: string; to: string } = ALL): string[] {

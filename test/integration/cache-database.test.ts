@@ -25,6 +25,7 @@ import { openCache } from '../../electron/cache/database';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { settlementRecord } from '../../shared/api/settlements';
 import { syncRunInto } from '../support/settlement-run';
+import { batchModesOfRecords, chartOfSearch, storedBatchModes } from '../support/batch-mode-truth';
 import { CacheVersionError, LATEST_VERSION, MIGRATIONS, migrate, schemaVersion } from '../../electron/cache/migrations';
 import { KEYED_SORT_COLUMNS } from '../../shared/settlement-query';
 
@@ -183,6 +184,8 @@ const SEEDS: Record<number, string[]> = {
     `INSERT INTO settlement_keys VALUES (20089, 'UTR1', 1)`,
     `INSERT INTO settlement_keyed_days VALUES ('2025-01-01')`,
   ],
+  // The chart's sums per UTR batch and payment mode (issue 33): migration 28 fills UTR7's from seed 7's record.
+  28: [`INSERT INTO settlement_batch_modes VALUES ('2025-01-01', 'payu', 'UTR1', 'CC', 1, 2000, 30, 5, 1965, 0, 0)`],
 };
 
 /** Tables a later version drops, with that version: what they held is written again from the records. */
@@ -247,6 +250,47 @@ describe('migrations', () => {
       });
     }
   }
+
+  it("28: a cache synced at 27 draws a UTR search's chart from its batches' sums, right the first time it opens", () => {
+    const file = join(dir, 'synced-at-27.sqlite');
+    const cache = openCache(file, { now });
+    const dates = ['2025-01-15', '2025-01-16'];
+    const source = new SettlementSource(9, 600, ['payu', 'cashfree', 'razorpay']);
+    const recordsOf = (date: string) => source.page(date, undefined, 0, 600).data.map((w) => settlementRecord.parse(w));
+    syncRunInto(cache, Object.fromEntries(dates.map((d) => [d, recordsOf(d)])), 250);
+    // Records vanished and moved to a new UTR, which the fill must leave out and follow.
+    const { removed } = source.mutate(dates[1]!, 20, 15);
+    syncRunInto(cache, { [dates[1]!]: recordsOf(dates[1]!) }, 250);
+    const filled = storedBatchModes(cache.db);
+    expect(removed.length).toBeGreaterThan(0);
+    cache.close();
+    // The file as version 27 left it: no table, the version before.
+    const old = new Database(file);
+    old.exec(
+      `DROP TABLE settlement_batch_modes; DELETE FROM schema_migrations WHERE version = 28; PRAGMA user_version = 27`,
+    );
+    old.close();
+
+    const upgraded = openCache(file, { now });
+    try {
+      expect(schemaVersion(upgraded.db)).toBe(LATEST_VERSION);
+      expect(storedBatchModes(upgraded.db)).toEqual(batchModesOfRecords(upgraded.db));
+      expect(storedBatchModes(upgraded.db)).toEqual(filled);
+      const utr = upgraded.db
+        .prepare(`SELECT utr FROM settlement_batches WHERE utr <> '' ORDER BY records DESC LIMIT 1`)
+        .pluck()
+        .get() as string;
+      const range = { from: dates[0]!, to: dates[1]! };
+      expect(upgraded.settlements.explain('aggregate', { ...range, search: utr, limit: 1 })[0]).toMatch(
+        /^SEARCH settlement_batch_modes /,
+      );
+      expect(upgraded.settlements.aggregate({ ...range, search: utr }).byDate).toEqual(
+        chartOfSearch(upgraded.db, range.from, range.to, utr),
+      );
+    } finally {
+      upgraded.close();
+    }
+  });
 
   it('26: dates keyed before it are keyed again, in blocks, when a sync next ends; reads stay exact meanwhile', () => {
     const file = join(dir, 'keyed-before-26.sqlite');

@@ -320,9 +320,20 @@ describe('query plans', () => {
       expect(p).toMatch(/settlement_batches/);
       expect(p).not.toMatch(/settlements /);
       expect(cache.settlements.totals({ ...range, search })).toMatchObject(jsSums(matches));
+      // The chart from the batches' sums by payment mode, read by the date range of their key.
+      const chart = plan('aggregate', { ...range, search });
+      expect(chart).toMatch(/SEARCH settlement_batch_modes USING PRIMARY KEY \(date>\? AND date<\?\)/);
+      expect(chart).not.toMatch(/settlements |settlement_keys|\bk\b/);
+      const agg = cache.settlements.aggregate({ ...range, search });
+      expect(agg.byDate).toEqual(jsGroups(matches));
+      expect(agg.total).toEqual(jsSums(matches));
     }
     // Narrowed by what a batch does not hold (a payment mode), the records are read again.
-    expect(plan('totals', { ...range, search: utr, paymentMode: 'UPI' })).not.toMatch(/settlement_batches/);
+    for (const read of ['totals', 'aggregate'] as const) {
+      expect(plan(read, { ...range, search: utr, paymentMode: 'UPI' })).not.toMatch(/settlement_batch/);
+    }
+    // An order id's start is no UTR's: its chart walks its matches.
+    expect(plan('aggregate', { ...range, search: 'ord_' })).not.toMatch(/settlement_batch/);
   });
 
   it('the grid\'s "Exceptions only" sums the rollup less its resolved exceptions, not every exception (issue 33)', () => {

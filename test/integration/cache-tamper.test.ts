@@ -98,6 +98,7 @@ describe('money edited in the cache', () => {
       ['records', edited!.pg],
       ['rollup', null],
       ['batches', null],
+      ['batch_modes', null],
     ]);
     expect(found.mismatches[0]!.message).toContain('values changed since');
 
@@ -123,6 +124,7 @@ describe('money edited in the cache', () => {
       ['records', deleted!.pg],
       ['rollup', null],
       ['batches', null],
+      ['batch_modes', null],
     ]);
     expect(found.mismatches[0]!.message).toContain(
       `The records of ${formatCalendarDate(date!)} (${deleted!.pg}) are not the ones its last sync stored: ` +

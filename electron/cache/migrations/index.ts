@@ -30,6 +30,7 @@ import { migration as m024 } from './024-exception-figures';
 import { migration as m025 } from './025-rollup-line-kinds';
 import { migration as m026 } from './026-packed-sort-keys';
 import { migration as m027 } from './027-compact-search-keys';
+import { migration as m028 } from './028-batch-modes';
 
 export const MIGRATIONS: readonly Migration[] = [
   m001,
@@ -59,4 +60,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m025,
   m026,
   m027,
+  m028,
 ];
