@@ -463,6 +463,40 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     }
   });
 
+  it('takes the pointer off the rows while the table scrolls, and gives it back once it stops', async () => {
+    const box = (await grid().boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const hovered = () => grid().evaluate((g) => g.querySelector('[role=row][data-id]:hover')?.getAttribute('data-id'));
+    await expect.poll(hovered).toBeTruthy();
+    // Read in the frame of the scroll's first event: a frame's callbacks run after its scroll events, before any
+    // task (the grid's own timer among them) can run. The listener is in place before the wheel turns.
+    type During = { during: Promise<{ pointer: string; hovered: boolean }> };
+    await grid().evaluate((g) => {
+      (window as unknown as During).during = new Promise((resolve) =>
+        g.addEventListener(
+          'scroll',
+          () =>
+            requestAnimationFrame(() =>
+              resolve({
+                pointer: getComputedStyle(g.querySelector('[role=row][data-id]')!).pointerEvents,
+                hovered: g.querySelector('[role=row][data-id]:hover') !== null,
+              }),
+            ),
+          { once: true },
+        ),
+      );
+    });
+    await page.mouse.wheel(0, 28 * 20);
+    expect(await page.evaluate(() => (window as unknown as During).during)).toEqual({
+      pointer: 'none',
+      hovered: false,
+    });
+    await expect.poll(() => grid().getAttribute('data-scrolling')).toBeNull();
+    // Stopped, the row under the pointer takes it again: it hovers on the next move.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 + 1);
+    await expect.poll(hovered).toBeTruthy();
+  }, 60_000);
+
   it('shows records a re-sync no longer found, and since when', async () => {
     const mutated = await hook(app.sandbox.url, 'POST', 'settlements/mutate', { date: TO, count: 4, remove: 3 });
     expect(mutated.http).toBe(200);

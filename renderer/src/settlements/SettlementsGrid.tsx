@@ -39,6 +39,13 @@ const HEIGHTS: Readonly<Record<Density, { row: number; head: number }>> = {
 /** Rows rendered beyond each edge of the view, so a small scroll shows rows already laid out. */
 const OVERSCAN = 8;
 const ANCHOR_ROWS = 4096;
+/**
+ * How long after its last scroll event the table counts as scrolling. Meanwhile its rows take no pointer
+ * (`data-scrolling`, settlements.css): with the pointer resting over the table, every frame of a scroll put another
+ * row under it, and Chromium hit-tested the rows, moved the hover style from one row to the next (restyling and
+ * repainting both) and dispatched pointerout/over through React, 1–7 ms of a 16 ms frame (issue 33).
+ */
+const SCROLL_IDLE_MS = 150;
 
 interface RowProps {
   index: number;
@@ -183,6 +190,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
   const scrolledTo = useRef(0);
   const [view, setView] = useState(400);
   const [active, setActive] = useState(0);
+  const markScrolling = useScrollingMark();
   const [shownSource, setShownSource] = useState(source);
   if (shownSource !== source) {
     // A new filter or sort starts at its first row.
@@ -281,8 +289,10 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
         // Rendered in the scroll event itself, which the browser dispatches before painting the frame: the rows
         // for the new position are in that frame rather than the next.
         onScroll={(e) => {
-          const top = e.currentTarget.scrollTop;
+          const el = e.currentTarget;
+          const top = el.scrollTop;
           scrolledTo.current = top;
+          markScrolling(el);
           flushSync(() => setScrollTop(top));
         }}
         onKeyDown={onKeyDown}
@@ -320,6 +330,20 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
       </div>
     </div>
   );
+}
+
+/**
+ * Marks the grid `data-scrolling` until SCROLL_IDLE_MS after its last scroll event. An attribute React does not
+ * render, so no render of the grid sets or clears it, and it is set once a scroll, not every frame.
+ */
+function useScrollingMark(): (el: HTMLElement) => void {
+  const idle = useRef<number | undefined>(undefined);
+  useEffect(() => () => clearTimeout(idle.current), []);
+  return useCallback((el: HTMLElement) => {
+    if (!el.hasAttribute('data-scrolling')) el.setAttribute('data-scrolling', '');
+    clearTimeout(idle.current);
+    idle.current = window.setTimeout(() => el.removeAttribute('data-scrolling'), SCROLL_IDLE_MS);
+  }, []);
 }
 
 function DensityToggle({ density, onDensity }: { density: Density; onDensity(density: Density): void }) {
