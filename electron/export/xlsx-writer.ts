@@ -246,7 +246,11 @@ function digits(text: string, at: number, count: number): number {
  */
 const SAME_STEP_FROM = 2 ** 15;
 const SAME_STEP_TO = 2 ** 16;
-/** Per second of the day, what follows a serial's whole days (`.5` at noon); filled as seconds are met. */
+/**
+ * Per second of the day, `String` of its serial on day 2^15, whose text after the day's five digits (`.5` at noon)
+ * follows every day of the range; filled as seconds are met.
+ */
+const FRACTION_AT = 5;
 const fractionTexts: (string | undefined)[] = new Array<string | undefined>(SECONDS_PER_DAY);
 
 /**
@@ -259,13 +263,13 @@ export function writeSerial(out: ByteChunks, days: number, seconds: number): voi
     out.ascii(String((days * SECONDS_PER_DAY + seconds) / SECONDS_PER_DAY));
     return;
   }
-  let fraction = fractionTexts[seconds];
-  if (fraction === undefined) {
-    fraction = String((SAME_STEP_FROM * SECONDS_PER_DAY + seconds) / SECONDS_PER_DAY).slice(5);
-    fractionTexts[seconds] = fraction;
+  let serial = fractionTexts[seconds];
+  if (serial === undefined) {
+    serial = String((SAME_STEP_FROM * SECONDS_PER_DAY + seconds) / SECONDS_PER_DAY);
+    fractionTexts[seconds] = serial;
   }
   out.digits(days);
-  out.ascii(fraction);
+  out.ascii(serial, FRACTION_AT);
 }
 
 /** What `serial` gives for a value that is no date or time of its type, and for one before FIRST_EXACT_DATE. */
