@@ -242,7 +242,8 @@ function digits(text: string, at: number, count: number): number {
  * Between these serials (1989-09-17 to 2079-06-04) a double's step is 2^-37 throughout, so a time's serial is its
  * day plus a fraction that depends on the second alone: the division rounds `days + seconds / 86,400` to a multiple
  * of the step, and `days` is an even multiple of it. `String` of the serial, the shortest decimal that reads back as
- * it, is then the day's digits followed by the same text for every day of the range.
+ * it (a tie going by the evenness of its count of steps, also the second's alone), is then the day's digits followed
+ * by the same text for every day of the range.
  */
 const SAME_STEP_FROM = 2 ** 15;
 const SAME_STEP_TO = 2 ** 16;
@@ -251,22 +252,22 @@ const SAME_STEP_TO = 2 ** 16;
  * follows every day of the range; filled as seconds are met.
  */
 const FRACTION_AT = 5;
-const fractionTexts: (string | undefined)[] = new Array<string | undefined>(SECONDS_PER_DAY);
+const firstDaySerials: (string | undefined)[] = new Array<string | undefined>(SECONDS_PER_DAY);
 
 /**
  * `String` of the Excel serial of a day and a second of it, written in place: the time of day is the fraction
- * computed in one division, so it is the double nearest the exact second. Its shortest decimal was a tenth of the
- * export worker's time with one `String` of a double a row; each second's fraction is now made once.
+ * computed in one division, so it is the double nearest the exact second. `String` of one double a row (the order
+ * time differs on nearly every row) was a sixth of the time the worker spent on cells; a second's is now made once.
  */
 export function writeSerial(out: ByteChunks, days: number, seconds: number): void {
   if (days < SAME_STEP_FROM || days >= SAME_STEP_TO) {
     out.ascii(String((days * SECONDS_PER_DAY + seconds) / SECONDS_PER_DAY));
     return;
   }
-  let serial = fractionTexts[seconds];
+  let serial = firstDaySerials[seconds];
   if (serial === undefined) {
     serial = String((SAME_STEP_FROM * SECONDS_PER_DAY + seconds) / SECONDS_PER_DAY);
-    fractionTexts[seconds] = serial;
+    firstDaySerials[seconds] = serial;
   }
   out.digits(days);
   out.ascii(serial, FRACTION_AT);
