@@ -38,11 +38,11 @@ export class ByteChunks {
     this.pos = pos;
   }
 
-  /** Text known to be ASCII, within reserved room. */
-  ascii(text: string): void {
+  /** Text known to be ASCII, from its code unit `from` on, within reserved room. */
+  ascii(text: string, from = 0): void {
     const chunk = this.chunk;
     let p = this.pos;
-    for (let i = 0; i < text.length; i++) chunk[p++] = text.charCodeAt(i);
+    for (let i = from; i < text.length; i++) chunk[p++] = text.charCodeAt(i);
     this.pos = p;
   }
 

@@ -21,6 +21,7 @@ import {
   type XlsxOptions,
   writeInteger,
   writeMinor,
+  writeSerial,
 } from '../../electron/export/xlsx-writer';
 import { ByteChunks } from '../../electron/export/byte-chunks';
 import { formatMinor } from '../../shared/money';
@@ -244,6 +245,23 @@ describe('xlsx writer, read back with exceljs', () => {
       out.byte(0x20);
     }
     expect(out.takeAll().toString('latin1')).toBe(values.map((n) => `${formatMinor(n)} ${String(n)} `).join(''));
+  });
+
+  it("writes a time's serial as String of the one division's double, every second of days across the range", () => {
+    // The first and last days whose serials share a double's step (2^15, 2^16 - 1), a day between, the days just
+    // outside it and the ends of what Excel's dates hold (1900-03-01, 9999-12-31), whose serials String writes whole.
+    const days = [2 ** 15 - 1, 2 ** 15, 45_672, 2 ** 16 - 1, 2 ** 16, 61, 2_958_465];
+    for (const day of days) {
+      const out = new ByteChunks(1 << 16);
+      const expected: string[] = [];
+      for (let second = 0; second < 86_400; second++) {
+        out.reserve(32);
+        writeSerial(out, day, second);
+        out.byte(0x20);
+        expected.push(String((day * 86_400 + second) / 86_400));
+      }
+      expect(out.takeAll().toString('latin1'), `day ${day}`).toBe(expected.join(' ') + ' ');
+    }
   });
 
   it('keeps hostile text as text: no formula, quote-prefixed when it could start one', async () => {
