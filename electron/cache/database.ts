@@ -86,13 +86,15 @@ export function openCache(file: string, options: CacheOptions = {}) {
   const payouts = createPayoutsRepository(db, now);
   const settlementReads = createSettlementReader(file, { nativeBinding: options.nativeBinding });
   const settlements = createSettlementsRepository(db, now, { nativeBinding: options.nativeBinding });
-  let sortKeysRun: { done: Promise<number>; builder: SettlementReader } | null = null;
+  // The sort keys' own reader: kept between runs, as a sync starts one for each date it closes, until stopped.
+  let sortBuilder: SettlementReader | null = null;
+  let sortKeysRun: Promise<number> | null = null;
   let sortKeysAgain = false;
   function writeSortKeys(signal?: AbortSignal): Promise<number> {
     sortKeysAgain = true;
-    if (sortKeysRun) return sortKeysRun.done;
-    const builder = createSettlementReader(file, { nativeBinding: options.nativeBinding });
-    const done = (async () => {
+    sortKeysRun ??= (async () => {
+      sortBuilder ??= createSettlementReader(file, { nativeBinding: options.nativeBinding });
+      const builder = sortBuilder;
       let written = 0;
       try {
         while (sortKeysAgain && !signal?.aborted) {
@@ -102,11 +104,9 @@ export function openCache(file: string, options: CacheOptions = {}) {
         return written;
       } finally {
         sortKeysRun = null;
-        await builder.close();
       }
     })();
-    sortKeysRun = { done, builder };
-    return done;
+    return sortKeysRun;
   }
   return {
     file,
@@ -126,6 +126,13 @@ export function openCache(file: string, options: CacheOptions = {}) {
      * sync calls it as each date closes and the lists of the dates before are built while it stores the next.
      */
     writeSortKeys,
+    /** Stops the sort keys' worker thread unless a run is using it (after a sync's keys are written). */
+    async stopSortKeys(): Promise<void> {
+      if (sortKeysRun) return;
+      const builder = sortBuilder;
+      sortBuilder = null;
+      await builder?.close();
+    },
     /** What each sync changed, per record (settlement-changes.ts). */
     changes: createChangesRepository(db),
     /** What each date's paging saw, per gateway (settlement-manifests.ts). */
@@ -163,7 +170,7 @@ export function openCache(file: string, options: CacheOptions = {}) {
     close(): Promise<void> {
       void afterOpen?.stop();
       // A sort-key run still going fails at its next step: its builder's worker lets go of the file with the reads'.
-      const readsStopped = Promise.all([settlementReads.close(), sortKeysRun?.builder.close()]).then(() => {});
+      const readsStopped = Promise.all([settlementReads.close(), sortBuilder?.close()]).then(() => {});
       if (db.open) {
         syncRuns.releaseAll();
         db.pragma('optimize');

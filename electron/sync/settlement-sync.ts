@@ -471,13 +471,17 @@ export function sortKeysAsDatesClose(
  * benchmark.
  */
 export async function writeKeysAfter(
-  cache: Pick<Cache, 'settlements' | 'writeSortKeys'>,
+  cache: Pick<Cache, 'settlements' | 'writeSortKeys' | 'stopSortKeys'>,
   sortKeys: 'worker' | 'main',
   signal?: AbortSignal,
 ): Promise<{ searchKeysMs: number; sortKeysMs: number }> {
   const started = performance.now();
   await cache.settlements.searchKeys.writeAll(signal);
   const searched = performance.now();
-  await (sortKeys === 'worker' ? cache.writeSortKeys(signal) : cache.settlements.sortKeys.writeAll(signal));
+  if (sortKeys === 'main') await cache.settlements.sortKeys.writeAll(signal);
+  else {
+    await cache.writeSortKeys(signal);
+    await cache.stopSortKeys();
+  }
   return { searchKeysMs: Math.round(searched - started), sortKeysMs: Math.round(performance.now() - searched) };
 }

@@ -7,6 +7,8 @@
  *    checkpoint per page, then closing the date: digests and the cross-date rule); beside it the time of the
  *    search keys and of the sort keys the sync writes when its run ends, the ratios with them, and the file's size
  *    per million rows with and without them;
+ *  - `cache.sort_keys_off_main`: the newest dates' sort keys written again on main alone and as the app writes them
+ *    (sorted in a worker thread): main's busy time and longest block each way;
  *  - `cache.verify`: the recompute a re-sync's close pays, and the checks of settlement-verify.ts (verifyFigures).
  * The records are the sandbox's over 90 days (`rows` of them, the data set of dataset.ts), generated page by page
  * outside the timed sections; each page goes to both, one after the other, so both rates see the machine in the
@@ -14,6 +16,7 @@
  * after this one.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { monitorEventLoopDelay, performance as nodePerformance } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -126,6 +129,44 @@ export function ingestDates(
   const sortKeysStart = performance.now();
   while (cache.settlements.sortKeys.writeOne() !== null);
   return { ms, keysMs: sortKeysStart - keysStart, sortKeysMs: performance.now() - sortKeysStart };
+}
+
+/** Dates whose sort keys `cache.sort_keys_off_main` writes again each way: the newest of the data set. */
+const OFF_MAIN_DATES = 10;
+
+/**
+ * `cache.sort_keys_off_main`: the newest dates' sort keys written again each way, one date after the other with a
+ * turn of the event loop between: on main alone (sortKeys.writeAll, the CLI's way), then as the app writes them
+ * (Cache.writeSortKeys: sorted in a worker thread, each date's lists written by main). The wall time, main's busy time
+ * and main's longest block (what an IPC request from another screen may wait), each way.
+ */
+async function sortKeysOffMain(cache: Cache, rows: number) {
+  const dates = cache.db
+    .prepare('SELECT date FROM settlement_sorted_days ORDER BY date DESC LIMIT ?')
+    .pluck()
+    .all(OFF_MAIN_DATES) as string[];
+  const measured = async (write: () => Promise<unknown>) => {
+    // Nothing is being sorted meanwhile, so the dates are taken off by hand.
+    const takeOff = cache.db.prepare('DELETE FROM settlement_sorted_days WHERE date = ?');
+    for (const date of dates) takeOff.run(date);
+    const blocks = monitorEventLoopDelay({ resolution: 1 });
+    const busy = nodePerformance.eventLoopUtilization();
+    const t = performance.now();
+    blocks.enable();
+    await write();
+    blocks.disable();
+    return {
+      wall_ms: Math.round(performance.now() - t),
+      main_busy_ms: Math.round(nodePerformance.eventLoopUtilization(busy).active),
+      main_longest_block_ms: Math.round(blocks.max / 1e6),
+    };
+  };
+  const onMain = await measured(() => cache.settlements.sortKeys.writeAll());
+  const offMain = await measured(async () => {
+    await cache.writeSortKeys();
+    await cache.stopSortKeys();
+  });
+  return { bench: 'cache.sort_keys_off_main', rows, dates: dates.length, on_main: onMain, off_main: offMain };
 }
 
 let ceilingMemo: { rows: number; rowsPerSec: number } | undefined;
@@ -242,7 +283,8 @@ export const cacheBenches: Bench = {
         // The search keys, written after the pages: shown with the ingest they follow, and the ratio of both together.
         search_keys_s: Number((keysMs / 1000).toFixed(2)),
         ratio_with_search_keys: Number((rows / ((ms + keysMs) / 1000) / ceiling).toFixed(3)),
-        // The sort keys, written after the search keys.
+        // The sort keys, written after the search keys, on this thread (the app sorts them in a worker thread:
+        // cache.sort_keys_off_main).
         sort_keys_s: Number((sortKeysMs / 1000).toFixed(2)),
         ratio_with_search_and_sort_keys: Number((rows / ((ms + keysMs + sortKeysMs) / 1000) / ceiling).toFixed(3)),
         file_mb: Math.round(bytes / 1e6),
@@ -252,6 +294,7 @@ export const cacheBenches: Bench = {
         sort_marks_mb_per_million_rows: perMillion(markBytes),
         mb_per_million_rows_without_search_or_sort_keys: perMillion(bytes - sortBytes - searchBytes),
       };
+      yield await sortKeysOffMain(cache, rows);
       yield await verifyFigures(cache, rows);
       cache.close();
       registerDataset(rows);
