@@ -80,9 +80,7 @@ function listsByValue(file: string) {
       ).map(([c, m, o, g, f]) => [c, `${name.get(m)} ${name.get(o)} ${name.get(g)} ${f}`]),
     );
     const lists = new Map<string, unknown>();
-    for (const [col, day, pg, keys, counts] of rows(
-      'SELECT col, day, pg_code, keys, counts FROM settlement_sort_mark_lists',
-    )) {
+    for (const [col, day, pg] of rows('SELECT col, day, pg_code FROM settlement_sort_mark_lists')) {
       const ids: number[] = [];
       const classes: string[] = [];
       const blocks = rows(
