@@ -43,24 +43,27 @@ export function createSearchKeys(db: Database) {
 }
 
 /**
+ * Runs `work` with the connection's temporary storage on disk. A date of a million records sorts millions of keys:
+ * with the temporary storage in memory that sort alone would add a few hundred MB to the process; for a build of keys
+ * it may spill to a temporary file instead.
+ */
+export function withTempOnDisk<T>(db: Database, work: () => T): T {
+  const tempStore = db.pragma('temp_store', { simple: true }) as number;
+  db.pragma('temp_store = FILE');
+  try {
+    return work();
+  } finally {
+    // PRAGMA takes no bound parameters; the value is the number SQLite itself reported.
+    db.pragma(`temp_store = ${Number(tempStore)}`);
+  }
+}
+
+/**
  * One date's keys at a time, by `writeDate` (a transaction that writes the next pending date's keys and returns it,
  * or null when none is pending): for the search keys and the sort keys (sort-keys.ts).
  */
 export function perDateWriter(db: Database, writeDate: () => string | null) {
-  /**
-   * A date of a million records sorts millions of keys: with the connection's temporary storage in memory that
-   * sort alone would add a few hundred MB to the process. For the build it may spill to a temporary file instead.
-   */
-  const writeOne = (): string | null => {
-    const tempStore = db.pragma('temp_store', { simple: true }) as number;
-    db.pragma('temp_store = FILE');
-    try {
-      return writeDate();
-    } finally {
-      // PRAGMA takes no bound parameters; the value is the number SQLite itself reported.
-      db.pragma(`temp_store = ${Number(tempStore)}`);
-    }
-  };
+  const writeOne = (): string | null => withTempOnDisk(db, writeDate);
   return {
     /** Writes the keys of one synced date whose keys are not current; the date, or null when none is left. */
     writeOne,

@@ -22,7 +22,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { KEYED_SORT_COLUMNS, type KeyedSortColumn, type SettlementSortColumn } from '../../shared/settlement-query';
-import { perDateWriter } from './search-keys';
+import { perDateWriter, withTempOnDisk } from './search-keys';
 import { PER_DAY, dayNumber, idRange } from './settlement-ids';
 import { prepareAll, type Statements } from './statements';
 
@@ -284,8 +284,12 @@ export function createSortListBuilder(db: Database) {
     out.marks.push([col, pg, JSON.stringify(keys), encodeMarkCounts(codes, before)]);
   }
 
-  /** Every column's lists of `date`: the records' gateways and classes read once, each column's order by SQLite. */
-  function build(date: string): DateSortLists {
+  /**
+   * Every column's lists of `date`: the records' gateways and classes read once, each column's order by SQLite, its
+   * sorts spilling to disk (withTempOnDisk) on any connection.
+   */
+  const build = (date: string): DateSortLists => withTempOnDisk(db, () => buildLists(date));
+  function buildLists(date: string): DateSortLists {
     const day = dayNumber(date);
     const range = idRange(date, date);
     const numbers = numbering(sql);
