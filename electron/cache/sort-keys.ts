@@ -64,21 +64,6 @@ const blockStarts = (day: number, col: number, pg: number, keys: number): number
   return starts;
 };
 
-/** A block as stored: each id's offset from `base` in `idBytes`, each class in `classBytes`, little-endian. */
-export function encodeBlock(
-  ids: readonly number[],
-  classes: readonly number[],
-  base: number,
-  idBytes: number,
-  classBytes: number,
-): [ids: Buffer, classes: Buffer] {
-  const idBlob = Buffer.alloc(ids.length * idBytes);
-  const classBlob = Buffer.alloc(classes.length * classBytes);
-  ids.forEach((id, i) => idBlob.writeUIntLE(id - base, i * idBytes, idBytes));
-  classes.forEach((code, i) => classBlob.writeUIntLE(code, i * classBytes, classBytes));
-  return [idBlob, classBlob];
-}
-
 /** A stored block's ids (from the date's first id, `base`) and classes; the widths follow from the two lengths. */
 export function decodeBlock(idBlob: Uint8Array, classBlob: Uint8Array, base: number) {
   // Ids take 3 or 4 bytes, classes 1 or 2: the ratio is 3 or 4 with 1-byte classes, 1.5 or 2 with 2-byte ones.
