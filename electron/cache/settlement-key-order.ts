@@ -176,21 +176,48 @@ export function createKeyOrder(db: Database) {
     const mergeName = (id: number) => `${col}:${direction}:${Number(exceptionsOnly)}:${filterName(filter)}:${id}`;
     const wanted = sortLists.wanted({ ...found.codes, ruleBit: filter.ruleBit, exceptionsOnly });
     const searched = filter.search === null ? null : filter;
+    const end = (h: Head) => (sign === 1 ? h.list.n.at(-1)! : -1);
+    /** A head's keys just read, from its `next` ordinal on: its next read asks twice as many; false when none. */
+    const took = (h: Head, keys: SortKey[]): boolean => {
+      h.keys = keys;
+      h.at = 0;
+      h.done = h.next === end(h);
+      h.size = Math.min(2 * h.size, MOST_READ);
+      return keys.length > 0;
+    };
     /** A list's next keys that pass the filter, from its `next` ordinal on: false when there are none. */
     const fill = (h: Head): boolean => {
       const keys: SortKey[] = [];
-      const end = sign === 1 ? h.list.n.at(-1)! : -1;
       // With a text search a record may fail it: read on until enough pass or the list ends.
-      while (keys.length < h.size && h.next !== end) {
+      while (keys.length < h.size && h.next !== end(h)) {
         const { ids, next } = sortLists.scan(h.list, h.next, sign, wanted, h.size - keys.length);
         h.next = next;
         for (const key of sortLists.keys(col, ids, searched)) keys.push(key);
       }
-      h.keys = keys;
-      h.at = 0;
-      h.done = h.next === end;
-      h.size = Math.min(2 * h.size, MOST_READ);
-      return keys.length > 0;
+      return took(h, keys);
+    };
+    /**
+     * `fill` of every head, those with keys: with no text search to drop a record, every list's first keys are read
+     * in one statement (360 lists over 90 days read one by one took about 20 ms of each first page, at 2,000,000
+     * rows).
+     */
+    const fillAll = (heads: Head[]): Head[] => {
+      if (searched !== null) return heads.filter(fill);
+      const scans = heads.map((h) => sortLists.scan(h.list, h.next, sign, wanted, h.size));
+      const values = sortLists.valuesOf(
+        col,
+        scans.flatMap((scanned) => scanned.ids),
+      );
+      return heads.filter((h, i) => {
+        const { ids, next } = scans[i]!;
+        // A record gone from under its list (never, while the list is current) is left out as `fill` leaves it out.
+        if (ids.some((id) => !values.has(id))) return fill(h);
+        h.next = next;
+        return took(
+          h,
+          ids.map((id): SortKey => [values.get(id)!, id]),
+        );
+      });
     };
     /** The ordinal of a list's first key after the cursor in the read's order. */
     const start = (l: SortList): number => {
@@ -221,12 +248,11 @@ export function createKeyOrder(db: Database) {
       heap = kept.heap.map((h) => ({ ...h }));
     } else {
       const first = Math.max(4, Math.ceil((2 * (limit + 1)) / Math.max(1, found.lists.length)));
-      for (const { day, pg } of found.lists) {
-        const list = sortLists.list(col, day, pg);
-        if (list === null) continue;
-        const h: Head = { list, keys: [], at: 0, size: first, next: start(list), done: false };
-        if (fill(h)) heap.push(h);
+      const heads: Head[] = [];
+      for (const list of sortLists.listsOf(col, found.lists)) {
+        if (list !== null) heads.push({ list, keys: [], at: 0, size: first, next: start(list), done: false });
       }
+      heap = fillAll(heads);
       for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
     }
     const ids: number[] = [];

@@ -83,8 +83,13 @@ const KEPT_LISTS = 20_000;
 const KEPT_VALUES = 200_000;
 
 export function createSortLists(db: Database) {
-  const markRow = db
-    .prepare(`SELECT keys, counts FROM settlement_sort_mark_lists WHERE col = ? AND day = ? AND pg_code = ?`)
+  // A column's marks over a range of days, in one read: the range's 360 lists (90 days, 4 gateways) read one by one
+  // took 30 ms of a first page, in one statement 17–21 (1.6 MB of marks at 2,000,000 rows).
+  const markRows = db
+    .prepare(
+      `SELECT day, pg_code, keys, counts FROM settlement_sort_mark_lists
+       WHERE col = :col AND day BETWEEN :lo AND :hi AND (:pg IS NULL OR pg_code = :pg)`,
+    )
     .raw(true);
   const blockRow = db
     .prepare(`SELECT ids, classes FROM settlement_sort_blocks WHERE col = ? AND day = ? AND pg_code = ? AND block = ?`)
@@ -131,27 +136,28 @@ export function createSortLists(db: Database) {
     return found;
   }
 
-  /** A list's marks; null for a list with no keys. */
-  function list(col: number, day: number, pg: number): SortList | null {
-    const name = `${col}:${day}:${pg}`;
-    let found = lists.get(name);
-    if (found === undefined) {
-      const row = markRow.get(col, day, pg) as [string, Uint8Array] | undefined;
-      found =
-        row === undefined
-          ? null
-          : {
-              col,
-              day,
-              pg,
-              keys: JSON.parse(row[0]) as SortKey[],
-              n: decodeMarkCounts(row[1], null).n,
-              counts: row[1],
-            };
-      lists.set(name, found);
+  /** The marks of a column's lists `wanted` (day, gateway), in their order; null for a list with no keys. */
+  function listsOf(col: number, wanted: readonly { day: number; pg: number }[]): (SortList | null)[] {
+    const name = (day: number, pg: number) => `${col}:${day}:${pg}`;
+    const missing = wanted.filter(({ day, pg }) => !lists.has(name(day, pg)));
+    if (missing.length > 0) {
+      const days = missing.map(({ day }) => day);
+      const pgs = new Set(missing.map(({ pg }) => pg));
+      // One gateway's lists (a gateway filter) skip the others' by the key, without reading their marks.
+      const range = { col, lo: Math.min(...days), hi: Math.max(...days), pg: pgs.size === 1 ? missing[0]!.pg : null };
+      const asked = new Set(missing.map(({ day, pg }) => name(day, pg)));
+      for (const [day, pg, keys, counts] of markRows.iterate(range) as Iterable<[number, number, string, Uint8Array]>) {
+        if (!asked.has(name(day, pg))) continue;
+        const list = { col, day, pg, keys: JSON.parse(keys) as SortKey[], n: decodeMarkCounts(counts, null).n, counts };
+        lists.set(name(day, pg), list);
+      }
+      for (const key of asked) if (!lists.has(key)) lists.set(key, null);
     }
-    return found;
+    return wanted.map(({ day, pg }) => lists.get(name(day, pg))!);
   }
+
+  /** A list's marks; null for a list with no keys. */
+  const list = (col: number, day: number, pg: number): SortList | null => listsOf(col, [{ day, pg }])[0]!;
 
   /** A list's block `b`, decoded. */
   function block(l: SortList, b: number): Block {
@@ -241,17 +247,23 @@ export function createSortLists(db: Database) {
    * records that pass it.
    */
   function keys(col: number, ids: number[], filter: FilterParams | null = null): SortKey[] {
-    if (ids.length === 0) return [];
-    const params = { ...filter, ids: JSON.stringify(ids) };
-    const byId = new Map<number, Value>();
-    for (const [id, value] of (filter === null ? plainKeys : searchedKeys)[col]!.all(params) as [number, Value][])
-      byId.set(id, value);
+    const byId = valuesOf(col, ids, filter);
     const out: SortKey[] = [];
     for (const id of ids) {
       const value = byId.get(id);
       if (value !== undefined) out.push([value, id]);
     }
     return out;
+  }
+
+  /** The column's value of each of `ids` in one read; with a text search (`filter`), of those that pass it. */
+  function valuesOf(col: number, ids: number[], filter: FilterParams | null = null): Map<number, Value> {
+    const byId = new Map<number, Value>();
+    if (ids.length === 0) return byId;
+    const params = { ...filter, ids: JSON.stringify(ids) };
+    for (const [id, value] of (filter === null ? plainKeys : searchedKeys)[col]!.all(params) as [number, Value][])
+      byId.set(id, value);
+    return byId;
   }
 
   /** The classes of record a filter keeps; null when it keeps every class. */
@@ -270,6 +282,6 @@ export function createSortLists(db: Database) {
     );
   }
 
-  return { renew, list, seek, scan, keptBefore, keys, wanted };
+  return { renew, list, listsOf, seek, scan, keptBefore, keys, valuesOf, wanted };
 }
 export type SortLists = ReturnType<typeof createSortLists>;
