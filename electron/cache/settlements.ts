@@ -103,7 +103,7 @@ const negated = (row: SumRow): SumRow => row.map((v) => (v === null ? null : -v)
 
 /** Adds a row of sums to `total`, an empty sum (NULL) as nothing. */
 function addSums(total: bigint[], row: SumRow): void {
-  row.forEach((v, i) => (total[i]! += v ?? 0n));
+  for (let i = 0; i < row.length; i++) total[i]! += row[i] ?? 0n;
 }
 
 /** The figures of a row of sums; sales are the amount less the refunds and chargebacks, so the three add up to it. */
@@ -265,25 +265,29 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
   function aggregate(input: SettlementFilter, resolved: ResolvedSource = null): SettlementAggregate {
     const { rows, less, asOf } = rowsOf<[string, string, string, ...SumRow]>('aggregate', input, resolved);
     // One row per group, in the statement's order (date, gateway, payment mode), less its resolved exceptions'; a
-    // group whose every record is subtracted is no group.
-    const groups = new Map<string, { date: string; pg: string; paymentMode: string; values: bigint[] }>();
-    for (const [date, pg, paymentMode, ...values] of rows) {
-      const group = { date, pg, paymentMode, values: NO_SUMS() };
-      addSums(group.values, values);
-      groups.set(`${date}|${pg}|${paymentMode}`, group);
+    // group whose every record is subtracted is no group. Without any to subtract, the rows are the groups: a
+    // status's chart over 29 days is 580 of them, whose copying into groups took longer than reading them.
+    const groups = less.length === 0 ? rows : subtracted(rows, less);
+    const total = NO_SUMS();
+    const byDate: SettlementAggregate['byDate'] = [];
+    for (const row of groups) {
+      const values = row.slice(3) as SumRow;
+      if ((values[0] ?? 0n) === 0n) continue;
+      addSums(total, values);
+      byDate.push({ date: row[0], pg: row[1], paymentMode: row[2], ...sums(values) });
     }
+    return { byDate, total: sums(total as SumRow), asOf };
+  }
+
+  /** Each group of `rows` less the same group of `less`, in the order of `rows`. */
+  function subtracted<R extends [string, string, string, ...SumRow]>(rows: R[], less: R[]): R[] {
+    const groups = new Map<string, R>();
+    for (const row of rows) groups.set(`${row[0]}|${row[1]}|${row[2]}`, [...row] as R);
     for (const [date, pg, paymentMode, ...values] of less) {
       const group = groups.get(`${date}|${pg}|${paymentMode}`);
-      if (group) addSums(group.values, negated(values));
+      if (group) values.forEach((v, i) => (group[i + 3] = ((group[i + 3] as bigint | null) ?? 0n) - (v ?? 0n)));
     }
-    const total = NO_SUMS();
-    const byDate = [...groups.values()]
-      .filter((g) => g.values[0] !== 0n)
-      .map(({ values, ...group }) => {
-        addSums(total, values as SumRow);
-        return { ...group, ...sums(values as SumRow) };
-      });
-    return { byDate, total: sums(total as SumRow), asOf };
+    return [...groups.values()];
   }
 
   return {

@@ -18,13 +18,12 @@ export function prepareAll<K extends string>(db: Database, sql: Record<K, string
  * `safeIntegers`, so a total past 2^53 paise arrives as a bigint instead of a silently rounded double;
  * a double can only come from SQLite's own overflow past 2^63, which is refused too.
  */
+const MOST_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+const LEAST_EXACT = BigInt(Number.MIN_SAFE_INTEGER);
+
 export function exactNumber(value: number | bigint | null, what: string): number {
   if (value === null) return 0;
-  const tooLarge = () => new RangeError(`${what} is too large to show exactly`);
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw tooLarge();
-    return value;
-  }
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) throw tooLarge();
+  const exact = typeof value === 'number' ? Number.isSafeInteger(value) : value <= MOST_EXACT && value >= LEAST_EXACT;
+  if (!exact) throw new RangeError(`${what} is too large to show exactly`);
   return Number(value);
 }
