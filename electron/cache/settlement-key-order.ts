@@ -299,7 +299,10 @@ export function createKeyOrder(db: Database) {
     // Exceptions only, the walk reads the index of records with exceptions: a few of the date's.
     const found = filter.search === null && !exceptionsOnly ? lists(filter) : null;
     if (found === null) return null;
-    const dayLists = found.lists.flatMap(({ day: d, pg }) => (d === day ? [sortLists.list(0, day, pg)] : []));
+    const dayLists = sortLists.listsOf(
+      0,
+      found.lists.filter((l) => l.day === day),
+    );
     // Every key of the lists is read (they are in value order, not id order), where the walk stops at the group's
     // last row: the keys only for a group of few of them (a status's "failed", 1% of the rows, not its "success").
     const keys = dayLists.reduce((sum, l) => sum + (l?.n.at(-1) ?? 0), 0);

@@ -110,8 +110,7 @@ export function createKeyRank(
     const wanted = sortLists.wanted({ ...found.codes, ruleBit: filter.ruleBit, exceptionsOnly });
 
     const all: List[] = [];
-    for (const { day, pg } of found.lists) {
-      const list = sortLists.list(col, day, pg);
+    for (const list of sortLists.listsOf(col, found.lists)) {
       if (list === null) continue;
       all.push({ list, keys: list.keys, ...decodeMarkCounts(list.counts, wanted), at: [], low: null, high: null });
     }

@@ -156,9 +156,6 @@ export function createSortLists(db: Database) {
     return wanted.map(({ day, pg }) => lists.get(name(day, pg))!);
   }
 
-  /** A list's marks; null for a list with no keys. */
-  const list = (col: number, day: number, pg: number): SortList | null => listsOf(col, [{ day, pg }])[0]!;
-
   /** A list's block `b`, decoded. */
   function block(l: SortList, b: number): Block {
     const name = `${l.col}:${l.day}:${l.pg}:${b}`;
@@ -282,6 +279,6 @@ export function createSortLists(db: Database) {
     );
   }
 
-  return { renew, list, listsOf, seek, scan, keptBefore, keys, valuesOf, wanted };
+  return { renew, listsOf, seek, scan, keptBefore, keys, valuesOf, wanted };
 }
 export type SortLists = ReturnType<typeof createSortLists>;

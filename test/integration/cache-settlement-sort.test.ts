@@ -288,7 +288,7 @@ describe('sort keys that are not current', () => {
     const keyOrder = createKeyOrder(plain);
     const listed = keyOrder.lists(toSqlFilter(settlementFilter.parse({ from: date, to: date })).params)!.lists;
     const keyed = listed.flatMap(({ day, pg }) => {
-      const list = keyOrder.sortLists.list(0, day, pg);
+      const list = keyOrder.sortLists.listsOf(0, [{ day, pg }])[0]!;
       return list === null ? [] : keyOrder.sortLists.scan(list, 0, 1, null, Infinity).ids;
     });
     expect(keyed.sort((a, b) => a - b)).toEqual(

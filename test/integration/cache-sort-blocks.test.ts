@@ -116,7 +116,7 @@ describe('sort keys packed in blocks', () => {
     const found = keyOrder.lists(params)!;
     for (let col = 0; col < KEYED_SORT_COLUMNS.length; col++) {
       const sizes = found.lists.map(({ day, pg }) => {
-        const list = keyOrder.sortLists.list(col, day, pg)!;
+        const list = keyOrder.sortLists.listsOf(col, [{ day, pg }])[0]!;
         const lengths = plain
           .prepare(
             `SELECT length(classes) FROM settlement_sort_blocks WHERE col = ? AND day = ? AND pg_code = ? ORDER BY block`,
@@ -168,7 +168,7 @@ describe('sort keys packed in blocks', () => {
         const col = KEYED_SORT_COLUMNS.indexOf(column);
         const sort = { column, direction: 'asc' } as const;
         for (const { day, pg } of found.lists) {
-          const list = lists.list(col, day, pg);
+          const list = lists.listsOf(col, [{ day, pg }])[0]!;
           if (list === null) continue;
           const date = dateOfId(day * PER_DAY);
           const pgName = plain
