@@ -37,21 +37,27 @@ export function makeDirs(dir: string): void {
   for (const d of missing) mkdirSync(d, { mode: PRIVATE_DIR_MODE });
 }
 
+/** The sticky bit: a folder every account writes in but none removes another's files from (/tmp, /var/tmp). */
+const STICKY = 0o1000;
+
 /**
  * Creates `dir` (and its parents) 0700 and tightens it to 0700 if it exists; refuses a link or a file in its place,
  * and a folder another account owns: run as root, tightening it would lock its owner out of their own folder.
+ * A sticky folder is left as it is: it is shared by design, and tightening /tmp (root's own) would lock every other
+ * account out of it. What the app writes there is still private, each file 0600 (`ensurePrivateFile`).
  */
 export function ensurePrivateDir(dir: string): void {
   const kind = kindOf(dir);
   if (kind === 'link') throw new UnsafePathError(`${dir} is a symbolic link; the app does not write through links.`);
   if (kind !== 'missing' && kind !== 'dir') throw new UnsafePathError(`${dir} should be a folder but is a file.`);
-  if (kind === 'dir' && process.getuid) {
-    const owner = lstatSync(dir).uid;
-    if (owner !== process.getuid()) {
+  if (kind === 'dir') {
+    const stat = lstatSync(dir);
+    if (process.getuid && stat.uid !== process.getuid()) {
       throw new UnsafePathError(
-        `${dir} belongs to another account (user id ${owner}); the app keeps its data only in folders of the account it runs as.`,
+        `${dir} belongs to another account (user id ${stat.uid}); the app keeps its data only in folders of the account it runs as.`,
       );
     }
+    if (stat.mode & STICKY) return;
   }
   makeDirs(dir);
   if (process.platform !== 'win32') chmodSync(dir, PRIVATE_DIR_MODE);

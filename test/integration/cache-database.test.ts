@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
   existsSync,
   lstatSync,
@@ -636,6 +637,19 @@ describe('a file that is not ours', () => {
     const cache = openCache(file, { now });
     cache.db.exec(SEEDS[1]![0]!);
     expect(statSync(join(dir, 'cache')).mode & 0o777).toBe(0o700);
+    for (const suffix of ['', '-wal', '-shm']) expect(statSync(file + suffix).mode & 0o777).toBe(0o600);
+    cache.close();
+  });
+
+  it.runIf(process.platform !== 'win32')('leaves a shared (sticky) folder as it is, its own files still 0600', () => {
+    // Like /tmp: run as root, tightening it would have locked every other account out of the machine's temp folder.
+    const shared = join(dir, 'tmp');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    const file = join(shared, 'p.sqlite');
+    const cache = openCache(file, { now });
+    cache.db.exec(SEEDS[1]![0]!);
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777);
     for (const suffix of ['', '-wal', '-shm']) expect(statSync(file + suffix).mode & 0o777).toBe(0o600);
     cache.close();
   });
