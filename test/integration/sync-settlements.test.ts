@@ -393,6 +393,38 @@ describe('paging edge cases (a scripted API)', () => {
     expect(summary).toMatchObject({ status: 'completed', records: 1500 });
   });
 
+  it('asks for the next page before writing the one that came back, never more than the window at once', async () => {
+    const cache = freshCache();
+    const all = records('2025-05-05', 3000);
+    // What the cache held of the date when each request went out, and the most requests out at once.
+    const storedWhenAsked = new Map<number, number>();
+    let out = 0;
+    let mostOut = 0;
+    const api = {
+      settlements: {
+        page: async ({ offset = 0 }: { offset?: number }) => {
+          storedWhenAsked.set(offset, cached(cache, '2025-05-05', '2025-05-05').count);
+          mostOut = Math.max(mostOut, ++out);
+          await new Promise((resolve) => setImmediate(resolve));
+          out--;
+          const data = all.slice(offset, offset + 1000);
+          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+        },
+      },
+    };
+    const summary = await syncSettlements({ api, cache, from: '2025-05-05', to: '2025-05-05', concurrency: 1 });
+    expect(summary).toMatchObject({ status: 'completed', records: 3000 });
+    expect(mostOut).toBe(1);
+    // One page at a time, and still each request is on its way while the page before it is written: the second
+    // page is asked for with nothing of the first stored yet, the third with the first alone.
+    expect([...storedWhenAsked]).toEqual([
+      [0, 0],
+      [999, 0],
+      [1998, 1000],
+      [2997, 1999],
+    ]);
+  });
+
   it('requests asked ahead of a last page are called off when it comes back, not waited for', async () => {
     const cache = freshCache();
     const all = records('2025-05-04', 2500);
