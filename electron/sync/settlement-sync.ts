@@ -174,7 +174,10 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
     inflight.add(task);
   };
 
-  /** The date to ask next: one being read ahead, then one waiting on nothing, then a new one. */
+  /**
+   * The date to ask next: one being read ahead, then one waiting on nothing (a page being written is nothing: the
+   * next is asked for while it is written, and dropped as stale if the page turns out short), then a new one.
+   */
   const nextDate = (): DateState | undefined => {
     const active = states.filter((s) => s.status === 'active');
     return (
@@ -200,15 +203,8 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
     }
   };
 
-  const drain = async () => {
-    for (;;) {
-      ask();
-      if (inflight.size === 0) return;
-      await Promise.race(inflight);
-    }
-  };
   try {
-    await drain();
+    for (ask(); inflight.size > 0; ask()) await Promise.race(inflight);
   } catch (error) {
     halt(error);
     await Promise.allSettled(inflight);
@@ -299,7 +295,11 @@ function createDatePages({ cache, runId, pg, pageSize, overlap, states, progress
 
   /** Writes `first`, the page next in line, then every held page that follows it without a gap. */
   const store = (s: DateState, first: SettlementPage) => {
-    for (let page: SettlementPage | undefined = first; page !== undefined && s.status === 'active'; page = takeNext(s)) {
+    for (
+      let page: SettlementPage | undefined = first;
+      page !== undefined && s.status === 'active';
+      page = takeNext(s)
+    ) {
       const last = page.is_last_page || page.data.length === 0;
       const fresh = freshRecords(s, page, overlap, pg);
       const advance = page.data.length > overlap ? page.data.length - overlap : page.data.length;
