@@ -335,9 +335,9 @@ function createDatePages({ cache, runId, pg, pageSize, overlap, states, progress
     /**
      * A page came back. One ahead of a gap is held, against the window, until the pages before it come. The page next
      * in line is written at once, but first `ask` gives its place in the window to the requests that follow, so they
-     * travel while it is written: over 40 ms of latency a page's write (parsing and storing 1,000 records, about a
-     * quarter of the round trip) no longer holds its slot. The pages in memory are then the window plus the one
-     * being written.
+     * travel while it is written: a page's write (1,000 records with their rollup and digest, about a seventh of a
+     * 40 ms link's round trip) no longer holds its slot. The pages in memory are then the window plus the one being
+     * written.
      */
     receive(s: DateState, offset: number, page: SettlementPage, ask: () => void) {
       if (offset !== s.next) {
