@@ -91,6 +91,11 @@ export const lastVerification = z.object({
 export type LastVerification = z.output<typeof lastVerification>;
 
 export const freshnessPanel = z.object({
+  /**
+   * When the period's settlements were last synced: the stalest of its synced dates, so a date synced a week ago is
+   * not hidden behind this morning's sync of another (the Settlements screen's "Synced" for the same dates). Null when
+   * none of them was.
+   */
   settlementsSyncedAt: z.string().nullable(),
   /** The recent dates the completeness and the changes are of: Reconciliation's period, the seven days before today. */
   from: calendarDate,

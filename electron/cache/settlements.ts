@@ -354,6 +354,9 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
     /** When any date was last synced: the status bar's "last synced". */
     lastSyncedAt: () => (sql.lastSynced.get() as { at: string | null }).at,
 
+    /** When the dates `from` to `to` were last synced, every gateway: the Settlements screen's "Synced" for them. */
+    syncedAsOf: (from: string, to: string) => asOf({ from, to, pg: null }),
+
     /** SQLite's plan for a read, one line per step: for diagnostics and the tests that pin the indexes. */
     explain(read: 'query' | 'totals' | 'aggregate', input: SettlementQuery, resolved: ResolvedSource = null): string[] {
       const { statement, params, less } = plan(read, settlementQuery.parse(input), resolved);

@@ -156,7 +156,7 @@ export function createToday(deps: TodayDeps) {
     };
   }
 
-  function freshness(profileId: string, syncedAt: string | null) {
+  function freshness(profileId: string) {
     const cache = deps.cacheFor(profileId);
     const to = addDays(today(), -1);
     const from = addDays(today(), -RECON_PERIOD_DAYS);
@@ -170,7 +170,7 @@ export function createToday(deps: TodayDeps) {
     const periods = journal.periods.list();
     return {
       data: {
-        settlementsSyncedAt: syncedAt,
+        settlementsSyncedAt: cache.settlements.syncedAsOf(from, to),
         from,
         to,
         incomplete,
@@ -225,7 +225,7 @@ export function createToday(deps: TodayDeps) {
           asOf: w.lastCheckedAt,
         };
       }),
-      freshness: await panelOf(() => freshness(profileId, syncedAt)),
+      freshness: await panelOf(() => freshness(profileId)),
     };
   }
 

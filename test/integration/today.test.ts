@@ -100,8 +100,10 @@ async function expectTiesToSources(core: Core, s: TodaySummary) {
   const completeness = await ok(core, 'settlements.completeness', { from: FROM, to: TO });
   const changes = await ok(core, 'settlements.changesSummary', { from: FROM, to: TO });
   const periods = await ok(core, 'journal.periods', undefined);
+  // The Settlements screen's "Synced" for the same dates, every gateway.
+  const period = await ok(core, 'settlements.totals', { from: FROM, to: TO });
   expect(s.freshness.data).toMatchObject({
-    settlementsSyncedAt: status.settlementsSyncedAt,
+    settlementsSyncedAt: period.asOf,
     balancesAt: status.balancesAt,
     changes: changes.byKind,
     periods: {
@@ -161,6 +163,15 @@ describe('Today for a profile alone on its cache', () => {
     const verified = core.journals.for('sandbox').journal.lastVerification()!;
     expect(s.freshness.data!.journalVerify).toEqual({ ...verified, ok: true, problem: null });
     expect(s.freshness.data!.periods.closed).toBe(1);
+
+    // A date synced again later: the period is as fresh as its stalest date, not as the last sync.
+    await syncedThroughJob(core, { from: STATEMENT_TO, to: STATEMENT_TO });
+    const again = await ok(core, 'today.summary', {});
+    await expectTiesToSources(core, again);
+    const last = (await ok(core, 'cache.status', undefined)).settlementsSyncedAt!;
+    const others = await ok(core, 'settlements.totals', { from: STATEMENT_FROM, to: addDays(STATEMENT_TO, -1) });
+    expect(again.freshness.data!.settlementsSyncedAt).toBe(others.asOf);
+    expect(others.asOf! < last).toBe(true);
   });
 
   it("keeps each date's exception figures from its rows: actions, writes behind its back and a wrong figure", async () => {

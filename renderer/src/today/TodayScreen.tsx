@@ -327,10 +327,14 @@ function FreshnessPanel({ p, failure }: { p: PanelOf<'freshness'>; failure: stri
   const changed = d ? d.changes.new + d.changes.changed + d.changes.vanished + d.changes.returned : 0;
   const setRange = useSettlements((s) => s.setRange);
   const showChanges = useChangesDialog((s) => s.show);
-  // Settlements opens on these same dates, every gateway, with its changes and completeness shown: the figures here.
+  // Settlements opens on these same dates, every gateway: its "Synced" is the figure here; with the changes and
+  // completeness shown, so are theirs.
+  const period = () => {
+    if (d) setRange({ from: d.from, to: d.to, pg: null });
+  };
   const changesOfPeriod = () => {
     if (!d) return;
-    setRange({ from: d.from, to: d.to, pg: null });
+    period();
     showChanges(null);
   };
   return (
@@ -339,6 +343,7 @@ function FreshnessPanel({ p, failure }: { p: PanelOf<'freshness'>; failure: stri
         <>
           <Row
             screen="settlements"
+            prepare={period}
             label="Settlements synced"
             value={at(d.settlementsSyncedAt)}
             testId="today-synced"
