@@ -97,7 +97,7 @@ function otherText(s: TodaySummary): string[] {
   if (f) {
     const at = (iso: string | null) => (iso === null ? 'never' : istText(iso));
     lines.push(
-      `  Settlements synced: ${at(f.settlementsSyncedAt)}` +
+      `  Settlements of ${f.from} to ${f.to} synced: ${at(f.settlementsSyncedAt)}` +
         (f.incomplete.length ? `; not complete: ${f.incomplete.map((d) => d.date).join(', ')}` : ''),
       `  Changed since first synced: ${f.changes.new} new, ${f.changes.changed} changed, ${f.changes.vanished} gone, ${f.changes.returned} back`,
       `  Balances refreshed: ${at(f.balancesAt)}`,
