@@ -70,9 +70,14 @@ export class ByteChunks {
 
   /** The bytes from `from` to `to` of the current chunk again, within reserved room: a row's number in each cell. */
   again(from: number, to: number): void {
+    this.copy(this.chunk, from, to);
+  }
+
+  /** The bytes from `from` to `to` of `source`, within reserved room: a few at a time, where `set` costs a call. */
+  copy(source: Uint8Array, from: number, to: number): void {
     const chunk = this.chunk;
     let p = this.pos;
-    for (let i = from; i < to; i++) chunk[p++] = chunk[i]!;
+    for (let i = from; i < to; i++) chunk[p++] = source[i]!;
     this.pos = p;
   }
 

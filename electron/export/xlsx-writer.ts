@@ -248,11 +248,23 @@ function digits(text: string, at: number, count: number): number {
 const SAME_STEP_FROM = 2 ** 15;
 const SAME_STEP_TO = 2 ** 16;
 /**
- * Per second of the day, `String` of its serial on day 2^15, whose text after the day's five digits (`.5` at noon)
- * follows every day of the range; filled as seconds are met.
+ * Per second of the day, the bytes of `String` of its serial on day 2^15 after the day's five digits (`.5` at noon),
+ * which follow every day of the range; filled as seconds are met. One flat table, a length byte and the text in
+ * `FRACTION_STRIDE` bytes a second (a double's shortest text has at most 17 digits, so at most 12 after the point):
+ * copying from it took a fifth of the time of copying from 86,400 strings, each a heap object of its own that the
+ * order times, nearly all different, reached at random.
  */
 const FRACTION_AT = 5;
-const firstDaySerials: (string | undefined)[] = new Array<string | undefined>(SECONDS_PER_DAY);
+const FRACTION_STRIDE = 16;
+const fractions = new Uint8Array(SECONDS_PER_DAY * FRACTION_STRIDE);
+
+function fillFraction(seconds: number): void {
+  const text = String((SAME_STEP_FROM * SECONDS_PER_DAY + seconds) / SECONDS_PER_DAY);
+  const at = seconds * FRACTION_STRIDE;
+  // One more than the text's length: midnight's serial has no fraction, and 0 is a second not met yet.
+  fractions[at] = 1 + text.length - FRACTION_AT;
+  for (let i = FRACTION_AT; i < text.length; i++) fractions[at + 1 + i - FRACTION_AT] = text.charCodeAt(i);
+}
 
 /**
  * `String` of the Excel serial of a day and a second of it, written in place: the time of day is the fraction
@@ -264,13 +276,10 @@ export function writeSerial(out: ByteChunks, days: number, seconds: number): voi
     out.ascii(String((days * SECONDS_PER_DAY + seconds) / SECONDS_PER_DAY));
     return;
   }
-  let serial = firstDaySerials[seconds];
-  if (serial === undefined) {
-    serial = String((SAME_STEP_FROM * SECONDS_PER_DAY + seconds) / SECONDS_PER_DAY);
-    firstDaySerials[seconds] = serial;
-  }
+  const at = seconds * FRACTION_STRIDE;
+  if (fractions[at] === 0) fillFraction(seconds);
   out.digits(days);
-  out.ascii(serial, FRACTION_AT);
+  out.copy(fractions, at + 1, at + fractions[at]!);
 }
 
 /** What `serial` gives for a value that is no date or time of its type, and for one before FIRST_EXACT_DATE. */
