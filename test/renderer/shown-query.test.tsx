@@ -36,7 +36,8 @@ vi.mock('../../renderer/src/api', async (importOriginal) => {
 const { createQueryClient } = await import('../../renderer/src/query/client');
 const { APP_INFO_KEY } = await import('../../renderer/src/query/ipc-query');
 const { NO_FILTERS, DEFAULT_SORT, useSettlements } = await import('../../renderer/src/settlements/settlements-store');
-const { SHOW_AFTER_MS, useShowWhenRead, useShownFilter } = await import('../../renderer/src/settlements/shown-query');
+const { SHOW_AFTER_MS, shownQuery, useShowWhenRead, useShownFilter } =
+  await import('../../renderer/src/settlements/shown-query');
 
 const ROWS: IpcResult<SettlementPageResult> = { ok: true, value: { rows: [], nextCursor: null, asOf: null } };
 
@@ -112,6 +113,25 @@ describe('the filter the Settlements screen shows', () => {
     const read = await readOf('BROKEN');
     act(() => read.answer({ ok: false, error: { code: 'CACHE_UNREADABLE', message: 'The cache could not be read.' } }));
     await waitFor(() => expect(result.current.search).toBe('BROKEN'));
+  });
+
+  it('keeps the filter shown when only the order changes, so what shows the filter alone is not rendered again', async () => {
+    const { result, ready } = renderShown(true);
+    await ready();
+    search('SAME');
+    act(() => void readOf('SAME').then((read) => read.answer(ROWS)));
+    await waitFor(() => expect(result.current.search).toBe('SAME'));
+    const shown = result.current;
+    const sort = { column: 'amount', direction: 'desc' } as const;
+    act(() => useSettlements.getState().setSort(sort));
+    await waitFor(() => expect(bridge.reads).toHaveLength(2));
+    act(() => bridge.reads[1]!.answer(ROWS));
+    await waitFor(() => expect(shownQuery().sort).toEqual(sort));
+    expect(result.current).toBe(shown);
+    // A filter that does change is a new object, as before.
+    search('OTHER');
+    act(() => void readOf('OTHER').then((read) => read.answer(ROWS)));
+    await waitFor(() => expect(result.current.search).toBe('OTHER'));
   });
 
   it('follows the store at once while the screen is closed, and reads nothing', async () => {

@@ -35,6 +35,20 @@ const wantedOf = (state: ReturnType<typeof useSettlements.getState>): ShownQuery
 
 const useShown = create<ShownQuery>(() => wantedOf(useSettlements.getState()));
 
+/**
+ * Shows `wanted`, keeping the filter object on screen when only the sort changed: what reads the filter alone (the
+ * totals, the chart, the "Synced" time) then does not render again for a new order of the same rows.
+ */
+function show(wanted: ShownQuery): void {
+  const { filter } = useShown.getState();
+  useShown.setState(sameFilter(filter, wanted.filter) ? { ...wanted, filter } : wanted, true);
+}
+
+function sameFilter(a: SettlementFilter, b: SettlementFilter): boolean {
+  const keys = Object.keys(a) as (keyof SettlementFilter)[];
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
 /** Set while the screen is open: reads a new filter's first rows before showing it. Closed, the store is followed. */
 let readFirst: ((wanted: ShownQuery) => void) | null = null;
 
@@ -42,7 +56,7 @@ useSettlements.subscribe((state, previous) => {
   if (state.range === previous.range && state.filters === previous.filters && state.sort === previous.sort) return;
   const wanted = wantedOf(state);
   if (readFirst) readFirst(wanted);
-  else useShown.setState(wanted, true);
+  else show(wanted);
 });
 
 /** What is shown now, outside React (an export asked for takes what is on screen). */
@@ -59,15 +73,15 @@ export function useShowWhenRead(): void {
     readFirst = (wanted) => {
       const ticket = ++latest;
       // Only the newest change is shown: a search typed over an earlier one that is still being read replaces it.
-      const show = () => {
-        if (ticket === latest) useShown.setState(wanted, true);
+      const showNewest = () => {
+        if (ticket === latest) show(wanted);
       };
-      if (profileId === null) return show();
-      const timer = setTimeout(show, SHOW_AFTER_MS);
+      if (profileId === null) return showNewest();
+      const timer = setTimeout(showNewest, SHOW_AFTER_MS);
       // A read that fails is shown too: the table then gives its error.
       void client.prefetchQuery(rowsQuery(profileId, wanted.filter, wanted.sort)).finally(() => {
         clearTimeout(timer);
-        show();
+        showNewest();
       });
       // The figures beside the rows are asked now too, behind them: shown with the rows, they are then in or nearly.
       void client.prefetchQuery(figuresQuery(profileId, 'settlements.totals', wanted.filter));
@@ -79,7 +93,7 @@ export function useShowWhenRead(): void {
       readFirst = null;
       latest += 1;
       // Whatever was still being read is shown at once when the screen opens again.
-      useShown.setState(wantedOf(useSettlements.getState()), true);
+      show(wantedOf(useSettlements.getState()));
     };
   }, [client, profileId]);
 }
