@@ -246,6 +246,28 @@ describe('PagedRows', () => {
     for (let i = target - PAGE_SIZE / 2; i < target + PAGE_SIZE / 2; i++) expect(source.rowAt(i)).toBe(all[i]);
   });
 
+  it("announces a jump's rows before it asks for the page around them", async () => {
+    const all = rows(PAGE_SIZE * 10);
+    const { read, reads } = keysetReader(all);
+    const source = new PagedRows(FILTER, ASC, read);
+    source.setTotal(all.length);
+    await settled(source);
+    const target = PAGE_SIZE * 6 + 490;
+    // What the grid finds asked when it is told the jump's rows are in: only the jump's own read, so it draws them
+    // before main reads on.
+    const asked: number[] = [];
+    source.subscribe(() => {
+      if (source.rowAt(target) !== undefined) asked.push(reads.length);
+    });
+    const before = reads.length;
+    source.want(target, target + 30);
+    await settled(source);
+    expect(reads[before]!.position).toBeDefined();
+    expect(asked[0]).toBe(before + 1);
+    expect(reads.length).toBeGreaterThan(before + 1);
+    for (let i = target - PAGE_SIZE / 2; i < target + PAGE_SIZE / 2; i++) expect(source.rowAt(i)).toBe(all[i]);
+  });
+
   it("sends a jump's read while a page is on its way, and shows its rows before that page is in", async () => {
     const all = rows(PAGE_SIZE * 10);
     const { read } = keysetReader(all);

@@ -233,14 +233,17 @@ export class PagedRows {
     const next = this.nextRead();
     if (!next) return;
     this.reading = true;
-    const first = this.loadingFirst;
+    // Rows the screen waits for: a new source's first, or a jump's, which are the rows on screen.
+    const awaited = this.loadingFirst || 'jump' in next;
     const reading = 'jump' in next ? this.readJump(next.jump, next.limit) : this.readPage(next.direction, next.page);
     void reading.finally(() => {
-      if (first && !this.disposed) {
-        // The first rows are drawn before the next read goes out: main reading and sending the rest of the page,
-        // and the page taking it in, competed with drawing them for the machine's cores (test/bench/ui.ts). A task
-        // is enough, and the read still goes before the totals its first rows set off, which wait a task of their
-        // own (settlements-queries.ts) so as to queue behind it on the cache's one connection.
+      if (awaited && !this.disposed) {
+        // Those rows are drawn before the next read goes out: main reading and sending the page around them, and the
+        // page taking it in, competed with drawing them for the machine's cores, and an answer that came in as they
+        // were rendered was taken in before the frame that shows them (test/bench/ui.ts; a jump's frame 16 ms
+        // later in Chromium's trace). A task is enough: the render is a microtask of the announcement. The read
+        // still goes before the totals that first rows set off, which wait a task of their own
+        // (settlements-queries.ts) so as to queue behind it on the cache's one connection.
         setTimeout(() => {
           this.reading = false;
           this.pump();
@@ -264,10 +267,16 @@ export class PagedRows {
     if (!next || !('jump' in next)) return;
     this.jumping = true;
     void this.readJump(next.jump, next.limit).finally(() => {
-      this.jumping = false;
-      if (this.disposed) return;
+      if (this.disposed) {
+        this.jumping = false;
+        return;
+      }
       this.changed();
-      this.pump();
+      // As in `pump`, the rows on screen are drawn before anything more is read.
+      setTimeout(() => {
+        this.jumping = false;
+        this.pump();
+      }, 0);
     });
   }
 
