@@ -78,6 +78,15 @@ async function settled(source: PagedRows): Promise<void> {
   throw new Error('the source never settled');
 }
 
+/** A source over `keysetReader(all)` told its total, its first page read. */
+async function sourceWithTotal(all: CachedSettlement[]) {
+  const { read, reads } = keysetReader(all);
+  const source = new PagedRows(FILTER, ASC, read);
+  source.setTotal(all.length);
+  await settled(source);
+  return { source, reads };
+}
+
 const FILTER: SettlementFilter = { from: '2026-06-01', to: '2026-06-28' } as SettlementFilter;
 const ASC: SettlementSort = { column: 'date', direction: 'asc' } as SettlementSort;
 
@@ -190,10 +199,7 @@ describe('PagedRows', () => {
 
   it('reads the rows of a far place by their position, shows exactly the right rows, and goes on by cursor', async () => {
     const all = rows(PAGE_SIZE * 10);
-    const { read, reads } = keysetReader(all);
-    const source = new PagedRows(FILTER, ASC, read);
-    source.setTotal(all.length);
-    await settled(source);
+    const { source, reads } = await sourceWithTotal(all);
     const before = reads.length;
     const target = PAGE_SIZE * 4 + 42;
     source.want(target, target + 30);
@@ -248,10 +254,7 @@ describe('PagedRows', () => {
 
   it("announces a jump's rows before it asks for the page around them", async () => {
     const all = rows(PAGE_SIZE * 10);
-    const { read, reads } = keysetReader(all);
-    const source = new PagedRows(FILTER, ASC, read);
-    source.setTotal(all.length);
-    await settled(source);
+    const { source, reads } = await sourceWithTotal(all);
     const target = PAGE_SIZE * 6 + 490;
     // What the grid finds asked when it is told the jump's rows are in: only the jump's own read, so it draws them
     // before main reads on.
