@@ -15,6 +15,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { create } from 'zustand';
+import { shallow } from 'zustand/shallow';
 import type { SettlementFilter, SettlementSort } from '../../../shared/settlement-query';
 import { useActiveProfileId } from '../query/ipc-query';
 import { figuresQuery, rowsQuery } from './settlements-queries';
@@ -41,12 +42,7 @@ const useShown = create<ShownQuery>(() => wantedOf(useSettlements.getState()));
  */
 function show(wanted: ShownQuery): void {
   const { filter } = useShown.getState();
-  useShown.setState(sameFilter(filter, wanted.filter) ? { ...wanted, filter } : wanted, true);
-}
-
-function sameFilter(a: SettlementFilter, b: SettlementFilter): boolean {
-  const keys = Object.keys(a) as (keyof SettlementFilter)[];
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+  useShown.setState(shallow(filter, wanted.filter) ? { ...wanted, filter } : wanted, true);
 }
 
 /** Set while the screen is open: reads a new filter's first rows before showing it. Closed, the store is followed. */
