@@ -82,6 +82,8 @@ export function createSyncJobs(deps: {
       // Searching and sorting stay exact without them; the next sync tries again.
       deps.log.warn('search and sort keys not written', { profileId, error: e });
     }
+    // Told either way: some dates' keys may be in, and the cache's size shown in Settings is then out of date.
+    deps.events.emit('syncKeysWritten', { profileId });
   }
 
   const isRunning = (profileId: string) => [...jobs.values()].some((j) => j.profileId === profileId);

@@ -145,6 +145,7 @@ export const IPC_EVENTS = [
   'connectivity',
   'syncProgress',
   'syncFinished',
+  'syncKeysWritten',
   'exportProgress',
   'exportFinished',
   'fileMovedAside',

@@ -23,7 +23,7 @@ import { profilesChannels } from './profiles';
 import { reconChannels } from './reconciliation';
 import { settlementsChannels } from './settlements';
 import { subscriptionsChannels } from './subscriptions';
-import { syncChannels, syncFinishedEvent, syncProgressEvent } from './sync';
+import { syncChannels, syncFinishedEvent, syncKeysWrittenEvent, syncProgressEvent } from './sync';
 import { classificationChannels, plansChannels, toolsChannels, webhooksChannels } from './merchant-tools';
 import { viewsChannels } from './views';
 import { exceptionsChannels } from './exceptions';
@@ -76,6 +76,7 @@ export const ipcEvents = {
   connectivity,
   syncProgress: syncProgressEvent,
   syncFinished: syncFinishedEvent,
+  syncKeysWritten: syncKeysWrittenEvent,
   exportProgress: exportProgressEvent,
   exportFinished: exportFinishedEvent,
   fileMovedAside: movedAsideNotice,

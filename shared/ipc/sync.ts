@@ -16,6 +16,12 @@ export const syncChannels = {
 
 export const syncProgressEvent = syncProgress.extend({ jobId, profileId: z.string() });
 
+/**
+ * The search and sort keys a sync writes after it has answered are in (or their writing stopped: the rest waits for
+ * the next sync). The cache's size changed; what it holds did not.
+ */
+export const syncKeysWrittenEvent = z.object({ profileId: z.string() });
+
 export const syncFinishedEvent = z.object({
   jobId,
   profileId: z.string(),

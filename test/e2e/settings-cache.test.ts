@@ -14,7 +14,7 @@ import type { IpcEventPayload } from '../../shared/ipc/contract';
 import { addDays } from '../../shared/time';
 import { formatBytes, formatExactBytes } from '../../renderer/src/settings/bytes';
 import { formatIstInstant } from '../../shared/format';
-import { call, keysWritten, nextEvent, ok } from '../support/core';
+import { call, datesWithoutKeys, nextEvent, ok } from '../support/core';
 import { hook } from '../support/sandbox-http';
 import { e2eSystemReady, startApp, type RunningApp, saveScreenshots } from './support';
 import { TEST_TODAY } from '../support/clock';
@@ -133,6 +133,7 @@ describe.runIf(ready)('Settings: data folder, cache per profile, clearing; the s
 
     // Balances first: a refresh sends no event, so the bar learns of it with the sync's end.
     await ok(app.core, 'accounts.refresh', {});
+    const keysIn = nextEvent(core, 'syncKeysWritten', (p) => p.profileId === sandboxId);
     const finished = await page.evaluate(
       async (range) => {
         const seen: { jobId: string }[] = [];
@@ -157,10 +158,10 @@ describe.runIf(ready)('Settings: data folder, cache per profile, clearing; the s
     expect(summary?.status).toBe('completed');
     expect(summary!.records).toBeGreaterThan(0);
     expect(cachedRecords()).toBe(summary!.records);
-    // The keys written after the sync answered change the file too, and no event tells the page: once they are in,
-    // the screen opened again reads the sizes of the cache at rest, which the tests below compare.
-    await keysWritten(core, sandboxId);
-    await reopenSettings();
+    // The keys written after the sync answered change the file too: once they are in, the screen reads the size again
+    // by itself, the size of the cache at rest that the tests below compare.
+    await keysIn;
+    expect(datesWithoutKeys(core, sandboxId)).toBe(0);
 
     const sandboxRow = cacheRow('Sandbox');
     expect(await expectRowSize(sandboxRow, sandboxId)).toBeGreaterThan(0);

@@ -1,8 +1,8 @@
 /**
  * Events main pushes, turned into query updates: connectivity replaces its query's value, a sync's or an export's
  * progress and end are kept under the job's id (query/jobs.ts), the end of a sync makes the cached reads it changed
- * stale and is kept once the reads on screen have been read again, the end of an export makes the cache sizes stale. Mounted once, by
- * the app's root.
+ * stale and is kept once the reads on screen have been read again, the keys a sync writes after it and the end of an
+ * export make the cache sizes stale. Mounted once, by the app's root.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -51,6 +51,8 @@ export function useMainEvents(): void {
         // A failed read ends in its own error, so the end is told either way.
         void invalidateAndReread(client, SYNC_CHANGES).finally(() => recordJobEvent(finished.jobId, { finished }));
       }),
+      // The search and sort keys a sync writes after answering grow the cache file Settings shows the size of.
+      api.on.syncKeysWritten(() => void invalidateChannels(client, ['cache.list'])),
       // An export is journaled too.
       api.on.exportFinished((finished) => {
         recordJobEvent(finished.jobId, { finished });
