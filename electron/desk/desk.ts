@@ -55,27 +55,42 @@ async function roleOf(pool: pg.Pool): Promise<DeskRole | null> {
   return rows[0]!.role;
 }
 
+/**
+ * Connections opened with the desk and kept while the console is idle: a queue read asks for its page and its totals
+ * at once (exceptions.ts), and a connection made for a read (TCP, TLS, the password's SCRAM exchange) is the read's
+ * slowest part. Others, up to the pool's most, close after half a minute idle.
+ */
+const WARM_CONNECTIONS = 2;
+
+/** Who this console is on the desk, and whether it may write there. */
+async function statusOf(pool: pg.Pool, person: string): Promise<DeskStatus> {
+  const version = await schemaVersion(pool);
+  if (version === null || version === 0) {
+    throw new DeskError('DESK_NOT_INITIALISED', 'This database holds no desk yet: an admin runs `desk init` first.');
+  }
+  const newer = version > DESK_SCHEMA_VERSION;
+  return {
+    person,
+    role: await roleOf(pool),
+    schemaVersion: version,
+    consoleSchemaVersion: DESK_SCHEMA_VERSION,
+    writable: !newer,
+    readOnlyReason: newer
+      ? `The desk's schema (version ${version}) is newer than this console's (${DESK_SCHEMA_VERSION}): update the console to make changes; until then it only reads.`
+      : null,
+  };
+}
+
 export async function openDesk(options: OpenDeskOptions) {
   const config = clientConfig(options);
-  const pool = new pg.Pool({ ...config, max: 4, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ ...config, max: 4, min: WARM_CONNECTIONS, idleTimeoutMillis: 30_000 });
   pool.on('error', (e) => options.onError?.(e));
   let status: DeskStatus;
   try {
-    const version = await schemaVersion(pool);
-    if (version === null || version === 0) {
-      throw new DeskError('DESK_NOT_INITIALISED', 'This database holds no desk yet: an admin runs `desk init` first.');
-    }
-    const newer = version > DESK_SCHEMA_VERSION;
-    status = {
-      person: options.connection.user,
-      role: await roleOf(pool),
-      schemaVersion: version,
-      consoleSchemaVersion: DESK_SCHEMA_VERSION,
-      writable: !newer,
-      readOnlyReason: newer
-        ? `The desk's schema (version ${version}) is newer than this console's (${DESK_SCHEMA_VERSION}): update the console to make changes; until then it only reads.`
-        : null,
-    };
+    status = await statusOf(pool, options.connection.user);
+    // Best effort: a connection the server refuses now (its connections all taken) is asked again by the read.
+    const warm = await Promise.allSettled(Array.from({ length: WARM_CONNECTIONS }, () => pool.connect()));
+    for (const client of warm) if (client.status === 'fulfilled') client.value.release();
   } catch (e) {
     await pool.end().catch(() => undefined);
     throw deskErrorOf(e);

@@ -32,6 +32,28 @@ describe.runIf(available)('a desk of two consoles', () => {
     cluster?.destroy();
   });
 
+  it('opens with the connections a queue read takes, so its first read makes none', async () => {
+    const watcher = await desk.superuser();
+    const sessions = async () =>
+      (
+        await watcher.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE application_name = $1 ORDER BY pid',
+          ['payout-console console-c'],
+        )
+      ).rows.map((r) => r.pid);
+    const c = await desk.open('olga', 'console-c');
+    try {
+      const opened = await sessions();
+      expect(opened).toHaveLength(2);
+      const page = await c.exceptions.queue({}, { offset: 0, limit: 10 });
+      expect(page.total).toBe(20);
+      expect(await sessions()).toEqual(opened);
+    } finally {
+      await c.close();
+      await watcher.end();
+    }
+  });
+
   // How fast is the bench's (desk.propagation): here, only that the notice comes and the queue shows it.
   it("shows an assignment made on A on B's queue, announced live", async () => {
     const { heard, stop } = await listening(b, 'exceptions');
