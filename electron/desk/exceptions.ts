@@ -184,7 +184,11 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
           wholeDate,
           gateways,
         ]);
-        return rows[0]!.n;
+        const written = rows[0]!.n;
+        // The queue's reads planned on its new size at once (migration 013). Best effort: the server's autovacuum
+        // analyzes within a minute anyway, and a desk of an earlier schema lacks the function.
+        await pool.query('SELECT desk.refresh_queue_statistics($1)', [written]).catch(() => undefined);
+        return written;
       } catch (e) {
         throw deskErrorOf(e);
       }

@@ -261,3 +261,52 @@ describe.runIf(available)("a superuser's tampering with the desk journal", () =>
     }
   });
 });
+
+describe.runIf(available)("the queue's planner statistics", () => {
+  let cluster: TestCluster;
+  let desk: TestDesk;
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    desk = await createTestDesk(cluster, { olga: 'operator', vera: 'viewer' });
+  });
+  afterAll(() => cluster?.destroy());
+
+  it('are made again at once after a publish that writes a large part of the queue, not after a small one', async () => {
+    const su = await desk.superuser();
+    const c = await desk.open('vera');
+    // Read as the server keeps them: ANALYZEs asked for (not autovacuum's), and the rows the planner knows of.
+    const statistics = async () =>
+      (
+        await su.query<{ analyzed: number; known: number }>(
+          `SELECT s.analyze_count::int AS analyzed, c.reltuples::int AS known
+             FROM pg_stat_user_tables AS s JOIN pg_class AS c ON c.oid = s.relid
+            WHERE s.relid = 'desk.exceptions'::regclass`,
+        )
+      ).rows[0]!;
+    try {
+      expect(await statistics()).toEqual({ analyzed: 0, known: -1 });
+      // A viewer's sync publishes too.
+      await c.exceptions.publish(
+        DATE,
+        Array.from({ length: 300 }, (_, i) => publishedException(i + 1)),
+      );
+      expect(await statistics()).toEqual({ analyzed: 1, known: 300 });
+      // 40 more are under a tenth of 300 plus 50: autovacuum's rule, left to it.
+      await c.exceptions.publish(
+        DATE,
+        Array.from({ length: 40 }, (_, i) => publishedException(301 + i)),
+        false,
+      );
+      expect(await statistics()).toEqual({ analyzed: 1, known: 300 });
+      await c.exceptions.publish(
+        '2026-06-13',
+        Array.from({ length: 200 }, (_, i) => publishedException(1001 + i)),
+      );
+      expect(await statistics()).toEqual({ analyzed: 2, known: 540 });
+    } finally {
+      await c.close();
+      await su.end();
+    }
+  });
+});

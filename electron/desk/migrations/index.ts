@@ -14,6 +14,7 @@ import approvals from './009-approvals';
 import settlementBatches from './010-settlement-batches';
 import formats from './011-formats';
 import gatewayScopedPublish from './012-gateway-scoped-publish';
+import queueStatistics from './013-queue-statistics';
 
 export interface DeskMigration {
   version: number;
@@ -34,6 +35,7 @@ export const DESK_MIGRATIONS: readonly DeskMigration[] = [
   { version: 10, name: 'settlement batches', sql: settlementBatches },
   { version: 11, name: 'formats', sql: formats },
   { version: 12, name: 'gateway-scoped publish', sql: gatewayScopedPublish },
+  { version: 13, name: 'queue statistics', sql: queueStatistics },
 ];
 
 /** The newest schema this console knows; a desk at a later version is read-only for it. */
