@@ -36,6 +36,7 @@ import { createChangesRepository } from './settlement-changes';
 import { createExceptionsRepository } from './settlement-exceptions';
 import { createManifestsRepository } from './settlement-manifests';
 import { createSettlementReader, type SettlementReader } from './settlement-reader';
+import type { CacheVerifyResult } from '../../shared/cache-verify';
 import { createSettlementsRepository } from './settlements';
 import { createSortListBuilder, writeSortKeysBuiltElsewhere } from './sort-keys';
 import { SYNC_LOCK_SUFFIX } from './sync-lock';
@@ -86,6 +87,8 @@ export function openCache(file: string, options: CacheOptions = {}) {
   const payouts = createPayoutsRepository(db, now);
   const settlementReads = createSettlementReader(file, { nativeBinding: options.nativeBinding });
   const settlements = createSettlementsRepository(db, now, { nativeBinding: options.nativeBinding });
+  // The checks running apart (verifyApart), each in a worker of its own: stopped with the cache.
+  const checkers = new Set<SettlementReader>();
   // The sort keys' own reader: kept between runs, as a sync starts one for each date it closes, until stopped.
   let sortBuilder: SettlementReader | null = null;
   let sortKeysRun: Promise<number> | null = null;
@@ -126,6 +129,20 @@ export function openCache(file: string, options: CacheOptions = {}) {
      * sync calls it as each date closes and the lists of the dates before are built while it stores the next.
      */
     writeSortKeys,
+    /**
+     * The check of `dates` (settlement-verify.ts) in a worker thread of its own, stopped after: a date of a million
+     * records is seconds of reading, which on main held every screen's IPC and in the grid's worker its reads.
+     */
+    async verifyApart(dates: readonly string[]): Promise<CacheVerifyResult> {
+      const checker = createSettlementReader(file, { nativeBinding: options.nativeBinding });
+      checkers.add(checker);
+      try {
+        return await checker.verify(dates);
+      } finally {
+        checkers.delete(checker);
+        await checker.close();
+      }
+    },
     /** Stops the sort keys' worker thread unless a run is using it (after a sync's keys are written). */
     async stopSortKeys(): Promise<void> {
       if (sortKeysRun) return;
@@ -169,8 +186,12 @@ export function openCache(file: string, options: CacheOptions = {}) {
      */
     close(): Promise<void> {
       void afterOpen?.stop();
-      // A sort-key run still going fails at its next step: its builder's worker lets go of the file with the reads'.
-      const readsStopped = Promise.all([settlementReads.close(), sortBuilder?.close()]).then(() => {});
+      // A sort-key run or a check still going fails at its next step: their workers let go of the file with the reads'.
+      const readsStopped = Promise.all([
+        settlementReads.close(),
+        sortBuilder?.close(),
+        ...[...checkers].map((checker) => checker.close()),
+      ]).then(() => {});
       if (db.open) {
         syncRuns.releaseAll();
         db.pragma('optimize');

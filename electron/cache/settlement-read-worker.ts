@@ -1,6 +1,7 @@
 /**
  * The worker thread of one cache file's grid reads (settlement-reader.ts): its pages with their exceptions' states,
- * its totals and its chart, on a read-only connection, one request at a time in the order they came.
+ * its totals and its chart, on a read-only connection, one request at a time in the order they came. The same thread,
+ * started apart, builds a date's sort lists or checks dates (database.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openCacheReader } from './database';
@@ -30,6 +31,8 @@ async function answer(request: SettlementRead): Promise<unknown> {
       return reader.settlements.aggregate(request.filter, request.source);
     case 'sortLists':
       return reader.snapshot(async () => reader.sortLists.build(request.date));
+    case 'verify':
+      return reader.settlements.verifier.verify(request.dates);
   }
 }
 

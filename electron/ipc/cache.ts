@@ -3,7 +3,8 @@
  * (journaled), and the check of its most recent dates.
  */
 import type { CacheRegistry } from '../cache/registry';
-import { RECENT_DATES, type SettlementVerifier } from '../cache/settlement-verify';
+import type { Cache } from '../cache/database';
+import { RECENT_DATES } from '../cache/settlement-verify';
 import type { Journals } from '../journal/registry';
 import type { ProfileStore } from '../profiles/profile-store';
 import type { IpcHandlers } from './router';
@@ -51,14 +52,17 @@ export function createCacheHandlers(deps: {
     'cache.integrity': async () => {
       const profileId = deps.profiles.active().id;
       if (deps.caches.sizeOf(profileId) === 0) return verifyRecent(null);
-      return verifyRecent(deps.caches.cacheFor(profileId).settlements.verifier);
+      return verifyRecent(deps.caches.cacheFor(profileId));
     },
   };
 }
 
-/** The cache's most recent dates checked; a profile with no cache has nothing to check (and asking makes none). */
-function verifyRecent(verifier: SettlementVerifier | null) {
-  return verifier === null
+/**
+ * The cache's most recent dates checked, off main (Cache.verifyApart); a profile with no cache has nothing to check
+ * (and asking makes none).
+ */
+function verifyRecent(cache: Cache | null) {
+  return cache === null
     ? { from: null, to: null, dates: 0, records: 0, undigested: [], mismatches: [], affectedDates: [] }
-    : verifier.verify(verifier.dates().slice(-RECENT_DATES));
+    : cache.verifyApart(cache.settlements.verifier.dates().slice(-RECENT_DATES));
 }

@@ -108,6 +108,17 @@ describe('money edited in the cache', () => {
     expect((await verifyAll(cache)).mismatches).toEqual([]);
   });
 
+  it('finds the same in a worker thread of its own as on main (the check the screens ask for)', async () => {
+    const [date] = setup.dates.slice(-1);
+    const cache = editedWhileClosed(await synced([date!]), (db) => {
+      db.prepare('UPDATE settlements SET amount = amount + ? WHERE id = ?').run(BILLION, oneRecord(db, date!).id);
+    });
+    const dates = cache.settlements.verifier.dates();
+    const apart = await cache.verifyApart(dates);
+    expect(apart.affectedDates).toEqual([date]);
+    expect(apart).toEqual(await cache.settlements.verifier.verify(dates));
+  });
+
   it('finds a deleted row, and counts it once after a re-sync', async () => {
     const [date] = setup.dates.slice(-2);
     const records = await served(date!);

@@ -2,7 +2,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RECENT_DATES } from '../../electron/cache/settlement-verify';
 import type { Sandbox } from '../../electron/sandbox/server';
 import { memoryStore } from '../support/memory-store';
 import type { IpcEvent } from '../../shared/ipc/channels';
@@ -81,6 +82,16 @@ describe('sync over IPC', () => {
     const told = events.map((e) => e.event);
     const end = events.findIndex((e) => e.event === 'syncFinished' && e.payload.jobId === jobId);
     expect(told.lastIndexOf('syncKeysWritten')).toBeGreaterThan(end);
+  });
+
+  it("checks the cache's recent dates off main: the screens' check is not main's verifier", async () => {
+    const { verifier } = core.cacheFor('sandbox').settlements;
+    const onMain = vi.spyOn(verifier, 'verify');
+    const found = await ok(core, 'cache.integrity', undefined);
+    expect(onMain).not.toHaveBeenCalled();
+    onMain.mockRestore();
+    expect(found).toMatchObject({ dates: 6, records: 6 * 20_000, mismatches: [] });
+    expect(found).toEqual(await verifier.verify(verifier.dates().slice(-RECENT_DATES)));
   });
 
   it('a finished job can no longer be cancelled', async () => {
