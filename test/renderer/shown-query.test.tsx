@@ -1,7 +1,7 @@
 /**
  * What the Settlements screen shows follows the store's filter and sort once their first rows are read
- * (renderer/src/settlements/shown-query.ts). The bridge here answers `app.info` and holds every rows' read until
- * the test lets it go, so each step of the switch can be seen.
+ * (renderer/src/settlements/shown-query.ts). The bridge here answers `app.info` and holds every rows' read, and
+ * every read of the totals and the chart, until the test lets it go, so each step of the switch can be seen.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
@@ -15,13 +15,24 @@ interface HeldRead {
   answer(result: IpcResult<SettlementPageResult>): void;
 }
 
-const bridge = vi.hoisted(() => ({ reads: [] as HeldRead[] }));
+interface HeldFigures {
+  channel: string;
+  search: string | undefined;
+  answer(result: IpcResult<unknown>): void;
+}
+
+const bridge = vi.hoisted(() => ({ reads: [] as HeldRead[], figures: [] as HeldFigures[] }));
 vi.mock('../../renderer/src/api', async (importOriginal) => {
   const { createIpcApi } = await import('../../shared/ipc/client');
   Object.defineProperty(window, 'api', {
     value: createIpcApi(
       (channel, input) => {
         if (channel === 'app.info') return Promise.resolve({ ok: true, value: { profile: { id: 'desk' } } });
+        if (channel === 'settlements.totals' || channel === 'settlements.aggregate') {
+          return new Promise((answer) =>
+            bridge.figures.push({ channel, search: (input as { search?: string }).search, answer }),
+          );
+        }
         if (channel !== 'settlements.query') return new Promise(() => {});
         return new Promise((answer) =>
           bridge.reads.push({ search: (input as { search?: string }).search, answer: answer as HeldRead['answer'] }),
@@ -36,7 +47,7 @@ vi.mock('../../renderer/src/api', async (importOriginal) => {
 const { createQueryClient } = await import('../../renderer/src/query/client');
 const { APP_INFO_KEY } = await import('../../renderer/src/query/ipc-query');
 const { NO_FILTERS, DEFAULT_SORT, useSettlements } = await import('../../renderer/src/settlements/settlements-store');
-const { SHOW_AFTER_MS, shownQuery, useShowWhenRead, useShownFilter } =
+const { FIGURES_GRACE_MS, SHOW_AFTER_MS, shownQuery, useShowWhenRead, useShownFilter } =
   await import('../../renderer/src/settlements/shown-query');
 
 const ROWS: IpcResult<SettlementPageResult> = { ok: true, value: { rows: [], nextCursor: null, asOf: null } };
@@ -67,9 +78,13 @@ async function readOf(search: string): Promise<HeldRead> {
 
 const search = (text: string) => act(() => useSettlements.getState().setFilters({ search: text }));
 
+/** Lets the bridge's calls go out and their answers be taken in (promise callbacks only; no timer runs). */
+const settleCalls = () => act(async () => {});
+
 beforeEach(() => {
   bridge.reads = [];
-  useSettlements.setState({ filters: NO_FILTERS, sort: DEFAULT_SORT });
+  bridge.figures = [];
+  useSettlements.setState({ filters: NO_FILTERS, sort: DEFAULT_SORT, chartCollapsed: false });
 });
 
 describe('the filter the Settlements screen shows', () => {
@@ -81,6 +96,74 @@ describe('the filter the Settlements screen shows', () => {
     expect(result.current.search).toBeUndefined();
     act(() => read.answer(ROWS));
     await waitFor(() => expect(result.current.search).toBe('UTR-ONE'));
+  });
+
+  describe('with its totals and chart (on the test’s own timers)', () => {
+    /** The search typed, its reads out: rows, then totals and chart, in that order. */
+    async function typed(text: string) {
+      search(text);
+      await settleCalls();
+      const rows = bridge.reads.find((r) => r.search === text)!;
+      const figures = bridge.figures.filter((f) => f.search === text);
+      return { rows, figures };
+    }
+
+    it('asks for the rows, then the totals and chart at once, and shows the rows when the figures are in', async () => {
+      const { result, ready } = renderShown(true);
+      await ready();
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const { rows, figures } = await typed('TOGETHER');
+        // Asked in the same turn as the rows, behind them: no timer has run.
+        expect(figures.map((f) => f.channel)).toEqual(['settlements.totals', 'settlements.aggregate']);
+        act(() => rows.answer(ROWS));
+        await settleCalls();
+        await act(() => vi.advanceTimersByTimeAsync(FIGURES_GRACE_MS - 1));
+        expect(result.current.search).toBeUndefined();
+        figures[0]!.answer({ ok: true, value: {} });
+        await settleCalls();
+        expect(result.current.search).toBeUndefined();
+        figures[1]!.answer({ ok: true, value: {} });
+        await settleCalls();
+        expect(result.current.search).toBe('TOGETHER');
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it(`shows the rows without their figures ${FIGURES_GRACE_MS} ms after they are in`, async () => {
+      const { result, ready } = renderShown(true);
+      await ready();
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const { rows } = await typed('FIGURES-SLOW');
+        act(() => rows.answer(ROWS));
+        await settleCalls();
+        await act(() => vi.advanceTimersByTimeAsync(FIGURES_GRACE_MS - 1));
+        expect(result.current.search).toBeUndefined();
+        await act(() => vi.advanceTimersByTimeAsync(1));
+        expect(result.current.search).toBe('FIGURES-SLOW');
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('asks for no chart when it is collapsed, and waits only for the totals', async () => {
+      const { result, ready } = renderShown(true);
+      await ready();
+      useSettlements.setState({ chartCollapsed: true });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        const { rows, figures } = await typed('NO-CHART');
+        expect(figures.map((f) => f.channel)).toEqual(['settlements.totals']);
+        act(() => rows.answer(ROWS));
+        figures[0]!.answer({ ok: true, value: {} });
+        await settleCalls();
+        expect(result.current.search).toBe('NO-CHART');
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   });
 
   it(`shows a search whose rows take longer than ${SHOW_AFTER_MS} ms as loading, then`, async () => {

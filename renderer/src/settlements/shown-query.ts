@@ -1,7 +1,8 @@
 /**
  * The filter and sort the screen shows, which follow the store's (settlements-store.ts) once the first rows for
  * them are read. A new search, filter or sort starts its rows' read as the store changes, before React renders
- * anything, and the screen switches in one render when the rows are in: the previous answer stays on screen,
+ * anything, with its totals' and chart's reads right behind it, and the screen switches in one render when all three
+ * are in (or FIGURES_GRACE_MS after the rows, the figures then "counting…"): the previous answer stays on screen,
  * unmarked, meanwhile. Reads that take longer than SHOW_AFTER_MS switch then, and the screen shows the new filter
  * as loading (the previous rows dimmed, marked busy) as it did before.
  *
@@ -23,6 +24,8 @@ import { filterOf, useSettlements } from './settlements-store';
 
 /** How long a new filter may wait for its first rows before the screen shows it as loading. */
 export const SHOW_AFTER_MS = 100;
+/** How long rows that are in wait for their totals and chart before they are shown without them. */
+export const FIGURES_GRACE_MS = 50;
 
 export interface ShownQuery {
   filter: SettlementFilter;
@@ -60,7 +63,7 @@ export const shownQuery = (): ShownQuery => useShown.getState();
 export const useShownFilter = (): SettlementFilter => useShown((s) => s.filter);
 export const useShownSort = (): SettlementSort => useShown((s) => s.sort);
 
-/** Mounted by the screen: while it is open, a new filter is shown once its first rows are read (or SHOW_AFTER_MS). */
+/** Mounted by the screen: while it is open, a new filter is shown once its first rows and figures are read. */
 export function useShowWhenRead(): void {
   const client = useQueryClient();
   const profileId = useActiveProfileId();
@@ -68,22 +71,34 @@ export function useShowWhenRead(): void {
     let latest = 0;
     readFirst = (wanted) => {
       const ticket = ++latest;
-      // Only the newest change is shown: a search typed over an earlier one that is still being read replaces it.
+      if (profileId === null) return show(wanted);
+      // Only the newest change is shown, and once: a search typed over an earlier one still being read replaces it.
+      let shown = false;
       const showNewest = () => {
-        if (ticket === latest) show(wanted);
-      };
-      if (profileId === null) return showNewest();
-      const timer = setTimeout(showNewest, SHOW_AFTER_MS);
-      // A read that fails is shown too: the table then gives its error.
-      void client.prefetchQuery(rowsQuery(profileId, wanted.filter, wanted.sort)).finally(() => {
         clearTimeout(timer);
-        showNewest();
+        if (ticket === latest && !shown) show(wanted);
+        shown = true;
+      };
+      const timer = setTimeout(showNewest, SHOW_AFTER_MS);
+      // The rows first, then the figures beside them, in that order on the cache's reader (each query's read goes
+      // out as it is called).
+      const rows = client.prefetchQuery(rowsQuery(profileId, wanted.filter, wanted.sort));
+      const figures = Promise.all([
+        client.prefetchQuery(figuresQuery(profileId, 'settlements.totals', wanted.filter)),
+        useSettlements.getState().chartCollapsed
+          ? undefined
+          : client.prefetchQuery(figuresQuery(profileId, 'settlements.aggregate', wanted.filter)),
+      ]);
+      // A read that fails is shown too: the table then gives its error. The figures come a few milliseconds behind
+      // the rows: shown in the same render, the screen is laid out and painted once with everything final, where
+      // the rows, then the totals, then the chart each cost the page a render and a frame (test/bench/ui.ts).
+      void rows.finally(() => {
+        const grace = setTimeout(showNewest, FIGURES_GRACE_MS);
+        void figures.finally(() => {
+          clearTimeout(grace);
+          showNewest();
+        });
       });
-      // The figures beside the rows are asked now too, behind them: shown with the rows, they are then in or nearly.
-      void client.prefetchQuery(figuresQuery(profileId, 'settlements.totals', wanted.filter));
-      if (!useSettlements.getState().chartCollapsed) {
-        void client.prefetchQuery(figuresQuery(profileId, 'settlements.aggregate', wanted.filter));
-      }
     };
     return () => {
       readFirst = null;
