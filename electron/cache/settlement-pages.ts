@@ -58,12 +58,25 @@ type Selected = 'rows' | 'key';
 
 /** One bound each way, both on the rowid: given two upper bounds SQLite would seek by one and filter by the other. */
 function byIdSql(direction: 'asc' | 'desc', exceptions: string, keyed: boolean, selected: Selected): string {
-  const [dir, range] = direction === 'desc' ? ['DESC', 'id >= :lo AND id < :kId'] : ['ASC', 'id > :kId AND id <= :hi'];
-  const [withClause, from] = source(keyed);
-  return `${withClause}
-    SELECT ${selected === 'rows' ? COLUMNS : 'NULL, id'} FROM ${from}
-    WHERE ${range} AND ${FILTER_SQL} ${exceptions}
-    ORDER BY id ${dir} ${selected === 'rows' ? 'LIMIT :limit' : 'LIMIT 1 OFFSET :skip'}`;
+  const dir = direction === 'desc' ? 'DESC' : 'ASC';
+  const range = (id: string) =>
+    direction === 'desc' ? `${id} >= :lo AND ${id} < :kId` : `${id} > :kId AND ${id} <= :hi`;
+  const columns = selected === 'rows' ? COLUMNS : 'NULL, id';
+  const limit = selected === 'rows' ? 'LIMIT :limit' : 'LIMIT 1 OFFSET :skip';
+  if (keyed) {
+    // The matches' ids in the page's order first, then their rows in that order until the page is full, which SQLite
+    // does without sorting again (the outer ORDER BY is the materialized list's own): joined first, every match's
+    // row was read and sorted for a page of 64 (a 5,000-record batch: 9–14 ms against 5). The bound is on the
+    // list, unary-plussed, so that it reaches neither the list nor the walk of unkeyed dates inside it, which it
+    // turned into a read of every record of the range (about 190 ms at 580,000 records).
+    return `${SEARCH_WITH}, ordered(mid) AS MATERIALIZED (SELECT mid FROM matches ORDER BY mid ${dir})
+      SELECT ${columns} FROM ordered CROSS JOIN settlements ON settlements.id = ordered.mid
+      WHERE ${range('+ordered.mid')} AND ${FILTER_SQL} ${exceptions}
+      ORDER BY ordered.mid ${dir} ${limit}`;
+  }
+  return `SELECT ${columns} FROM settlements
+    WHERE ${range('id')} AND ${FILTER_SQL} ${exceptions}
+    ORDER BY id ${dir} ${limit}`;
 }
 
 function byColumnSql(
