@@ -463,6 +463,61 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     }
   });
 
+  it('asks for the rows “Go to row” goes to before the browser’s scroll event, and for nothing more', async () => {
+    const amount = grid().getByRole('columnheader', { name: 'Amount' });
+    await page.evaluate(() => {
+      const probe = { reads: [] as unknown[], atScroll: -1 };
+      const ownFetch = window.fetch;
+      window.fetch = (url, init) => {
+        const body =
+          typeof init?.body === 'string' ? (JSON.parse(init.body) as { channel: string; input: unknown }) : null;
+        if (body?.channel === 'settlements.query') probe.reads.push(body.input);
+        return ownFetch(url, init);
+      };
+      // Capture on the window: before any listener of the grid's own, React's among them.
+      const onScroll = () => probe.atScroll < 0 && (probe.atScroll = probe.reads.length);
+      window.addEventListener('scroll', onScroll, { capture: true });
+      Object.assign(window, { __goToProbe: probe, __ownFetch: ownFetch, __goToScroll: onScroll });
+    });
+    try {
+      // A new order: none of its rows past the first page are read yet.
+      await amount.getByRole('button').click();
+      await expect.poll(() => amount.getAttribute('aria-sort')).not.toBeNull();
+      await settled(grid());
+      const total = Number(await grid().getAttribute('aria-rowcount')) - 1;
+      const n = Math.floor(total * 0.7);
+      await page.evaluate(() => {
+        const probe = (window as unknown as { __goToProbe: { reads: unknown[]; atScroll: number } }).__goToProbe;
+        probe.reads = [];
+        probe.atScroll = -1;
+      });
+      await page.getByLabel('Go to row').fill(String(n));
+      await page.getByRole('button', { name: 'Go', exact: true }).click();
+      const selected = page.locator('[role=grid] [role=row][aria-selected=true]');
+      await expect.poll(() => selected.getAttribute('aria-rowindex'), { timeout: 10_000 }).toBe(String(n + 1));
+      await page.waitForFunction(() => !document.querySelector('[role=grid] [role=row][aria-busy=true]'));
+      const probe = await page.evaluate(
+        () =>
+          (window as unknown as { __goToProbe: { reads: { position?: number; limit: number }[]; atScroll: number } })
+            .__goToProbe,
+      );
+      expect(probe.atScroll, 'reads asked before the scroll event').toBeGreaterThanOrEqual(1);
+      // One read of the rows on screen by their position (a jump's, a few dozen rows; pages around it are whole): the
+      // scroll's own render asked for the same rows, so not again.
+      expect(probe.reads.filter((r) => r.position !== undefined && r.limit < 500)).toHaveLength(1);
+    } finally {
+      await page.evaluate(() => {
+        const own = window as unknown as { __ownFetch: typeof fetch; __goToScroll: () => void };
+        window.fetch = own.__ownFetch;
+        window.removeEventListener('scroll', own.__goToScroll, { capture: true });
+      });
+      const date = grid().getByRole('columnheader', { name: 'Date' });
+      await date.getByRole('button').click();
+      await expect.poll(() => date.getAttribute('aria-sort')).toBe('descending');
+      await settled(grid());
+    }
+  });
+
   it('takes the pointer off the rows while the table scrolls, and gives it back once it stops', async () => {
     const box = (await grid().boundingBox())!;
     // The last test's "Go to row" scrolled the table: until it counts as stopped, its rows take no pointer, and a

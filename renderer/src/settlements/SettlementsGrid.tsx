@@ -29,7 +29,7 @@ import type { PagedRows } from './paged-rows';
 import { formatCount } from '../../../shared/format';
 import type { Density } from '../ui/table-prefs';
 import { rowKeyTarget } from '../ui/use-roving-rows';
-import { geometryOf, scrollPxFor } from './grid-geometry';
+import { geometryOf, rowsInView, scrollPxFor } from './grid-geometry';
 
 /** Row and header heights (px, with the header's border) per density; settlements.css draws the same. */
 const HEIGHTS: Readonly<Record<Density, { row: number; head: number }>> = {
@@ -202,8 +202,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
   const rows = source.count;
   const { spacer, scale } = geometryOf(rows, view, rowHeight);
   const offset = scrollTop * scale;
-  const first = Math.min(Math.floor(offset / rowHeight), Math.max(0, rows - 1));
-  const last = Math.min(rows - 1, Math.floor((offset + view - 1) / rowHeight));
+  const [first, last] = rowsInView(scrollTop, { rows, scale, rowHeight, view });
   const start = Math.max(0, first - OVERSCAN);
   const end = Math.min(rows - 1, last + OVERSCAN);
   const perPage = Math.max(1, Math.floor(view / rowHeight) - 1);
@@ -237,9 +236,14 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
       let nextOffset = seen;
       if (toTop || top < seen) nextOffset = top;
       else if (top + rowHeight > seen + view) nextOffset = top + rowHeight - view;
-      if (nextOffset !== seen) el.scrollTop = scrollPxFor(nextOffset, scale);
+      if (nextOffset === seen) return;
+      el.scrollTop = scrollPxFor(nextOffset, scale);
+      // The rows there are asked for now, not at the scroll event the browser sends with its next frame (up to a
+      // frame later): "go to row" far from the rows read is a read through IPC. The same rows as that event's render
+      // asks for (the position as the browser clamped it), so it asks for nothing more.
+      if (toTop) source.want(...rowsInView(el.scrollTop, { rows, scale, rowHeight, view }));
     },
-    [rows, scale, view, rowHeight],
+    [rows, scale, view, rowHeight, source],
   );
 
   const pick = useCallback(

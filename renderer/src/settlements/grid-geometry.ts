@@ -23,3 +23,15 @@ export function geometryOf(rows: number, view: number, rowHeight: number): Geome
  * `scale` pixels (less than a row) above it.
  */
 export const scrollPxFor = (offset: number, scale: number): number => Math.ceil(offset / scale);
+
+/** The first and last rows in view at a scroll position. */
+export function rowsInView(
+  top: number,
+  g: { rows: number; scale: number; rowHeight: number; view: number },
+): [first: number, last: number] {
+  const offset = top * g.scale;
+  return [
+    Math.min(Math.floor(offset / g.rowHeight), Math.max(0, g.rows - 1)),
+    Math.min(g.rows - 1, Math.floor((offset + g.view - 1) / g.rowHeight)),
+  ];
+}
