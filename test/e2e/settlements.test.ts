@@ -518,6 +518,86 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     }
   });
 
+  it('keeps the rows on screen while “Go to row” reads the rows it goes to, and draws no skeleton row', async () => {
+    const tax = grid().getByRole('columnheader', { name: 'Tax' });
+    // A new order: none of its rows past the first page are read yet.
+    await tax.getByRole('button').click();
+    await expect.poll(() => tax.getAttribute('aria-sort')).not.toBeNull();
+    await settled(grid());
+    await page.evaluate(() => {
+      const grid = document.querySelector('[role=grid]')!;
+      const probe = { held: false, skeletons: 0, release: () => {} };
+      const gate = new Promise<void>((resolve) => (probe.release = resolve));
+      const ownFetch = window.fetch;
+      // The read of the rows "go to row" goes to (by their position, a screen of them) is held until the test lets it go.
+      window.fetch = async (url, init) => {
+        const body =
+          typeof init?.body === 'string'
+            ? (JSON.parse(init.body) as { channel: string; input: { position?: number; limit: number } })
+            : null;
+        const answer = ownFetch(url, init);
+        if (body?.channel === 'settlements.query' && body.input.position !== undefined && body.input.limit < 500) {
+          probe.held = true;
+          await gate;
+        }
+        return answer;
+      };
+      const seen = new MutationObserver((changes) => {
+        for (const change of changes) {
+          for (const node of change.addedNodes) {
+            if (node instanceof Element && node.matches('.stl-row-loading, :has(.stl-row-loading)')) probe.skeletons++;
+          }
+        }
+      });
+      seen.observe(grid, { childList: true, subtree: true });
+      Object.assign(window, { __goProbe: probe, __ownFetch: ownFetch, __goSeen: seen });
+    });
+    try {
+      const total = Number(await grid().getAttribute('aria-rowcount')) - 1;
+      const n = Math.floor(total * 0.6);
+      const before = await grid().evaluate((el) => el.scrollTop);
+      await page.getByLabel('Go to row').fill(String(n));
+      await page.getByRole('button', { name: 'Go', exact: true }).click();
+      await page.waitForFunction(() => (window as unknown as { __goProbe: { held: boolean } }).__goProbe.held);
+      // Two frames drawn while the read is on its way: the rows there are the ones before, the grid busy.
+      const waiting = await page.evaluate(async () => {
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const grid = document.querySelector('[role=grid]')!;
+        const probe = (window as unknown as { __goProbe: { skeletons: number } }).__goProbe;
+        return { top: grid.scrollTop, busy: grid.getAttribute('aria-busy'), skeletons: probe.skeletons };
+      });
+      expect(waiting).toEqual({ top: before, busy: 'true', skeletons: 0 });
+
+      await page.evaluate(() => (window as unknown as { __goProbe: { release(): void } }).__goProbe.release());
+      const selected = page.locator('[role=grid] [role=row][aria-selected=true]');
+      await expect.poll(() => selected.getAttribute('aria-rowindex'), { timeout: 10_000 }).toBe(String(n + 1));
+      const head = (await grid().locator('[role=row]').first().boundingBox())!;
+      expect(
+        Math.abs((await selected.boundingBox())!.y - (head.y + head.height)),
+        'the row at the top',
+      ).toBeLessThanOrEqual(1);
+      await expect.poll(() => grid().getAttribute('aria-busy')).toBe('false');
+      expect(
+        await page.evaluate(() => (window as unknown as { __goProbe: { skeletons: number } }).__goProbe.skeletons),
+      ).toBe(0);
+    } finally {
+      await page.evaluate(() => {
+        const own = window as unknown as {
+          __ownFetch: typeof fetch;
+          __goSeen: MutationObserver;
+          __goProbe: { release(): void };
+        };
+        own.__goProbe.release();
+        own.__goSeen.disconnect();
+        window.fetch = own.__ownFetch;
+      });
+      const date = grid().getByRole('columnheader', { name: 'Date' });
+      await date.getByRole('button').click();
+      await expect.poll(() => date.getAttribute('aria-sort')).toBe('descending');
+      await settled(grid());
+    }
+  });
+
   it('takes the pointer off the rows while the table scrolls, and gives it back once it stops', async () => {
     const box = (await grid().boundingBox())!;
     // The last test's "Go to row" scrolled the table: until it counts as stopped, its rows take no pointer, and a

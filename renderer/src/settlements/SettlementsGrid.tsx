@@ -46,6 +46,13 @@ const ANCHOR_ROWS = 4096;
  * repainting both) and dispatched pointerout/over through React, 1–7 ms of a 16 ms frame (issue 33).
  */
 const SCROLL_IDLE_MS = 150;
+/**
+ * How long "go to row" keeps the rows on screen while it reads the rows it goes to. Scrolling there at once drew
+ * skeleton rows first (a render, a layout and a paint of placeholders), and the read's answer waited on the page's
+ * thread behind those frames: 20–25 ms of the 60–95 it took (test/bench/ui.ts, `go_to_row`). Within a second a
+ * person's thought is not interrupted; past it the grid goes there and shows skeleton rows until the rows come.
+ */
+const GO_WAIT_MS = 1000;
 
 interface RowProps {
   index: number;
@@ -163,6 +170,12 @@ const GridHeader = memo(function GridHeader({
   );
 });
 
+/** "Go to row" on its way: the scroll position it goes to and the row it selects, once the rows there are in. */
+interface Going {
+  top: number;
+  target: number;
+}
+
 interface GridProps {
   source: PagedRows;
   columns: readonly Column[];
@@ -191,12 +204,14 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
   const [view, setView] = useState(400);
   const [active, setActive] = useState(0);
   const markScrolling = useScrollingMark();
+  const [going, setGoing] = useState<Going | null>(null);
   const [shownSource, setShownSource] = useState(source);
   if (shownSource !== source) {
     // A new filter or sort starts at its first row.
     setShownSource(source);
     setActive(0);
     setScrollTop(0);
+    setGoing(null);
   }
 
   const rows = source.count;
@@ -224,26 +239,50 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
     if (rows > 0) source.want(first, last);
   }, [source, first, last, rows]);
 
+  const inView = useCallback(
+    (top: number) => rowsInView(top, { rows, scale, rowHeight, view }),
+    [rows, scale, rowHeight, view],
+  );
+  // Scrolls where "go to row" goes and renders the rows there at once, before the browser's scroll event.
+  const arrive = useCallback((to: Going) => {
+    const el = scroller.current;
+    if (!el) return;
+    el.scrollTop = to.top;
+    flushSync(() => {
+      setGoing(null);
+      setScrollTop(el.scrollTop);
+      setActive(to.target);
+    });
+  }, []);
+  useArrival(going, source, inView, arrive);
+
   // `target` is one of the rows: rowKeyTarget clamps it. The keys scroll only as far as they must; "go to row"
   // (`toTop`) puts the row at the top of the view, where the eye starts reading, as far as the result allows.
   const moveTo = useCallback(
     (target: number, toTop = false) => {
       const el = scroller.current;
       if (!el || rows === 0) return;
-      setActive(target);
+      setGoing(null);
       const top = target * rowHeight;
       const seen = el.scrollTop * scale;
       let nextOffset = seen;
       if (toTop || top < seen) nextOffset = top;
       else if (top + rowHeight > seen + view) nextOffset = top + rowHeight - view;
-      if (nextOffset === seen) return;
-      el.scrollTop = scrollPxFor(nextOffset, scale);
-      // The rows there are asked for now, not at the scroll event the browser sends with its next frame (up to a
-      // frame later): "go to row" far from the rows read is a read through IPC. The same rows as that event's render
-      // asks for (the position as the browser clamped it), so it asks for nothing more.
-      if (toTop) source.want(...rowsInView(el.scrollTop, { rows, scale, rowHeight, view }));
+      if (toTop) {
+        // Where the browser will clamp the scroll: the rows asked for are the ones that scroll's render shows, so it
+        // asks for nothing more. Asked now, the read goes out before any frame; the grid moves once they are in.
+        const to = { top: Math.min(scrollPxFor(nextOffset, scale), el.scrollHeight - el.clientHeight), target };
+        const [from, last] = inView(to.top);
+        if (!source.hasRows(from, last)) {
+          source.want(from, last);
+          setGoing(to);
+          return;
+        }
+      }
+      setActive(target);
+      if (nextOffset !== seen) el.scrollTop = scrollPxFor(nextOffset, scale);
     },
-    [rows, scale, view, rowHeight, source],
+    [rows, scale, view, rowHeight, source, inView],
   );
 
   const pick = useCallback(
@@ -286,7 +325,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
         aria-label="Settlements"
         aria-rowcount={rows + 1}
         aria-colcount={columns.length}
-        aria-busy={busy || source.loadingFirst}
+        aria-busy={busy || source.loadingFirst || going !== null}
         aria-activedescendant={rows > 0 ? rowIds(active) : undefined}
         tabIndex={0}
         className={`stl-grid stl-grid-${density}`}
@@ -294,6 +333,8 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
         // for the new position are in that frame rather than the next.
         onScroll={(e) => {
           const el = e.currentTarget;
+          // A scroll of the person's own (the wheel, the scrollbar) goes where they put it.
+          if (going !== null && el.scrollTop !== going.top) setGoing(null);
           const top = el.scrollTop;
           scrolledTo.current = top;
           markScrolling(el);
@@ -348,6 +389,30 @@ function useScrollingMark(): (el: HTMLElement) => void {
     clearTimeout(idle.current);
     idle.current = window.setTimeout(() => el.removeAttribute('data-scrolling'), SCROLL_IDLE_MS);
   }, []);
+}
+
+/**
+ * Ends "go to row"'s wait (`arrive`) once the rows where it goes are in, the read failed, or GO_WAIT_MS passed.
+ */
+function useArrival(
+  going: Going | null,
+  source: PagedRows,
+  inView: (top: number) => [number, number],
+  arrive: (to: Going) => void,
+): void {
+  useEffect(() => {
+    if (going === null) return;
+    const [from, to] = inView(going.top);
+    // Each read that comes in tells the source's subscribers.
+    const unsubscribe = source.subscribe(() => {
+      if (source.error || source.hasRows(from, to)) arrive(going);
+    });
+    const timer = window.setTimeout(() => arrive(going), source.hasRows(from, to) ? 0 : GO_WAIT_MS);
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [going, source, inView, arrive]);
 }
 
 function DensityToggle({ density, onDensity }: { density: Density; onDensity(density: Density): void }) {

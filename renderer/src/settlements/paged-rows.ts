@@ -154,6 +154,12 @@ export class PagedRows {
     return this.pages.get(~j)?.rows[fromEnd - j * PAGE_SIZE] ?? this.jumped.get(index);
   }
 
+  /** Whether rows `first` to `last` inclusive are all in memory. */
+  hasRows(first: number, last: number): boolean {
+    for (let i = first; i <= last; i++) if (!this.rowAt(i)) return false;
+    return true;
+  }
+
   /** Where the table looks: rows `first` to `last` inclusive. Reads what is missing around them. */
   want(first: number, last: number): void {
     const from = Math.max(0, first - MARGIN);
