@@ -598,6 +598,34 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     }
   });
 
+  it('goes to the row when an earlier move’s scroll event comes after “Go to row”', async () => {
+    const settledCol = grid().getByRole('columnheader', { name: 'Settled', exact: true });
+    // A new order: none of its rows past the first page are read yet.
+    await settledCol.getByRole('button').click();
+    await expect.poll(() => settledCol.getAttribute('aria-sort')).not.toBeNull();
+    await settled(grid());
+    try {
+      const total = Number(await grid().getAttribute('aria-rowcount')) - 1;
+      const n = Math.floor(total * 0.7);
+      await grid().evaluate((el) => (el.scrollTop = (el.scrollHeight - el.clientHeight) / 3));
+      await settled(grid());
+      await page.getByLabel('Go to row').fill(String(n));
+      // Home's move, whose scroll event the browser sends with the next frame, then "Go" in the same task: that
+      // event comes while "go to row" reads its rows, and finds the table where it was left.
+      await page.getByLabel('Go to row').evaluate((input: HTMLInputElement) => {
+        document.querySelector('[role=grid]')!.scrollTop = 0;
+        input.form!.requestSubmit();
+      });
+      const selected = page.locator('[role=grid] [role=row][aria-selected=true]');
+      await expect.poll(() => selected.getAttribute('aria-rowindex'), { timeout: 10_000 }).toBe(String(n + 1));
+    } finally {
+      const date = grid().getByRole('columnheader', { name: 'Date' });
+      await date.getByRole('button').click();
+      await expect.poll(() => date.getAttribute('aria-sort')).toBe('descending');
+      await settled(grid());
+    }
+  });
+
   it('takes the pointer off the rows while the table scrolls, and gives it back once it stops', async () => {
     const box = (await grid().boundingBox())!;
     // The last test's "Go to row" scrolled the table: until it counts as stopped, its rows take no pointer, and a

@@ -170,10 +170,14 @@ const GridHeader = memo(function GridHeader({
   );
 });
 
-/** "Go to row" on its way: the scroll position it goes to and the row it selects, once the rows there are in. */
+/**
+ * "Go to row" on its way: the scroll position it goes to and the row it selects, once the rows there are in, and the
+ * position it left.
+ */
 interface Going {
   top: number;
   target: number;
+  from: number;
 }
 
 interface GridProps {
@@ -271,7 +275,11 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
       if (toTop) {
         // Where the browser will clamp the scroll: the rows asked for are the ones that scroll's render shows, so it
         // asks for nothing more. Asked now, the read goes out before any frame; the grid moves once they are in.
-        const to = { top: Math.min(scrollPxFor(nextOffset, scale), el.scrollHeight - el.clientHeight), target };
+        const to = {
+          top: Math.min(scrollPxFor(nextOffset, scale), el.scrollHeight - el.clientHeight),
+          target,
+          from: el.scrollTop,
+        };
         const [from, last] = inView(to.top);
         if (!source.hasRows(from, last)) {
           source.want(from, last);
@@ -333,8 +341,9 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
         // for the new position are in that frame rather than the next.
         onScroll={(e) => {
           const el = e.currentTarget;
-          // A scroll of the person's own (the wheel, the scrollbar) goes where they put it.
-          if (going !== null && el.scrollTop !== going.top) setGoing(null);
+          // A scroll of the person's own (the wheel, the scrollbar) goes where they put it. A scroll event that finds
+          // the table where "go to row" left it is an earlier move's (Home, its event sent with the next frame).
+          if (going !== null && el.scrollTop !== going.from) setGoing(null);
           const top = el.scrollTop;
           scrolledTo.current = top;
           markScrolling(el);
