@@ -25,6 +25,9 @@ function open(port: number, send: string): Promise<{ socket: Socket; closed: Pro
     const socket = connect(port, '127.0.0.1', () => {
       opened.push(socket);
       if (send) socket.write(send);
+      // Read what the sandbox sends before it closes (a 408): a socket nobody reads holds those bytes, and the end of
+      // the stream behind them, so its close was never seen (the connection sat in CLOSE-WAIT on this side).
+      socket.resume();
       resolve({ socket, closed: new Promise((done) => socket.once('close', () => done())) });
     });
     socket.on('error', () => undefined);
