@@ -49,7 +49,7 @@ const SCROLL_IDLE_MS = 150;
 /**
  * How long "go to row" keeps the rows on screen while it reads the rows it goes to. Scrolling there at once drew
  * skeleton rows first (a render, a layout and a paint of placeholders), and the read's answer waited on the page's
- * thread behind those frames: 20–25 ms of the 60–95 it took (test/bench/ui.ts, `go_to_row`). Within a second a
+ * thread behind those frames: 16–24 ms of the 75–95 it took (test/bench/ui.ts, `go_to_row`). Within a second a
  * person's thought is not interrupted; past it the grid goes there and shows skeleton rows until the rows come.
  */
 const GO_WAIT_MS = 1000;
@@ -221,7 +221,11 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
   const rows = source.count;
   const { spacer, scale } = geometryOf(rows, view, rowHeight);
   const offset = scrollTop * scale;
-  const [first, last] = rowsInView(scrollTop, { rows, scale, rowHeight, view });
+  const inView = useCallback(
+    (top: number) => rowsInView(top, { rows, scale, rowHeight, view }),
+    [rows, scale, rowHeight, view],
+  );
+  const [first, last] = inView(scrollTop);
   const start = Math.max(0, first - OVERSCAN);
   const end = Math.min(rows - 1, last + OVERSCAN);
   const perPage = Math.max(1, Math.floor(view / rowHeight) - 1);
@@ -243,10 +247,6 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
     if (rows > 0) source.want(first, last);
   }, [source, first, last, rows]);
 
-  const inView = useCallback(
-    (top: number) => rowsInView(top, { rows, scale, rowHeight, view }),
-    [rows, scale, rowHeight, view],
-  );
   // Scrolls where "go to row" goes and renders the rows there at once, before the browser's scroll event.
   const arrive = useCallback((to: Going) => {
     const el = scroller.current;
