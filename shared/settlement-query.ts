@@ -34,6 +34,13 @@ export const KEYED_SORT_COLUMNS = [
 export type KeyedSortColumn = (typeof KEYED_SORT_COLUMNS)[number];
 
 /**
+ * Rows the Settlements grid reads first for a new filter or order: more than a screen and the grid's overscan on a
+ * tall window (60 rows at 1,700 pixels). Small reads cost a fraction of a page's time through the IPC bridge and its
+ * parsing (test/bench/ui.ts). The cache warms its sort lists with first pages of this size (sort-warming.ts).
+ */
+export const GRID_FIRST_ROWS = 64;
+
+/**
  * The sort columns a query may name; anything else is refused before SQL is involved. `date` (the
  * default, newest first) orders by date, then by the order the API listed the date's records; it, the gateway and
  * the payment mode have no sort keys.

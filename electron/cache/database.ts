@@ -14,6 +14,7 @@
  *    belongs, is moved aside (recovery.ts), not deleted. The folder is 0700 and the file 0600 (private-files.ts).
  */
 import { createExceptionFigures } from './exception-figures';
+import { createDataGeneration } from './data-generation';
 import { closeSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -307,6 +308,8 @@ export function openCacheReader(file: string, options: CacheOptions = {}) {
     journal: { every: () => journalEntries(db) },
     /** A date's sort lists, for main's connection to write (sort-keys.ts); inside `snapshot`. */
     sortLists: createSortListBuilder(db),
+    /** Changes when anything is committed to the file (data-generation.ts). */
+    dataGeneration: createDataGeneration(db),
     async snapshot<T>(run: () => Promise<T>): Promise<T> {
       db.exec('BEGIN');
       try {

@@ -152,7 +152,8 @@ export function createKeyOrder(db: Database) {
    * sort, the filter and the page's last key, with the data's generation: the next page, whose cursor is that key,
    * takes them up where they were instead of seeking every list again (360 seeks over 90 days and 4 gateways), unless
    * anything was written in between. Taken up, they are exactly what seeking after the cursor would read: every key
-   * up to it in any list was taken before it, and a list's keys are read in order.
+   * up to it in any list was taken before it, and a list's keys are read in order. A read that only warms the lists
+   * (`keep` false) keeps no merge, so it displaces none of the grid's.
    */
   function pageIds(
     column: KeyedSortColumn,
@@ -161,6 +162,7 @@ export function createKeyOrder(db: Database) {
     exceptionsOnly: boolean,
     cursor: { value: string | number; id: number } | null,
     limit: number,
+    keep = true,
   ): number[] | null {
     const now = generation();
     if (now !== mergesGeneration) {
@@ -275,7 +277,7 @@ export function createKeyOrder(db: Database) {
       const h = heap[0]!;
       ids.push(h.keys[h.at]![1]);
       const held = heap.reduce((sum, x) => sum + x.keys.length - x.at, 0);
-      keepMerge(mergeName(last[1]), { generation: now, value: last[0], heap, held });
+      if (keep) keepMerge(mergeName(last[1]), { generation: now, value: last[0], heap, held });
     }
     return ids;
   }

@@ -10,6 +10,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { z } from 'zod';
 import {
+  GRID_FIRST_ROWS,
   settlementFilter,
   settlementQuery,
   type CachedSettlement,
@@ -304,6 +305,16 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
     sortKeys: createSortKeys(db, sortedDays),
 
     query,
+
+    /**
+     * The grid's first screen of `query`'s filter in `sort`, read by its keys only for what that leaves kept
+     * (sort-warming.ts), and nothing where the keys would not answer it.
+     */
+    warmSort(query: SettlementQuery, sort: SettlementSort, resolved: ResolvedSource = null): void {
+      const q = settlementQuery.parse({ ...query, sort, after: undefined, position: undefined });
+      const { params, exceptionsOnly, rollupCovers } = toSqlFilter(q, resolved);
+      pages.warm(params, exceptionsOnly, rollupCovers, sort, GRID_FIRST_ROWS);
+    },
 
     /** Records that break a reconciliation rule, paged like `query`. */
     exceptions: (input: SettlementQuery) => query({ ...input, exceptionsOnly: true }),

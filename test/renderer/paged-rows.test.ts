@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../shared/ipc/contract';
-import type {
-  CachedSettlement,
-  SettlementFilter,
-  SettlementPageResult,
-  SettlementSort,
+import {
+  GRID_FIRST_ROWS,
+  type CachedSettlement,
+  type SettlementFilter,
+  type SettlementPageResult,
+  type SettlementSort,
 } from '../../shared/settlement-query';
-import { FIRST_ROWS, PAGE_SIZE, PagedRows } from '../../renderer/src/settlements/paged-rows';
+import { PAGE_SIZE, PagedRows } from '../../renderer/src/settlements/paged-rows';
 
 type Query = SettlementFilter & { sort: SettlementSort; after?: string; position?: number; limit: number };
 
@@ -98,13 +99,13 @@ describe('PagedRows', () => {
     await settled(source);
     expect(source.loadingFirst).toBe(false);
     expect(reads).toHaveLength(2);
-    expect(reads[0]).toMatchObject({ from: FILTER.from, to: FILTER.to, sort: ASC, limit: FIRST_ROWS });
+    expect(reads[0]).toMatchObject({ from: FILTER.from, to: FILTER.to, sort: ASC, limit: GRID_FIRST_ROWS });
     expect(reads[0]!.after).toBeUndefined();
     expect(reads[0]!.position).toBeUndefined();
     expect(reads[1]).toMatchObject({
       sort: ASC,
-      after: String(all[FIRST_ROWS - 1]!.id),
-      limit: PAGE_SIZE - FIRST_ROWS,
+      after: String(all[GRID_FIRST_ROWS - 1]!.id),
+      limit: PAGE_SIZE - GRID_FIRST_ROWS,
     });
     expect(reads[1]!.position).toBeUndefined();
     for (let i = 0; i < PAGE_SIZE; i++) expect(source.rowAt(i), `row ${i}`).toBe(all[i]);
@@ -128,8 +129,8 @@ describe('PagedRows', () => {
     expect(source.loadingFirst).toBe(false);
     expect(asked[0]).toBe(1);
     expect(isHeld()).toBe(true);
-    for (let i = 0; i < FIRST_ROWS; i++) expect(source.rowAt(i)).toBe(all[i]);
-    expect(source.rowAt(FIRST_ROWS)).toBeUndefined();
+    for (let i = 0; i < GRID_FIRST_ROWS; i++) expect(source.rowAt(i)).toBe(all[i]);
+    expect(source.rowAt(GRID_FIRST_ROWS)).toBeUndefined();
     // Laid out as a whole page, so the window reaches past the first rows and keeps reading.
     expect(source.count).toBe(PAGE_SIZE);
     release();
@@ -138,7 +139,7 @@ describe('PagedRows', () => {
   });
 
   it('counts a result shorter than the first read from that read, and one shorter than a page from its rest', async () => {
-    const few = rows(FIRST_ROWS - 3);
+    const few = rows(GRID_FIRST_ROWS - 3);
     const one = keysetReader(few);
     const small = new PagedRows(FILTER, ASC, one.read);
     await settled(small);
@@ -146,7 +147,7 @@ describe('PagedRows', () => {
     expect(small.count).toBe(few.length);
     expect(small.rowAt(few.length - 1)).toBe(few.at(-1));
 
-    const some = rows(FIRST_ROWS + 30);
+    const some = rows(GRID_FIRST_ROWS + 30);
     const two = keysetReader(some);
     const source = new PagedRows(FILTER, ASC, two.read);
     await settled(source);
@@ -162,10 +163,10 @@ describe('PagedRows', () => {
     const source = new PagedRows(FILTER, ASC, read);
     await settled(source);
     expect(source.error).toMatchObject({ code: 'CACHE_UNREADABLE' });
-    for (let i = 0; i < FIRST_ROWS; i++) expect(source.rowAt(i)).toBe(all[i]);
+    for (let i = 0; i < GRID_FIRST_ROWS; i++) expect(source.rowAt(i)).toBe(all[i]);
     source.retry();
     await settled(source);
-    expect(reads[2]).toMatchObject({ after: String(all[FIRST_ROWS - 1]!.id), limit: PAGE_SIZE - FIRST_ROWS });
+    expect(reads[2]).toMatchObject({ after: String(all[GRID_FIRST_ROWS - 1]!.id), limit: PAGE_SIZE - GRID_FIRST_ROWS });
     for (let i = 0; i < PAGE_SIZE; i++) expect(source.rowAt(i)).toBe(all[i]);
   });
 
@@ -178,7 +179,7 @@ describe('PagedRows', () => {
     release();
     await settled(source);
     expect(source.version).toBe(version);
-    expect(source.rowAt(FIRST_ROWS)).toBeUndefined();
+    expect(source.rowAt(GRID_FIRST_ROWS)).toBeUndefined();
     expect(reads).toHaveLength(2);
   });
 

@@ -15,16 +15,17 @@
  * the table looks changes while a page is on its way, and the next read follows the new position. A jump's read
  * of the rows on screen is the one exception: it goes out at once, beside a page on its way (see `pump`).
  *
- * A new source's first read is a screen of rows (FIRST_ROWS), the rest of page 0 straight after it from the cursor
+ * A new source's first read is a screen of rows (GRID_FIRST_ROWS), the rest of page 0 straight after it from the cursor
  * it returned: the first rows of a search or a sort come sooner, and page 0 is whole before anything else is read,
  * so the chain has no hole.
  */
 import type { IpcError, IpcResult } from '../../../shared/ipc/contract';
-import type {
-  CachedSettlement,
-  SettlementFilter,
-  SettlementPageResult,
-  SettlementSort,
+import {
+  GRID_FIRST_ROWS,
+  type CachedSettlement,
+  type SettlementFilter,
+  type SettlementPageResult,
+  type SettlementSort,
 } from '../../../shared/settlement-query';
 
 /**
@@ -41,11 +42,6 @@ const MARGIN = Math.floor(PAGE_SIZE / 2);
  * edge (SettlementsGrid's overscan).
  */
 const JUMP_PAD = 16;
-/**
- * Rows a new source reads first: more than a screen and the grid's overscan on a tall window (60 rows at 1,700
- * pixels). Small reads cost a fraction of a page's time through the IPC bridge and its parsing (test/bench/ui.ts).
- */
-export const FIRST_ROWS = 64;
 
 type Direction = 'down' | 'up';
 
@@ -60,7 +56,7 @@ interface StoredPage {
   direction: Direction;
   page: number;
   rows: CachedSettlement[];
-  /** Set while the page holds only its first FIRST_ROWS rows: the cursor its other rows are read from. */
+  /** Set while the page holds only its first GRID_FIRST_ROWS rows: the cursor its other rows are read from. */
   rest?: string;
 }
 
@@ -289,7 +285,7 @@ export class PagedRows {
   private async readPage(direction: Direction, page: number): Promise<void> {
     const chain = this.chains[direction];
     const key = pageKey(direction, page);
-    // The rest of a page read in part, or the whole page; a new source's very first read takes FIRST_ROWS.
+    // The rest of a page read in part, or the whole page; a new source's very first read takes GRID_FIRST_ROWS.
     const stored = this.pages.get(key);
     const part = stored?.rest !== undefined ? stored : undefined;
     const after = part?.rest ?? chain.cursors[page];
@@ -298,7 +294,7 @@ export class PagedRows {
       ...this.filter,
       sort: direction === 'down' ? this.sort : opposite(this.sort),
       ...(after !== undefined ? { after } : page > 0 ? { position: page * PAGE_SIZE } : {}),
-      limit: first ? FIRST_ROWS : PAGE_SIZE - (part?.rows.length ?? 0),
+      limit: first ? GRID_FIRST_ROWS : PAGE_SIZE - (part?.rows.length ?? 0),
     });
     if (this.disposed) return;
     if (!result.ok) {
