@@ -48,6 +48,23 @@ export const GRID_FIRST_ROWS = 64;
 export const SETTLEMENT_SORT_COLUMNS = ['date', 'pg', 'payment_mode', ...KEYED_SORT_COLUMNS] as const;
 export type SettlementSortColumn = (typeof SETTLEMENT_SORT_COLUMNS)[number];
 
+const NEWEST_OR_LARGEST_FIRST: ReadonlySet<SettlementSortColumn> = new Set([
+  'date',
+  'settlement_date',
+  'order_date',
+  'amount',
+  'mer_service_fee',
+  'mer_service_tax',
+  'settled_amount',
+]);
+
+/**
+ * The direction a column's header sorts in at its first click: the newest times and the largest amounts first, text
+ * A to Z. The grid's reader warms that direction of every order before the other (sort-warming.ts).
+ */
+export const firstSortDirection = (column: SettlementSortColumn): 'asc' | 'desc' =>
+  NEWEST_OR_LARGEST_FIRST.has(column) ? 'desc' : 'asc';
+
 export const SETTLEMENT_STATES = ['current', 'vanished', 'all'] as const;
 
 /** The dates the cache can hold: row ids are day × 2^32 (settlement-ids.ts), exact only from 1970 and below 2^53. */

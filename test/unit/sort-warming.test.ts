@@ -5,7 +5,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSortWarming } from '../../electron/cache/sort-warming';
 import type { SettlementRead } from '../../electron/cache/settlement-reader';
-import { SETTLEMENT_SORT_COLUMNS, type SettlementQuery, type SettlementSort } from '../../shared/settlement-query';
+import {
+  SETTLEMENT_SORT_COLUMNS,
+  firstSortDirection,
+  type SettlementQuery,
+  type SettlementSort,
+} from '../../shared/settlement-query';
 
 const IDLE = 150;
 const RANGE = { from: '2025-03-01', to: '2025-03-31' };
@@ -57,6 +62,10 @@ describe('sort warming', () => {
     expect(orders).not.toContain('amount asc');
     expect(orders).toContain('amount desc');
     for (const w of warmed) expect(w).toMatchObject({ query: { ...RANGE, pg: 'razorpay' }, source: 'local' });
+    // Each column's first click before any column's second: warming cut short has read the likelier ones.
+    const firstClicks = warmed.slice(0, SETTLEMENT_SORT_COLUMNS.length - 1).map(({ sort }) => sort);
+    for (const sort of firstClicks) expect(sort.direction).toBe(firstSortDirection(sort.column));
+    expect(orders.slice(0, 3)).toEqual(['amount desc', 'settled_amount desc', 'utr asc']);
   });
 
   it('stops at a request and goes on after the next idle with the orders left', () => {
@@ -113,7 +122,7 @@ describe('sort warming', () => {
     warming.asked(page({ ...RANGE, pg: 'cashfree', limit: 64 }));
     warming.idle();
     vi.runAllTimers();
-    expect(warmed).toEqual([`cashfree ${SETTLEMENT_SORT_COLUMNS[1]} asc`]);
+    expect(warmed).toEqual(['cashfree amount desc']);
     warming.asked(page({ ...RANGE, pg: 'payu', limit: 64 }));
     warming.idle();
     vi.runAllTimers();

@@ -22,9 +22,9 @@ import {
   type KeyboardEvent,
 } from 'react';
 import { flushSync } from 'react-dom';
-import type { CachedSettlement, SettlementSort } from '../../../shared/settlement-query';
+import { firstSortDirection, type CachedSettlement, type SettlementSort } from '../../../shared/settlement-query';
 import { ErrorNotice } from '../ui/states';
-import { firstDirection, type Column } from './columns';
+import type { Column } from './columns';
 import type { PagedRows } from './paged-rows';
 import { formatCount } from '../../../shared/format';
 import type { Density } from '../ui/table-prefs';
@@ -152,7 +152,7 @@ const GridHeader = memo(function GridHeader({
                   onClick={() =>
                     onSort({
                       column: c.sort!,
-                      direction: sorted ? (sort.direction === 'asc' ? 'desc' : 'asc') : firstDirection(c),
+                      direction: sorted ? (sort.direction === 'asc' ? 'desc' : 'asc') : firstSortDirection(c.sort!),
                     })
                   }
                 >

@@ -131,8 +131,3 @@ export const COLUMNS: Readonly<Record<'normal' | 'exceptions', readonly Column[]
   normal: [MARKER, ...REST],
   exceptions: [RULES_BROKEN, STATE, ...REST],
 };
-
-/** Newest, largest first for dates and amounts; A to Z for text. */
-export function firstDirection(column: Column): 'asc' | 'desc' {
-  return column.numeric || column.sort === 'date' || column.sort?.endsWith('_date') ? 'desc' : 'asc';
-}
