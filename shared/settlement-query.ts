@@ -11,17 +11,22 @@ import { calendarDate } from './api/common';
 import { SETTLEMENT_PAGE } from './api/settlements';
 import { RULE_IDS, type RuleId } from './reconciliation';
 
-/**
- * The sort columns the cache keeps sort keys for (electron/cache/sort-keys.ts). A column's number in the key table is
- * its place here, so a new one goes at the end.
- */
-export const KEYED_SORT_COLUMNS = [
+/** The times and amounts: the first of the keyed columns, and sorted newest and largest first. */
+const TIMES_AND_AMOUNTS = [
   'settlement_date',
   'order_date',
   'amount',
   'mer_service_fee',
   'mer_service_tax',
   'settled_amount',
+] as const;
+
+/**
+ * The sort columns the cache keeps sort keys for (electron/cache/sort-keys.ts). A column's number in the key table is
+ * its place here, so a new one goes at the end.
+ */
+export const KEYED_SORT_COLUMNS = [
+  ...TIMES_AND_AMOUNTS,
   'order_id',
   'pg_transaction_id',
   'utr',
@@ -48,15 +53,7 @@ export const GRID_FIRST_ROWS = 64;
 export const SETTLEMENT_SORT_COLUMNS = ['date', 'pg', 'payment_mode', ...KEYED_SORT_COLUMNS] as const;
 export type SettlementSortColumn = (typeof SETTLEMENT_SORT_COLUMNS)[number];
 
-const NEWEST_OR_LARGEST_FIRST: ReadonlySet<SettlementSortColumn> = new Set([
-  'date',
-  'settlement_date',
-  'order_date',
-  'amount',
-  'mer_service_fee',
-  'mer_service_tax',
-  'settled_amount',
-]);
+const NEWEST_OR_LARGEST_FIRST: ReadonlySet<SettlementSortColumn> = new Set(['date', ...TIMES_AND_AMOUNTS]);
 
 /**
  * The direction a column's header sorts in at its first click: the newest times and the largest amounts first, text
