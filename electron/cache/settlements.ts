@@ -307,8 +307,8 @@ export function createSettlementsRepository(db: Database, now: () => Date, optio
     query,
 
     /**
-     * The grid's first screen of `query`'s filter in `sort`, read by its keys only for what that leaves kept
-     * (sort-warming.ts), and nothing where the keys would not answer it.
+     * The grid's first screen of `query`'s filter in `sort`, read only for what that leaves kept (sort-warming.ts), and
+     * nothing where neither the keys nor the rollup would answer it.
      */
     warmSort(query: SettlementQuery, sort: SettlementSort, resolved: ResolvedSource = null): void {
       const q = settlementQuery.parse({ ...query, sort, after: undefined, position: undefined });

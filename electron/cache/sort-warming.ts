@@ -3,8 +3,8 @@
  * blocks and heads cold: a first screen took 8–35 ms on the sync-shaped data set (580,000 records), 1–8 ms with
  * them kept (docs/performance/sort-warming.md). So once the reader has answered a new filter's first page and then
  * been idle for `idleMs`, it reads that filter's first screen in every order but the date's, both ways, one order a
- * turn of its event loop, and stops at the next request: a person's read waits at most for one order's (5–60 ms cold).
- * Each filter is warmed once for the file's data; once that changes, the filter's next first page starts again.
+ * turn of its event loop, and stops at the next request: a person's read waits at most for one order's (5–60 ms
+ * cold). Each filter is warmed once for the file's data; once that changes, the filter's next first page starts again.
  */
 import {
   firstSortDirection,
