@@ -238,6 +238,82 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
       .toBe('descending');
   });
 
+  it('draws only the rows in view where all of them are new (a sort, “Go to row”), and the rows beyond them after', async () => {
+    /**
+     * Each commit of the grid's rows from `act` until the grid draws `rows` rows from `firstIndex` on: the first row's
+     * id and the indexes of the rows drawn.
+     */
+    const commits = async (act: () => Promise<void>, until: { firstIndex: number; rows: number }) => {
+      await grid().evaluate((el) => {
+        const seen: { firstId: string | null; indexes: number[] }[] = [];
+        const observer = new MutationObserver(() => {
+          const rows = [...el.querySelectorAll('.stl-window [role=row]')];
+          seen.push({
+            firstId: rows[0]?.getAttribute('data-id') ?? null,
+            indexes: rows.map((r) => Number(r.getAttribute('aria-rowindex')) - 2),
+          });
+        });
+        observer.observe(el.querySelector('.stl-window')!, { subtree: true, childList: true, characterData: true });
+        Object.assign(window, { __commits: { seen, observer } });
+      });
+      await act();
+      await page.waitForFunction(
+        ({ firstIndex, rows }) => {
+          const drawn = [...document.querySelectorAll('[role=grid] .stl-window [role=row][data-id]')];
+          return drawn.length === rows && drawn[0]!.getAttribute('aria-rowindex') === String(firstIndex + 2);
+        },
+        until,
+        { timeout: 10_000 },
+      );
+      return grid().evaluate((el) => {
+        const { seen, observer } = (
+          window as unknown as {
+            __commits: { seen: { firstId: string | null; indexes: number[] }[]; observer: MutationObserver };
+          }
+        ).__commits;
+        observer.disconnect();
+        // The rows in view at the scroll position the grid ends at, as the grid counts them (grid-geometry.ts).
+        const view = el.clientHeight - 32;
+        return { seen, first: Math.floor(el.scrollTop / 28), last: Math.floor((el.scrollTop + view - 1) / 28) };
+      });
+    };
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    const overscan = 8;
+    const inView = await grid().evaluate((el) => Math.ceil((el.clientHeight - 32) / 28));
+
+    const largest = db()
+      .prepare(
+        `SELECT id FROM settlements WHERE date BETWEEN ? AND ? AND vanished_at IS NULL
+         ORDER BY amount DESC, id DESC LIMIT 1`,
+      )
+      .pluck()
+      .get(FROM, TO) as number;
+    const amount = grid().getByRole('columnheader', { name: 'Amount' });
+    const sorted = await commits(() => amount.getByRole('button').click(), { firstIndex: 0, rows: inView + overscan });
+    const shown = sorted.seen.findIndex((c) => c.firstId === String(largest));
+    expect(shown, 'a commit drew the new order').toBeGreaterThanOrEqual(0);
+    expect(sorted.seen[shown]!.indexes).toEqual(range(sorted.first, sorted.last));
+    expect(sorted.seen.at(-1)!.indexes).toEqual(range(0, sorted.last + overscan));
+    expect(sorted.seen.at(-1)!.firstId).toBe(String(largest));
+
+    const total = Number(await grid().getAttribute('aria-rowcount')) - 1;
+    const n = Math.floor(total / 2);
+    await page.getByLabel('Go to row').fill(String(n));
+    const went = await commits(() => page.getByRole('button', { name: 'Go', exact: true }).click(), {
+      firstIndex: n - 1 - overscan,
+      rows: inView + 2 * overscan,
+    });
+    const arrived = went.seen.findIndex((c) => c.indexes.includes(n - 1));
+    expect(went.first).toBe(n - 1);
+    expect(went.seen[arrived]!.indexes).toEqual(range(went.first, went.last));
+    expect(went.seen.at(-1)!.indexes).toEqual(range(went.first - overscan, went.last + overscan));
+
+    const date = grid().getByRole('columnheader', { name: 'Date' });
+    await date.getByRole('button').click();
+    await expect.poll(() => date.getAttribute('aria-sort')).toBe('descending');
+    await settled(grid());
+  });
+
   it('finds a record by its UTR, and Ctrl+F goes to the search box', async () => {
     const known = db()
       .prepare(

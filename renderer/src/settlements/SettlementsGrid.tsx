@@ -36,7 +36,12 @@ const HEIGHTS: Readonly<Record<Density, { row: number; head: number }>> = {
   comfortable: { row: 28, head: 32 },
   compact: { row: 20, head: 24 },
 };
-/** Rows rendered beyond each edge of the view, so a small scroll shows rows already laid out. */
+/**
+ * Rows rendered beyond each edge of the view, so a small scroll shows rows already laid out. None in the frame that
+ * shows a new sort or filter, or rows far from the last ones (a jump): every row is then new text for the page to
+ * render, lay out and paint, and the rows beyond the view were a third of them. They follow once that frame is drawn
+ * (`useOverscanRegrowth`).
+ */
 const OVERSCAN = 8;
 const ANCHOR_ROWS = 4096;
 /**
@@ -195,7 +200,7 @@ interface GridProps {
 
 export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, density, onDensity }: GridProps) {
   const { row: rowHeight, head: headHeight } = HEIGHTS[density];
-  useSyncExternalStore(source.subscribe, source.getVersion);
+  const version = useSyncExternalStore(source.subscribe, source.getVersion);
   const id = useId();
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -210,12 +215,14 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
   const markScrolling = useScrollingMark();
   const [going, setGoing] = useState<Going | null>(null);
   const [shownSource, setShownSource] = useState(source);
+  const [grown, setGrown] = useState(true);
   if (shownSource !== source) {
     // A new filter or sort starts at its first row.
     setShownSource(source);
     setActive(0);
     setScrollTop(0);
     setGoing(null);
+    setGrown(false);
   }
 
   const rows = source.count;
@@ -226,8 +233,10 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
     [rows, scale, rowHeight, view],
   );
   const [first, last] = inView(scrollTop);
-  const start = Math.max(0, first - OVERSCAN);
-  const end = Math.min(rows - 1, last + OVERSCAN);
+  useOverscanRegrowth(grown, setGrown, source, first, last, version);
+  const overscan = grown ? OVERSCAN : 0;
+  const start = Math.max(0, first - overscan);
+  const end = Math.min(rows - 1, last + overscan);
   const perPage = Math.max(1, Math.floor(view / rowHeight) - 1);
   const width = columns.reduce((sum, c) => sum + c.width, 0);
 
@@ -248,16 +257,20 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
   }, [source, first, last, rows]);
 
   // Scrolls where "go to row" goes and renders the rows there at once, before the browser's scroll event.
-  const arrive = useCallback((to: Going) => {
-    const el = scroller.current;
-    if (!el) return;
-    el.scrollTop = to.top;
-    flushSync(() => {
-      setGoing(null);
-      setScrollTop(el.scrollTop);
-      setActive(to.target);
-    });
-  }, []);
+  const arrive = useCallback(
+    (to: Going) => {
+      const el = scroller.current;
+      if (!el) return;
+      el.scrollTop = to.top;
+      flushSync(() => {
+        setGoing(null);
+        setScrollTop(el.scrollTop);
+        setActive(to.target);
+        setGrown(false);
+      });
+    },
+    [setGrown],
+  );
   useArrival(going, source, inView, arrive);
 
   // `target` is one of the rows: rowKeyTarget clamps it. The keys scroll only as far as they must; "go to row"
@@ -347,7 +360,13 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
           const top = el.scrollTop;
           scrolledTo.current = top;
           markScrolling(el);
-          flushSync(() => setScrollTop(top));
+          const [nextFirst, nextLast] = inView(top);
+          // None of the rows drawn are in view there: a jump.
+          const jumped = nextLast < start || nextFirst > end;
+          flushSync(() => {
+            setScrollTop(top);
+            if (jumped) setGrown(false);
+          });
         }}
         onKeyDown={onKeyDown}
       >
@@ -384,6 +403,33 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
       </div>
     </div>
   );
+}
+
+/**
+ * The rows beyond the view (OVERSCAN) are left out where every row in view is new, a new source or a jump (the grid
+ * sets `grown` false for those), and drawn again a task after the frame that shows the rows in view with their
+ * data: drawn with them, they delayed that frame, and a jump's placeholders for them were drawn twice.
+ */
+function useOverscanRegrowth(
+  grown: boolean,
+  setGrown: (grown: boolean) => void,
+  source: PagedRows,
+  first: number,
+  last: number,
+  version: number,
+): void {
+  useEffect(() => {
+    if (grown || !source.hasRows(first, last)) return;
+    let timer: number | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setGrown(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+    // Again at each move or read while not grown: the timer waits for the frame of the latest rows.
+  }, [grown, setGrown, source, first, last, version]);
 }
 
 /**
