@@ -408,7 +408,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
 /**
  * The rows beyond the view (OVERSCAN) are left out where every row in view is new, a new source or a jump (the grid
  * sets `grown` false for those), and drawn again a task after the frame that shows the rows in view with their
- * data: drawn with them, they delayed that frame, and a jump's placeholders for them were drawn twice.
+ * data. Drawn with them, they delayed that frame; and while a jump's read was out, they were drawn as placeholders.
  */
 function useOverscanRegrowth(
   grown: boolean,
