@@ -304,6 +304,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
       rows: inView + 2 * overscan,
     });
     const arrived = went.seen.findIndex((c) => c.indexes.includes(n - 1));
+    expect(arrived, 'a commit drew the row gone to').toBeGreaterThanOrEqual(0);
     expect(went.first).toBe(n - 1);
     expect(went.seen[arrived]!.indexes).toEqual(range(went.first, went.last));
     expect(went.seen.at(-1)!.indexes).toEqual(range(went.first - overscan, went.last + overscan));
