@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCache, type Cache } from '../../electron/cache/database';
+import { openCache, openCacheReader, type Cache } from '../../electron/cache/database';
 import { CursorError } from '../../electron/cache/cursor';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
@@ -449,6 +449,33 @@ describe('re-syncing a date', () => {
     expect(allRows({ from: date, to: date })).toHaveLength(PER_DAY);
     expect(allRows({ from: date, to: date, state: 'vanished' })).toEqual([]);
     expect(cache.settlements.totals({ from: date, to: date })).toMatchObject(jsSums(records));
+  });
+  it("a search's totals and chart from its UTR batches are asked again after a write, on the reader's connection too", () => {
+    const reader = openCacheReader(join(dir, 'cache.sqlite'), { now: () => clock });
+    try {
+      const records = recordsOf(date);
+      const utr = records.find((r) => r.utr)!.utr!;
+      const search = { ...range, search: utr };
+      const fromBatches = () => cache.settlements.explain('totals', search)[0]!.startsWith('SEARCH settlement_batches');
+      expect(fromBatches()).toBe(true);
+      for (const read of [reader.settlements, cache.settlements]) {
+        expect(read.totals(search)).toMatchObject(jsSums(allRows({ search: utr })));
+        expect(read.aggregate(search).total).toMatchObject(jsSums(allRows({ search: utr })));
+      }
+      // A record of another batch whose order id starts with the UTR: the batches no longer hold every match.
+      const other = records.findIndex((r) => r.utr !== utr);
+      syncRun({ [date]: records.map((r, i) => (i === other ? { ...r, order_id: `${utr}-7` } : r)) });
+      const matches = allRows({ search: utr });
+      expect(matches.some((r) => r.utr !== utr)).toBe(true);
+      expect(fromBatches()).toBe(false);
+      for (const read of [reader.settlements, cache.settlements]) {
+        expect(read.totals(search)).toMatchObject(jsSums(matches));
+        expect(read.aggregate(search).byDate).toEqual(jsGroups(matches));
+      }
+    } finally {
+      reader.close();
+      syncRun({ [date]: recordsOf(date) });
+    }
   });
 });
 
