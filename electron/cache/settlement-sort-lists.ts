@@ -215,10 +215,17 @@ export function createSortLists(db: Database) {
     to = step === 1 ? l.n.at(-1)! : -1,
   ): { ids: number[]; next: number } {
     const ids: number[] = [];
+    const kept = wanted === null ? null : keptAtMarks(l, wanted);
     let n = from;
     while (n !== to && ids.length < most) {
       const b = blockOf(l, n);
       const start = l.n[b]!;
+      if (kept !== null && kept[b + 1] === kept[b]) {
+        // No key of the block is kept: stepped over by the marks' counts, unread. A rare status's keys, all at the far
+        // end of an amount's order, had a first screen read every block of its lists: 7,656, 140–220 ms.
+        n = step === 1 ? Math.min(l.n[b + 1]!, to) : Math.max(start - 1, to);
+        continue;
+      }
       const { ids: blockIds, classes: blockClasses } = block(l, b);
       // The block's places from `n` on, this way, to the block's end or `to`.
       const stop = step === 1 ? Math.min(blockIds.length, to - start) : Math.max(-1, to - start);
@@ -229,6 +236,15 @@ export function createSortLists(db: Database) {
       n = start + i;
     }
     return { ids, next: n };
+  }
+
+  /** Per filter's classes (a page's reads share them), each list's kept keys before each mark (`decodeMarkCounts`). */
+  const keptOfLists = new WeakMap<ReadonlySet<number>, Map<SortList, number[]>>();
+  function keptAtMarks(l: SortList, wanted: ReadonlySet<number>): number[] {
+    const ofLists = keptOfLists.get(wanted) ?? keptOfLists.set(wanted, new Map()).get(wanted)!;
+    let kept = ofLists.get(l);
+    if (kept === undefined) ofLists.set(l, (kept = decodeMarkCounts(l.counts, wanted).kept));
+    return kept;
   }
 
   /** The kept keys (the classes `wanted` keeps) of a block before place `at`. */
