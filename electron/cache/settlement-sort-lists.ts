@@ -247,6 +247,15 @@ export function createSortLists(db: Database) {
     return kept;
   }
 
+  /** The keys `scan` reads for the kept keys of the whole list: those of the blocks holding any. */
+  function keysToScan(l: SortList, wanted: ReadonlySet<number> | null): number {
+    if (wanted === null) return l.n.at(-1)!;
+    const kept = keptAtMarks(l, wanted);
+    let keys = 0;
+    for (let b = 0; b + 1 < l.n.length; b++) if (kept[b + 1]! > kept[b]!) keys += l.n[b + 1]! - l.n[b]!;
+    return keys;
+  }
+
   /** The kept keys (the classes `wanted` keeps) of a block before place `at`. */
   function keptBefore(l: SortList, b: number, at: number, wanted: ReadonlySet<number>): number {
     const { classes: blockClasses } = block(l, b);
@@ -295,6 +304,6 @@ export function createSortLists(db: Database) {
     );
   }
 
-  return { renew, listsOf, seek, scan, keptBefore, keys, valuesOf, wanted };
+  return { renew, listsOf, seek, scan, keysToScan, keptBefore, keys, valuesOf, wanted };
 }
 export type SortLists = ReturnType<typeof createSortLists>;
