@@ -5,8 +5,9 @@
  *    and payment mode, and over one week: the first page of 500 rows (< 30 ms), slowest and median of the cases, the
  *    slowest named with its CPU time;
  *  - `find.sort`: every sortable column both ways, over the 90 days, with a gateway, a payment mode, exceptions only,
- *    a rare order status (chargebacks), and over one week: the first page (< 50 ms) and the two after it (< 20 ms), slowest per column and per filter,
- *    and the slowest next page named; beside them the next pages' CPU time (`next_pages_cpu`, what the load moves less);
+ *    a rare order status (chargebacks), and over one week: the first page (< 50 ms) and the two after it (< 20 ms),
+ *    slowest per column and per filter, and the slowest next page named; beside them the next pages' CPU time
+ *    (`next_pages_cpu`, what the load moves less);
  *  - `find.jump`: a page of 500 rows at 1%, 25%, 50%, 75% and 99% of a result (scrollbar drag, "go to row"), in the
  *    date order both ways, with a gateway, exceptions only, and "go to date" (< 100 ms each);
  *  - `find.jump_other_sort`: a page at 1%, 50% and 99% in every other sort order, largest first, over the 90 days,

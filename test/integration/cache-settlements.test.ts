@@ -450,6 +450,7 @@ describe('re-syncing a date', () => {
     expect(allRows({ from: date, to: date, state: 'vanished' })).toEqual([]);
     expect(cache.settlements.totals({ from: date, to: date })).toMatchObject(jsSums(records));
   });
+
   it("a search's totals and chart from its UTR batches are asked again after a write, on the reader's connection too", () => {
     const reader = openCacheReader(join(dir, 'cache.sqlite'), { now: () => clock });
     try {
