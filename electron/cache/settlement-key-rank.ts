@@ -21,7 +21,7 @@ import type { FilterParams } from './settlement-filter';
 import type { KeyOrder } from './settlement-key-order';
 import { ROLLUP_WHERE } from './settlement-rollup';
 import { compareKeys, firstNotBelow, type SortList } from './settlement-sort-lists';
-import { decodeMarkCounts, type SortKey } from './sort-keys';
+import type { SortKey } from './sort-keys';
 import { KEYED_SORT_COLUMNS, type KeyedSortColumn } from '../../shared/settlement-query';
 
 const SQL = {
@@ -112,7 +112,8 @@ export function createKeyRank(
     const all: List[] = [];
     for (const list of sortLists.listsOf(col, found.lists)) {
       if (list === null) continue;
-      all.push({ list, keys: list.keys, ...decodeMarkCounts(list.counts, wanted), at: [], low: null, high: null });
+      const kept = wanted === null ? list.n : sortLists.keptAtMarks(list, wanted);
+      all.push({ list, keys: list.keys, n: list.n, kept, at: [], low: null, high: null });
     }
     const total = all.reduce((sum, l) => sum + l.kept.at(-1)!, 0);
     if (total !== (filteredCount.get({ ...filter, exceptionsOnly: Number(exceptionsOnly) }) as number)) return null;

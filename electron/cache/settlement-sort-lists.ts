@@ -115,6 +115,8 @@ export function createSortLists(db: Database) {
   const blocks = new Map<string, Block>();
   /** Per column, values by id: a jump's cuts seek in the same blocks, whose binary searches read the same records. */
   const values = KEYED_SORT_COLUMNS.map(() => new Map<number, Value>());
+  /** The classes each filter keeps (`wanted`), by the filter. */
+  const wantedKept = new Map<string, ReadonlySet<number>>();
 
   /** Drops what was kept when the data's generation is not the one it was read under. */
   function renew(now: string) {
@@ -122,6 +124,7 @@ export function createSortLists(db: Database) {
     generation = now;
     lists.clear();
     blocks.clear();
+    wantedKept.clear();
     for (const kept of values) kept.clear();
   }
 
@@ -238,7 +241,10 @@ export function createSortLists(db: Database) {
     return { ids, next: n };
   }
 
-  /** Per filter's classes (a page's reads share them), each list's kept keys before each mark (`decodeMarkCounts`). */
+  /**
+   * Per filter's classes (`wanted`), each list's kept keys before each mark, then in the whole list
+   * (`decodeMarkCounts`).
+   */
   const keptOfLists = new WeakMap<ReadonlySet<number>, Map<SortList, number[]>>();
   function keptAtMarks(l: SortList, wanted: ReadonlySet<number>): number[] {
     const ofLists = keptOfLists.get(wanted) ?? keptOfLists.set(wanted, new Map()).get(wanted)!;
@@ -288,22 +294,23 @@ export function createSortLists(db: Database) {
     return byId;
   }
 
-  /** The classes of record a filter keeps; null when it keeps every class. */
+  /**
+   * The classes of record a filter keeps; null when it keeps every class. The same set for the same filter while the
+   * data stays the same, so the lists' kept counts (`keptAtMarks`) serve every page and jump under it.
+   */
   function wanted(filter: ClassFilter): ReadonlySet<number> | null {
     const { modeCode, orderStatusCode, pgStatusCode, ruleBit, exceptionsOnly } = filter;
     if (!exceptionsOnly && modeCode === null && orderStatusCode === null && pgStatusCode === null && ruleBit === null)
       return null;
-    return new Set(
-      classes.all({
-        modeCode,
-        orderStatusCode,
-        pgStatusCode,
-        ruleBit,
-        exceptionsOnly: Number(exceptionsOnly),
-      }) as number[],
-    );
+    const name = JSON.stringify([modeCode, orderStatusCode, pgStatusCode, ruleBit, exceptionsOnly]);
+    let kept = wantedKept.get(name);
+    if (kept === undefined) {
+      const params = { modeCode, orderStatusCode, pgStatusCode, ruleBit, exceptionsOnly: Number(exceptionsOnly) };
+      wantedKept.set(name, (kept = new Set(classes.all(params) as number[])));
+    }
+    return kept;
   }
 
-  return { renew, listsOf, seek, scan, keysToScan, keptBefore, keys, valuesOf, wanted };
+  return { renew, listsOf, seek, scan, keysToScan, keptAtMarks, keptBefore, keys, valuesOf, wanted };
 }
 export type SortLists = ReturnType<typeof createSortLists>;
