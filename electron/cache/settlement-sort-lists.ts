@@ -98,6 +98,17 @@ export function createSortLists(db: Database) {
   const valueOf = KEYED_SORT_COLUMNS.map((column) =>
     db.prepare(`SELECT ${SORT_EXPRESSION[column]} FROM settlements WHERE id = ?`).pluck(),
   );
+  // A status list's value is its key's class's status: a seek there reads no record.
+  const statusOfClass = (kind: 'order_status' | 'pg_status') =>
+    db
+      .prepare(
+        `SELECT k.code, c.value FROM settlement_sort_classes AS k
+         JOIN settlement_sort_codes AS c ON c.code = k.${kind}_code`,
+      )
+      .raw(true);
+  const classValueRows = KEYED_SORT_COLUMNS.map((column) =>
+    column === 'order_status' || column === 'pg_status' ? statusOfClass(column) : null,
+  );
   const keysOf = (searched: boolean) =>
     KEYED_SORT_COLUMNS.map((column) =>
       db
@@ -117,6 +128,8 @@ export function createSortLists(db: Database) {
   const values = KEYED_SORT_COLUMNS.map(() => new Map<number, Value>());
   /** The classes each filter keeps (`wanted`), by the filter. */
   const wantedKept = new Map<string, ReadonlySet<number>>();
+  /** Per status column, its value by class (`classValues`). */
+  const classValuesKept = new Map<number, Map<number, Value>>();
 
   /** Drops what was kept when the data's generation is not the one it was read under. */
   function renew(now: string) {
@@ -125,7 +138,26 @@ export function createSortLists(db: Database) {
     lists.clear();
     blocks.clear();
     wantedKept.clear();
+    classValuesKept.clear();
     for (const kept of values) kept.clear();
+  }
+
+  /** A status column's value of each class of record; null for the other columns, whose values are the records'. */
+  function classValues(col: number): Map<number, Value> | null {
+    const rows = classValueRows[col];
+    if (!rows) return null;
+    let found = classValuesKept.get(col);
+    if (found === undefined) {
+      classValuesKept.set(col, (found = new Map(rows.all() as [number, Value][])));
+    }
+    return found;
+  }
+
+  /** The value of a list's key at place `i` of its block `b`. */
+  function valueIn(l: SortList, b: number, i: number): Value {
+    const { ids, classes: blockClasses } = block(l, b);
+    const byClass = classValues(l.col);
+    return byClass === null ? valueAt(l.col, ids[i]!) : byClass.get(blockClasses[i]!)!;
   }
 
   /** A record's value in a column. */
@@ -187,7 +219,7 @@ export function createSortLists(db: Database) {
   /**
    * Where `key` falls in a list: the block and the place in it of the first key at or above it (the block's length
    * when every key of the block is below), and its ordinal. The block by the marks' keys, the place by the values of
-   * a few of the block's records, a binary search.
+   * a few of the block's keys (their records', or a status's from their classes), a binary search.
    */
   function seek(l: SortList, key: SortKey): { block: number; at: number; n: number } {
     const a = firstNotBelow(l.keys, key, compareKeys);
@@ -199,7 +231,7 @@ export function createSortLists(db: Database) {
     let hi = ids.length;
     while (lo < hi) {
       const m = (lo + hi) >> 1;
-      if (compareKeys([valueAt(l.col, ids[m]!), ids[m]!], key) < 0) lo = m + 1;
+      if (compareKeys([valueIn(l, found, m), ids[m]!], key) < 0) lo = m + 1;
       else hi = m;
     }
     return { block: found, at: lo, n: l.n[found]! + lo };
@@ -311,6 +343,20 @@ export function createSortLists(db: Database) {
     return kept;
   }
 
-  return { renew, listsOf, seek, scan, keysToScan, keptAtMarks, keptBefore, keys, valuesOf, wanted };
+  return {
+    renew,
+    listsOf,
+    block,
+    blockOf,
+    valueIn,
+    seek,
+    scan,
+    keysToScan,
+    keptAtMarks,
+    keptBefore,
+    keys,
+    valuesOf,
+    wanted,
+  };
 }
 export type SortLists = ReturnType<typeof createSortLists>;

@@ -6,9 +6,10 @@
  * `ORDER BY pg DESC, id DESC` is then: the values in order, each value's dates in order (ids are date-major,
  * settlement-ids.ts), and within a date the rows of that value in id order — a rowid range read with the value pinned
  * as one more filter, which stops at the group's last row since the group's count is known. A page reads the groups
- * it spans, each within one date; a jump counts groups to the one holding the position and skips rows of that one
- * date. Nothing is written for it: no ingest cost, no bytes in the file. A group of few rows (a status's "failed")
- * takes its ids from the sort keys of its date instead of walking every record of the date (`ByKeysRead`).
+ * it spans, each within one date; a jump counts groups to the one holding the position, and within its date the
+ * sort keys' status lists count to the row (`ByRankRead`) or, where they cannot, the read skips rows of that one date.
+ * Nothing is written for it: no ingest cost, no bytes in the file. A group of few rows (a status's "failed") takes its
+ * ids from the sort keys of its date instead of walking every record of the date (`ByKeysRead`).
  *
  * Only where the rollup counts (current records, no text search); elsewhere settlement-pages.ts reads the range.
  */
@@ -60,6 +61,12 @@ export type ByKeysRead = (
   groupCount: number,
 ) => unknown[][] | null;
 
+/**
+ * The id of a group's row at `rank` in id order (settlement-date-rank.ts), with the filter as given and the group's
+ * count; null where the keys cannot count (the read then skips rows of the date).
+ */
+export type ByRankRead = (filter: FilterParams, day: number, rank: number, groupCount: number) => number | null;
+
 export interface ValueStart {
   /** The first group to read and the id bound, inside its date, that its read starts after. */
   group: number;
@@ -102,6 +109,7 @@ export function createValueOrder(db: Database) {
     exceptionsOnly: boolean,
     byId: ByIdRead,
     byKeys: ByKeysRead,
+    byRank: ByRankRead,
     start: { cursor: { value: string; id: number } | null; position: number },
     limit: number,
   ): unknown[][] {
@@ -134,11 +142,16 @@ export function createValueOrder(db: Database) {
       const params = { ...pinned, ...bounds };
       let from = resume ?? dateEdge(bounds, direction);
       if (skip > 0) {
-        // A jump: the row before the position, found by its key alone, is where the read starts.
-        const key = byId('key').get({ ...params, kId: from, kValue: null, skip: skip - 1 }) as
-          [null, number] | undefined;
-        if (key === undefined) break;
-        from = key[1];
+        // A jump: the read starts just before the row at the position, counted by the keys (a gateway's group at
+        // 37% of a date of a million rows skipped 183 ms of its rows) or found by skipping to the row before it.
+        const id = byRank(pinned, dayNumber(date), direction === 'desc' ? count - 1 - skip : skip, count);
+        if (id !== null) from = direction === 'desc' ? id + 1 : id - 1;
+        else {
+          const key = byId('key').get({ ...params, kId: from, kValue: null, skip: skip - 1 }) as
+            [null, number] | undefined;
+          if (key === undefined) break;
+          from = key[1];
+        }
       }
       // A whole group ends at its count: reading on would walk the rest of the date for nothing. A resumed one's
       // remainder is not counted, and ends with its date.

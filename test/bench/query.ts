@@ -3,17 +3,22 @@
  * ties in the default order):
  *  - `query.page`: keyset pages of 100 with filters (one gateway, one payment mode), newest first, walked
  *    from the first page to the last; the figure is the median page, with the slowest beside it;
- *  - `query.aggregate`: that day's aggregates by gateway x payment mode, median of 20.
- * Targets: a page under 10 ms, the aggregates under 50 ms. Also shown, not targeted: the same aggregates
- * with a text search, which the rollup cannot answer (a scan of the day's records).
+ *  - `query.aggregate`: that day's aggregates by gateway x payment mode, median of 20;
+ *  - `query.jump`: a page of 100 at 1%, 25%, 50%, 75% and 99% of the day's rows (a scrollbar dragged), both ways: in
+ *    the date order with a gateway, a payment mode, both, an order status and exceptions only, and in the order of
+ *    each column of few values (gateway, payment mode, the two statuses) with no filter.
+ * Targets: a page under 10 ms, the aggregates under 50 ms, each jump under 100 ms. Also shown, not targeted: the same
+ * aggregates with a text search, which the rollup cannot answer (a scan of the day's records).
  */
 import { join } from 'node:path';
 import { openCache } from '../../electron/cache/database';
+import type { SettlementSort } from '../../shared/settlement-query';
 import { BENCH_DATE, ingest, recordPages, scratchDir } from './cache';
 import type { Bench } from './run';
 
 const PAGE_TARGET_MS = 10;
 const AGGREGATE_TARGET_MS = 50;
+const JUMP_TARGET_MS = 100;
 
 function timed<T>(work: () => T): [T, number] {
   const t = performance.now();
@@ -72,6 +77,42 @@ export const queryBenches: Bench = {
         scan_ms_with_search: round(scanMs),
         target_ms: AGGREGATE_TARGET_MS,
         pass: aggregateMedian < AGGREGATE_TARGET_MS,
+      };
+
+      const jumpFilters = [
+        { pg: 'cashfree' },
+        { paymentMode: 'NB' },
+        { pg: 'payu', paymentMode: 'UPI' },
+        { orderStatus: 'success' },
+        { exceptionsOnly: true },
+      ];
+      const jumpCases = [
+        ...jumpFilters.map((filter) => ({ filter, column: 'date' as const })),
+        ...(['pg', 'payment_mode', 'order_status', 'pg_status'] as const).map((column) => ({ filter: {}, column })),
+      ];
+      const jumps: { ms: number; filter: object; sort: SettlementSort; share: number }[] = [];
+      for (const { filter, column } of jumpCases) {
+        const total = cache.settlements.totals({ ...day, ...filter }).count;
+        for (const direction of ['desc', 'asc'] as const) {
+          for (const share of [0.01, 0.25, 0.5, 0.75, 0.99]) {
+            const position = Math.floor(total * share);
+            const sort = { column, direction };
+            const [, ms] = timed(() => cache.settlements.query({ ...day, ...filter, sort, position, limit: 100 }));
+            jumps.push({ ms, filter, sort, share });
+          }
+        }
+      }
+      const slowest = jumps.reduce((a, b) => (b.ms > a.ms ? b : a));
+      yield {
+        bench: 'query.jump',
+        rows,
+        cases: jumps.length,
+        ms: round(median(jumps.map((j) => j.ms))),
+        max_ms: round(slowest.ms),
+        slowest: { filter: slowest.filter, sort: slowest.sort, share: slowest.share },
+        what: 'page of 100 at 1-99% of one date, both ways: date order under five filters; four value orders',
+        target_ms: JUMP_TARGET_MS,
+        pass: slowest.ms < JUMP_TARGET_MS,
       };
     } finally {
       cache.close();

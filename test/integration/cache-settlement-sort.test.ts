@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCache, type Cache } from '../../electron/cache/database';
 import { createKeyOrder } from '../../electron/cache/settlement-key-order';
 import { createKeyRank, type KeyRankTuning } from '../../electron/cache/settlement-key-rank';
+import { createDateRank } from '../../electron/cache/settlement-date-rank';
+import { dayNumber } from '../../electron/cache/settlement-ids';
 import { toSqlFilter } from '../../electron/cache/settlement-filter';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
@@ -212,6 +214,56 @@ describe('sort by a column of many values, through the sort keys', () => {
   }
 });
 
+describe('a jump in the date order, by the status lists', () => {
+  const DATE_SORTS: SettlementSort[] = [
+    { column: 'date', direction: 'desc' },
+    { column: 'date', direction: 'asc' },
+  ];
+  const DATE_FILTERS = [
+    { ...range, pg: 'payu' },
+    { from: DATES[1]!, to: DATES[2]!, pg: 'easebuzz' },
+    ...MARKED_FILTERS,
+  ];
+
+  it('finds the row at a rank of each date by the lists alone, for every filter, and nothing for a wrong count', () => {
+    // On a connection of its own, as the marks' ranks above: the cache's read would skip rows where the lists fail.
+    const dateRank = createDateRank(createKeyOrder(plain));
+    for (const filter of DATE_FILTERS) {
+      const { params, exceptionsOnly } = toSqlFilter(settlementFilter.parse(filter));
+      for (const date of DATES.filter((d) => d >= filter.from && d <= filter.to)) {
+        const ids = plainIds({ ...filter, from: date, to: date }, { column: 'date', direction: 'asc' });
+        expect(ids.length, `${JSON.stringify(filter)} on ${date}`).toBeGreaterThan(1);
+        for (const rank of [0, 1, ids.length >> 2, ids.length >> 1, ids.length - 2, ids.length - 1]) {
+          const what = `${JSON.stringify(filter)} on ${date} at ${rank}`;
+          expect(dateRank.idAtRank(params, exceptionsOnly, dayNumber(date), rank, ids.length), what).toBe(ids[rank]);
+        }
+        expect(dateRank.idAtRank(params, exceptionsOnly, dayNumber(date), 0, ids.length + 1)).toBeNull();
+      }
+    }
+  });
+
+  it('starts a page at any position: both edges of each date, inside them, the last row and past it', () => {
+    for (const filter of DATE_FILTERS) {
+      for (const sort of DATE_SORTS) {
+        const ids = plainIds(filter, sort);
+        const dates = new Map(
+          (
+            plain
+              .prepare('SELECT id, date FROM settlements WHERE id IN (SELECT value FROM json_each(?))')
+              .all(JSON.stringify(ids)) as { id: number; date: string }[]
+          ).map((r) => [r.id, r.date]),
+        );
+        const edges = ids.flatMap((id, i) =>
+          i > 0 && dates.get(ids[i - 1]!) !== dates.get(id) ? [i - 1, i, i + 1] : [],
+        );
+        for (const position of [1, 37, ...edges, ids.length >> 1, ids.length - 1, ids.length]) {
+          pageAndNextMatch(filter, sort, position);
+        }
+      }
+    }
+  });
+});
+
 describe('sort keys that are not current', () => {
   const MARKS_RANK: SettlementFilter[] = [
     range,
@@ -220,15 +272,25 @@ describe('sort keys that are not current', () => {
     { ...range, exceptionsOnly: true },
   ];
 
-  /** The marks rank a result exactly or (`ranked` false) not at all, on a connection of their own: never a wrong key. */
+  /**
+   * The marks rank a result exactly or (`ranked` false) not at all, on a connection of their own: never a wrong key;
+   * so do the status lists a row of the re-synced date in the date order.
+   */
   const marksRank = (db: Database.Database, ranked: boolean) => {
-    const keyRank = createKeyRank(db, createKeyOrder(db));
+    const keyOrder = createKeyOrder(db);
+    const keyRank = createKeyRank(db, keyOrder);
+    const dateRank = createDateRank(keyOrder);
     for (const filter of MARKS_RANK) {
       const { params, exceptionsOnly } = toSqlFilter(settlementFilter.parse(filter));
       const ids = plainIds(filter, { column: 'amount', direction: 'asc' });
+      const onDate = plainIds({ ...filter, from: DATES[2]!, to: DATES[2]! }, { column: 'date', direction: 'asc' });
       for (const rank of [0, ids.length >> 1, ids.length - 1]) {
         const found = keyRank.keyAtRank('amount', params, exceptionsOnly, () => rank);
         expect(found && found.key?.[1], `${JSON.stringify(filter)} at ${rank}`).toBe(ranked ? ids[rank] : null);
+      }
+      for (const rank of [0, onDate.length >> 1, onDate.length - 1]) {
+        const found = dateRank.idAtRank(params, exceptionsOnly, dayNumber(DATES[2]!), rank, onDate.length);
+        expect(found, `${JSON.stringify(filter)} on ${DATES[2]} at ${rank}`).toBe(ranked ? onDate[rank] : null);
       }
     }
   };
