@@ -17,7 +17,7 @@ import { createDataGeneration } from './data-generation';
 import type { FilterParams } from './settlement-filter';
 import { PER_DAY, dayNumber } from './settlement-ids';
 import { DAYS } from './settlement-search';
-import { compareKeys, compareValues, createSortLists, type SortList } from './settlement-sort-lists';
+import { compareKeys, compareValues, createSortLists, type SortList, type StatusRun } from './settlement-sort-lists';
 import type { SortKey } from './sort-keys';
 import { KEYED_SORT_COLUMNS, type KeyedSortColumn } from '../../shared/settlement-query';
 
@@ -57,6 +57,8 @@ const KEPT_KEYS = 100_000;
  * walked for one payment mode took 290–430 ms, its 1,000,000 keys read 78 ms (277 cold).
  */
 const KEYS_PER_RECORD = 4;
+/** The order-status lists' column: their runs hold each status's ids in id order. */
+const STATUS_COL = KEYED_SORT_COLUMNS.indexOf('order_status');
 /** The answers of `lists` kept for the same data, by filter. */
 const KEPT_LISTS = 32;
 
@@ -286,11 +288,36 @@ export function createKeyOrder(db: Database) {
   }
 
   /**
+   * One date's order-status lists under a filter the classes carry (no text search), with the classes it keeps and a
+   * count of a list's kept keys before an ordinal; null when the range's keys are not all current.
+   */
+  function statusLists(filter: FilterParams, exceptionsOnly: boolean, day: number) {
+    const found = filter.search === null ? lists(filter) : null;
+    if (found === null) return null;
+    const wanted = sortLists.wanted({ ...found.codes, ruleBit: filter.ruleBit, exceptionsOnly });
+    const dayLists = sortLists
+      .listsOf(
+        STATUS_COL,
+        found.lists.filter((l) => l.day === day),
+      )
+      .filter((l) => l !== null);
+    /** A list's kept keys before ordinal `n`: the marks' count before its block, and the block's before `n`. */
+    const keptAt = (l: SortList, kept: number[], n: number) => {
+      const b = sortLists.blockOf(l, n);
+      const at = n - l.n[b]!;
+      return kept[b]! + (wanted === null ? at : sortLists.keptBefore(l, b, at, wanted));
+    };
+    return { lists: dayLists, wanted, keptAt };
+  }
+
+  /**
    * The ids of one date's current records that pass the filter (no text search), in id order after `afterId`, at
-   * most `limit`: a group of the value order (settlement-value-order.ts), read from the date's keys, which carry
-   * every field such a filter checks, a few bytes each, instead of from every record of the date (a gateway's
-   * 'failed' rows of 9 dates at 2,000,000 rows: 26 ms of CPU walked, 5.6 read from the keys with their rows).
-   * Null when the range's keys are not all current.
+   * most `limit`: a group of the value order (settlement-value-order.ts) or a date of the date order
+   * (settlement-pages.ts), read from the date's order-status lists, whose runs (one a status and gateway) hold ids in
+   * id order with every field such a filter checks, instead of from every record of the date. Each run with kept
+   * keys is read from `afterId` on for up to `limit` of them, the blocks without one stepped over (a gateway's
+   * 'failed' rows of 9 dates at 2,000,000 rows: 26 ms of CPU walked, 5.6 read from the keys with their rows). Null
+   * when the range's keys are not all current, or where the walk reads less.
    */
   function dayIds(
     filter: FilterParams,
@@ -302,31 +329,43 @@ export function createKeyOrder(db: Database) {
     groupCount: number,
   ): number[] | null {
     // Exceptions only, the walk reads the index of records with exceptions: a few of the date's.
-    const found = filter.search === null && !exceptionsOnly ? lists(filter) : null;
+    const found = exceptionsOnly ? null : statusLists(filter, exceptionsOnly, day);
     if (found === null) return null;
-    const dayLists = sortLists.listsOf(
-      0,
-      found.lists.filter((l) => l.day === day),
-    );
-    const wanted = sortLists.wanted({ ...found.codes, ruleBit: filter.ruleBit, exceptionsOnly });
-    // The keys are in value order, not id order: every block of the date's lists holding a kept key is read, where the
-    // walk stops at its `limit`-th row of the group, about limit / groupCount of the date's records (the lists' keys
-    // standing for them), the group's rows being spread over it. So the keys serve a group read whole (a status's
-    // "failed") or one whose keys sit in few blocks, not the first screen of a common one: a payment mode of 8% of a
-    // date of 1,000,000 read all its keys, 78–277 ms, for rows a walk finds in under a millisecond.
-    const listed = dayLists.reduce((sum, l) => sum + (l?.n.at(-1) ?? 0), 0);
-    const toScan = dayLists.reduce((sum, l) => sum + (l === null ? 0 : sortLists.keysToScan(l, wanted)), 0);
+    const { lists: dayLists, wanted, keptAt } = found;
+    const runs: { list: SortList; run: StatusRun }[] = [];
+    let listed = 0;
+    let toScan = 0;
+    for (const list of dayLists) {
+      listed += list.n.at(-1)!;
+      const kept = wanted === null ? list.n : sortLists.keptAtMarks(list, wanted);
+      for (const run of sortLists.runsOf(list)) {
+        const runKept = keptAt(list, kept, run.end) - keptAt(list, kept, run.start);
+        if (runKept === 0) continue;
+        runs.push({ list, run });
+        // A run's kept keys read for the page: its keys (those of blocks holding a kept one) in proportion.
+        toScan += sortLists.keysToScan(list, wanted, run.start, run.end) * Math.min(1, limit / runKept);
+      }
+    }
+    // The walk stops at its `limit`-th row of the group, about limit / groupCount of the date's records (the lists'
+    // keys standing for them), the group's rows being spread over it: a screen of a common payment mode is read
+    // from the records, a rare status's rows or a group's last rows from the keys.
     if (toScan > KEYS_PER_RECORD * listed * Math.min(1, limit / groupCount)) return null;
-    const past = direction === 'desc' ? (id: number) => id < afterId : (id: number) => id > afterId;
+    const step = direction === 'desc' ? -1 : 1;
     const ids: number[] = [];
-    for (const l of dayLists) {
-      if (l === null) continue;
-      for (const id of sortLists.scan(l, 0, 1, wanted, Infinity).ids) if (past(id)) ids.push(id);
+    for (const { list, run } of runs) {
+      // Ids are whole numbers: the first key after `afterId` ascending is the first at or above `afterId + 1`.
+      const from =
+        step === 1
+          ? sortLists.seek(list, [run.value, afterId + 1]).n
+          : sortLists.seek(list, [run.value, afterId]).n - 1;
+      const to = step === 1 ? run.end : run.start - 1;
+      if (from === to || (step === 1 ? from > to : from < to)) continue;
+      for (const id of sortLists.scan(list, from, step, wanted, limit, to).ids) ids.push(id);
     }
     ids.sort(direction === 'desc' ? (a, b) => b - a : (a, b) => a - b);
     return ids.length > limit ? ids.slice(0, limit) : ids;
   }
 
-  return { pageIds, lists, dayIds, sortLists };
+  return { pageIds, lists, statusLists, dayIds, sortLists };
 }
 export type KeyOrder = ReturnType<typeof createKeyOrder>;

@@ -247,7 +247,11 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
         !(byValues && jump) &&
         filter.hideResolved === 0 &&
         readByKeys(sort.column)) ||
-      (byValues ? readByValues(sort.column as ValueColumn) : readByStatement());
+      (byValues
+        ? readByValues(sort.column as ValueColumn)
+        : byId && rollupCovers && !exceptionsOnly && !filtersNothing(filter)
+          ? readByDates()
+          : readByStatement());
     const more = stored.length > limit;
     const rows = (more ? stored.slice(0, limit) : stored).map(readRowToCached);
     const last = rows.at(-1);
@@ -297,35 +301,79 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
 
     /** Any other order or filter: one statement, after the cursor or the row before the position. */
     function readByStatement(): unknown[][] {
-      if (options.position !== undefined && options.position > 0) {
-        // A jump: the row just before the position becomes the cursor. In the date order with a filter the rollup
-        // counts, the search starts at the date that holds it; elsewhere it skips from the start of the result.
-        const start = byId && rollupCovers ? dateStart(filter, exceptionsOnly, sort.direction, options.position) : null;
-        const before = start ? start.skip - 1 : options.position - 1;
-        const bound = start ? start.kId : edge;
-        const key =
-          before < 0
-            ? null
-            : (statement(sort, exceptionsOnly, keyed, 'key').get({
-                ...filter,
-                kId: byId ? bound : null,
-                kValue: null,
-                skip: before,
-              }) as [string | number | null, number] | undefined);
-        if (key === undefined) return [];
-        cursor = key === null ? { value: null, id: bound } : { value: key[0], id: key[1] };
-      }
-      const kId = !byId
-        ? (cursor?.id ?? null)
-        : sort.direction === 'desc'
-          ? Math.min(edge, cursor?.id ?? Infinity)
-          : Math.max(edge, cursor?.id ?? -Infinity);
+      if (!toPosition()) return [];
       return statement(sort, exceptionsOnly, keyed).all({
         ...filter,
-        kId,
+        kId: idBound(),
         kValue: cursor?.value ?? null,
         limit: limit + 1,
       }) as unknown[][];
+    }
+
+    /**
+     * The date order under a filter the rollup counts (no exceptions only, whose walk reads their index): date by
+     * date, each date's rows from its status lists where that reads less than its records (a rare status's rows, a
+     * few of each date's: a page of 500 chargebacks over 90 days walked 45–99 ms of records), else walked.
+     */
+    function readByDates(): unknown[][] {
+      if (!toPosition()) return [];
+      const kId = idBound() as number;
+      const rows: unknown[][] = [];
+      const days = dayCounts[sort.direction].all({ ...filter, exceptionsOnly: 0 }) as [string, number][];
+      for (const [date, count] of days) {
+        if (rows.length > limit) break;
+        const day = dayNumber(date);
+        const lo = day * PER_DAY;
+        const hi = lo + PER_DAY - 1;
+        // A date at or before the cursor in the read's order has nothing left to read.
+        if (sort.direction === 'desc' ? lo >= kId : hi <= kId) continue;
+        const n = limit + 1 - rows.length;
+        const ids = keyOrder.dayIds(filter, false, day, sort.direction, kId, n, count);
+        const more = ids
+          ? rowsOf(ids)
+          : (statement(sort, false, false).all({
+              ...filter,
+              lo,
+              hi,
+              kId: sort.direction === 'desc' ? Math.min(kId, hi + 1) : Math.max(kId, lo - 1),
+              limit: n,
+            }) as unknown[][]);
+        for (const row of more) rows.push(row);
+      }
+      return rows;
+    }
+
+    /**
+     * A jump: the row just before the position becomes the cursor. In the date order with a filter the rollup
+     * counts, the search starts at the date that holds it; elsewhere it skips from the start of the result. False
+     * when the position is past the last row.
+     */
+    function toPosition(): boolean {
+      if (!jump) return true;
+      const position = options.position!;
+      const start = byId && rollupCovers ? dateStart(filter, exceptionsOnly, sort.direction, position) : null;
+      const before = start ? start.skip - 1 : position - 1;
+      const bound = start ? start.kId : edge;
+      const key =
+        before < 0
+          ? null
+          : (statement(sort, exceptionsOnly, keyed, 'key').get({
+              ...filter,
+              kId: byId ? bound : null,
+              kValue: null,
+              skip: before,
+            }) as [string | number | null, number] | undefined);
+      if (key === undefined) return false;
+      cursor = key === null ? { value: null, id: bound } : { value: key[0], id: key[1] };
+      return true;
+    }
+
+    /** The id bound a read starts after: the cursor's, or just outside the range in the date order. */
+    function idBound(): number | null {
+      if (!byId) return cursor?.id ?? null;
+      return sort.direction === 'desc'
+        ? Math.min(edge, cursor?.id ?? Infinity)
+        : Math.max(edge, cursor?.id ?? -Infinity);
     }
   }
 

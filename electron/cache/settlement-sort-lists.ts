@@ -68,6 +68,13 @@ export interface SortList {
   counts: Uint8Array;
 }
 
+/** One status's keys in a status list, their ids rising: ordinals `start` to `end` (excluded). */
+export interface StatusRun {
+  value: Value;
+  start: number;
+  end: number;
+}
+
 /** The filter's numbers of payment mode and statuses (-1: a value no record has), its rule and exceptions only. */
 export interface ClassFilter {
   modeCode: number | null;
@@ -191,6 +198,27 @@ export function createSortLists(db: Database) {
     return wanted.map(({ day, pg }) => lists.get(name(day, pg))!);
   }
 
+  /**
+   * A status list's runs: each status's keys, ids rising, from ordinal `start` to `end` (excluded). One seek past
+   * each status's last key.
+   */
+  const runsKept = new WeakMap<SortList, readonly StatusRun[]>();
+  function runsOf(l: SortList): readonly StatusRun[] {
+    let runs = runsKept.get(l);
+    if (runs === undefined) {
+      const found: StatusRun[] = [];
+      for (let start = 0, size = l.n.at(-1)!; start < size;) {
+        const b = blockOf(l, start);
+        const value = valueIn(l, b, start - l.n[b]!);
+        const end = seek(l, [value, Number.MAX_SAFE_INTEGER]).n;
+        found.push({ value, start, end });
+        start = end;
+      }
+      runsKept.set(l, (runs = found));
+    }
+    return runs;
+  }
+
   /** A list's block `b`, decoded. */
   function block(l: SortList, b: number): Block {
     const name = `${l.col}:${l.day}:${l.pg}:${b}`;
@@ -285,12 +313,17 @@ export function createSortLists(db: Database) {
     return kept;
   }
 
-  /** The keys `scan` reads for the kept keys of the whole list: those of the blocks holding any. */
-  function keysToScan(l: SortList, wanted: ReadonlySet<number> | null): number {
-    if (wanted === null) return l.n.at(-1)!;
+  /**
+   * The keys `scan` reads for the kept keys from ordinal `from` to `to` (the whole list by default): those of the
+   * blocks holding any, whole blocks at the two ends.
+   */
+  function keysToScan(l: SortList, wanted: ReadonlySet<number> | null, from = 0, to = l.n.at(-1)!): number {
+    if (wanted === null) return to - from;
     const kept = keptAtMarks(l, wanted);
     let keys = 0;
-    for (let b = 0; b + 1 < l.n.length; b++) if (kept[b + 1]! > kept[b]!) keys += l.n[b + 1]! - l.n[b]!;
+    for (let b = blockOf(l, from); b + 1 < l.n.length && l.n[b]! < to; b++) {
+      if (kept[b + 1]! > kept[b]!) keys += l.n[b + 1]! - l.n[b]!;
+    }
     return keys;
   }
 
@@ -348,7 +381,7 @@ export function createSortLists(db: Database) {
     listsOf,
     block,
     blockOf,
-    valueIn,
+    runsOf,
     seek,
     scan,
     keysToScan,

@@ -214,7 +214,7 @@ describe('sort by a column of many values, through the sort keys', () => {
   }
 });
 
-describe('a jump in the date order, by the status lists', () => {
+describe('the date order under a filter, by the status lists', () => {
   const DATE_SORTS: SettlementSort[] = [
     { column: 'date', direction: 'desc' },
     { column: 'date', direction: 'asc' },
@@ -240,6 +240,10 @@ describe('a jump in the date order, by the status lists', () => {
         expect(dateRank.idAtRank(params, exceptionsOnly, dayNumber(date), 0, ids.length + 1)).toBeNull();
       }
     }
+  });
+
+  it('pages through every row once, in the plain ORDER BY’s order, for every filter', () => {
+    expectEveryPagePlain(cache, plain, DATE_FILTERS, DATE_SORTS);
   });
 
   it('starts a page at any position: both edges of each date, inside them, the last row and past it', () => {
