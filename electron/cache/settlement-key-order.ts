@@ -231,8 +231,8 @@ export function createKeyOrder(db: Database) {
       if (cursor === null) return sign === 1 ? 0 : l.n.at(-1)! - 1;
       // Ids are whole numbers: the first key above (value, id) is the first at or above (value, id + 1).
       return sign === 1
-        ? sortLists.seek(l, [cursor.value, cursor.id + 1]).n
-        : sortLists.seek(l, [cursor.value, cursor.id]).n - 1;
+        ? sortLists.seekFrom(l, [cursor.value, cursor.id + 1], wanted, 1)
+        : sortLists.seekFrom(l, [cursor.value, cursor.id], wanted, -1);
     };
     // A binary heap of the lists by their next key, in the read's order.
     const before = (a: Head, b: Head) => sign * compareKeys(a.keys[a.at]!, b.keys[b.at]!) < 0;
@@ -356,8 +356,8 @@ export function createKeyOrder(db: Database) {
       // Ids are whole numbers: the first key after `afterId` ascending is the first at or above `afterId + 1`.
       const from =
         step === 1
-          ? sortLists.seek(list, [run.value, afterId + 1]).n
-          : sortLists.seek(list, [run.value, afterId]).n - 1;
+          ? sortLists.seekFrom(list, [run.value, afterId + 1], wanted, 1)
+          : sortLists.seekFrom(list, [run.value, afterId], wanted, -1);
       const to = step === 1 ? run.end : run.start - 1;
       if (from === to || (step === 1 ? from > to : from < to)) continue;
       for (const id of sortLists.scan(list, from, step, wanted, limit, to).ids) ids.push(id);
