@@ -319,7 +319,8 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
       if (!toPosition()) return [];
       const kId = idBound() as number;
       const rows: unknown[][] = [];
-      const days = dayCounts[sort.direction].all({ ...filter, exceptionsOnly: 0 }) as [string, number][];
+      // Iterated, so a page that ends in its first dates does not sum the rollup of the rest of the range.
+      const days = dayCounts[sort.direction].iterate({ ...filter, exceptionsOnly: 0 }) as Iterable<[string, number]>;
       for (const [date, count] of days) {
         if (rows.length > limit) break;
         const day = dayNumber(date);
