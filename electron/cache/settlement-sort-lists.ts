@@ -139,6 +139,8 @@ export function createSortLists(db: Database) {
   const wantedKept = new Map<string, ReadonlySet<number>>();
   /** Per status column, its value by class (`classValues`). */
   const classValuesKept = new Map<number, Map<number, Value>>();
+  /** A status list's runs (`runsOf`), for as long as the list is kept. */
+  const runsKept = new WeakMap<SortList, readonly StatusRun[]>();
 
   /** Drops what was kept when the data's generation is not the one it was read under. */
   function renew(now: string) {
@@ -204,7 +206,6 @@ export function createSortLists(db: Database) {
    * A status list's runs: each status's keys, ids rising, from ordinal `start` to `end` (excluded). One seek past
    * each status's last key.
    */
-  const runsKept = new WeakMap<SortList, readonly StatusRun[]>();
   function runsOf(l: SortList): readonly StatusRun[] {
     let runs = runsKept.get(l);
     if (runs === undefined) {
