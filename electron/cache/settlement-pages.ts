@@ -222,6 +222,39 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
     return { kId: direction === 'desc' ? filter.lo : filter.hi, skip: 0 };
   }
 
+  /**
+   * The date order under a filter the rollup counts (no exceptions only, whose walk reads their index), after id
+   * `kId`: date by date, each date's rows from its status lists where that reads less than its records (a rare
+   * status's rows, a few of each date's: a page of 500 chargebacks over 90 days walked 45–99 ms of records), else
+   * walked; `limit + 1` rows when more follow.
+   */
+  function dateRows(filter: FilterParams, direction: 'asc' | 'desc', kId: number, limit: number): unknown[][] {
+    const rows: unknown[][] = [];
+    // Iterated, so a page that ends in its first dates does not sum the rollup of the rest of the range.
+    const days = dayCounts[direction].iterate({ ...filter, exceptionsOnly: 0 }) as Iterable<[string, number]>;
+    for (const [date, count] of days) {
+      if (rows.length > limit) break;
+      const day = dayNumber(date);
+      const lo = day * PER_DAY;
+      const hi = lo + PER_DAY - 1;
+      // A date at or before the cursor in the read's order has nothing left to read.
+      if (direction === 'desc' ? lo >= kId : hi <= kId) continue;
+      const n = limit + 1 - rows.length;
+      const ids = keyOrder.dayIds(filter, false, day, direction, kId, n, count);
+      const more = ids
+        ? rowsOf(ids)
+        : (statement({ column: 'date', direction }, false, false).all({
+            ...filter,
+            lo,
+            hi,
+            kId: direction === 'desc' ? Math.min(kId, hi + 1) : Math.max(kId, lo - 1),
+            limit: n,
+          }) as unknown[][]);
+      for (const row of more) rows.push(row);
+    }
+    return rows;
+  }
+
   function page(
     asked: FilterParams,
     exceptionsOnly: boolean,
@@ -310,38 +343,8 @@ export function createSettlementPages(db: Database, search: SearchPlanner) {
       }) as unknown[][];
     }
 
-    /**
-     * The date order under a filter the rollup counts (no exceptions only, whose walk reads their index): date by
-     * date, each date's rows from its status lists where that reads less than its records (a rare status's rows, a
-     * few of each date's: a page of 500 chargebacks over 90 days walked 45–99 ms of records), else walked.
-     */
     function readByDates(): unknown[][] {
-      if (!toPosition()) return [];
-      const kId = idBound() as number;
-      const rows: unknown[][] = [];
-      // Iterated, so a page that ends in its first dates does not sum the rollup of the rest of the range.
-      const days = dayCounts[sort.direction].iterate({ ...filter, exceptionsOnly: 0 }) as Iterable<[string, number]>;
-      for (const [date, count] of days) {
-        if (rows.length > limit) break;
-        const day = dayNumber(date);
-        const lo = day * PER_DAY;
-        const hi = lo + PER_DAY - 1;
-        // A date at or before the cursor in the read's order has nothing left to read.
-        if (sort.direction === 'desc' ? lo >= kId : hi <= kId) continue;
-        const n = limit + 1 - rows.length;
-        const ids = keyOrder.dayIds(filter, false, day, sort.direction, kId, n, count);
-        const more = ids
-          ? rowsOf(ids)
-          : (statement(sort, false, false).all({
-              ...filter,
-              lo,
-              hi,
-              kId: sort.direction === 'desc' ? Math.min(kId, hi + 1) : Math.max(kId, lo - 1),
-              limit: n,
-            }) as unknown[][]);
-        for (const row of more) rows.push(row);
-      }
-      return rows;
+      return toPosition() ? dateRows(filter, sort.direction, idBound() as number, limit) : [];
     }
 
     /**
