@@ -4,7 +4,7 @@
  * order-status lists (sort-keys.ts) instead of walking the rows before it.
  *
  * A date's status list of one gateway holds its keys in (status, id) order: a run of ids in id order per status
- * (`runsOf`). The kept keys of a run below an id X are one seek, (status, X), less the run's start: a binary search of
+ * (`runsOf`, each found once per filter). The kept keys of a run below an id X are one seek, (status, X), less the run's start: a binary search of
  * the marks and of a block's keys (the status from the key's class, no record read), with the marks' kept counts
  * before the block and the block's kept classes before the place. A binary search over X for the smallest id with
  * `rank + 1` kept keys at or below it finds the row: about 20 counts of a few runs each (gateways × statuses).
@@ -14,17 +14,9 @@
  */
 import type { FilterParams } from './settlement-filter';
 import type { KeyOrder } from './settlement-key-order';
-import type { SortList } from './settlement-sort-lists';
+import type { SortList, StatusRun } from './settlement-sort-lists';
 
-/** A run with kept keys: its list, the list's kept keys at its marks, and the kept keys before the run. */
-interface Run {
-  list: SortList;
-  kept: number[];
-  value: string | number;
-  before: number;
-}
-
-export function createDateRank(keyOrder: Pick<KeyOrder, 'lists' | 'sortLists' | 'statusLists'>) {
+export function createDateRank(keyOrder: Pick<KeyOrder, 'sortLists' | 'statusLists'>) {
   const { sortLists } = keyOrder;
 
   /**
@@ -34,20 +26,17 @@ export function createDateRank(keyOrder: Pick<KeyOrder, 'lists' | 'sortLists' | 
   function idAtRank(filter: FilterParams, exceptionsOnly: boolean, day: number, rank: number, count: number) {
     const found = keyOrder.statusLists(filter, exceptionsOnly, day);
     if (found === null) return null;
-    const { lists, wanted, keptAt } = found;
-    const runs: Run[] = [];
+    const { lists, wanted } = found;
+    const runs: { list: SortList; run: StatusRun }[] = [];
     let total = 0;
     let lo = Infinity;
     let hi = -Infinity;
     for (const list of lists) {
-      const kept = wanted === null ? list.n : sortLists.keptAtMarks(list, wanted);
-      total += kept.at(-1)!;
-      for (const { value, start, end } of sortLists.runsOf(list)) {
-        const before = keptAt(list, kept, start);
-        if (keptAt(list, kept, end) === before) continue;
-        runs.push({ list, kept, value, before });
-        lo = Math.min(lo, idAt(list, start));
-        hi = Math.max(hi, idAt(list, end - 1));
+      total += (wanted === null ? list.n : sortLists.keptAtMarks(list, wanted)).at(-1)!;
+      for (const run of sortLists.runsOf(list, wanted)) {
+        runs.push({ list, run });
+        lo = Math.min(lo, idAt(list, run.start));
+        hi = Math.max(hi, idAt(list, run.end - 1));
       }
     }
     if (total !== count || rank < 0 || rank >= total) return null;
@@ -55,7 +44,9 @@ export function createDateRank(keyOrder: Pick<KeyOrder, 'lists' | 'sortLists' | 
     /** The kept keys of the runs with an id below `x`. */
     const keptBelow = (x: number) => {
       let sum = 0;
-      for (const r of runs) sum += keptAt(r.list, r.kept, sortLists.seek(r.list, [r.value, x]).n) - r.before;
+      for (const { list, run } of runs) {
+        sum += sortLists.keptAt(list, sortLists.seek(list, [run.value, x]).n, wanted) - run.before;
+      }
       return sum;
     };
     // The smallest id with more than `rank` kept keys at or below it is the row's: the key counted there is kept.

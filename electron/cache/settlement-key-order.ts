@@ -288,8 +288,8 @@ export function createKeyOrder(db: Database) {
   }
 
   /**
-   * One date's order-status lists under a filter the classes carry (no text search), with the classes it keeps and a
-   * count of a list's kept keys before an ordinal; null when the range's keys are not all current.
+   * One date's order-status lists under a filter the classes carry (no text search), with the classes it keeps; null
+   * when the range's keys are not all current.
    */
   function statusLists(filter: FilterParams, exceptionsOnly: boolean, day: number) {
     const found = filter.search === null ? lists(filter) : null;
@@ -301,13 +301,7 @@ export function createKeyOrder(db: Database) {
         found.lists.filter((l) => l.day === day),
       )
       .filter((l) => l !== null);
-    /** A list's kept keys before ordinal `n`: the marks' count before its block, and the block's before `n`. */
-    const keptAt = (l: SortList, kept: number[], n: number) => {
-      const b = sortLists.blockOf(l, n);
-      const at = n - l.n[b]!;
-      return kept[b]! + (wanted === null ? at : sortLists.keptBefore(l, b, at, wanted));
-    };
-    return { lists: dayLists, wanted, keptAt };
+    return { lists: dayLists, wanted };
   }
 
   /**
@@ -331,19 +325,17 @@ export function createKeyOrder(db: Database) {
     // Exceptions only, the walk reads the index of records with exceptions: a few of the date's.
     const found = exceptionsOnly ? null : statusLists(filter, exceptionsOnly, day);
     if (found === null) return null;
-    const { lists: dayLists, wanted, keptAt } = found;
+    const { lists: dayLists, wanted } = found;
     const runs: { list: SortList; run: StatusRun }[] = [];
     let listed = 0;
     let toScan = 0;
     for (const list of dayLists) {
       listed += list.n.at(-1)!;
-      const kept = wanted === null ? list.n : sortLists.keptAtMarks(list, wanted);
-      for (const run of sortLists.runsOf(list)) {
-        const runKept = keptAt(list, kept, run.end) - keptAt(list, kept, run.start);
-        if (runKept === 0) continue;
+      for (const run of sortLists.runsOf(list, wanted)) {
         runs.push({ list, run });
         // A run's kept keys read for the page: its keys (those of blocks holding a kept one) in proportion.
-        toScan += sortLists.keysToScan(list, wanted, run.start, run.end) * Math.min(1, limit / runKept);
+        toScan +=
+          sortLists.keysToScan(list, wanted, run.start, run.end) * Math.min(1, limit / (run.through - run.before));
       }
     }
     // The walk stops at its `limit`-th row of the group, about limit / groupCount of the date's records (the lists'

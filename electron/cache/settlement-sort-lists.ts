@@ -68,11 +68,16 @@ export interface SortList {
   counts: Uint8Array;
 }
 
-/** One status's keys in a status list, their ids rising: ordinals `start` to `end` (excluded). */
+/**
+ * One status's keys in a status list, their ids rising: ordinals `start` to `end` (excluded), and the list's keys a
+ * filter keeps before each of the two (`before`, `through`).
+ */
 export interface StatusRun {
   value: Value;
   start: number;
   end: number;
+  before: number;
+  through: number;
 }
 
 /** The filter's numbers of payment mode and statuses (-1: a value no record has), its rule and exceptions only. */
@@ -139,8 +144,8 @@ export function createSortLists(db: Database) {
   const wantedKept = new Map<string, ReadonlySet<number>>();
   /** Per status column, its value by class (`classValues`). */
   const classValuesKept = new Map<number, Map<number, Value>>();
-  /** A status list's runs (`runsOf`), for as long as the list is kept. */
-  const runsKept = new WeakMap<SortList, readonly StatusRun[]>();
+  /** A status list's runs by the filter's classes (`runsOf`; null: all), for as long as the list is kept. */
+  const runsKept = new WeakMap<SortList, Map<ReadonlySet<number> | null, readonly StatusRun[]>>();
 
   /** Drops what was kept when the data's generation is not the one it was read under. */
   function renew(now: string) {
@@ -203,23 +208,35 @@ export function createSortLists(db: Database) {
   }
 
   /**
-   * A status list's runs: each status's keys, ids rising, from ordinal `start` to `end` (excluded). One seek past
-   * each status's last key.
+   * A status list's runs holding a key the classes `wanted` keeps (null: every class), each status's keys in id order,
+   * with the list's kept keys before and after it. Found once per list and filter while the data stays the same: a
+   * page of the date order reads them for each date it spans, a jump for each count.
    */
-  function runsOf(l: SortList): readonly StatusRun[] {
-    let runs = runsKept.get(l);
+  function runsOf(l: SortList, wanted: ReadonlySet<number> | null): readonly StatusRun[] {
+    const byFilter = runsKept.get(l) ?? runsKept.set(l, new Map()).get(l)!;
+    let runs = byFilter.get(wanted);
     if (runs === undefined) {
       const found: StatusRun[] = [];
       for (let start = 0, size = l.n.at(-1)!; start < size;) {
         const b = blockOf(l, start);
         const value = valueIn(l, b, start - l.n[b]!);
+        // One seek past the status's last key.
         const end = seek(l, [value, Number.MAX_SAFE_INTEGER]).n;
-        found.push({ value, start, end });
+        const before = keptAt(l, start, wanted);
+        const through = keptAt(l, end, wanted);
+        if (through > before) found.push({ value, start, end, before, through });
         start = end;
       }
-      runsKept.set(l, (runs = found));
+      byFilter.set(wanted, (runs = found));
     }
     return runs;
+  }
+
+  /** A list's keys the classes `wanted` keeps (null: all) before ordinal `n`: the marks' count, and its block's. */
+  function keptAt(l: SortList, n: number, wanted: ReadonlySet<number> | null): number {
+    const b = blockOf(l, n);
+    const at = n - l.n[b]!;
+    return wanted === null ? n : keptAtMarks(l, wanted)[b]! + keptBefore(l, b, at, wanted);
   }
 
   /** A list's block `b`, decoded. */
@@ -422,6 +439,7 @@ export function createSortLists(db: Database) {
     block,
     blockOf,
     runsOf,
+    keptAt,
     seek,
     seekKept,
     seekFrom,
