@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { DESK_ROLES, type DeskRole } from '../../shared/desk';
 import { clientConfig, type DeskLogin } from './connection';
+import { withClient } from './checkout';
 import { DeskError, deskErrorOf } from './errors';
 import { createDeskApprovals } from './approvals';
 import { createDeskExceptions } from './exceptions';
@@ -89,8 +90,8 @@ export async function openDesk(options: OpenDeskOptions) {
   try {
     status = await statusOf(pool, options.connection.user);
     // Best effort: a connection the server refuses now (its connections all taken) is asked again by the read.
-    const warm = await Promise.allSettled(Array.from({ length: WARM_CONNECTIONS }, () => pool.connect()));
-    for (const client of warm) if (client.status === 'fulfilled') client.value.release();
+    // All asked at once, so each is a connection of its own (one that is free would be handed out again).
+    await Promise.allSettled(Array.from({ length: WARM_CONNECTIONS }, () => withClient(pool, async () => undefined)));
   } catch (e) {
     await pool.end().catch(() => undefined);
     throw deskErrorOf(e);

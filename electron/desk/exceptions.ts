@@ -16,6 +16,7 @@ import type {
   QueuePage,
   QueueRow,
 } from '../../shared/desk';
+import { withClient } from './checkout';
 import { DeskError, deskErrorOf, isUnreachable } from './errors';
 
 /** One record that breaks a rule, as a sync publishes it. */
@@ -110,59 +111,46 @@ export function createDeskExceptions(pool: pg.Pool, me: string, consoleName: str
     selection: QueueFilter | null,
   ): Promise<BulkResult> {
     const requestId = randomUUID();
-    let client: pg.PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (e) {
-      throw deskErrorOf(e);
-    }
-    // A connection lost mid-transaction also fails the query in flight, which is where it is handled; pg would
-    // otherwise raise the same loss again as an 'error' event no one listens for on a checked-out client.
-    const lost = () => undefined;
-    client.on('error', lost);
-    let sent = false;
-    try {
-      await client.query('BEGIN');
-      const keys = await keysOf(client);
-      if (keys.length === 0) throw new DeskError('EXCEPTION_REFUSED', 'No exceptions match; nothing was changed.');
-      const { rows } = await client.query<{ r: { count: number; digest: string; journalSeq: number } }>(
-        'SELECT desk.act_on_exceptions($1, $2, $3, $4, $5, $6) AS r',
-        [
-          JSON.stringify(keys.map(wireKey)),
-          action,
-          text,
-          selection ? JSON.stringify(selection) : null,
-          consoleName,
-          requestId,
-        ],
-      );
-      sent = true;
-      await client.query('COMMIT');
-      client.off('error', lost);
-      client.release();
-      const r = rows[0]!.r;
-      return { action: action as BulkResult['action'], count: r.count, digest: r.digest, journalSeq: r.journalSeq };
-    } catch (e) {
-      client.off('error', lost);
-      if (isUnreachable(e)) {
-        client.release(e as Error);
-        if (sent) {
-          throw new DeskError(
-            'DESK_OUTCOME_UNKNOWN',
-            `The desk connection was lost while the ${action} was being committed: it was applied to all of them or ` +
-              `to none. Look at the queue once the desk answers again; its journal entry, if any, holds request ${requestId}.`,
+    return withClient(pool, async (client) => {
+      let sent = false;
+      try {
+        await client.query('BEGIN');
+        const keys = await keysOf(client);
+        if (keys.length === 0) throw new DeskError('EXCEPTION_REFUSED', 'No exceptions match; nothing was changed.');
+        const { rows } = await client.query<{ r: { count: number; digest: string; journalSeq: number } }>(
+          'SELECT desk.act_on_exceptions($1, $2, $3, $4, $5, $6) AS r',
+          [
+            JSON.stringify(keys.map(wireKey)),
+            action,
+            text,
+            selection ? JSON.stringify(selection) : null,
+            consoleName,
             requestId,
+          ],
+        );
+        sent = true;
+        await client.query('COMMIT');
+        const r = rows[0]!.r;
+        return { action: action as BulkResult['action'], count: r.count, digest: r.digest, journalSeq: r.journalSeq };
+      } catch (e) {
+        if (isUnreachable(e)) {
+          if (sent) {
+            throw new DeskError(
+              'DESK_OUTCOME_UNKNOWN',
+              `The desk connection was lost while the ${action} was being committed: it was applied to all of them or ` +
+                `to none. Look at the queue once the desk answers again; its journal entry, if any, holds request ${requestId}.`,
+              requestId,
+            );
+          }
+          throw new DeskError(
+            'DESK_UNREACHABLE',
+            `The desk connection was lost before the ${action} was committed: none of them was changed.`,
           );
         }
-        throw new DeskError(
-          'DESK_UNREACHABLE',
-          `The desk connection was lost before the ${action} was committed: none of them was changed.`,
-        );
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw deskErrorOf(e);
       }
-      await client.query('ROLLBACK').catch(() => undefined);
-      client.release();
-      throw deskErrorOf(e);
-    }
+    });
   }
 
   return {

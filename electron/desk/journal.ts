@@ -158,31 +158,25 @@ export function createDeskJournal(pool: pg.Pool, consoleName: string) {
 
     /** The whole chain, read in order on one snapshot; `known` is the head this console saw last. */
     async verify(known: JournalHead | null): Promise<DeskVerifyResult> {
-      const client = await pool.connect();
       const problems: string[] = [];
       let expectedSeq = 1;
       let prev = GENESIS_HASH;
       let entries = 0;
       let knownSeen = known === null || known.seq === 0;
-      try {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-        const { rows } = await client.query<Row>(`SELECT ${COLUMNS} FROM desk.journal ORDER BY seq`);
-        for (const row of rows) {
-          entries++;
-          if (row.seq !== expectedSeq) problems.push(`entry ${expectedSeq} is missing (the next one is ${row.seq})`);
-          if (row.prev_hash !== prev) problems.push(`entry ${row.seq} does not follow the entry before it`);
-          if (deskEntryHash(row) !== row.hash) problems.push(`entry ${row.seq} was changed after it was written`);
-          if (known && row.seq === known.seq) {
-            knownSeen = true;
-            if (row.hash !== known.hash)
-              problems.push(`entry ${row.seq} is not the one this console saw: the chain was rewritten from there`);
-          }
-          expectedSeq = row.seq + 1;
-          prev = row.hash;
+      // One statement: one snapshot of the whole chain.
+      const { rows } = await pool.query<Row>(`SELECT ${COLUMNS} FROM desk.journal ORDER BY seq`);
+      for (const row of rows) {
+        entries++;
+        if (row.seq !== expectedSeq) problems.push(`entry ${expectedSeq} is missing (the next one is ${row.seq})`);
+        if (row.prev_hash !== prev) problems.push(`entry ${row.seq} does not follow the entry before it`);
+        if (deskEntryHash(row) !== row.hash) problems.push(`entry ${row.seq} was changed after it was written`);
+        if (known && row.seq === known.seq) {
+          knownSeen = true;
+          if (row.hash !== known.hash)
+            problems.push(`entry ${row.seq} is not the one this console saw: the chain was rewritten from there`);
         }
-        await client.query('COMMIT');
-      } finally {
-        client.release();
+        expectedSeq = row.seq + 1;
+        prev = row.hash;
       }
       if (!knownSeen)
         problems.push(`entries up to ${known!.seq}, which this console saw, are gone: the journal was cut short`);

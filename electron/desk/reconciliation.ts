@@ -15,6 +15,7 @@ import {
 } from '../../shared/bank-matching';
 import { columnMapping, type ColumnMapping, type StatementLineIn } from '../../shared/bank-statement';
 import type { BankAccount, BatchRow, StoredLine, StoredMatch } from '../cache/reconciliation';
+import { readSnapshot } from './checkout';
 import { deskErrorOf } from './errors';
 
 /** An account's lines of a period and every match by hand and apart pair that bears on them, read at one instant. */
@@ -57,15 +58,8 @@ const settingsOf = (value: unknown): ReconSettings => {
 };
 
 /** An account's period as one snapshot (see DeskReconSnapshot). */
-async function readSnapshot(pool: pg.Pool, accountId: number, from: string, to: string): Promise<DeskReconSnapshot> {
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (e) {
-    throw deskErrorOf(e);
-  }
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+function snapshotOf(pool: pg.Pool, accountId: number, from: string, to: string): Promise<DeskReconSnapshot> {
+  return readSnapshot(pool, async (client) => {
     const settings = await client.query<{ value: unknown }>(
       "SELECT value FROM desk.recon_settings WHERE key = 'matching'",
     );
@@ -103,7 +97,6 @@ async function readSnapshot(pool: pg.Pool, accountId: number, from: string, to: 
           GROUP BY s.id HAVING min(l.date) <= $3 AND max(l.date) >= $2 ORDER BY s.id`,
       [accountId, from, to],
     );
-    await client.query('COMMIT');
     return {
       statements: statements.rows,
       settings: settingsOf(settings.rows[0]?.value ?? null),
@@ -119,12 +112,7 @@ async function readSnapshot(pool: pg.Pool, accountId: number, from: string, to: 
       })),
       apart: new Set(apart.rows.map((r) => r.k)),
     };
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw deskErrorOf(e);
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export function createDeskReconciliation(pool: pg.Pool, consoleName: string) {
@@ -152,7 +140,7 @@ export function createDeskReconciliation(pool: pg.Pool, consoleName: string) {
     },
 
     /** Lines dated from..to and the matches by hand: one REPEATABLE READ transaction, so they agree. */
-    snapshot: (accountId: number, from: string, to: string) => readSnapshot(pool, accountId, from, to),
+    snapshot: (accountId: number, from: string, to: string) => snapshotOf(pool, accountId, from, to),
 
     async importStatement(
       account: string,

@@ -29,8 +29,8 @@ export interface TestDesk {
   superuser(): Promise<pg.Client>;
   /** A raw SQL session as a person (what psql would give them). */
   rawAs(login: string): Promise<pg.Client>;
-  /** A console of a person: the desk as the app opens it. */
-  open(login: string, console?: string): Promise<Desk>;
+  /** A console of a person: the desk as the app opens it; `onError` hears a connection the pool held idle lost. */
+  open(login: string, console?: string, onError?: (e: Error) => void): Promise<Desk>;
   addPerson(login: string, role: DeskRole): Promise<void>;
 }
 
@@ -77,11 +77,12 @@ export async function createTestDesk(cluster: TestCluster, people: Record<string
       await c.connect();
       return c;
     },
-    open: (name, console = `${name}-console`) =>
+    open: (name, console = `${name}-console`, onError) =>
       openDesk({
         connection: { host: cluster.host, port: cluster.port, database, user: who(name), tls: 'none' },
         password: PASSWORD,
         console,
+        onError,
       }),
   };
 }

@@ -1,0 +1,69 @@
+/**
+ * A server that dies under a connection the console holds for several statements (a snapshot read, an action on
+ * exceptions) on a real PostgreSQL: the call fails as "the desk cannot be reached", nothing is raised uncaught (an
+ * uncaught error would end the main process), and the same call works once the server is back and the console has
+ * dropped the connections it held idle.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Desk } from '../../electron/desk/desk';
+import { createTestDesk, publishedException, type TestDesk } from '../support/desk';
+import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
+
+const DATE = '2026-06-12';
+
+describe.runIf(postgresAvailable())('a desk connection lost under a client the console holds', () => {
+  let cluster: TestCluster;
+  let desk: TestDesk;
+  let d: Desk;
+  /** Resolves when the pool hears that a connection it held idle is gone. */
+  let idleLost: Promise<void>;
+  const uncaught: unknown[] = [];
+  const hear = (e: unknown) => uncaught.push(e);
+
+  beforeAll(async () => {
+    cluster = await startCluster();
+    desk = await createTestDesk(cluster, { olga: 'operator' });
+    const setUp = await desk.open('olga');
+    await setUp.exceptions.publish(DATE, [publishedException(1)]);
+    await setUp.close();
+  });
+  afterAll(() => cluster?.destroy());
+  beforeEach(async () => {
+    // Opened with its pool's connections made (desk.ts keeps two), so the call below takes one the server drops.
+    let heard!: () => void;
+    idleLost = new Promise((resolve) => (heard = resolve));
+    d = await desk.open('olga', 'olga-console', () => heard());
+    uncaught.length = 0;
+    process.on('uncaughtException', hear);
+  });
+  afterEach(async () => {
+    process.off('uncaughtException', hear);
+    await d.close();
+  });
+
+  /** `call` made the moment the server has stopped, before the console has heard that its connections are gone. */
+  async function acrossALoss<R>(call: () => Promise<R>): Promise<R> {
+    cluster.stop();
+    try {
+      await expect(call()).rejects.toMatchObject({ code: 'DESK_UNREACHABLE' });
+      // The call took one of the pool's two; the other, idle, is dropped when its loss is heard.
+      await idleLost;
+    } finally {
+      cluster.start();
+    }
+    expect(uncaught).toEqual([]);
+    return call();
+  }
+
+  it('a snapshot of an account’s period', async () => {
+    const again = await acrossALoss(() => d.reconciliation.snapshot(1, DATE, DATE));
+    expect(again.lines).toEqual([]);
+  });
+
+  it('an action on an exception, which is not applied', async () => {
+    const [row] = (await d.exceptions.queue({ state: 'open' }, { offset: 0, limit: 1 })).rows;
+    const done = await acrossALoss(() => d.exceptions.act(row!, 'resolve', 'paid on the 14th'));
+    expect(done.count).toBe(1);
+    expect((await d.exceptions.queue({ state: 'resolved' }, { offset: 0, limit: 1 })).total).toBe(1);
+  });
+});
