@@ -490,6 +490,12 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
       const { first, ids: shownIds, all } = (await shown.jsonValue())!;
       most = Math.max(most, all);
       expect(shownIds).toEqual(ids.slice(first, first + shownIds.length));
+      // The first row, active and scrolled out of view, is not named to a screen reader as if it were there.
+      const named = await grid().evaluate((el) => {
+        const id = el.getAttribute('aria-activedescendant');
+        return id === null || document.getElementById(id) !== null;
+      });
+      expect(named, `the active row at step ${step}`).toBe(true);
     }
     const total = ids.length;
     expect(most).toBeLessThan(80);
@@ -509,10 +515,13 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
 
     await grid().focus();
     await page.keyboard.press('Home');
-    const active = async () => {
-      const id = await grid().getAttribute('aria-activedescendant');
-      return page.locator(`[id="${id}"]`).getAttribute('data-id');
-    };
+    // One read in the page: the row the grid names may be gone from the page by a second read (drawn out of view),
+    // and a locator waiting for it would outlast the poll.
+    const active = () =>
+      grid().evaluate((el) => {
+        const id = el.getAttribute('aria-activedescendant');
+        return id ? (document.getElementById(id)?.getAttribute('data-id') ?? null) : null;
+      });
     await expect.poll(active).toBe(String(ids[0]));
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');

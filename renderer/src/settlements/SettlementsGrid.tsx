@@ -347,7 +347,8 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
         aria-rowcount={rows + 1}
         aria-colcount={columns.length}
         aria-busy={busy || source.loadingFirst || going !== null}
-        aria-activedescendant={rows > 0 ? rowIds(active) : undefined}
+        // Only a row that is drawn: one scrolled out of view is not in the page for a screen reader to read.
+        aria-activedescendant={active >= start && active <= end && rows > 0 ? rowIds(active) : undefined}
         tabIndex={0}
         className={`stl-grid stl-grid-${density}`}
         // Rendered in the scroll event itself, which the browser dispatches before painting the frame: the rows
