@@ -144,6 +144,8 @@ describe.runIf(ready)('Beneficiary import', () => {
     cache.upsert({ beneficiary_id: id, name: 'Earlier Name', account_number: '111122223333', ifsc: 'UTIB0000111' });
     await page.getByLabel('Fetch by id', { exact: true }).fill(id);
     await page.getByRole('button', { name: 'Fetch', exact: true }).click();
+    // The click returns once it is dispatched; the fetch stores the payee's details as the service has them.
+    await expect.poll(() => cache.get(id)?.name).not.toBe('Earlier Name');
     const fetched = cache.get(id)!;
     const detail = page.getByRole('complementary', { name: fetched.name });
     const notice = detail.getByRole('alert').filter({ hasText: 'Bank details changed on' });
