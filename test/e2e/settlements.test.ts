@@ -69,6 +69,13 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
   const grid = () => page.getByRole('grid', { name: 'Settlements' });
   const totalsBar = () => page.getByRole('region', { name: 'Totals' });
 
+  /**
+   * An attribute of the element `locator` finds now, or null: a poll's read of a row that may be out of the page for
+   * a moment, where a locator's read would wait up to 30 s for it, longer than the poll.
+   */
+  const attributeNow = (locator: Locator, name: string) =>
+    locator.evaluateAll((found, n) => found[0]?.getAttribute(n) ?? null, name);
+
   async function settled(locator: Locator): Promise<void> {
     await page.waitForFunction((el) => el?.getAttribute('aria-busy') !== 'true', await locator.elementHandle());
   }
@@ -541,7 +548,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
       await page.getByRole('button', { name: 'Go', exact: true }).click();
       await expect.poll(active, { timeout: 10_000 }).toBe(String(ids[n - 1]));
       const selected = page.locator('[role=grid] [role=row][aria-selected=true]');
-      await expect.poll(() => selected.getAttribute('data-id'), { timeout: 10_000 }).toBe(String(ids[n - 1]));
+      await expect.poll(() => attributeNow(selected, 'data-id'), { timeout: 10_000 }).toBe(String(ids[n - 1]));
       const head = (await grid().locator('[role=row]').first().boundingBox())!;
       const row = (await selected.boundingBox())!;
       expect(Math.abs(row.y - (head.y + head.height)), `row ${n} at the top`).toBeLessThanOrEqual(1);
@@ -580,7 +587,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
       await page.getByLabel('Go to row').fill(String(n));
       await page.getByRole('button', { name: 'Go', exact: true }).click();
       const selected = page.locator('[role=grid] [role=row][aria-selected=true]');
-      await expect.poll(() => selected.getAttribute('aria-rowindex'), { timeout: 10_000 }).toBe(String(n + 1));
+      await expect.poll(() => attributeNow(selected, 'aria-rowindex'), { timeout: 10_000 }).toBe(String(n + 1));
       await page.waitForFunction(() => !document.querySelector('[role=grid] [role=row][aria-busy=true]'));
       const probe = await page.evaluate(
         () =>
@@ -656,7 +663,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
 
       await page.evaluate(() => (window as unknown as { __goProbe: { release(): void } }).__goProbe.release());
       const selected = page.locator('[role=grid] [role=row][aria-selected=true]');
-      await expect.poll(() => selected.getAttribute('aria-rowindex'), { timeout: 10_000 }).toBe(String(n + 1));
+      await expect.poll(() => attributeNow(selected, 'aria-rowindex'), { timeout: 10_000 }).toBe(String(n + 1));
       const head = (await grid().locator('[role=row]').first().boundingBox())!;
       expect(
         Math.abs((await selected.boundingBox())!.y - (head.y + head.height)),
@@ -703,7 +710,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
         input.form!.requestSubmit();
       });
       const selected = page.locator('[role=grid] [role=row][aria-selected=true]');
-      await expect.poll(() => selected.getAttribute('aria-rowindex'), { timeout: 10_000 }).toBe(String(n + 1));
+      await expect.poll(() => attributeNow(selected, 'aria-rowindex'), { timeout: 10_000 }).toBe(String(n + 1));
     } finally {
       const date = grid().getByRole('columnheader', { name: 'Date' });
       await date.getByRole('button').click();
