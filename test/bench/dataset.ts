@@ -11,7 +11,7 @@ import { CACHE_FILE_SUFFIXES, openCache, type Cache } from '../../electron/cache
 import type { SettlementRecord } from '../../shared/api/settlements';
 import { addDays } from '../../shared/time';
 import { MAX_PER_DAY } from '../../electron/sandbox/data/settlements';
-import { BENCH_DATE, ingestDates, recordPages, scratchDir } from './cache';
+import { BENCH_DATE, ingestDates, recordPages, scratchDir } from './records';
 
 export const DATASET_DAYS = 90;
 /** Rows of the find, open and ui groups when `--rows` is not given. */

@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openCache } from '../../electron/cache/database';
 import { addDays } from '../../shared/time';
-import { BENCH_DATE, ingest, recordPages, scratchDir } from './cache';
+import { BENCH_DATE, ingest, recordPages, scratchDir } from './records';
 import type { ChildArgs, ChildResult } from './export-child';
 import type { Bench } from './run';
 

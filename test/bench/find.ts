@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { openCache, type Cache } from '../../electron/cache/database';
 import { SETTLEMENT_SORT_COLUMNS, type SettlementFilter, type SettlementSort } from '../../shared/settlement-query';
 import { addDays } from '../../shared/time';
-import { scratchDir } from './cache';
+import { scratchDir } from './records';
 import { DATASET_FROM, DATASET_ROWS, DATASET_TO, datasetCopy } from './dataset';
 import type { Bench } from './run';
 

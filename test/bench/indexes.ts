@@ -21,7 +21,7 @@ import { openCache } from '../../electron/cache/database';
 import { ROW_COLUMNS, fieldValues } from '../../electron/cache/settlement-rows';
 import { addDays } from '../../shared/time';
 import type { SettlementRecord } from '../../shared/api/settlements';
-import { ingestDates, recordPages, scratchDir } from './cache';
+import { ingestDates, recordPages, scratchDir } from './records';
 import { DATASET_ROWS, DATASET_TO, SYNC_PER_DAY, datasetCopy } from './dataset';
 import type { Bench } from './run';
 

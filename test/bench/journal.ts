@@ -16,7 +16,7 @@ import { createJournal } from '../../electron/journal/journal';
 import { defaultVerifyThreads } from '../../electron/journal/verify';
 import { PAGE_SQL } from '../../electron/journal/verify-range';
 import { createProfileStore } from '../../electron/profiles/profile-store';
-import { scratchDir } from './cache';
+import { scratchDir } from './records';
 import type { Bench } from './run';
 
 const VERIFY_TARGET_MS = 3_000;

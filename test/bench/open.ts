@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openCache } from '../../electron/cache/database';
-import { scratchDir } from './cache';
+import { scratchDir } from './records';
 import { DATASET_FROM, DATASET_ROWS, DATASET_TO, datasetCopy } from './dataset';
 import type { Bench } from './run';
 

@@ -13,7 +13,7 @@
 import { join } from 'node:path';
 import { openCache } from '../../electron/cache/database';
 import type { SettlementSort } from '../../shared/settlement-query';
-import { BENCH_DATE, ingest, recordPages, scratchDir } from './cache';
+import { BENCH_DATE, ingest, recordPages, scratchDir } from './records';
 import type { Bench } from './run';
 
 const PAGE_TARGET_MS = 10;

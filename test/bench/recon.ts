@@ -19,7 +19,7 @@ import { buildStatement, statementCsv } from '../../electron/sandbox/data/bank-s
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { addDays } from '../../shared/time';
-import { scratchDir } from './cache';
+import { scratchDir } from './records';
 import { DATASET_DAYS, DATASET_FROM, DATASET_TO, datasetCopy } from './dataset';
 import { createJournal } from '../../electron/journal/journal';
 import { createProfileStore } from '../../electron/profiles/profile-store';

@@ -26,7 +26,8 @@ import { SETTLEMENT_PAGE } from '../../shared/api/settlements';
 import { SYNC_CONCURRENCY } from '../../shared/profiles';
 import { firstLine } from '../support/child-process';
 import { basicHeader } from '../support/sandbox-http';
-import { scratchDir, sqliteCeiling } from './cache';
+import { sqliteCeiling } from './cache';
+import { scratchDir } from './records';
 import { bareSettlementPage } from './client';
 import type { Bench } from './run';
 

@@ -14,7 +14,7 @@ import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
 import { addDays } from '../../shared/time';
 import { memoryStore } from '../support/memory-store';
-import { scratchDir } from './cache';
+import { scratchDir } from './records';
 import { DATASET_DAYS, DATASET_ROWS, DATASET_TO, datasetCopy } from './dataset';
 import type { Bench } from './run';
 
