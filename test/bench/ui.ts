@@ -15,21 +15,21 @@
  *
  * Each action's series runs twice: on an idle machine, then with both cores loaded by a fixed background job the
  * bench starts and stops itself (ui-load.ts); the targets are for the idle one. Beside each, `main_block_max_ms`:
- * the longest block of the main process's event loop during the action (`perf_hooks.monitorEventLoopDelay` in this
- * process, which runs the core under the harness), under 16 ms (issue 33 item 5: a frame's time, so IPC for other
- * screens is never held; the grid's reads run in a worker thread, electron/cache/settlement-reader.ts). This
- * process also runs the harness's HTTP bridge and Playwright's client, so the figure is an upper bound on the
- * core's own blocks. Frames: requestAnimationFrame intervals while the table scrolls at a steady pace.
+ * the longest block of the main process's event loop during the action (`perf_hooks.monitorEventLoopDelay` in the
+ * process that runs the core and the harness's IPC bridge, ui-core.ts, apart from this one's Playwright client and
+ * SQL), under 16 ms (issue 33 item 5: a frame's time, so IPC for other screens is never held; the grid's reads run in
+ * a worker thread, electron/cache/settlement-reader.ts). Frames: requestAnimationFrame intervals while the table
+ * scrolls at a steady pace.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { join } from 'node:path';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { PAGE_SIZE } from '../../renderer/src/settlements/paged-rows';
 import { formatDdMmYyyy } from '../../shared/format';
-import { memoryStore } from '../support/memory-store';
-import { startApp } from '../e2e/support';
-import { datasetCopy, fullDays, syncDays, SYNC_DAYS, SYNC_PER_DAY, type DatasetShape } from './dataset';
+import { openAppPage } from '../e2e/support';
+import { fullDays, syncDays, SYNC_DAYS, SYNC_PER_DAY, type DatasetShape } from './dataset';
+import type { UiCoreAnswer, UiCoreRequest } from './ui-core';
 import { startLoad } from './ui-load';
 import { armProbe, probeResult, type ProbeSpec, type RowCheck } from './ui-probe';
 import type { Bench, BenchResult } from './run';
@@ -129,24 +129,24 @@ interface Series {
   waiting: number[];
 }
 
+/** Where an action's figures go: its series, and the console process that times its own loop's blocks. */
+interface Recorder {
+  series: Map<string, Series>;
+  consoleProcess: ConsoleProcess;
+}
+
 /** Runs one action: `before` untimed, then the probe armed, then `act` (the person's input), then its figures. */
-async function timed(
-  page: Page,
-  spec: ProbeSpec,
-  act: () => Promise<void>,
-  into: Map<string, Series>,
-  action: string,
-): Promise<void> {
-  const loop = monitorEventLoopDelay({ resolution: 1 });
+async function timed(page: Page, spec: ProbeSpec, act: () => Promise<void>, into: Recorder, action: string) {
   await armProbe(page, spec);
-  loop.enable();
+  await into.consoleProcess.ask('start');
   await act();
   const result = await probeResult(page);
-  loop.disable();
-  const s = into.get(action) ?? into.set(action, { first: [], final: [], block: [], waiting: [] }).get(action)!;
+  const { blockMs } = await into.consoleProcess.ask('stop');
+  const series = into.series;
+  const s = series.get(action) ?? series.set(action, { first: [], final: [], block: [], waiting: [] }).get(action)!;
   s.first.push(result.first_rows_ms);
   s.final.push(result.final_ms);
-  s.block.push(loop.max / 1e6);
+  s.block.push(blockMs);
   s.waiting.push(result.waiting_frames);
 }
 
@@ -163,7 +163,7 @@ async function clearFilters(page: Page, all: { count: number; settled: number })
 }
 
 /** Each action once with the rep's inputs; the screen back to every record after each. */
-async function oneRound(page: Page, figures: Figures, rep: number, inputs: Inputs, into: Map<string, Series>) {
+async function oneRound(page: Page, figures: Figures, rep: number, inputs: Inputs, into: Recorder) {
   const all = figures.all();
   const base = { startOn: ['keydown', 'pointerdown'] as const, minInputs: 1, chart: true };
   const box = page.locator('input[data-search]');
@@ -282,7 +282,7 @@ const txnColumn = (page: Page) =>
  * A jump by the mouse wheel to a fraction of the result (headless Chromium draws no scrollbar to drag: Playwright
  * starts it with --hide-scrollbars), then "go to row" 1% further on, each from the top.
  */
-async function jumpAndGo(page: Page, rep: number, all: { count: number; settled: number }, into: Map<string, Series>) {
+async function jumpAndGo(page: Page, rep: number, all: { count: number; settled: number }, into: Recorder) {
   const base = { minInputs: 1, chart: true, ...all };
   const grid = page.getByRole('grid');
   const fraction = JUMP_FRACTIONS[rep % JUMP_FRACTIONS.length]!;
@@ -394,25 +394,67 @@ function summary(series: Map<string, Series>) {
   );
 }
 
+/**
+ * The console (ui-core.ts) in a process of its own, on a copy of the data set: its loop's blocks are the core's and
+ * its IPC bridge's, as the app's main process would have them, not this process's (Playwright's client, the bench's
+ * SQL). One request at a time; a process that ends fails what waits on it.
+ */
+function startConsoleProcess(shape: DatasetShape, rows: number) {
+  const child = fork(fileURLToPath(new URL('./ui-core.ts', import.meta.url)), [shape, String(rows)], {
+    execArgv: process.execArgv,
+  });
+  let ended: Error | null = null;
+  let waiting: { type: UiCoreAnswer['type']; resolve(a: UiCoreAnswer): void; reject(e: Error): void } | null = null;
+  child.on('message', (answer: UiCoreAnswer) => {
+    if (waiting?.type !== answer.type) return;
+    const w = waiting;
+    waiting = null;
+    w.resolve(answer);
+  });
+  child.once('exit', (code, signal) => {
+    ended = new Error(`The bench's console process ended (${code ?? signal}).`);
+    waiting?.reject(ended);
+  });
+  const next = <K extends UiCoreAnswer['type']>(type: K) =>
+    new Promise<Extract<UiCoreAnswer, { type: K }>>((resolve, reject) => {
+      if (ended) return reject(ended);
+      waiting = { type, resolve: resolve as (a: UiCoreAnswer) => void, reject };
+    });
+  const ask = <K extends UiCoreRequest['type']>(type: K) => {
+    const answer = next(type);
+    child.send({ type });
+    return answer;
+  };
+  return {
+    ready: next('ready'),
+    ask,
+    async close() {
+      if (ended) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      await ask('close');
+      await gone;
+    },
+  };
+}
+type ConsoleProcess = ReturnType<typeof startConsoleProcess>;
+
 /** The screen on one data set: every action REPS times idle, then REPS times busy, then the frames. */
 async function* onDataset(shape: DatasetShape, rows: number): AsyncGenerator<BenchResult> {
   const days = shape === 'sync' ? syncDays(rows) : fullDays(rows);
   const from = days[0]![0];
   const to = days.at(-1)![0];
-  let file = '';
-  const app = await startApp({
-    vault: memoryStore(),
-    viewport: { width: 1440, height: 900 },
-    // Frames and latencies as the browser has them, not through Playwright's fixed clock.
-    pageClock: 'browser',
-    prepare({ core, dataDir }) {
-      file = join(dataDir, 'cache', `${core.profiles.active().id}.sqlite`);
-      datasetCopy(rows, file, shape);
-    },
-  });
-  const figures = cacheFigures(file, from, to);
+  const consoleProcess = startConsoleProcess(shape, rows);
+  let browser: Awaited<ReturnType<typeof openAppPage>> | null = null;
+  let figures: ReturnType<typeof cacheFigures> | null = null;
   try {
-    const { page } = app;
+    const { url, file } = await consoleProcess.ready;
+    browser = await openAppPage(url, async () => void (await consoleProcess.ask('stream')), {
+      viewport: { width: 1440, height: 900 },
+      // Frames and latencies as the browser has them, not through Playwright's fixed clock.
+      pageClock: 'browser',
+    });
+    figures = cacheFigures(file, from, to);
+    const { page } = browser;
     // tsx's keepNames wraps functions in a `__name` helper the page does not have.
     await page.evaluate('globalThis.__name = (fn) => fn');
     await page.getByRole('navigation').getByRole('button', { name: 'Settlements' }).click();
@@ -424,8 +466,8 @@ async function* onDataset(shape: DatasetShape, rows: number): AsyncGenerator<Ben
     const all = figures.all();
     await settled(page, all, true);
     const inputs = inputsOf(figures, 0);
-    const idle = new Map<string, Series>();
-    const busy = new Map<string, Series>();
+    const idle: Recorder = { series: new Map(), consoleProcess };
+    const busy: Recorder = { series: new Map(), consoleProcess };
     for (let rep = 0; rep < REPS; rep++) await oneRound(page, figures, rep, inputs, idle);
     const load = startLoad();
     try {
@@ -436,7 +478,7 @@ async function* onDataset(shape: DatasetShape, rows: number): AsyncGenerator<Ben
       await load.stop();
     }
     const frames = await scrollFrames(page, Math.min(SCROLL_PAGES * PAGE_SIZE, all.count), SCROLL_ROWS_PER_FRAME);
-    const actions = summary(idle);
+    const actions = summary(idle.series);
     const p95 = percentile(frames, 0.95);
     const p99 = percentile(frames, 0.99);
     yield {
@@ -446,7 +488,7 @@ async function* onDataset(shape: DatasetShape, rows: number): AsyncGenerator<Ben
       from,
       to,
       actions,
-      busy: { load_threads: load.threads, actions: summary(busy) },
+      busy: { load_threads: load.threads, actions: summary(busy.series) },
       frame_p50_ms: round(percentile(frames, 0.5)),
       frame_p95_ms: round(p95),
       frame_p99_ms: round(p99),
@@ -463,10 +505,13 @@ async function* onDataset(shape: DatasetShape, rows: number): AsyncGenerator<Ben
         p95 <= TARGETS.frame_p95_ms &&
         p99 <= TARGETS.frame_p99_ms,
     };
-    if (app.consoleErrors.length > 0) throw new Error(`The page logged errors: ${app.consoleErrors.join(' | ')}`);
+    if (browser.consoleErrors.length > 0) {
+      throw new Error(`The page logged errors: ${browser.consoleErrors.join(' | ')}`);
+    }
   } finally {
-    figures.close();
-    await app.close();
+    figures?.close();
+    await browser?.close();
+    await consoleProcess.close();
   }
 }
 

@@ -83,8 +83,8 @@ export interface StartAppOptions {
   pageClock?: 'fixed' | 'browser';
 }
 
-export interface RunningApp {
-  page: Page;
+/** What runs beside the browser: the sandbox, the core on it and the harness that serves the renderer and its IPC. */
+export interface AppCore {
   core: Core;
   sandbox: Sandbox;
   /** The sandbox's merchant key and secret, new for each start. */
@@ -92,22 +92,21 @@ export interface RunningApp {
   harness: Harness;
   dataDir: string;
   logFile: string;
-  /** Console errors and uncaught page errors, in order. */
-  consoleErrors: string[];
   close(): Promise<void>;
 }
 
-export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
-  const run = randomBytes(6).toString('hex');
-  const merchant = { key: `merchant_${run}`, secret: `sk_${randomBytes(18).toString('base64url')}` };
-  const dataDir = mkdtempSync(join(tmpdir(), 'payout-console-e2e-'));
-  const ownKeychain = !options.vault && options.keychain === true;
-  const vault = options.vault ?? (ownKeychain ? createKeytarStore(`payout-console-e2e-${run}`) : memoryStore());
-  const teardown: (() => Promise<unknown> | void)[] = [() => rmSync(dataDir, { recursive: true, force: true })];
+export interface RunningApp extends AppCore {
+  page: Page;
+  /** Console errors and uncaught page errors, in order. */
+  consoleErrors: string[];
+}
 
+/** A closer that runs the steps pushed to it in reverse, all of them, and reports every failure. */
+function teardownList(first: () => Promise<unknown> | void) {
+  const steps: (() => Promise<unknown> | void)[] = [first];
   const close = async () => {
     const failures: unknown[] = [];
-    for (const step of teardown.splice(0).reverse()) {
+    for (const step of steps.splice(0).reverse()) {
       try {
         await step();
       } catch (error) {
@@ -116,7 +115,17 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     }
     if (failures.length > 0) throw new AggregateError(failures, 'The e2e app did not close cleanly');
   };
+  return { push: (step: () => Promise<unknown> | void) => steps.push(step), close };
+}
 
+/** The sandbox, the core and the harness, as the app runs them (startApp), without a browser. */
+export async function startAppCore(options: StartAppOptions = {}): Promise<AppCore> {
+  const run = randomBytes(6).toString('hex');
+  const merchant = { key: `merchant_${run}`, secret: `sk_${randomBytes(18).toString('base64url')}` };
+  const dataDir = mkdtempSync(join(tmpdir(), 'payout-console-e2e-'));
+  const ownKeychain = !options.vault && options.keychain === true;
+  const vault = options.vault ?? (ownKeychain ? createKeytarStore(`payout-console-e2e-${run}`) : memoryStore());
+  const teardown = teardownList(() => rmSync(dataDir, { recursive: true, force: true }));
   try {
     const sandbox = await startTestSandbox({ ...merchant, settlementsPerDay: options.settlementsPerDay });
     teardown.push(() => sandbox.close());
@@ -147,9 +156,24 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     await options.prepare?.({ core, sandbox, merchant, dataDir });
     const harness = await startHarness(core);
     teardown.push(() => harness.close());
+    return { core, sandbox, merchant, harness, dataDir, logFile, close: teardown.close };
+  } catch (error) {
+    await teardown.close().catch(() => {});
+    throw error;
+  }
+}
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-    teardown.push(() => browser.close());
+/**
+ * A page of Debian's Chromium on the harness at `url`, once its event stream is open (`streamOpen`: the harness's
+ * own, which may run in another process).
+ */
+export async function openAppPage(
+  url: string,
+  streamOpen: () => Promise<void>,
+  options: StartAppOptions = {},
+): Promise<{ page: Page; consoleErrors: string[]; close(): Promise<void> }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  try {
     const context = await browser.newContext({
       colorScheme: options.colorScheme ?? 'light',
       viewport: options.viewport ?? { width: 1280, height: 800 },
@@ -162,7 +186,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
     page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
-    await page.goto(harness.url);
+    await page.goto(url);
     // A page whose bridge failed never opens the event stream: its first uncaught error ends the wait, with what it
     // logged; a page that only takes long is waited for (the hook's own timeout is the one bound).
     await new Promise<void>((resolve, reject) => {
@@ -174,14 +198,28 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
           ),
         );
       page.once('pageerror', failed);
-      void harness.eventStreamOpen().then(() => {
+      void streamOpen().then(() => {
         page.off('pageerror', failed);
         resolve();
       });
     });
-    return { page, core, sandbox, merchant, harness, dataDir, logFile, consoleErrors, close };
+    return { page, consoleErrors, close: () => browser.close() };
   } catch (error) {
-    await close().catch(() => {});
+    await browser.close().catch(() => {});
+    throw error;
+  }
+}
+
+export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
+  const app = await startAppCore(options);
+  try {
+    const browser = await openAppPage(app.harness.url, () => app.harness.eventStreamOpen(), options);
+    // The browser first, then the core and the rest.
+    const teardown = teardownList(app.close);
+    teardown.push(browser.close);
+    return { ...app, page: browser.page, consoleErrors: browser.consoleErrors, close: teardown.close };
+  } catch (error) {
+    await app.close().catch(() => {});
     throw error;
   }
 }
