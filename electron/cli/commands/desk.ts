@@ -91,6 +91,9 @@ const init: Command = {
     const connection = connectionFrom(values);
     const [password] = await readSecrets([`Password of ${connection.user}: `], io.stdin);
     const client = new pg.Client(clientConfig({ connection, password: password!, console: 'desk init' }));
+    // A server lost mid-migration fails the statement in flight, handled below; pg raises the same loss as an 'error'
+    // event too, which unheard would end the command with a stack trace instead of the desk's sentence.
+    client.on('error', () => undefined);
     try {
       await client.connect();
       const done = await initDesk(client);
