@@ -7,7 +7,8 @@
 import type pg from 'pg';
 import { DESK_MIGRATIONS, DESK_SCHEMA_VERSION } from './migrations';
 
-const LOCK = 0x7065736b; // "desk": one advisory lock for every desk init on the server
+/** "desk": one advisory lock for every desk init on the server. */
+export const DESK_INIT_LOCK = 0x7065736b;
 
 export interface InitResult {
   applied: { version: number; name: string }[];
@@ -15,7 +16,7 @@ export interface InitResult {
 }
 
 export async function initDesk(client: pg.ClientBase): Promise<InitResult> {
-  await client.query('SELECT pg_advisory_lock($1)', [LOCK]);
+  await client.query('SELECT pg_advisory_lock($1)', [DESK_INIT_LOCK]);
   try {
     await client.query(`DO $$ BEGIN
       IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'desk_owner') THEN
@@ -53,7 +54,7 @@ export async function initDesk(client: pg.ClientBase): Promise<InitResult> {
     await client.query('GRANT SELECT ON desk.migrations TO viewer');
     return { applied, version: DESK_SCHEMA_VERSION };
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [LOCK]);
+    await client.query('SELECT pg_advisory_unlock($1)', [DESK_INIT_LOCK]);
   }
 }
 

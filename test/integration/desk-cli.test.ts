@@ -1,7 +1,7 @@
 /**
  * The desk from the command line on a real PostgreSQL: the server's administrator runs `desk init` (twice: no
  * change) and adds people; a person joins with their password on standard input (kept in the OS keychain); the
- * queue and a bulk action over it; exit codes for bad input and refusals.
+ * queue and a bulk action over it; exit codes for bad input and refusals; `desk init` cut by a stopped server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,8 @@ import { postgresAvailable, startCluster, type TestCluster } from '../support/po
 import { requireSystem } from '../support/system';
 import { publishedException } from '../support/desk';
 import { openDesk } from '../../electron/desk/desk';
+import { DESK_INIT_LOCK } from '../../electron/desk/migrate';
+import pg from 'pg';
 
 const probe = await createKeytarStore('payout-console-desk-cli-probe').probe();
 const ready = postgresAvailable() && requireSystem('the OS keychain', probe.available ? null : probe.reason);
@@ -119,5 +121,43 @@ describe.runIf(ready)('desk commands', () => {
     expect(notAdmin.stderr).toMatch(/takes the admin role/);
     expect((await olga.run('desk', 'leave')).code).toBe(0);
     expect(JSON.parse((await olga.run('desk', 'status', '--json')).stdout)).toMatchObject({ mode: 'local' });
+  });
+
+  it('says the desk cannot be reached when the server stops while `desk init` waits for another init', async () => {
+    const admin = cliRunner(join(dir, 'admin-cut'));
+    const su = cluster.superuser;
+    // Another administrator's init in progress: this one waits on the lock, its statement in flight.
+    const holder = new pg.Client(su);
+    holder.on('error', () => undefined);
+    await holder.connect();
+    await holder.query('SELECT pg_advisory_lock($1)', [DESK_INIT_LOCK]);
+    const uncaught: unknown[] = [];
+    const hear = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', hear);
+    try {
+      const init = admin.runWithInput(`${su.password}\n`, 'desk', 'init', ...flags, '--user', su.user);
+      const watcher = new pg.Client(su);
+      await watcher.connect();
+      // Until the init waits on the lock, as pg_stat_activity reports it (a session of its own, outside any snapshot).
+      for (;;) {
+        const { rows } = await watcher.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%pg_advisory_lock%'",
+        );
+        if (rows[0]!.n > 0) break;
+      }
+      await watcher.end();
+      cluster.stop();
+      try {
+        const cut = await init;
+        expect(cut.code).toBe(1);
+        expect(cut.stderr).toMatch(/cannot be reached/);
+      } finally {
+        cluster.start();
+      }
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', hear);
+      await holder.end().catch(() => undefined);
+    }
   });
 });
