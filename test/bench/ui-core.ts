@@ -56,4 +56,6 @@ process.on('message', (request: UiCoreRequest) => {
       });
   }
 });
+// A bench that ends without asking (killed, crashed) leaves no console serving behind: its channel's end closes it.
+process.once('disconnect', () => void app.close().finally(() => process.exit()));
 send({ type: 'ready', url: app.harness.url, file });
