@@ -4,10 +4,11 @@
  * order-status lists (sort-keys.ts) instead of walking the rows before it.
  *
  * A date's status list of one gateway holds its keys in (status, id) order: a run of ids in id order per status
- * (`runsOf`, each found once per filter). The kept keys of a run below an id X are one seek, (status, X), less the run's start: a binary search of
- * the marks and of a block's keys (the status from the key's class, no record read), with the marks' kept counts
- * before the block and the block's kept classes before the place. A binary search over X for the smallest id with
- * `rank + 1` kept keys at or below it finds the row: about 20 counts of a few runs each (gateways × statuses).
+ * (`runsOf`, each found once per filter). The kept keys of a run below an id X are one seek, (status, X), less the
+ * run's start: a binary search of the marks and of a block's keys (the status from the key's class, no record read),
+ * with the marks' kept counts before the block and the block's kept classes before the place. A binary search over X
+ * for the smallest id with `rank + 1` kept keys at or below it finds the row: about 20 counts of a few runs each
+ * (gateways × statuses).
  *
  * Null where the lists cannot count (a date of the range without current keys, or the date's kept keys not the
  * rollup's count): the caller skips rows.
