@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeytarStore } from '../../electron/vault/keytar-store';
 import { cliRunner } from '../support/cli';
-import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
+import { postgresAvailable, startCluster, untilWaitingOnLock, type TestCluster } from '../support/postgres';
 import { requireSystem } from '../support/system';
+import { listenUncaught } from '../support/uncaught';
 import { publishedException } from '../support/desk';
 import { openDesk } from '../../electron/desk/desk';
 import { DESK_INIT_LOCK } from '../../electron/desk/migrate';
@@ -131,21 +132,10 @@ describe.runIf(ready)('desk commands', () => {
     holder.on('error', () => undefined);
     await holder.connect();
     await holder.query('SELECT pg_advisory_lock($1)', [DESK_INIT_LOCK]);
-    const uncaught: unknown[] = [];
-    const hear = (e: unknown) => uncaught.push(e);
-    process.on('uncaughtException', hear);
+    const uncaught = listenUncaught();
     try {
       const init = admin.runWithInput(`${su.password}\n`, 'desk', 'init', ...flags, '--user', su.user);
-      const watcher = new pg.Client(su);
-      await watcher.connect();
-      // Until the init waits on the lock, as pg_stat_activity reports it (a session of its own, outside any snapshot).
-      for (;;) {
-        const { rows } = await watcher.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%pg_advisory_lock%'",
-        );
-        if (rows[0]!.n > 0) break;
-      }
-      await watcher.end();
+      await untilWaitingOnLock(su, '%pg_advisory_lock%');
       cluster.stop();
       try {
         const cut = await init;
@@ -154,9 +144,9 @@ describe.runIf(ready)('desk commands', () => {
       } finally {
         cluster.start();
       }
-      expect(uncaught).toEqual([]);
+      expect(uncaught.errors).toEqual([]);
     } finally {
-      process.off('uncaughtException', hear);
+      uncaught.stop();
       await holder.end().catch(() => undefined);
     }
   });

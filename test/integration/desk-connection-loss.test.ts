@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Desk } from '../../electron/desk/desk';
 import { createTestDesk, publishedException, type TestDesk } from '../support/desk';
 import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
+import { listenUncaught } from '../support/uncaught';
 
 const DATE = '2026-06-12';
 
@@ -17,8 +18,7 @@ describe.runIf(postgresAvailable())('a desk connection lost under a client the c
   let d: Desk;
   /** Resolves when the pool hears that a connection it held idle is gone. */
   let idleLost: Promise<void>;
-  const uncaught: unknown[] = [];
-  const hear = (e: unknown) => uncaught.push(e);
+  let uncaught: ReturnType<typeof listenUncaught>;
 
   beforeAll(async () => {
     cluster = await startCluster();
@@ -33,11 +33,10 @@ describe.runIf(postgresAvailable())('a desk connection lost under a client the c
     let heard!: () => void;
     idleLost = new Promise((resolve) => (heard = resolve));
     d = await desk.open('olga', 'olga-console', () => heard());
-    uncaught.length = 0;
-    process.on('uncaughtException', hear);
+    uncaught = listenUncaught();
   });
   afterEach(async () => {
-    process.off('uncaughtException', hear);
+    uncaught.stop();
     await d.close();
   });
 
@@ -51,7 +50,7 @@ describe.runIf(postgresAvailable())('a desk connection lost under a client the c
     } finally {
       cluster.start();
     }
-    expect(uncaught).toEqual([]);
+    expect(uncaught.errors).toEqual([]);
     return call();
   }
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Desk } from '../../electron/desk/desk';
 import { createTestDesk, listening, publishedException, type TestDesk } from '../support/desk';
-import { postgresAvailable, startCluster, type TestCluster } from '../support/postgres';
+import { postgresAvailable, startCluster, untilWaitingOnLock, type TestCluster } from '../support/postgres';
 
 const available = postgresAvailable();
 const DATE = '2026-06-12';
@@ -164,16 +164,8 @@ describe.runIf(available)('a desk whose server stops in the middle of a bulk res
     await holder.query("SELECT 1 FROM desk.exceptions WHERE pg_transaction_id = 'TXN00010000' FOR UPDATE");
     const bulk = c.exceptions.bulk({ action: 'resolve', filter: { state: 'open' }, text: 'settled in June' });
     bulk.catch(() => undefined);
-    // Wait until the bulk is waiting on that row lock, as pg_stat_activity reports it (from a session of its own:
-    // one inside a transaction keeps reading the same snapshot of the activity).
-    const watcher = await desk.superuser();
-    for (;;) {
-      const { rows } = await watcher.query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%act_on_exceptions%'",
-      );
-      if ((rows[0] as { n: number }).n > 0) break;
-    }
-    await watcher.end();
+    // Wait until the bulk is waiting on that row lock.
+    await untilWaitingOnLock({ ...cluster.superuser, database: desk.database }, '%act_on_exceptions%');
     cluster.stop();
     await expect(bulk).rejects.toMatchObject({ code: 'DESK_UNREACHABLE', message: expect.stringMatching(/none/) });
     await holder.end().catch(() => undefined);

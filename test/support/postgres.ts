@@ -9,6 +9,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, wri
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { requireSystem } from './system';
 
 export const SUPERUSER = 'desk_super';
@@ -172,4 +173,24 @@ export async function startCluster(options: { tls?: boolean } = {}): Promise<Tes
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Resolves once a session waits on a lock in a statement like `statement` (SQL LIKE), as pg_stat_activity reports it:
+ * read from a session of its own, as one inside a transaction keeps reading the same snapshot of the activity.
+ */
+export async function untilWaitingOnLock(connection: pg.ClientConfig, statement: string): Promise<void> {
+  const watcher = new pg.Client(connection);
+  await watcher.connect();
+  try {
+    for (;;) {
+      const { rows } = await watcher.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1",
+        [statement],
+      );
+      if (rows[0]!.n > 0) return;
+    }
+  } finally {
+    await watcher.end();
+  }
 }
