@@ -175,14 +175,10 @@ const GridHeader = memo(function GridHeader({
   );
 });
 
-/**
- * "Go to row" on its way: the scroll position it goes to and the row it selects, once the rows there are in, and the
- * position it left.
- */
+/** "Go to row" on its way: the scroll position it goes to and the row it selects, once the rows there are in. */
 interface Going {
   top: number;
   target: number;
-  from: number;
 }
 
 interface GridProps {
@@ -252,9 +248,12 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
     if (scroller.current && scrolledTo.current !== 0) scroller.current.scrollTop = 0;
   }, [source]);
 
+  // While "go to row" waits, the rows it goes to are the ones wanted (moveTo); once it ends, arrived or called off,
+  // the rows in view are again. Called off, the view had not moved: left wanting the rows it was to go to, the source
+  // read around them and let go of the rows on screen to keep its pages, and those stayed skeletons.
   useEffect(() => {
-    if (rows > 0) source.want(first, last);
-  }, [source, first, last, rows]);
+    if (rows > 0 && going === null) source.want(first, last);
+  }, [source, first, last, rows, going]);
 
   // Scrolls where "go to row" goes and renders the rows there at once, before the browser's scroll event.
   const arrive = useCallback(
@@ -288,11 +287,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
       if (toTop) {
         // Where the browser will clamp the scroll: the rows asked for are the ones that scroll's render shows, so it
         // asks for nothing more. Asked now, the read goes out before any frame; the grid moves once they are in.
-        const to = {
-          top: Math.min(scrollPxFor(nextOffset, scale), el.scrollHeight - el.clientHeight),
-          target,
-          from: el.scrollTop,
-        };
+        const to = { top: Math.min(scrollPxFor(nextOffset, scale), el.scrollHeight - el.clientHeight), target };
         const [from, last] = inView(to.top);
         if (!source.hasRows(from, last)) {
           source.want(from, last);
@@ -317,6 +312,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
+    setGoing(null);
     const target = rowKeyTarget(event.key, active, rows, perPage);
     if (target !== null) {
       event.preventDefault();
@@ -353,11 +349,13 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
         className={`stl-grid stl-grid-${density}`}
         // Rendered in the scroll event itself, which the browser dispatches before painting the frame: the rows
         // for the new position are in that frame rather than the next.
+        // The person's own move (the wheel, the scrollbar, a row, a key) calls off a "go to row" on its way; a scroll
+        // event does not: one comes for an earlier move (Home's, sent with the next frame) or a pixel's adjustment of
+        // the browser's own, and taking those for the person's left the table where it was (the UI bench, 1 Dec).
+        onWheel={() => setGoing(null)}
+        onPointerDown={() => setGoing(null)}
         onScroll={(e) => {
           const el = e.currentTarget;
-          // A scroll of the person's own (the wheel, the scrollbar) goes where they put it. A scroll event that finds
-          // the table where "go to row" left it is an earlier move's (Home, its event sent with the next frame).
-          if (going !== null && el.scrollTop !== going.from) setGoing(null);
           const top = el.scrollTop;
           scrolledTo.current = top;
           markScrolling(el);
