@@ -139,7 +139,12 @@ export function armProbe(page: Page, spec: ProbeSpec): Promise<void> {
       };
       const timer = setTimeout(() => {
         stop();
-        reject(new Error(`${spec.name}: not final within 30 s (${why})`));
+        // What the screen said, for a run that stopped here: the footer's rows and any error shown.
+        const said = [...document.querySelectorAll('.stl-grid-status, .stl-screen [role=alert]')]
+          .map((e) => e.textContent?.trim())
+          .filter(Boolean)
+          .join('; ');
+        reject(new Error(`${spec.name}: not final within 30 s (${why}; the screen: ${said || 'nothing'})`));
       }, 30_000);
       const frame = () => {
         if (starts.length < spec.minInputs) {
