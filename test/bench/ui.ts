@@ -18,7 +18,9 @@
  * the longest block of the main process's event loop during the action (`perf_hooks.monitorEventLoopDelay` in the
  * process that runs the core and the harness's IPC bridge, ui-core.ts, apart from this one's Playwright client and
  * SQL), under 16 ms (issue 33 item 5: a frame's time, so IPC for other screens is never held; the grid's reads run in
- * a worker thread, electron/cache/settlement-reader.ts). Frames: requestAnimationFrame intervals while the table
+ * a worker thread, electron/cache/settlement-reader.ts). Beside it `main_block_split`: of the longest gap between
+ * turns of a 1 ms timer there, main's time on a core and waiting for one (Linux's schedstat; null elsewhere), which
+ * tells the core's work from the machine's cores being taken. Frames: requestAnimationFrame intervals while the table
  * scrolls at a steady pace.
  */
 import { fork } from 'node:child_process';
@@ -29,7 +31,7 @@ import { PAGE_SIZE } from '../../renderer/src/settlements/paged-rows';
 import { formatDdMmYyyy } from '../../shared/format';
 import { openAppPage } from '../e2e/support';
 import { fullDays, syncDays, SYNC_DAYS, SYNC_PER_DAY, type DatasetShape } from './dataset';
-import type { UiCoreAnswer, UiCoreRequest } from './ui-core';
+import type { BlockSplit, UiCoreAnswer, UiCoreRequest } from './ui-core';
 import { startLoad } from './ui-load';
 import { armProbe, probeResult, type ProbeSpec, type RowCheck } from './ui-probe';
 import type { Bench, BenchResult } from './run';
@@ -126,6 +128,8 @@ interface Series {
   first: number[];
   final: number[];
   block: number[];
+  /** Each input's longest gap of the console's loop, split into main's time on a core and waiting for one. */
+  split: (BlockSplit | null)[];
   waiting: number[];
 }
 
@@ -141,12 +145,14 @@ async function timed(page: Page, spec: ProbeSpec, act: () => Promise<void>, into
   await into.consoleProcess.ask('start');
   await act();
   const result = await probeResult(page);
-  const { blockMs } = await into.consoleProcess.ask('stop');
+  const { blockMs, longest } = await into.consoleProcess.ask('stop');
   const series = into.series;
-  const s = series.get(action) ?? series.set(action, { first: [], final: [], block: [], waiting: [] }).get(action)!;
+  const s =
+    series.get(action) ?? series.set(action, { first: [], final: [], block: [], split: [], waiting: [] }).get(action)!;
   s.first.push(result.first_rows_ms);
   s.final.push(result.final_ms);
   s.block.push(blockMs);
+  s.split.push(longest);
   s.waiting.push(result.waiting_frames);
 }
 
@@ -376,6 +382,14 @@ function scrollFrames(page: Page, rows: number, perFrame: number): Promise<numbe
   );
 }
 
+/** Of an action's inputs, the longest gap of the console's loop: main's milliseconds on a core and waiting for one. */
+function longestSplit(splits: (BlockSplit | null)[]) {
+  const known = splits.filter((b): b is BlockSplit => b !== null);
+  if (known.length === 0) return null;
+  const b = known.reduce((a, c) => (c.gapMs > a.gapMs ? c : a));
+  return { gap_ms: round(b.gapMs), on_cpu_ms: round(b.onCpuMs), waiting_for_a_core_ms: round(b.waitingMs) };
+}
+
 /** Every action's figures: median and max of `final_ms` and `first_rows_ms`, the longest event-loop block. */
 function summary(series: Map<string, Series>) {
   return Object.fromEntries(
@@ -387,6 +401,7 @@ function summary(series: Map<string, Series>) {
         final_ms: round(percentile(s.final, 0.5)),
         final_max_ms: round(Math.max(...s.final)),
         main_block_max_ms: round(Math.max(...s.block)),
+        main_block_split: longestSplit(s.split),
         waiting_frames_max: Math.max(...s.waiting),
         each_final_ms: s.final.map(round),
       },
