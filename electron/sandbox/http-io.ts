@@ -35,13 +35,14 @@ export function sendJson(
   let text = JSON.stringify(body);
   // A malformed-body fault: a cut that always leaves the JSON unfinished.
   if (truncate) text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
-  const bytes = Buffer.from(text, 'utf8');
+  // Counted, not copied: a settlement page is 600 KB, and copying it into a Buffer was an eighth of the sandbox's
+  // busy time in a profile of a sync.
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': String(bytes.length),
+    'content-length': String(Buffer.byteLength(text, 'utf8')),
     ...headers,
   });
-  res.end(bytes);
+  res.end(text, 'utf8');
 }
 
 /** Parses a JSON body; an empty body is `{}`, since every operation's fields may all be optional. */
