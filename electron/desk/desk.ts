@@ -62,6 +62,7 @@ async function roleOf(pool: pg.Pool): Promise<DeskRole | null> {
  * slowest part. Others, up to the pool's most, close after half a minute idle.
  */
 const WARM_CONNECTIONS = 2;
+const POOL_MAX = 4;
 
 /** Who this console is on the desk, and whether it may write there. */
 async function statusOf(pool: pg.Pool, person: string): Promise<DeskStatus> {
@@ -84,7 +85,7 @@ async function statusOf(pool: pg.Pool, person: string): Promise<DeskStatus> {
 
 export async function openDesk(options: OpenDeskOptions) {
   const config = clientConfig(options);
-  const pool = new pg.Pool({ ...config, max: 4, min: WARM_CONNECTIONS, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ ...config, max: POOL_MAX, min: WARM_CONNECTIONS, idleTimeoutMillis: 30_000 });
   pool.on('error', (e) => options.onError?.(e));
   let status: DeskStatus;
   try {
@@ -104,6 +105,32 @@ export async function openDesk(options: OpenDeskOptions) {
       return f(...args);
     };
 
+  /**
+   * A read handed a connection the pool held idle while the server went away (a restart the pool has not heard of yet)
+   * fails as "cannot be reached", the server up again or not. Such a read is asked again while the pool held idle
+   * connections when it was asked, each dead one dropped by its failure, so the last try makes a connection of its
+   * own: that one's failure is the answer. Only reads: an action is never asked twice (what was sent may have been
+   * applied).
+   */
+  const readAgain =
+    <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      for (let tries = 1; ; tries++) {
+        const heldIdle = pool.idleCount > 0;
+        try {
+          return await f(...args);
+        } catch (e) {
+          const lost = e instanceof DeskError && e.code === 'DESK_UNREACHABLE';
+          if (!lost || !heldIdle || tries > POOL_MAX) throw e;
+        }
+      }
+    };
+  const reads = <M extends object, K extends keyof M>(module: M, names: readonly K[]) =>
+    Object.fromEntries(names.map((n) => [n, readAgain(module[n] as (...args: unknown[]) => Promise<unknown>)])) as Pick<
+      M,
+      K
+    >;
+
   const exceptions = createDeskExceptions(pool, options.connection.user, options.console);
   const periods = createDeskPeriods(pool, options.console);
   const people = createDeskPeople(pool, options.console);
@@ -117,24 +144,28 @@ export async function openDesk(options: OpenDeskOptions) {
   return {
     status: () => ({ ...status }),
     /** Whether the server answers now; a DeskError saying why when it does not. */
-    async ping(): Promise<void> {
+    ping: readAgain(async (): Promise<void> => {
       try {
         await pool.query('SELECT 1');
       } catch (e) {
         throw deskErrorOf(e);
       }
-    },
+    }),
     exceptions: {
-      ...exceptions,
+      ...reads(exceptions, ['queue', 'states', 'row', 'events']),
       publish: writes(exceptions.publish),
       act: writes(exceptions.act),
       bulk: writes(exceptions.bulk),
     },
-    periods: { ...periods, close: writes(periods.close), reopen: writes(periods.reopen) },
-    people: { ...people, add: writes(people.add), remove: writes(people.remove) },
-    journal: { ...journal, append: writes(journal.append), mirror: writes(journal.mirror) },
+    periods: { ...reads(periods, ['list']), close: writes(periods.close), reopen: writes(periods.reopen) },
+    people: { ...reads(people, ['list']), add: writes(people.add), remove: writes(people.remove) },
+    journal: {
+      ...reads(journal, ['list', 'get', 'verify']),
+      append: writes(journal.append),
+      mirror: writes(journal.mirror),
+    },
     approvals: {
-      ...approvals,
+      ...reads(approvals, ['policy', 'needed', 'get', 'list', 'counts']),
       setPolicy: writes(approvals.setPolicy),
       propose: writes(approvals.propose),
       approve: writes(approvals.approve),
@@ -143,7 +174,7 @@ export async function openDesk(options: OpenDeskOptions) {
       recordOutcome: writes(approvals.recordOutcome),
     },
     reconciliation: {
-      ...reconciliation,
+      ...reads(reconciliation, ['accounts', 'account', 'settings', 'snapshot', 'credits', 'batches', 'gateways']),
       importStatement: writes(reconciliation.importStatement),
       matchByHand: writes(reconciliation.matchByHand),
       unmatch: writes(reconciliation.unmatch),

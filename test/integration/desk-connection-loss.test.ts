@@ -2,7 +2,8 @@
  * A server that dies under a connection the console holds for several statements (a snapshot read, an action on
  * exceptions) on a real PostgreSQL: the call fails as "the desk cannot be reached", nothing is raised uncaught (an
  * uncaught error would end the main process), and the same call works once the server is back and the console has
- * dropped the connections it held idle.
+ * dropped the connections it held idle. A server restarted before the console has heard of it: a read is asked again
+ * and answers, an action is not asked twice.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Desk } from '../../electron/desk/desk';
@@ -40,13 +41,16 @@ describe.runIf(postgresAvailable())('a desk connection lost under a client the c
     await d.close();
   });
 
-  /** `call` made the moment the server has stopped, before the console has heard that its connections are gone. */
-  async function acrossALoss<R>(call: () => Promise<R>): Promise<R> {
+  /**
+   * `call` made the moment the server has stopped, before the console has heard that its connections are gone; then
+   * made again once the server is back.
+   */
+  async function acrossALoss<R>(call: () => Promise<R>, heardFirst: boolean): Promise<R> {
     cluster.stop();
     try {
       await expect(call()).rejects.toMatchObject({ code: 'DESK_UNREACHABLE' });
-      // The call took one of the pool's two; the other, idle, is dropped when its loss is heard.
-      await idleLost;
+      // An action took one of the pool's two; the other, idle, is dropped when its loss is heard. A read tried each.
+      if (heardFirst) await idleLost;
     } finally {
       cluster.start();
     }
@@ -55,13 +59,39 @@ describe.runIf(postgresAvailable())('a desk connection lost under a client the c
   }
 
   it('a snapshot of an account’s period', async () => {
-    const again = await acrossALoss(() => d.reconciliation.snapshot(1, DATE, DATE));
+    const again = await acrossALoss(() => d.reconciliation.snapshot(1, DATE, DATE), false);
     expect(again.lines).toEqual([]);
+  });
+
+  /** The server stopped and started again before the console's event loop has had a turn to hear of it. */
+  const restartUnheard = () => {
+    cluster.stop();
+    cluster.start();
+  };
+
+  it('a read across a restart the console has not heard of: asked again, on a new connection', async () => {
+    const queue = () => d.exceptions.queue({}, { offset: 0, limit: 10 });
+    const before = await queue();
+    expect(before.total).toBe(1);
+    restartUnheard();
+    expect(await queue()).toEqual(before);
+    restartUnheard();
+    expect(await d.reconciliation.snapshot(1, DATE, DATE)).toMatchObject({ lines: [] });
+    expect(uncaught.errors).toEqual([]);
+  });
+
+  it('an action across a restart the console has not heard of: not asked twice', async () => {
+    const [row] = (await d.exceptions.queue({ state: 'open' }, { offset: 0, limit: 1 })).rows;
+    restartUnheard();
+    await expect(d.exceptions.act(row!, 'acknowledge', null)).rejects.toMatchObject({ code: 'DESK_UNREACHABLE' });
+    const [after] = (await d.exceptions.queue({ state: 'open' }, { offset: 0, limit: 1 })).rows;
+    expect(after).toMatchObject({ state: 'open', version: row!.version });
+    expect(uncaught.errors).toEqual([]);
   });
 
   it('an action on an exception, which is not applied', async () => {
     const [row] = (await d.exceptions.queue({ state: 'open' }, { offset: 0, limit: 1 })).rows;
-    const done = await acrossALoss(() => d.exceptions.act(row!, 'resolve', 'paid on the 14th'));
+    const done = await acrossALoss(() => d.exceptions.act(row!, 'resolve', 'paid on the 14th'), true);
     expect(done.count).toBe(1);
     expect((await d.exceptions.queue({ state: 'resolved' }, { offset: 0, limit: 1 })).total).toBe(1);
   });
