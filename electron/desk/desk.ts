@@ -83,6 +83,35 @@ async function statusOf(pool: pg.Pool, person: string): Promise<DeskStatus> {
   };
 }
 
+/**
+ * A read handed a connection the pool held idle while the server went away (a restart the pool has not heard of yet)
+ * fails as "cannot be reached", the server up again or not. Such a read is asked again while the pool held idle
+ * connections when it was asked, each dead one dropped by its failure, so the last try makes a connection of its
+ * own: that one's failure is the answer. Only reads: an action is never asked twice (what was sent may have been
+ * applied). `readAgain` wraps one read, `reads` the named reads of one of the desk's parts.
+ */
+function readsOn(pool: pg.Pool) {
+  const readAgain =
+    <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      for (let tries = 1; ; tries++) {
+        const heldIdle = pool.idleCount > 0;
+        try {
+          return await f(...args);
+        } catch (e) {
+          const lost = e instanceof DeskError && e.code === 'DESK_UNREACHABLE';
+          if (!lost || !heldIdle || tries > POOL_MAX) throw e;
+        }
+      }
+    };
+  const reads = <M extends object, K extends keyof M>(module: M, names: readonly K[]) =>
+    Object.fromEntries(names.map((n) => [n, readAgain(module[n] as (...args: unknown[]) => Promise<unknown>)])) as Pick<
+      M,
+      K
+    >;
+  return { readAgain, reads };
+}
+
 export async function openDesk(options: OpenDeskOptions) {
   const config = clientConfig(options);
   const pool = new pg.Pool({ ...config, max: POOL_MAX, min: WARM_CONNECTIONS, idleTimeoutMillis: 30_000 });
@@ -105,31 +134,7 @@ export async function openDesk(options: OpenDeskOptions) {
       return f(...args);
     };
 
-  /**
-   * A read handed a connection the pool held idle while the server went away (a restart the pool has not heard of yet)
-   * fails as "cannot be reached", the server up again or not. Such a read is asked again while the pool held idle
-   * connections when it was asked, each dead one dropped by its failure, so the last try makes a connection of its
-   * own: that one's failure is the answer. Only reads: an action is never asked twice (what was sent may have been
-   * applied).
-   */
-  const readAgain =
-    <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      for (let tries = 1; ; tries++) {
-        const heldIdle = pool.idleCount > 0;
-        try {
-          return await f(...args);
-        } catch (e) {
-          const lost = e instanceof DeskError && e.code === 'DESK_UNREACHABLE';
-          if (!lost || !heldIdle || tries > POOL_MAX) throw e;
-        }
-      }
-    };
-  const reads = <M extends object, K extends keyof M>(module: M, names: readonly K[]) =>
-    Object.fromEntries(names.map((n) => [n, readAgain(module[n] as (...args: unknown[]) => Promise<unknown>)])) as Pick<
-      M,
-      K
-    >;
+  const { readAgain, reads } = readsOn(pool);
 
   const exceptions = createDeskExceptions(pool, options.connection.user, options.console);
   const periods = createDeskPeriods(pool, options.console);
