@@ -64,6 +64,14 @@ async function roleOf(pool: pg.Pool): Promise<DeskRole | null> {
 const WARM_CONNECTIONS = 2;
 const POOL_MAX = 4;
 
+/**
+ * How often the connection that listens for the desk's notices is asked whether it still answers, and how long it has
+ * to answer. A connection can die without a word (a firewall's idle timeout, a laptop that slept or changed network):
+ * the console would hear no more notices and not know it. Asked, it answers in a millisecond.
+ */
+const LISTEN_CHECK_MS = 15_000;
+const LISTEN_ANSWER_MS = 5_000;
+
 /** Who this console is on the desk, and whether it may write there. */
 async function statusOf(pool: pg.Pool, person: string): Promise<DeskStatus> {
   const version = await schemaVersion(pool);
@@ -80,6 +88,82 @@ async function statusOf(pool: pg.Pool, person: string): Promise<DeskStatus> {
     readOnlyReason: newer
       ? `The desk's schema (version ${version}) is newer than this console's (${DESK_SCHEMA_VERSION}): update the console to make changes; until then it only reads.`
       : null,
+  };
+}
+
+export interface ListenTiming {
+  /** Between tries to listen again once the connection is lost. */
+  retryMs?: number;
+  /** Between checks that the connection still answers. */
+  checkMs?: number;
+  /** How long a check has to answer before the connection counts as lost. */
+  answerMs?: number;
+}
+
+/**
+ * Listens for the desk's notices on a connection of its own, calling `onChange` with the table each change touched,
+ * until the returned function is called. A lost connection (one that errs, or leaves a check unanswered) is reported
+ * through `onState` and tried again every `retryMs`.
+ */
+async function listenOn(
+  config: pg.ClientConfig,
+  onChange: (topic: DeskTopic) => void,
+  onState: (state: 'live' | 'lost', error?: Error) => void,
+  { retryMs = 2_000, checkMs = LISTEN_CHECK_MS, answerMs = LISTEN_ANSWER_MS }: ListenTiming,
+): Promise<() => Promise<void>> {
+  let listener: pg.Client | null = null;
+  let check: NodeJS.Timeout | undefined;
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  const connect = async () => {
+    if (stopped) return;
+    const client = new pg.Client({ ...config, query_timeout: answerMs });
+    let gone = false;
+    // Once per connection, whichever comes first: its error, its unanswered check, its failed start.
+    const lose = (e: Error) => {
+      if (gone) return;
+      gone = true;
+      if (listener === client) {
+        clearInterval(check);
+        listener = null;
+      }
+      // A check left unanswered is still in flight: ending the client then destroys its socket.
+      void client.end().catch(() => undefined);
+      if (stopped) return;
+      onState('lost', e);
+      retry();
+    };
+    client.on('notification', (n) => onChange(topicOf(n.payload ?? '')));
+    client.on('error', lose);
+    try {
+      await client.connect();
+      await client.query('LISTEN desk');
+      if (stopped) {
+        await client.end().catch(() => undefined);
+        return;
+      }
+      listener = client;
+      check = setInterval(() => void client.query('SELECT 1').catch(lose), checkMs);
+      onState('live');
+    } catch (e) {
+      lose(e as Error);
+    }
+  };
+  const retry = () => {
+    if (stopped || timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void connect();
+    }, retryMs);
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    clearInterval(check);
+    const l = listener;
+    listener = null;
+    await l?.end().catch(() => undefined);
   };
 }
 
@@ -143,7 +227,7 @@ export async function openDesk(options: OpenDeskOptions) {
   const approvals = createDeskApprovals(pool, options.connection.user, options.console);
   const reconciliation = createDeskReconciliation(pool, options.console);
 
-  let listener: pg.Client | null = null;
+  const listening = new Set<() => Promise<void>>();
   let closed = false;
 
   return {
@@ -189,56 +273,27 @@ export async function openDesk(options: OpenDeskOptions) {
 
     /**
      * Calls `onChange` with the table each change touched, from any console, until the returned function is
-     * called. A lost connection is reported through `onState` and tried again every `retryMs`.
+     * called (`listenOn`); the desk's close stops it too.
      */
     async listen(
       onChange: (topic: DeskTopic) => void,
       onState: (state: 'live' | 'lost', error?: Error) => void = () => undefined,
-      retryMs = 2_000,
+      timing: ListenTiming = {},
     ): Promise<() => Promise<void>> {
-      let timer: NodeJS.Timeout | null = null;
-      let stopped = false;
-      const connect = async () => {
-        if (closed || stopped) return;
-        const client = new pg.Client(config);
-        client.on('notification', (n) => onChange(topicOf(n.payload ?? '')));
-        client.on('error', (e) => {
-          onState('lost', e);
-          retry();
-        });
-        try {
-          await client.connect();
-          await client.query('LISTEN desk');
-          listener = client;
-          onState('live');
-        } catch (e) {
-          await client.end().catch(() => undefined);
-          onState('lost', e as Error);
-          retry();
-        }
+      const stop = await listenOn(config, onChange, onState, timing);
+      const stopOnce = async () => {
+        listening.delete(stopOnce);
+        await stop();
       };
-      const retry = () => {
-        if (closed || stopped || timer) return;
-        listener = null;
-        timer = setTimeout(() => {
-          timer = null;
-          void connect();
-        }, retryMs);
-      };
-      await connect();
-      return async () => {
-        stopped = true;
-        if (timer) clearTimeout(timer);
-        timer = null;
-        const l = listener;
-        listener = null;
-        await l?.end().catch(() => undefined);
-      };
+      listening.add(stopOnce);
+      // Closed while it connected: stopped with the rest.
+      if (closed) await stopOnce();
+      return stopOnce;
     },
 
     async close(): Promise<void> {
       closed = true;
-      await listener?.end().catch(() => undefined);
+      await Promise.all([...listening].map((stop) => stop()));
       await pool.end().catch(() => undefined);
     },
   };

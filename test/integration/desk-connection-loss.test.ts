@@ -3,8 +3,10 @@
  * exceptions) on a real PostgreSQL: the call fails as "the desk cannot be reached", nothing is raised uncaught (an
  * uncaught error would end the main process), and the same call works once the server is back and the console has
  * dropped the connections it held idle. A server restarted before the console has heard of it: a read is asked again
- * and answers, an action is not asked twice.
+ * and answers, an action is not asked twice. A listening connection whose server stops answering: taken as lost,
+ * listened again, notices heard again.
  */
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Desk } from '../../electron/desk/desk';
 import { createTestDesk, publishedException, type TestDesk } from '../support/desk';
@@ -88,6 +90,80 @@ describe.runIf(postgresAvailable())('a desk connection lost under a client the c
     expect(after).toMatchObject({ state: 'open', version: row!.version });
     expect(uncaught.errors).toEqual([]);
   });
+
+  it('a listening connection that stops answering is taken as lost, and listens again', async () => {
+    const seen = { live: 0, lost: [] as string[], topics: [] as string[] };
+    let waiting: (() => void)[] = [];
+    const until = (done: () => boolean) =>
+      new Promise<void>((resolve) => {
+        const check = () => (done() ? resolve() : waiting.push(check));
+        check();
+      });
+    const tell = () => {
+      const w = waiting;
+      waiting = [];
+      w.forEach((check) => check());
+    };
+    const stop = await d.listen(
+      (topic) => {
+        seen.topics.push(topic);
+        tell();
+      },
+      (state, error) => {
+        if (state === 'live') seen.live++;
+        else seen.lost.push(error?.message ?? '');
+        tell();
+      },
+      { retryMs: 50, checkMs: 100, answerMs: 300 },
+    );
+    try {
+      await until(() => seen.live === 1);
+      // This console's server processes paused, as a server behind a link that died without a word looks: nothing
+      // answers and nothing is closed.
+      const pids = await sessionsOf('olga-console');
+      for (const pid of pids) process.kill(pid, 'SIGSTOP');
+      try {
+        // Bounded, so that a console that never notices fails here with the processes let go, not at the test's end.
+        let bound: NodeJS.Timeout | undefined;
+        await Promise.race([
+          until(() => seen.lost.length === 1),
+          new Promise((_, reject) => {
+            bound = setTimeout(() => reject(new Error('the dead connection was not noticed in 10 s')), 10_000);
+          }),
+        ]).finally(() => clearTimeout(bound));
+      } finally {
+        for (const pid of pids) process.kill(pid, 'SIGCONT');
+      }
+      expect(seen.lost).toEqual([expect.stringMatching(/timeout/i)]);
+      await until(() => seen.live === 2);
+      // Notices reach it again: another console's publish is heard.
+      const other = await desk.open('olga', 'olga-other');
+      try {
+        await other.exceptions.publish(DATE, [publishedException(2)]);
+      } finally {
+        await other.close();
+      }
+      await until(() => seen.topics.includes('exceptions'));
+      expect(uncaught.errors).toEqual([]);
+    } finally {
+      await stop();
+    }
+  });
+
+  /** The server's processes of one console's sessions, by the name it gives the server. */
+  async function sessionsOf(consoleName: string): Promise<number[]> {
+    const admin = new pg.Client(cluster.superuser);
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+        [`payout-console ${consoleName}`],
+      );
+      return rows.map((r) => r.pid);
+    } finally {
+      await admin.end();
+    }
+  }
 
   it('an action on an exception, which is not applied', async () => {
     const [row] = (await d.exceptions.queue({ state: 'open' }, { offset: 0, limit: 1 })).rows;
