@@ -124,6 +124,9 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     await settled(grid());
   }
 
+  /** The rows of the result on screen, as the grid tells a screen reader. */
+  const resultRows = async () => Number(await grid().getAttribute('aria-rowcount')) - 1;
+
   async function backToDateOrder(): Promise<void> {
     const date = grid().getByRole('columnheader', { name: 'Date' });
     await date.getByRole('button').click();
@@ -383,7 +386,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     expect(sorted.seen.at(-1)!.indexes).toEqual(range(0, sorted.last + overscan));
     expect(sorted.seen.at(-1)!.firstId).toBe(String(largest));
 
-    const total = Number(await grid().getAttribute('aria-rowcount')) - 1;
+    const total = await resultRows();
     const n = Math.floor(total / 2);
     await page.getByLabel('Go to row').fill(String(n));
     const went = await commits(() => page.getByRole('button', { name: 'Go', exact: true }).click(), {
@@ -396,10 +399,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     expect(went.seen[arrived]!.indexes).toEqual(range(went.first, went.last));
     expect(went.seen.at(-1)!.indexes).toEqual(range(went.first - overscan, went.last + overscan));
 
-    const date = grid().getByRole('columnheader', { name: 'Date' });
-    await date.getByRole('button').click();
-    await expect.poll(() => date.getAttribute('aria-sort')).toBe('descending');
-    await settled(grid());
+    await backToDateOrder();
   });
 
   it('finds a record by its UTR, and Ctrl+F goes to the search box', async () => {
@@ -657,7 +657,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
       await amount.getByRole('button').click();
       await expect.poll(() => amount.getAttribute('aria-sort')).not.toBeNull();
       await settled(grid());
-      const total = Number(await grid().getAttribute('aria-rowcount')) - 1;
+      const total = await resultRows();
       const n = Math.floor(total * 0.7);
       await page.evaluate(() => {
         const probe = (window as unknown as { __goToProbe: { reads: unknown[]; atScroll: number } }).__goToProbe;
@@ -684,10 +684,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
         window.fetch = own.__ownFetch;
         window.removeEventListener('scroll', own.__goToScroll, { capture: true });
       });
-      const date = grid().getByRole('columnheader', { name: 'Date' });
-      await date.getByRole('button').click();
-      await expect.poll(() => date.getAttribute('aria-sort')).toBe('descending');
-      await settled(grid());
+      await backToDateOrder();
     }
   });
 
@@ -709,7 +706,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     const skeletons = () =>
       page.evaluate(() => (window as unknown as { __skeletons: { skeletons: number } }).__skeletons.skeletons);
     try {
-      const total = Number(await grid().getAttribute('aria-rowcount')) - 1;
+      const total = await resultRows();
       const n = Math.floor(total * 0.6);
       const before = await grid().evaluate((el) => el.scrollTop);
       await goToRowHeld(n);
@@ -741,13 +738,9 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
   });
 
   it('goes to the row when an earlier move’s scroll event comes after “Go to row”', async () => {
-    const settledCol = grid().getByRole('columnheader', { name: 'Settled', exact: true });
-    // A new order: none of its rows past the first page are read yet.
-    await settledCol.getByRole('button').click();
-    await expect.poll(() => settledCol.getAttribute('aria-sort')).not.toBeNull();
-    await settled(grid());
+    await sortBy('Settled');
     try {
-      const total = Number(await grid().getAttribute('aria-rowcount')) - 1;
+      const total = await resultRows();
       const n = Math.floor(total * 0.7);
       await grid().evaluate((el) => (el.scrollTop = (el.scrollHeight - el.clientHeight) / 3));
       await settled(grid());
@@ -761,10 +754,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
       const selected = page.locator('[role=grid] [role=row][aria-selected=true]');
       await expect.poll(() => attributeNow(selected, 'aria-rowindex'), { timeout: 10_000 }).toBe(String(n + 1));
     } finally {
-      const date = grid().getByRole('columnheader', { name: 'Date' });
-      await date.getByRole('button').click();
-      await expect.poll(() => date.getAttribute('aria-sort')).toBe('descending');
-      await settled(grid());
+      await backToDateOrder();
     }
   });
 
@@ -772,7 +762,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     await sortBy('Fee');
     await holdGoToRead();
     try {
-      const total = Number(await grid().getAttribute('aria-rowcount')) - 1;
+      const total = await resultRows();
       const n = Math.floor(total * 0.8);
       await goToRowHeld(n);
       // A pixel's scroll that no input made (the browser's own adjustment, seen in the UI bench), its event handled.
@@ -791,7 +781,7 @@ describe.runIf(ready)('Settlements: sync, table, totals, chart, exports', () => 
     await sortBy('Mode');
     await holdGoToRead();
     try {
-      const total = Number(await grid().getAttribute('aria-rowcount')) - 1;
+      const total = await resultRows();
       const n = Math.floor(total * 0.4);
       const top = await grid().evaluate((el) => el.scrollTop);
       await goToRowHeld(n);
