@@ -347,13 +347,13 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
         aria-activedescendant={active >= start && active <= end && rows > 0 ? rowIds(active) : undefined}
         tabIndex={0}
         className={`stl-grid stl-grid-${density}`}
-        // Rendered in the scroll event itself, which the browser dispatches before painting the frame: the rows
-        // for the new position are in that frame rather than the next.
         // The person's own move (the wheel, the scrollbar, a row, a key) calls off a "go to row" on its way; a scroll
         // event does not: one comes for an earlier move (Home's, sent with the next frame) or a pixel's adjustment of
         // the browser's own, and taking those for the person's left the table where it was (the UI bench, 1 Dec).
         onWheel={() => setGoing(null)}
         onPointerDown={() => setGoing(null)}
+        // Rendered in the scroll event itself, which the browser dispatches before painting the frame: the rows
+        // for the new position are in that frame rather than the next.
         onScroll={(e) => {
           const el = e.currentTarget;
           const top = el.scrollTop;
