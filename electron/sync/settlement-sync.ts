@@ -3,10 +3,11 @@
  *
  * Each date is paged by offset/limit until `is_last_page`. A few requests are in flight at once: several
  * small dates side by side, or, once a date's first page comes back full, the next pages of that date
- * ahead of time. Pages are stored strictly in offset order, each in one transaction with the date's
- * checkpoint (cache/settlement-ingest.ts); a page that arrives early waits, and it counts against the same
- * window as the requests, so memory stays bounded by `concurrency` pages, and the one being written, whatever the
- * API's speed.
+ * ahead of time; a slot no other date wants guesses at the next pages of a date whose first is still out (a sync
+ * of one date, the last of a range), since an idle slot costs a round trip. Pages are stored strictly in offset
+ * order, each in one transaction with the date's checkpoint (cache/settlement-ingest.ts); a page that arrives early
+ * waits, and it counts against the same window as the requests, so memory stays bounded by `concurrency` pages, and
+ * the one being written, whatever the API's speed.
  *
  * Pages overlap by one record, and each boundary's record is checked (paging-check.ts): a mismatch means the
  * service's list moved while we paged, and the date is paged again until a pass sees no shift and agrees with
@@ -61,6 +62,12 @@ interface DateState {
   end: number;
   /** A full page came back, so more are likely: ask ahead. */
   ahead: boolean;
+  /**
+   * A request asked past the next page to store that failed, held until the pages before it say whether it was
+   * needed: the interface does not say what a service answers for an offset past a date's end, and it may be an
+   * error. Nothing at or past it is asked meanwhile.
+   */
+  failedAhead: { offset: number; error: ApiError } | null;
   /** Bumped when the API's pages turn out shorter than asked: answers to older guesses are dropped. */
   generation: number;
   inflight: number;
@@ -168,22 +175,27 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
             if (!(error instanceof ApiError)) throw error;
             // A page asked for ahead of a last page that has since come back was never needed.
             if (offset >= s.end) return;
-            pages.failDate(s, error);
+            pages.failed(s, offset, error);
           }),
       );
     inflight.add(task);
   };
 
+  /** More of the date may be asked: short of its last page, and of a request past the next page that failed. */
+  const askable = (s: DateState) => s.fetchAt < Math.min(s.end, s.failedAhead?.offset ?? Infinity);
+
   /**
    * The date to ask next: one being read ahead, then one waiting on nothing (a page being written is nothing: the
-   * next is asked for while it is written, and dropped as stale if the page turns out short), then a new one.
+   * next is asked for while it is written, and dropped as stale if the page turns out short), then a new one, then a
+   * guess at the next page of one whose first is still out (wrong guesses are dropped as those past a short page are).
    */
   const nextDate = (): DateState | undefined => {
     const active = states.filter((s) => s.status === 'active');
     return (
-      active.find((s) => s.ahead && s.fetchAt < s.end) ??
-      active.find((s) => s.inflight === 0 && s.waiting.size === 0 && s.fetchAt < s.end) ??
-      start(states.find((s) => s.status === 'pending'))
+      active.find((s) => s.ahead && askable(s)) ??
+      active.find((s) => s.inflight === 0 && s.waiting.size === 0 && askable(s)) ??
+      start(states.find((s) => s.status === 'pending')) ??
+      active.find(askable)
     );
   };
 
@@ -284,6 +296,26 @@ function createDatePages({ cache, runId, pg, pageSize, overlap, states, progress
     return 'completed';
   };
 
+  /** The pages asked past the next to store were asked at wrong offsets: their answers are dropped as they come. */
+  const askAgainFromNext = (s: DateState) => {
+    s.ahead = false;
+    s.generation++;
+    s.fetchAt = s.next;
+    s.failedAhead = null;
+    dropWaiting(s);
+  };
+
+  /**
+   * A request failed. The next page to store fails the date; one asked past it is held (the earliest), and what was
+   * asked past that is called off: whether it was needed is known when the pages before it come.
+   */
+  const failed = (s: DateState, offset: number, error: ApiError) => {
+    if (offset === s.next) return failDate(s, error);
+    if (s.failedAhead !== null && s.failedAhead.offset < offset) return;
+    s.failedAhead = { offset, error };
+    for (const [at, pending] of s.requests) if (at > offset) pending.abort();
+  };
+
   /** The page held next in line for `s`, taken out of the window's count; undefined if it has not come. */
   const takeNext = (s: DateState) => {
     const page = s.waiting.get(s.next);
@@ -319,14 +351,12 @@ function createDatePages({ cache, runId, pg, pageSize, overlap, states, progress
         progress.report(currentDate());
         continue;
       }
+      // A full page: more are likely. Fewer than asked, yet not the last page: the guesses at later offsets were
+      // wrong; ask again.
       if (page.data.length === pageSize) s.ahead = true;
-      else {
-        // Fewer than asked, yet not the last page: the guesses at later offsets were wrong; ask again.
-        s.ahead = false;
-        s.generation++;
-        s.fetchAt = s.next;
-        dropWaiting(s);
-      }
+      else askAgainFromNext(s);
+      // Not a last page: a request that failed right after it was needed.
+      if (s.failedAhead !== null && s.next === s.failedAhead.offset) return failDate(s, s.failedAhead.error);
       progress.report(currentDate());
     }
   };
@@ -348,7 +378,7 @@ function createDatePages({ cache, runId, pg, pageSize, overlap, states, progress
       ask();
       store(s, page);
     },
-    failDate,
+    failed,
     waiting: () => waitingPages,
   };
 }
@@ -362,6 +392,7 @@ function dateState(d: ReturnType<Cache['syncRuns']['claim']>['dates'][number], p
     fetchAt: d.nextOffset,
     end: Infinity,
     ahead: false,
+    failedAhead: null,
     generation: 0,
     inflight: 0,
     requests: new Map<number, AbortController>(),
@@ -392,6 +423,7 @@ function restartPass(s: DateState, digest: string, pg: string | null): void {
   s.fetchAt = 0;
   s.end = Infinity;
   s.ahead = false;
+  s.failedAhead = null;
   s.generation++;
 }
 

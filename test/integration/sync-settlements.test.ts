@@ -425,6 +425,91 @@ describe('paging edge cases (a scripted API)', () => {
     ]);
   });
 
+  it('a sync of one date fills the window at once: the slots no other date wants guess at its next pages', async () => {
+    const cache = freshCache();
+    const all = records('2025-05-06', 3500);
+    const asked: number[] = [];
+    let out = 0;
+    let outAtFirstAnswer = 0;
+    const api = {
+      settlements: {
+        page: async ({ offset = 0 }: { offset?: number }) => {
+          asked.push(offset);
+          out++;
+          await new Promise((resolve) => setImmediate(resolve));
+          if (offset === 0) outAtFirstAnswer = out;
+          out--;
+          const data = all.slice(offset, offset + 1000);
+          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+        },
+      },
+    };
+    const summary = await syncSettlements({ api, cache, from: '2025-05-06', to: '2025-05-06', concurrency: 4 });
+    expect(summary).toMatchObject({ status: 'completed', records: 3500 });
+    expect(cached(cache, '2025-05-06', '2025-05-06')).toEqual(checksum(all));
+    // Four out before the first answer: the first page and three guesses, each page asked once.
+    expect(outAtFirstAnswer).toBe(4);
+    expect(asked.slice(0, 4)).toEqual([0, 999, 1998, 2997]);
+    expect(new Set(asked).size).toBe(asked.length);
+  });
+
+  it('a small date guessed at loses nothing, and a service that refuses offsets past the end fails no date', async () => {
+    const cache = freshCache();
+    const small = records('2025-05-07', 300);
+    const big = records('2025-05-08', 2500);
+    const refused: string[] = [];
+    const api = {
+      settlements: {
+        page: async ({ date, offset = 0 }: { date: string; offset?: number }) => {
+          const all = date === '2025-05-07' ? small : big;
+          if (offset > 0 && offset >= all.length) {
+            // Refused at once, before the pages in front of it come back: the sync cannot yet know it asked too far.
+            refused.push(`${date}@${offset}`);
+            throw new ApiError({ kind: 'api', operation: 'settlement.fetch', message: 'x', userMessage: 'Bad.' });
+          }
+          await new Promise((resolve) => setImmediate(resolve));
+          const data = all.slice(offset, offset + 1000);
+          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+        },
+      },
+    };
+    for (const [date, all] of [
+      ['2025-05-07', small],
+      ['2025-05-08', big],
+    ] as const) {
+      const summary = await syncSettlements({ api, cache, from: date, to: date, concurrency: 4 });
+      expect(summary).toMatchObject({ status: 'completed', records: all.length });
+      expect(cached(cache, date, date)).toEqual(checksum(all));
+    }
+    // Only guesses past each date's end were refused, and nothing past a refusal was asked again.
+    expect(refused).toEqual(['2025-05-07@999', '2025-05-07@1998', '2025-05-07@2997', '2025-05-08@2997']);
+  });
+
+  it('a page asked ahead that fails fails its date once the pages before it show it was needed', async () => {
+    const cache = freshCache();
+    const all = records('2025-05-09', 2500);
+    const api = {
+      settlements: {
+        page: async ({ offset = 0 }: { offset?: number }) => {
+          if (offset === 999)
+            throw new ApiError({
+              kind: 'unavailable',
+              operation: 'settlement.fetch',
+              message: 'x',
+              userMessage: 'Down.',
+            });
+          await new Promise((resolve) => setImmediate(resolve));
+          const data = all.slice(offset, offset + 1000);
+          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+        },
+      },
+    };
+    const summary = await syncSettlements({ api, cache, from: '2025-05-09', to: '2025-05-09', concurrency: 4 });
+    expect(summary).toMatchObject({ status: 'partial', records: 1000 });
+    expect(cache.syncRuns.recent(1)[0]).toMatchObject({ status: 'partial' });
+    expect(JSON.stringify(summary)).toContain('Down.');
+  });
+
   it('requests asked ahead of a last page are called off when it comes back, not waited for', async () => {
     const cache = freshCache();
     const all = records('2025-05-04', 2500);
