@@ -322,14 +322,19 @@ describe('paging edge cases (a scripted API)', () => {
       pg: 'scripted',
     }));
 
+  /** The scripted API's answer: `size` records from `offset`, the last page when none follow. */
+  const pageOf = (all: SettlementRecord[], offset: number, size = 1000) => {
+    const data = all.slice(offset, offset + size);
+    return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+  };
+
   it('an API that pages shorter than asked loses nothing', async () => {
     const cache = freshCache();
     const all = records('2025-05-01', 2345);
     const api = {
       settlements: {
         page: async ({ offset = 0 }: { offset?: number }) => {
-          const data = all.slice(offset, offset + 300);
-          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+          return pageOf(all, offset, 300);
         },
       },
     };
@@ -382,10 +387,9 @@ describe('paging edge cases (a scripted API)', () => {
               userMessage: 'Down.',
             });
           }
-          const data = all.slice(offset, offset + 1000);
-          const last = offset + data.length >= all.length;
-          if (last) queueMicrotask(lastServed);
-          return { data, is_last_page: last, request_id: 'r' };
+          const page = pageOf(all, offset);
+          if (page.is_last_page) queueMicrotask(lastServed);
+          return page;
         },
       },
     };
@@ -407,8 +411,7 @@ describe('paging edge cases (a scripted API)', () => {
           mostOut = Math.max(mostOut, ++out);
           await new Promise((resolve) => setImmediate(resolve));
           out--;
-          const data = all.slice(offset, offset + 1000);
-          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+          return pageOf(all, offset);
         },
       },
     };
@@ -439,8 +442,7 @@ describe('paging edge cases (a scripted API)', () => {
           await new Promise((resolve) => setImmediate(resolve));
           if (offset === 0) outAtFirstAnswer = out;
           out--;
-          const data = all.slice(offset, offset + 1000);
-          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+          return pageOf(all, offset);
         },
       },
     };
@@ -468,8 +470,7 @@ describe('paging edge cases (a scripted API)', () => {
             throw new ApiError({ kind: 'api', operation: 'settlement.fetch', message: 'x', userMessage: 'Bad.' });
           }
           await new Promise((resolve) => setImmediate(resolve));
-          const data = all.slice(offset, offset + 1000);
-          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+          return pageOf(all, offset);
         },
       },
     };
@@ -499,8 +500,7 @@ describe('paging edge cases (a scripted API)', () => {
               userMessage: 'Down.',
             });
           await new Promise((resolve) => setImmediate(resolve));
-          const data = all.slice(offset, offset + 1000);
-          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+          return pageOf(all, offset);
         },
       },
     };
@@ -533,8 +533,7 @@ describe('paging edge cases (a scripted API)', () => {
               }),
             );
           }
-          const data = all.slice(offset, offset + 500);
-          return { data, is_last_page: offset + data.length >= all.length, request_id: 'r' };
+          return pageOf(all, offset, 500);
         },
       },
     };
