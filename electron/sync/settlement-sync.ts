@@ -68,6 +68,8 @@ interface DateState {
    * error. Nothing at or past it is asked meanwhile.
    */
   failedAhead: { offset: number; error: ApiError } | null;
+  /** A page came back shorter than asked and not last: where later pages start is not known, so none is guessed. */
+  short: boolean;
   /** Bumped when the API's pages turn out shorter than asked: answers to older guesses are dropped. */
   generation: number;
   inflight: number;
@@ -195,7 +197,7 @@ export async function syncSettlements(options: SyncSettlementsOptions): Promise<
       active.find((s) => s.ahead && askable(s)) ??
       active.find((s) => s.inflight === 0 && s.waiting.size === 0 && askable(s)) ??
       start(states.find((s) => s.status === 'pending')) ??
-      active.find(askable)
+      active.find((s) => !s.short && askable(s))
     );
   };
 
@@ -354,7 +356,10 @@ function createDatePages({ cache, runId, pg, pageSize, overlap, states, progress
       // A full page: more are likely. Fewer than asked, yet not the last page: the guesses at later offsets were
       // wrong; ask again.
       if (page.data.length === pageSize) s.ahead = true;
-      else askAgainFromNext(s);
+      else {
+        s.short = true;
+        askAgainFromNext(s);
+      }
       // Not a last page: a request that failed right after it was needed.
       if (s.failedAhead !== null && s.next === s.failedAhead.offset) return failDate(s, s.failedAhead.error);
       progress.report(currentDate());
@@ -393,6 +398,7 @@ function dateState(d: ReturnType<Cache['syncRuns']['claim']>['dates'][number], p
     end: Infinity,
     ahead: false,
     failedAhead: null,
+    short: false,
     generation: 0,
     inflight: 0,
     requests: new Map<number, AbortController>(),
