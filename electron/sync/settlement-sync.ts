@@ -532,8 +532,9 @@ export function sortKeysAsDatesClose(
  * per transaction with a turn of the event loop between, so other reads interleave. `sortKeys`: where the sort keys'
  * sorting runs: the app's `worker` thread (Cache.writeSortKeys), so its event loop, which answers every screen, only
  * writes each date's lists; the CLI's `main`, whose process answers nobody meanwhile and would only pay a worker's
- * start. Stopped by `signal`, the rest is written after the next sync. The milliseconds each kind took, for the
- * benchmark.
+ * start. One kind after the other: the worker sorting while main wrote the search keys was no sooner done
+ * (docs/performance/sort-keys-and-marks.md). Stopped by `signal`, the rest is written after the next sync. The
+ * milliseconds each kind took, for the benchmark.
  */
 export async function writeKeysAfter(
   cache: Pick<Cache, 'settlements' | 'writeSortKeys' | 'stopSortKeys'>,

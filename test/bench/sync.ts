@@ -173,6 +173,7 @@ async function* endToEnd(rows: number) {
       sandbox: 'separate process',
     };
     const rate = summary.records / (summary.ms / 1000);
+    const keysMs = search_keys_ms + sort_keys_ms;
     const slower = httpRate <= sqliteRate ? 'ceiling.http_fetch' : 'ceiling.sqlite_insert';
     const ceiling = Math.min(httpRate, sqliteRate);
     yield {
@@ -189,11 +190,13 @@ async function* endToEnd(rows: number) {
       target_ratio: TARGET_RATIO,
       rss_target_mb: RSS_TARGET_MB,
       concurrency: SYNC_CONCURRENCY.default,
-      // Written after the sync has answered (not targeted; see find.search and find.sort for what they buy), and
-      // the ratio had the sync waited for the search keys, as it did before they moved after the answer.
+      // Written after the sync has answered, the search keys then the sort keys, sorted in a worker (see find.search
+      // and find.sort for what they buy): each kind's time, and the ratio had the sync waited for the search keys (as
+      // it did before they moved after the answer) and for all of them (issue 33).
       search_keys_s: Number((search_keys_ms / 1000).toFixed(1)),
       ratio_with_search_keys: Number((summary.records / ((summary.ms + search_keys_ms) / 1000) / ceiling).toFixed(3)),
       sort_keys_s: Number((sort_keys_ms / 1000).toFixed(1)),
+      ratio_with_search_and_sort_keys: Number((summary.records / ((summary.ms + keysMs) / 1000) / ceiling).toFixed(3)),
       peak_rss_mb_with_keys,
       pass: summary.records === rows && rate / ceiling >= TARGET_RATIO && peak_rss_mb < RSS_TARGET_MB,
     };

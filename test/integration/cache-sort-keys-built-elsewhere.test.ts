@@ -14,6 +14,7 @@ import { PER_DAY as IDS_PER_DAY } from '../../electron/cache/settlement-ids';
 import { decodeBlock, writeSortKeysBuiltElsewhere, type DateSortLists } from '../../electron/cache/sort-keys';
 import { GATEWAYS } from '../../electron/sandbox/data/catalog';
 import { SettlementSource } from '../../electron/sandbox/data/settlements';
+import { writeKeysAfter } from '../../electron/sync/settlement-sync';
 import { settlementRecord, type SettlementRecord } from '../../shared/api/settlements';
 import { TEST_NOW } from '../support/clock';
 import { syncRunInto } from '../support/settlement-run';
@@ -110,6 +111,26 @@ function dropSortKeys(file: string) {
   db.close();
 }
 
+/** Takes every search key out of the file, as a cache before its first keys. */
+function dropSearchKeys(file: string) {
+  const db = new Database(file);
+  db.exec('DELETE FROM settlement_keys; DELETE FROM settlement_keyed_days;');
+  db.close();
+}
+
+/** Every search key the file holds, and the dates whose keys are current. */
+function storedSearchKeys(file: string) {
+  const db = new Database(file, { readonly: true });
+  try {
+    return {
+      keys: db.prepare('SELECT day, key, n FROM settlement_keys ORDER BY 1, 2, 3').raw(true).all(),
+      keyed: db.prepare('SELECT date FROM settlement_keyed_days ORDER BY 1').pluck().all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'cache-sort-elsewhere-'));
 });
@@ -134,6 +155,33 @@ describe('sort keys built in a worker thread', () => {
     expect(storedKeys(byWorker.file)).toEqual(expected);
     // Nothing left to write.
     expect(await byWorker.writeSortKeys()).toBe(0);
+  });
+
+  it('after a sync, the search keys and the lists sorted in the worker: the keys main writes alone', async () => {
+    const byMain = syncedCache('after-main.sqlite');
+    const byWorker = syncedCache('after-worker.sqlite');
+    for (const cache of [byMain, byWorker]) {
+      dropSortKeys(cache.file);
+      dropSearchKeys(cache.file);
+    }
+    await writeKeysAfter(byMain, 'main');
+    await writeKeysAfter(byWorker, 'worker');
+    expect(storedKeys(byWorker.file)).toEqual(storedKeys(byMain.file));
+    expect(storedSearchKeys(byWorker.file)).toEqual(storedSearchKeys(byMain.file));
+    expect(storedSearchKeys(byWorker.file).keyed).toEqual(DATES);
+  });
+
+  it('after a sync, a failure of the sort keys is thrown with the search keys written', async () => {
+    const cache = syncedCache('after-failed-sort.sqlite');
+    dropSortKeys(cache.file);
+    dropSearchKeys(cache.file);
+    const failing = {
+      settlements: cache.settlements,
+      writeSortKeys: () => Promise.reject(new Error('the sort worker stopped')),
+      stopSortKeys: () => cache.stopSortKeys(),
+    };
+    await expect(writeKeysAfter(failing, 'worker')).rejects.toThrow('the sort worker stopped');
+    expect(storedSearchKeys(cache.file).keyed).toEqual(DATES);
   });
 
   it('does not write a date whose records changed on this connection after its lists were asked for', async () => {
