@@ -8,8 +8,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY } from '../../electron/api/retry';
 import { createProfileStore } from '../../electron/profiles/profile-store';
 import { formatDateRange } from '../../shared/format';
+import { SYNC_CONCURRENCY } from '../../shared/profiles';
 import { cliRunner } from '../support/cli';
 import { openpyxlCells, pythonCsvFields } from '../support/export-files';
 import { hook } from '../support/sandbox-http';
@@ -185,7 +187,10 @@ describe('settlements exceptions', () => {
 describe('sync settlements that ends partial', () => {
   it('exits 1 from a real process, with the failed date in its summary', async () => {
     const date = dates.at(-10)!;
-    await sb.fault({ path: '/api/v2/settlement/fetch', kind: '500', count: 12 });
+    // Enough for every request the sync has out for the date, each with all its attempts: with the next pages
+    // guessed at, fewer would let one of them through.
+    const count = DEFAULT_RETRY.maxAttempts * SYNC_CONCURRENCY.default;
+    await sb.fault({ path: '/api/v2/settlement/fetch', kind: '500', count });
     try {
       const child = spawnCli(
         { dataDir: dir, profile: 'Review', secret: sb.secret, stdio: ['ignore', 'pipe', 'pipe'] },
