@@ -333,6 +333,11 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
   const rowIds = (index: number) => `${id}-row-${index}`;
   const visible: number[] = [];
   for (let i = start; i <= end; i++) visible.push(i);
+  // Rows are drawn in a pool of slots: the row that comes into view takes over the element of the one that left, so a
+  // scroll changes the text and place of a few elements instead of removing rows of cells and creating others. Any
+  // run of rows no longer than the pool falls in different slots; the pool changes only when the number of rows drawn
+  // crosses a power of two.
+  const slots = 2 ** Math.ceil(Math.log2(Math.max(visible.length, 1)));
 
   return (
     <div className="stl-grid-wrap">
@@ -374,7 +379,7 @@ export function SettlementsGrid({ source, columns, sort, onSort, onOpen, busy, d
           <div role="presentation" className="stl-window" style={{ transform: `translateY(${windowTop}px)` }}>
             {visible.map((i) => (
               <GridRow
-                key={i}
+                key={i % slots}
                 index={i}
                 top={(i - anchor) * rowHeight}
                 row={source.rowAt(i)}
