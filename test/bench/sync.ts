@@ -16,7 +16,9 @@
  *    that latency allows, concurrency × page size ÷ round trip, where the round trip is a bare fetch of one page
  *    with the delay, one at a time (the delay plus the service's own time for a page); target ≥ 0.8. Beside it the
  *    same sync at each concurrency of `SWEEP` (`by_concurrency`: rows/s and its ratio to that concurrency's own
- *    ceiling), which is what the default is chosen from (docs/performance/sync-concurrency.md).
+ *    ceiling), which is what the default is chosen from (docs/performance/sync-concurrency.md). Beside them, what binds
+ *    when the network does not: the sync process's CPU a page at the default (`client_cpu_ms_per_page`, every thread's)
+ *    and the rate it allows were the sync never waiting (`client_cpu_rows_per_s`, records ÷ that CPU time).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -49,7 +51,8 @@ async function lastLine(child: ChildProcess): Promise<string> {
 }
 
 interface SyncChildResult {
-  summary: { records: number; ms: number; status: string };
+  summary: { records: number; pages: number; ms: number; status: string };
+  cpu_ms: number;
   peak_rss_mb: number;
   search_keys_ms: number;
   sort_keys_ms: number;
@@ -239,8 +242,9 @@ async function* overLatency() {
       const roundTripMs = trips.sort((a, b) => a - b)[ROUND_TRIPS >> 1]!;
       const ceilingAt = (concurrency: number) => (concurrency * limit) / (roundTripMs / 1000);
       const byConcurrency: Record<string, { rows_per_s: number; ceiling_rows_per_s: number; ratio: number }> = {};
+      let cpu = { ms: 0, pages: 0 };
       for (const concurrency of new Set([...SWEEP, SYNC_CONCURRENCY.default])) {
-        const { summary } = await syncInChild(
+        const { summary, cpu_ms } = await syncInChild(
           url,
           secret,
           join(scratch.dir, `latency-${run++}.sqlite`),
@@ -253,6 +257,7 @@ async function* overLatency() {
           );
         }
         const rate = summary.records / (summary.ms / 1000);
+        if (concurrency === SYNC_CONCURRENCY.default) cpu = { ms: cpu_ms, pages: summary.pages };
         byConcurrency[concurrency] = {
           rows_per_s: Math.round(rate),
           ceiling_rows_per_s: Math.round(ceilingAt(concurrency)),
@@ -272,6 +277,8 @@ async function* overLatency() {
         ceiling_rows_per_s: chosen.ceiling_rows_per_s,
         ratio: chosen.ratio,
         target_ratio: TARGET_RATIO,
+        client_cpu_ms_per_page: Number((cpu.ms / cpu.pages).toFixed(1)),
+        client_cpu_rows_per_s: Math.round(LATENCY_ROWS / (cpu.ms / 1000)),
         by_concurrency: byConcurrency,
         pass: chosen.ratio >= TARGET_RATIO,
       };

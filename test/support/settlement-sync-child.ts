@@ -7,8 +7,8 @@
  *   node --import tsx test/support/settlement-sync-child.ts --base-url URL --key K --secret-env VAR \
  *     --file CACHE.sqlite --from D --to D [--pg CODE] [--concurrency N]
  *
- * stdout: one JSON line per progress event `{"progress": ...}`, then `{"summary": ..., "peak_rss_mb": N, ...}` with the
- * search and sort keys' times and the peak after them.
+ * stdout: one JSON line per progress event `{"progress": ...}`, then `{"summary": ..., "cpu_ms": N, "peak_rss_mb": N, ...}`
+ * with the sync's CPU, the search and sort keys' times and the peak after them.
  */
 import { parseArgs } from 'node:util';
 import { createMerchantApi } from '../../electron/api';
@@ -37,6 +37,8 @@ const api = createMerchantApi({
 });
 const cache = openCache(values.file!);
 try {
+  // The process's CPU over the sync (every thread's): the rate it allows were the sync never waiting on the network.
+  const cpuBefore = process.cpuUsage();
   const summary = await syncSettlements({
     api,
     cache,
@@ -46,12 +48,13 @@ try {
     concurrency: values.concurrency === undefined ? undefined : Number(values.concurrency),
     onProgress: (progress) => process.stdout.write(`${JSON.stringify({ progress })}\n`),
   });
+  const cpu = process.cpuUsage(cpuBefore);
   const peak = Math.round(process.resourceUsage().maxRSS / 1024);
   // Written after the sync has answered, as the app and the CLI do: timed on their own, beside the sync.
   const { searchKeysMs, sortKeysMs } = await writeKeysAfter(cache, 'worker');
   const peakAfter = Math.round(process.resourceUsage().maxRSS / 1024);
   process.stdout.write(
-    `${JSON.stringify({ summary, peak_rss_mb: peak, search_keys_ms: searchKeysMs, sort_keys_ms: sortKeysMs, peak_rss_mb_with_keys: peakAfter })}\n`,
+    `${JSON.stringify({ summary, cpu_ms: Math.round((cpu.user + cpu.system) / 1000), peak_rss_mb: peak, search_keys_ms: searchKeysMs, sort_keys_ms: sortKeysMs, peak_rss_mb_with_keys: peakAfter })}\n`,
   );
 } finally {
   cache.close();
